@@ -1,0 +1,373 @@
+/**
+ * Configuration: global defaults from environment variables, per-group overrides from
+ * `autospotting_<name>` tags. One table drives both, so a setting cannot exist in one and not the other.
+ * Parsing never throws: a bad value is reported as a ConfigError and replaced by the default for that key.
+ */
+import {
+  DEFAULT_MAX_REPLACEMENTS_IN_FLIGHT,
+  DEFAULT_SCHEDULE_MINUTES,
+  DEFAULT_TAG_FILTERS,
+  GROUP_TAG_PREFIX,
+  MAX_GRACE_PERIOD_SECONDS,
+  MAX_MIN_ON_DEMAND_NUMBER,
+  MAX_ON_DEMAND_PRICE_MULTIPLIER,
+} from './constants.ts'
+import { type CronSchedule, parseCronSchedule } from './cron.ts'
+import { isValidGlob, splitList } from './glob.ts'
+
+export const ALLOCATION_STRATEGIES = ['price-capacity-optimized', 'capacity-optimized-prioritized', 'lowest-price'] as const
+export type AllocationStrategy = (typeof ALLOCATION_STRATEGIES)[number]
+export const BIASES = ['lowest_price', 'prefer_newer_generations'] as const
+export type PriorityBias = (typeof BIASES)[number]
+export const TERMINATION_ACTIONS = ['auto', 'detach', 'terminate'] as const
+export type TerminationAction = (typeof TERMINATION_ACTIONS)[number]
+export const REBALANCE_ACTIONS = ['replace', 'detach', 'ignore'] as const
+export type RebalanceAction = (typeof REBALANCE_ACTIONS)[number]
+export const TAG_FILTERING_MODES = ['opt-in', 'opt-out'] as const
+export type TagFilteringMode = (typeof TAG_FILTERING_MODES)[number]
+
+export type InFlightLimit = { readonly kind: 'count'; readonly value: number } | { readonly kind: 'percent'; readonly value: number }
+
+export interface GroupConfig {
+  readonly minOnDemandNumber: number
+  readonly minOnDemandPercentage: number
+  /** Globs; empty means every type. `current` stands for the replaced instance's own type. */
+  readonly allowedInstanceTypes: readonly string[]
+  readonly disallowedInstanceTypes: readonly string[]
+  readonly spotAllocationStrategy: AllocationStrategy
+  readonly prioritizedInstanceTypesBias: PriorityBias
+  readonly cronSchedule: CronSchedule
+  readonly cronTimezone: string
+  readonly cronScheduleState: 'on' | 'off'
+  /** Seconds; undefined means the group's HealthCheckGracePeriod. */
+  readonly gracePeriodSeconds: number | undefined
+  readonly maxReplacementsInFlight: InFlightLimit
+  readonly onDemandPriceMultiplier: number
+  readonly terminationNotificationAction: TerminationAction
+  readonly rebalanceAction: RebalanceAction
+}
+
+export interface TagFilter {
+  readonly key: string
+  /** A glob. */
+  readonly value: string
+}
+
+export interface GlobalConfig {
+  /** Region globs; empty means every enabled region. */
+  readonly regions: readonly string[]
+  readonly tagFilters: readonly TagFilter[]
+  readonly tagFilteringMode: TagFilteringMode
+  readonly dryRun: boolean
+  readonly fanoutQueueUrl: string | undefined
+  readonly scheduleMinutes: number
+  readonly defaults: GroupConfig
+}
+
+export interface ConfigError {
+  readonly source: 'env' | 'tag'
+  /** The environment variable or tag name. */
+  readonly name: string
+  readonly value: string
+  readonly expected: string
+  readonly group: string | undefined
+  /** What was used instead; `none: no action` for fatal errors. */
+  readonly fallback: string
+  /** Fatal errors stop the run: they decide which groups are touched at all. */
+  readonly fatal: boolean
+}
+
+type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly expected: string }
+const ok = <T>(value: T): Parsed<T> => ({ ok: true, value })
+const bad = <T>(expected: string): Parsed<T> => ({ ok: false, expected })
+
+const parseInteger =
+  (min: number, max: number) =>
+  (raw: string): Parsed<number> => {
+    const trimmed = raw.trim()
+    if (!/^\d+$/.test(trimmed)) return bad(`an integer from ${min} to ${max}`)
+    const value = Number(trimmed)
+    return value >= min && value <= max ? ok(value) : bad(`an integer from ${min} to ${max}`)
+  }
+
+const parseDecimal =
+  (min: number, max: number, minExclusive = false) =>
+  (raw: string): Parsed<number> => {
+    const trimmed = raw.trim()
+    const expected = `a number ${minExclusive ? 'above' : 'from'} ${min} ${minExclusive ? 'up to' : 'to'} ${max}`
+    if (!/^\d+(\.\d+)?$|^\.\d+$/.test(trimmed)) return bad(expected)
+    const value = Number(trimmed)
+    const aboveMin = minExclusive ? value > min : value >= min
+    return aboveMin && value <= max ? ok(value) : bad(expected)
+  }
+
+const parseEnum =
+  <T extends string>(values: readonly T[]) =>
+  (raw: string): Parsed<T> => {
+    const value = raw.trim().toLowerCase()
+    return (values as readonly string[]).includes(value) ? ok(value as T) : bad(`one of ${values.join(', ')}`)
+  }
+
+const parseTypeGlobs = (raw: string): Parsed<readonly string[]> => {
+  const items = splitList(raw)
+  const invalid = items.filter((item) => item !== 'current' && !isValidGlob(item))
+  return invalid.length === 0
+    ? ok(items)
+    : bad(`comma- or space-separated instance type globs such as m5.*,c6i.large or current (bad: ${invalid.join(' ')})`)
+}
+
+const parseInFlight = (raw: string): Parsed<InFlightLimit> => {
+  const trimmed = raw.trim()
+  const expected = 'a count of at least 1 (e.g. 3) or a percentage from 1% to 100% (e.g. 25%)'
+  const percent = /^(\d+(?:\.\d+)?)%$/.exec(trimmed)
+  if (percent?.[1] !== undefined) {
+    const value = Number(percent[1])
+    return value > 0 && value <= 100 ? ok({ kind: 'percent', value }) : bad(expected)
+  }
+  if (/^\d+$/.test(trimmed) && Number(trimmed) >= 1 && Number(trimmed) <= MAX_MIN_ON_DEMAND_NUMBER) {
+    return ok({ kind: 'count', value: Number(trimmed) })
+  }
+  return bad(expected)
+}
+
+const parseTimezone = (raw: string): Parsed<string> => {
+  const value = raw.trim()
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value })
+    return value.length > 0 ? ok(value) : bad('an IANA time zone such as Europe/Berlin or UTC')
+  } catch {
+    return bad('an IANA time zone such as Europe/Berlin or UTC')
+  }
+}
+
+const parseCron = (raw: string): Parsed<CronSchedule> => {
+  const schedule = parseCronSchedule(raw)
+  return schedule ? ok(schedule) : bad("'<hours> <days-of-week>' such as '9-18 1-5' or '* *' (hours 0-23, days 0-6, 0 = Sunday)")
+}
+
+interface Setting<K extends keyof GroupConfig> {
+  readonly key: K
+  readonly env: string
+  readonly defaultRaw: string | undefined
+  readonly parse: (raw: string) => Parsed<GroupConfig[K]>
+}
+
+const setting = <K extends keyof GroupConfig>(s: Setting<K>): Setting<K> => s
+
+/** Every per-group setting: its environment variable, tag (`autospotting_` + lower-case env), default and parser. */
+export const GROUP_SETTINGS = [
+  setting({
+    key: 'minOnDemandNumber',
+    env: 'MIN_ON_DEMAND_NUMBER',
+    defaultRaw: '0',
+    parse: parseInteger(0, MAX_MIN_ON_DEMAND_NUMBER),
+  }),
+  setting({ key: 'minOnDemandPercentage', env: 'MIN_ON_DEMAND_PERCENTAGE', defaultRaw: '0', parse: parseDecimal(0, 100) }),
+  setting({ key: 'allowedInstanceTypes', env: 'ALLOWED_INSTANCE_TYPES', defaultRaw: '', parse: parseTypeGlobs }),
+  setting({ key: 'disallowedInstanceTypes', env: 'DISALLOWED_INSTANCE_TYPES', defaultRaw: '', parse: parseTypeGlobs }),
+  setting({
+    key: 'spotAllocationStrategy',
+    env: 'SPOT_ALLOCATION_STRATEGY',
+    defaultRaw: 'price-capacity-optimized',
+    parse: parseEnum(ALLOCATION_STRATEGIES),
+  }),
+  setting({
+    key: 'prioritizedInstanceTypesBias',
+    env: 'PRIORITIZED_INSTANCE_TYPES_BIAS',
+    defaultRaw: 'lowest_price',
+    parse: parseEnum(BIASES),
+  }),
+  setting({ key: 'cronSchedule', env: 'CRON_SCHEDULE', defaultRaw: '* *', parse: parseCron }),
+  setting({ key: 'cronTimezone', env: 'CRON_TIMEZONE', defaultRaw: 'UTC', parse: parseTimezone }),
+  setting({ key: 'cronScheduleState', env: 'CRON_SCHEDULE_STATE', defaultRaw: 'on', parse: parseEnum(['on', 'off'] as const) }),
+  setting({
+    key: 'gracePeriodSeconds',
+    env: 'GRACE_PERIOD',
+    defaultRaw: undefined,
+    parse: parseInteger(0, MAX_GRACE_PERIOD_SECONDS),
+  }),
+  setting({
+    key: 'maxReplacementsInFlight',
+    env: 'MAX_REPLACEMENTS_IN_FLIGHT',
+    defaultRaw: DEFAULT_MAX_REPLACEMENTS_IN_FLIGHT,
+    parse: parseInFlight,
+  }),
+  setting({
+    key: 'onDemandPriceMultiplier',
+    env: 'ON_DEMAND_PRICE_MULTIPLIER',
+    defaultRaw: '1.0',
+    parse: parseDecimal(0, MAX_ON_DEMAND_PRICE_MULTIPLIER, true),
+  }),
+  setting({
+    key: 'terminationNotificationAction',
+    env: 'TERMINATION_NOTIFICATION_ACTION',
+    defaultRaw: 'auto',
+    parse: parseEnum(TERMINATION_ACTIONS),
+  }),
+  setting({ key: 'rebalanceAction', env: 'REBALANCE_ACTION', defaultRaw: 'replace', parse: parseEnum(REBALANCE_ACTIONS) }),
+] as const
+
+export const groupTagName = (envName: string): string => `${GROUP_TAG_PREFIX}${envName.toLowerCase()}`
+
+const builtInDefaults = (): GroupConfig => {
+  const entries = GROUP_SETTINGS.map((s) => {
+    if (s.defaultRaw === undefined) return [s.key, undefined]
+    const parsed = (s.parse as (raw: string) => Parsed<unknown>)(s.defaultRaw)
+    if (!parsed.ok) throw new Error(`built-in default for ${s.env} is invalid: ${s.defaultRaw}`)
+    return [s.key, parsed.value]
+  })
+  return Object.fromEntries(entries) as unknown as GroupConfig
+}
+
+export const BUILT_IN_DEFAULTS: GroupConfig = builtInDefaults()
+
+const describeValue = (value: unknown): string => {
+  if (value === undefined) return 'unset'
+  if (Array.isArray(value)) return value.length === 0 ? '(empty)' : value.join(',')
+  if (typeof value === 'object' && value !== null && 'raw' in value) return String((value as { raw: string }).raw)
+  if (typeof value === 'object' && value !== null && 'kind' in value) {
+    const limit = value as InFlightLimit
+    return limit.kind === 'percent' ? `${limit.value}%` : String(limit.value)
+  }
+  return String(value)
+}
+
+/** Applies overrides from `lookup` (env or tags) on top of `base`, collecting errors per key. */
+const overlay = (
+  base: GroupConfig,
+  lookup: (envName: string) => { name: string; raw: string } | undefined,
+  source: 'env' | 'tag',
+  group: string | undefined,
+): { config: GroupConfig; errors: ConfigError[] } => {
+  const config: Record<string, unknown> = { ...base }
+  const errors: ConfigError[] = []
+  for (const s of GROUP_SETTINGS) {
+    const found = lookup(s.env)
+    if (found === undefined) continue
+    // An empty environment variable means "not set" (CloudFormation cannot omit a variable easily).
+    if (source === 'env' && found.raw.trim() === '') continue
+    const parsed = (s.parse as (raw: string) => Parsed<unknown>)(found.raw)
+    if (parsed.ok) {
+      config[s.key] = parsed.value
+    } else {
+      errors.push({
+        source,
+        name: found.name,
+        value: found.raw,
+        expected: parsed.expected,
+        group,
+        fallback: describeValue(base[s.key]),
+        fatal: false,
+      })
+    }
+  }
+  return { config: config as unknown as GroupConfig, errors }
+}
+
+/** A group's effective configuration: the global defaults overridden by its `autospotting_*` tags. */
+export const groupConfig = (
+  defaults: GroupConfig,
+  groupName: string,
+  tags: Readonly<Record<string, string>>,
+): { config: GroupConfig; errors: ConfigError[] } =>
+  overlay(
+    defaults,
+    (envName) => {
+      const name = groupTagName(envName)
+      const raw = tags[name]
+      return raw === undefined ? undefined : { name, raw }
+    },
+    'tag',
+    groupName,
+  )
+
+export const parseTagFilters = (raw: string): Parsed<readonly TagFilter[]> => {
+  const expected = "comma-separated key=value pairs such as 'spot-enabled=true,team=web*'"
+  const pairs = raw
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p.length > 0)
+  if (pairs.length === 0) return bad(expected)
+  const filters: TagFilter[] = []
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=')
+    if (eq <= 0) return bad(expected)
+    const key = pair.slice(0, eq).trim()
+    const value = pair.slice(eq + 1).trim()
+    if (key.length === 0 || key.length > 128 || value.length === 0 || !isValidGlob(value)) return bad(expected)
+    filters.push({ key, value })
+  }
+  return ok(filters)
+}
+
+const REGION_GLOB = /^[a-z0-9*?-]+$/
+
+const parseRegions = (raw: string): Parsed<readonly string[]> => {
+  const items = splitList(raw)
+  const invalid = items.filter((item) => !REGION_GLOB.test(item))
+  return invalid.length === 0
+    ? ok(items)
+    : bad(`region names or globs such as us-east-1,eu-* (bad: ${invalid.join(' ')})`)
+}
+
+const parseBoolean = (raw: string): Parsed<boolean> => {
+  const value = raw.trim().toLowerCase()
+  if (value === 'true') return ok(true)
+  if (value === 'false' || value === '') return ok(false)
+  return bad('true or false')
+}
+
+/**
+ * Reads the global configuration from environment variables. Settings that decide *which* groups are
+ * touched (REGIONS, TAG_FILTERS, TAG_FILTERING_MODE) are fatal when invalid: guessing there could act on
+ * groups the user never enabled, so the run does nothing and says why.
+ */
+export const parseGlobalConfig = (
+  env: Readonly<Record<string, string | undefined>>,
+): { config: GlobalConfig; errors: ConfigError[] } => {
+  const errors: ConfigError[] = []
+  const global = <T>(
+    name: string,
+    parser: (raw: string) => Parsed<T>,
+    fallback: T,
+    fatal: boolean,
+    onError: T = fallback,
+  ): T => {
+    const raw = env[name]
+    if (raw === undefined || raw.trim() === '') return fallback
+    const parsed = parser(raw)
+    if (parsed.ok) return parsed.value
+    errors.push({
+      source: 'env',
+      name,
+      value: raw,
+      expected: parsed.expected,
+      group: undefined,
+      fallback: fatal ? 'none: no action this run' : describeValue(onError),
+      fatal,
+    })
+    return onError
+  }
+  const defaultFilters = parseTagFilters(DEFAULT_TAG_FILTERS)
+  if (!defaultFilters.ok) throw new Error('DEFAULT_TAG_FILTERS is invalid')
+  const { config: defaults, errors: defaultErrors } = overlay(
+    BUILT_IN_DEFAULTS,
+    (name) => {
+      const raw = env[name]
+      return raw === undefined ? undefined : { name, raw }
+    },
+    'env',
+    undefined,
+  )
+  const config: GlobalConfig = {
+    regions: global('REGIONS', parseRegions, [], true),
+    tagFilters: global('TAG_FILTERS', parseTagFilters, defaultFilters.value, true),
+    tagFilteringMode: global('TAG_FILTERING_MODE', parseEnum(TAG_FILTERING_MODES), 'opt-in', true),
+    // A DRY_RUN we cannot read was probably meant to be on: observing is the safe side.
+    dryRun: global('DRY_RUN', parseBoolean, false, false, true),
+    fanoutQueueUrl: env.FANOUT_QUEUE_URL?.trim() || undefined,
+    scheduleMinutes: global('SCHEDULE_MINUTES', parseInteger(1, 1440), DEFAULT_SCHEDULE_MINUTES, false),
+    defaults,
+  }
+  return { config, errors: [...errors, ...defaultErrors] }
+}

@@ -1,0 +1,51 @@
+/** Every tunable number with a reason. Change one here, never inline. */
+
+/** AutoSpotting's tag, kept so its users can migrate without retagging. */
+export const DEFAULT_TAG_FILTERS = 'spot-enabled=true'
+
+/** Tags spotswap writes on the spot instances it launches (AutoSpotting's names). */
+export const TAG_LAUNCHED_BY = 'launched-by-autospotting'
+export const TAG_LAUNCHED_FOR_GROUP = 'launched-for-asg'
+export const TAG_REPLACING_INSTANCE = 'launched-for-replacing-instance'
+/** Written on a group while its MaxSize is raised for a swap, so a crashed run's change is undone. */
+export const TAG_ORIGINAL_MAX_SIZE = 'spotswap:original-max-size'
+
+/** Per-group configuration tags are `autospotting_<lower-case variable name>`. */
+export const GROUP_TAG_PREFIX = 'autospotting_'
+
+/** A quarter of a group at a time: fast convergence while three quarters stay untouched if spot misbehaves. */
+export const DEFAULT_MAX_REPLACEMENTS_IN_FLIGHT = '25%'
+
+/** The replacer's default schedule; also the unit of the orphan timeout below. */
+export const DEFAULT_SCHEDULE_MINUTES = 5
+
+/** A launched spot instance not attachable after grace + this many schedule periods is an orphan. */
+export const ORPHAN_SCHEDULE_PERIODS = 3
+
+/** "About a third": no type/zone pool holds more of a group's spot instances when others exist. */
+export const MAX_POOL_SHARE = 1 / 3
+
+/** CreateFleet accepts at most this many overrides per request; more is an error. */
+export const MAX_FLEET_OVERRIDES = 20
+
+/** DescribeAutoScalingGroups rejects MaxRecords over 100. */
+export const GROUPS_PAGE_SIZE = 100
+
+/** EC2 filters accept at most 200 values each. */
+export const INSTANCE_ID_FILTER_CHUNK = 200
+
+/** Upper bounds that catch typos (an extra zero) rather than legitimate settings. */
+export const MAX_MIN_ON_DEMAND_NUMBER = 10_000
+export const MAX_GRACE_PERIOD_SECONDS = 86_400
+export const MAX_ON_DEMAND_PRICE_MULTIPLIER = 10
+
+/** Instance types and zones are looked up fresh per container after this long. */
+export const CATALOG_CACHE_TTL_MS = 6 * 60 * 60 * 1000
+/** On-demand prices change a few times a year; a day-old cache is plenty. */
+export const PRICE_CACHE_TTL_MS = 24 * 60 * 60 * 1000
+
+/** Hours in an average month, for projected monthly savings (365.25 * 24 / 12). */
+export const HOURS_PER_MONTH = 730.5
+
+/** Groups in a region above which fan-out sends one message per group instead of per region. */
+export const FANOUT_GROUPS_PER_REGION_MESSAGE = 200

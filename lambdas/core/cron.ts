@@ -1,0 +1,65 @@
+/**
+ * AutoSpotting's two-field schedule, `<hours> <days-of-week>`: each field `*` or a comma list of
+ * numbers and ranges, e.g. `9-18 1-5` = 09:00 to 18:59, Monday to Friday. Evaluated in an IANA zone.
+ */
+
+export interface CronSchedule {
+  readonly raw: string
+  readonly hours: ReadonlySet<number>
+  readonly daysOfWeek: ReadonlySet<number>
+}
+
+const parseField = (field: string, min: number, max: number): Set<number> | undefined => {
+  if (field === '*') return new Set(Array.from({ length: max - min + 1 }, (_, i) => min + i))
+  const values = new Set<number>()
+  for (const part of field.split(',')) {
+    const range = /^(\d{1,2})(?:-(\d{1,2}))?$/.exec(part)
+    if (!range?.[1]) return undefined
+    const from = Number(range[1])
+    const to = range[2] === undefined ? from : Number(range[2])
+    if (from < min || to > max || from > to) return undefined
+    for (let value = from; value <= to; value++) values.add(value)
+  }
+  return values
+}
+
+export const parseCronSchedule = (raw: string): CronSchedule | undefined => {
+  const fields = raw.trim().split(/\s+/)
+  if (fields.length !== 2 || raw.length > 200) return undefined
+  const [hourField, dayField] = fields as [string, string]
+  const hours = parseField(hourField, 0, 23)
+  // 7 is accepted as Sunday, as in cron.
+  const days = parseField(dayField, 0, 7)
+  if (!hours || !days) return undefined
+  if (days.has(7)) days.add(0)
+  days.delete(7)
+  return { raw: raw.trim(), hours, daysOfWeek: days }
+}
+
+const WEEKDAYS: Record<string, number> = { Sun: 0, Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6 }
+
+/** The hour and weekday of `now` in `timeZone`. Pure: the zone rules come from the runtime's ICU data. */
+export const localHourAndDay = (now: Date, timeZone: string): { hour: number; day: number } => {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hour: 'numeric',
+    hourCycle: 'h23',
+    weekday: 'short',
+  }).formatToParts(now)
+  const hour = Number(parts.find((p) => p.type === 'hour')?.value)
+  const day = WEEKDAYS[parts.find((p) => p.type === 'weekday')?.value ?? ''] ?? 0
+  return { hour, day }
+}
+
+export const insideSchedule = (schedule: CronSchedule, timeZone: string, now: Date): boolean => {
+  const { hour, day } = localHourAndDay(now, timeZone)
+  return schedule.hours.has(hour) && schedule.daysOfWeek.has(day)
+}
+
+/** Whether spotswap may act now: inside the window when the state is `on`, outside it when `off`. */
+export const cronAllowsAction = (
+  schedule: CronSchedule,
+  timeZone: string,
+  state: 'on' | 'off',
+  now: Date,
+): boolean => insideSchedule(schedule, timeZone, now) === (state === 'on')

@@ -1,0 +1,36 @@
+/**
+ * The single source of truth for metric names. The Lambdas emit these (EMF through Powertools) and the
+ * CDK dashboard and alarms import them, so a rename cannot silently break a chart.
+ */
+
+export const METRIC_NAMESPACE = 'SpotSwap'
+
+/** Dimensions: every metric is emitted per Region, and per Group where it is about one group. */
+export const DIMENSION_REGION = 'Region'
+export const DIMENSION_GROUP = 'Group'
+export const DIMENSION_ACTION = 'Action'
+
+export const Metric = {
+  // Replacer: state of the fleet after a run.
+  HourlySavingsUsd: 'HourlySavingsUsd',
+  ProjectedMonthlySavingsUsd: 'ProjectedMonthlySavingsUsd',
+  SpotInstances: 'SpotInstances',
+  OnDemandInstances: 'OnDemandInstances',
+  SpotSharePct: 'SpotSharePct',
+  // Replacer: what a run did.
+  ReplacementsStarted: 'ReplacementsStarted',
+  ReplacementsCompleted: 'ReplacementsCompleted',
+  ReplacementsFailed: 'ReplacementsFailed',
+  OrphansTerminated: 'OrphansTerminated',
+  ConfigErrors: 'ConfigErrors',
+  GroupsManaged: 'GroupsManaged',
+  RunDurationMs: 'RunDurationMs',
+  // Interruption handler.
+  InterruptionsHandled: 'InterruptionsHandled',
+  RebalanceRecommendationsHandled: 'RebalanceRecommendationsHandled',
+  InterruptionActions: 'InterruptionActions',
+  InterruptionHandlerDurationMs: 'InterruptionHandlerDurationMs',
+  IgnoredEvents: 'IgnoredEvents',
+} as const
+
+export type MetricName = (typeof Metric)[keyof typeof Metric]

@@ -1,0 +1,83 @@
+/**
+ * The port: everything the engine asks of a cloud, for one region. `aws/` implements it with the SDK,
+ * `sim/` with an in-memory account; planners and executors cannot tell them apart.
+ * Methods that list things paginate internally and return everything.
+ */
+import type { AllocationStrategy } from './config.ts'
+import type { Catalog, Group, Instance, LaunchTemplateRef, OnDemandPrices, SpotPrice } from './types.ts'
+
+/** A server-side narrowing for DescribeAutoScalingGroups; callers still match tags client-side. */
+export interface GroupQuery {
+  /** `tag:<key>` = any of values, or `tag-key` when values is empty. Undefined lists every group. */
+  readonly tagKey: string | undefined
+  readonly tagValues: readonly string[]
+}
+
+export interface LifecycleHook {
+  readonly name: string
+  readonly transition: string
+}
+
+export interface FleetOverride {
+  readonly instanceType: string
+  readonly subnetId: string | undefined
+  readonly zone: string
+  /** 0 = most preferred; used by capacity-optimized-prioritized. */
+  readonly priority: number
+}
+
+export interface SpotLaunchRequest {
+  readonly groupName: string
+  readonly launchTemplate: LaunchTemplateRef | undefined
+  /** For launch-configuration groups the adapter builds (and deletes) a temporary launch template. */
+  readonly launchConfigurationName: string | undefined
+  readonly overrides: readonly FleetOverride[]
+  readonly allocationStrategy: AllocationStrategy
+  readonly tags: Readonly<Record<string, string>>
+  /** Deterministic per replaced instance, so overlapping runs cannot launch twice. */
+  readonly clientToken: string
+}
+
+export type SpotLaunchResult =
+  | { readonly ok: true; readonly instanceId: string; readonly instanceType: string; readonly zone: string }
+  | {
+      readonly ok: false
+      /** Per-override errors as the API reported them, e.g. InsufficientInstanceCapacity. */
+      readonly errors: readonly { readonly instanceType: string | undefined; readonly code: string; readonly message: string }[]
+    }
+
+export interface CloudPort {
+  readonly region: string
+  describeGroups(query: GroupQuery): Promise<Group[]>
+  /** Instances by id, any state except terminated; missing ids are simply absent. */
+  describeInstances(ids: readonly string[]): Promise<Instance[]>
+  /** Pending or running instances carrying `launched-for-asg`, attached or not. */
+  describeLaunchedSpotInstances(): Promise<Instance[]>
+  describeInstanceTypes(): Promise<Catalog>
+  /** Current spot prices (StartTime = now) for one product description, e.g. `Linux/UNIX`. */
+  describeSpotPrices(productDescription: string, now: Date): Promise<SpotPrice[]>
+  /** On-demand prices for one platform; never throws for an unreachable Pricing API (embedded fallback). */
+  onDemandPrices(platform: string): Promise<OnDemandPrices>
+  /** Which of these instances have API termination protection (DisableApiTermination). */
+  terminationProtected(ids: readonly string[]): Promise<Set<string>>
+  /** CloudFormation stack status by stack name; stacks that do not exist are absent. */
+  stackStatuses(stackNames: readonly string[]): Promise<Map<string, string>>
+  lifecycleHooks(groupName: string): Promise<LifecycleHook[]>
+  /** Which group each instance belongs to (DescribeAutoScalingInstances); absent = no group. */
+  groupOfInstances(ids: readonly string[]): Promise<Map<string, string>>
+
+  launchSpot(request: SpotLaunchRequest): Promise<SpotLaunchResult>
+  attachInstances(groupName: string, ids: readonly string[]): Promise<void>
+  detachInstances(groupName: string, ids: readonly string[], decrementDesired: boolean): Promise<void>
+  terminateInGroup(instanceId: string, decrementDesired: boolean): Promise<void>
+  terminateInstances(ids: readonly string[]): Promise<void>
+  setMaxSize(groupName: string, maxSize: number): Promise<void>
+  tagGroup(groupName: string, tags: Readonly<Record<string, string>>): Promise<void>
+  untagGroup(groupName: string, keys: readonly string[]): Promise<void>
+  untagInstances(ids: readonly string[], keys: readonly string[]): Promise<void>
+}
+
+/** Region discovery is account-wide, so it lives outside the per-region port. */
+export interface RegionDirectory {
+  enabledRegions(): Promise<string[]>
+}

@@ -1,0 +1,163 @@
+/**
+ * Which spot types may replace an instance, and in what order. A pipeline of named filters: every
+ * rejected candidate records the first filter that refused it, so "why not c6i.large?" has an answer.
+ */
+import type { GroupConfig } from './config.ts'
+import { matchesGlob } from './glob.ts'
+import type { Catalog, InstanceTypeInfo, SpotPriceBook } from './types.ts'
+import { poolKey } from './types.ts'
+
+export interface SelectionContext {
+  readonly original: InstanceTypeInfo
+  readonly zone: string
+  readonly config: GroupConfig
+  readonly spotPrices: SpotPriceBook
+  /** On-demand USD/hour of the original type; undefined when unknown (then nothing passes `price`). */
+  readonly originalOnDemandPrice: number | undefined
+}
+
+export interface CandidateFilter {
+  readonly name: string
+  readonly keep: (candidate: InstanceTypeInfo, ctx: SelectionContext) => boolean
+}
+
+export interface RankedCandidate {
+  readonly instanceType: string
+  readonly zone: string
+  readonly spotPriceUsd: number
+  readonly info: InstanceTypeInfo
+}
+
+export interface Selection {
+  readonly ranked: readonly RankedCandidate[]
+  /** Candidate type → name of the filter that rejected it. */
+  readonly rejected: ReadonlyMap<string, string>
+}
+
+const archFamily = (info: InstanceTypeInfo): string =>
+  info.architectures.some((a) => a === 'arm64' || a === 'arm64_mac') ? 'arm64' : 'x86_64'
+
+/**
+ * A type named in the allow list by a pattern more specific than `*` is an explicit choice: it may
+ * cross the performance-class filters (burstable, accelerators, previous generation).
+ */
+const explicitlyAllowed = (candidate: InstanceTypeInfo, ctx: SelectionContext): boolean =>
+  ctx.config.allowedInstanceTypes.some(
+    (pattern) => pattern !== '*' && pattern !== 'current' && matchesGlob(candidate.name, pattern),
+  )
+
+const expandCurrent = (patterns: readonly string[], originalType: string): string[] =>
+  patterns.map((pattern) => (pattern === 'current' ? originalType : pattern))
+
+const storageFits = (candidate: InstanceTypeInfo, original: InstanceTypeInfo): boolean => {
+  const needed = original.instanceStorage
+  if (!needed || needed.disks === 0) return true
+  const offered = candidate.instanceStorage
+  if (!offered) return false
+  return offered.disks >= needed.disks && offered.diskSizeGb >= needed.diskSizeGb && (!needed.ssd || offered.ssd)
+}
+
+const acceleratorFits = (candidate: InstanceTypeInfo, original: InstanceTypeInfo): boolean => {
+  const want = original.accelerator
+  const have = candidate.accelerator
+  if (!want) return !have
+  return (
+    have !== null &&
+    have.kind === want.kind &&
+    have.count >= want.count &&
+    have.manufacturer.toLowerCase() === want.manufacturer.toLowerCase()
+  )
+}
+
+export const FILTERS: readonly CandidateFilter[] = [
+  {
+    name: 'spot-offered',
+    keep: (c, ctx) => c.spotSupported && ctx.spotPrices.has(poolKey(c.name, ctx.zone)),
+  },
+  { name: 'architecture', keep: (c, ctx) => archFamily(c) === archFamily(ctx.original) },
+  {
+    name: 'virtualization',
+    keep: (c, ctx) => c.virtualizationTypes.some((v) => ctx.original.virtualizationTypes.includes(v)),
+  },
+  { name: 'vcpus', keep: (c, ctx) => c.vcpus >= ctx.original.vcpus },
+  { name: 'memory', keep: (c, ctx) => c.memoryMiB >= ctx.original.memoryMiB },
+  { name: 'instance-storage', keep: (c, ctx) => storageFits(c, ctx.original) },
+  { name: 'ebs-throughput', keep: (c, ctx) => c.ebsThroughputMBps >= ctx.original.ebsThroughputMBps },
+  { name: 'bare-metal', keep: (c, ctx) => !c.bareMetal || ctx.original.bareMetal },
+  {
+    name: 'burstable',
+    keep: (c, ctx) => c.burstable === ctx.original.burstable || !c.burstable || explicitlyAllowed(c, ctx),
+  },
+  {
+    name: 'accelerator',
+    keep: (c, ctx) => acceleratorFits(c, ctx.original) || explicitlyAllowed(c, ctx),
+  },
+  {
+    name: 'generation',
+    keep: (c, ctx) => c.currentGeneration || !ctx.original.currentGeneration || explicitlyAllowed(c, ctx),
+  },
+  {
+    name: 'allow-list',
+    keep: (c, ctx) =>
+      ctx.config.allowedInstanceTypes.length === 0 ||
+      expandCurrent(ctx.config.allowedInstanceTypes, ctx.original.name).some((p) => matchesGlob(c.name, p)),
+  },
+  {
+    name: 'deny-list',
+    keep: (c, ctx) =>
+      !expandCurrent(ctx.config.disallowedInstanceTypes, ctx.original.name).some((p) => matchesGlob(c.name, p)),
+  },
+  {
+    name: 'price',
+    keep: (c, ctx) => {
+      const spot = ctx.spotPrices.get(poolKey(c.name, ctx.zone))
+      return (
+        spot !== undefined &&
+        ctx.originalOnDemandPrice !== undefined &&
+        spot < ctx.originalOnDemandPrice * ctx.config.onDemandPriceMultiplier
+      )
+    },
+  },
+]
+
+/** `m5.large` → 5, `c6gn.xlarge` → 6; 0 when the name has no generation digit. */
+export const generationOf = (instanceType: string): number => {
+  const match = /^[a-z]+(\d+)/.exec(instanceType)
+  return match?.[1] ? Number(match[1]) : 0
+}
+
+export const compareCandidates =
+  (bias: GroupConfig['prioritizedInstanceTypesBias'], original: InstanceTypeInfo) =>
+  (a: RankedCandidate, b: RankedCandidate): number => {
+    if (bias === 'prefer_newer_generations') {
+      const byGeneration = generationOf(b.instanceType) - generationOf(a.instanceType)
+      if (byGeneration !== 0) return byGeneration
+    }
+    return (
+      a.spotPriceUsd - b.spotPriceUsd ||
+      a.info.vcpus - original.vcpus - (b.info.vcpus - original.vcpus) ||
+      a.info.memoryMiB - b.info.memoryMiB ||
+      a.instanceType.localeCompare(b.instanceType)
+    )
+  }
+
+/** Runs every catalogue type through the filters and ranks the survivors. */
+export const selectCandidates = (catalog: Catalog, ctx: SelectionContext): Selection => {
+  const ranked: RankedCandidate[] = []
+  const rejected = new Map<string, string>()
+  for (const candidate of catalog.values()) {
+    const refusedBy = FILTERS.find((filter) => !filter.keep(candidate, ctx))
+    if (refusedBy) {
+      rejected.set(candidate.name, refusedBy.name)
+      continue
+    }
+    ranked.push({
+      instanceType: candidate.name,
+      zone: ctx.zone,
+      spotPriceUsd: ctx.spotPrices.get(poolKey(candidate.name, ctx.zone)) ?? Number.POSITIVE_INFINITY,
+      info: candidate,
+    })
+  }
+  ranked.sort(compareCandidates(ctx.config.prioritizedInstanceTypesBias, ctx.original))
+  return { ranked, rejected }
+}

@@ -1,0 +1,118 @@
+/**
+ * The core's view of the world. Adapters (aws/, sim/) convert their shapes into these
+ * once, at the boundary; nothing in core/ knows about SDK structs.
+ */
+
+export type Architecture = 'x86_64' | 'i386' | 'arm64' | 'x86_64_mac' | 'arm64_mac'
+
+export type AcceleratorKind = 'gpu' | 'fpga' | 'inference'
+
+export interface Accelerator {
+  readonly kind: AcceleratorKind
+  readonly count: number
+  readonly manufacturer: string
+}
+
+export interface InstanceStorage {
+  readonly disks: number
+  /** Size of each disk, GB. */
+  readonly diskSizeGb: number
+  readonly ssd: boolean
+}
+
+export interface InstanceTypeInfo {
+  readonly name: string
+  readonly vcpus: number
+  readonly memoryMiB: number
+  readonly architectures: readonly Architecture[]
+  readonly virtualizationTypes: readonly ('hvm' | 'paravirtual')[]
+  readonly accelerator: Accelerator | null
+  readonly instanceStorage: InstanceStorage | null
+  /** EBS-optimized baseline throughput, MB/s; 0 when the type has no EBS optimisation figures. */
+  readonly ebsThroughputMBps: number
+  readonly bareMetal: boolean
+  readonly burstable: boolean
+  readonly currentGeneration: boolean
+  readonly spotSupported: boolean
+}
+
+export type Catalog = ReadonlyMap<string, InstanceTypeInfo>
+
+export type Lifecycle = 'spot' | 'on-demand'
+
+export type InstanceState = 'pending' | 'running' | 'stopping' | 'stopped' | 'shutting-down' | 'terminated'
+
+export interface Instance {
+  readonly id: string
+  readonly type: string
+  readonly zone: string
+  readonly subnetId: string | undefined
+  readonly lifecycle: Lifecycle
+  readonly state: InstanceState
+  readonly launchTime: Date
+  readonly tags: Readonly<Record<string, string>>
+  /** EC2 PlatformDetails, e.g. `Linux/UNIX`, `Windows`, `Red Hat Enterprise Linux`. */
+  readonly platform: string
+}
+
+/** An instance as its Auto Scaling group sees it. */
+export interface GroupMember {
+  readonly instanceId: string
+  /** InService, Pending, Terminating, Detaching, Standby, Pending:Wait, ... */
+  readonly lifecycleState: string
+  readonly healthStatus: string
+  readonly protectedFromScaleIn: boolean
+  readonly zone: string
+  readonly instanceType: string | undefined
+}
+
+export interface LaunchTemplateRef {
+  readonly id: string | undefined
+  readonly name: string | undefined
+  readonly version: string | undefined
+}
+
+export interface MixedInstancesPolicy {
+  readonly launchTemplate: LaunchTemplateRef
+  readonly overrideTypes: readonly string[]
+  readonly onDemandBaseCapacity: number
+  readonly onDemandPercentageAboveBaseCapacity: number
+}
+
+export interface Group {
+  readonly name: string
+  readonly region: string
+  readonly minSize: number
+  readonly maxSize: number
+  readonly desiredCapacity: number
+  readonly healthCheckGracePeriodSeconds: number
+  readonly tags: Readonly<Record<string, string>>
+  readonly launchTemplate: LaunchTemplateRef | undefined
+  readonly launchConfigurationName: string | undefined
+  readonly mixedInstancesPolicy: MixedInstancesPolicy | undefined
+  readonly suspendedProcesses: readonly string[]
+  readonly members: readonly GroupMember[]
+  readonly subnetIds: readonly string[]
+  /** `Delete in progress` while the group is being deleted. */
+  readonly status: string | undefined
+}
+
+export interface SpotPrice {
+  readonly instanceType: string
+  readonly zone: string
+  readonly productDescription: string
+  readonly priceUsd: number
+  readonly timestamp: Date
+}
+
+/** Latest spot price per `type/zone`, for one product description. */
+export type SpotPriceBook = ReadonlyMap<string, number>
+
+export const poolKey = (instanceType: string, zone: string): string => `${instanceType}/${zone}`
+
+/** On-demand USD/hour per instance type (Linux, shared tenancy) in one region. */
+export interface OnDemandPrices {
+  readonly prices: ReadonlyMap<string, number>
+  /** `pricing-api`, `embedded`, or `embedded-us-east-1` (approximate: the region was missing). */
+  readonly source: 'pricing-api' | 'embedded' | 'embedded-us-east-1'
+}
