@@ -7,6 +7,8 @@ export const DEFAULT_TAG_FILTERS = 'spot-enabled=true'
 export const TAG_LAUNCHED_BY = 'launched-by-autospotting'
 export const TAG_LAUNCHED_FOR_GROUP = 'launched-for-asg'
 export const TAG_REPLACING_INSTANCE = 'launched-for-replacing-instance'
+/** The on-demand type a spot instance replaced: savings are measured against its price. */
+export const TAG_REPLACED_TYPE = 'spotswap:replaced-instance-type'
 /** Written on a group while its MaxSize is raised for a swap, so a crashed run's change is undone. */
 export const TAG_ORIGINAL_MAX_SIZE = 'spotswap:original-max-size'
 

@@ -87,6 +87,8 @@ export interface Group {
   readonly desiredCapacity: number
   readonly healthCheckGracePeriodSeconds: number
   readonly tags: Readonly<Record<string, string>>
+  /** The subset of `tags` marked PropagateAtLaunch; copied onto the spot instances launched for the group. */
+  readonly propagatedTags: Readonly<Record<string, string>>
   readonly launchTemplate: LaunchTemplateRef | undefined
   readonly launchConfigurationName: string | undefined
   readonly mixedInstancesPolicy: MixedInstancesPolicy | undefined
