@@ -15,7 +15,11 @@ import {
 import { type CronSchedule, parseCronSchedule } from './cron.ts'
 import { isValidGlob, splitList } from './glob.ts'
 
-export const ALLOCATION_STRATEGIES = ['price-capacity-optimized', 'capacity-optimized-prioritized', 'lowest-price'] as const
+export const ALLOCATION_STRATEGIES = [
+  'price-capacity-optimized',
+  'capacity-optimized-prioritized',
+  'lowest-price',
+] as const
 export type AllocationStrategy = (typeof ALLOCATION_STRATEGIES)[number]
 export const BIASES = ['lowest_price', 'prefer_newer_generations'] as const
 export type PriorityBias = (typeof BIASES)[number]
@@ -26,7 +30,9 @@ export type RebalanceAction = (typeof REBALANCE_ACTIONS)[number]
 export const TAG_FILTERING_MODES = ['opt-in', 'opt-out'] as const
 export type TagFilteringMode = (typeof TAG_FILTERING_MODES)[number]
 
-export type InFlightLimit = { readonly kind: 'count'; readonly value: number } | { readonly kind: 'percent'; readonly value: number }
+export type InFlightLimit =
+  | { readonly kind: 'count'; readonly value: number }
+  | { readonly kind: 'percent'; readonly value: number }
 
 export interface GroupConfig {
   readonly minOnDemandNumber: number
@@ -113,7 +119,9 @@ const parseTypeGlobs = (raw: string): Parsed<readonly string[]> => {
   const invalid = items.filter((item) => item !== 'current' && !isValidGlob(item))
   return invalid.length === 0
     ? ok(items)
-    : bad(`comma- or space-separated instance type globs such as m5.*,c6i.large or current (bad: ${invalid.join(' ')})`)
+    : bad(
+        `comma- or space-separated instance type globs such as m5.*,c6i.large or current (bad: ${invalid.join(' ')})`,
+      )
 }
 
 const parseInFlight = (raw: string): Parsed<InFlightLimit> => {
@@ -142,7 +150,9 @@ const parseTimezone = (raw: string): Parsed<string> => {
 
 const parseCron = (raw: string): Parsed<CronSchedule> => {
   const schedule = parseCronSchedule(raw)
-  return schedule ? ok(schedule) : bad("'<hours> <days-of-week>' such as '9-18 1-5' or '* *' (hours 0-23, days 0-6, 0 = Sunday)")
+  return schedule
+    ? ok(schedule)
+    : bad("'<hours> <days-of-week>' such as '9-18 1-5' or '* *' (hours 0-23, days 0-6, 0 = Sunday)")
 }
 
 interface Setting<K extends keyof GroupConfig> {
@@ -162,9 +172,24 @@ export const GROUP_SETTINGS = [
     defaultRaw: '0',
     parse: parseInteger(0, MAX_MIN_ON_DEMAND_NUMBER),
   }),
-  setting({ key: 'minOnDemandPercentage', env: 'MIN_ON_DEMAND_PERCENTAGE', defaultRaw: '0', parse: parseDecimal(0, 100) }),
-  setting({ key: 'allowedInstanceTypes', env: 'ALLOWED_INSTANCE_TYPES', defaultRaw: '', parse: parseTypeGlobs }),
-  setting({ key: 'disallowedInstanceTypes', env: 'DISALLOWED_INSTANCE_TYPES', defaultRaw: '', parse: parseTypeGlobs }),
+  setting({
+    key: 'minOnDemandPercentage',
+    env: 'MIN_ON_DEMAND_PERCENTAGE',
+    defaultRaw: '0',
+    parse: parseDecimal(0, 100),
+  }),
+  setting({
+    key: 'allowedInstanceTypes',
+    env: 'ALLOWED_INSTANCE_TYPES',
+    defaultRaw: '',
+    parse: parseTypeGlobs,
+  }),
+  setting({
+    key: 'disallowedInstanceTypes',
+    env: 'DISALLOWED_INSTANCE_TYPES',
+    defaultRaw: '',
+    parse: parseTypeGlobs,
+  }),
   setting({
     key: 'spotAllocationStrategy',
     env: 'SPOT_ALLOCATION_STRATEGY',
@@ -179,7 +204,12 @@ export const GROUP_SETTINGS = [
   }),
   setting({ key: 'cronSchedule', env: 'CRON_SCHEDULE', defaultRaw: '* *', parse: parseCron }),
   setting({ key: 'cronTimezone', env: 'CRON_TIMEZONE', defaultRaw: 'UTC', parse: parseTimezone }),
-  setting({ key: 'cronScheduleState', env: 'CRON_SCHEDULE_STATE', defaultRaw: 'on', parse: parseEnum(['on', 'off'] as const) }),
+  setting({
+    key: 'cronScheduleState',
+    env: 'CRON_SCHEDULE_STATE',
+    defaultRaw: 'on',
+    parse: parseEnum(['on', 'off'] as const),
+  }),
   setting({
     key: 'gracePeriodSeconds',
     env: 'GRACE_PERIOD',
@@ -204,7 +234,12 @@ export const GROUP_SETTINGS = [
     defaultRaw: 'auto',
     parse: parseEnum(TERMINATION_ACTIONS),
   }),
-  setting({ key: 'rebalanceAction', env: 'REBALANCE_ACTION', defaultRaw: 'replace', parse: parseEnum(REBALANCE_ACTIONS) }),
+  setting({
+    key: 'rebalanceAction',
+    env: 'REBALANCE_ACTION',
+    defaultRaw: 'replace',
+    parse: parseEnum(REBALANCE_ACTIONS),
+  }),
 ] as const
 
 export const groupTagName = (envName: string): string => `${GROUP_TAG_PREFIX}${envName.toLowerCase()}`
@@ -224,7 +259,8 @@ export const BUILT_IN_DEFAULTS: GroupConfig = builtInDefaults()
 const describeValue = (value: unknown): string => {
   if (value === undefined) return 'unset'
   if (Array.isArray(value)) return value.length === 0 ? '(empty)' : value.join(',')
-  if (typeof value === 'object' && value !== null && 'raw' in value) return String((value as { raw: string }).raw)
+  if (typeof value === 'object' && value !== null && 'raw' in value)
+    return String((value as { raw: string }).raw)
   if (typeof value === 'object' && value !== null && 'kind' in value) {
     const limit = value as InFlightLimit
     return limit.kind === 'percent' ? `${limit.value}%` : String(limit.value)
@@ -294,7 +330,8 @@ export const parseTagFilters = (raw: string): Parsed<readonly TagFilter[]> => {
     if (eq <= 0) return bad(expected)
     const key = pair.slice(0, eq).trim()
     const value = pair.slice(eq + 1).trim()
-    if (key.length === 0 || key.length > 128 || value.length === 0 || !isValidGlob(value)) return bad(expected)
+    if (key.length === 0 || key.length > 128 || value.length === 0 || !isValidGlob(value))
+      return bad(expected)
     filters.push({ key, value })
   }
   return ok(filters)

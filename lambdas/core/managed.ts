@@ -20,7 +20,9 @@ export const isManaged = (
   tags: Readonly<Record<string, string>>,
   config: Pick<GlobalConfig, 'tagFilters' | 'tagFilteringMode'>,
 ): boolean =>
-  config.tagFilteringMode === 'opt-in' ? matchesAll(tags, config.tagFilters) : !optedOut(tags, config.tagFilters)
+  config.tagFilteringMode === 'opt-in'
+    ? matchesAll(tags, config.tagFilters)
+    : !optedOut(tags, config.tagFilters)
 
 /**
  * The narrowest server-side query that cannot miss a managed group: in opt-in mode the first filter
@@ -28,7 +30,8 @@ export const isManaged = (
  */
 export const groupQuery = (config: Pick<GlobalConfig, 'tagFilters' | 'tagFilteringMode'>): GroupQuery => {
   const first = config.tagFilters[0]
-  if (config.tagFilteringMode === 'opt-out' || first === undefined) return { tagKey: undefined, tagValues: [] }
+  if (config.tagFilteringMode === 'opt-out' || first === undefined)
+    return { tagKey: undefined, tagValues: [] }
   const exact = !/[*?]/.test(first.value)
   return { tagKey: first.key, tagValues: exact ? [first.value] : [] }
 }

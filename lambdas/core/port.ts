@@ -43,7 +43,11 @@ export type SpotLaunchResult =
   | {
       readonly ok: false
       /** Per-override errors as the API reported them, e.g. InsufficientInstanceCapacity. */
-      readonly errors: readonly { readonly instanceType: string | undefined; readonly code: string; readonly message: string }[]
+      readonly errors: readonly {
+        readonly instanceType: string | undefined
+        readonly code: string
+        readonly message: string
+      }[]
     }
 
 export interface CloudPort {

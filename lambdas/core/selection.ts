@@ -54,7 +54,9 @@ const storageFits = (candidate: InstanceTypeInfo, original: InstanceTypeInfo): b
   if (!needed || needed.disks === 0) return true
   const offered = candidate.instanceStorage
   if (!offered) return false
-  return offered.disks >= needed.disks && offered.diskSizeGb >= needed.diskSizeGb && (!needed.ssd || offered.ssd)
+  return (
+    offered.disks >= needed.disks && offered.diskSizeGb >= needed.diskSizeGb && (!needed.ssd || offered.ssd)
+  )
 }
 
 const acceleratorFits = (candidate: InstanceTypeInfo, original: InstanceTypeInfo): boolean => {
@@ -105,7 +107,9 @@ export const FILTERS: readonly CandidateFilter[] = [
   {
     name: 'deny-list',
     keep: (c, ctx) =>
-      !expandCurrent(ctx.config.disallowedInstanceTypes, ctx.original.name).some((p) => matchesGlob(c.name, p)),
+      !expandCurrent(ctx.config.disallowedInstanceTypes, ctx.original.name).some((p) =>
+        matchesGlob(c.name, p),
+      ),
   },
   {
     name: 'price',

@@ -1,0 +1,105 @@
+/**
+ * What a plan asks the executor to do. Every action carries the reason it was chosen, which is
+ * logged as it runs and shown by `spotswap plan`.
+ */
+import type { AllocationStrategy } from './config.ts'
+import type { FleetOverride } from './port.ts'
+import type { LaunchTemplateRef } from './types.ts'
+
+export interface LaunchSpotAction {
+  readonly kind: 'launch-spot'
+  readonly group: string
+  readonly replacing: string
+  readonly replacingType: string
+  readonly zone: string
+  readonly launchTemplate: LaunchTemplateRef | undefined
+  readonly launchConfigurationName: string | undefined
+  readonly overrides: readonly FleetOverride[]
+  readonly allocationStrategy: AllocationStrategy
+  readonly tags: Readonly<Record<string, string>>
+  readonly clientToken: string
+  /** Expected hourly saving if the first override is chosen: on-demand price − spot price. */
+  readonly expectedHourlySavingsUsd: number
+  readonly reason: string
+}
+
+export interface SwapPair {
+  readonly spotInstanceId: string
+  readonly onDemandInstanceId: string
+}
+
+/**
+ * Attach ready spot instances and retire their on-demand partners. When the group is at MaxSize the
+ * executor raises it to `raiseMaxSizeTo` for the duration (recording the original on the group) and
+ * restores it afterwards.
+ */
+export interface SwapAction {
+  readonly kind: 'swap'
+  readonly group: string
+  readonly pairs: readonly SwapPair[]
+  readonly originalMaxSize: number
+  readonly raiseMaxSizeTo: number | undefined
+  readonly reason: string
+}
+
+/** A swap whose spot side was attached by a run that then stopped: retire the on-demand partner now. */
+export interface CompleteSwapAction {
+  readonly kind: 'complete-swap'
+  readonly group: string
+  readonly pair: SwapPair
+  /**
+   * Normally the on-demand partner. When retiring it would now break the on-demand minimum (the
+   * configuration changed meanwhile), the extra spot instance goes instead: either way desired is restored.
+   */
+  readonly retire: 'on-demand' | 'spot'
+  readonly reason: string
+}
+
+export interface RestoreMaxSizeAction {
+  readonly kind: 'restore-max-size'
+  readonly group: string
+  readonly maxSize: number
+  readonly reason: string
+}
+
+export interface TerminateSpotAction {
+  readonly kind: 'terminate-spot'
+  readonly group: string
+  readonly instanceId: string
+  readonly reason: string
+}
+
+export type Action =
+  | LaunchSpotAction
+  | SwapAction
+  | CompleteSwapAction
+  | RestoreMaxSizeAction
+  | TerminateSpotAction
+
+export interface InstanceSkip {
+  readonly instanceId: string
+  readonly reason: string
+  /** For `no-compatible-spot-type`: how many candidates each filter rejected. */
+  readonly rejectedBy?: Readonly<Record<string, number>>
+}
+
+export interface GroupFigures {
+  readonly inService: number
+  readonly spot: number
+  readonly onDemand: number
+  readonly minOnDemand: number
+  /** Σ over spot members: on-demand price of the type it replaced − its current spot price. */
+  readonly hourlySavingsUsd: number
+  /** What the group's InService instances cost per hour right now. */
+  readonly hourlyCostUsd: number
+}
+
+export interface GroupPlan {
+  readonly group: string
+  readonly region: string
+  /** Set when the group is not acted on this run (cleanup of orphans still happens). */
+  readonly skipped: string | undefined
+  readonly actions: readonly Action[]
+  readonly instanceSkips: readonly InstanceSkip[]
+  readonly figures: GroupFigures
+}

@@ -1,0 +1,356 @@
+/**
+ * planGroup: the replacer's decision for one group, a pure function of what was observed and `now`.
+ * Order of concerns: undo what a crashed run left half-done, tidy spot instances launched earlier,
+ * swap the ones that are ready, then start new replacements within the on-demand minimum and the
+ * in-flight budget.
+ */
+import type { Action, GroupPlan, InstanceSkip, LaunchSpotAction, SwapPair } from './actions.ts'
+import { inFlightLimit, minOnDemandCount } from './capacity.ts'
+import type { GroupConfig } from './config.ts'
+import {
+  MAX_FLEET_OVERRIDES,
+  MAX_POOL_SHARE,
+  ORPHAN_SCHEDULE_PERIODS,
+  TAG_LAUNCHED_BY,
+  TAG_LAUNCHED_FOR_GROUP,
+  TAG_ORIGINAL_MAX_SIZE,
+  TAG_REPLACED_TYPE,
+  TAG_REPLACING_INSTANCE,
+} from './constants.ts'
+import { cronAllowsAction } from './cron.ts'
+import { groupFigures } from './figures.ts'
+import { type RankedCandidate, type Selection, selectCandidates } from './selection.ts'
+import type { Catalog, Group, GroupMember, Instance, SpotPriceBook } from './types.ts'
+import { poolKey } from './types.ts'
+
+export interface PlanInput {
+  readonly group: Group
+  /** Details of the group's members and of the spot instances launched for it, by id. */
+  readonly instances: ReadonlyMap<string, Instance>
+  /** Pending or running instances tagged `launched-for-asg=<group>` that are not members of it. */
+  readonly launched: readonly Instance[]
+  readonly catalog: Catalog
+  readonly spotPrices: SpotPriceBook
+  readonly onDemandPrices: ReadonlyMap<string, number>
+  readonly config: GroupConfig
+  readonly scheduleMinutes: number
+  /** Instances known to have API termination protection. */
+  readonly terminationProtected: ReadonlySet<string>
+  /** Status of the CloudFormation stack that owns the group, when it has one. */
+  readonly stackStatus: string | undefined
+  readonly now: Date
+  /** Shared across groups of one run: selections depend only on type, zone and configuration. */
+  readonly selectionCache?: Map<string, Selection>
+}
+
+const SUSPENSIONS_THAT_BLOCK = ['Launch', 'Terminate'] as const
+
+/** Why the group must not be acted on now (launches and swaps); undefined when it may. */
+export const groupSkipReason = (input: PlanInput): string | undefined => {
+  const { group, config, now } = input
+  if (group.status?.toLowerCase().includes('delete')) return 'group-being-deleted'
+  if (group.desiredCapacity === 0) return 'desired-capacity-zero'
+  if (input.stackStatus?.endsWith('_IN_PROGRESS'))
+    return `cloudformation-stack-in-progress (${input.stackStatus})`
+  const suspended = SUSPENSIONS_THAT_BLOCK.filter((p) => group.suspendedProcesses.includes(p))
+  if (suspended.length > 0) return `processes-suspended (${suspended.join(', ')})`
+  if (!cronAllowsAction(config.cronSchedule, config.cronTimezone, config.cronScheduleState, now)) {
+    return `outside-cron-window (${config.cronSchedule.raw} ${config.cronTimezone}, state ${config.cronScheduleState})`
+  }
+  return undefined
+}
+
+const byLaunchTimeThenId = (a: Instance, b: Instance): number =>
+  a.launchTime.getTime() - b.launchTime.getTime() || a.id.localeCompare(b.id)
+
+const gracePeriodSeconds = (group: Group, config: GroupConfig): number =>
+  config.gracePeriodSeconds ?? group.healthCheckGracePeriodSeconds
+
+/** MixedInstancesPolicy override types act as the allow list when the user set none. */
+const effectiveConfig = (group: Group, config: GroupConfig): GroupConfig => {
+  const overrides = group.mixedInstancesPolicy?.overrideTypes ?? []
+  return config.allowedInstanceTypes.length === 0 && overrides.length > 0
+    ? { ...config, allowedInstanceTypes: overrides }
+    : config
+}
+
+export const planGroup = (input: PlanInput): GroupPlan => {
+  const { group, now } = input
+  const config = effectiveConfig(group, input.config)
+  const actions: Action[] = []
+  const instanceSkips: InstanceSkip[] = []
+  const detail = (id: string): Instance | undefined => input.instances.get(id)
+  const inService = group.members.filter((m) => m.lifecycleState === 'InService')
+  const onDemand = inService.filter((m) => detail(m.instanceId)?.lifecycle === 'on-demand')
+  const onDemandIds = new Set(onDemand.map((m) => m.instanceId))
+  const spot = inService.filter((m) => detail(m.instanceId)?.lifecycle === 'spot')
+  const minOnDemand = minOnDemandCount(config, inService.length, group.mixedInstancesPolicy)
+  const skipped = groupSkipReason(input)
+  const figures = groupFigures(input, inService, minOnDemand)
+
+  // 1. A MaxSize raised by an earlier run is restored once the group is back at or below it.
+  const recordedMax = group.tags[TAG_ORIGINAL_MAX_SIZE]
+  if (recordedMax !== undefined) {
+    const originalMax = /^\d+$/.test(recordedMax) ? Number(recordedMax) : undefined
+    if (originalMax === undefined || group.desiredCapacity <= originalMax) {
+      actions.push({
+        kind: 'restore-max-size',
+        group: group.name,
+        maxSize: originalMax ?? group.maxSize,
+        reason:
+          originalMax === undefined ? `unreadable ${TAG_ORIGINAL_MAX_SIZE}=${recordedMax}` : 'swap finished',
+      })
+    }
+  }
+
+  // 2. Swaps a crashed run left half-done: the spot side is attached, the on-demand partner still in.
+  const halfDone = spot.flatMap((m) => {
+    const partner = detail(m.instanceId)?.tags[TAG_REPLACING_INSTANCE]
+    return partner !== undefined && onDemandIds.has(partner)
+      ? [{ spotInstanceId: m.instanceId, onDemandInstanceId: partner }]
+      : []
+  })
+  if (skipped === undefined) {
+    let onDemandLeft = onDemand.length
+    for (const pair of halfDone) {
+      const keepsMinimum = onDemandLeft - 1 >= minOnDemand
+      if (keepsMinimum) onDemandLeft--
+      actions.push({
+        kind: 'complete-swap',
+        group: group.name,
+        pair,
+        retire: keepsMinimum ? 'on-demand' : 'spot',
+        reason: keepsMinimum
+          ? 'spot replacement attached by an earlier run; retiring its on-demand partner'
+          : 'retiring the partner would break the on-demand minimum; retiring the extra spot instead',
+      })
+    }
+  }
+
+  // 3. Spot instances launched earlier and not attached: keep one per partner, drop what is not needed.
+  const terminate = (instance: Instance, reason: string): void => {
+    actions.push({ kind: 'terminate-spot', group: group.name, instanceId: instance.id, reason })
+  }
+  const pendingByPartner = new Map<string, Instance>()
+  for (const instance of [...input.launched].sort(byLaunchTimeThenId)) {
+    const partner = instance.tags[TAG_REPLACING_INSTANCE]
+    if (partner === undefined || !onDemandIds.has(partner)) {
+      terminate(
+        instance,
+        'partner-gone: the on-demand instance it was launched to replace is no longer in service',
+      )
+    } else if (pendingByPartner.has(partner)) {
+      terminate(
+        instance,
+        `duplicate-replacement: ${pendingByPartner.get(partner)?.id} already replaces ${partner}`,
+      )
+    } else {
+      pendingByPartner.set(partner, instance)
+    }
+  }
+  const replaceable = Math.max(0, onDemand.length - minOnDemand)
+  // The oldest partners keep their replacements; the newest on-demand instances are the ones kept.
+  const pending = [...pendingByPartner.entries()].sort(([a], [b]) => {
+    const ia = detail(a)
+    const ib = detail(b)
+    return ia && ib ? byLaunchTimeThenId(ia, ib) : a.localeCompare(b)
+  })
+  for (const [, instance] of pending.slice(replaceable)) {
+    terminate(instance, `not-needed: the group must keep ${minOnDemand} on-demand instance(s)`)
+  }
+  const wanted = pending.slice(0, replaceable)
+
+  const grace = gracePeriodSeconds(group, config)
+  const orphanAfterSeconds = grace + ORPHAN_SCHEDULE_PERIODS * input.scheduleMinutes * 60
+  const ready: SwapPair[] = []
+  for (const [partner, instance] of wanted) {
+    const ageSeconds = (now.getTime() - instance.launchTime.getTime()) / 1000
+    if (
+      skipped === undefined &&
+      halfDone.length === 0 &&
+      instance.state === 'running' &&
+      ageSeconds >= grace
+    ) {
+      ready.push({ spotInstanceId: instance.id, onDemandInstanceId: partner })
+    } else if (ageSeconds > orphanAfterSeconds) {
+      terminate(instance, `not-attachable-in-time: not swapped within ${orphanAfterSeconds}s of launch`)
+    } else {
+      const graceUntil = new Date(instance.launchTime.getTime() + grace * 1000).toISOString()
+      instanceSkips.push({
+        instanceId: instance.id,
+        reason: `warming-up: replaces ${partner}; grace until ${graceUntil}`,
+      })
+    }
+  }
+  if (ready.length > 0) {
+    const needed = group.desiredCapacity + ready.length
+    actions.push({
+      kind: 'swap',
+      group: group.name,
+      pairs: ready,
+      originalMaxSize: group.maxSize,
+      raiseMaxSizeTo: needed > group.maxSize ? needed : undefined,
+      reason: `spot replacement(s) ran for the ${grace}s grace period`,
+    })
+  }
+
+  // 4. New replacements, oldest on-demand first, within the minimum and the in-flight budget.
+  if (skipped === undefined) {
+    const stillPending = wanted.length - ready.length
+    const budget = Math.min(
+      replaceable - wanted.length,
+      inFlightLimit(config.maxReplacementsInFlight, inService.length) - stillPending,
+    )
+    const launches = planLaunches(input, config, {
+      budget,
+      eligible: onDemand.filter((m) => !pendingByPartner.has(m.instanceId)),
+      spotMembers: spot,
+      pendingSpot: wanted.map(([, instance]) => instance),
+      targetSpot: inService.length - minOnDemand,
+      instanceSkips,
+    })
+    actions.push(...launches)
+  }
+
+  return { group: group.name, region: group.region, skipped, actions, instanceSkips, figures }
+}
+
+interface LaunchBudget {
+  readonly budget: number
+  readonly eligible: readonly GroupMember[]
+  readonly spotMembers: readonly GroupMember[]
+  readonly pendingSpot: readonly Instance[]
+  readonly targetSpot: number
+  readonly instanceSkips: InstanceSkip[]
+}
+
+const countRejections = (selection: Selection): Record<string, number> => {
+  const counts: Record<string, number> = {}
+  for (const filter of selection.rejected.values()) counts[filter] = (counts[filter] ?? 0) + 1
+  return counts
+}
+
+/** No pool holds more than about a third of the group's spot instances while other pools exist. */
+const diversify = (
+  ranked: readonly RankedCandidate[],
+  poolCounts: ReadonlyMap<string, number>,
+  targetSpot: number,
+): readonly RankedCandidate[] => {
+  const cap = Math.max(1, Math.ceil(targetSpot * MAX_POOL_SHARE))
+  const open = ranked.filter((c) => (poolCounts.get(poolKey(c.instanceType, c.zone)) ?? 0) < cap)
+  return open.length > 0 ? open : ranked
+}
+
+const planLaunches = (input: PlanInput, config: GroupConfig, budget: LaunchBudget): LaunchSpotAction[] => {
+  const { group, catalog } = input
+  const launches: LaunchSpotAction[] = []
+  if (budget.budget <= 0) return launches
+  if (!group.launchTemplate && !group.launchConfigurationName && !group.mixedInstancesPolicy) {
+    budget.instanceSkips.push({
+      instanceId: '*',
+      reason: 'no-launch-template: the group has no template or configuration',
+    })
+    return launches
+  }
+  const poolCounts = new Map<string, number>()
+  const countPool = (type: string, zone: string): void => {
+    const key = poolKey(type, zone)
+    poolCounts.set(key, (poolCounts.get(key) ?? 0) + 1)
+  }
+  for (const member of budget.spotMembers) {
+    const instance = input.instances.get(member.instanceId)
+    if (instance) countPool(instance.type, instance.zone)
+  }
+  for (const instance of budget.pendingSpot) countPool(instance.type, instance.zone)
+
+  const cache = input.selectionCache ?? new Map<string, Selection>()
+  const protectedFromTermination = (id: string): boolean => input.terminationProtected.has(id)
+  const eligible = budget.eligible
+    .map((m) => ({ member: m, instance: input.instances.get(m.instanceId) }))
+    .filter((e): e is { member: GroupMember; instance: Instance } => e.instance !== undefined)
+    .sort((a, b) => byLaunchTimeThenId(a.instance, b.instance))
+
+  for (const { member, instance } of eligible) {
+    if (launches.length >= budget.budget) break
+    const skip = (reason: string, extra: Partial<InstanceSkip> = {}): void => {
+      budget.instanceSkips.push({ instanceId: instance.id, reason, ...extra })
+    }
+    if (member.protectedFromScaleIn) {
+      skip('protected-from-scale-in')
+      continue
+    }
+    if (protectedFromTermination(instance.id)) {
+      skip('api-termination-protection')
+      continue
+    }
+    const original = catalog.get(instance.type)
+    if (!original) {
+      skip(`unknown-instance-type: ${instance.type} is not in the instance type catalogue`)
+      continue
+    }
+    const onDemandPrice = input.onDemandPrices.get(instance.type)
+    if (onDemandPrice === undefined) {
+      skip(`missing-on-demand-price: no on-demand price for ${instance.type}; not replacing blind`)
+      continue
+    }
+    const cacheKey = `${group.name}|${instance.type}|${instance.zone}`
+    let selection = cache.get(cacheKey)
+    if (!selection) {
+      selection = selectCandidates(catalog, {
+        original,
+        zone: instance.zone,
+        config,
+        spotPrices: input.spotPrices,
+        originalOnDemandPrice: onDemandPrice,
+      })
+      cache.set(cacheKey, selection)
+    }
+    if (selection.ranked.length === 0) {
+      skip('no-compatible-spot-type', { rejectedBy: countRejections(selection) })
+      continue
+    }
+    const choices = diversify(selection.ranked, poolCounts, budget.targetSpot).slice(0, MAX_FLEET_OVERRIDES)
+    const first = choices[0] as RankedCandidate
+    countPool(first.instanceType, first.zone)
+    launches.push({
+      kind: 'launch-spot',
+      group: group.name,
+      replacing: instance.id,
+      replacingType: instance.type,
+      zone: instance.zone,
+      launchTemplate: group.launchTemplate ?? group.mixedInstancesPolicy?.launchTemplate,
+      launchConfigurationName: group.launchConfigurationName,
+      overrides: choices.map((c, priority) => ({
+        instanceType: c.instanceType,
+        subnetId: instance.subnetId,
+        zone: c.zone,
+        priority,
+      })),
+      allocationStrategy: config.spotAllocationStrategy,
+      tags: launchTags(group, instance),
+      clientToken: clientToken(instance.id, input.now, input.scheduleMinutes),
+      expectedHourlySavingsUsd: onDemandPrice - first.spotPriceUsd,
+      reason: `on-demand ${instance.type} above the minimum; ${first.instanceType} spot at $${first.spotPriceUsd} vs $${onDemandPrice} on-demand`,
+    })
+  }
+  return launches
+}
+
+const launchTags = (group: Group, original: Instance): Record<string, string> => {
+  const tags: Record<string, string> = {}
+  for (const [key, value] of Object.entries(group.propagatedTags))
+    if (!key.startsWith('aws:')) tags[key] = value
+  for (const [key, value] of Object.entries(original.tags)) if (!key.startsWith('aws:')) tags[key] = value
+  tags[TAG_LAUNCHED_BY] = 'true'
+  tags[TAG_LAUNCHED_FOR_GROUP] = group.name
+  tags[TAG_REPLACING_INSTANCE] = original.id
+  tags[TAG_REPLACED_TYPE] = original.type
+  return tags
+}
+
+/**
+ * Same replaced instance and schedule period → same token, so two overlapping runs cannot both launch;
+ * a later period gets a fresh token, so a replacement that failed can be tried again.
+ */
+export const clientToken = (instanceId: string, now: Date, scheduleMinutes: number): string =>
+  `spotswap-${instanceId}-${Math.floor(now.getTime() / (scheduleMinutes * 60_000))}`
