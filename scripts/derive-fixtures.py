@@ -83,6 +83,274 @@ def derive_on_demand_prices(catalogue):
     return {REGION: by_platform}
 
 
+
+# --- instance-types.json -------------------------------------------------------------------------------
+
+# Accelerators of catalogue types that AWS has retired from DescribeInstanceTypes (so moto lacks them) but that
+# the 2022 spot prices and the spot traces still use. The catalogue has no accelerator columns; these counts are
+# AWS's published specifications for the previous-generation accelerated instances.
+RETIRED_ACCELERATORS = {
+    'f1.2xlarge': ('fpga', 1, 'Xilinx'),
+    'f1.4xlarge': ('fpga', 2, 'Xilinx'),
+    'f1.16xlarge': ('fpga', 8, 'Xilinx'),
+    'g2.2xlarge': ('gpu', 1, 'NVIDIA'),
+    'g2.8xlarge': ('gpu', 4, 'NVIDIA'),
+    'g3s.xlarge': ('gpu', 1, 'NVIDIA'),
+    'g3.4xlarge': ('gpu', 1, 'NVIDIA'),
+    'g3.8xlarge': ('gpu', 2, 'NVIDIA'),
+    'g3.16xlarge': ('gpu', 4, 'NVIDIA'),
+    'p2.xlarge': ('gpu', 1, 'NVIDIA'),
+    'p2.8xlarge': ('gpu', 8, 'NVIDIA'),
+    'p2.16xlarge': ('gpu', 16, 'NVIDIA'),
+    'p3.2xlarge': ('gpu', 1, 'NVIDIA'),
+    'p3.8xlarge': ('gpu', 4, 'NVIDIA'),
+    'p3.16xlarge': ('gpu', 8, 'NVIDIA'),
+}
+
+# AWS lists HS1 among the previous-generation types that also boot paravirtual AMIs; the others here are HVM only.
+RETIRED_PARAVIRTUAL = {'hs1.8xlarge'}
+
+FLAG_LETTERS = (('bareMetal', 'm'), ('burstable', 'b'), ('currentGeneration', 'c'), ('spotSupported', 's'))
+
+
+def moto_dir(explicit):
+    if explicit:
+        return explicit
+    spec = importlib.util.find_spec('moto')  # locates the package without importing it
+    if spec is None or not spec.submodule_search_locations:
+        sys.exit('moto is not installed; pass --moto-dir')
+    return list(spec.submodule_search_locations)[0]
+
+
+def read_gzip_json(path):
+    with gzip.open(path, 'rt', encoding='utf-8') as f:
+        return json.load(f)
+
+
+def moto_accelerator(info):
+    if 'GpuInfo' in info:
+        gpus = info['GpuInfo']['Gpus']
+        return ['gpu', sum(g['Count'] for g in gpus), gpus[0]['Manufacturer']]
+    if 'FpgaInfo' in info:
+        fpgas = info['FpgaInfo']['Fpgas']
+        return ['fpga', sum(f['Count'] for f in fpgas), fpgas[0]['Manufacturer']]
+    if 'InferenceAcceleratorInfo' in info:
+        accelerators = info['InferenceAcceleratorInfo']['Accelerators']
+        return ['inference', sum(a['Count'] for a in accelerators), accelerators[0]['Manufacturer']]
+    if 'NeuronInfo' in info:  # trn*/inf2 report Neuron devices only; AWS builds them
+        return ['inference', sum(d['Count'] for d in info['NeuronInfo']['NeuronDevices']), 'AWS']
+    return None
+
+
+def moto_instance_type(info):
+    storage = info.get('InstanceStorageInfo')
+    disks = storage['Disks'] if storage else []
+    ebs = info['EbsInfo'].get('EbsOptimizedInfo', {})
+    return {
+        'vcpus': info['VCpuInfo']['DefaultVCpus'],
+        'memoryMiB': info['MemoryInfo']['SizeInMiB'],
+        'architectures': sorted(info['ProcessorInfo']['SupportedArchitectures']),
+        'virtualizationTypes': sorted(info['SupportedVirtualizationTypes']),
+        'accelerator': moto_accelerator(info),
+        'instanceStorage': [sum(d['Count'] for d in disks), disks[0]['SizeInGB'], int(disks[0]['Type'] == 'ssd')]
+        if disks
+        else None,
+        'ebsThroughputMBps': ebs.get('BaselineThroughputInMBps', 0),
+        'bareMetal': info['BareMetal'],
+        'burstable': info['BurstablePerformanceSupported'],
+        'currentGeneration': info['CurrentGeneration'],
+        'spotSupported': 'spot' in info['SupportedUsageClasses'],
+    }
+
+
+def catalogue_instance_type(name, fields, moto_families, spot_types):
+    """A type the catalogue knows but AWS (and so moto) has retired: best facts the catalogue allows."""
+    arch = fields['Arch']
+    volumes = int(fields.get('Local storage volumes', '0') or 0)
+    size = float(fields.get('Local storage volume size(GB)', '0') or 0)
+    linux_od = parse_price(fields.get('Linux OD cost in us-east-1'))
+    linux_spot = parse_price(fields.get('Linux Spot cost in us-east-1'))
+    accelerator = RETIRED_ACCELERATORS.get(name)
+    family = name.split('.')[0]
+    return {
+        'vcpus': int(fields['CPU cores']),
+        'memoryMiB': round(float(fields['Memory(GB)']) * 1024),
+        'architectures': ['i386', 'x86_64'] if arch == 'i386' else [arch],
+        'virtualizationTypes': ['hvm', 'paravirtual'] if name in RETIRED_PARAVIRTUAL else ['hvm'],
+        'accelerator': list(accelerator) if accelerator else None,
+        'instanceStorage': [volumes, int(size) if size.is_integer() else size, int(fields.get('Local storage SSD') == 'true')]
+        if volumes
+        else None,
+        # These old types have fixed EBS bandwidth, so the catalogue's maximum is also the baseline.
+        'ebsThroughputMBps': float(fields.get('EBS Throughput(MB/s)', '0') or 0),
+        'bareMetal': name.endswith('.metal'),
+        'burstable': False,
+        'currentGeneration': moto_families.get(family, False),
+        # The catalogue repeats the on-demand price as the spot price where spot is not offered.
+        'spotSupported': name in spot_types or (linux_spot is not None and linux_od is not None and linux_spot < linux_od),
+    }
+
+
+def compact_instance_type(t):
+    flags = ''.join(letter for key, letter in FLAG_LETTERS if t[key])
+    ebs = t['ebsThroughputMBps']
+    return [
+        t['vcpus'],
+        t['memoryMiB'],
+        t['architectures'],
+        t['virtualizationTypes'],
+        t['accelerator'],
+        t['instanceStorage'],
+        int(ebs) if float(ebs).is_integer() else ebs,
+        flags,
+    ]
+
+
+def derive_instance_types(catalogue, moto, spot_types):
+    types = read_gzip_json(os.path.join(moto, 'ec2', 'resources', 'instance_types.json.gz'))
+    offered = read_gzip_json(os.path.join(moto, 'ec2', 'resources', 'instance_type_offerings', 'region', f'{REGION}.json.gz'))
+    usable = {o['InstanceType'] for o in offered if o['Location'] == REGION}
+    merged = {name: moto_instance_type(types[name]) for name in usable if name in types}
+    families = {}
+    for name, info in types.items():
+        families[name.split('.')[0]] = families.get(name.split('.')[0], False) or info['CurrentGeneration']
+    for name, fields in catalogue.items():
+        if name not in merged:
+            merged[name] = catalogue_instance_type(name, fields, families, spot_types)
+    return {
+        'columns': [
+            'vcpus',
+            'memoryMiB',
+            'architectures',
+            'virtualizationTypes',
+            'accelerator: [kind, count, manufacturer] | null',
+            'instanceStorage: [disks, diskSizeGb, ssd 0|1] | null',
+            'ebsThroughputMBps (baseline)',
+            'flags: ' + ' '.join(f'{letter}={key}' for key, letter in FLAG_LETTERS),
+        ],
+        'types': {name: compact_instance_type(merged[name]) for name in sorted(merged)},
+    }
+
+
+# --- spot-prices.json ----------------------------------------------------------------------------------
+
+SPOT_WINDOW = ('2022-05-31T18:00:00Z', '2022-06-01T00:00:00Z')
+
+# Zone ID prefix -> region, for every region in the price file.
+ZONE_ID_PREFIXES = {
+    'apne1': 'ap-northeast-1',
+    'apne2': 'ap-northeast-2',
+    'apne3': 'ap-northeast-3',
+    'aps1': 'ap-south-1',
+    'apse1': 'ap-southeast-1',
+    'apse2': 'ap-southeast-2',
+    'cac1': 'ca-central-1',
+    'euc1': 'eu-central-1',
+    'eun1': 'eu-north-1',
+    'euw1': 'eu-west-1',
+    'euw2': 'eu-west-2',
+    'euw3': 'eu-west-3',
+    'sae1': 'sa-east-1',
+    'use1': 'us-east-1',
+    'use2': 'us-east-2',
+    'usw1': 'us-west-1',
+    'usw2': 'us-west-2',
+}
+
+
+def zone_names_by_id(zone_ids):
+    """The documented fixed mapping: within a region, the n-th zone ID in sorted order gets the n-th letter."""
+    by_region = {}
+    for zone_id in sorted(zone_ids, key=lambda z: (z.split('-')[0], int(z.split('-az')[1]))):
+        prefix = zone_id.split('-')[0]
+        if prefix not in ZONE_ID_PREFIXES:
+            sys.exit(f'unknown zone ID prefix in {zone_id}; add it to ZONE_ID_PREFIXES')
+        by_region.setdefault(prefix, []).append(zone_id)
+    names = {}
+    for prefix, ids in by_region.items():
+        for index, zone_id in enumerate(ids):
+            names[zone_id] = (ZONE_ID_PREFIXES[prefix], ZONE_ID_PREFIXES[prefix] + 'abcdefghij'[index])
+    return names
+
+
+def iso_z(timestamp):
+    return timestamp.replace('+00:00', 'Z')
+
+
+def read_linux_spot_rows(data_dir):
+    rows = []
+    with open(os.path.join(data_dir, 'spot-prices-2022-05-31.tsv'), encoding='utf-8') as f:
+        for line in f:
+            zone_id, instance_type, product, price, timestamp = line.rstrip('\n').split('\t')
+            if product == 'Linux/UNIX':
+                rows.append((zone_id, instance_type, iso_z(timestamp), float(price)))
+    return rows
+
+
+def derive_spot_prices(rows):
+    zones = zone_names_by_id({zone_id for zone_id, _, _, _ in rows})
+    pools = {}
+    for zone_id, instance_type, timestamp, price in rows:
+        region, zone = zones[zone_id]
+        pools.setdefault(region, {}).setdefault(zone, {}).setdefault(instance_type, []).append([timestamp, price])
+    for by_zone in pools.values():
+        for by_type in by_zone.values():
+            for instance_type, steps in by_type.items():
+                steps.sort()
+                # The file only has changes inside the window; the earliest one is the best known price at its start.
+                steps[0][0] = SPOT_WINDOW[0]
+    return {
+        'window': {'start': SPOT_WINDOW[0], 'end': SPOT_WINDOW[1]},
+        'zoneIds': {name: zone_id for zone_id, (_, name) in sorted(zones.items())},
+        'regions': pools,
+    }
+
+
+# --- capacity-traces.json ------------------------------------------------------------------------------
+
+TRACE_INSTANCE_TYPES = {
+    'intel_64': 'r5.16xlarge',
+    'v100_1': 'p3.2xlarge',
+    'v100_8': 'p3.16xlarge',
+    'k80_1': 'p2.xlarge',
+    'k80_8': 'p2.8xlarge',
+}
+
+
+def run_length_encode(values):
+    """[value, count, value, count, ...]: the traces are long flat stretches."""
+    encoded = []
+    for value in values:
+        if encoded and encoded[-2] == value:
+            encoded[-1] += 1
+        else:
+            encoded += [value, 1]
+    return encoded
+
+
+def derive_capacity_traces(data_dir):
+    root = os.path.join(data_dir, 'spot-traces')
+    traces = {}
+    for folder, _, files in os.walk(root):
+        for file in files:
+            relative = os.path.relpath(os.path.join(folder, file), root).replace(os.sep, '/')
+            if not file.endswith('.json') or '/gcp-' in f'/{relative}':
+                continue
+            zone, _, instance_key = file[: -len('.json')].partition('_')
+            if instance_key not in TRACE_INSTANCE_TYPES:
+                sys.exit(f'unknown instance in trace {relative}; add it to TRACE_INSTANCE_TYPES')
+            with open(os.path.join(folder, file), encoding='utf-8') as f:
+                trace = json.load(f)
+            traces[relative[: -len('.json')]] = {
+                'gapSeconds': trace['metadata']['gap_seconds'],
+                'instanceType': TRACE_INSTANCE_TYPES[instance_key],
+                'zone': zone,
+                'length': len(trace['data']),
+                'runs': run_length_encode(trace['data']),
+            }
+    return traces
+
+
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument('data_dir', help='path of the shared reference data folder')
@@ -91,7 +359,12 @@ def main(argv):
 
     os.makedirs(OUT_DIR, exist_ok=True)
     catalogue = read_catalogue(args.data_dir)
+    spot_rows = read_linux_spot_rows(args.data_dir)
+    us_east_spot_types = {t for zone_id, t, _, _ in spot_rows if zone_id.startswith('use1-')}
+    write_json('instance-types.json', derive_instance_types(catalogue, moto_dir(args.moto_dir), us_east_spot_types))
     write_json('on-demand-prices.json', derive_on_demand_prices(catalogue))
+    write_json('spot-prices.json', derive_spot_prices(spot_rows))
+    write_json('capacity-traces.json', derive_capacity_traces(args.data_dir))
 
 
 if __name__ == '__main__':
