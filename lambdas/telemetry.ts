@@ -1,9 +1,10 @@
 /**
- * The one place Logger and Metrics come from. Handlers create them once per container; tests pass
- * their own (or these, with output captured).
+ * The one place Logger and Metrics come from. Handlers create them once per container; tests and the
+ * simulator pass recorders implementing the same small interfaces (core/log.ts).
  */
 import { Logger } from '@aws-lambda-powertools/logger'
-import { Metrics } from '@aws-lambda-powertools/metrics'
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics'
+import type { MetricsSink, MetricUnit as UnitName } from './core/log.ts'
 import { METRIC_NAMESPACE } from './core/metric-names.ts'
 
 export const createLogger = (serviceName: string): Logger =>
@@ -11,5 +12,23 @@ export const createLogger = (serviceName: string): Logger =>
 
 export const createMetrics = (serviceName: string): Metrics =>
   new Metrics({ namespace: METRIC_NAMESPACE, serviceName })
+
+const UNITS: Record<UnitName, (typeof MetricUnit)[keyof typeof MetricUnit]> = {
+  Count: MetricUnit.Count,
+  Milliseconds: MetricUnit.Milliseconds,
+  Percent: MetricUnit.Percent,
+  None: MetricUnit.NoUnit,
+}
+
+/** EMF through Powertools: one document per dimension set, written to stdout at once. */
+export const emfMetricsSink = (metrics: Metrics): MetricsSink => ({
+  emit(dimensions, values) {
+    if (values.length === 0) return
+    const single = metrics.singleMetric()
+    single.addDimensions({ ...dimensions })
+    for (const value of values) single.addMetric(value.name, UNITS[value.unit], value.value)
+    single.publishStoredMetrics()
+  },
+})
 
 export type { Logger, Metrics }

@@ -51,3 +51,6 @@ export const HOURS_PER_MONTH = 730.5
 
 /** Groups in a region above which fan-out sends one message per group instead of per region. */
 export const FANOUT_GROUPS_PER_REGION_MESSAGE = 200
+
+/** Groups of one region executed at once: enough to converge a big region in one run, few enough to stay under EC2's mutating-call token bucket. */
+export const GROUP_CONCURRENCY = 8

@@ -1,0 +1,153 @@
+/**
+ * Execute: carries out one group's actions through the port, in a safe order, and reports each outcome.
+ * A failed action never leads to a terminated on-demand instance: retirement only follows a successful
+ * attach. Whatever is left half-done is visible in AWS (tags, MaxSize record) and finished next run.
+ */
+import { isNotFound } from '../aws/errors.ts'
+import type {
+  Action,
+  CompleteSwapAction,
+  LaunchSpotAction,
+  RestoreMaxSizeAction,
+  SwapAction,
+  TerminateSpotAction,
+} from '../core/actions.ts'
+import { TAG_ORIGINAL_MAX_SIZE } from '../core/constants.ts'
+import type { CloudPort } from '../core/port.ts'
+
+export type OutcomeStatus = 'done' | 'failed' | 'planned'
+
+export interface Outcome {
+  readonly action: Action
+  readonly status: OutcomeStatus
+  readonly detail?: string
+  /** For launches: the spot instance and type actually started. */
+  readonly instanceId?: string
+  readonly instanceType?: string
+}
+
+const ORDER: Record<Action['kind'], number> = {
+  'restore-max-size': 0,
+  'complete-swap': 1,
+  'terminate-spot': 2,
+  swap: 3,
+  'launch-spot': 4,
+}
+
+const describeError = (error: unknown): string =>
+  error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+
+const restoreMaxSize = async (cloud: CloudPort, action: RestoreMaxSizeAction): Promise<Outcome> => {
+  await cloud.setMaxSize(action.group, action.maxSize)
+  await cloud.untagGroup(action.group, [TAG_ORIGINAL_MAX_SIZE])
+  return { action, status: 'done' }
+}
+
+const completeSwap = async (cloud: CloudPort, action: CompleteSwapAction): Promise<Outcome> => {
+  const id = action.retire === 'on-demand' ? action.pair.onDemandInstanceId : action.pair.spotInstanceId
+  await cloud.terminateInGroup(id, true)
+  return { action, status: 'done', detail: `retired ${id}` }
+}
+
+const terminateSpot = async (cloud: CloudPort, action: TerminateSpotAction): Promise<Outcome> => {
+  try {
+    await cloud.terminateInstances([action.instanceId])
+  } catch (error) {
+    if (!isNotFound(error)) throw error
+    return { action, status: 'done', detail: 'already gone' }
+  }
+  return { action, status: 'done' }
+}
+
+/**
+ * Raise MaxSize (recorded on the group first, so a crash cannot leave it raised), attach, retire the
+ * partners with a decrement, restore MaxSize. If the attach fails, nothing is retired.
+ */
+const swap = async (cloud: CloudPort, action: SwapAction): Promise<Outcome> => {
+  const raised = action.raiseMaxSizeTo !== undefined
+  const restore = async (): Promise<void> => {
+    await cloud.setMaxSize(action.group, action.originalMaxSize)
+    await cloud.untagGroup(action.group, [TAG_ORIGINAL_MAX_SIZE])
+  }
+  if (action.raiseMaxSizeTo !== undefined) {
+    await cloud.tagGroup(action.group, { [TAG_ORIGINAL_MAX_SIZE]: String(action.originalMaxSize) })
+    await cloud.setMaxSize(action.group, action.raiseMaxSizeTo)
+  }
+  try {
+    await cloud.attachInstances(
+      action.group,
+      action.pairs.map((p) => p.spotInstanceId),
+    )
+  } catch (error) {
+    if (raised) await restore()
+    return { action, status: 'failed', detail: `attach failed, nothing retired: ${describeError(error)}` }
+  }
+  const failures: string[] = []
+  for (const pair of action.pairs) {
+    try {
+      await cloud.terminateInGroup(pair.onDemandInstanceId, true)
+    } catch (error) {
+      if (!isNotFound(error)) failures.push(`${pair.onDemandInstanceId}: ${describeError(error)}`)
+    }
+  }
+  if (failures.length > 0) {
+    // Desired is above the original MaxSize until the partners go; the next run completes and restores.
+    return { action, status: 'failed', detail: `attached; retiring failed for ${failures.join('; ')}` }
+  }
+  if (raised) await restore()
+  return { action, status: 'done' }
+}
+
+const launchSpot = async (cloud: CloudPort, action: LaunchSpotAction): Promise<Outcome> => {
+  const result = await cloud.launchSpot({
+    groupName: action.group,
+    launchTemplate: action.launchTemplate,
+    launchConfigurationName: action.launchConfigurationName,
+    overrides: action.overrides,
+    allocationStrategy: action.allocationStrategy,
+    tags: action.tags,
+    clientToken: action.clientToken,
+  })
+  if (result.ok)
+    return { action, status: 'done', instanceId: result.instanceId, instanceType: result.instanceType }
+  const summary = result.errors.map((e) => `${e.instanceType ?? '?'}: ${e.code}`).join(', ')
+  return {
+    action,
+    status: 'failed',
+    detail: `no spot capacity in any candidate pool (${summary || 'no detail'})`,
+  }
+}
+
+const run = (cloud: CloudPort, action: Action): Promise<Outcome> => {
+  switch (action.kind) {
+    case 'restore-max-size':
+      return restoreMaxSize(cloud, action)
+    case 'complete-swap':
+      return completeSwap(cloud, action)
+    case 'terminate-spot':
+      return terminateSpot(cloud, action)
+    case 'swap':
+      return swap(cloud, action)
+    case 'launch-spot':
+      return launchSpot(cloud, action)
+  }
+}
+
+/** Runs a group's actions one after another; an error fails that action only, the rest still run. */
+export const executeActions = async (
+  cloud: CloudPort,
+  actions: readonly Action[],
+  dryRun: boolean,
+): Promise<Outcome[]> => {
+  const ordered = [...actions].sort((a, b) => ORDER[a.kind] - ORDER[b.kind])
+  if (dryRun) return ordered.map((action) => ({ action, status: 'planned' }))
+  const outcomes: Outcome[] = []
+  for (const action of ordered) {
+    try {
+      outcomes.push(await run(cloud, action))
+    } catch (error) {
+      outcomes.push({ action, status: 'failed', detail: describeError(error) })
+    }
+  }
+  return outcomes
+}

@@ -1,0 +1,98 @@
+/**
+ * Observe: one region's snapshot in a handful of paginated reads, whatever the number of groups.
+ * Per-instance reads (termination protection) and per-stack reads happen later, only for groups
+ * the first plan wants to change.
+ */
+import { type ConfigError, type GlobalConfig, type GroupConfig, groupConfig } from '../core/config.ts'
+import { TAG_LAUNCHED_FOR_GROUP } from '../core/constants.ts'
+import { groupQuery, isManaged } from '../core/managed.ts'
+import { productDescriptionOf } from '../core/platform.ts'
+import type { CloudPort } from '../core/port.ts'
+import { latestSpotPrices } from '../core/prices.ts'
+import type { Catalog, Group, Instance, OnDemandPrices, SpotPriceBook } from '../core/types.ts'
+
+export interface ManagedGroup {
+  readonly group: Group
+  readonly config: GroupConfig
+  /** Pending/running spot instances launched for this group and not (yet) its members. */
+  readonly launched: readonly Instance[]
+  /** The product description (`Linux/UNIX`, `Windows`, ...) its prices are looked up for. */
+  readonly productDescription: string
+}
+
+export interface RegionSnapshot {
+  readonly region: string
+  readonly groups: readonly ManagedGroup[]
+  readonly instances: ReadonlyMap<string, Instance>
+  /** Launched-for spot instances whose group is not managed (or gone) and that are members of no managed group. */
+  readonly strays: readonly Instance[]
+  readonly catalog: Catalog
+  readonly spotPrices: ReadonlyMap<string, SpotPriceBook>
+  readonly onDemandPrices: ReadonlyMap<string, OnDemandPrices>
+  readonly configErrors: readonly ConfigError[]
+}
+
+export const observeRegion = async (
+  cloud: CloudPort,
+  config: GlobalConfig,
+  now: Date,
+  onlyGroup?: string,
+): Promise<RegionSnapshot> => {
+  const [allGroups, launchedAll, catalog] = await Promise.all([
+    cloud.describeGroups(groupQuery(config)),
+    cloud.describeLaunchedSpotInstances(),
+    cloud.describeInstanceTypes(),
+  ])
+  const managed = allGroups.filter(
+    (g) => isManaged(g.tags, config) && (onlyGroup === undefined || g.name === onlyGroup),
+  )
+  const memberIds = new Set(managed.flatMap((g) => g.members.map((m) => m.instanceId)))
+  const launchedById = new Map(launchedAll.map((i) => [i.id, i]))
+  const missing = [...memberIds].filter((id) => !launchedById.has(id))
+  const memberDetails = missing.length > 0 ? await cloud.describeInstances(missing) : []
+  const instances = new Map<string, Instance>([
+    ...launchedById,
+    ...memberDetails.map((i) => [i.id, i] as const),
+  ])
+
+  const configErrors: ConfigError[] = []
+  const managedNames = new Set(managed.map((g) => g.name))
+  const groups = managed.map((group): ManagedGroup => {
+    const { config: effective, errors } = groupConfig(config.defaults, group.name, group.tags)
+    configErrors.push(...errors)
+    const platforms = group.members
+      .map((m) => instances.get(m.instanceId)?.platform)
+      .filter((p) => p !== undefined)
+    return {
+      group,
+      config: effective,
+      launched: launchedAll.filter(
+        (i) => i.tags[TAG_LAUNCHED_FOR_GROUP] === group.name && !memberIds.has(i.id),
+      ),
+      productDescription: productDescriptionOf(platforms[0]),
+    }
+  })
+  // When one group was asked for (a launch event), strays of other groups are the next full run's business.
+  const strays =
+    onlyGroup === undefined
+      ? launchedAll.filter(
+          (i) => !memberIds.has(i.id) && !managedNames.has(i.tags[TAG_LAUNCHED_FOR_GROUP] ?? ''),
+        )
+      : []
+
+  const descriptions = [...new Set(groups.map((g) => g.productDescription))].sort()
+  const [spotRows, onDemand] = await Promise.all([
+    Promise.all(descriptions.map((d) => cloud.describeSpotPrices(d, now))),
+    Promise.all(descriptions.map((d) => cloud.onDemandPrices(d))),
+  ])
+  return {
+    region: cloud.region,
+    groups,
+    instances,
+    strays,
+    catalog,
+    spotPrices: new Map(descriptions.map((d, i) => [d, latestSpotPrices(spotRows[i] ?? [])])),
+    onDemandPrices: new Map(descriptions.map((d, i) => [d, onDemand[i] as OnDemandPrices])),
+    configErrors,
+  }
+}

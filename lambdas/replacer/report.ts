@@ -1,0 +1,94 @@
+/** Report: CloudWatch metrics per group and per region, named in core/metric-names.ts. */
+import type { GroupPlan } from '../core/actions.ts'
+import type { ConfigError } from '../core/config.ts'
+import { HOURS_PER_MONTH } from '../core/constants.ts'
+import type { MetricsSink, MetricValue } from '../core/log.ts'
+import { DIMENSION_GROUP, DIMENSION_REGION, Metric } from '../core/metric-names.ts'
+import type { Outcome } from './execute.ts'
+
+interface Tally {
+  hourlySavingsUsd: number
+  spot: number
+  onDemand: number
+  started: number
+  completed: number
+  failed: number
+  orphans: number
+  configErrors: number
+}
+
+const tally = (plan: GroupPlan, outcomes: readonly Outcome[], configErrors: number): Tally => {
+  const done = outcomes.filter((o) => o.status === 'done')
+  return {
+    hourlySavingsUsd: plan.figures.hourlySavingsUsd,
+    spot: plan.figures.spot,
+    onDemand: plan.figures.onDemand,
+    started: done.filter((o) => o.action.kind === 'launch-spot').length,
+    completed: done.reduce((n, o) => n + (o.action.kind === 'swap' ? o.action.pairs.length : 0), 0),
+    failed: outcomes.filter(
+      (o) => o.status === 'failed' && (o.action.kind === 'launch-spot' || o.action.kind === 'swap'),
+    ).length,
+    orphans: done.filter((o) => o.action.kind === 'terminate-spot').length,
+    configErrors,
+  }
+}
+
+const values = (t: Tally): MetricValue[] => {
+  const total = t.spot + t.onDemand
+  return [
+    { name: Metric.HourlySavingsUsd, unit: 'None', value: t.hourlySavingsUsd },
+    { name: Metric.ProjectedMonthlySavingsUsd, unit: 'None', value: t.hourlySavingsUsd * HOURS_PER_MONTH },
+    { name: Metric.SpotInstances, unit: 'Count', value: t.spot },
+    { name: Metric.OnDemandInstances, unit: 'Count', value: t.onDemand },
+    { name: Metric.SpotSharePct, unit: 'Percent', value: total === 0 ? 0 : (100 * t.spot) / total },
+    { name: Metric.ReplacementsStarted, unit: 'Count', value: t.started },
+    { name: Metric.ReplacementsCompleted, unit: 'Count', value: t.completed },
+    { name: Metric.ReplacementsFailed, unit: 'Count', value: t.failed },
+    { name: Metric.OrphansTerminated, unit: 'Count', value: t.orphans },
+    { name: Metric.ConfigErrors, unit: 'Count', value: t.configErrors },
+  ]
+}
+
+const errorsOf = (group: string, errors: readonly ConfigError[]): number =>
+  errors.filter((e) => e.group === group).length
+
+export const emitGroupMetrics = (
+  sink: MetricsSink,
+  region: string,
+  plan: GroupPlan,
+  outcomes: readonly Outcome[],
+  configErrors: readonly ConfigError[],
+): void => {
+  sink.emit(
+    { [DIMENSION_REGION]: region, [DIMENSION_GROUP]: plan.group },
+    values(tally(plan, outcomes, errorsOf(plan.group, configErrors))),
+  )
+}
+
+export const emitRegionMetrics = (
+  sink: MetricsSink,
+  region: string,
+  groups: readonly { plan: GroupPlan; outcomes: readonly Outcome[] }[],
+  configErrors: readonly ConfigError[],
+): void => {
+  const sum: Tally = {
+    hourlySavingsUsd: 0,
+    spot: 0,
+    onDemand: 0,
+    started: 0,
+    completed: 0,
+    failed: 0,
+    orphans: 0,
+    configErrors: 0,
+  }
+  for (const { plan, outcomes } of groups) {
+    const t = tally(plan, outcomes, 0)
+    for (const key of Object.keys(sum) as (keyof Tally)[]) sum[key] += t[key]
+  }
+  // Global (environment) errors count once per region, group tag errors once per group.
+  sum.configErrors = configErrors.length
+  sink.emit({ [DIMENSION_REGION]: region }, [
+    ...values(sum),
+    { name: Metric.GroupsManaged, unit: 'Count', value: groups.length },
+  ])
+}
