@@ -36,8 +36,8 @@ export const embeddedTraceNames = (): string[] => Object.keys(traces).sort()
 /** A decoded trace (a fresh array per call), or undefined for an unknown name. A trailing `.json` is accepted. */
 export const embeddedTrace = (name: string): CapacityTrace | undefined => {
   const key = name.endsWith('.json') ? name.slice(0, -'.json'.length) : name
-  if (!Object.hasOwn(traces, key)) return undefined
-  const trace = traces[key]
+  // hasOwn: names such as `constructor` must not reach Object.prototype.
+  const trace = Object.hasOwn(traces, key) ? traces[key] : undefined
   if (!trace) return undefined
   return {
     gapSeconds: trace.gapSeconds,
