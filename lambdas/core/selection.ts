@@ -88,15 +88,19 @@ export const FILTERS: readonly CandidateFilter[] = [
   { name: 'bare-metal', keep: (c, ctx) => !c.bareMetal || ctx.original.bareMetal },
   {
     name: 'burstable',
-    keep: (c, ctx) => c.burstable === ctx.original.burstable || !c.burstable || explicitlyAllowed(c, ctx),
+    keep: (c, ctx) => !c.burstable || ctx.original.burstable || explicitlyAllowed(c, ctx),
   },
   {
     name: 'accelerator',
     keep: (c, ctx) => acceleratorFits(c, ctx.original) || explicitlyAllowed(c, ctx),
   },
   {
+    // Previous-generation types only replace previous-generation ones, and never with an older generation.
     name: 'generation',
-    keep: (c, ctx) => c.currentGeneration || !ctx.original.currentGeneration || explicitlyAllowed(c, ctx),
+    keep: (c, ctx) =>
+      c.currentGeneration ||
+      (!ctx.original.currentGeneration && generationOf(c.name) >= generationOf(ctx.original.name)) ||
+      explicitlyAllowed(c, ctx),
   },
   {
     name: 'allow-list',

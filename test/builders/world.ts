@@ -1,0 +1,114 @@
+/** Builders for core inputs: realistic defaults from the committed real-data fixtures, varied per test. */
+
+import { BUILT_IN_DEFAULTS, type GroupConfig } from '../../lambdas/core/config.ts'
+import type { PlanInput } from '../../lambdas/core/planner.ts'
+import type { Group, GroupMember, Instance, SpotPriceBook } from '../../lambdas/core/types.ts'
+import { embeddedCatalog } from '../../lambdas/data/catalog.ts'
+import { embeddedOnDemandPrices } from '../../lambdas/data/on-demand-prices.ts'
+import { embeddedSpotPriceSteps, embeddedSpotWindow } from '../../lambdas/data/spot-prices.ts'
+
+export const NOW = new Date('2022-05-31T23:00:00Z')
+export const minutesAgo = (minutes: number, now = NOW): Date => new Date(now.getTime() - minutes * 60_000)
+
+let counter = 0
+export const nextId = (): string => `i-${(++counter).toString(16).padStart(17, '0')}`
+
+export const anInstance = (overrides: Partial<Instance> = {}): Instance => ({
+  id: nextId(),
+  type: 'm5.large',
+  zone: 'us-east-1a',
+  subnetId: 'subnet-a',
+  lifecycle: 'on-demand',
+  state: 'running',
+  launchTime: minutesAgo(600),
+  tags: {},
+  platform: 'Linux/UNIX',
+  ...overrides,
+})
+
+export const memberOf = (instance: Instance, overrides: Partial<GroupMember> = {}): GroupMember => ({
+  instanceId: instance.id,
+  lifecycleState: 'InService',
+  healthStatus: 'Healthy',
+  protectedFromScaleIn: false,
+  zone: instance.zone,
+  instanceType: instance.type,
+  ...overrides,
+})
+
+export const aGroup = (members: readonly GroupMember[], overrides: Partial<Group> = {}): Group => ({
+  name: 'web',
+  region: 'us-east-1',
+  minSize: 0,
+  maxSize: members.length + 2,
+  desiredCapacity: members.length,
+  healthCheckGracePeriodSeconds: 300,
+  tags: { 'spot-enabled': 'true' },
+  propagatedTags: {},
+  launchTemplate: { id: 'lt-0123', name: 'web', version: '$Default' },
+  launchConfigurationName: undefined,
+  mixedInstancesPolicy: undefined,
+  suspendedProcesses: [],
+  members,
+  subnetIds: ['subnet-a', 'subnet-b'],
+  status: undefined,
+  ...overrides,
+})
+
+/** Real us-east-1 spot prices (Linux/UNIX) as they stood at `at`, from the May-2022 snapshot. */
+export const realSpotPrices = (at: Date = NOW, region = 'us-east-1'): SpotPriceBook => {
+  const book = new Map<string, number>()
+  for (const [pool, steps] of embeddedSpotPriceSteps(region)) {
+    const current = [...steps].reverse().find((s) => s.at.getTime() <= at.getTime()) ?? steps[0]
+    if (current) book.set(pool, current.priceUsd)
+  }
+  return book
+}
+
+export const realOnDemandPrices = (): ReadonlyMap<string, number> =>
+  embeddedOnDemandPrices('us-east-1', 'Linux/UNIX').prices
+
+export const config = (overrides: Partial<GroupConfig> = {}): GroupConfig => ({
+  ...BUILT_IN_DEFAULTS,
+  ...overrides,
+})
+
+/** A group of `count` on-demand m5.large (oldest first) and the plan input around it. */
+export const onDemandFleet = (count: number, type = 'm5.large'): Instance[] =>
+  Array.from({ length: count }, (_, i) =>
+    anInstance({
+      type,
+      launchTime: minutesAgo(1000 - i * 10),
+      zone: i % 2 === 0 ? 'us-east-1a' : 'us-east-1b',
+    }),
+  )
+
+export const planInput = (
+  instances: readonly Instance[],
+  overrides: Partial<PlanInput> & {
+    groupOverrides?: Partial<Group>
+    memberOverrides?: Partial<GroupMember>
+  } = {},
+): PlanInput => {
+  const { groupOverrides, memberOverrides, ...rest } = overrides
+  const launched = rest.launched ?? []
+  return {
+    group: aGroup(
+      instances.map((i) => memberOf(i, memberOverrides)),
+      groupOverrides,
+    ),
+    instances: new Map([...instances, ...launched].map((i) => [i.id, i])),
+    launched,
+    catalog: embeddedCatalog(),
+    spotPrices: realSpotPrices(),
+    onDemandPrices: realOnDemandPrices(),
+    config: config(),
+    scheduleMinutes: 5,
+    terminationProtected: new Set(),
+    stackStatus: undefined,
+    now: NOW,
+    ...rest,
+  }
+}
+
+export { embeddedSpotWindow }

@@ -1,0 +1,305 @@
+import { describe, expect, it } from 'vitest'
+import type { Action, LaunchSpotAction, SwapAction } from '../../lambdas/core/actions.ts'
+import {
+  TAG_LAUNCHED_FOR_GROUP,
+  TAG_ORIGINAL_MAX_SIZE,
+  TAG_REPLACED_TYPE,
+  TAG_REPLACING_INSTANCE,
+} from '../../lambdas/core/constants.ts'
+import type { CronSchedule } from '../../lambdas/core/cron.ts'
+import { parseCronSchedule } from '../../lambdas/core/cron.ts'
+import { clientToken, planGroup } from '../../lambdas/core/planner.ts'
+import type { Instance } from '../../lambdas/core/types.ts'
+import { anInstance, config, memberOf, minutesAgo, NOW, onDemandFleet, planInput } from '../builders/world.ts'
+
+const launches = (actions: readonly Action[]): LaunchSpotAction[] =>
+  actions.filter((a): a is LaunchSpotAction => a.kind === 'launch-spot')
+const swaps = (actions: readonly Action[]): SwapAction[] =>
+  actions.filter((a): a is SwapAction => a.kind === 'swap')
+const kinds = (actions: readonly Action[]): string[] => actions.map((a) => a.kind)
+
+const spotFor = (partner: Instance, overrides: Partial<Instance> = {}): Instance =>
+  anInstance({
+    lifecycle: 'spot',
+    zone: partner.zone,
+    launchTime: minutesAgo(10),
+    tags: {
+      [TAG_LAUNCHED_FOR_GROUP]: 'web',
+      [TAG_REPLACING_INSTANCE]: partner.id,
+      [TAG_REPLACED_TYPE]: partner.type,
+    },
+    ...overrides,
+  })
+
+const cron = (raw: string): CronSchedule => parseCronSchedule(raw) as CronSchedule
+
+describe('planGroup', () => {
+  it('starts a spot replacement for the oldest on-demand instance of a 3-instance group', () => {
+    const fleet = onDemandFleet(3)
+    const plan = planGroup(planInput(fleet))
+    const started = launches(plan.actions)
+    // 25% of 3 rounds up to one replacement in flight.
+    expect(started).toHaveLength(1)
+    expect(started[0]?.replacing).toBe(fleet[0]?.id)
+    expect(started[0]?.overrides.every((o) => o.subnetId === 'subnet-a' && o.zone === 'us-east-1a')).toBe(
+      true,
+    )
+  })
+
+  it('keeps the newest on-demand instance when min_on_demand_number is 1', () => {
+    const fleet = onDemandFleet(3)
+    const plan = planGroup(
+      planInput(fleet, {
+        config: config({ minOnDemandNumber: 1, maxReplacementsInFlight: { kind: 'count', value: 10 } }),
+      }),
+    )
+    expect(launches(plan.actions).map((a) => a.replacing)).toEqual([fleet[0]?.id, fleet[1]?.id])
+  })
+
+  it('replaces a 20-instance group a quarter at a time by default', () => {
+    const plan = planGroup(planInput(onDemandFleet(20)))
+    expect(launches(plan.actions)).toHaveLength(5)
+  })
+
+  it('never offers a burstable type for m5.large even though t3.large is the cheapest by vCPU and memory', () => {
+    const plan = planGroup(planInput(onDemandFleet(1)))
+    const types = launches(plan.actions)[0]?.overrides.map((o) => o.instanceType) ?? []
+    expect(types.length).toBeGreaterThan(0)
+    expect(types.some((t) => t.startsWith('t'))).toBe(false)
+  })
+
+  it('tags the launch for the group, the replaced instance and its type, and copies non-aws tags', () => {
+    const [original] = onDemandFleet(1) as [Instance]
+    const tagged = { ...original, tags: { team: 'web', 'aws:autoscaling:groupName': 'web' } }
+    const plan = planGroup(planInput([tagged], { groupOverrides: { propagatedTags: { env: 'prod' } } }))
+    expect(launches(plan.actions)[0]?.tags).toEqual({
+      team: 'web',
+      env: 'prod',
+      'launched-by-autospotting': 'true',
+      'launched-for-asg': 'web',
+      'launched-for-replacing-instance': original.id,
+      [TAG_REPLACED_TYPE]: 'm5.large',
+    })
+  })
+
+  it('uses a client token that is stable within a schedule period and changes after it', () => {
+    const t0 = new Date('2022-05-31T23:00:10Z')
+    expect(clientToken('i-1', t0, 5)).toBe(clientToken('i-1', new Date('2022-05-31T23:04:59Z'), 5))
+    expect(clientToken('i-1', t0, 5)).not.toBe(clientToken('i-1', new Date('2022-05-31T23:05:00Z'), 5))
+  })
+
+  it('does not launch a second replacement for an instance that already has one warming up', () => {
+    const fleet = onDemandFleet(1)
+    const pending = spotFor(fleet[0] as Instance, { launchTime: minutesAgo(1) })
+    const plan = planGroup(planInput(fleet, { launched: [pending] }))
+    expect(launches(plan.actions)).toHaveLength(0)
+    expect(plan.instanceSkips[0]?.reason).toMatch(/^warming-up/)
+  })
+
+  it('swaps a spot instance that has run for the grace period, raising MaxSize when the group is full', () => {
+    const fleet = onDemandFleet(2)
+    const ready = spotFor(fleet[0] as Instance, { launchTime: minutesAgo(6) })
+    const plan = planGroup(planInput(fleet, { launched: [ready], groupOverrides: { maxSize: 2 } }))
+    const [swap] = swaps(plan.actions)
+    expect(swap?.pairs).toEqual([{ spotInstanceId: ready.id, onDemandInstanceId: fleet[0]?.id }])
+    expect(swap?.originalMaxSize).toBe(2)
+    expect(swap?.raiseMaxSizeTo).toBe(3)
+  })
+
+  it('does not raise MaxSize when there is room', () => {
+    const fleet = onDemandFleet(2)
+    const ready = spotFor(fleet[0] as Instance, { launchTime: minutesAgo(6) })
+    const plan = planGroup(planInput(fleet, { launched: [ready] }))
+    expect(swaps(plan.actions)[0]?.raiseMaxSizeTo).toBeUndefined()
+  })
+
+  it('honours GRACE_PERIOD over the group health check grace period', () => {
+    const fleet = onDemandFleet(1)
+    const spot = spotFor(fleet[0] as Instance, { launchTime: minutesAgo(6) })
+    const plan = planGroup(
+      planInput(fleet, { launched: [spot], config: config({ gracePeriodSeconds: 600 }) }),
+    )
+    expect(swaps(plan.actions)).toHaveLength(0)
+  })
+
+  it('does not swap a spot instance that is still pending', () => {
+    const fleet = onDemandFleet(1)
+    const spot = spotFor(fleet[0] as Instance, { launchTime: minutesAgo(6), state: 'pending' })
+    expect(swaps(planGroup(planInput(fleet, { launched: [spot] })).actions)).toHaveLength(0)
+  })
+
+  it.each([
+    ['partner-gone', (fleet: Instance[]) => spotFor(anInstance())],
+    [
+      'not-attachable-in-time',
+      (fleet: Instance[]) => spotFor(fleet[0] as Instance, { launchTime: minutesAgo(21), state: 'pending' }),
+    ],
+  ])('terminates a launched spot instance: %s', (reason, make) => {
+    const fleet = onDemandFleet(2)
+    const stray = make(fleet)
+    const plan = planGroup(planInput(fleet, { launched: [stray] }))
+    const terminated = plan.actions.filter((a) => a.kind === 'terminate-spot')
+    expect(terminated).toEqual([
+      expect.objectContaining({ instanceId: stray.id, reason: expect.stringMatching(`^${reason}`) }),
+    ])
+  })
+
+  it('keeps the oldest of two replacements launched for the same instance and terminates the other', () => {
+    const fleet = onDemandFleet(1)
+    const first = spotFor(fleet[0] as Instance, { launchTime: minutesAgo(3) })
+    const second = spotFor(fleet[0] as Instance, { launchTime: minutesAgo(2) })
+    const plan = planGroup(planInput(fleet, { launched: [second, first] }))
+    expect(plan.actions).toEqual([
+      expect.objectContaining({
+        kind: 'terminate-spot',
+        instanceId: second.id,
+        reason: expect.stringMatching(/^duplicate/),
+      }),
+    ])
+  })
+
+  it('terminates replacements no longer needed after the on-demand minimum was raised', () => {
+    const fleet = onDemandFleet(2)
+    const spot = spotFor(fleet[0] as Instance, { launchTime: minutesAgo(2) })
+    const plan = planGroup(planInput(fleet, { launched: [spot], config: config({ minOnDemandNumber: 2 }) }))
+    expect(plan.actions).toEqual([
+      expect.objectContaining({ kind: 'terminate-spot', reason: expect.stringMatching(/^not-needed/) }),
+    ])
+  })
+
+  it('completes a swap a crashed run left half-done by retiring the on-demand partner', () => {
+    const fleet = onDemandFleet(2)
+    const attached = spotFor(fleet[0] as Instance)
+    const input = planInput([...fleet, attached], {
+      groupOverrides: { desiredCapacity: 3, maxSize: 3, tags: { [TAG_ORIGINAL_MAX_SIZE]: '2' } },
+    })
+    const plan = planGroup(input)
+    expect(plan.actions).toContainEqual(
+      expect.objectContaining({
+        kind: 'complete-swap',
+        retire: 'on-demand',
+        pair: { spotInstanceId: attached.id, onDemandInstanceId: fleet[0]?.id },
+      }),
+    )
+    // MaxSize can only go back once the partner is gone and desired is back at 2.
+    expect(kinds(plan.actions)).not.toContain('restore-max-size')
+  })
+
+  it('retires the extra spot instead when retiring the partner would break the on-demand minimum', () => {
+    const fleet = onDemandFleet(1)
+    const attached = spotFor(fleet[0] as Instance)
+    const plan = planGroup(planInput([...fleet, attached], { config: config({ minOnDemandNumber: 1 }) }))
+    expect(plan.actions).toContainEqual(expect.objectContaining({ kind: 'complete-swap', retire: 'spot' }))
+  })
+
+  it('restores a MaxSize recorded by an earlier run once desired fits again', () => {
+    const fleet = onDemandFleet(2)
+    const plan = planGroup(
+      planInput(fleet, { groupOverrides: { maxSize: 3, tags: { [TAG_ORIGINAL_MAX_SIZE]: '2' } } }),
+    )
+    expect(plan.actions).toContainEqual(expect.objectContaining({ kind: 'restore-max-size', maxSize: 2 }))
+  })
+
+  it.each([
+    ['desired-capacity-zero', { groupOverrides: { desiredCapacity: 0 } }],
+    ['cloudformation-stack-in-progress', { stackStatus: 'UPDATE_IN_PROGRESS' }],
+    ['processes-suspended', { groupOverrides: { suspendedProcesses: ['Launch'] } }],
+    ['processes-suspended', { groupOverrides: { suspendedProcesses: ['Terminate'] } }],
+    [
+      'outside-cron-window',
+      { config: config({ cronSchedule: cron('9-17 1-5'), cronTimezone: 'Europe/Berlin' }) },
+    ],
+    ['group-being-deleted', { groupOverrides: { status: 'Delete in progress' } }],
+  ] as const)('skips the group with reason %s', (reason, overrides) => {
+    const plan = planGroup(planInput(onDemandFleet(2), overrides))
+    expect(plan.skipped).toMatch(new RegExp(`^${reason}`))
+    expect(launches(plan.actions)).toHaveLength(0)
+  })
+
+  it('still cleans up orphans of a skipped group', () => {
+    const fleet = onDemandFleet(1)
+    const stray = spotFor(anInstance())
+    const plan = planGroup(
+      planInput(fleet, { launched: [stray], groupOverrides: { suspendedProcesses: ['Launch'] } }),
+    )
+    expect(kinds(plan.actions)).toEqual(['terminate-spot'])
+  })
+
+  it.each([
+    ['protected-from-scale-in', { memberOverrides: { protectedFromScaleIn: true } }],
+    ['missing-on-demand-price', { onDemandPrices: new Map() }],
+    ['no-compatible-spot-type', { spotPrices: new Map() }],
+  ] as const)('skips an instance: %s', (reason, overrides) => {
+    const plan = planGroup(planInput(onDemandFleet(1), overrides))
+    expect(launches(plan.actions)).toHaveLength(0)
+    expect(plan.instanceSkips[0]?.reason).toMatch(new RegExp(`^${reason}`))
+  })
+
+  it('skips an instance with API termination protection and replaces the next one instead', () => {
+    const fleet = onDemandFleet(2)
+    const plan = planGroup(planInput(fleet, { terminationProtected: new Set([fleet[0]?.id as string]) }))
+    expect(launches(plan.actions).map((a) => a.replacing)).toEqual([fleet[1]?.id])
+    expect(plan.instanceSkips[0]).toEqual({ instanceId: fleet[0]?.id, reason: 'api-termination-protection' })
+  })
+
+  it('explains which filters rejected the candidates when none is compatible', () => {
+    const plan = planGroup(
+      planInput(onDemandFleet(1), { config: config({ allowedInstanceTypes: ['x9.*'] }) }),
+    )
+    expect(plan.instanceSkips[0]?.rejectedBy?.['allow-list']).toBeGreaterThan(0)
+  })
+
+  it('spreads a group over pools: no pool above a third when others exist', () => {
+    const fleet = onDemandFleet(6).map((i) => ({ ...i, zone: 'us-east-1a' }))
+    const plan = planGroup(
+      planInput(fleet, { config: config({ maxReplacementsInFlight: { kind: 'count', value: 6 } }) }),
+    )
+    const firstChoices = launches(plan.actions).map((a) => a.overrides[0]?.instanceType)
+    const counts = new Map<string, number>()
+    for (const type of firstChoices) counts.set(type ?? '', (counts.get(type ?? '') ?? 0) + 1)
+    expect(firstChoices).toHaveLength(6)
+    expect(Math.max(...counts.values())).toBeLessThanOrEqual(2)
+  })
+
+  it('uses the MixedInstancesPolicy on-demand base and override types', () => {
+    const fleet = onDemandFleet(4)
+    const plan = planGroup(
+      planInput(fleet, {
+        config: config({ maxReplacementsInFlight: { kind: 'count', value: 10 } }),
+        groupOverrides: {
+          launchTemplate: undefined,
+          mixedInstancesPolicy: {
+            launchTemplate: { id: 'lt-9', name: undefined, version: '1' },
+            overrideTypes: ['m5.large', 'm5a.large'],
+            onDemandBaseCapacity: 1,
+            onDemandPercentageAboveBaseCapacity: 50,
+          },
+        },
+      }),
+    )
+    // base 1 + 50% of the 3 above base, rounded up = 3 on-demand kept: one replacement.
+    expect(plan.figures.minOnDemand).toBe(3)
+    const [launch] = launches(plan.actions)
+    expect(launch?.launchTemplate?.id).toBe('lt-9')
+    expect(launch?.overrides.every((o) => ['m5.large', 'm5a.large'].includes(o.instanceType))).toBe(true)
+  })
+
+  it('reports hourly savings against the replaced type', () => {
+    const [original] = onDemandFleet(1) as [Instance]
+    const spot = anInstance({
+      lifecycle: 'spot',
+      type: 'm5a.large',
+      tags: { [TAG_REPLACED_TYPE]: 'm5.large' },
+    })
+    const input = planInput([spot], { spotPrices: new Map([['m5a.large/us-east-1a', 0.03]]) })
+    const plan = planGroup({ ...input, group: { ...input.group, members: [memberOf(spot)] } })
+    expect(plan.figures).toMatchObject({ spot: 1, onDemand: 0, hourlySavingsUsd: 0.066, hourlyCostUsd: 0.03 })
+    expect(original.type).toBe('m5.large')
+  })
+
+  it('is a pure function of its input (same input, same plan)', () => {
+    const input = planInput(onDemandFleet(4))
+    expect(planGroup(input)).toEqual(planGroup(input))
+    expect(NOW.toISOString()).toBe('2022-05-31T23:00:00.000Z')
+  })
+})
