@@ -1,0 +1,159 @@
+/**
+ * Auto Scaling and EC2 writes. Terminating and untagging are idempotent (an instance already gone is
+ * done); attaching, detaching, resizing and tagging a group report every failure to the caller.
+ */
+import {
+  AttachInstancesCommand,
+  CreateOrUpdateTagsCommand,
+  DeleteTagsCommand as DeleteGroupTagsCommand,
+  DetachInstancesCommand,
+  TerminateInstanceInAutoScalingGroupCommand,
+  UpdateAutoScalingGroupCommand,
+} from '@aws-sdk/client-auto-scaling'
+import {
+  DeleteTagsCommand as DeleteInstanceTagsCommand,
+  TerminateInstancesCommand,
+} from '@aws-sdk/client-ec2'
+import type { AwsContext } from './context.ts'
+import { ignoreNotFound, isNotFound } from './errors.ts'
+import { ATTACH_DETACH_CHUNK, INSTANCE_BATCH_CHUNK } from './limits.ts'
+import { chunk } from './paginate.ts'
+
+/**
+ * Acts on ids in batches. One missing id fails its whole batch, so that batch is redone one id at a
+ * time, skipping only the ids that are really gone.
+ */
+const forEachBatchSkippingMissing = async (
+  ids: readonly string[],
+  size: number,
+  act: (batch: string[]) => Promise<unknown>,
+): Promise<void> => {
+  for (const batch of chunk([...new Set(ids)], size)) {
+    try {
+      await act(batch)
+    } catch (error) {
+      if (!isNotFound(error)) throw error
+      if (batch.length === 1) continue
+      for (const id of batch) await ignoreNotFound(act([id]))
+    }
+  }
+}
+
+export const attachInstances = async (
+  ctx: AwsContext,
+  groupName: string,
+  ids: readonly string[],
+): Promise<void> => {
+  for (const batch of chunk(ids, ATTACH_DETACH_CHUNK)) {
+    await ctx.call('autoscaling:AttachInstances', () =>
+      ctx.autoScaling.send(
+        new AttachInstancesCommand({ AutoScalingGroupName: groupName, InstanceIds: batch }),
+      ),
+    )
+  }
+}
+
+export const detachInstances = async (
+  ctx: AwsContext,
+  groupName: string,
+  ids: readonly string[],
+  decrementDesired: boolean,
+): Promise<void> => {
+  for (const batch of chunk(ids, ATTACH_DETACH_CHUNK)) {
+    await ctx.call('autoscaling:DetachInstances', () =>
+      ctx.autoScaling.send(
+        new DetachInstancesCommand({
+          AutoScalingGroupName: groupName,
+          InstanceIds: batch,
+          ShouldDecrementDesiredCapacity: decrementDesired,
+        }),
+      ),
+    )
+  }
+}
+
+/** An instance no longer in any group has nothing left to terminate through Auto Scaling. */
+export const terminateInGroup = async (
+  ctx: AwsContext,
+  instanceId: string,
+  decrementDesired: boolean,
+): Promise<void> => {
+  await ignoreNotFound(
+    ctx.call('autoscaling:TerminateInstanceInAutoScalingGroup', () =>
+      ctx.autoScaling.send(
+        new TerminateInstanceInAutoScalingGroupCommand({
+          InstanceId: instanceId,
+          ShouldDecrementDesiredCapacity: decrementDesired,
+        }),
+      ),
+    ),
+  )
+}
+
+export const terminateInstances = (ctx: AwsContext, ids: readonly string[]): Promise<void> =>
+  forEachBatchSkippingMissing(ids, INSTANCE_BATCH_CHUNK, (batch) =>
+    ctx.call('ec2:TerminateInstances', () =>
+      ctx.ec2.send(new TerminateInstancesCommand({ InstanceIds: batch })),
+    ),
+  )
+
+/** MaxSize only: every other setting of the group stays as its owner left it. */
+export const setMaxSize = async (ctx: AwsContext, groupName: string, maxSize: number): Promise<void> => {
+  await ctx.call('autoscaling:UpdateAutoScalingGroup', () =>
+    ctx.autoScaling.send(
+      new UpdateAutoScalingGroupCommand({ AutoScalingGroupName: groupName, MaxSize: maxSize }),
+    ),
+  )
+}
+
+const groupTag = (groupName: string, Key: string) => ({
+  ResourceId: groupName,
+  ResourceType: 'auto-scaling-group',
+  Key,
+})
+
+/** Bookkeeping tags on the group itself; PropagateAtLaunch false keeps them off new instances. */
+export const tagGroup = async (
+  ctx: AwsContext,
+  groupName: string,
+  tags: Readonly<Record<string, string>>,
+): Promise<void> => {
+  const entries = Object.entries(tags)
+  if (entries.length === 0) return
+  await ctx.call('autoscaling:CreateOrUpdateTags', () =>
+    ctx.autoScaling.send(
+      new CreateOrUpdateTagsCommand({
+        Tags: entries.map(([key, Value]) => ({
+          ...groupTag(groupName, key),
+          Value,
+          PropagateAtLaunch: false,
+        })),
+      }),
+    ),
+  )
+}
+
+export const untagGroup = async (
+  ctx: AwsContext,
+  groupName: string,
+  keys: readonly string[],
+): Promise<void> => {
+  if (keys.length === 0) return
+  await ctx.call('autoscaling:DeleteTags', () =>
+    ctx.autoScaling.send(new DeleteGroupTagsCommand({ Tags: keys.map((key) => groupTag(groupName, key)) })),
+  )
+}
+
+/** Tags given by key only, so each is removed whatever its value. */
+export const untagInstances = async (
+  ctx: AwsContext,
+  ids: readonly string[],
+  keys: readonly string[],
+): Promise<void> => {
+  if (keys.length === 0) return
+  await forEachBatchSkippingMissing(ids, INSTANCE_BATCH_CHUNK, (batch) =>
+    ctx.call('ec2:DeleteTags', () =>
+      ctx.ec2.send(new DeleteInstanceTagsCommand({ Resources: batch, Tags: keys.map((Key) => ({ Key })) })),
+    ),
+  )
+}

@@ -1,0 +1,58 @@
+/**
+ * SDK clients, one per service and region, created on first use and kept for the container's life so a
+ * warm Lambda reuses its connections and credentials. No endpoint is set here on purpose: the SDK reads
+ * AWS_ENDPOINT_URL (moto, LocalStack) by itself.
+ */
+import { AutoScalingClient } from '@aws-sdk/client-auto-scaling'
+import { CloudFormationClient } from '@aws-sdk/client-cloudformation'
+import { EC2Client } from '@aws-sdk/client-ec2'
+import { PricingClient } from '@aws-sdk/client-pricing'
+import {
+  PRICING_CONNECTION_TIMEOUT_MS,
+  PRICING_ENDPOINT_REGION,
+  PRICING_MAX_ATTEMPTS,
+  PRICING_REQUEST_TIMEOUT_MS,
+  SDK_MAX_ATTEMPTS,
+} from './limits.ts'
+
+const clients = new Map<string, unknown>()
+
+const memo = <T>(key: string, create: () => T): T => {
+  let client = clients.get(key) as T | undefined
+  if (client === undefined) {
+    client = create()
+    clients.set(key, client)
+  }
+  return client
+}
+
+const standardRetries = { retryMode: 'standard', maxAttempts: SDK_MAX_ATTEMPTS } as const
+
+export const ec2Client = (region: string): EC2Client =>
+  memo(`ec2/${region}`, () => new EC2Client({ region, ...standardRetries }))
+
+export const autoScalingClient = (region: string): AutoScalingClient =>
+  memo(`autoscaling/${region}`, () => new AutoScalingClient({ region, ...standardRetries }))
+
+export const cloudFormationClient = (region: string): CloudFormationClient =>
+  memo(`cloudformation/${region}`, () => new CloudFormationClient({ region, ...standardRetries }))
+
+/** The Pricing API lives in us-east-1 whatever region is being priced. */
+export const pricingClient = (): PricingClient =>
+  memo(
+    'pricing',
+    () =>
+      new PricingClient({
+        region: PRICING_ENDPOINT_REGION,
+        retryMode: 'standard',
+        maxAttempts: PRICING_MAX_ATTEMPTS,
+        requestHandler: {
+          connectionTimeout: PRICING_CONNECTION_TIMEOUT_MS,
+          requestTimeout: PRICING_REQUEST_TIMEOUT_MS,
+        },
+      }),
+  )
+
+/** The region DescribeRegions is asked in: the Lambda's own, else us-east-1. */
+export const homeRegion = (env: Readonly<Record<string, string | undefined>> = process.env): string =>
+  env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1'

@@ -1,0 +1,89 @@
+/**
+ * The AWS implementation of the CloudPort for one region: wires the clients, the call counter, the
+ * logger, the clock and the container caches into the modules that do the work.
+ */
+import type { CloudPort } from '../core/port.ts'
+import { createLogger, powertoolsLog } from '../telemetry.ts'
+import {
+  attachInstances,
+  detachInstances,
+  setMaxSize,
+  tagGroup,
+  terminateInGroup,
+  terminateInstances,
+  untagGroup,
+  untagInstances,
+} from './actions.ts'
+import { autoScalingClient, cloudFormationClient, ec2Client, pricingClient } from './clients.ts'
+import {
+  type AdapterCaches,
+  type AdapterLogger,
+  type ApiCallListener,
+  type AwsContext,
+  countedCall,
+  createAdapterCaches,
+} from './context.ts'
+import { describeGroups, groupOfInstances, lifecycleHooks } from './groups.ts'
+import { describeInstances, describeLaunchedSpotInstances, terminationProtected } from './instances.ts'
+import { launchSpot } from './launch.ts'
+import { describeInstanceTypes, describeSpotPrices } from './market.ts'
+import { onDemandPrices } from './pricing.ts'
+import { stackStatuses } from './stacks.ts'
+
+export { createRegionDirectory, type RegionDirectoryDeps } from './regions.ts'
+
+export interface AwsCloudDeps {
+  /** Told `service:Operation` for every SDK call, e.g. `ec2:CreateFleet`. */
+  readonly onApiCall?: ApiCallListener
+  /** Defaults to a Powertools logger. */
+  readonly logger?: AdapterLogger
+  /** Epoch milliseconds for cache expiry; defaults to Date.now. */
+  readonly now?: () => number
+  /** Defaults to caches shared by every adapter in this container. */
+  readonly caches?: AdapterCaches
+}
+
+/** Shared by every adapter of the container, so a warm Lambda skips the catalog and price lookups. */
+const containerCaches = createAdapterCaches()
+
+let defaultLogger: AdapterLogger | undefined
+const adapterLogger = (): AdapterLogger => {
+  defaultLogger ??= powertoolsLog(createLogger('spotswap'))
+  return defaultLogger
+}
+
+export const createAwsCloud = (region: string, deps: AwsCloudDeps = {}): CloudPort => {
+  const ctx: AwsContext = {
+    region,
+    ec2: ec2Client(region),
+    autoScaling: autoScalingClient(region),
+    cloudFormation: cloudFormationClient(region),
+    pricing: pricingClient(),
+    call: countedCall(deps.onApiCall),
+    logger: deps.logger ?? adapterLogger(),
+    now: deps.now ?? Date.now,
+    caches: deps.caches ?? containerCaches,
+  }
+  return {
+    region,
+    describeGroups: (query) => describeGroups(ctx, query),
+    describeInstances: (ids) => describeInstances(ctx, ids),
+    describeLaunchedSpotInstances: () => describeLaunchedSpotInstances(ctx),
+    describeInstanceTypes: () => describeInstanceTypes(ctx),
+    describeSpotPrices: (productDescription, now) => describeSpotPrices(ctx, productDescription, now),
+    onDemandPrices: (platform) => onDemandPrices(ctx, platform),
+    terminationProtected: (ids) => terminationProtected(ctx, ids),
+    stackStatuses: (names) => stackStatuses(ctx, names),
+    lifecycleHooks: (groupName) => lifecycleHooks(ctx, groupName),
+    groupOfInstances: (ids) => groupOfInstances(ctx, ids),
+    launchSpot: (request) => launchSpot(ctx, request),
+    attachInstances: (groupName, ids) => attachInstances(ctx, groupName, ids),
+    detachInstances: (groupName, ids, decrement) => detachInstances(ctx, groupName, ids, decrement),
+    terminateInGroup: (instanceId, decrement) => terminateInGroup(ctx, instanceId, decrement),
+    terminateInstances: (ids) => terminateInstances(ctx, ids),
+    setMaxSize: (groupName, maxSize) => setMaxSize(ctx, groupName, maxSize),
+    tagGroup: (groupName, tags) => tagGroup(ctx, groupName, tags),
+    untagGroup: (groupName, keys) => untagGroup(ctx, groupName, keys),
+    untagInstances: (ids, keys) => untagInstances(ctx, ids, keys),
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * What every adapter module needs for one region: the clients, a counted way to call them, a logger,
+ * a clock and the per-container caches. Built once by createAwsCloud.
+ */
+import type { AutoScalingClient } from '@aws-sdk/client-auto-scaling'
+import type { CloudFormationClient } from '@aws-sdk/client-cloudformation'
+import type { EC2Client } from '@aws-sdk/client-ec2'
+import type { PricingClient } from '@aws-sdk/client-pricing'
+import { CATALOG_CACHE_TTL_MS, PRICE_CACHE_TTL_MS } from '../core/constants.ts'
+import type { Log } from '../core/log.ts'
+import type { Catalog, OnDemandPrices } from '../core/types.ts'
+import { TtlCache } from './ttl-cache.ts'
+
+export type AwsService = 'ec2' | 'autoscaling' | 'cloudformation' | 'pricing'
+
+/** `service:Operation`, e.g. `ec2:CreateFleet`, `autoscaling:AttachInstances`. */
+export type ApiCallName = `${AwsService}:${string}`
+
+/** Told about every SDK call (one per request, not per retry), so a run can report its API usage. */
+export type ApiCallListener = (name: ApiCallName) => void
+
+export type AdapterLogger = Pick<Log, 'info' | 'warn'>
+
+export interface AdapterCaches {
+  readonly catalog: TtlCache<Catalog>
+  readonly onDemandPrices: TtlCache<OnDemandPrices>
+}
+
+export const createAdapterCaches = (): AdapterCaches => ({
+  catalog: new TtlCache(CATALOG_CACHE_TTL_MS),
+  onDemandPrices: new TtlCache(PRICE_CACHE_TTL_MS),
+})
+
+export interface AwsContext {
+  readonly region: string
+  readonly ec2: EC2Client
+  readonly autoScaling: AutoScalingClient
+  readonly cloudFormation: CloudFormationClient
+  readonly pricing: PricingClient
+  /** Every SDK call goes through here: `call('ec2:CreateFleet', () => ctx.ec2.send(...))`. */
+  readonly call: <T>(name: ApiCallName, send: () => Promise<T>) => Promise<T>
+  readonly logger: AdapterLogger
+  /** Epoch milliseconds; only cache expiry reads it. */
+  readonly now: () => number
+  readonly caches: AdapterCaches
+}
+
+export const countedCall =
+  (onApiCall: ApiCallListener | undefined) =>
+  <T>(name: ApiCallName, send: () => Promise<T>): Promise<T> => {
+    onApiCall?.(name)
+    return send()
+  }

@@ -1,0 +1,63 @@
+/** EC2 instance reads. */
+import { DescribeInstanceAttributeCommand, DescribeInstancesCommand, type Filter } from '@aws-sdk/client-ec2'
+import { INSTANCE_ID_FILTER_CHUNK, TAG_LAUNCHED_FOR_GROUP } from '../core/constants.ts'
+import type { Instance } from '../core/types.ts'
+import type { AwsContext } from './context.ts'
+import { toInstance } from './convert.ts'
+import { ignoreNotFound } from './errors.ts'
+import { chunk, collectPages } from './paginate.ts'
+
+/** Every state but terminated: a terminated instance is gone for every purpose of the engine. */
+const NOT_TERMINATED: Filter = {
+  Name: 'instance-state-name',
+  Values: ['pending', 'running', 'shutting-down', 'stopping', 'stopped'],
+}
+
+const describeWithFilters = async (ctx: AwsContext, filters: Filter[]): Promise<Instance[]> => {
+  const reservations = await collectPages(async (nextToken) => {
+    const page = await ctx.call('ec2:DescribeInstances', () =>
+      ctx.ec2.send(new DescribeInstancesCommand({ Filters: filters, NextToken: nextToken })),
+    )
+    return { items: page.Reservations ?? [], nextToken: page.NextToken }
+  })
+  return reservations.flatMap((reservation) =>
+    (reservation.Instances ?? []).flatMap((i) => toInstance(i) ?? []),
+  )
+}
+
+/**
+ * By an `instance-id` filter rather than InstanceIds: InstanceIds fails the whole call with
+ * InvalidInstanceID.NotFound when one id has just gone, a filter simply leaves it out.
+ */
+export const describeInstances = async (ctx: AwsContext, ids: readonly string[]): Promise<Instance[]> => {
+  const instances: Instance[] = []
+  for (const idsChunk of chunk([...new Set(ids)], INSTANCE_ID_FILTER_CHUNK)) {
+    instances.push(
+      ...(await describeWithFilters(ctx, [{ Name: 'instance-id', Values: idsChunk }, NOT_TERMINATED])),
+    )
+  }
+  return instances
+}
+
+export const describeLaunchedSpotInstances = (ctx: AwsContext): Promise<Instance[]> =>
+  describeWithFilters(ctx, [
+    { Name: 'tag-key', Values: [TAG_LAUNCHED_FOR_GROUP] },
+    { Name: 'instance-state-name', Values: ['pending', 'running'] },
+  ])
+
+/** One call per id; callers ask only about the few instances they are about to terminate. */
+export const terminationProtected = async (ctx: AwsContext, ids: readonly string[]): Promise<Set<string>> => {
+  const answers = await Promise.all(
+    [...new Set(ids)].map(async (id) => {
+      const response = await ignoreNotFound(
+        ctx.call('ec2:DescribeInstanceAttribute', () =>
+          ctx.ec2.send(
+            new DescribeInstanceAttributeCommand({ InstanceId: id, Attribute: 'disableApiTermination' }),
+          ),
+        ),
+      )
+      return response?.DisableApiTermination?.Value === true ? id : undefined
+    }),
+  )
+  return new Set(answers.filter((id): id is string => id !== undefined))
+}

@@ -1,0 +1,142 @@
+/**
+ * One spot instance per request through an instant EC2 Fleet: the fleet picks a pool among the
+ * overrides by the configured allocation strategy and reports per-override failures as data.
+ */
+import {
+  type _InstanceType,
+  CreateFleetCommand,
+  type CreateFleetCommandInput,
+  type CreateFleetCommandOutput,
+  type FleetLaunchTemplateOverridesRequest,
+  type FleetLaunchTemplateSpecificationRequest,
+  type SpotAllocationStrategy,
+  type Tag,
+} from '@aws-sdk/client-ec2'
+import type { AllocationStrategy } from '../core/config.ts'
+import type { FleetOverride, SpotLaunchRequest, SpotLaunchResult } from '../core/port.ts'
+import type { LaunchTemplateRef } from '../core/types.ts'
+import type { AwsContext } from './context.ts'
+import { errorCode, errorMessage, isCapacityError, MissingLaunchSourceError } from './errors.ts'
+import { withTemporaryTemplate } from './launch-configuration.ts'
+
+const ALLOCATION_STRATEGIES: Readonly<Record<AllocationStrategy, SpotAllocationStrategy>> = {
+  'price-capacity-optimized': 'price-capacity-optimized',
+  'capacity-optimized-prioritized': 'capacity-optimized-prioritized',
+  'lowest-price': 'lowest-price',
+}
+
+/** Auto Scaling launches `$Default` when a group names no version; the fleet must do the same. */
+const DEFAULT_TEMPLATE_VERSION = '$Default'
+
+export const fleetTemplate = (ref: LaunchTemplateRef): FleetLaunchTemplateSpecificationRequest => ({
+  // The API takes the id or the name, never both; the id survives a template rename.
+  ...(ref.id ? { LaunchTemplateId: ref.id } : { LaunchTemplateName: ref.name }),
+  Version: ref.version ?? DEFAULT_TEMPLATE_VERSION,
+})
+
+/** A subnet already fixes the zone; the zone alone is given only for groups without subnets. */
+const toFleetOverride = (override: FleetOverride): FleetLaunchTemplateOverridesRequest => ({
+  InstanceType: override.instanceType as _InstanceType,
+  ...(override.subnetId ? { SubnetId: override.subnetId } : { AvailabilityZone: override.zone }),
+  Priority: override.priority,
+})
+
+export const fleetRequest = (
+  request: SpotLaunchRequest,
+  template: FleetLaunchTemplateSpecificationRequest,
+): CreateFleetCommandInput => {
+  const tags: Tag[] = Object.entries(request.tags).map(([Key, Value]) => ({ Key, Value }))
+  return {
+    Type: 'instant',
+    ClientToken: request.clientToken,
+    TargetCapacitySpecification: { TotalTargetCapacity: 1, DefaultTargetCapacityType: 'spot' },
+    SpotOptions: { AllocationStrategy: ALLOCATION_STRATEGIES[request.allocationStrategy] },
+    LaunchTemplateConfigs: [
+      { LaunchTemplateSpecification: template, Overrides: request.overrides.map(toFleetOverride) },
+    ],
+    ...(tags.length > 0
+      ? {
+          TagSpecifications: [
+            { ResourceType: 'instance', Tags: tags },
+            { ResourceType: 'volume', Tags: tags },
+          ],
+        }
+      : {}),
+  }
+}
+
+/** The fleet may name only the subnet it used; the request's override for that subnet knows the zone. */
+const zoneOfLaunch = (
+  request: SpotLaunchRequest,
+  instanceType: string,
+  subnetId: string | undefined,
+): string => {
+  const candidates = request.overrides.filter((o) => subnetId === undefined || o.subnetId === subnetId)
+  const match = candidates.find((o) => o.instanceType === instanceType) ?? candidates[0]
+  return match?.zone ?? ''
+}
+
+export const toLaunchResult = (
+  response: CreateFleetCommandOutput,
+  request: SpotLaunchRequest,
+): SpotLaunchResult => {
+  for (const launched of response.Instances ?? []) {
+    const instanceId = launched.InstanceIds?.[0]
+    if (!instanceId) continue
+    const override = launched.LaunchTemplateAndOverrides?.Overrides
+    const instanceType = launched.InstanceType ?? override?.InstanceType ?? ''
+    const zone = override?.AvailabilityZone ?? zoneOfLaunch(request, instanceType, override?.SubnetId)
+    return { ok: true, instanceId, instanceType, zone }
+  }
+  const errors = (response.Errors ?? []).map((error) => ({
+    instanceType: error.LaunchTemplateAndOverrides?.Overrides?.InstanceType,
+    code: error.ErrorCode ?? 'Unknown',
+    message: error.ErrorMessage ?? '',
+  }))
+  if (errors.length > 0) return { ok: false, errors }
+  return {
+    ok: false,
+    errors: [
+      {
+        instanceType: undefined,
+        code: 'NoInstanceLaunched',
+        message: 'CreateFleet returned no instance and no error',
+      },
+    ],
+  }
+}
+
+const createFleet = async (
+  ctx: AwsContext,
+  request: SpotLaunchRequest,
+  template: FleetLaunchTemplateSpecificationRequest,
+): Promise<SpotLaunchResult> => {
+  try {
+    const response = await ctx.call('ec2:CreateFleet', () =>
+      ctx.ec2.send(new CreateFleetCommand(fleetRequest(request, template))),
+    )
+    return toLaunchResult(response, request)
+  } catch (error) {
+    // Capacity can also be refused for the request as a whole; to the caller it is the same outcome.
+    if (!isCapacityError(error)) throw error
+    return {
+      ok: false,
+      errors: [{ instanceType: undefined, code: errorCode(error), message: errorMessage(error) }],
+    }
+  }
+}
+
+export const launchSpot = (ctx: AwsContext, request: SpotLaunchRequest): Promise<SpotLaunchResult> => {
+  if (request.launchTemplate !== undefined)
+    return createFleet(ctx, request, fleetTemplate(request.launchTemplate))
+  if (request.launchConfigurationName !== undefined) {
+    return withTemporaryTemplate(
+      ctx,
+      request.groupName,
+      request.launchConfigurationName,
+      request.clientToken,
+      (template) => createFleet(ctx, request, template),
+    )
+  }
+  return Promise.reject(new MissingLaunchSourceError(request.groupName))
+}

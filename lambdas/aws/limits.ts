@@ -1,0 +1,36 @@
+/**
+ * Page sizes, batch sizes and retry budgets of the AWS APIs the adapter calls, each with its reason.
+ * Limits shared with the core (group page size, instance-id chunk, cache TTLs) live in core/constants.ts.
+ */
+
+/** DescribeInstanceTypes accepts at most 100 per page. */
+export const INSTANCE_TYPES_PAGE_SIZE = 100
+
+/** DescribeSpotPriceHistory's maximum page; one page usually covers a region's current prices. */
+export const SPOT_PRICES_PAGE_SIZE = 1000
+
+/** Pricing GetProducts' maximum page size. */
+export const PRICING_PAGE_SIZE = 100
+
+/** DescribeAutoScalingInstances accepts at most 50 instance ids per call. */
+export const GROUP_INSTANCES_CHUNK = 50
+
+/** AttachInstances and DetachInstances accept at most 20 instance ids per call. */
+export const ATTACH_DETACH_CHUNK = 20
+
+/** TerminateInstances and DeleteTags: stay well inside the request size limits. */
+export const INSTANCE_BATCH_CHUNK = 200
+
+/** Standard retry mode with a few attempts rides out throttling without eating the Lambda's time budget. */
+export const SDK_MAX_ATTEMPTS = 5
+
+/**
+ * The Pricing API is optional (embedded prices are the fallback), so it gets one retry and short
+ * timeouts: an unreachable endpoint (a VPC without egress) must not stall the run.
+ */
+export const PRICING_MAX_ATTEMPTS = 2
+export const PRICING_CONNECTION_TIMEOUT_MS = 3_000
+export const PRICING_REQUEST_TIMEOUT_MS = 10_000
+
+/** The Pricing API is served from a few regions only; us-east-1 has every product. */
+export const PRICING_ENDPOINT_REGION = 'us-east-1'

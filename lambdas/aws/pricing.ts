@@ -1,0 +1,138 @@
+/**
+ * On-demand prices from the Pricing API, with the embedded snapshot as the fallback whenever the API
+ * cannot answer (no permission, no network, an emulator without it). Never throws: a run without
+ * live prices still knows roughly what on-demand costs.
+ */
+import { type Filter, GetProductsCommand } from '@aws-sdk/client-pricing'
+import { productDescriptionOf } from '../core/platform.ts'
+import type { OnDemandPrices } from '../core/types.ts'
+import { embeddedOnDemandPrices } from '../data/on-demand-prices.ts'
+import type { AwsContext } from './context.ts'
+import { errorCode, errorMessage } from './errors.ts'
+import { PRICING_PAGE_SIZE } from './limits.ts'
+import { collectPages } from './paginate.ts'
+
+/** The Pricing API's spelling of each spot product description, and the licence that goes with it. */
+const PRICING_OS: Readonly<
+  Record<string, { readonly operatingSystem: string; readonly licenseModel: string }>
+> = {
+  'Linux/UNIX': { operatingSystem: 'Linux', licenseModel: 'No License required' },
+  'Red Hat Enterprise Linux': { operatingSystem: 'RHEL', licenseModel: 'No License required' },
+  'SUSE Linux': { operatingSystem: 'SUSE', licenseModel: 'No License required' },
+  Windows: { operatingSystem: 'Windows', licenseModel: 'License Included' },
+}
+
+const termMatch = (Field: string, Value: string): Filter => ({ Type: 'TERM_MATCH', Field, Value })
+
+/** Shared-tenancy, no pre-installed software, plain (not capacity-reservation) usage in one region. */
+export const pricingFilters = (region: string, platform: string): Filter[] => {
+  const os = PRICING_OS[productDescriptionOf(platform)] ?? {
+    operatingSystem: 'Linux',
+    licenseModel: 'No License required',
+  }
+  return [
+    termMatch('regionCode', region),
+    termMatch('operatingSystem', os.operatingSystem),
+    termMatch('tenancy', 'Shared'),
+    termMatch('preInstalledSw', 'NA'),
+    termMatch('capacitystatus', 'Used'),
+    termMatch('licenseModel', os.licenseModel),
+  ]
+}
+
+interface PriceListItem {
+  readonly product?: { readonly attributes?: { readonly instanceType?: string } }
+  readonly terms?: {
+    readonly OnDemand?: Readonly<
+      Record<string, { readonly priceDimensions?: Readonly<Record<string, PriceDimension>> }>
+    >
+  }
+}
+
+interface PriceDimension {
+  readonly unit?: string
+  readonly pricePerUnit?: { readonly USD?: string }
+}
+
+/** Items arrive as JSON strings (or the SDK's String wrappers around them). */
+const parseItem = (item: unknown): PriceListItem | undefined => {
+  try {
+    if (typeof item === 'string' || item instanceof String) return JSON.parse(String(item)) as PriceListItem
+    return typeof item === 'object' && item !== null ? (item as PriceListItem) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+const hourlyUsd = (item: PriceListItem): number | undefined => {
+  const dimensions = Object.values(item.terms?.OnDemand ?? {}).flatMap((term) =>
+    Object.values(term.priceDimensions ?? {}),
+  )
+  const prices = dimensions
+    .filter((dimension) => dimension.unit === 'Hrs')
+    .map((dimension) => Number(dimension.pricePerUnit?.USD))
+    .filter((price) => Number.isFinite(price) && price > 0)
+  return prices.length > 0 ? Math.min(...prices) : undefined
+}
+
+/**
+ * USD per hour by instance type. Zero-priced rows (reservation placeholders) are skipped; if a type
+ * still appears twice, the cheaper row wins, as that is the price anyone would pay.
+ */
+export const parsePriceList = (priceList: readonly unknown[]): Map<string, number> => {
+  const prices = new Map<string, number>()
+  for (const raw of priceList) {
+    const item = parseItem(raw)
+    const instanceType = item?.product?.attributes?.instanceType
+    const price = item === undefined ? undefined : hourlyUsd(item)
+    if (!instanceType || price === undefined) continue
+    const known = prices.get(instanceType)
+    prices.set(instanceType, known === undefined ? price : Math.min(known, price))
+  }
+  return prices
+}
+
+const fetchFromPricingApi = async (ctx: AwsContext, platform: string): Promise<Map<string, number>> => {
+  const filters = pricingFilters(ctx.region, platform)
+  const items = await collectPages(async (nextToken) => {
+    const page = await ctx.call('pricing:GetProducts', () =>
+      ctx.pricing.send(
+        new GetProductsCommand({
+          ServiceCode: 'AmazonEC2',
+          Filters: filters,
+          FormatVersion: 'aws_v1',
+          MaxResults: PRICING_PAGE_SIZE,
+          NextToken: nextToken,
+        }),
+      ),
+    )
+    const priceList: unknown = page.PriceList
+    return { items: Array.isArray(priceList) ? (priceList as unknown[]) : [], nextToken: page.NextToken }
+  })
+  return parsePriceList(items)
+}
+
+const loadOnDemandPrices = async (ctx: AwsContext, platform: string): Promise<OnDemandPrices> => {
+  let reason: Record<string, string>
+  try {
+    const prices = await fetchFromPricingApi(ctx, platform)
+    if (prices.size > 0) return { prices, source: 'pricing-api' }
+    reason = { error: 'NoProducts', detail: 'the Pricing API listed no prices for this region and platform' }
+  } catch (error) {
+    reason = { error: errorCode(error), detail: errorMessage(error) }
+  }
+  const fallback = embeddedOnDemandPrices(ctx.region, platform)
+  // Logged once per container and region/platform: the result is cached like a live answer.
+  ctx.logger.warn('On-demand prices are approximate: using the embedded snapshot', {
+    region: ctx.region,
+    platform,
+    source: fallback.source,
+    ...reason,
+  })
+  return fallback
+}
+
+export const onDemandPrices = (ctx: AwsContext, platform: string): Promise<OnDemandPrices> =>
+  ctx.caches.onDemandPrices.get(`${ctx.region}/${productDescriptionOf(platform)}`, ctx.now(), () =>
+    loadOnDemandPrices(ctx, platform),
+  )
