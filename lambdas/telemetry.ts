@@ -4,11 +4,19 @@
  */
 import { Logger } from '@aws-lambda-powertools/logger'
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics'
-import type { MetricsSink, MetricUnit as UnitName } from './core/log.ts'
+import type { Log, MetricsSink, MetricUnit as UnitName } from './core/log.ts'
 import { METRIC_NAMESPACE } from './core/metric-names.ts'
 
 export const createLogger = (serviceName: string): Logger =>
   new Logger({ serviceName, logLevel: (process.env.LOG_LEVEL as 'INFO' | undefined) ?? 'INFO' })
+
+/** The engine's Log on top of Powertools: attributes become top-level keys of the JSON line. */
+export const powertoolsLog = (logger: Logger): Log => ({
+  debug: (message, attributes) => logger.debug(message, { ...attributes }),
+  info: (message, attributes) => logger.info(message, { ...attributes }),
+  warn: (message, attributes) => logger.warn(message, { ...attributes }),
+  error: (message, attributes) => logger.error(message, { ...attributes }),
+})
 
 export const createMetrics = (serviceName: string): Metrics =>
   new Metrics({ namespace: METRIC_NAMESPACE, serviceName })

@@ -1,0 +1,40 @@
+/** The invocations the replacer accepts, as one registry (see core/events.ts). */
+import {
+  createEventRegistry,
+  type EventDefinition,
+  instanceLaunchSuccessful,
+  scheduledEvent,
+} from '../core/events.ts'
+
+export const FANOUT_SOURCE = 'spotswap'
+export const FANOUT_DETAIL_TYPE = 'Region Work'
+
+export interface RegionWorkDetail {
+  readonly region: string
+}
+
+/** A fan-out message: one region's run, enqueued by the scheduled invocation and processed by a worker. */
+export const regionWork: EventDefinition<'region-work', RegionWorkDetail> = {
+  kind: 'region-work',
+  source: FANOUT_SOURCE,
+  detailType: FANOUT_DETAIL_TYPE,
+  parseDetail: (detail) =>
+    typeof detail.region === 'string' && /^[a-z]{2}(-[a-z]+)+-\d$/.test(detail.region)
+      ? { ok: true, detail: { region: detail.region } }
+      : { ok: false, problem: 'detail.region is not a region name' },
+}
+
+export const replacerEvents = createEventRegistry([
+  scheduledEvent,
+  instanceLaunchSuccessful,
+  regionWork,
+] as const)
+
+/** The EventBridge-shaped body of a fan-out message, so workers parse it like any other event. */
+export const regionWorkEvent = (region: string, now: Date): Record<string, unknown> => ({
+  source: FANOUT_SOURCE,
+  'detail-type': FANOUT_DETAIL_TYPE,
+  region,
+  time: now.toISOString(),
+  detail: { region },
+})

@@ -1,0 +1,164 @@
+/**
+ * The replacer's composition: turns one invocation (schedule tick, fan-out message, launch event) into
+ * region runs and a JSON summary. No SDK here: the cloud comes in through deps.
+ */
+import { type ConfigError, type GlobalConfig, parseGlobalConfig } from '../core/config.ts'
+import { parseInvocation } from '../core/events.ts'
+import type { Log, MetricsSink } from '../core/log.ts'
+import { DIMENSION_REGION, Metric } from '../core/metric-names.ts'
+import type { CloudPort, RegionDirectory } from '../core/port.ts'
+import { regionWorkEvent, replacerEvents } from './events.ts'
+import { selectRegions } from './regions.ts'
+import { type RegionResult, runRegion, summarizeOutcome } from './run-region.ts'
+
+export interface FanoutMessage {
+  readonly groupId: string
+  readonly deduplicationId: string
+  readonly body: string
+}
+
+export interface ReplacerDeps {
+  readonly env: Readonly<Record<string, string | undefined>>
+  readonly now: () => Date
+  readonly log: Log
+  readonly metrics: MetricsSink
+  readonly cloudFor: (region: string) => CloudPort
+  readonly regionDirectory: RegionDirectory
+  readonly enqueue: (queueUrl: string, messages: readonly FanoutMessage[]) => Promise<void>
+}
+
+export interface RegionSummary {
+  readonly region: string
+  readonly error?: string
+  readonly groups?: readonly Record<string, unknown>[]
+  readonly strays?: readonly Record<string, unknown>[]
+}
+
+export interface ReplacerSummary {
+  readonly ok: boolean
+  readonly dryRun: boolean
+  readonly configErrors: readonly ConfigError[]
+  readonly enqueued?: readonly string[]
+  readonly ignored?: readonly { readonly messageId: string | undefined; readonly reason: string }[]
+  readonly regions: readonly RegionSummary[]
+  /** For SQS invocations: messages to retry (partial batch response). */
+  readonly batchItemFailures?: readonly { readonly itemIdentifier: string }[]
+}
+
+const summarizeRegion = (result: RegionResult): RegionSummary => ({
+  region: result.region,
+  groups: result.groups.map(({ plan, outcomes }) => ({
+    group: plan.group,
+    ...(plan.skipped ? { skipped: plan.skipped } : {}),
+    figures: plan.figures,
+    actions: outcomes.map(summarizeOutcome),
+    instanceSkips: plan.instanceSkips,
+  })),
+  strays: result.strays.map(summarizeOutcome),
+})
+
+interface Work {
+  readonly region: string
+  readonly onlyGroup?: string
+  readonly messageId: string | undefined
+}
+
+export const createReplacer = (deps: ReplacerDeps) => {
+  const runOne = async (config: GlobalConfig, work: Work): Promise<RegionSummary> => {
+    const started = Date.now()
+    try {
+      const result = await runRegion({
+        cloud: deps.cloudFor(work.region),
+        config,
+        now: deps.now(),
+        log: deps.log,
+        metrics: deps.metrics,
+        ...(work.onlyGroup ? { onlyGroup: work.onlyGroup } : {}),
+      })
+      return summarizeRegion(result)
+    } catch (error) {
+      deps.log.error('region run failed', { region: work.region, error: String(error) })
+      return {
+        region: work.region,
+        error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      }
+    } finally {
+      deps.metrics.emit({ [DIMENSION_REGION]: work.region }, [
+        { name: Metric.RunDurationMs, unit: 'Milliseconds', value: Date.now() - started },
+      ])
+    }
+  }
+
+  return async (event: unknown): Promise<ReplacerSummary> => {
+    const { config, errors } = parseGlobalConfig(deps.env)
+    const fatal = errors.filter((e) => e.fatal)
+    for (const error of errors)
+      deps.log[error.fatal ? 'error' : 'warn']('invalid configuration value', { ...error })
+    if (fatal.length > 0) {
+      deps.log.error(
+        'configuration prevents any action this run; fix the environment variables named above',
+        {
+          fatal: fatal.map((e) => e.name),
+        },
+      )
+      return { ok: false, dryRun: config.dryRun, configErrors: errors, regions: [] }
+    }
+
+    const work: Work[] = []
+    const ignored: { messageId: string | undefined; reason: string }[] = []
+    let enqueued: string[] | undefined
+    for (const { messageId, event: parsed } of parseInvocation(replacerEvents, event)) {
+      switch (parsed.kind) {
+        case 'scheduled': {
+          const { regions, unmatched } = await selectRegions(config.regions, deps.regionDirectory)
+          if (unmatched.length > 0) deps.log.warn('REGIONS patterns matched no enabled region', { unmatched })
+          if (config.fanoutQueueUrl) {
+            const now = deps.now()
+            await deps.enqueue(
+              config.fanoutQueueUrl,
+              regions.map((region) => ({
+                groupId: region,
+                deduplicationId: `${region}-${Math.floor(now.getTime() / (config.scheduleMinutes * 60_000))}`,
+                body: JSON.stringify(regionWorkEvent(region, now)),
+              })),
+            )
+            enqueued = regions
+          } else {
+            for (const region of regions) work.push({ region, messageId })
+          }
+          break
+        }
+        case 'region-work':
+          work.push({ region: parsed.detail.region, messageId })
+          break
+        case 'instance-launch-successful':
+          work.push({ region: parsed.envelope.region, onlyGroup: parsed.detail.groupName, messageId })
+          break
+        case 'unrecognized':
+          ignored.push({
+            messageId,
+            reason: `unrecognized event ${parsed.envelope.source} / ${parsed.envelope.detailType}`,
+          })
+          break
+        case 'malformed':
+          ignored.push({ messageId, reason: `malformed event: ${parsed.problem}` })
+          break
+      }
+    }
+    for (const item of ignored) deps.log.warn('event ignored', item)
+
+    const regions = await Promise.all(work.map((w) => runOne(config, w)))
+    const failedMessages = work
+      .filter((w, i) => regions[i]?.error !== undefined && w.messageId !== undefined)
+      .map((w) => ({ itemIdentifier: w.messageId as string }))
+    return {
+      ok: regions.every((r) => r.error === undefined),
+      dryRun: config.dryRun,
+      configErrors: errors,
+      ...(enqueued ? { enqueued } : {}),
+      ...(ignored.length > 0 ? { ignored } : {}),
+      regions,
+      ...(failedMessages.length > 0 ? { batchItemFailures: failedMessages } : {}),
+    }
+  }
+}

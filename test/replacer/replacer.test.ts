@@ -1,0 +1,298 @@
+import { describe, expect, it } from 'vitest'
+import { TAG_ORIGINAL_MAX_SIZE } from '../../lambdas/core/constants.ts'
+import type { Log, MetricsSink } from '../../lambdas/core/log.ts'
+import type { SpotPrice } from '../../lambdas/core/types.ts'
+import { embeddedCatalog } from '../../lambdas/data/catalog.ts'
+import { embeddedOnDemandPrices } from '../../lambdas/data/on-demand-prices.ts'
+import { createReplacer, type FanoutMessage, type ReplacerDeps } from '../../lambdas/replacer/replacer.ts'
+import { NOW, realSpotPrices } from '../builders/world.ts'
+import { awsError, FakeCloud } from '../fakes/fake-cloud.ts'
+
+/** FakeCloud stamps every launch with this time, so runs start there and age instances by advancing. */
+const START = new Date('2026-01-01T00:00:00Z')
+
+const scheduled = { source: 'aws.events', 'detail-type': 'Scheduled Event', region: 'us-east-1', detail: {} }
+
+const priceRows = (): SpotPrice[] =>
+  [...realSpotPrices()].map(([pool, priceUsd]) => {
+    const [instanceType, zone] = pool.split('/') as [string, string]
+    return { instanceType, zone, priceUsd, productDescription: 'Linux/UNIX', timestamp: NOW }
+  })
+
+const cloudWithFleet = (count = 3, groupOverrides = {}): FakeCloud => {
+  const cloud = new FakeCloud('us-east-1')
+  cloud.catalog = embeddedCatalog()
+  cloud.spotPrices = priceRows()
+  cloud.onDemand = embeddedOnDemandPrices('us-east-1', 'Linux/UNIX')
+  cloud.addGroup('web', { maxSize: count, healthCheckGracePeriodSeconds: 300, ...groupOverrides })
+  for (let i = 0; i < count; i++) {
+    cloud.addInstance({
+      group: 'web',
+      zone: i % 2 ? 'us-east-1b' : 'us-east-1d',
+      launchTime: new Date(START.getTime() - (100 - i) * 60_000),
+    })
+  }
+  return cloud
+}
+
+interface Recorded {
+  logs: { level: string; message: string; attributes?: Record<string, unknown> }[]
+  metrics: { dimensions: Record<string, string>; values: { name: string; value: number }[] }[]
+  enqueued: FanoutMessage[]
+}
+
+const harness = (clouds: Record<string, FakeCloud>, env: Record<string, string> = {}, start = START) => {
+  let now = start
+  const recorded: Recorded = { logs: [], metrics: [], enqueued: [] }
+  const log: Log = Object.fromEntries(
+    (['debug', 'info', 'warn', 'error'] as const).map((level) => [
+      level,
+      (message: string, attributes?: Record<string, unknown>) =>
+        recorded.logs.push({ level, message, attributes }),
+    ]),
+  ) as unknown as Log
+  const metrics: MetricsSink = {
+    emit: (dimensions, values) =>
+      recorded.metrics.push({ dimensions: { ...dimensions }, values: [...values] }),
+  }
+  const deps: ReplacerDeps = {
+    env: { REGIONS: 'us-east-1', ...env },
+    now: () => now,
+    log,
+    metrics,
+    cloudFor: (region) => {
+      const cloud = clouds[region]
+      if (!cloud) throw new Error(`no cloud for ${region}`)
+      return cloud
+    },
+    regionDirectory: { enabledRegions: async () => Object.keys(clouds).sort() },
+    enqueue: async (_url, messages) => {
+      recorded.enqueued.push(...messages)
+    },
+  }
+  const replace = createReplacer(deps)
+  return {
+    recorded,
+    run: (event: unknown = scheduled) => replace(event),
+    advanceMinutes: (minutes: number) => {
+      now = new Date(now.getTime() + minutes * 60_000)
+    },
+  }
+}
+
+const spotShare = (cloud: FakeCloud, group = 'web') => {
+  const members = [...cloud.group(group).members.keys()].map((id) => cloud.instances.get(id))
+  return {
+    spot: members.filter((i) => i?.lifecycle === 'spot').length,
+    onDemand: members.filter((i) => i?.lifecycle === 'on-demand').length,
+  }
+}
+
+describe('replacer', () => {
+  it('converges a full 3-instance group to spot over a few runs with desired and MaxSize unchanged and no orphans', async () => {
+    const cloud = cloudWithFleet(3)
+    const h = harness({ 'us-east-1': cloud })
+    for (let run = 0; run < 12; run++) {
+      await h.run()
+      h.advanceMinutes(5)
+    }
+    const group = cloud.group('web')
+    expect(spotShare(cloud)).toEqual({ spot: 3, onDemand: 0 })
+    expect(group.desiredCapacity).toBe(3)
+    expect(group.maxSize).toBe(3)
+    expect(group.tags[TAG_ORIGINAL_MAX_SIZE]).toBeUndefined()
+    const running = [...cloud.instances.values()].filter((i) => i.state !== 'terminated')
+    expect(running).toHaveLength(3)
+    const types = running.map((i) => i.type)
+    expect(types.every((t) => !t.startsWith('t'))).toBe(true)
+  })
+
+  it('attaches the spot instance before retiring the on-demand one, and restores MaxSize last', async () => {
+    const cloud = cloudWithFleet(1)
+    const h = harness({ 'us-east-1': cloud })
+    await h.run()
+    h.advanceMinutes(6)
+    cloud.calls.length = 0
+    await h.run()
+    expect(cloud.mutations.map((c) => c.method)).toEqual([
+      'tagGroup',
+      'setMaxSize',
+      'attachInstances',
+      'terminateInGroup',
+      'setMaxSize',
+      'untagGroup',
+    ])
+    expect(cloud.mutations[3]?.args[1]).toBe(true)
+  })
+
+  it('retires nothing and restores MaxSize when the attach fails', async () => {
+    const cloud = cloudWithFleet(1)
+    const h = harness({ 'us-east-1': cloud })
+    await h.run()
+    h.advanceMinutes(6)
+    cloud.failNext('attachInstances', awsError('ValidationError', 400, 'boom'))
+    const summary = await h.run()
+    expect(cloud.mutations.some((c) => c.method === 'terminateInGroup')).toBe(false)
+    expect(cloud.group('web').maxSize).toBe(1)
+    expect(cloud.group('web').tags[TAG_ORIGINAL_MAX_SIZE]).toBeUndefined()
+    expect(JSON.stringify(summary)).toContain('attach failed, nothing retired')
+  })
+
+  it('finishes a swap a crashed run left behind: retires the partner, then restores MaxSize', async () => {
+    const cloud = cloudWithFleet(1)
+    const h = harness({ 'us-east-1': cloud })
+    await h.run()
+    h.advanceMinutes(6)
+    cloud.failNext('terminateInGroup', new Error('process crashed'))
+    await h.run()
+    expect(cloud.group('web').desiredCapacity).toBe(2)
+    expect(cloud.group('web').tags[TAG_ORIGINAL_MAX_SIZE]).toBe('1')
+    h.advanceMinutes(5)
+    await h.run()
+    h.advanceMinutes(5)
+    await h.run()
+    expect(cloud.group('web')).toMatchObject({ desiredCapacity: 1, maxSize: 1 })
+    expect(cloud.group('web').tags[TAG_ORIGINAL_MAX_SIZE]).toBeUndefined()
+    expect(spotShare(cloud)).toEqual({ spot: 1, onDemand: 0 })
+  })
+
+  it('changes nothing with DRY_RUN=true but reports what it would do', async () => {
+    const cloud = cloudWithFleet(3)
+    const summary = await harness({ 'us-east-1': cloud }, { DRY_RUN: 'true' }).run()
+    expect(cloud.mutations).toEqual([])
+    expect(summary.dryRun).toBe(true)
+    expect(summary.regions[0]?.groups?.[0]?.actions).toEqual([
+      expect.objectContaining({ kind: 'launch-spot', status: 'planned' }),
+    ])
+  })
+
+  it('leaves an untagged group alone', async () => {
+    const cloud = cloudWithFleet(2)
+    cloud.addGroup('batch', { tags: { team: 'data' } })
+    cloud.addInstance({ group: 'batch' })
+    await harness({ 'us-east-1': cloud }).run()
+    expect(
+      cloud.mutations.every((c) => JSON.stringify(c.args).includes('"web"') || c.method !== 'launchSpot'),
+    ).toBe(true)
+    expect(
+      cloud.mutations
+        .filter((c) => c.method === 'launchSpot')
+        .map((c) => (c.args[0] as { groupName: string }).groupName),
+    ).toEqual(['web'])
+  })
+
+  it('takes no action and says why when TAG_FILTERING_MODE is unknown', async () => {
+    const cloud = cloudWithFleet(2)
+    const h = harness({ 'us-east-1': cloud }, { TAG_FILTERING_MODE: 'everything' })
+    const summary = await h.run()
+    expect(summary.ok).toBe(false)
+    expect(cloud.calls).toEqual([])
+    expect(
+      h.recorded.logs.some((l) => l.level === 'error' && l.attributes?.name === 'TAG_FILTERING_MODE'),
+    ).toBe(true)
+  })
+
+  it('reports a bad group tag, uses the default for that key and still converts the group', async () => {
+    const cloud = cloudWithFleet(2)
+    cloud.group('web').tags = { ...cloud.group('web').tags, autospotting_min_on_demand_number: 'two' }
+    const h = harness({ 'us-east-1': cloud })
+    const summary = await h.run()
+    expect(summary.regions[0]?.groups?.[0]?.actions).toHaveLength(1)
+    expect(h.recorded.logs).toContainEqual(
+      expect.objectContaining({
+        level: 'warn',
+        attributes: expect.objectContaining({
+          group: 'web',
+          name: 'autospotting_min_on_demand_number',
+          value: 'two',
+        }),
+      }),
+    )
+    const groupMetrics = h.recorded.metrics.find((m) => m.dimensions.Group === 'web')
+    expect(groupMetrics?.values).toContainEqual(expect.objectContaining({ name: 'ConfigErrors', value: 1 }))
+  })
+
+  it('enqueues one message per region instead of working when FANOUT_QUEUE_URL is set', async () => {
+    const east = cloudWithFleet(1)
+    const west = new FakeCloud('us-west-2')
+    const h = harness(
+      { 'us-east-1': east, 'us-west-2': west },
+      { REGIONS: 'us-*', FANOUT_QUEUE_URL: 'https://sqs/q.fifo' },
+    )
+    const summary = await h.run()
+    expect(summary.enqueued).toEqual(['us-east-1', 'us-west-2'])
+    expect(h.recorded.enqueued.map((m) => m.groupId)).toEqual(['us-east-1', 'us-west-2'])
+    expect(east.calls).toEqual([])
+  })
+
+  it('processes fan-out messages from SQS and asks SQS to retry only the region that failed', async () => {
+    const east = cloudWithFleet(1)
+    const west = new FakeCloud('us-west-2')
+    west.failNext('describeGroups', awsError('Throttling', 400))
+    const h = harness({ 'us-east-1': east, 'us-west-2': west })
+    const record = (region: string, messageId: string) => ({
+      eventSource: 'aws:sqs',
+      messageId,
+      body: JSON.stringify({ source: 'spotswap', 'detail-type': 'Region Work', region, detail: { region } }),
+    })
+    const summary = await h.run({ Records: [record('us-east-1', 'm1'), record('us-west-2', 'm2')] })
+    expect(summary.batchItemFailures).toEqual([{ itemIdentifier: 'm2' }])
+    expect(east.mutations.map((c) => c.method)).toContain('launchSpot')
+  })
+
+  it('reconciles only the named group on an EC2 Instance Launch Successful event', async () => {
+    const cloud = cloudWithFleet(1)
+    cloud.addGroup('api', { maxSize: 2 })
+    cloud.addInstance({ group: 'api', zone: 'us-east-1b' })
+    const event = {
+      source: 'aws.autoscaling',
+      'detail-type': 'EC2 Instance Launch Successful',
+      region: 'us-east-1',
+      detail: { AutoScalingGroupName: 'api', EC2InstanceId: 'i-0123456789abcdef0' },
+    }
+    const summary = await harness({ 'us-east-1': cloud }).run(event)
+    expect(summary.regions[0]?.groups?.map((g) => g.group)).toEqual(['api'])
+  })
+
+  it('ignores unknown events with a reason and touches nothing', async () => {
+    const cloud = cloudWithFleet(1)
+    const summary = await harness({ 'us-east-1': cloud }).run({
+      source: 'aws.s3',
+      'detail-type': 'Object Created',
+      region: 'us-east-1',
+      detail: {},
+    })
+    expect(summary.ignored?.[0]?.reason).toMatch(/unrecognized event aws.s3/)
+    expect(cloud.calls).toEqual([])
+  })
+
+  it('terminates a spot instance launched for a group that no longer exists, but not one attached elsewhere', async () => {
+    const cloud = cloudWithFleet(1)
+    const stray = cloud.addInstance({ lifecycle: 'spot', tags: { 'launched-for-asg': 'deleted-group' } })
+    cloud.addGroup('manual', { tags: {} })
+    const adopted = cloud.addInstance({
+      group: 'manual',
+      lifecycle: 'spot',
+      tags: { 'launched-for-asg': 'old-name' },
+    })
+    await harness({ 'us-east-1': cloud }).run()
+    expect(cloud.instances.get(stray.id)?.state).toBe('terminated')
+    expect(cloud.instances.get(adopted.id)?.state).toBe('running')
+  })
+
+  it('emits savings, counts and replacement metrics per group and per region', async () => {
+    const cloud = cloudWithFleet(2)
+    const h = harness({ 'us-east-1': cloud })
+    for (let run = 0; run < 6; run++) {
+      await h.run()
+      h.advanceMinutes(5)
+    }
+    const last = h.recorded.metrics.filter((m) => m.dimensions.Group === 'web').at(-1)
+    const value = (name: string) => last?.values.find((v) => v.name === name)?.value
+    expect(value('SpotInstances')).toBe(2)
+    expect(value('HourlySavingsUsd')).toBeGreaterThan(0.05)
+    expect(
+      h.recorded.metrics.some((m) => m.dimensions.Region === 'us-east-1' && m.dimensions.Group === undefined),
+    ).toBe(true)
+  })
+})
