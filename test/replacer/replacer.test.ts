@@ -295,4 +295,19 @@ describe('replacer', () => {
       h.recorded.metrics.some((m) => m.dimensions.Region === 'us-east-1' && m.dimensions.Group === undefined),
     ).toBe(true)
   })
+
+  it('makes only read calls on a converted account, and the same number for 1 group as for 40', async () => {
+    const callsForGroups = async (groups: number) => {
+      const cloud = cloudWithFleet(0)
+      for (let g = 0; g < groups; g++) {
+        cloud.addGroup(`g${g}`, { maxSize: 4 })
+        for (let i = 0; i < 3; i++) cloud.addInstance({ group: `g${g}`, lifecycle: 'spot', zone: 'us-east-1b' })
+      }
+      cloud.calls.length = 0
+      await harness({ 'us-east-1': cloud }).run()
+      expect(cloud.mutations).toEqual([])
+      return cloud.calls.map((c) => c.method).sort()
+    }
+    expect(await callsForGroups(40)).toEqual(await callsForGroups(1))
+  })
 })
