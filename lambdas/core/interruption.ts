@@ -1,0 +1,282 @@
+/**
+ * What to do when EC2 warns that a spot instance is about to be interrupted, or recommends moving off
+ * it. A pure function of the event and an observed snapshot: the handler observes, this decides, the
+ * handler executes. Every input that is not a live spot instance of a managed group is a no-op with a
+ * reason, which is also what makes duplicate and late deliveries harmless.
+ */
+import {
+  type ConfigError,
+  type GlobalConfig,
+  type GroupConfig,
+  groupConfig,
+  type TerminationAction,
+} from './config.ts'
+import { TAG_LAUNCHED_FOR_GROUP } from './constants.ts'
+import type { InstanceAction } from './events.ts'
+import { matchesAny } from './glob.ts'
+import { isManaged } from './managed.ts'
+import type { LifecycleHook } from './port.ts'
+import type { Group, Instance } from './types.ts'
+
+/**
+ * Written on an attached spot member at elevated risk of interruption (rebalance action `replace`);
+ * the value is when it was written (ISO 8601). The replacer treats a member carrying it like an
+ * on-demand member to replace, excluding the at-risk instance's type/zone pool from the candidates.
+ */
+export const TAG_REBALANCE_AT_RISK = 'spotswap:rebalance-at-risk'
+
+export const TERMINATING_TRANSITION = 'autoscaling:EC2_INSTANCE_TERMINATING'
+
+/** The signal, reduced to what the decision needs; both event kinds name one instance. */
+export type InterruptionSignal =
+  | {
+      readonly kind: 'spot-interruption'
+      readonly instanceId: string
+      readonly instanceAction: InstanceAction
+    }
+  | { readonly kind: 'rebalance-recommendation'; readonly instanceId: string }
+
+export interface InterruptionSnapshot {
+  /** From DescribeInstances; undefined when EC2 no longer knows the instance (or never did). */
+  readonly instance: Instance | undefined
+  /** From DescribeAutoScalingInstances: the group the instance is attached to, if any. */
+  readonly memberOf: string | undefined
+  /** The group the instance is attached to or was launched for, if it is among the managed groups. */
+  readonly group: Group | undefined
+  /** The group's lifecycle hooks; only consulted for an attached member. */
+  readonly hooks: readonly LifecycleHook[]
+  readonly config: Pick<GlobalConfig, 'tagFilters' | 'tagFilteringMode' | 'defaults'>
+  readonly now: Date
+}
+
+export type InterruptionAction =
+  /** Remove `launched-for-asg` first, so the replacer never attaches (or re-attaches) a doomed instance. */
+  | { readonly kind: 'untag-instance'; readonly instanceId: string; readonly keys: readonly string[] }
+  /** TerminateInstanceInAutoScalingGroup without decrementing desired: termination hooks run, the group backfills. */
+  | { readonly kind: 'terminate-in-group'; readonly instanceId: string; readonly group: string }
+  /** DetachInstances without decrementing desired: the group launches a replacement at once. */
+  | { readonly kind: 'detach'; readonly instanceId: string; readonly group: string }
+  /** TerminateInstances: for instances outside any group that EC2 would otherwise leave behind. */
+  | { readonly kind: 'terminate-instance'; readonly instanceId: string }
+  /** Tag an at-risk member for the replacer to swap out (see TAG_REBALANCE_AT_RISK). */
+  | {
+      readonly kind: 'request-replacement'
+      readonly instanceId: string
+      readonly group: string
+      readonly tags: Readonly<Record<string, string>>
+    }
+
+export type SkipReason =
+  | 'instance-gone'
+  | 'not-spot'
+  | 'no-group'
+  | 'group-not-managed'
+  | 'group-deleting'
+  | 'already-leaving-group'
+  | 'rebalance-ignored'
+  | 'replacement-already-requested'
+
+export type ActReason = 'interrupted-member' | 'at-risk-member' | 'unattached-launched-instance'
+
+interface DecisionBase {
+  readonly group: string | undefined
+  /** One sentence for the log line. */
+  readonly detail: string
+  /** Invalid `autospotting_*` tags on the group; their defaults were used. */
+  readonly configErrors: readonly ConfigError[]
+}
+
+export type InterruptionDecision =
+  | (DecisionBase & { readonly outcome: 'skip'; readonly reason: SkipReason; readonly actions: readonly [] })
+  | (DecisionBase & {
+      readonly outcome: 'act'
+      readonly reason: ActReason
+      readonly actions: readonly InterruptionAction[]
+    })
+
+/** Skips decided after the group was found to be managed: the event was spotswap's, nothing was left to do. */
+const MANAGED_GROUP_SKIPS: ReadonlySet<SkipReason> = new Set([
+  'group-deleting',
+  'already-leaving-group',
+  'rebalance-ignored',
+  'replacement-already-requested',
+])
+
+/** True when the event concerned an instance of a managed group (acted on, or already handled). */
+export const concernsManagedGroup = (decision: InterruptionDecision): boolean =>
+  decision.outcome === 'act' || MANAGED_GROUP_SKIPS.has(decision.reason)
+
+const GONE_STATES = new Set(['shutting-down', 'terminated'])
+
+/** Auto Scaling lifecycle states in which the instance is already on its way out of the group. */
+const isLeaving = (lifecycleState: string): boolean =>
+  /^(Terminating|Terminated|Detaching|Detached)/.test(lifecycleState)
+
+const skip = (
+  reason: SkipReason,
+  group: string | undefined,
+  detail: string,
+  configErrors: readonly ConfigError[] = [],
+) => ({ outcome: 'skip', reason, group, detail, configErrors, actions: [] }) as const
+
+/** Which group to look up for this instance: the one it is attached to, else the one it was launched for. */
+export const targetGroupName = (
+  instance: Instance | undefined,
+  memberOf: string | undefined,
+): string | undefined => memberOf ?? instance?.tags[TAG_LAUNCHED_FOR_GROUP]
+
+/** REGIONS globs; empty means every region. Events from other regions are not spotswap's business. */
+export const isRegionEnabled = (region: string, config: Pick<GlobalConfig, 'regions'>): boolean =>
+  config.regions.length === 0 || matchesAny(region, config.regions)
+
+export const decideInterruption = (
+  signal: InterruptionSignal,
+  snapshot: InterruptionSnapshot,
+): InterruptionDecision => {
+  const { instance, memberOf, group } = snapshot
+  const id = signal.instanceId
+  if (instance === undefined || GONE_STATES.has(instance.state)) {
+    return skip('instance-gone', memberOf, `${id} is already terminated or unknown to EC2`)
+  }
+  if (instance.lifecycle !== 'spot') return skip('not-spot', memberOf, `${id} is not a spot instance`)
+  const groupName = targetGroupName(instance, memberOf)
+  if (groupName === undefined) {
+    return skip('no-group', undefined, `${id} is in no Auto Scaling group and was not launched for one`)
+  }
+  if (group === undefined || group.name !== groupName || !isManaged(group.tags, snapshot.config)) {
+    return skip(
+      'group-not-managed',
+      groupName,
+      `group ${groupName} is not managed by spotswap (or no longer exists)`,
+    )
+  }
+  if (group.status?.startsWith('Delete') === true) {
+    return skip('group-deleting', groupName, `group ${groupName} is being deleted`)
+  }
+  const { config, errors } = groupConfig(snapshot.config.defaults, group.name, group.tags)
+  const context: DecisionContext = { signal, instance, group, config, configErrors: errors, snapshot }
+  return memberOf === undefined ? decideUnattached(context) : decideMember(context)
+}
+
+interface DecisionContext {
+  readonly signal: InterruptionSignal
+  readonly instance: Instance
+  readonly group: Group
+  readonly config: GroupConfig
+  readonly configErrors: readonly ConfigError[]
+  readonly snapshot: InterruptionSnapshot
+}
+
+/** A spot instance launched for the group but not attached yet: it has no capacity to protect. */
+const decideUnattached = ({
+  signal,
+  instance,
+  group,
+  config,
+  configErrors,
+}: DecisionContext): InterruptionDecision => {
+  if (signal.kind === 'rebalance-recommendation' && config.rebalanceAction === 'ignore') {
+    return skip('rebalance-ignored', group.name, `rebalance action for ${group.name} is ignore`, configErrors)
+  }
+  return {
+    outcome: 'act',
+    reason: 'unattached-launched-instance',
+    group: group.name,
+    detail: `${instance.id} was launched for ${group.name} but never attached; terminating it`,
+    configErrors,
+    actions: [{ kind: 'terminate-instance', instanceId: instance.id }],
+  }
+}
+
+const decideMember = (context: DecisionContext): InterruptionDecision => {
+  const { signal, instance, group, config, configErrors } = context
+  const member = group.members.find((m) => m.instanceId === instance.id)
+  if (member === undefined || isLeaving(member.lifecycleState)) {
+    const state = member?.lifecycleState ?? 'no longer listed'
+    return skip(
+      'already-leaving-group',
+      group.name,
+      `${instance.id} is already leaving ${group.name} (${state})`,
+      configErrors,
+    )
+  }
+  if (signal.kind === 'rebalance-recommendation') {
+    if (config.rebalanceAction === 'ignore') {
+      return skip(
+        'rebalance-ignored',
+        group.name,
+        `rebalance action for ${group.name} is ignore`,
+        configErrors,
+      )
+    }
+    if (config.rebalanceAction === 'replace') return requestReplacement(context)
+  }
+  // An interruption warning, or a rebalance recommendation configured to act like one.
+  const leave = leaveAction(config.terminationNotificationAction, context.snapshot.hooks)
+  const ec2WillTerminate = signal.kind === 'spot-interruption' && signal.instanceAction === 'terminate'
+  const actions: InterruptionAction[] = []
+  if (instance.tags[TAG_LAUNCHED_FOR_GROUP] !== undefined) {
+    actions.push({ kind: 'untag-instance', instanceId: instance.id, keys: [TAG_LAUNCHED_FOR_GROUP] })
+  }
+  actions.push({ kind: leave, instanceId: instance.id, group: group.name })
+  // Outside the group nothing else would remove a stopped, hibernated or merely at-risk instance.
+  if (leave === 'detach' && !ec2WillTerminate)
+    actions.push({ kind: 'terminate-instance', instanceId: instance.id })
+  const what =
+    signal.kind === 'spot-interruption'
+      ? `interruption (${signal.instanceAction})`
+      : 'rebalance recommendation'
+  return {
+    outcome: 'act',
+    reason: signal.kind === 'spot-interruption' ? 'interrupted-member' : 'at-risk-member',
+    group: group.name,
+    detail: `${what} for ${instance.id} in ${group.name}: ${leave} without decrementing desired capacity`,
+    configErrors,
+    actions,
+  }
+}
+
+/**
+ * `auto` terminates through the group when a termination hook exists, so the user's draining runs in
+ * the two minutes left; without one, detaching is faster and lets the group backfill immediately.
+ */
+const leaveAction = (
+  mode: TerminationAction,
+  hooks: readonly LifecycleHook[],
+): 'terminate-in-group' | 'detach' => {
+  if (mode === 'terminate') return 'terminate-in-group'
+  if (mode === 'detach') return 'detach'
+  return hooks.some((hook) => hook.transition === TERMINATING_TRANSITION) ? 'terminate-in-group' : 'detach'
+}
+
+const requestReplacement = ({
+  instance,
+  group,
+  configErrors,
+  snapshot,
+}: DecisionContext): InterruptionDecision => {
+  const requestedAt = instance.tags[TAG_REBALANCE_AT_RISK]
+  if (requestedAt !== undefined) {
+    return skip(
+      'replacement-already-requested',
+      group.name,
+      `replacement of ${instance.id} was already requested at ${requestedAt}`,
+      configErrors,
+    )
+  }
+  return {
+    outcome: 'act',
+    reason: 'at-risk-member',
+    group: group.name,
+    detail: `rebalance recommendation for ${instance.id} in ${group.name}: replacement requested from a different pool`,
+    configErrors,
+    actions: [
+      {
+        kind: 'request-replacement',
+        instanceId: instance.id,
+        group: group.name,
+        tags: { [TAG_REBALANCE_AT_RISK]: snapshot.now.toISOString() },
+      },
+    ],
+  }
+}

@@ -1,0 +1,465 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { parseGlobalConfig } from '../../lambdas/core/config.ts'
+import { TAG_LAUNCHED_FOR_GROUP } from '../../lambdas/core/constants.ts'
+import {
+  concernsManagedGroup,
+  decideInterruption,
+  type InterruptionSignal,
+  type InterruptionSnapshot,
+  isRegionEnabled,
+  TAG_REBALANCE_AT_RISK,
+  targetGroupName,
+} from '../../lambdas/core/interruption.ts'
+import type { LifecycleHook } from '../../lambdas/core/port.ts'
+import type { Group, Instance } from '../../lambdas/core/types.ts'
+import { aGroup, anInstance, memberOf, NOW } from '../builders/world.ts'
+
+const TERMINATING_HOOK: LifecycleHook = { name: 'drain', transition: 'autoscaling:EC2_INSTANCE_TERMINATING' }
+const LAUNCHING_HOOK: LifecycleHook = { name: 'warm-up', transition: 'autoscaling:EC2_INSTANCE_LAUNCHING' }
+
+const launchedSpot = (overrides: Partial<Instance> = {}): Instance =>
+  anInstance({
+    lifecycle: 'spot',
+    tags: { [TAG_LAUNCHED_FOR_GROUP]: 'web', 'launched-by-autospotting': 'true' },
+    ...overrides,
+  })
+
+const interruption = (
+  instance: Instance,
+  instanceAction: 'terminate' | 'stop' | 'hibernate' = 'terminate',
+): InterruptionSignal => ({
+  kind: 'spot-interruption',
+  instanceId: instance.id,
+  instanceAction,
+})
+const rebalance = (instance: Instance): InterruptionSignal => ({
+  kind: 'rebalance-recommendation',
+  instanceId: instance.id,
+})
+
+interface Situation {
+  readonly lifecycleState?: string
+  readonly groupTags?: Record<string, string>
+  readonly group?: Partial<Group>
+  readonly hooks?: readonly LifecycleHook[]
+  readonly env?: Record<string, string>
+}
+
+/** The instance attached to a managed group `web`, as the handler would observe it. */
+const attached = (instance: Instance, situation: Situation = {}): InterruptionSnapshot => {
+  const group = aGroup([memberOf(instance, { lifecycleState: situation.lifecycleState ?? 'InService' })], {
+    tags: { 'spot-enabled': 'true', ...situation.groupTags },
+    ...situation.group,
+  })
+  return {
+    instance,
+    memberOf: group.name,
+    group,
+    hooks: situation.hooks ?? [],
+    config: parseGlobalConfig(situation.env ?? {}).config,
+    now: NOW,
+  }
+}
+
+/** Launched for `web` but not attached to it (yet). */
+const unattached = (instance: Instance, situation: Situation = {}): InterruptionSnapshot => ({
+  ...attached(instance, situation),
+  memberOf: undefined,
+  group: aGroup([], { tags: { 'spot-enabled': 'true', ...situation.groupTags } }),
+})
+
+const kinds = (snapshot: InterruptionSnapshot, signal: InterruptionSignal): string[] =>
+  decideInterruption(signal, snapshot).actions.map((action) => action.kind)
+
+describe('decideInterruption', () => {
+  describe('interruption warning for an attached spot member', () => {
+    it.each([
+      // configured action, hooks, instance-action, expected actions
+      ['auto', [], 'terminate', ['untag-instance', 'detach']],
+      ['auto', [TERMINATING_HOOK], 'terminate', ['untag-instance', 'terminate-in-group']],
+      ['auto', [LAUNCHING_HOOK], 'terminate', ['untag-instance', 'detach']],
+      ['auto', [], 'stop', ['untag-instance', 'detach', 'terminate-instance']],
+      ['auto', [], 'hibernate', ['untag-instance', 'detach', 'terminate-instance']],
+      ['auto', [TERMINATING_HOOK], 'stop', ['untag-instance', 'terminate-in-group']],
+      ['detach', [TERMINATING_HOOK], 'terminate', ['untag-instance', 'detach']],
+      ['detach', [], 'stop', ['untag-instance', 'detach', 'terminate-instance']],
+      ['terminate', [], 'terminate', ['untag-instance', 'terminate-in-group']],
+      ['terminate', [], 'hibernate', ['untag-instance', 'terminate-in-group']],
+    ] as const)('%s with hooks %j and instance-action %s: %j', (action, hooks, instanceAction, expected) => {
+      const instance = launchedSpot()
+      const snapshot = attached(instance, {
+        hooks,
+        groupTags: { autospotting_termination_notification_action: action },
+      })
+      expect(kinds(snapshot, interruption(instance, instanceAction))).toEqual(expected)
+    })
+
+    it('never decrements desired capacity and names the group for group-level calls', () => {
+      const instance = launchedSpot()
+      const decision = decideInterruption(interruption(instance), attached(instance))
+      expect(decision).toMatchObject({ outcome: 'act', reason: 'interrupted-member', group: 'web' })
+      expect(decision.actions).toEqual([
+        { kind: 'untag-instance', instanceId: instance.id, keys: [TAG_LAUNCHED_FOR_GROUP] },
+        { kind: 'detach', instanceId: instance.id, group: 'web' },
+      ])
+      expect(decision.detail).toContain('without decrementing desired capacity')
+    })
+
+    it('takes the action from TERMINATION_NOTIFICATION_ACTION when the group has no tag', () => {
+      const instance = launchedSpot()
+      const snapshot = attached(instance, { env: { TERMINATION_NOTIFICATION_ACTION: 'terminate' } })
+      expect(kinds(snapshot, interruption(instance))).toEqual(['untag-instance', 'terminate-in-group'])
+    })
+
+    it('lets the group tag override the environment', () => {
+      const instance = launchedSpot()
+      const snapshot = attached(instance, {
+        env: { TERMINATION_NOTIFICATION_ACTION: 'terminate' },
+        groupTags: { autospotting_termination_notification_action: 'detach' },
+      })
+      expect(kinds(snapshot, interruption(instance))).toEqual(['untag-instance', 'detach'])
+    })
+
+    it('uses the default for an invalid tag value and reports it', () => {
+      const instance = launchedSpot()
+      const decision = decideInterruption(
+        interruption(instance),
+        attached(instance, {
+          hooks: [TERMINATING_HOOK],
+          groupTags: { autospotting_termination_notification_action: 'explode' },
+        }),
+      )
+      expect(decision.actions.map((a) => a.kind)).toEqual(['untag-instance', 'terminate-in-group'])
+      expect(decision.configErrors).toEqual([
+        expect.objectContaining({
+          name: 'autospotting_termination_notification_action',
+          value: 'explode',
+          group: 'web',
+        }),
+      ])
+    })
+
+    it('does not untag a spot member spotswap did not launch (e.g. the group launched it itself)', () => {
+      const instance = anInstance({ lifecycle: 'spot' })
+      expect(kinds(attached(instance), interruption(instance))).toEqual(['detach'])
+    })
+
+    it('still moves a member out when EC2 already stopped it (late event), so nothing stopped stays behind', () => {
+      const instance = launchedSpot({ state: 'stopped' })
+      expect(kinds(attached(instance), interruption(instance, 'stop'))).toEqual([
+        'untag-instance',
+        'detach',
+        'terminate-instance',
+      ])
+    })
+
+    it('goes by the group the instance is attached to, not the one its tag names', () => {
+      const instance = launchedSpot({ tags: { [TAG_LAUNCHED_FOR_GROUP]: 'other' } })
+      expect(decideInterruption(interruption(instance), attached(instance))).toMatchObject({
+        outcome: 'act',
+        group: 'web',
+      })
+    })
+  })
+
+  describe('rebalance recommendation for an attached spot member', () => {
+    it('requests a replacement by default, stamping the time', () => {
+      const instance = launchedSpot()
+      const decision = decideInterruption(rebalance(instance), attached(instance))
+      expect(decision).toMatchObject({ outcome: 'act', reason: 'at-risk-member', group: 'web' })
+      expect(decision.actions).toEqual([
+        {
+          kind: 'request-replacement',
+          instanceId: instance.id,
+          group: 'web',
+          tags: { [TAG_REBALANCE_AT_RISK]: NOW.toISOString() },
+        },
+      ])
+    })
+
+    it.each([
+      // rebalance action, termination action, hooks, expected
+      ['detach', 'auto', [], ['untag-instance', 'detach', 'terminate-instance']],
+      ['detach', 'auto', [TERMINATING_HOOK], ['untag-instance', 'terminate-in-group']],
+      ['detach', 'terminate', [], ['untag-instance', 'terminate-in-group']],
+      ['detach', 'detach', [TERMINATING_HOOK], ['untag-instance', 'detach', 'terminate-instance']],
+    ] as const)(
+      '%s (termination action %s, hooks %j) acts as on an interruption: %j',
+      (action, termination, hooks, expected) => {
+        const instance = launchedSpot()
+        const snapshot = attached(instance, {
+          hooks,
+          groupTags: {
+            autospotting_rebalance_action: action,
+            autospotting_termination_notification_action: termination,
+          },
+        })
+        expect(kinds(snapshot, rebalance(instance))).toEqual(expected)
+      },
+    )
+
+    it('does nothing when configured to ignore', () => {
+      const instance = launchedSpot()
+      const decision = decideInterruption(
+        rebalance(instance),
+        attached(instance, { env: { REBALANCE_ACTION: 'ignore' } }),
+      )
+      expect(decision).toMatchObject({ outcome: 'skip', reason: 'rebalance-ignored', actions: [] })
+    })
+
+    it('does not request a second replacement for the same instance', () => {
+      const instance = launchedSpot({
+        tags: { [TAG_LAUNCHED_FOR_GROUP]: 'web', [TAG_REBALANCE_AT_RISK]: '2022-05-31T22:00:00.000Z' },
+      })
+      const decision = decideInterruption(rebalance(instance), attached(instance))
+      expect(decision).toMatchObject({ outcome: 'skip', reason: 'replacement-already-requested' })
+      expect(decision.detail).toContain('2022-05-31T22:00:00.000Z')
+    })
+
+    it('acts on an interruption even after a replacement was requested', () => {
+      const instance = launchedSpot({
+        tags: { [TAG_LAUNCHED_FOR_GROUP]: 'web', [TAG_REBALANCE_AT_RISK]: '2022-05-31T22:00:00.000Z' },
+      })
+      expect(kinds(attached(instance), interruption(instance))).toEqual(['untag-instance', 'detach'])
+    })
+  })
+
+  describe('a spot instance launched for a group but not attached', () => {
+    it.each([
+      ['interruption', 'replace', (i: Instance) => interruption(i)],
+      ['interruption (stop)', 'ignore', (i: Instance) => interruption(i, 'stop')],
+      ['rebalance', 'replace', rebalance],
+      ['rebalance', 'detach', rebalance],
+    ] as const)('%s with rebalance action %s: terminates it and nothing else', (_event, action, signal) => {
+      const instance = launchedSpot()
+      const decision = decideInterruption(
+        signal(instance),
+        unattached(instance, { groupTags: { autospotting_rebalance_action: action } }),
+      )
+      expect(decision).toMatchObject({ outcome: 'act', reason: 'unattached-launched-instance', group: 'web' })
+      expect(decision.actions).toEqual([{ kind: 'terminate-instance', instanceId: instance.id }])
+    })
+
+    it('leaves it alone on a rebalance recommendation when configured to ignore', () => {
+      const instance = launchedSpot()
+      const snapshot = unattached(instance, { groupTags: { autospotting_rebalance_action: 'ignore' } })
+      expect(decideInterruption(rebalance(instance), snapshot)).toMatchObject({
+        outcome: 'skip',
+        reason: 'rebalance-ignored',
+      })
+    })
+  })
+
+  describe('instances that are not spotswap’s to touch', () => {
+    it.each([
+      ['an untagged group (opt-in)', {}, { 'spot-enabled': 'true' }, {}],
+      ['a group tagged spot-enabled=false', { 'spot-enabled': 'false' }, {}, {}],
+      [
+        'a group missing one of several filters',
+        { team: 'web' },
+        {},
+        { TAG_FILTERS: 'spot-enabled=true,team=api' },
+      ],
+      [
+        'a group opted out (opt-out mode)',
+        { 'spot-enabled': 'false' },
+        {},
+        { TAG_FILTERING_MODE: 'opt-out' },
+      ],
+    ])('skips a member of %s', (_name, tags, removed, env) => {
+      const instance = launchedSpot()
+      const base = attached(instance, { env })
+      const groupTags = Object.fromEntries(
+        Object.entries({ ...base.group?.tags, ...tags }).filter(([k]) => !(k in removed)),
+      )
+      const snapshot = { ...base, group: aGroup(base.group?.members ?? [], { tags: groupTags }) }
+      for (const signal of [interruption(instance), rebalance(instance)]) {
+        expect(decideInterruption(signal, snapshot)).toMatchObject({
+          outcome: 'skip',
+          reason: 'group-not-managed',
+          group: 'web',
+          actions: [],
+        })
+      }
+    })
+
+    it('acts on an untagged group in opt-out mode', () => {
+      const instance = launchedSpot()
+      const base = attached(instance, { env: { TAG_FILTERING_MODE: 'opt-out' } })
+      const snapshot = { ...base, group: aGroup(base.group?.members ?? [], { tags: {} }) }
+      expect(decideInterruption(interruption(instance), snapshot).outcome).toBe('act')
+    })
+
+    it('skips an instance whose group is not among the managed groups (untagged or deleted)', () => {
+      const instance = launchedSpot()
+      const snapshot = { ...attached(instance), group: undefined }
+      expect(decideInterruption(interruption(instance), snapshot)).toMatchObject({
+        outcome: 'skip',
+        reason: 'group-not-managed',
+      })
+    })
+
+    it('skips an instance that is in no group and was not launched for one', () => {
+      const instance = anInstance({ lifecycle: 'spot' })
+      const snapshot = { ...attached(instance), memberOf: undefined, group: undefined }
+      expect(decideInterruption(interruption(instance), snapshot)).toMatchObject({
+        outcome: 'skip',
+        reason: 'no-group',
+        group: undefined,
+      })
+    })
+
+    it('skips an on-demand instance', () => {
+      const instance = anInstance({ lifecycle: 'on-demand' })
+      expect(decideInterruption(interruption(instance), attached(instance))).toMatchObject({
+        outcome: 'skip',
+        reason: 'not-spot',
+      })
+    })
+
+    it('skips a group that is being deleted', () => {
+      const instance = launchedSpot()
+      const snapshot = attached(instance, { group: { status: 'Delete in progress' } })
+      expect(decideInterruption(interruption(instance), snapshot)).toMatchObject({
+        outcome: 'skip',
+        reason: 'group-deleting',
+      })
+    })
+  })
+
+  describe('duplicate and late events are harmless no-ops', () => {
+    it.each(['shutting-down', 'terminated'] as const)('an instance already %s', (state) => {
+      const instance = launchedSpot({ state })
+      expect(decideInterruption(interruption(instance), attached(instance))).toMatchObject({
+        outcome: 'skip',
+        reason: 'instance-gone',
+      })
+    })
+
+    it('an instance EC2 no longer knows', () => {
+      const instance = launchedSpot()
+      const snapshot = { ...attached(instance), instance: undefined }
+      expect(decideInterruption(interruption(instance), snapshot)).toMatchObject({
+        outcome: 'skip',
+        reason: 'instance-gone',
+      })
+    })
+
+    it.each([
+      'Terminating',
+      'Terminating:Wait',
+      'Terminating:Proceed',
+      'Terminated',
+      'Detaching',
+      'Detached',
+    ])('a member already %s', (lifecycleState) => {
+      const instance = launchedSpot()
+      for (const signal of [interruption(instance), rebalance(instance)]) {
+        const decision = decideInterruption(signal, attached(instance, { lifecycleState }))
+        expect(decision).toMatchObject({ outcome: 'skip', reason: 'already-leaving-group', actions: [] })
+        expect(decision.detail).toContain(lifecycleState)
+      }
+    })
+
+    it('a member the group no longer lists', () => {
+      const instance = launchedSpot()
+      const base = attached(instance)
+      const snapshot = { ...base, group: aGroup([], { tags: base.group?.tags ?? {} }) }
+      expect(decideInterruption(interruption(instance), snapshot)).toMatchObject({
+        outcome: 'skip',
+        reason: 'already-leaving-group',
+      })
+    })
+
+    it('an instance we already detached and untagged', () => {
+      const instance = anInstance({ lifecycle: 'spot', tags: { 'launched-by-autospotting': 'true' } })
+      const snapshot = { ...attached(instance), memberOf: undefined, group: undefined }
+      expect(decideInterruption(interruption(instance), snapshot)).toMatchObject({
+        outcome: 'skip',
+        reason: 'no-group',
+      })
+    })
+
+    it.each(['Standby', 'Pending', 'Pending:Wait'])('but a member %s is still acted on', (lifecycleState) => {
+      const instance = launchedSpot()
+      expect(decideInterruption(interruption(instance), attached(instance, { lifecycleState })).outcome).toBe(
+        'act',
+      )
+    })
+  })
+
+  it('always untags before the instance leaves its group, acts on that instance only, and leaves at most once', () => {
+    const signals = fc.constantFrom(
+      'interrupt-terminate',
+      'interrupt-stop',
+      'interrupt-hibernate',
+      'rebalance',
+    )
+    fc.assert(
+      fc.property(
+        signals,
+        fc.constantFrom('auto', 'detach', 'terminate'),
+        fc.constantFrom('replace', 'detach', 'ignore'),
+        fc.boolean(),
+        fc.boolean(),
+        (signalName, termination, rebalanceAction, hasHook, isAttached) => {
+          const instance = launchedSpot()
+          const situation = {
+            hooks: hasHook ? [TERMINATING_HOOK] : [],
+            groupTags: {
+              autospotting_termination_notification_action: termination,
+              autospotting_rebalance_action: rebalanceAction,
+            },
+          }
+          const snapshot = isAttached ? attached(instance, situation) : unattached(instance, situation)
+          const signal =
+            signalName === 'rebalance'
+              ? rebalance(instance)
+              : interruption(instance, signalName.replace('interrupt-', '') as 'stop')
+          const actions = decideInterruption(signal, snapshot).actions.map((a) => a.kind)
+          const leaving = actions.filter((kind) => kind === 'detach' || kind === 'terminate-in-group')
+          expect(leaving.length).toBeLessThanOrEqual(1)
+          if (leaving.length === 1) expect(actions[0]).toBe('untag-instance')
+          for (const action of decideInterruption(signal, snapshot).actions)
+            expect(action.instanceId).toBe(instance.id)
+        },
+      ),
+    )
+  })
+})
+
+describe('concernsManagedGroup', () => {
+  it.each([
+    ['an action', (i: Instance) => attached(i), true],
+    ['a member already leaving', (i: Instance) => attached(i, { lifecycleState: 'Terminating' }), true],
+    ['an unmanaged group', (i: Instance) => ({ ...attached(i), group: undefined }), false],
+    ['an instance gone', (i: Instance) => ({ ...attached(i), instance: undefined }), false],
+  ])('is %s → %s', (_name, snapshot, expected) => {
+    const instance = launchedSpot()
+    expect(concernsManagedGroup(decideInterruption(interruption(instance), snapshot(instance)))).toBe(
+      expected,
+    )
+  })
+})
+
+describe('targetGroupName', () => {
+  it('prefers the group the instance is attached to over its launched-for-asg tag', () => {
+    expect(targetGroupName(launchedSpot(), 'api')).toBe('api')
+    expect(targetGroupName(launchedSpot(), undefined)).toBe('web')
+    expect(targetGroupName(anInstance(), undefined)).toBeUndefined()
+    expect(targetGroupName(undefined, undefined)).toBeUndefined()
+  })
+})
+
+describe('isRegionEnabled', () => {
+  it.each([
+    [[], 'eu-west-1', true],
+    [['us-east-1'], 'us-east-1', true],
+    [['us-east-1'], 'us-west-2', false],
+    [['us-*', 'eu-west-?'], 'eu-west-3', true],
+    [['us-*'], 'ap-south-1', false],
+  ])('REGIONS %j includes %s: %s', (regions, region, expected) => {
+    expect(isRegionEnabled(region, { regions })).toBe(expected)
+  })
+})
