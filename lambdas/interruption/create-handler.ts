@@ -1,0 +1,66 @@
+/**
+ * The interruption Lambda's composition: parse the invocation (direct EventBridge or SQS), handle each
+ * event, report it. Bad input and events that are not spotswap's are logged no-ops; only a transient
+ * AWS failure throws, so Lambda retries and the dead-letter destination finally keeps the event.
+ */
+import { isTransient } from '../aws/errors.ts'
+import { parseGlobalConfig } from '../core/config.ts'
+import { parseInvocation } from '../core/events.ts'
+import type { InterruptionDeps } from './deps.ts'
+import { TransientCloudError } from './execute.ts'
+import {
+  type HandlerContext,
+  handleEvent,
+  INTERRUPTION_EVENTS,
+  type InterruptionItem,
+  resultFor,
+} from './handle-event.ts'
+import { type EventResult, reportConfigErrors, reportEvent } from './report.ts'
+
+export interface InterruptionSummary {
+  readonly results: readonly EventResult[]
+}
+
+export type InterruptionHandler = (event: unknown, context?: unknown) => Promise<InterruptionSummary>
+
+export const createHandler = (deps: InterruptionDeps): InterruptionHandler => {
+  const { config, errors } = parseGlobalConfig(deps.env)
+  reportConfigErrors(deps, deps.env.AWS_REGION ?? 'unknown', errors)
+  const context: HandlerContext = {
+    deps,
+    config,
+    fatalSettings: errors.filter((error) => error.fatal).map((error) => error.name),
+  }
+
+  const processItem = async (item: InterruptionItem): Promise<EventResult> => {
+    const started = deps.now().getTime()
+    let result: EventResult
+    try {
+      result = await handleEvent(context, item)
+    } catch (error) {
+      if (error instanceof TransientCloudError) throw error
+      if (isTransient(error))
+        throw new TransientCloudError(`an AWS read failed transiently: ${String(error)}`, { cause: error })
+      // Not retryable (a bug, missing permission): retrying would fail the same way, so report and move on.
+      const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+      result = resultFor(item, { outcome: 'failed', reason: 'unexpected-error', detail })
+    }
+    reportEvent(deps, result, deps.now().getTime() - started)
+    return result
+  }
+
+  return async (event) => {
+    const items = parseInvocation(INTERRUPTION_EVENTS, event)
+    const settled = await Promise.allSettled(items.map(processItem))
+    const transient = settled.flatMap((s) => (s.status === 'rejected' ? [s.reason as unknown] : []))
+    if (transient.length > 0) {
+      // The whole invocation is retried; the events that succeeded are idempotent, so that is harmless.
+      throw transient.length === 1
+        ? transient[0]
+        : new TransientCloudError(`${transient.length} of ${items.length} events failed transiently`, {
+            cause: transient,
+          })
+    }
+    return { results: settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : [])) }
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * What the interruption handler needs from the outside world. `defaultDeps()` wires the real ones;
+ * tests pass a stateful fake cloud and captured telemetry.
+ */
+import type { CloudPort } from '../core/port.ts'
+import type { Logger, Metrics } from '../telemetry.ts'
+
+/** The slice of the port this Lambda uses, plus instance tagging for rebalance `replace`. */
+export type InterruptionCloud = Pick<
+  CloudPort,
+  | 'region'
+  | 'describeInstances'
+  | 'groupOfInstances'
+  | 'describeGroups'
+  | 'lifecycleHooks'
+  | 'detachInstances'
+  | 'terminateInGroup'
+  | 'terminateInstances'
+  | 'untagInstances'
+> & {
+  tagInstances(ids: readonly string[], tags: Readonly<Record<string, string>>): Promise<void>
+}
+
+export interface InterruptionDeps {
+  /** The same variables the replacer reads: REGIONS, TAG_FILTERS, TAG_FILTERING_MODE, DRY_RUN, ... */
+  readonly env: Readonly<Record<string, string | undefined>>
+  /** One port per region; events carry the region they are about. */
+  readonly cloudFor: (region: string) => InterruptionCloud
+  readonly logger: Logger
+  readonly metrics: Metrics
+  readonly now: () => Date
+}

@@ -1,0 +1,69 @@
+/**
+ * Runs a decision's actions in order through the port. Order matters: `launched-for-asg` is removed
+ * before the instance leaves its group, so there is no moment in which the replacer could see a
+ * detached, still-tagged spot instance and attach it again.
+ */
+import { errorCode, errorMessage, isNotFound, isTransient } from '../aws/errors.ts'
+import type { InterruptionAction } from '../core/interruption.ts'
+import type { InterruptionCloud } from './deps.ts'
+
+/** A failure a later attempt may not see (throttling, 5xx): thrown so Lambda retries the event. */
+export class TransientCloudError extends Error {
+  override readonly name = 'TransientCloudError'
+  constructor(message: string, options: { cause: unknown }) {
+    super(message, options)
+  }
+}
+
+export type ExecutionResult =
+  | { readonly status: 'done'; readonly completed: readonly InterruptionAction[] }
+  /** The instance or membership vanished between observing and acting: someone else finished the job. */
+  | { readonly status: 'raced'; readonly completed: readonly InterruptionAction[]; readonly error: string }
+  /** A permanent failure (e.g. AccessDenied): retrying the event cannot fix it, so it is reported, not thrown. */
+  | {
+      readonly status: 'failed'
+      readonly completed: readonly InterruptionAction[]
+      readonly failedAction: InterruptionAction
+      readonly error: string
+    }
+
+const run = (cloud: InterruptionCloud, action: InterruptionAction): Promise<void> => {
+  switch (action.kind) {
+    case 'untag-instance':
+      return cloud.untagInstances([action.instanceId], action.keys)
+    case 'terminate-in-group':
+      return cloud.terminateInGroup(action.instanceId, false)
+    case 'detach':
+      return cloud.detachInstances(action.group, [action.instanceId], false)
+    case 'terminate-instance':
+      return cloud.terminateInstances([action.instanceId])
+    case 'request-replacement':
+      return cloud.tagInstances([action.instanceId], action.tags)
+  }
+}
+
+export const executeActions = async (
+  cloud: InterruptionCloud,
+  actions: readonly InterruptionAction[],
+): Promise<ExecutionResult> => {
+  const completed: InterruptionAction[] = []
+  for (const action of actions) {
+    try {
+      await run(cloud, action)
+      completed.push(action)
+    } catch (error) {
+      const description = `${errorCode(error)}: ${errorMessage(error)}`
+      if (isTransient(error)) {
+        throw new TransientCloudError(
+          `${action.kind} ${action.instanceId} failed transiently (${description})`,
+          {
+            cause: error,
+          },
+        )
+      }
+      if (isNotFound(error)) return { status: 'raced', completed, error: description }
+      return { status: 'failed', completed, failedAction: action, error: description }
+    }
+  }
+  return { status: 'done', completed }
+}

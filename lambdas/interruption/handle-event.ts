@@ -1,0 +1,130 @@
+/**
+ * One event, end to end: check it is ours to handle, observe the instance, decide (pure), act.
+ * Returns what happened; the caller reports it. Throws only TransientCloudError (or a transient
+ * AWS error from a read), which the handler turns into a Lambda retry.
+ */
+import type { GlobalConfig } from '../core/config.ts'
+import {
+  createEventRegistry,
+  type ParsedInvocationItem,
+  rebalanceRecommendation,
+  spotInterruptionWarning,
+} from '../core/events.ts'
+import {
+  concernsManagedGroup,
+  decideInterruption,
+  type InterruptionSignal,
+  isRegionEnabled,
+} from '../core/interruption.ts'
+import type { InterruptionDeps } from './deps.ts'
+import { executeActions } from './execute.ts'
+import { observeInstance } from './observe.ts'
+import { type EventResult, reportConfigErrors } from './report.ts'
+
+export const INTERRUPTION_EVENTS = createEventRegistry([spotInterruptionWarning, rebalanceRecommendation])
+
+export type InterruptionItem = ParsedInvocationItem<typeof INTERRUPTION_EVENTS.definitions>
+
+type Outcome = Pick<EventResult, 'outcome' | 'reason' | 'detail'> &
+  Partial<Pick<EventResult, 'group' | 'managed' | 'actions'>>
+
+/** The identifying fields of a result, as far as the event could be read. */
+export const resultFor = (item: InterruptionItem, outcome: Outcome): EventResult => {
+  const { event } = item
+  const envelope = event.kind === 'malformed' ? undefined : event.envelope
+  return {
+    messageId: item.messageId,
+    eventId: envelope?.id,
+    kind: event.kind,
+    region: envelope?.region,
+    instanceId: 'detail' in event ? event.detail.instanceId : undefined,
+    group: undefined,
+    managed: false,
+    actions: [],
+    ...outcome,
+  }
+}
+
+export interface HandlerContext {
+  readonly deps: InterruptionDeps
+  readonly config: GlobalConfig
+  /** Names of invalid settings that decide which groups are touched; while set, nothing is touched. */
+  readonly fatalSettings: readonly string[]
+}
+
+const handleSignal = async (
+  { deps, config, fatalSettings }: HandlerContext,
+  item: InterruptionItem,
+  signal: InterruptionSignal,
+  region: string,
+): Promise<EventResult> => {
+  if (!isRegionEnabled(region, config)) {
+    return resultFor(item, {
+      outcome: 'ignored',
+      reason: 'region-not-enabled',
+      detail: `${region} is not in REGIONS`,
+    })
+  }
+  if (fatalSettings.length > 0) {
+    const detail = `invalid ${fatalSettings.join(', ')}: no group is touched until it is fixed`
+    return resultFor(item, { outcome: 'ignored', reason: 'configuration-invalid', detail })
+  }
+  const cloud = deps.cloudFor(region)
+  const decision = decideInterruption(
+    signal,
+    await observeInstance(cloud, signal.instanceId, config, deps.now()),
+  )
+  reportConfigErrors(deps, region, decision.configErrors)
+  const decided = { group: decision.group, managed: concernsManagedGroup(decision), detail: decision.detail }
+  if (decision.outcome === 'skip')
+    return resultFor(item, { ...decided, outcome: 'skipped', reason: decision.reason })
+  if (config.dryRun) {
+    return resultFor(item, {
+      ...decided,
+      outcome: 'dry-run',
+      reason: decision.reason,
+      actions: decision.actions,
+    })
+  }
+  const execution = await executeActions(cloud, decision.actions)
+  const actions = execution.completed
+  switch (execution.status) {
+    case 'done':
+      return resultFor(item, { ...decided, outcome: 'acted', reason: decision.reason, actions })
+    case 'raced':
+      // Between our read and our write the instance left its group or died: the work was done by someone else.
+      return resultFor(item, {
+        ...decided,
+        outcome: 'skipped',
+        reason: 'already-handled',
+        detail: execution.error,
+        actions,
+      })
+    case 'failed':
+      return resultFor(item, {
+        ...decided,
+        outcome: 'failed',
+        reason: `${execution.failedAction.kind}-failed`,
+        detail: execution.error,
+        actions,
+      })
+  }
+}
+
+export const handleEvent = (context: HandlerContext, item: InterruptionItem): Promise<EventResult> => {
+  const { event } = item
+  switch (event.kind) {
+    case 'malformed':
+      return Promise.resolve(
+        resultFor(item, { outcome: 'invalid', reason: 'malformed-event', detail: event.problem }),
+      )
+    case 'unrecognized': {
+      const detail = `${event.envelope.source} / ${event.envelope.detailType} is not an interruption event`
+      return Promise.resolve(resultFor(item, { outcome: 'ignored', reason: 'unrecognized-event', detail }))
+    }
+    case 'spot-interruption':
+      return handleSignal(context, item, { kind: event.kind, ...event.detail }, event.envelope.region)
+    case 'rebalance-recommendation':
+      return handleSignal(context, item, { kind: event.kind, ...event.detail }, event.envelope.region)
+  }
+}

@@ -1,0 +1,367 @@
+/**
+ * A small stateful Auto Scaling + EC2 account for one region, behind the CloudPort. It behaves like AWS
+ * where the Lambdas depend on it (a group backfills when it loses an instance without a desired-capacity
+ * decrement, a termination hook holds an instance in Terminating:Wait, acting on a non-member fails)
+ * and records every call, so tests assert on outcomes and on the exact mutations made.
+ */
+import type {
+  CloudPort,
+  GroupQuery,
+  LifecycleHook,
+  SpotLaunchRequest,
+  SpotLaunchResult,
+} from '../../lambdas/core/port.ts'
+import type {
+  Catalog,
+  Group,
+  GroupMember,
+  Instance,
+  OnDemandPrices,
+  SpotPrice,
+} from '../../lambdas/core/types.ts'
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] }
+
+export type FakeInstance = Mutable<Instance>
+
+export interface FakeGroup extends Mutable<Omit<Group, 'members'>> {
+  /** Instance id → Auto Scaling lifecycle state. */
+  readonly members: Map<string, string>
+  hooks: LifecycleHook[]
+  /** The type the group launches when it backfills (its launch template's type). */
+  launchType: string
+}
+
+/** An error shaped like an AWS SDK v3 ServiceException, for the error classifiers. */
+export const awsError = (name: string, httpStatusCode: number, message = name): Error =>
+  Object.assign(new Error(message), {
+    name,
+    $fault: httpStatusCode >= 500 ? 'server' : 'client',
+    $metadata: { httpStatusCode },
+  })
+
+export const throttlingError = (): Error => awsError('Throttling', 400, 'Rate exceeded')
+export const serviceUnavailableError = (): Error =>
+  awsError('ServiceUnavailable', 503, 'Service is unavailable')
+
+const MUTATIONS = new Set([
+  'launchSpot',
+  'attachInstances',
+  'detachInstances',
+  'terminateInGroup',
+  'terminateInstances',
+  'setMaxSize',
+  'tagGroup',
+  'untagGroup',
+  'tagInstances',
+  'untagInstances',
+])
+
+export class FakeCloud implements CloudPort {
+  readonly groups = new Map<string, FakeGroup>()
+  readonly instances = new Map<string, FakeInstance>()
+  readonly calls: { readonly method: string; readonly args: readonly unknown[] }[] = []
+  catalog: Catalog = new Map()
+  spotPrices: SpotPrice[] = []
+  onDemand: OnDemandPrices = { prices: new Map(), source: 'embedded' }
+  readonly protectedIds = new Set<string>()
+  readonly stacks = new Map<string, string>()
+  private readonly failures = new Map<string, Error[]>()
+  private nextId = 0x1000
+
+  constructor(readonly region = 'us-east-1') {}
+
+  /** The calls that change something, in order. */
+  get mutations() {
+    return this.calls.filter((call) => MUTATIONS.has(call.method))
+  }
+
+  /** The next call to `method` throws `error` (queued: call again to fail several times). */
+  failNext(method: keyof CloudPort | 'tagInstances', error: Error): void {
+    this.failures.set(method, [...(this.failures.get(method) ?? []), error])
+  }
+
+  addGroup(name: string, overrides: Partial<Omit<FakeGroup, 'members' | 'name'>> = {}): FakeGroup {
+    const group: FakeGroup = {
+      name,
+      region: this.region,
+      minSize: 0,
+      maxSize: 10,
+      desiredCapacity: 0,
+      healthCheckGracePeriodSeconds: 300,
+      tags: { 'spot-enabled': 'true' },
+      propagatedTags: {},
+      launchTemplate: { id: 'lt-0123456789abcdef0', name: undefined, version: '$Default' },
+      launchConfigurationName: undefined,
+      mixedInstancesPolicy: undefined,
+      suspendedProcesses: [],
+      subnetIds: ['subnet-a'],
+      status: undefined,
+      hooks: [],
+      launchType: 'm5.large',
+      ...overrides,
+      members: new Map(),
+    }
+    this.groups.set(name, group)
+    return group
+  }
+
+  /** Seeds an instance; with `group` it is attached InService and counted in desired capacity. */
+  addInstance(
+    overrides: Partial<FakeInstance> & { readonly group?: string; readonly lifecycleState?: string } = {},
+  ) {
+    const { group: groupName, lifecycleState = 'InService', ...fields } = overrides
+    const instance: FakeInstance = {
+      id: this.newId(),
+      type: 'm5.large',
+      zone: `${this.region}a`,
+      subnetId: 'subnet-a',
+      lifecycle: 'on-demand',
+      state: 'running',
+      launchTime: new Date('2026-01-01T00:00:00Z'),
+      tags: {},
+      platform: 'Linux/UNIX',
+      ...fields,
+    }
+    this.instances.set(instance.id, instance)
+    if (groupName !== undefined) {
+      const group = this.group(groupName)
+      group.members.set(instance.id, lifecycleState)
+      group.desiredCapacity += 1
+    }
+    return instance
+  }
+
+  group(name: string): FakeGroup {
+    const group = this.groups.get(name)
+    if (group === undefined) throw new Error(`fake: no group ${name}`)
+    return group
+  }
+
+  async describeGroups(query: GroupQuery): Promise<Group[]> {
+    this.record('describeGroups', query)
+    return [...this.groups.values()].filter((g) => matchesQuery(g, query)).map((g) => this.snapshot(g))
+  }
+
+  async describeInstances(ids: readonly string[]): Promise<Instance[]> {
+    this.record('describeInstances', ids)
+    return ids.flatMap((id) => {
+      const instance = this.instances.get(id)
+      return instance === undefined || instance.state === 'terminated'
+        ? []
+        : [{ ...instance, tags: { ...instance.tags } }]
+    })
+  }
+
+  async describeLaunchedSpotInstances(): Promise<Instance[]> {
+    this.record('describeLaunchedSpotInstances')
+    return [...this.instances.values()].filter(
+      (i) => (i.state === 'pending' || i.state === 'running') && i.tags['launched-for-asg'] !== undefined,
+    )
+  }
+
+  async describeInstanceTypes(): Promise<Catalog> {
+    this.record('describeInstanceTypes')
+    return this.catalog
+  }
+
+  async describeSpotPrices(productDescription: string, now: Date): Promise<SpotPrice[]> {
+    this.record('describeSpotPrices', productDescription, now)
+    return this.spotPrices.filter((p) => p.productDescription === productDescription)
+  }
+
+  async onDemandPrices(platform: string): Promise<OnDemandPrices> {
+    this.record('onDemandPrices', platform)
+    return this.onDemand
+  }
+
+  async terminationProtected(ids: readonly string[]): Promise<Set<string>> {
+    this.record('terminationProtected', ids)
+    return new Set(ids.filter((id) => this.protectedIds.has(id)))
+  }
+
+  async stackStatuses(stackNames: readonly string[]): Promise<Map<string, string>> {
+    this.record('stackStatuses', stackNames)
+    return new Map(
+      stackNames.flatMap((n) => (this.stacks.has(n) ? [[n, this.stacks.get(n) as string] as const] : [])),
+    )
+  }
+
+  async lifecycleHooks(groupName: string): Promise<LifecycleHook[]> {
+    this.record('lifecycleHooks', groupName)
+    return [...(this.groups.get(groupName)?.hooks ?? [])]
+  }
+
+  async groupOfInstances(ids: readonly string[]): Promise<Map<string, string>> {
+    this.record('groupOfInstances', ids)
+    const result = new Map<string, string>()
+    for (const id of ids) {
+      const group = [...this.groups.values()].find((g) => g.members.has(id))
+      if (group !== undefined) result.set(id, group.name)
+    }
+    return result
+  }
+
+  async launchSpot(request: SpotLaunchRequest): Promise<SpotLaunchResult> {
+    this.record('launchSpot', request)
+    const first = request.overrides[0]
+    if (first === undefined)
+      return {
+        ok: false,
+        errors: [{ instanceType: undefined, code: 'InvalidParameter', message: 'no overrides' }],
+      }
+    const instance = this.addInstance({
+      type: first.instanceType,
+      zone: first.zone,
+      subnetId: first.subnetId,
+      lifecycle: 'spot',
+      tags: { ...request.tags },
+    })
+    return { ok: true, instanceId: instance.id, instanceType: instance.type, zone: instance.zone }
+  }
+
+  async attachInstances(groupName: string, ids: readonly string[]): Promise<void> {
+    this.record('attachInstances', groupName, ids)
+    const group = this.group(groupName)
+    if (group.desiredCapacity + ids.length > group.maxSize)
+      throw awsError('ValidationError', 400, 'exceeds MaxSize')
+    for (const id of ids) group.members.set(this.liveInstance(id).id, 'InService')
+    group.desiredCapacity += ids.length
+  }
+
+  async detachInstances(groupName: string, ids: readonly string[], decrementDesired: boolean): Promise<void> {
+    this.record('detachInstances', groupName, ids, decrementDesired)
+    const group = this.group(groupName)
+    for (const id of ids) this.leaveGroup(group, id, decrementDesired)
+  }
+
+  async terminateInGroup(instanceId: string, decrementDesired: boolean): Promise<void> {
+    this.record('terminateInGroup', instanceId, decrementDesired)
+    const group = [...this.groups.values()].find((g) => g.members.has(instanceId))
+    if (group === undefined)
+      throw awsError(
+        'ValidationError',
+        400,
+        `Instance Id not found - No managed instance found for instance ID: ${instanceId}`,
+      )
+    if (group.hooks.some((h) => h.transition === 'autoscaling:EC2_INSTANCE_TERMINATING')) {
+      // The hook holds the instance until the user's drain completes; capacity is replaced meanwhile.
+      group.members.set(instanceId, 'Terminating:Wait')
+      if (decrementDesired) group.desiredCapacity -= 1
+      else this.backfill(group, this.liveInstance(instanceId).zone)
+      return
+    }
+    this.leaveGroup(group, instanceId, decrementDesired)
+    this.liveInstance(instanceId).state = 'terminated'
+  }
+
+  async terminateInstances(ids: readonly string[]): Promise<void> {
+    this.record('terminateInstances', ids)
+    for (const id of ids) {
+      const instance = this.instances.get(id)
+      if (instance === undefined)
+        throw awsError('InvalidInstanceID.NotFound', 400, `The instance ID '${id}' does not exist`)
+      instance.state = 'terminated'
+    }
+  }
+
+  async setMaxSize(groupName: string, maxSize: number): Promise<void> {
+    this.record('setMaxSize', groupName, maxSize)
+    this.group(groupName).maxSize = maxSize
+  }
+
+  async tagGroup(groupName: string, tags: Readonly<Record<string, string>>): Promise<void> {
+    this.record('tagGroup', groupName, tags)
+    const group = this.group(groupName)
+    group.tags = { ...group.tags, ...tags }
+  }
+
+  async untagGroup(groupName: string, keys: readonly string[]): Promise<void> {
+    this.record('untagGroup', groupName, keys)
+    const group = this.group(groupName)
+    group.tags = Object.fromEntries(Object.entries(group.tags).filter(([key]) => !keys.includes(key)))
+  }
+
+  async tagInstances(ids: readonly string[], tags: Readonly<Record<string, string>>): Promise<void> {
+    this.record('tagInstances', ids, tags)
+    for (const id of ids) {
+      const instance = this.liveInstance(id)
+      instance.tags = { ...instance.tags, ...tags }
+    }
+  }
+
+  async untagInstances(ids: readonly string[], keys: readonly string[]): Promise<void> {
+    this.record('untagInstances', ids, keys)
+    for (const id of ids) {
+      const instance = this.liveInstance(id)
+      instance.tags = Object.fromEntries(Object.entries(instance.tags).filter(([key]) => !keys.includes(key)))
+    }
+  }
+
+  private record(method: string, ...args: unknown[]): void {
+    this.calls.push({ method, args })
+    const queued = this.failures.get(method)
+    const error = queued?.shift()
+    if (error !== undefined) throw error
+  }
+
+  private newId(): string {
+    this.nextId += 1
+    return `i-${this.nextId.toString(16).padStart(17, '0')}`
+  }
+
+  private liveInstance(id: string): FakeInstance {
+    const instance = this.instances.get(id)
+    if (instance === undefined || instance.state === 'terminated') {
+      throw awsError('InvalidInstanceID.NotFound', 400, `The instance ID '${id}' does not exist`)
+    }
+    return instance
+  }
+
+  private leaveGroup(group: FakeGroup, id: string, decrementDesired: boolean): void {
+    const state = group.members.get(id)
+    if (state !== 'InService' && state !== 'Standby') {
+      throw awsError(
+        'ValidationError',
+        400,
+        `The instance ${id} is not part of Auto Scaling group ${group.name} or is not InService`,
+      )
+    }
+    group.members.delete(id)
+    if (decrementDesired) group.desiredCapacity -= 1
+    else this.backfill(group, this.liveInstance(id).zone)
+  }
+
+  /** What Auto Scaling does when an instance leaves without a decrement: launch on-demand at once. */
+  private backfill(group: FakeGroup, zone: string): void {
+    const instance = this.addInstance({
+      type: group.launchType,
+      zone,
+      lifecycle: 'on-demand',
+      state: 'pending',
+    })
+    group.members.set(instance.id, 'Pending')
+  }
+
+  private snapshot(group: FakeGroup): Group {
+    const { members, hooks: _hooks, launchType: _launchType, ...fields } = group
+    const asMembers: GroupMember[] = [...members].map(([instanceId, lifecycleState]) => {
+      const instance = this.instances.get(instanceId)
+      return {
+        instanceId,
+        lifecycleState,
+        healthStatus: 'Healthy',
+        protectedFromScaleIn: false,
+        zone: instance?.zone ?? `${this.region}a`,
+        instanceType: instance?.type,
+      }
+    })
+    return { ...fields, tags: { ...fields.tags }, members: asMembers }
+  }
+}
+
+const matchesQuery = (group: FakeGroup, query: GroupQuery): boolean => {
+  if (query.tagKey === undefined) return true
+  const value = group.tags[query.tagKey]
+  return value !== undefined && (query.tagValues.length === 0 || query.tagValues.includes(value))
+}

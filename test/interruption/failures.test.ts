@@ -1,0 +1,167 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createHandler } from '../../lambdas/interruption/create-handler.ts'
+import { TransientCloudError } from '../../lambdas/interruption/execute.ts'
+import * as events from '../events/builders.ts'
+import { awsError, FakeCloud, serviceUnavailableError, throttlingError } from '../fakes/fake-cloud.ts'
+import { captureTelemetry, seedConvertedGroup, testDeps } from './support.ts'
+
+let telemetry: ReturnType<typeof captureTelemetry>
+beforeEach(() => {
+  telemetry = captureTelemetry()
+})
+afterEach(() => telemetry.restore())
+
+const setup = () => {
+  const cloud = new FakeCloud('us-east-1')
+  const { ids } = seedConvertedGroup(cloud)
+  const deps = testDeps([cloud])
+  return { cloud, doomed: ids[0] as string, deps, handler: createHandler(deps) }
+}
+const interruptionOf = (instanceId: string) =>
+  events.spotInterruptionWarning({ instanceId, region: 'us-east-1' })
+
+describe('interruption handler: bad input never throws', () => {
+  it.each([
+    ['null', null],
+    ['an empty object', {}],
+    ['a string', 'EC2 Spot Instance Interruption Warning'],
+    ['an event without detail', events.without(events.spotInterruptionWarning(), 'detail')],
+    ['an event without region', events.without(events.spotInterruptionWarning(), 'region')],
+    [
+      'a missing instance-id',
+      events.withDetail(events.spotInterruptionWarning(), { 'instance-id': undefined }),
+    ],
+    [
+      'a malformed instance-id',
+      events.withDetail(events.rebalanceRecommendation(), { 'instance-id': 'i-NOPE' }),
+    ],
+    ['an unknown instance-action', events.spotInterruptionWarning({ action: 'reboot' })],
+    ['an SQS body that is not JSON', events.viaSqs('{"version": "0",')],
+    ['an SQS record without body', { Records: [{ eventSource: 'aws:sqs', messageId: 'm-1' }] }],
+  ])('%s: one structured warning, no AWS call, no action', async (_name, input) => {
+    const { cloud, deps, handler } = setup()
+    const summary = await handler(input, {})
+    expect(cloud.calls).toEqual([])
+    expect(deps.cloudsAsked).toEqual([])
+    expect(summary.results).toEqual([
+      expect.objectContaining({ outcome: 'invalid', reason: 'malformed-event', actions: [] }),
+    ])
+    const warnings = telemetry.logs().filter((line) => line.level === 'WARN')
+    expect(warnings).toEqual([
+      expect.objectContaining({ message: 'interruption event rejected', reason: 'malformed-event' }),
+    ])
+    expect(warnings[0]?.detail).toEqual(expect.any(String))
+  })
+
+  it('an unknown instance id: looked up, found nowhere, nothing done', async () => {
+    const { cloud, handler } = setup()
+    const summary = await handler(interruptionOf('i-0fffffffffffffff0'), {})
+    expect(cloud.mutations).toEqual([])
+    expect(summary.results[0]).toMatchObject({ outcome: 'skipped', reason: 'instance-gone' })
+  })
+
+  it('an event that is not an interruption (a schedule tick) is a typed no-op with one log line and no AWS call', async () => {
+    const { cloud, handler } = setup()
+    const summary = await handler(events.scheduledEvent(), {})
+    expect(cloud.calls).toEqual([])
+    expect(summary.results).toEqual([
+      expect.objectContaining({ kind: 'unrecognized', outcome: 'ignored', reason: 'unrecognized-event' }),
+    ])
+    expect(telemetry.logs().filter((line) => line.reason === 'unrecognized-event')).toHaveLength(1)
+  })
+
+  it('a bad record in an SQS batch does not stop the good one', async () => {
+    const { cloud, doomed, handler } = setup()
+    const summary = await handler(events.viaSqs('garbage', interruptionOf(doomed)), {})
+    expect(summary.results.map((r) => r.outcome)).toEqual(['invalid', 'acted'])
+    expect(cloud.mutations.map((m) => m.method)).toEqual(['untagInstances', 'detachInstances'])
+  })
+})
+
+describe('interruption handler: AWS failures', () => {
+  it.each([
+    ['throttling while reading', 'describeInstances', throttlingError()],
+    ['a 5xx while reading groups', 'describeGroups', serviceUnavailableError()],
+    ['throttling while detaching', 'detachInstances', throttlingError()],
+    ['a 5xx while untagging', 'untagInstances', serviceUnavailableError()],
+  ] as const)(
+    '%s throws so Lambda retries, and the retry completes the job',
+    async (_name, method, error) => {
+      const { cloud, doomed, handler } = setup()
+      cloud.failNext(method, error)
+
+      await expect(handler(interruptionOf(doomed), {})).rejects.toBeInstanceOf(TransientCloudError)
+      await expect(handler(interruptionOf(doomed), {})).resolves.toMatchObject({
+        results: [{ outcome: 'acted' }],
+      })
+
+      expect(cloud.group('web').members.has(doomed)).toBe(false)
+      expect(cloud.group('web').desiredCapacity).toBe(3)
+      expect(cloud.group('web').members.size).toBe(3)
+    },
+  )
+
+  it('keeps the AWS error as the cause of the retryable error', async () => {
+    const { cloud, doomed, handler } = setup()
+    const throttled = throttlingError()
+    cloud.failNext('detachInstances', throttled)
+    const failure = await handler(interruptionOf(doomed), {}).catch((error: unknown) => error)
+    expect(failure).toBeInstanceOf(TransientCloudError)
+    expect((failure as Error).cause).toBe(throttled)
+    expect((failure as Error).message).toContain('detach')
+  })
+
+  it('finishes the other events of an SQS batch before throwing for the transient one', async () => {
+    const cloud = new FakeCloud('us-east-1')
+    const { ids } = seedConvertedGroup(cloud, { size: 2 })
+    const [first, second] = ids as [string, string]
+    cloud.failNext('terminateInstances', serviceUnavailableError())
+    const handler = createHandler(testDeps([cloud]))
+    const batch = events.viaSqs(
+      events.spotInterruptionWarning({ instanceId: first, region: 'us-east-1', action: 'stop' }),
+      interruptionOf(second),
+    )
+    await expect(handler(batch, {})).rejects.toBeInstanceOf(TransientCloudError)
+    expect(cloud.group('web').members.has(second)).toBe(false)
+  })
+
+  it('a permanent failure (access denied) is reported, not thrown: a retry would fail the same way', async () => {
+    const { cloud, doomed, handler } = setup()
+    cloud.failNext(
+      'detachInstances',
+      awsError('AccessDenied', 403, 'not authorized to perform autoscaling:DetachInstances'),
+    )
+    const summary = await handler(interruptionOf(doomed), {})
+    expect(summary.results[0]).toMatchObject({
+      outcome: 'failed',
+      reason: 'detach-failed',
+      detail: expect.stringContaining('AccessDenied'),
+      actions: [expect.objectContaining({ kind: 'untag-instance' })],
+    })
+    expect(telemetry.logs().filter((line) => line.level === 'ERROR')).toEqual([
+      expect.objectContaining({ message: 'interruption event failed', reason: 'detach-failed' }),
+    ])
+  })
+
+  it('a permanent failure while reading is reported, not thrown', async () => {
+    const { cloud, doomed, handler } = setup()
+    cloud.failNext('groupOfInstances', awsError('AccessDenied', 403))
+    const summary = await handler(interruptionOf(doomed), {})
+    expect(summary.results[0]).toMatchObject({
+      outcome: 'failed',
+      reason: 'unexpected-error',
+      instanceId: doomed,
+    })
+    expect(cloud.mutations).toEqual([])
+  })
+
+  it('an instance that left between reading and acting counts as already handled', async () => {
+    const { cloud, doomed, handler } = setup()
+    cloud.failNext(
+      'detachInstances',
+      awsError('ValidationError', 400, `The instance ${doomed} is not part of Auto Scaling group web.`),
+    )
+    const summary = await handler(interruptionOf(doomed), {})
+    expect(summary.results[0]).toMatchObject({ outcome: 'skipped', reason: 'already-handled' })
+  })
+})

@@ -1,0 +1,115 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { Metric } from '../../lambdas/core/metric-names.ts'
+import { createHandler } from '../../lambdas/interruption/create-handler.ts'
+import * as events from '../events/builders.ts'
+import { FakeCloud } from '../fakes/fake-cloud.ts'
+import { captureTelemetry, seedConvertedGroup, TERMINATING_HOOK, testDeps } from './support.ts'
+
+let telemetry: ReturnType<typeof captureTelemetry>
+beforeEach(() => {
+  telemetry = captureTelemetry()
+})
+afterEach(() => telemetry.restore())
+
+const setup = (tags?: Record<string, string>) => {
+  const cloud = new FakeCloud('us-east-1')
+  const { ids } = seedConvertedGroup(cloud, { hooks: [TERMINATING_HOOK], ...(tags ? { tags } : {}) })
+  return { cloud, ids, handler: createHandler(testDeps([cloud])) }
+}
+const named = (name: string) => telemetry.metrics().filter((metric) => metric.name === name)
+const perGroup = { Region: 'us-east-1', Group: 'web' }
+
+describe('interruption handler telemetry', () => {
+  it('counts a handled interruption and each action taken, per region and group', async () => {
+    const { ids, handler } = setup()
+    await handler(events.spotInterruptionWarning({ instanceId: ids[0] as string, region: 'us-east-1' }), {})
+
+    expect(named(Metric.InterruptionsHandled)).toEqual([
+      { name: 'InterruptionsHandled', unit: 'Count', value: 1, dimensions: perGroup },
+    ])
+    expect(named(Metric.InterruptionActions).map((m) => m.dimensions)).toEqual([
+      { ...perGroup, Action: 'untag-instance' },
+      { ...perGroup, Action: 'terminate-in-group' },
+    ])
+    expect(named(Metric.InterruptionHandlerDurationMs)).toEqual([
+      expect.objectContaining({ unit: 'Milliseconds', dimensions: perGroup, value: expect.any(Number) }),
+    ])
+    expect(named(Metric.IgnoredEvents)).toEqual([])
+  })
+
+  it('counts a rebalance recommendation under its own metric', async () => {
+    const { ids, handler } = setup()
+    await handler(events.rebalanceRecommendation({ instanceId: ids[0] as string, region: 'us-east-1' }), {})
+    expect(named(Metric.RebalanceRecommendationsHandled)).toEqual([
+      expect.objectContaining({ value: 1, dimensions: perGroup }),
+    ])
+    expect(named(Metric.InterruptionActions).map((m) => m.dimensions.Action)).toEqual(['request-replacement'])
+    expect(named(Metric.InterruptionsHandled)).toEqual([])
+  })
+
+  it('counts a duplicate for a managed group as handled, with no action', async () => {
+    const { ids, handler } = setup()
+    const event = events.spotInterruptionWarning({ instanceId: ids[0] as string, region: 'us-east-1' })
+    await handler(event, {})
+    await handler(event, {})
+    expect(named(Metric.InterruptionsHandled)).toHaveLength(2)
+    expect(named(Metric.InterruptionActions)).toHaveLength(2)
+  })
+
+  it.each([
+    ['an unrecognized event', () => events.scheduledEvent({ region: 'us-east-1' }), 'us-east-1'],
+    ['a malformed event', () => ({}), 'unknown'],
+    [
+      'an instance in no group',
+      () => events.spotInterruptionWarning({ instanceId: 'i-0aaaaaaaaaaaaaaa0', region: 'us-east-1' }),
+      'us-east-1',
+    ],
+  ])('counts %s as ignored, per region, and nothing as handled', async (_name, event, region) => {
+    const { handler } = setup()
+    await handler(event(), {})
+    expect(named(Metric.IgnoredEvents)).toEqual([
+      expect.objectContaining({ value: 1, dimensions: { Region: region } }),
+    ])
+    expect(named(Metric.InterruptionsHandled)).toEqual([])
+  })
+
+  it('logs one structured line per event with what was decided and done', async () => {
+    const { ids, handler } = setup()
+    const [doomed] = ids as [string]
+    await handler(
+      events.spotInterruptionWarning({ instanceId: doomed, region: 'us-east-1', id: 'evt-1' }),
+      {},
+    )
+    const lines = telemetry.logs().filter((line) => line.message === 'interruption event')
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 'INFO',
+        eventId: 'evt-1',
+        kind: 'spot-interruption',
+        instanceId: doomed,
+        group: 'web',
+        outcome: 'acted',
+        reason: 'interrupted-member',
+        actions: [
+          expect.objectContaining({ kind: 'untag-instance' }),
+          expect.objectContaining({ kind: 'terminate-in-group' }),
+        ],
+        durationMs: expect.any(Number),
+      }),
+    ])
+  })
+
+  it('reports an invalid group tag once, naming the group, and counts it', async () => {
+    const { ids, handler } = setup({ 'spot-enabled': 'true', autospotting_rebalance_action: 'sometimes' })
+    await handler(events.rebalanceRecommendation({ instanceId: ids[0] as string, region: 'us-east-1' }), {})
+    expect(telemetry.logs().filter((line) => line.name === 'autospotting_rebalance_action')).toEqual([
+      expect.objectContaining({
+        level: 'WARN',
+        group: 'web',
+        value: 'sometimes',
+        expected: expect.stringContaining('replace'),
+      }),
+    ])
+    expect(named(Metric.ConfigErrors)).toEqual([expect.objectContaining({ dimensions: perGroup })])
+  })
+})
