@@ -2,8 +2,8 @@
  * What the interruption handler needs from the outside world. `defaultDeps()` wires the real ones;
  * tests pass a stateful fake cloud and captured telemetry.
  */
+import type { Log, MetricsSink } from '../core/log.ts'
 import type { CloudPort } from '../core/port.ts'
-import type { Logger, Metrics } from '../telemetry.ts'
 
 /** The slice of the port this Lambda uses, plus instance tagging for rebalance `replace`. */
 export type InterruptionCloud = Pick<
@@ -26,7 +26,7 @@ export interface InterruptionDeps {
   readonly env: Readonly<Record<string, string | undefined>>
   /** One port per region; events carry the region they are about. */
   readonly cloudFor: (region: string) => InterruptionCloud
-  readonly logger: Logger
-  readonly metrics: Metrics
+  readonly log: Log
+  readonly metrics: MetricsSink
   readonly now: () => Date
 }

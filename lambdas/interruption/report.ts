@@ -1,19 +1,12 @@
 /**
- * One structured log line and a few EMF metrics per event. Metrics are emitted one at a time
- * (singleMetric) because their dimensions differ per event: Region always, Group when one is known,
- * Action for the actions taken. Names come from the shared metric-names module.
+ * One structured log line and a few metrics per event. Dimensions differ per event (Region always,
+ * Group when the instance belongs to a managed group, Action per action taken), so each set is
+ * emitted on its own. Names come from the shared metric-names module.
  */
-import { MetricUnit } from '@aws-lambda-powertools/metrics'
 import type { ConfigError } from '../core/config.ts'
 import type { InterruptionAction } from '../core/interruption.ts'
-import {
-  DIMENSION_ACTION,
-  DIMENSION_GROUP,
-  DIMENSION_REGION,
-  Metric,
-  type MetricName,
-} from '../core/metric-names.ts'
-import type { Logger, Metrics } from '../telemetry.ts'
+import type { Log, MetricsSink } from '../core/log.ts'
+import { DIMENSION_ACTION, DIMENSION_GROUP, DIMENSION_REGION, Metric } from '../core/metric-names.ts'
 
 export type EventOutcome = 'acted' | 'skipped' | 'dry-run' | 'ignored' | 'invalid' | 'failed'
 
@@ -35,22 +28,8 @@ export interface EventResult {
 }
 
 interface Telemetry {
-  readonly logger: Logger
-  readonly metrics: Metrics
-}
-
-type Unit = (typeof MetricUnit)[keyof typeof MetricUnit]
-
-const emit = (
-  metrics: Metrics,
-  name: MetricName,
-  unit: Unit,
-  value: number,
-  dimensions: Record<string, string>,
-) => {
-  const single = metrics.singleMetric()
-  single.addDimensions(dimensions)
-  single.addMetric(name, unit, value)
+  readonly log: Log
+  readonly metrics: MetricsSink
 }
 
 const HANDLED_METRIC = {
@@ -58,44 +37,43 @@ const HANDLED_METRIC = {
   'rebalance-recommendation': Metric.RebalanceRecommendationsHandled,
 } as const
 
-export const reportEvent = (
-  { logger, metrics }: Telemetry,
-  result: EventResult,
-  durationMs: number,
-): void => {
+export const reportEvent = ({ log, metrics }: Telemetry, result: EventResult, durationMs: number): void => {
   const region = { [DIMENSION_REGION]: result.region ?? 'unknown' }
-  const perGroup =
-    result.group !== undefined && result.managed ? { ...region, [DIMENSION_GROUP]: result.group } : region
   const fields = { ...result, durationMs }
-  if (result.outcome === 'invalid') logger.warn('interruption event rejected', fields)
-  else if (result.outcome === 'failed') logger.error('interruption event failed', fields)
-  else logger.info('interruption event', fields)
+  if (result.outcome === 'invalid') log.warn('interruption event rejected', fields)
+  else if (result.outcome === 'failed') log.error('interruption event failed', fields)
+  else log.info('interruption event', fields)
 
-  if ((result.kind === 'spot-interruption' || result.kind === 'rebalance-recommendation') && result.managed) {
-    emit(metrics, HANDLED_METRIC[result.kind], MetricUnit.Count, 1, perGroup)
-    if (result.outcome === 'acted' || result.outcome === 'failed') {
-      for (const action of result.actions) {
-        emit(metrics, Metric.InterruptionActions, MetricUnit.Count, 1, {
-          ...perGroup,
-          [DIMENSION_ACTION]: action.kind,
-        })
-      }
-    }
-  } else {
-    emit(metrics, Metric.IgnoredEvents, MetricUnit.Count, 1, region)
+  const duration = {
+    name: Metric.InterruptionHandlerDurationMs,
+    unit: 'Milliseconds',
+    value: durationMs,
+  } as const
+  const isSignal = result.kind === 'spot-interruption' || result.kind === 'rebalance-recommendation'
+  if (!isSignal || !result.managed || result.group === undefined) {
+    metrics.emit(region, [{ name: Metric.IgnoredEvents, unit: 'Count', value: 1 }, duration])
+    return
   }
-  emit(metrics, Metric.InterruptionHandlerDurationMs, MetricUnit.Milliseconds, durationMs, perGroup)
+  const perGroup = { ...region, [DIMENSION_GROUP]: result.group }
+  metrics.emit(perGroup, [{ name: HANDLED_METRIC[result.kind], unit: 'Count', value: 1 }, duration])
+  if (result.outcome === 'acted' || result.outcome === 'failed' || result.outcome === 'skipped') {
+    for (const action of result.actions) {
+      metrics.emit({ ...perGroup, [DIMENSION_ACTION]: action.kind }, [
+        { name: Metric.InterruptionActions, unit: 'Count', value: 1 },
+      ])
+    }
+  }
 }
 
 export const reportConfigErrors = (
-  { logger, metrics }: Telemetry,
+  { log, metrics }: Telemetry,
   region: string,
   errors: readonly ConfigError[],
 ): void => {
   for (const error of errors) {
-    logger.warn('invalid configuration value; using the default', { ...error })
+    log.warn('invalid configuration value; using the default', { ...error })
     const dimensions: Record<string, string> = { [DIMENSION_REGION]: region }
     if (error.group !== undefined) dimensions[DIMENSION_GROUP] = error.group
-    emit(metrics, Metric.ConfigErrors, MetricUnit.Count, 1, dimensions)
+    metrics.emit(dimensions, [{ name: Metric.ConfigErrors, unit: 'Count', value: 1 }])
   }
 }

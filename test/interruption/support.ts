@@ -7,7 +7,7 @@ import { vi } from 'vitest'
 import { TAG_LAUNCHED_BY, TAG_LAUNCHED_FOR_GROUP } from '../../lambdas/core/constants.ts'
 import type { LifecycleHook } from '../../lambdas/core/port.ts'
 import type { InterruptionDeps } from '../../lambdas/interruption/deps.ts'
-import { createLogger, createMetrics } from '../../lambdas/telemetry.ts'
+import { createLogger, createMetrics, emfMetricsSink, powertoolsLog } from '../../lambdas/telemetry.ts'
 import type { FakeCloud } from '../fakes/fake-cloud.ts'
 
 export interface MetricRecord {
@@ -86,8 +86,8 @@ export const testDeps = (
       if (cloud === undefined) throw new Error(`test: no fake cloud for ${region}`)
       return cloud
     },
-    logger: createLogger('spotswap-interruption-test'),
-    metrics: createMetrics('spotswap-interruption-test'),
+    log: powertoolsLog(createLogger('spotswap-interruption-test')),
+    metrics: emfMetricsSink(createMetrics('spotswap-interruption-test')),
     now: () => NOW,
     cloudsAsked,
   }
