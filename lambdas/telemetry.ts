@@ -5,7 +5,7 @@
 import { Logger } from '@aws-lambda-powertools/logger'
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics'
 import type { Log, MetricsSink, MetricUnit as UnitName } from './core/log.ts'
-import { METRIC_NAMESPACE } from './core/metric-names.ts'
+import { METRIC_NAMESPACE, METRIC_SERVICE } from './core/metric-names.ts'
 
 export const createLogger = (serviceName: string): Logger =>
   new Logger({ serviceName, logLevel: (process.env.LOG_LEVEL as 'INFO' | undefined) ?? 'INFO' })
@@ -18,8 +18,9 @@ export const powertoolsLog = (logger: Logger): Log => ({
   error: (message, attributes) => logger.error(message, { ...attributes }),
 })
 
-export const createMetrics = (serviceName: string): Metrics =>
-  new Metrics({ namespace: METRIC_NAMESPACE, serviceName })
+/** Every metric carries `service=spotswap` whichever Lambda emits it (see core/metric-names.ts). */
+export const createMetrics = (_functionName?: string): Metrics =>
+  new Metrics({ namespace: METRIC_NAMESPACE, serviceName: METRIC_SERVICE })
 
 const UNITS: Record<UnitName, (typeof MetricUnit)[keyof typeof MetricUnit]> = {
   Count: MetricUnit.Count,
@@ -28,14 +29,16 @@ const UNITS: Record<UnitName, (typeof MetricUnit)[keyof typeof MetricUnit]> = {
   None: MetricUnit.NoUnit,
 }
 
-/** EMF through Powertools: one document per dimension set, written to stdout at once. */
+/**
+ * EMF through Powertools: one document per dimension set holding all its values, written at once
+ * (publishing clears the stored metrics and dimensions for the next set).
+ */
 export const emfMetricsSink = (metrics: Metrics): MetricsSink => ({
   emit(dimensions, values) {
     if (values.length === 0) return
-    const single = metrics.singleMetric()
-    single.addDimensions({ ...dimensions })
-    for (const value of values) single.addMetric(value.name, UNITS[value.unit], value.value)
-    single.publishStoredMetrics()
+    metrics.addDimensions({ ...dimensions })
+    for (const value of values) metrics.addMetric(value.name, UNITS[value.unit], value.value)
+    metrics.publishStoredMetrics()
   },
 })
 

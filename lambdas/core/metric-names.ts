@@ -5,6 +5,13 @@
 
 export const METRIC_NAMESPACE = 'SpotSwap'
 
+/**
+ * Powertools adds a `service` dimension to every metric; both Lambdas use this one value so dashboards
+ * and alarms can name it.
+ */
+export const DIMENSION_SERVICE = 'service'
+export const METRIC_SERVICE = 'spotswap'
+
 /** Dimensions: every metric is emitted per Region, and per Group where it is about one group. */
 export const DIMENSION_REGION = 'Region'
 export const DIMENSION_GROUP = 'Group'
