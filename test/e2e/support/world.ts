@@ -25,7 +25,7 @@ import { autoScaling, ec2, type Lifecycle, lifecycleOf, motoRegion, required, ta
 /** amzn2-ami-hvm-2.0.20180810-x86_64-gp2: Linux/UNIX x86_64, in moto's bundled AMI list for every region. */
 export const SEED_IMAGE_ID = 'ami-04681a1dbd79675a5'
 export const SEED_INSTANCE_TYPE = 'm5.large'
-/** Enough zones for zone-balancing decisions to matter; every region moto knows has at least three. */
+/** Enough zones for zone-balancing decisions to matter (fewer where a region has fewer, e.g. us-west-1). */
 const ZONES_PER_NETWORK = 3
 
 /** The SDK's closed union lags behind the instance types AWS (and moto) know; any name is worth sending. */
@@ -92,7 +92,7 @@ export interface WorldInstance {
   readonly tags: Readonly<Record<string, string>>
 }
 
-/** A VPC with one subnet in each of the region's first three zones. */
+/** A VPC with one subnet in each of the region's first three zones (by name). */
 export const createNetwork = async (region?: string): Promise<Network> => {
   const where = motoRegion(region)
   const client = ec2(where)
