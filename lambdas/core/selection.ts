@@ -38,12 +38,22 @@ const archFamily = (info: InstanceTypeInfo): string =>
   info.architectures.some((a) => a === 'arm64' || a === 'arm64_mac') ? 'arm64' : 'x86_64'
 
 /**
- * A type named in the allow list by a pattern more specific than `*` is an explicit choice: it may
- * cross the performance-class filters (burstable, accelerators, previous generation).
+ * A pattern names types when it spells out their family (`t3.*`, `g4ad.xlarge`). Patterns with a wildcard
+ * in the family (`*`, `*.large`, `t*`) only shape the list: a size filter such as `*.large` must not
+ * let a t3.large replace an m5.large.
+ */
+const namesFamily = (pattern: string): boolean => {
+  const family = pattern.split('.')[0] ?? ''
+  return pattern !== 'current' && family.length > 0 && !/[*?]/.test(family)
+}
+
+/**
+ * A type named in the allow list is an explicit choice: it may cross the performance-class filters
+ * (burstable, accelerators, previous generation).
  */
 const explicitlyAllowed = (candidate: InstanceTypeInfo, ctx: SelectionContext): boolean =>
   ctx.config.allowedInstanceTypes.some(
-    (pattern) => pattern !== '*' && pattern !== 'current' && matchesGlob(candidate.name, pattern),
+    (pattern) => namesFamily(pattern) && matchesGlob(candidate.name, pattern),
   )
 
 const expandCurrent = (patterns: readonly string[], originalType: string): string[] =>
