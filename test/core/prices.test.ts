@@ -1,0 +1,62 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { latestSpotPrices } from '../../lambdas/core/prices.ts'
+import { poolKey, type SpotPrice } from '../../lambdas/core/types.ts'
+import { embeddedSpotPriceSteps } from '../../lambdas/data/spot-prices.ts'
+
+/** Every real price step of the snapshot for the given pools, as DescribeSpotPriceHistory rows (newest first). */
+const realRows = (...pools: [instanceType: string, zone: string][]): SpotPrice[] =>
+  pools
+    .flatMap(([instanceType, zone]) =>
+      (embeddedSpotPriceSteps('us-east-1').get(poolKey(instanceType, zone)) ?? []).map((step) => ({
+        instanceType,
+        zone,
+        productDescription: 'Linux/UNIX',
+        priceUsd: step.priceUsd,
+        timestamp: step.at,
+      })),
+    )
+    .sort((a, b) => b.timestamp.getTime() - a.timestamp.getTime())
+
+describe('latestSpotPrices', () => {
+  it('keeps the latest step of a pool whose price changed (m6a.8xlarge in us-east-1a)', () => {
+    const rows = realRows(['m6a.8xlarge', 'us-east-1a'])
+    expect(rows).toHaveLength(2)
+    expect(latestSpotPrices(rows)).toEqual(new Map([['m6a.8xlarge/us-east-1a', 0.6112]]))
+  })
+
+  it('keeps one price per type and zone: the same type differs by zone', () => {
+    const book = latestSpotPrices(realRows(['m5.large', 'us-east-1b'], ['m5.large', 'us-east-1d']))
+    expect(book).toEqual(
+      new Map([
+        ['m5.large/us-east-1b', 0.0424],
+        ['m5.large/us-east-1d', 0.0416],
+      ]),
+    )
+  })
+
+  it('does not depend on the order of the rows', () => {
+    const rows = realRows(
+      ['m6a.8xlarge', 'us-east-1a'],
+      ['m5.large', 'us-east-1b'],
+      ['t3.large', 'us-east-1a'],
+    )
+    const expected = latestSpotPrices(rows)
+    fc.assert(
+      fc.property(fc.shuffledSubarray(rows, { minLength: rows.length }), (shuffled) => {
+        expect(latestSpotPrices(shuffled)).toEqual(expected)
+      }),
+    )
+  })
+
+  it('returns an empty book for no rows', () => {
+    expect(latestSpotPrices([]).size).toBe(0)
+  })
+
+  it('does not modify the rows it is given', () => {
+    const rows = realRows(['m6a.8xlarge', 'us-east-1a'])
+    const before = structuredClone(rows)
+    latestSpotPrices(rows)
+    expect(rows).toEqual(before)
+  })
+})
