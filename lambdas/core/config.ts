@@ -268,6 +268,8 @@ const describeValue = (value: unknown): string => {
   return String(value)
 }
 
+const BLANK_TAG_EXPECTED = 'a non-empty value (remove the tag to use the global default)'
+
 /** Applies overrides from `lookup` (env or tags) on top of `base`, collecting errors per key. */
 const overlay = (
   base: GroupConfig,
@@ -280,9 +282,13 @@ const overlay = (
   for (const s of GROUP_SETTINGS) {
     const found = lookup(s.env)
     if (found === undefined) continue
+    const blank = found.raw.trim() === ''
     // An empty environment variable means "not set" (CloudFormation cannot omit a variable easily).
-    if (source === 'env' && found.raw.trim() === '') continue
-    const parsed = (s.parse as (raw: string) => Parsed<unknown>)(found.raw)
+    if (source === 'env' && blank) continue
+    const read = (s.parse as (raw: string) => Parsed<unknown>)(found.raw)
+    // An empty tag is a mistake, not a setting: for the type lists it would silently widen the global
+    // allow list to every type (or drop the deny list), so it is refused like any other bad value.
+    const parsed = blank && read.ok ? bad<unknown>(BLANK_TAG_EXPECTED) : read
     if (parsed.ok) {
       config[s.key] = parsed.value
     } else {
