@@ -126,7 +126,7 @@ const parseTypeGlobs = (raw: string): Parsed<readonly string[]> => {
 
 const parseInFlight = (raw: string): Parsed<InFlightLimit> => {
   const trimmed = raw.trim()
-  const expected = 'a count of at least 1 (e.g. 3) or a percentage from 1% to 100% (e.g. 25%)'
+  const expected = `a count from 1 to ${MAX_MIN_ON_DEMAND_NUMBER} (e.g. 3) or a percentage above 0% up to 100% (e.g. 25%)`
   const percent = /^(\d+(?:\.\d+)?)%$/.exec(trimmed)
   if (percent?.[1] !== undefined) {
     const value = Number(percent[1])
