@@ -1,0 +1,220 @@
+import type { AutoScalingGroup } from '@aws-sdk/client-auto-scaling'
+import type { InstanceTypeInfo as Ec2InstanceTypeInfo } from '@aws-sdk/client-ec2'
+import { describe, expect, it } from 'vitest'
+import { toGroup, toInstance, toInstanceTypeInfo, toSpotPrice } from '../../lambdas/aws/convert.ts'
+import {
+  g4dnXlarge,
+  launchedSpotInstance,
+  m5Large,
+  mixedInstancesGroup,
+  onDemandWindowsInstance,
+  t3Large,
+} from './sdk-fixtures.ts'
+
+describe('toInstanceTypeInfo', () => {
+  it('converts g4dn.xlarge with its GPU and local NVMe disk', () => {
+    expect(toInstanceTypeInfo(g4dnXlarge)).toEqual({
+      name: 'g4dn.xlarge',
+      vcpus: 4,
+      memoryMiB: 16384,
+      architectures: ['x86_64'],
+      virtualizationTypes: ['hvm'],
+      accelerator: { kind: 'gpu', count: 1, manufacturer: 'NVIDIA' },
+      instanceStorage: { disks: 1, diskSizeGb: 125, ssd: true },
+      ebsThroughputMBps: 118.75,
+      bareMetal: false,
+      burstable: false,
+      currentGeneration: true,
+      spotSupported: true,
+    })
+  })
+
+  it('marks t3.large burstable and without instance storage', () => {
+    expect(toInstanceTypeInfo(t3Large)).toMatchObject({
+      name: 't3.large',
+      vcpus: 2,
+      memoryMiB: 8192,
+      burstable: true,
+      accelerator: null,
+      instanceStorage: null,
+      ebsThroughputMBps: 86.875,
+    })
+  })
+
+  it('converts m5.large as a plain current-generation type', () => {
+    expect(toInstanceTypeInfo(m5Large)).toMatchObject({
+      name: 'm5.large',
+      burstable: false,
+      accelerator: null,
+      ebsThroughputMBps: 81.25,
+      spotSupported: true,
+    })
+  })
+
+  it.each<[string, Partial<Ec2InstanceTypeInfo>, unknown]>([
+    [
+      'FpgaInfo as an fpga',
+      { FpgaInfo: { Fpgas: [{ Name: 'Virtex UltraScale (VU9P)', Manufacturer: 'Xilinx', Count: 2 }] } },
+      { kind: 'fpga', count: 2, manufacturer: 'Xilinx' },
+    ],
+    [
+      'InferenceAcceleratorInfo as inference',
+      { InferenceAcceleratorInfo: { Accelerators: [{ Count: 4, Name: 'Inferentia', Manufacturer: 'AWS' }] } },
+      { kind: 'inference', count: 4, manufacturer: 'AWS' },
+    ],
+    [
+      'NeuronInfo as inference made by AWS',
+      {
+        NeuronInfo: {
+          NeuronDevices: [{ Count: 1, Name: 'Inferentia2', CoreInfo: { Count: 2, Version: 2 } }],
+        },
+      },
+      { kind: 'inference', count: 1, manufacturer: 'AWS' },
+    ],
+    ['no accelerator info as none', {}, null],
+  ])('reads %s', (_label, accelerators, expected) => {
+    expect(toInstanceTypeInfo({ ...m5Large, ...accelerators }).accelerator).toEqual(expected)
+  })
+
+  it('reports an on-demand-only type as not spot-supported', () => {
+    expect(toInstanceTypeInfo({ ...m5Large, SupportedUsageClasses: ['on-demand'] }).spotSupported).toBe(false)
+  })
+
+  it('keeps only the architectures the core knows', () => {
+    const info = toInstanceTypeInfo({
+      ...m5Large,
+      ProcessorInfo: { SupportedArchitectures: ['arm64', 'x86_64_mac'] },
+    })
+    expect(info.architectures).toEqual(['arm64', 'x86_64_mac'])
+  })
+})
+
+describe('toGroup', () => {
+  it('converts a mixed-instances group with members, tags, subnets and suspended processes', () => {
+    expect(toGroup(mixedInstancesGroup, 'eu-west-1')).toEqual({
+      name: 'web',
+      region: 'eu-west-1',
+      minSize: 1,
+      maxSize: 6,
+      desiredCapacity: 2,
+      healthCheckGracePeriodSeconds: 120,
+      tags: { 'spot-enabled': 'true', team: 'storefront' },
+      propagatedTags: { team: 'storefront' },
+      launchTemplate: undefined,
+      launchConfigurationName: undefined,
+      mixedInstancesPolicy: {
+        launchTemplate: { id: 'lt-0a1b2c3d4e5f60718', name: 'web', version: '$Latest' },
+        overrideTypes: ['m5.large', 't3.large'],
+        onDemandBaseCapacity: 1,
+        onDemandPercentageAboveBaseCapacity: 25,
+      },
+      suspendedProcesses: ['AZRebalance'],
+      members: [
+        {
+          instanceId: 'i-0aaa1111bbbb2222c',
+          lifecycleState: 'InService',
+          healthStatus: 'Healthy',
+          protectedFromScaleIn: false,
+          zone: 'eu-west-1a',
+          instanceType: 'm5.large',
+        },
+        {
+          instanceId: 'i-0ddd3333eeee4444f',
+          lifecycleState: 'Pending:Wait',
+          healthStatus: 'Healthy',
+          protectedFromScaleIn: true,
+          zone: 'eu-west-1b',
+          instanceType: 't3.large',
+        },
+      ],
+      subnetIds: ['subnet-0a1a1a1a1a1a1a1a1', 'subnet-0b2b2b2b2b2b2b2b2'],
+      status: undefined,
+    })
+  })
+
+  it('defaults the instances distribution as Auto Scaling does: no base, 100% on-demand above it', () => {
+    const group: AutoScalingGroup = {
+      ...mixedInstancesGroup,
+      MixedInstancesPolicy: { ...mixedInstancesGroup.MixedInstancesPolicy, InstancesDistribution: {} },
+    }
+    expect(toGroup(group, 'eu-west-1').mixedInstancesPolicy).toMatchObject({
+      onDemandBaseCapacity: 0,
+      onDemandPercentageAboveBaseCapacity: 100,
+    })
+  })
+
+  it('reads a launch-template group without a version and a launch-configuration group being deleted', () => {
+    const base = { ...mixedInstancesGroup, MixedInstancesPolicy: undefined }
+    const templateGroup = toGroup({ ...base, LaunchTemplate: { LaunchTemplateName: 'api' } }, 'eu-west-1')
+    expect(templateGroup.launchTemplate).toEqual({ id: undefined, name: 'api', version: undefined })
+    expect(templateGroup.mixedInstancesPolicy).toBeUndefined()
+
+    const configGroup = toGroup(
+      { ...base, LaunchConfigurationName: 'legacy-lc', VPCZoneIdentifier: '', Status: 'Delete in progress' },
+      'eu-west-1',
+    )
+    expect(configGroup).toMatchObject({
+      launchTemplate: undefined,
+      launchConfigurationName: 'legacy-lc',
+      subnetIds: [],
+      status: 'Delete in progress',
+    })
+  })
+})
+
+describe('toInstance', () => {
+  it('converts a spot instance launched by spotswap', () => {
+    expect(toInstance(launchedSpotInstance)).toEqual({
+      id: 'i-0fff5555aaaa6666b',
+      type: 't3.large',
+      zone: 'eu-west-1b',
+      subnetId: 'subnet-0b2b2b2b2b2b2b2b2',
+      lifecycle: 'spot',
+      state: 'running',
+      launchTime: new Date('2026-03-02T09:41:07.000Z'),
+      tags: { 'launched-for-asg': 'web', 'launched-by-autospotting': 'true', team: 'storefront' },
+      platform: 'Linux/UNIX',
+    })
+  })
+
+  it('treats an instance without InstanceLifecycle as on-demand and keeps its platform', () => {
+    expect(toInstance(onDemandWindowsInstance)).toMatchObject({
+      lifecycle: 'on-demand',
+      state: 'stopped',
+      platform: 'Windows',
+    })
+  })
+
+  it('reports Linux/UNIX when PlatformDetails is missing', () => {
+    expect(toInstance({ ...launchedSpotInstance, PlatformDetails: undefined })?.platform).toBe('Linux/UNIX')
+  })
+
+  it.each([
+    ['id', { InstanceId: undefined }],
+    ['zone', { Placement: {} }],
+    ['launch time', { LaunchTime: undefined }],
+    ['state', { State: undefined }],
+  ])('skips an instance described without its %s', (_field, missing) => {
+    expect(toInstance({ ...launchedSpotInstance, ...missing })).toBeUndefined()
+  })
+})
+
+describe('toSpotPrice', () => {
+  it('parses the price string', () => {
+    const row = {
+      AvailabilityZone: 'eu-west-1b',
+      InstanceType: 't3.large' as const,
+      ProductDescription: 'Linux/UNIX' as const,
+      SpotPrice: '0.028700',
+      Timestamp: new Date('2026-03-02T09:00:00Z'),
+    }
+    expect(toSpotPrice(row)).toEqual({
+      instanceType: 't3.large',
+      zone: 'eu-west-1b',
+      productDescription: 'Linux/UNIX',
+      priceUsd: 0.0287,
+      timestamp: new Date('2026-03-02T09:00:00Z'),
+    })
+    expect(toSpotPrice({ ...row, SpotPrice: 'n/a' })).toBeUndefined()
+  })
+})

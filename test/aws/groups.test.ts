@@ -1,0 +1,130 @@
+import {
+  DescribeAutoScalingGroupsCommand,
+  DescribeAutoScalingInstancesCommand,
+  DescribeLifecycleHooksCommand,
+} from '@aws-sdk/client-auto-scaling'
+import { DescribeStacksCommand } from '@aws-sdk/client-cloudformation'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { mixedInstancesGroup } from './sdk-fixtures.ts'
+import { autoScalingMock, awsError, cloudFormationMock, resetMocks, testAdapter } from './support.ts'
+
+beforeEach(resetMocks)
+
+describe('describeGroups', () => {
+  it('follows NextToken with 100 records per page and converts every group', async () => {
+    autoScalingMock
+      .on(DescribeAutoScalingGroupsCommand)
+      .resolvesOnce({ AutoScalingGroups: [mixedInstancesGroup], NextToken: 'page-2' })
+      .resolvesOnce({ AutoScalingGroups: [{ ...mixedInstancesGroup, AutoScalingGroupName: 'api' }] })
+    const { cloud, apiCalls } = testAdapter()
+
+    const groups = await cloud.describeGroups({ tagKey: undefined, tagValues: [] })
+
+    expect(groups.map((g) => [g.name, g.region])).toEqual([
+      ['web', 'eu-west-1'],
+      ['api', 'eu-west-1'],
+    ])
+    expect(autoScalingMock).toHaveReceivedNthCommandWith(DescribeAutoScalingGroupsCommand, 1, {
+      MaxRecords: 100,
+    })
+    expect(autoScalingMock).toHaveReceivedNthCommandWith(DescribeAutoScalingGroupsCommand, 2, {
+      MaxRecords: 100,
+      NextToken: 'page-2',
+    })
+    expect(apiCalls).toEqual([
+      'autoscaling:DescribeAutoScalingGroups',
+      'autoscaling:DescribeAutoScalingGroups',
+    ])
+  })
+
+  it.each([
+    [
+      'a tag with values',
+      { tagKey: 'spot-enabled', tagValues: ['true'] },
+      [{ Name: 'tag:spot-enabled', Values: ['true'] }],
+    ],
+    ['a tag key alone', { tagKey: 'team', tagValues: [] }, [{ Name: 'tag-key', Values: ['team'] }]],
+    ['no tag', { tagKey: undefined, tagValues: [] }, undefined],
+  ])('narrows the listing server-side by %s', async (_label, query, filters) => {
+    autoScalingMock.on(DescribeAutoScalingGroupsCommand).resolves({ AutoScalingGroups: [] })
+    await testAdapter().cloud.describeGroups(query)
+    const input = autoScalingMock.commandCalls(DescribeAutoScalingGroupsCommand)[0]?.args[0].input
+    expect(input?.Filters).toEqual(filters)
+  })
+
+  it('stops when the service repeats a NextToken instead of looping forever', async () => {
+    autoScalingMock
+      .on(DescribeAutoScalingGroupsCommand)
+      .resolves({ AutoScalingGroups: [], NextToken: 'same' })
+    await testAdapter().cloud.describeGroups({ tagKey: undefined, tagValues: [] })
+    expect(autoScalingMock).toHaveReceivedCommandTimes(DescribeAutoScalingGroupsCommand, 2)
+  })
+})
+
+describe('lifecycleHooks', () => {
+  it('lists the hooks of one group', async () => {
+    autoScalingMock.on(DescribeLifecycleHooksCommand, { AutoScalingGroupName: 'web' }).resolves({
+      LifecycleHooks: [
+        {
+          LifecycleHookName: 'drain',
+          AutoScalingGroupName: 'web',
+          LifecycleTransition: 'autoscaling:EC2_INSTANCE_TERMINATING',
+          HeartbeatTimeout: 300,
+          DefaultResult: 'CONTINUE',
+        },
+      ],
+    })
+    await expect(testAdapter().cloud.lifecycleHooks('web')).resolves.toEqual([
+      { name: 'drain', transition: 'autoscaling:EC2_INSTANCE_TERMINATING' },
+    ])
+  })
+})
+
+describe('groupOfInstances', () => {
+  it('asks about 50 instances per call and leaves out instances outside any group', async () => {
+    const ids = Array.from({ length: 120 }, (_, i) => `i-${String(i).padStart(17, '0')}`)
+    autoScalingMock.on(DescribeAutoScalingInstancesCommand).callsFake((input: { InstanceIds: string[] }) => ({
+      AutoScalingInstances: input.InstanceIds.filter((_, i) => i % 2 === 0).map((id) => ({
+        InstanceId: id,
+        AutoScalingGroupName: 'web',
+        AvailabilityZone: 'eu-west-1a',
+        LifecycleState: 'InService',
+        HealthStatus: 'HEALTHY',
+        ProtectedFromScaleIn: false,
+      })),
+    }))
+
+    const owners = await testAdapter().cloud.groupOfInstances(ids)
+
+    const sizes = autoScalingMock
+      .commandCalls(DescribeAutoScalingInstancesCommand)
+      .map((c) => c.args[0].input.InstanceIds?.length)
+    expect(sizes).toEqual([50, 50, 20])
+    expect(owners.size).toBe(25 + 25 + 10)
+    expect(owners.get(ids[0] ?? '')).toBe('web')
+    expect(owners.has(ids[1] ?? '')).toBe(false)
+  })
+})
+
+describe('stackStatuses', () => {
+  it('reports each stack status by name and leaves out stacks that do not exist', async () => {
+    cloudFormationMock
+      .on(DescribeStacksCommand, { StackName: 'web-stack' })
+      .resolves({
+        Stacks: [
+          { StackName: 'web-stack', StackStatus: 'UPDATE_IN_PROGRESS', CreationTime: new Date('2025-01-01') },
+        ],
+      })
+      .on(DescribeStacksCommand, { StackName: 'gone' })
+      .rejects(awsError('ValidationError', 'Stack with id gone does not exist'))
+
+    const statuses = await testAdapter().cloud.stackStatuses(['web-stack', 'gone'])
+
+    expect([...statuses]).toEqual([['web-stack', 'UPDATE_IN_PROGRESS']])
+  })
+
+  it('lets other failures through', async () => {
+    cloudFormationMock.on(DescribeStacksCommand).rejects(awsError('AccessDenied', 'not authorized', 403))
+    await expect(testAdapter().cloud.stackStatuses(['web-stack'])).rejects.toThrow('not authorized')
+  })
+})
