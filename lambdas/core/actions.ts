@@ -48,10 +48,10 @@ export interface CompleteSwapAction {
   readonly group: string
   readonly pair: SwapPair
   /**
-   * Normally the on-demand partner. When retiring it would now break the on-demand minimum (the
-   * configuration changed meanwhile), the extra spot instance goes instead: either way desired is restored.
+   * Normally the partner. When retiring an on-demand partner would now break the on-demand minimum
+   * (the configuration changed meanwhile), the replacement goes instead: either way desired is restored.
    */
-  readonly retire: 'on-demand' | 'spot'
+  readonly retire: 'partner' | 'replacement'
   readonly reason: string
 }
 

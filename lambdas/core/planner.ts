@@ -19,6 +19,7 @@ import {
 } from './constants.ts'
 import { cronAllowsAction } from './cron.ts'
 import { groupFigures } from './figures.ts'
+import { TAG_REBALANCE_AT_RISK } from './interruption.ts'
 import { type RankedCandidate, type Selection, selectCandidates } from './selection.ts'
 import type { Catalog, Group, GroupMember, Instance, SpotPriceBook } from './types.ts'
 import { poolKey } from './types.ts'
@@ -84,6 +85,11 @@ export const planGroup = (input: PlanInput): GroupPlan => {
   const onDemand = inService.filter((m) => detail(m.instanceId)?.lifecycle === 'on-demand')
   const onDemandIds = new Set(onDemand.map((m) => m.instanceId))
   const spot = inService.filter((m) => detail(m.instanceId)?.lifecycle === 'spot')
+  // Spot members the interruption handler flagged after a rebalance recommendation: replaced like
+  // on-demand ones (into another pool), without counting against the on-demand minimum.
+  const atRisk = spot.filter((m) => detail(m.instanceId)?.tags[TAG_REBALANCE_AT_RISK] !== undefined)
+  const atRiskIds = new Set(atRisk.map((m) => m.instanceId))
+  const isPartner = (id: string): boolean => onDemandIds.has(id) || atRiskIds.has(id)
   const minOnDemand = minOnDemandCount(config, inService.length, group.mixedInstancesPolicy)
   const skipped = groupSkipReason(input)
   const figures = groupFigures(input, inService, minOnDemand)
@@ -103,25 +109,26 @@ export const planGroup = (input: PlanInput): GroupPlan => {
     }
   }
 
-  // 2. Swaps a crashed run left half-done: the spot side is attached, the on-demand partner still in.
+  // 2. Swaps a crashed run left half-done: the spot side is attached, its partner still in.
   const halfDone = spot.flatMap((m) => {
     const partner = detail(m.instanceId)?.tags[TAG_REPLACING_INSTANCE]
-    return partner !== undefined && onDemandIds.has(partner)
+    return partner !== undefined && isPartner(partner)
       ? [{ spotInstanceId: m.instanceId, onDemandInstanceId: partner }]
       : []
   })
   if (skipped === undefined) {
     let onDemandLeft = onDemand.length
     for (const pair of halfDone) {
-      const keepsMinimum = onDemandLeft - 1 >= minOnDemand
-      if (keepsMinimum) onDemandLeft--
+      const partnerIsOnDemand = onDemandIds.has(pair.onDemandInstanceId)
+      const keepsMinimum = !partnerIsOnDemand || onDemandLeft - 1 >= minOnDemand
+      if (keepsMinimum && partnerIsOnDemand) onDemandLeft--
       actions.push({
         kind: 'complete-swap',
         group: group.name,
         pair,
-        retire: keepsMinimum ? 'on-demand' : 'spot',
+        retire: keepsMinimum ? 'partner' : 'replacement',
         reason: keepsMinimum
-          ? 'spot replacement attached by an earlier run; retiring its on-demand partner'
+          ? 'spot replacement attached by an earlier run; retiring its partner'
           : 'retiring the partner would break the on-demand minimum; retiring the extra spot instead',
       })
     }
@@ -134,11 +141,8 @@ export const planGroup = (input: PlanInput): GroupPlan => {
   const pendingByPartner = new Map<string, Instance>()
   for (const instance of [...input.launched].sort(byLaunchTimeThenId)) {
     const partner = instance.tags[TAG_REPLACING_INSTANCE]
-    if (partner === undefined || !onDemandIds.has(partner)) {
-      terminate(
-        instance,
-        'partner-gone: the on-demand instance it was launched to replace is no longer in service',
-      )
+    if (partner === undefined || !isPartner(partner)) {
+      terminate(instance, 'partner-gone: the instance it was launched to replace is no longer in service')
     } else if (pendingByPartner.has(partner)) {
       terminate(
         instance,
@@ -150,15 +154,19 @@ export const planGroup = (input: PlanInput): GroupPlan => {
   }
   const replaceable = Math.max(0, onDemand.length - minOnDemand)
   // The oldest partners keep their replacements; the newest on-demand instances are the ones kept.
+  // Replacements of at-risk spot members are always wanted: they do not change the on-demand count.
   const pending = [...pendingByPartner.entries()].sort(([a], [b]) => {
     const ia = detail(a)
     const ib = detail(b)
     return ia && ib ? byLaunchTimeThenId(ia, ib) : a.localeCompare(b)
   })
-  for (const [, instance] of pending.slice(replaceable)) {
+  const pendingForAtRisk = pending.filter(([partner]) => atRiskIds.has(partner))
+  const pendingForOnDemand = pending.filter(([partner]) => onDemandIds.has(partner))
+  for (const [, instance] of pendingForOnDemand.slice(replaceable)) {
     terminate(instance, `not-needed: the group must keep ${minOnDemand} on-demand instance(s)`)
   }
-  const wanted = pending.slice(0, replaceable)
+  const wantedForOnDemand = pendingForOnDemand.slice(0, replaceable)
+  const wanted = [...pendingForAtRisk, ...wantedForOnDemand]
 
   const grace = gracePeriodSeconds(group, config)
   const orphanAfterSeconds = grace + ORPHAN_SCHEDULE_PERIODS * input.scheduleMinutes * 60
@@ -194,16 +202,14 @@ export const planGroup = (input: PlanInput): GroupPlan => {
     })
   }
 
-  // 4. New replacements, oldest on-demand first, within the minimum and the in-flight budget.
+  // 4. New replacements: at-risk spot members first, then the oldest on-demand ones, within the
+  // on-demand minimum and the in-flight budget.
   if (skipped === undefined) {
     const stillPending = wanted.length - ready.length
-    const budget = Math.min(
-      replaceable - wanted.length,
-      inFlightLimit(config.maxReplacementsInFlight, inService.length) - stillPending,
-    )
     const launches = planLaunches(input, config, {
-      budget,
-      eligible: onDemand.filter((m) => !pendingByPartner.has(m.instanceId)),
+      budget: inFlightLimit(config.maxReplacementsInFlight, inService.length) - stillPending,
+      onDemandBudget: replaceable - wantedForOnDemand.length,
+      eligible: [...atRisk, ...onDemand].filter((m) => !pendingByPartner.has(m.instanceId)),
       spotMembers: spot,
       pendingSpot: wanted.map(([, instance]) => instance),
       targetSpot: inService.length - minOnDemand,
@@ -216,7 +222,10 @@ export const planGroup = (input: PlanInput): GroupPlan => {
 }
 
 interface LaunchBudget {
+  /** Launches allowed in total (in-flight limit). */
   readonly budget: number
+  /** Of which replacing on-demand instances (on-demand minimum). */
+  readonly onDemandBudget: number
   readonly eligible: readonly GroupMember[]
   readonly spotMembers: readonly GroupMember[]
   readonly pendingSpot: readonly Instance[]
@@ -268,10 +277,17 @@ const planLaunches = (input: PlanInput, config: GroupConfig, budget: LaunchBudge
   const eligible = budget.eligible
     .map((m) => ({ member: m, instance: input.instances.get(m.instanceId) }))
     .filter((e): e is { member: GroupMember; instance: Instance } => e.instance !== undefined)
-    .sort((a, b) => byLaunchTimeThenId(a.instance, b.instance))
+    .sort(
+      (a, b) =>
+        Number(a.instance.lifecycle === 'on-demand') - Number(b.instance.lifecycle === 'on-demand') ||
+        byLaunchTimeThenId(a.instance, b.instance),
+    )
 
+  let onDemandLaunches = 0
   for (const { member, instance } of eligible) {
     if (launches.length >= budget.budget) break
+    const replacingOnDemand = instance.lifecycle === 'on-demand'
+    if (replacingOnDemand && onDemandLaunches >= budget.onDemandBudget) break
     const skip = (reason: string, extra: Partial<InstanceSkip> = {}): void => {
       budget.instanceSkips.push({ instanceId: instance.id, reason, ...extra })
     }
@@ -283,17 +299,19 @@ const planLaunches = (input: PlanInput, config: GroupConfig, budget: LaunchBudge
       skip('api-termination-protection')
       continue
     }
-    const original = catalog.get(instance.type)
+    // An at-risk spot member is measured against the on-demand type it once replaced.
+    const baseType = replacingOnDemand ? instance.type : (instance.tags[TAG_REPLACED_TYPE] ?? instance.type)
+    const original = catalog.get(baseType)
     if (!original) {
-      skip(`unknown-instance-type: ${instance.type} is not in the instance type catalogue`)
+      skip(`unknown-instance-type: ${baseType} is not in the instance type catalogue`)
       continue
     }
-    const onDemandPrice = input.onDemandPrices.get(instance.type)
+    const onDemandPrice = input.onDemandPrices.get(baseType)
     if (onDemandPrice === undefined) {
-      skip(`missing-on-demand-price: no on-demand price for ${instance.type}; not replacing blind`)
+      skip(`missing-on-demand-price: no on-demand price for ${baseType}; not replacing blind`)
       continue
     }
-    const cacheKey = `${group.name}|${instance.type}|${instance.zone}`
+    const cacheKey = `${group.name}|${baseType}|${instance.zone}`
     let selection = cache.get(cacheKey)
     if (!selection) {
       selection = selectCandidates(catalog, {
@@ -309,8 +327,16 @@ const planLaunches = (input: PlanInput, config: GroupConfig, budget: LaunchBudge
       skip('no-compatible-spot-type', { rejectedBy: countRejections(selection) })
       continue
     }
-    const choices = diversify(selection.ranked, poolCounts, budget.targetSpot).slice(0, MAX_FLEET_OVERRIDES)
+    // Never back into the pool AWS just flagged.
+    const atRiskPool = replacingOnDemand ? undefined : poolKey(instance.type, instance.zone)
+    const ranked = selection.ranked.filter((c) => poolKey(c.instanceType, c.zone) !== atRiskPool)
+    if (ranked.length === 0) {
+      skip('no-compatible-spot-type: only the at-risk pool itself is compatible')
+      continue
+    }
+    const choices = diversify(ranked, poolCounts, budget.targetSpot).slice(0, MAX_FLEET_OVERRIDES)
     const first = choices[0] as RankedCandidate
+    if (replacingOnDemand) onDemandLaunches++
     countPool(first.instanceType, first.zone)
     launches.push({
       kind: 'launch-spot',
@@ -327,24 +353,33 @@ const planLaunches = (input: PlanInput, config: GroupConfig, budget: LaunchBudge
         priority,
       })),
       allocationStrategy: config.spotAllocationStrategy,
-      tags: launchTags(group, instance),
+      tags: launchTags(group, instance, baseType),
       clientToken: clientToken(instance.id, input.now, input.scheduleMinutes),
       expectedHourlySavingsUsd: onDemandPrice - first.spotPriceUsd,
-      reason: `on-demand ${instance.type} above the minimum; ${first.instanceType} spot at $${first.spotPriceUsd} vs $${onDemandPrice} on-demand`,
+      reason: replacingOnDemand
+        ? `on-demand ${instance.type} above the minimum; ${first.instanceType} spot at $${first.spotPriceUsd} vs $${onDemandPrice} on-demand`
+        : `spot ${instance.type} at risk (rebalance recommendation); moving to ${first.instanceType} at $${first.spotPriceUsd}`,
     })
   }
   return launches
 }
 
-const launchTags = (group: Group, original: Instance): Record<string, string> => {
+/** Tags that describe one instance's own state and must not be copied onto its replacement. */
+const NOT_INHERITED = new Set([TAG_REBALANCE_AT_RISK])
+
+const launchTags = (group: Group, original: Instance, replacedType: string): Record<string, string> => {
   const tags: Record<string, string> = {}
-  for (const [key, value] of Object.entries(group.propagatedTags))
-    if (!key.startsWith('aws:')) tags[key] = value
-  for (const [key, value] of Object.entries(original.tags)) if (!key.startsWith('aws:')) tags[key] = value
+  const copy = (source: Readonly<Record<string, string>>): void => {
+    for (const [key, value] of Object.entries(source)) {
+      if (!key.startsWith('aws:') && !NOT_INHERITED.has(key)) tags[key] = value
+    }
+  }
+  copy(group.propagatedTags)
+  copy(original.tags)
   tags[TAG_LAUNCHED_BY] = 'true'
   tags[TAG_LAUNCHED_FOR_GROUP] = group.name
   tags[TAG_REPLACING_INSTANCE] = original.id
-  tags[TAG_REPLACED_TYPE] = original.type
+  tags[TAG_REPLACED_TYPE] = replacedType
   return tags
 }
 

@@ -44,7 +44,7 @@ const restoreMaxSize = async (cloud: CloudPort, action: RestoreMaxSizeAction): P
 }
 
 const completeSwap = async (cloud: CloudPort, action: CompleteSwapAction): Promise<Outcome> => {
-  const id = action.retire === 'on-demand' ? action.pair.onDemandInstanceId : action.pair.spotInstanceId
+  const id = action.retire === 'partner' ? action.pair.onDemandInstanceId : action.pair.spotInstanceId
   await cloud.terminateInGroup(id, true)
   return { action, status: 'done', detail: `retired ${id}` }
 }

@@ -8,6 +8,7 @@ import {
 } from '../../lambdas/core/constants.ts'
 import type { CronSchedule } from '../../lambdas/core/cron.ts'
 import { parseCronSchedule } from '../../lambdas/core/cron.ts'
+import { TAG_REBALANCE_AT_RISK } from '../../lambdas/core/interruption.ts'
 import { clientToken, planGroup } from '../../lambdas/core/planner.ts'
 import type { Instance } from '../../lambdas/core/types.ts'
 import { anInstance, config, memberOf, minutesAgo, NOW, onDemandFleet, planInput } from '../builders/world.ts'
@@ -177,7 +178,7 @@ describe('planGroup', () => {
     expect(plan.actions).toContainEqual(
       expect.objectContaining({
         kind: 'complete-swap',
-        retire: 'on-demand',
+        retire: 'partner',
         pair: { spotInstanceId: attached.id, onDemandInstanceId: fleet[0]?.id },
       }),
     )
@@ -189,7 +190,9 @@ describe('planGroup', () => {
     const fleet = onDemandFleet(1)
     const attached = spotFor(fleet[0] as Instance)
     const plan = planGroup(planInput([...fleet, attached], { config: config({ minOnDemandNumber: 1 }) }))
-    expect(plan.actions).toContainEqual(expect.objectContaining({ kind: 'complete-swap', retire: 'spot' }))
+    expect(plan.actions).toContainEqual(
+      expect.objectContaining({ kind: 'complete-swap', retire: 'replacement' }),
+    )
   })
 
   it('restores a MaxSize recorded by an earlier run once desired fits again', () => {
@@ -301,5 +304,50 @@ describe('planGroup', () => {
     const input = planInput(onDemandFleet(4))
     expect(planGroup(input)).toEqual(planGroup(input))
     expect(NOW.toISOString()).toBe('2022-05-31T23:00:00.000Z')
+  })
+
+  describe('spot members flagged at risk by a rebalance recommendation', () => {
+    const atRiskMember = (overrides: Partial<Instance> = {}) =>
+      anInstance({
+        lifecycle: 'spot',
+        type: 'm5a.large',
+        zone: 'us-east-1b',
+        tags: { [TAG_REPLACED_TYPE]: 'm5.large', [TAG_REBALANCE_AT_RISK]: NOW.toISOString(), team: 'web' },
+        ...overrides,
+      })
+
+    it('launches a replacement in another pool, measured against the replaced on-demand type', () => {
+      const member = atRiskMember()
+      const plan = planGroup(planInput([member], { config: config({ minOnDemandNumber: 0 }) }))
+      const [launch] = launches(plan.actions)
+      expect(launch?.replacing).toBe(member.id)
+      expect(launch?.overrides.some((o) => o.instanceType === 'm5a.large' && o.zone === 'us-east-1b')).toBe(
+        false,
+      )
+      expect(launch?.tags[TAG_REPLACED_TYPE]).toBe('m5.large')
+      expect(launch?.tags[TAG_REBALANCE_AT_RISK]).toBeUndefined()
+      expect(launch?.tags.team).toBe('web')
+    })
+
+    it('replaces an at-risk member even when the on-demand minimum leaves no on-demand to replace', () => {
+      const [onDemand] = onDemandFleet(1) as [Instance]
+      const member = atRiskMember()
+      const plan = planGroup(planInput([onDemand, member], { config: config({ minOnDemandNumber: 1 }) }))
+      expect(launches(plan.actions).map((a) => a.replacing)).toEqual([member.id])
+    })
+
+    it('swaps the ready replacement in and retires the at-risk member', () => {
+      const member = atRiskMember()
+      const replacement = anInstance({
+        lifecycle: 'spot',
+        zone: 'us-east-1b',
+        launchTime: minutesAgo(6),
+        tags: { [TAG_LAUNCHED_FOR_GROUP]: 'web', [TAG_REPLACING_INSTANCE]: member.id },
+      })
+      const plan = planGroup(planInput([member], { launched: [replacement] }))
+      expect(swaps(plan.actions)[0]?.pairs).toEqual([
+        { spotInstanceId: replacement.id, onDemandInstanceId: member.id },
+      ])
+    })
   })
 })
