@@ -18,6 +18,7 @@ import {
   DescribeSpotPriceHistoryCommand,
   ModifyInstanceAttributeCommand,
   paginateDescribeInstanceTypes,
+  paginateDescribeSpotPriceHistory,
   type SpotOptionsRequest,
   TerminateInstancesCommand,
 } from '@aws-sdk/client-ec2'
@@ -34,6 +35,9 @@ import {
   groupState,
   SEED_INSTANCE_TYPE,
 } from './support/world.ts'
+
+/** moto serialises thousands of rows as XML: 3-8 s for the full catalogue or price list, more under load. */
+const CATALOGUE_TIMEOUT_MS = 60_000
 
 const instancesById = async (ids: string[]) => {
   const described = await ec2().send(new DescribeInstancesCommand({ InstanceIds: ids }))
@@ -244,20 +248,41 @@ describeMoto('moto as spotswap uses it', (moto) => {
       ).toEqual(new Set(['0.00001,Linux/UNIX (Amazon VPC),2006']))
     })
 
-    it('DescribeInstanceTypes pages through the whole catalogue (quirk: moto ignores MaxResults, one page)', async () => {
-      const pages = []
-      for await (const page of paginateDescribeInstanceTypes({ client: ec2(), pageSize: 100 }, {}))
-        pages.push(page)
+    it(
+      'DescribeSpotPriceHistory pages through every type (quirk: moto ignores MaxResults, one page)',
+      async () => {
+        const pages = []
+        for await (const page of paginateDescribeSpotPriceHistory(
+          { client: ec2(), pageSize: 1000 },
+          { StartTime: new Date() },
+        )) {
+          pages.push(page)
+        }
 
-      const types = pages.flatMap((page) => page.InstanceTypes ?? [])
-      expect(pages).toHaveLength(1)
-      expect(types.length).toBeGreaterThan(500)
-      expect(types.find((type) => type.InstanceType === SEED_INSTANCE_TYPE)).toMatchObject({
-        SupportedUsageClasses: ['on-demand', 'spot'],
-        VCpuInfo: { DefaultVCpus: 2 },
-        MemoryInfo: { SizeInMiB: 8192 },
-      })
-    })
+        expect(pages).toHaveLength(1)
+        expect(pages[0]?.SpotPriceHistory?.length).toBeGreaterThan(1000)
+      },
+      CATALOGUE_TIMEOUT_MS,
+    )
+
+    it(
+      'DescribeInstanceTypes pages through the whole catalogue (quirk: moto ignores MaxResults, one page)',
+      async () => {
+        const pages = []
+        for await (const page of paginateDescribeInstanceTypes({ client: ec2(), pageSize: 100 }, {}))
+          pages.push(page)
+
+        const types = pages.flatMap((page) => page.InstanceTypes ?? [])
+        expect(pages).toHaveLength(1)
+        expect(types.length).toBeGreaterThan(500)
+        expect(types.find((type) => type.InstanceType === SEED_INSTANCE_TYPE)).toMatchObject({
+          SupportedUsageClasses: ['on-demand', 'spot'],
+          VCpuInfo: { DefaultVCpus: 2 },
+          MemoryInfo: { SizeInMiB: 8192 },
+        })
+      },
+      CATALOGUE_TIMEOUT_MS,
+    )
 
     it('quirk: marks m5/c5/r5/m6i families CurrentGeneration=false, so the seed type is previous generation', async () => {
       const described = await ec2().send(
