@@ -2,9 +2,11 @@
  * The replacer against moto_server, through the real AWS adapter and SDK. Only the clock is injected
  * (grace periods are minutes long); everything else is the handler as deployed.
  */
+import { DescribeLaunchTemplatesCommand } from '@aws-sdk/client-ec2'
 import { expect, it, vi } from 'vitest'
 import { embeddedCatalog } from '../../lambdas/data/catalog.ts'
 import type { ReplacerSummary } from '../../lambdas/replacer/replacer.ts'
+import { ec2 } from './support/clients.ts'
 import { describeMoto, freshAccountPerTest } from './support/moto.ts'
 import { allInstances, createGroup, groupState } from './support/world.ts'
 
@@ -88,6 +90,39 @@ describeMoto('replacer against moto', (moto) => {
         expect(spot.every((i) => i.tags['launched-for-asg'] === 'web' && i.tags.team === 'web')).toBe(true)
 
         expect(await groupState('batch')).toEqual(batchBefore)
+      } finally {
+        restore()
+      }
+    },
+    E2E_TIMEOUT_MS,
+  )
+
+  it(
+    'converts a launch-configuration group through a temporary launch template that it deletes afterwards',
+    async () => {
+      const restore = withEnvRestored()
+      try {
+        await createGroup({
+          name: 'legacy',
+          desired: 1,
+          min: 1,
+          max: 1,
+          launch: 'configuration',
+          tags: { 'spot-enabled': 'true' },
+        })
+        let now = new Date()
+        const handle = await loadHandler({}, () => now)
+        for (let run = 0; run < 3; run++) {
+          await handle(scheduled, {})
+          now = new Date(now.getTime() + 6 * 60_000)
+        }
+        const legacy = await groupState('legacy')
+        expect(legacy.members.map((m) => m.lifecycle)).toEqual(['spot'])
+        expect({ desired: legacy.desired, max: legacy.max }).toEqual({ desired: 1, max: 1 })
+        const templates = await ec2().send(new DescribeLaunchTemplatesCommand({}))
+        expect(
+          (templates.LaunchTemplates ?? []).filter((t) => t.LaunchTemplateName?.startsWith('spotswap-')),
+        ).toEqual([])
       } finally {
         restore()
       }
