@@ -1,6 +1,6 @@
 /**
- * Auto Scaling and EC2 writes. Terminating and untagging are idempotent (an instance already gone is
- * done); attaching, detaching, resizing and tagging a group report every failure to the caller.
+ * Auto Scaling and EC2 writes. Failures reach the caller as the SDK raised them (classify them with
+ * errors.ts): a missing instance is news the caller may act on ("raced", "already gone").
  */
 import {
   AttachInstancesCommand,
@@ -15,28 +15,36 @@ import {
   TerminateInstancesCommand,
 } from '@aws-sdk/client-ec2'
 import type { AwsContext } from './context.ts'
-import { ignoreNotFound, isNotFound } from './errors.ts'
+import { isNotFound } from './errors.ts'
 import { ATTACH_DETACH_CHUNK, INSTANCE_BATCH_CHUNK } from './limits.ts'
 import { chunk } from './paginate.ts'
 
 /**
  * Acts on ids in batches. One missing id fails its whole batch, so that batch is redone one id at a
- * time, skipping only the ids that are really gone.
+ * time: every id still there is acted on, and then the first not-found error is raised for the rest.
  */
-const forEachBatchSkippingMissing = async (
+const forEachBatch = async (
   ids: readonly string[],
   size: number,
   act: (batch: string[]) => Promise<unknown>,
 ): Promise<void> => {
+  let missing: unknown
   for (const batch of chunk([...new Set(ids)], size)) {
     try {
       await act(batch)
     } catch (error) {
-      if (!isNotFound(error)) throw error
-      if (batch.length === 1) continue
-      for (const id of batch) await ignoreNotFound(act([id]))
+      if (!isNotFound(error) || batch.length === 1) throw error
+      for (const id of batch) {
+        try {
+          await act([id])
+        } catch (single) {
+          if (!isNotFound(single)) throw single
+          missing ??= single
+        }
+      }
     }
   }
+  if (missing !== undefined) throw missing
 }
 
 export const attachInstances = async (
@@ -72,26 +80,23 @@ export const detachInstances = async (
   }
 }
 
-/** An instance no longer in any group has nothing left to terminate through Auto Scaling. */
 export const terminateInGroup = async (
   ctx: AwsContext,
   instanceId: string,
   decrementDesired: boolean,
 ): Promise<void> => {
-  await ignoreNotFound(
-    ctx.call('autoscaling:TerminateInstanceInAutoScalingGroup', () =>
-      ctx.autoScaling.send(
-        new TerminateInstanceInAutoScalingGroupCommand({
-          InstanceId: instanceId,
-          ShouldDecrementDesiredCapacity: decrementDesired,
-        }),
-      ),
+  await ctx.call('autoscaling:TerminateInstanceInAutoScalingGroup', () =>
+    ctx.autoScaling.send(
+      new TerminateInstanceInAutoScalingGroupCommand({
+        InstanceId: instanceId,
+        ShouldDecrementDesiredCapacity: decrementDesired,
+      }),
     ),
   )
 }
 
 export const terminateInstances = (ctx: AwsContext, ids: readonly string[]): Promise<void> =>
-  forEachBatchSkippingMissing(ids, INSTANCE_BATCH_CHUNK, (batch) =>
+  forEachBatch(ids, INSTANCE_BATCH_CHUNK, (batch) =>
     ctx.call('ec2:TerminateInstances', () =>
       ctx.ec2.send(new TerminateInstancesCommand({ InstanceIds: batch })),
     ),
@@ -151,7 +156,7 @@ export const untagInstances = async (
   keys: readonly string[],
 ): Promise<void> => {
   if (keys.length === 0) return
-  await forEachBatchSkippingMissing(ids, INSTANCE_BATCH_CHUNK, (batch) =>
+  await forEachBatch(ids, INSTANCE_BATCH_CHUNK, (batch) =>
     ctx.call('ec2:DeleteTags', () =>
       ctx.ec2.send(new DeleteInstanceTagsCommand({ Resources: batch, Tags: keys.map((Key) => ({ Key })) })),
     ),

@@ -11,6 +11,7 @@ import {
   TerminateInstancesCommand,
 } from '@aws-sdk/client-ec2'
 import { beforeEach, describe, expect, it } from 'vitest'
+import { isNotFound } from '../../lambdas/aws/errors.ts'
 import { autoScalingMock, awsError, ec2Mock, resetMocks, testAdapter } from './support.ts'
 
 beforeEach(resetMocks)
@@ -60,25 +61,40 @@ describe('terminating', () => {
     },
   )
 
-  it('treats an instance already out of its group as terminated', async () => {
+  it('reports an instance already out of its group as not found, for the caller to judge', async () => {
     autoScalingMock
       .on(TerminateInstanceInAutoScalingGroupCommand)
       .rejects(
         awsError('ValidationError', 'Instance Id not found - No managed instance found for instance ID: i-1'),
       )
-    await expect(testAdapter().cloud.terminateInGroup('i-1', true)).resolves.toBeUndefined()
+    const failure = await testAdapter()
+      .cloud.terminateInGroup('i-1', true)
+      .catch((error: unknown) => error)
+    expect(isNotFound(failure)).toBe(true)
   })
 
-  it('terminates in batches and retries a batch one by one when one of its instances is gone', async () => {
+  it('redoes a batch one by one when an instance is gone, terminating the rest before reporting it', async () => {
     ec2Mock.on(TerminateInstancesCommand).callsFake((input: { InstanceIds: string[] }) => {
       if (input.InstanceIds.includes('i-gone')) throw notFound('i-gone')
       return { TerminatingInstances: [] }
     })
 
-    await testAdapter().cloud.terminateInstances(['i-a', 'i-gone', 'i-b'])
+    const failure = await testAdapter()
+      .cloud.terminateInstances(['i-a', 'i-gone', 'i-b'])
+      .catch((error: unknown) => error)
 
     const sent = ec2Mock.commandCalls(TerminateInstancesCommand).map((c) => c.args[0].input.InstanceIds)
     expect(sent).toEqual([['i-a', 'i-gone', 'i-b'], ['i-a'], ['i-gone'], ['i-b']])
+    expect(isNotFound(failure)).toBe(true)
+  })
+
+  it('terminates every batch of 200', async () => {
+    ec2Mock.on(TerminateInstancesCommand).resolves({ TerminatingInstances: [] })
+    await testAdapter().cloud.terminateInstances(ids(250))
+    const sizes = ec2Mock
+      .commandCalls(TerminateInstancesCommand)
+      .map((c) => c.args[0].input.InstanceIds?.length)
+    expect(sizes).toEqual([200, 50])
   })
 
   it('lets other termination failures through', async () => {
