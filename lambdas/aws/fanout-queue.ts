@@ -12,11 +12,16 @@ export interface QueueMessage {
 
 let client: SQSClient | undefined
 
+/** Created on first use and kept for the container, like the clients in clients.ts. */
+const defaultSqsClient = (): SQSClient => {
+  client ??= new SQSClient({})
+  return client
+}
+
 export const sendFanoutMessages = async (
   queueUrl: string,
   messages: readonly QueueMessage[],
-  sqs: SQSClient = (client ??=
-    new SQSClient({})),
+  sqs: SQSClient = defaultSqsClient(),
 ): Promise<void> => {
   for (const batch of chunk(messages, SQS_BATCH_LIMIT)) {
     const result = await sqs.send(
