@@ -76,8 +76,9 @@ const handleSignal = async (
   )
   reportConfigErrors(deps, region, decision.configErrors)
   const decided = { group: decision.group, managed: concernsManagedGroup(decision), detail: decision.detail }
-  if (decision.outcome === 'skip')
+  if (decision.outcome === 'skip') {
     return resultFor(item, { ...decided, outcome: 'skipped', reason: decision.reason })
+  }
   if (config.dryRun) {
     return resultFor(item, {
       ...decided,

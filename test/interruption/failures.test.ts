@@ -1,15 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createHandler } from '../../lambdas/interruption/create-handler.ts'
 import { TransientCloudError } from '../../lambdas/interruption/execute.ts'
 import * as events from '../events/builders.ts'
 import { awsError, FakeCloud, serviceUnavailableError, throttlingError } from '../fakes/fake-cloud.ts'
-import { captureTelemetry, seedConvertedGroup, testDeps } from './support.ts'
-
-let telemetry: ReturnType<typeof captureTelemetry>
-beforeEach(() => {
-  telemetry = captureTelemetry()
-})
-afterEach(() => telemetry.restore())
+import { seedConvertedGroup, testDeps } from './support.ts'
 
 const setup = () => {
   const cloud = new FakeCloud('us-east-1')
@@ -43,6 +37,7 @@ describe('interruption handler: bad input never throws', () => {
     const summary = await handler(input, {})
     expect(cloud.calls).toEqual([])
     expect(deps.cloudsAsked).toEqual([])
+    const { telemetry } = deps
     expect(summary.results).toEqual([
       expect.objectContaining({ outcome: 'invalid', reason: 'malformed-event', actions: [] }),
     ])
@@ -61,13 +56,13 @@ describe('interruption handler: bad input never throws', () => {
   })
 
   it('an event that is not an interruption (a schedule tick) is a typed no-op with one log line and no AWS call', async () => {
-    const { cloud, handler } = setup()
+    const { cloud, deps, handler } = setup()
     const summary = await handler(events.scheduledEvent(), {})
     expect(cloud.calls).toEqual([])
     expect(summary.results).toEqual([
       expect.objectContaining({ kind: 'unrecognized', outcome: 'ignored', reason: 'unrecognized-event' }),
     ])
-    expect(telemetry.logs().filter((line) => line.reason === 'unrecognized-event')).toHaveLength(1)
+    expect(deps.telemetry.logs().filter((line) => line.reason === 'unrecognized-event')).toHaveLength(1)
   })
 
   it('a bad record in an SQS batch does not stop the good one', async () => {
@@ -126,7 +121,7 @@ describe('interruption handler: AWS failures', () => {
   })
 
   it('a permanent failure (access denied) is reported, not thrown: a retry would fail the same way', async () => {
-    const { cloud, doomed, handler } = setup()
+    const { cloud, deps, doomed, handler } = setup()
     cloud.failNext(
       'detachInstances',
       awsError('AccessDenied', 403, 'not authorized to perform autoscaling:DetachInstances'),
@@ -138,7 +133,7 @@ describe('interruption handler: AWS failures', () => {
       detail: expect.stringContaining('AccessDenied'),
       actions: [expect.objectContaining({ kind: 'untag-instance' })],
     })
-    expect(telemetry.logs().filter((line) => line.level === 'ERROR')).toEqual([
+    expect(deps.telemetry.logs().filter((line) => line.level === 'ERROR')).toEqual([
       expect.objectContaining({ message: 'interruption event failed', reason: 'detach-failed' }),
     ])
   })

@@ -1,16 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { TAG_LAUNCHED_FOR_GROUP } from '../../lambdas/core/constants.ts'
 import { TAG_REBALANCE_AT_RISK } from '../../lambdas/core/interruption.ts'
 import { createHandler } from '../../lambdas/interruption/create-handler.ts'
 import * as events from '../events/builders.ts'
 import { FakeCloud } from '../fakes/fake-cloud.ts'
-import { captureTelemetry, NOW, seedConvertedGroup, TERMINATING_HOOK, testDeps } from './support.ts'
-
-let telemetry: ReturnType<typeof captureTelemetry>
-beforeEach(() => {
-  telemetry = captureTelemetry()
-})
-afterEach(() => telemetry.restore())
+import { NOW, seedConvertedGroup, TERMINATING_HOOK, testDeps } from './support.ts'
 
 const REGION = 'us-east-1'
 const interruptionOf = (instanceId: string, action = 'terminate') =>

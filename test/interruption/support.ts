@@ -1,13 +1,12 @@
 /**
- * Test support for the interruption handler: real Powertools Logger and Metrics with their output
- * captured and decoded (log lines as objects, EMF as metric records), and a converted group seeded
- * in the fake cloud.
+ * Test support for the interruption handler: recorders for the Log and MetricsSink the handler writes
+ * to (the same interfaces Powertools is adapted to in production), and a converted group seeded in
+ * the fake cloud.
  */
-import { vi } from 'vitest'
 import { TAG_LAUNCHED_BY, TAG_LAUNCHED_FOR_GROUP } from '../../lambdas/core/constants.ts'
+import type { Log, MetricsSink } from '../../lambdas/core/log.ts'
 import type { LifecycleHook } from '../../lambdas/core/port.ts'
 import type { InterruptionDeps } from '../../lambdas/interruption/deps.ts'
-import { createLogger, createMetrics, emfMetricsSink, powertoolsLog } from '../../lambdas/telemetry.ts'
 import type { FakeCloud } from '../fakes/fake-cloud.ts'
 
 export interface MetricRecord {
@@ -17,67 +16,44 @@ export interface MetricRecord {
   readonly dimensions: Readonly<Record<string, string>>
 }
 
-interface Emf {
-  readonly _aws: {
-    CloudWatchMetrics: { Dimensions: string[][]; Metrics: { Name: string; Unit: string }[] }[]
-  }
-  readonly [key: string]: unknown
+export interface LogRecord {
+  readonly level: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR'
+  readonly message: string
+  readonly [attribute: string]: unknown
 }
 
-/** Captures what the Powertools Logger and Metrics write (they bypass `console`, writing to the streams). */
-export const captureTelemetry = () => {
-  const lines: string[] = []
-  const capture = (chunk: unknown) => {
-    lines.push(
-      ...String(chunk)
-        .split('\n')
-        .filter((line) => line.trim().length > 0),
-    )
-    return true
-  }
-  const stdout = vi.spyOn(process.stdout, 'write').mockImplementation(capture)
-  const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(capture)
-  const parsed = () =>
-    lines.flatMap((line) => {
-      try {
-        return [JSON.parse(line) as Record<string, unknown>]
-      } catch {
-        return []
-      }
-    })
-  return {
-    logs: () => parsed().filter((entry) => !('_aws' in entry)),
-    metrics: (): MetricRecord[] =>
-      parsed()
-        .filter((entry): entry is Emf => '_aws' in entry)
-        .flatMap((emf) =>
-          emf._aws.CloudWatchMetrics.flatMap((directive) =>
-            directive.Metrics.map((metric) => ({
-              name: metric.Name,
-              unit: metric.Unit,
-              value: Number(emf[metric.Name]),
-              dimensions: Object.fromEntries(
-                (directive.Dimensions[0] ?? [])
-                  .filter((d) => d !== 'service')
-                  .map((d) => [d, String(emf[d])]),
-              ),
-            })),
-          ),
-        ),
-    restore: () => {
-      stdout.mockRestore()
-      stderr.mockRestore()
+export const recordTelemetry = () => {
+  const logLines: LogRecord[] = []
+  const metricRecords: MetricRecord[] = []
+  const at =
+    (level: LogRecord['level']) =>
+    (message: string, attributes: Record<string, unknown> = {}) => {
+      logLines.push({ ...attributes, level, message })
+    }
+  const log: Log = { debug: at('DEBUG'), info: at('INFO'), warn: at('WARN'), error: at('ERROR') }
+  const metrics: MetricsSink = {
+    emit: (dimensions, values) => {
+      for (const value of values) metricRecords.push({ ...value, dimensions: { ...dimensions } })
     },
+  }
+  return {
+    log,
+    metrics,
+    logs: (): readonly LogRecord[] => logLines,
+    emitted: (): readonly MetricRecord[] => metricRecords,
   }
 }
 
 export const NOW = new Date('2026-03-02T14:05:22Z')
 
+export type TestTelemetry = ReturnType<typeof recordTelemetry>
+
 export const testDeps = (
   clouds: readonly FakeCloud[],
   env: Readonly<Record<string, string>> = {},
-): InterruptionDeps & { readonly cloudsAsked: string[] } => {
+): InterruptionDeps & { readonly cloudsAsked: string[]; readonly telemetry: TestTelemetry } => {
   const cloudsAsked: string[] = []
+  const telemetry = recordTelemetry()
   return {
     env: { AWS_REGION: 'us-east-1', ...env },
     cloudFor: (region) => {
@@ -86,10 +62,11 @@ export const testDeps = (
       if (cloud === undefined) throw new Error(`test: no fake cloud for ${region}`)
       return cloud
     },
-    log: powertoolsLog(createLogger('spotswap-interruption-test')),
-    metrics: emfMetricsSink(createMetrics('spotswap-interruption-test')),
+    log: telemetry.log,
+    metrics: telemetry.metrics,
     now: () => NOW,
     cloudsAsked,
+    telemetry,
   }
 }
 

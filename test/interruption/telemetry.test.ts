@@ -1,59 +1,57 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { Metric } from '../../lambdas/core/metric-names.ts'
 import { createHandler } from '../../lambdas/interruption/create-handler.ts'
 import * as events from '../events/builders.ts'
 import { FakeCloud } from '../fakes/fake-cloud.ts'
-import { captureTelemetry, seedConvertedGroup, TERMINATING_HOOK, testDeps } from './support.ts'
-
-let telemetry: ReturnType<typeof captureTelemetry>
-beforeEach(() => {
-  telemetry = captureTelemetry()
-})
-afterEach(() => telemetry.restore())
+import { seedConvertedGroup, TERMINATING_HOOK, type TestTelemetry, testDeps } from './support.ts'
 
 const setup = (tags?: Record<string, string>) => {
   const cloud = new FakeCloud('us-east-1')
   const { ids } = seedConvertedGroup(cloud, { hooks: [TERMINATING_HOOK], ...(tags ? { tags } : {}) })
-  return { cloud, ids, handler: createHandler(testDeps([cloud])) }
+  const deps = testDeps([cloud])
+  return { cloud, ids, handler: createHandler(deps), telemetry: deps.telemetry }
 }
-const named = (name: string) => telemetry.metrics().filter((metric) => metric.name === name)
+const named = (telemetry: TestTelemetry, name: string) =>
+  telemetry.emitted().filter((metric) => metric.name === name)
 const perGroup = { Region: 'us-east-1', Group: 'web' }
 
 describe('interruption handler telemetry', () => {
   it('counts a handled interruption and each action taken, per region and group', async () => {
-    const { ids, handler } = setup()
+    const { ids, handler, telemetry } = setup()
     await handler(events.spotInterruptionWarning({ instanceId: ids[0] as string, region: 'us-east-1' }), {})
 
-    expect(named(Metric.InterruptionsHandled)).toEqual([
+    expect(named(telemetry, Metric.InterruptionsHandled)).toEqual([
       { name: 'InterruptionsHandled', unit: 'Count', value: 1, dimensions: perGroup },
     ])
-    expect(named(Metric.InterruptionActions).map((m) => m.dimensions)).toEqual([
+    expect(named(telemetry, Metric.InterruptionActions).map((m) => m.dimensions)).toEqual([
       { ...perGroup, Action: 'untag-instance' },
       { ...perGroup, Action: 'terminate-in-group' },
     ])
-    expect(named(Metric.InterruptionHandlerDurationMs)).toEqual([
+    expect(named(telemetry, Metric.InterruptionHandlerDurationMs)).toEqual([
       expect.objectContaining({ unit: 'Milliseconds', dimensions: perGroup, value: expect.any(Number) }),
     ])
-    expect(named(Metric.IgnoredEvents)).toEqual([])
+    expect(named(telemetry, Metric.IgnoredEvents)).toEqual([])
   })
 
   it('counts a rebalance recommendation under its own metric', async () => {
-    const { ids, handler } = setup()
+    const { ids, handler, telemetry } = setup()
     await handler(events.rebalanceRecommendation({ instanceId: ids[0] as string, region: 'us-east-1' }), {})
-    expect(named(Metric.RebalanceRecommendationsHandled)).toEqual([
+    expect(named(telemetry, Metric.RebalanceRecommendationsHandled)).toEqual([
       expect.objectContaining({ value: 1, dimensions: perGroup }),
     ])
-    expect(named(Metric.InterruptionActions).map((m) => m.dimensions.Action)).toEqual(['request-replacement'])
-    expect(named(Metric.InterruptionsHandled)).toEqual([])
+    expect(named(telemetry, Metric.InterruptionActions).map((m) => m.dimensions.Action)).toEqual([
+      'request-replacement',
+    ])
+    expect(named(telemetry, Metric.InterruptionsHandled)).toEqual([])
   })
 
   it('counts a duplicate for a managed group as handled, with no action', async () => {
-    const { ids, handler } = setup()
+    const { ids, handler, telemetry } = setup()
     const event = events.spotInterruptionWarning({ instanceId: ids[0] as string, region: 'us-east-1' })
     await handler(event, {})
     await handler(event, {})
-    expect(named(Metric.InterruptionsHandled)).toHaveLength(2)
-    expect(named(Metric.InterruptionActions)).toHaveLength(2)
+    expect(named(telemetry, Metric.InterruptionsHandled)).toHaveLength(2)
+    expect(named(telemetry, Metric.InterruptionActions)).toHaveLength(2)
   })
 
   it.each([
@@ -65,16 +63,16 @@ describe('interruption handler telemetry', () => {
       'us-east-1',
     ],
   ])('counts %s as ignored, per region, and nothing as handled', async (_name, event, region) => {
-    const { handler } = setup()
+    const { handler, telemetry } = setup()
     await handler(event(), {})
-    expect(named(Metric.IgnoredEvents)).toEqual([
+    expect(named(telemetry, Metric.IgnoredEvents)).toEqual([
       expect.objectContaining({ value: 1, dimensions: { Region: region } }),
     ])
-    expect(named(Metric.InterruptionsHandled)).toEqual([])
+    expect(named(telemetry, Metric.InterruptionsHandled)).toEqual([])
   })
 
   it('logs one structured line per event with what was decided and done', async () => {
-    const { ids, handler } = setup()
+    const { ids, handler, telemetry } = setup()
     const [doomed] = ids as [string]
     await handler(
       events.spotInterruptionWarning({ instanceId: doomed, region: 'us-east-1', id: 'evt-1' }),
@@ -100,7 +98,10 @@ describe('interruption handler telemetry', () => {
   })
 
   it('reports an invalid group tag once, naming the group, and counts it', async () => {
-    const { ids, handler } = setup({ 'spot-enabled': 'true', autospotting_rebalance_action: 'sometimes' })
+    const { ids, handler, telemetry } = setup({
+      'spot-enabled': 'true',
+      autospotting_rebalance_action: 'sometimes',
+    })
     await handler(events.rebalanceRecommendation({ instanceId: ids[0] as string, region: 'us-east-1' }), {})
     expect(telemetry.logs().filter((line) => line.name === 'autospotting_rebalance_action')).toEqual([
       expect.objectContaining({
@@ -110,6 +111,6 @@ describe('interruption handler telemetry', () => {
         expected: expect.stringContaining('replace'),
       }),
     ])
-    expect(named(Metric.ConfigErrors)).toEqual([expect.objectContaining({ dimensions: perGroup })])
+    expect(named(telemetry, Metric.ConfigErrors)).toEqual([expect.objectContaining({ dimensions: perGroup })])
   })
 })
