@@ -20,7 +20,7 @@ import {
 import { cronAllowsAction } from './cron.ts'
 import { groupFigures } from './figures.ts'
 import { TAG_REBALANCE_AT_RISK } from './interruption.ts'
-import { type RankedCandidate, type Selection, selectCandidates } from './selection.ts'
+import { compareCodePoints, type RankedCandidate, type Selection, selectCandidates } from './selection.ts'
 import type { Catalog, Group, GroupMember, Instance, SpotPriceBook } from './types.ts'
 import { poolKey } from './types.ts'
 
@@ -62,7 +62,7 @@ export const groupSkipReason = (input: PlanInput): string | undefined => {
 }
 
 const byLaunchTimeThenId = (a: Instance, b: Instance): number =>
-  a.launchTime.getTime() - b.launchTime.getTime() || a.id.localeCompare(b.id)
+  a.launchTime.getTime() - b.launchTime.getTime() || compareCodePoints(a.id, b.id)
 
 const gracePeriodSeconds = (group: Group, config: GroupConfig): number =>
   config.gracePeriodSeconds ?? group.healthCheckGracePeriodSeconds
@@ -158,7 +158,7 @@ export const planGroup = (input: PlanInput): GroupPlan => {
   const pending = [...pendingByPartner.entries()].sort(([a], [b]) => {
     const ia = detail(a)
     const ib = detail(b)
-    return ia && ib ? byLaunchTimeThenId(ia, ib) : a.localeCompare(b)
+    return ia && ib ? byLaunchTimeThenId(ia, ib) : compareCodePoints(a, b)
   })
   const pendingForAtRisk = pending.filter(([partner]) => atRiskIds.has(partner))
   const pendingForOnDemand = pending.filter(([partner]) => onDemandIds.has(partner))

@@ -95,7 +95,9 @@ export const FILTERS: readonly CandidateFilter[] = [
   { name: 'memory', keep: (c, ctx) => c.memoryMiB >= ctx.original.memoryMiB },
   { name: 'instance-storage', keep: (c, ctx) => storageFits(c, ctx.original) },
   { name: 'ebs-throughput', keep: (c, ctx) => c.ebsThroughputMBps >= ctx.original.ebsThroughputMBps },
-  { name: 'bare-metal', keep: (c, ctx) => !c.bareMetal || ctx.original.bareMetal },
+  // Bare metal both ways: metal is not needed by virtualised workloads, and is needed by those that
+  // run their own hypervisor or use hardware features a virtualised type hides.
+  { name: 'bare-metal', keep: (c, ctx) => c.bareMetal === ctx.original.bareMetal },
   {
     name: 'burstable',
     keep: (c, ctx) => !c.burstable || ctx.original.burstable || explicitlyAllowed(c, ctx),
@@ -138,6 +140,9 @@ export const FILTERS: readonly CandidateFilter[] = [
   },
 ]
 
+/** Locale-independent order, so rankings are the same on every machine. */
+export const compareCodePoints = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
+
 /** `m5.large` → 5, `c6gn.xlarge` → 6; 0 when the name has no generation digit. */
 export const generationOf = (instanceType: string): number => {
   const match = /^[a-z]+(\d+)/.exec(instanceType)
@@ -155,7 +160,7 @@ export const compareCandidates =
       a.spotPriceUsd - b.spotPriceUsd ||
       a.info.vcpus - original.vcpus - (b.info.vcpus - original.vcpus) ||
       a.info.memoryMiB - b.info.memoryMiB ||
-      a.instanceType.localeCompare(b.instanceType)
+      compareCodePoints(a.instanceType, b.instanceType)
     )
   }
 

@@ -129,6 +129,7 @@ describe('each filter, with real instance types', () => {
     ['g4dn.xlarge', 'g4ad.xlarge', 'ebs-throughput', '50 MB/s for 119 MB/s'],
     ['m5.large', 'm5.metal', 'bare-metal', 'bare metal for a virtualised type'],
     ['m5.large', 'm5zn.metal', 'bare-metal', 'bare metal for a virtualised type'],
+    ['m5.metal', 'm5.24xlarge', 'bare-metal', 'a virtualised type for bare metal'],
     ['i3.metal', 'i3en.metal', 'kept', 'bare metal for bare metal'],
     ['m5.large', 't3.large', 'burstable', 'burstable for a fixed-performance type'],
     ['m5.large', 't3a.large', 'burstable', 'burstable for a fixed-performance type'],
