@@ -1,0 +1,82 @@
+/**
+ * The Lambdas' configuration as the CDK app sees it: the AutoSpotting-compatible environment variables a
+ * user may set. Validated at synth time with the very parser the Lambdas use, so a typo fails
+ * `cdk synth` with the Lambda's own message instead of being logged every five minutes in production.
+ */
+import { type GlobalConfig, parseGlobalConfig } from '../lambdas/core/config.ts'
+
+/** Set by the construct itself, never by users: they follow from the deployment's shape. */
+export const MANAGED_VARIABLES = ['REGIONS', 'SCHEDULE_MINUTES', 'FANOUT_QUEUE_URL'] as const
+
+/**
+ * Every variable a user may set. Listed literally (not derived from GROUP_SETTINGS) so embedding apps
+ * get a typed key; a test keeps this list equal to what lambdas/core/config.ts reads.
+ */
+export const CONFIGURATION_VARIABLES = [
+  'TAG_FILTERS',
+  'TAG_FILTERING_MODE',
+  'DRY_RUN',
+  'MIN_ON_DEMAND_NUMBER',
+  'MIN_ON_DEMAND_PERCENTAGE',
+  'ALLOWED_INSTANCE_TYPES',
+  'DISALLOWED_INSTANCE_TYPES',
+  'SPOT_ALLOCATION_STRATEGY',
+  'PRIORITIZED_INSTANCE_TYPES_BIAS',
+  'CRON_SCHEDULE',
+  'CRON_TIMEZONE',
+  'CRON_SCHEDULE_STATE',
+  'GRACE_PERIOD',
+  'MAX_REPLACEMENTS_IN_FLIGHT',
+  'ON_DEMAND_PRICE_MULTIPLIER',
+  'TERMINATION_NOTIFICATION_ACTION',
+  'REBALANCE_ACTION',
+] as const
+
+export type ConfigurationVariable = (typeof CONFIGURATION_VARIABLES)[number]
+
+/** Values as the Lambdas read them (strings); an absent or empty value means the built-in default. */
+export type SpotSwapConfiguration = Readonly<Partial<Record<ConfigurationVariable, string>>>
+
+export class InvalidConfigurationError extends Error {
+  override readonly name = 'InvalidConfigurationError'
+}
+
+const isConfigurationVariable = (name: string): name is ConfigurationVariable =>
+  (CONFIGURATION_VARIABLES as readonly string[]).includes(name)
+
+/** The non-empty values only: an empty string means "default", and the Lambda treats unset the same way. */
+export const configurationEnvironment = (configuration: SpotSwapConfiguration): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(configuration).filter(
+      (entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1].trim() !== '',
+    ),
+  )
+
+/**
+ * Parses the configuration exactly as the Lambdas will and throws one error naming every bad value.
+ * Unlike the Lambdas, which fall back to a default for a non-fatal error, a deployment refuses them all:
+ * at deploy time the user is there to fix the value.
+ */
+export const validateConfiguration = (configuration: SpotSwapConfiguration): GlobalConfig => {
+  const unknown = Object.keys(configuration).filter((name) => !isConfigurationVariable(name))
+  if (unknown.length > 0) {
+    throw new InvalidConfigurationError(
+      `unknown configuration variable(s) ${unknown.join(', ')}; known: ${CONFIGURATION_VARIABLES.join(', ')}`,
+    )
+  }
+  const { config, errors } = parseGlobalConfig(configurationEnvironment(configuration))
+  if (errors.length > 0) {
+    const lines = errors.map((e) => `${e.name}=${JSON.stringify(e.value)}: expected ${e.expected}`)
+    throw new InvalidConfigurationError(`invalid spotswap configuration:\n  ${lines.join('\n  ')}`)
+  }
+  const keys = config.tagFilters.map((filter) => filter.key)
+  const repeated = keys.filter((key, index) => keys.indexOf(key) !== index)
+  if (repeated.length > 0) {
+    // matchesAll() would demand both values of one key; an IAM condition block holds one value per key,
+    // so the policy could not say the same thing. Refuse rather than grant more than the Lambda manages.
+    throw new InvalidConfigurationError(
+      `TAG_FILTERS names ${repeated.join(', ')} more than once; use one glob per tag key`,
+    )
+  }
+  return config
+}

@@ -1,0 +1,13 @@
+/** spotswap's CDK constructs, for embedding in another CDK app. */
+export { type AppConfig, readAppConfig } from './app-config.ts'
+export {
+  CONFIGURATION_VARIABLES,
+  type ConfigurationVariable,
+  type SpotSwapConfiguration,
+  validateConfiguration,
+} from './configuration.ts'
+export { SpotSwapEventForwarder, type SpotSwapEventForwarderProps } from './forwarder.ts'
+export { LAMBDA_BUNDLING, LAMBDA_RUNTIME } from './functions.ts'
+export { DEFAULT_REGIONS } from './regions.ts'
+export { SpotSwap, type SpotSwapProps } from './spotswap.ts'
+export { createSpotSwapStacks, SpotSwapForwarderStack, SpotSwapStack } from './stacks.ts'

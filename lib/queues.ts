@@ -1,0 +1,59 @@
+/**
+ * spotswap's queues: the FIFO fan-out queue (one message group per region, so two invocations never
+ * work on the same region at once) with its FIFO dead-letter queue, and one standard queue that keeps
+ * every event EventBridge or Lambda finally failed to deliver or process.
+ */
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib'
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs'
+import type { Construct } from 'constructs'
+import {
+  DEAD_LETTER_RETENTION,
+  FANOUT_MAX_RECEIVE_COUNT,
+  FANOUT_RETENTION,
+  FANOUT_VISIBILITY_TIMEOUT,
+} from './sizing.ts'
+
+/**
+ * SSE-SQS rather than KMS: EventBridge and Lambda destinations can write to it without a key policy,
+ * and the messages hold instance ids and event envelopes, nothing secret.
+ */
+const COMMON = {
+  encryption: QueueEncryption.SQS_MANAGED,
+  enforceSSL: true,
+  removalPolicy: RemovalPolicy.DESTROY,
+} as const
+
+export interface FanoutQueues {
+  readonly queue: Queue
+  readonly deadLetterQueue: Queue
+}
+
+export const createFanoutQueues = (scope: Construct): FanoutQueues => {
+  const deadLetterQueue = new Queue(scope, 'FanoutDeadLetterQueue', {
+    ...COMMON,
+    fifo: true,
+    retentionPeriod: DEAD_LETTER_RETENTION,
+  })
+  const queue = new Queue(scope, 'FanoutQueue', {
+    ...COMMON,
+    fifo: true,
+    // The replacer sends an explicit deduplication id (region + tick); content-based deduplication is a
+    // safety net for any sender that does not.
+    contentBasedDeduplication: true,
+    visibilityTimeout: Duration.seconds(FANOUT_VISIBILITY_TIMEOUT),
+    retentionPeriod: FANOUT_RETENTION,
+    deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: FANOUT_MAX_RECEIVE_COUNT },
+  })
+  return { queue, deadLetterQueue }
+}
+
+/** Where EventBridge targets and asynchronous Lambda invocations put what they finally gave up on. */
+export const createFailedEventsQueue = (scope: Construct, id: string): Queue => {
+  const queue = new Queue(scope, id, { ...COMMON, retentionPeriod: DEAD_LETTER_RETENTION })
+  Validations.of(queue).acknowledge({
+    id: 'AwsSolutions-SQS3',
+    reason:
+      'This queue is itself the dead-letter destination of EventBridge targets and Lambda async invocations; a dead-letter queue for it would only move the same messages again. Its depth is alarmed.',
+  })
+  return queue
+}

@@ -1,0 +1,76 @@
+/** Every sizing number of the deployment, with the reason for it. Change one here, never inline. */
+import { Duration } from 'aws-cdk-lib'
+import { RetentionDays } from 'aws-cdk-lib/aws-logs'
+
+/**
+ * Lambda gives CPU in proportion to memory (1,769 MB = one vCPU). A region run parses the instance-type
+ * catalog (~900 types) and a spot price per type and zone, then plans every group on one event loop:
+ * seconds of CPU in a large region. 1 GB buys ~0.6 vCPU, which roughly halves that time compared with
+ * 512 MB at about the same cost per run (Lambda bills GB-seconds), and leaves room for the per-container
+ * catalog and price caches.
+ */
+export const REPLACER_MEMORY_MB = 1024
+
+/**
+ * One invocation handles one region (fan-out batch size 1). A steady-state run is a few paged reads;
+ * a converging one adds at most MAX_REPLACEMENTS_IN_FLIGHT instant fleets (each answers in seconds) and
+ * swaps. Three minutes leaves ample headroom for a large region while keeping a stuck run from holding
+ * its region's FIFO message group for long.
+ */
+export const REPLACER_TIMEOUT = Duration.minutes(3)
+
+/**
+ * The interruption handler has 120 seconds in total, so its cold start matters more than its cost:
+ * module initialisation shrinks with CPU, and interruption events are rare, so the extra memory costs
+ * almost nothing.
+ */
+export const INTERRUPTION_MEMORY_MB = 512
+
+/**
+ * A handful of API calls, normally well under a second; 30 seconds lets the SDK's retries with backoff
+ * ride out throttling and still finish inside the two-minute warning.
+ */
+export const INTERRUPTION_TIMEOUT = Duration.seconds(30)
+
+/**
+ * Lambda retries a failed asynchronous invocation after about one and then two more minutes. An
+ * interruption is still worth handling then (a stopped or hibernated spot instance still has to leave
+ * its group); after 15 minutes the replacer's runs have reconciled the group anyway.
+ */
+export const INTERRUPTION_RETRY_ATTEMPTS = 2
+export const INTERRUPTION_MAX_EVENT_AGE = Duration.minutes(15)
+
+/** A failed tick or launch event is retried once; older than one schedule period, the next tick supersedes it. */
+export const REPLACER_RETRY_ATTEMPTS = 1
+
+/**
+ * AWS recommends a visibility timeout of at least six times the function timeout for an SQS event
+ * source, so a message whose invocation was throttled or retried is not redelivered while still running.
+ */
+export const FANOUT_VISIBILITY_TIMEOUT = REPLACER_TIMEOUT.toSeconds() * 6
+
+/** Three failed runs of the same region message mean a real problem: park it in the DLQ and alarm. */
+export const FANOUT_MAX_RECEIVE_COUNT = 3
+
+/** Region work older than a day is stale (many ticks have enqueued newer work since). */
+export const FANOUT_RETENTION = Duration.days(1)
+
+/** The longest SQS allows: dead letters are evidence and must survive a long weekend. */
+export const DEAD_LETTER_RETENTION = Duration.days(14)
+
+/**
+ * Reserved concurrency for the replacer. Overlap on one region is prevented by the FIFO message group
+ * (one in-flight message per region); the reservation bounds how many regions run at once, so a
+ * tick over 17 regions or a storm of launch events cannot exhaust the account's Lambda concurrency or
+ * push EC2 and Auto Scaling API calls (whose rate limits the customer's own tooling shares) into
+ * throttling, and guarantees the capacity exists when a tick is due. 5 runs 17 steady-state regions
+ * (seconds each) well within one tick.
+ */
+export const DEFAULT_REPLACER_CONCURRENCY = 5
+/** The SQS poller may use all but one slot, so ticks and launch events are never starved by workers. */
+export const FANOUT_CONCURRENCY_HEADROOM = 1
+/** Lambda's floor for an SQS event source's maximum concurrency. */
+export const MIN_FANOUT_CONCURRENCY = 2
+
+/** A month of logs covers an incident investigation; longer costs money for data nobody reads. */
+export const DEFAULT_LOG_RETENTION = RetentionDays.ONE_MONTH

@@ -1,0 +1,285 @@
+/**
+ * SpotSwap: the whole service in the home region as one L3 construct. The replacer runs on a schedule
+ * and on group launch events, fans its work out per region through a FIFO queue, and the interruption
+ * handler reacts to spot interruption warnings and rebalance recommendations from every covered region
+ * (other regions forward them here with SpotSwapEventForwarder).
+ */
+import { Duration, Stack, Token } from 'aws-cdk-lib'
+import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch'
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions'
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events'
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets'
+import { Policy } from 'aws-cdk-lib/aws-iam'
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations'
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources'
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs'
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs'
+import { Topic } from 'aws-cdk-lib/aws-sns'
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions'
+import type { Queue } from 'aws-cdk-lib/aws-sqs'
+import { Construct } from 'constructs'
+import { DEFAULT_SCHEDULE_MINUTES } from '../lambdas/core/constants.ts'
+import { SpotSwapAlarms } from './alarms.ts'
+import {
+  configurationEnvironment,
+  type SpotSwapConfiguration,
+  validateConfiguration,
+} from './configuration.ts'
+import { SpotSwapDashboard } from './dashboard.ts'
+import { ROUTED_EVENTS, SCHEDULE_RULE_NAME } from './event-patterns.ts'
+import {
+  createSpotSwapFunction,
+  INTERRUPTION_ENTRY,
+  REPLACER_ENTRY,
+  type SpotSwapFunction,
+} from './functions.ts'
+import { acknowledgeWildcards } from './nag.ts'
+import { type Grant, interruptionGrants, replacerGrants, toStatement } from './permissions.ts'
+import { createFailedEventsQueue, createFanoutQueues } from './queues.ts'
+import { isRegionName } from './regions.ts'
+import { InterruptionRehearsal } from './rehearsal.ts'
+import {
+  DEFAULT_LOG_RETENTION,
+  DEFAULT_REPLACER_CONCURRENCY,
+  FANOUT_CONCURRENCY_HEADROOM,
+  INTERRUPTION_MAX_EVENT_AGE,
+  INTERRUPTION_MEMORY_MB,
+  INTERRUPTION_RETRY_ATTEMPTS,
+  INTERRUPTION_TIMEOUT,
+  MIN_FANOUT_CONCURRENCY,
+  REPLACER_MEMORY_MB,
+  REPLACER_RETRY_ATTEMPTS,
+  REPLACER_TIMEOUT,
+} from './sizing.ts'
+
+export interface SpotSwapProps {
+  /**
+   * The regions whose Auto Scaling groups spotswap manages (the Lambdas' REGIONS). Every region but
+   * this stack's own needs a SpotSwapEventForwarder, or its interruptions would go unhandled.
+   * @default - only this stack's region
+   */
+  readonly regions?: readonly string[]
+  /**
+   * How often the replacer runs, in minutes (also the Lambdas' SCHEDULE_MINUTES).
+   * @default 5
+   */
+  readonly scheduleMinutes?: number
+  /**
+   * The Lambdas' configuration, with AutoSpotting's variable names (TAG_FILTERS, MIN_ON_DEMAND_NUMBER,
+   * ...). Validated at synth time; TAG_FILTERS and TAG_FILTERING_MODE also shape the IAM policy.
+   * @default - every built-in default (opt-in groups tagged spot-enabled=true)
+   */
+  readonly configuration?: SpotSwapConfiguration
+  /**
+   * E-mail address subscribed to the alarms (the recipient must confirm the subscription).
+   * @default - alarms without notification
+   */
+  readonly notificationEmail?: string
+  /**
+   * Name of an Auto Scaling group to rehearse interruptions on: creates an AWS FIS experiment template
+   * that interrupts one of its running spot instances.
+   * @default - no experiment template
+   */
+  readonly rehearsalGroupName?: string
+  /**
+   * How long the Lambdas' logs are kept.
+   * @default RetentionDays.ONE_MONTH
+   */
+  readonly logRetention?: RetentionDays
+  /**
+   * Reserved concurrency of the replacer: at most this many region runs at once.
+   * @default 5
+   */
+  readonly replacerConcurrency?: number
+  /**
+   * Failed replacements per hour, account-wide, that raise the replacement-failure alarm.
+   * @default 3
+   */
+  readonly replacementFailuresPerHour?: number
+  /**
+   * Name of the CloudWatch dashboard.
+   * @default 'SpotSwap'
+   */
+  readonly dashboardName?: string
+}
+
+const DEFAULT_REPLACEMENT_FAILURES_PER_HOUR = 3
+const MAX_SCHEDULE_MINUTES = 1440
+
+export class SpotSwap extends Construct {
+  readonly replacer: NodejsFunction
+  readonly interruptionHandler: NodejsFunction
+  readonly fanoutQueue: Queue
+  readonly fanoutDeadLetterQueue: Queue
+  /** Events and invocations that failed every retry, from both Lambdas and every home rule. */
+  readonly failedEvents: Queue
+  readonly alarms: readonly Alarm[]
+  readonly alarmTopic: Topic | undefined
+  readonly dashboard: SpotSwapDashboard
+  readonly rehearsal: InterruptionRehearsal | undefined
+
+  constructor(scope: Construct, id: string, props: SpotSwapProps = {}) {
+    super(scope, id)
+    const homeRegion = Stack.of(this).region
+    const regions = props.regions ?? [homeRegion]
+    const scheduleMinutes = props.scheduleMinutes ?? DEFAULT_SCHEDULE_MINUTES
+    const concurrency = props.replacerConcurrency ?? DEFAULT_REPLACER_CONCURRENCY
+    validateShape(regions, scheduleMinutes, concurrency)
+    // Throws on any value the Lambdas would reject; the parsed filters also shape the IAM conditions.
+    const config = validateConfiguration(props.configuration ?? {})
+    const schedulePeriod = Duration.minutes(scheduleMinutes)
+
+    this.failedEvents = createFailedEventsQueue(this, 'FailedEvents')
+    const { queue: fanoutQueue, deadLetterQueue } = createFanoutQueues(this)
+    this.fanoutQueue = fanoutQueue
+    this.fanoutDeadLetterQueue = deadLetterQueue
+    const onFailure = new SqsDestination(this.failedEvents)
+
+    const shared = {
+      ...configurationEnvironment(props.configuration ?? {}),
+      // The covered regions, not "all": a region without forwarding would get spot without interruption handling.
+      REGIONS: regions.join(','),
+    }
+    const logRetention = props.logRetention ?? DEFAULT_LOG_RETENTION
+    const replacer = createSpotSwapFunction(this, 'Replacer', {
+      entry: REPLACER_ENTRY,
+      description:
+        'spotswap: replace on-demand capacity of tagged Auto Scaling groups with compatible spot instances',
+      memorySize: REPLACER_MEMORY_MB,
+      timeout: REPLACER_TIMEOUT,
+      environment: {
+        ...shared,
+        SCHEDULE_MINUTES: String(scheduleMinutes),
+        FANOUT_QUEUE_URL: fanoutQueue.queueUrl,
+      },
+      logRetention,
+      reservedConcurrentExecutions: concurrency,
+      onFailure,
+      retryAttempts: REPLACER_RETRY_ATTEMPTS,
+      maxEventAge: schedulePeriod,
+    })
+    const interruption = createSpotSwapFunction(this, 'InterruptionHandler', {
+      entry: INTERRUPTION_ENTRY,
+      description:
+        'spotswap: take interrupted or at-risk spot instances out of their group without losing capacity',
+      memorySize: INTERRUPTION_MEMORY_MB,
+      timeout: INTERRUPTION_TIMEOUT,
+      environment: shared,
+      logRetention,
+      // No reserved concurrency: a mass interruption must be handled for every instance within two minutes.
+      onFailure,
+      retryAttempts: INTERRUPTION_RETRY_ATTEMPTS,
+      maxEventAge: INTERRUPTION_MAX_EVENT_AGE,
+    })
+    this.replacer = replacer.fn
+    this.interruptionHandler = interruption.fn
+
+    this.grant(replacer, 'ReplacerPermissions', replacerGrants(config))
+    this.grant(interruption, 'InterruptionHandlerPermissions', interruptionGrants(config))
+    fanoutQueue.grantSendMessages(replacer.role)
+    this.replacer.addEventSource(
+      new SqsEventSource(fanoutQueue, {
+        // One region per invocation: each gets the whole timeout and fails alone.
+        batchSize: 1,
+        // The replacer answers with batchItemFailures for the regions that failed.
+        reportBatchItemFailures: true,
+        maxConcurrency: Math.max(MIN_FANOUT_CONCURRENCY, concurrency - FANOUT_CONCURRENCY_HEADROOM),
+      }),
+    )
+
+    new Rule(this, 'Schedule', {
+      ruleName: SCHEDULE_RULE_NAME,
+      description: `spotswap: run the replacer every ${scheduleMinutes} minute(s)`,
+      schedule: Schedule.rate(schedulePeriod),
+      targets: [
+        new LambdaFunction(this.replacer, {
+          deadLetterQueue: this.failedEvents,
+          retryAttempts: REPLACER_RETRY_ATTEMPTS,
+          maxEventAge: schedulePeriod,
+        }),
+      ],
+    })
+    for (const event of ROUTED_EVENTS) {
+      const handler = event.handler === 'replacer' ? this.replacer : this.interruptionHandler
+      new Rule(this, `On-${event.kind}`, {
+        ruleName: event.ruleName,
+        description: `spotswap: ${event.description}`,
+        eventPattern: event.pattern,
+        targets: [
+          new LambdaFunction(handler, {
+            deadLetterQueue: this.failedEvents,
+            ...(event.handler === 'replacer'
+              ? { retryAttempts: REPLACER_RETRY_ATTEMPTS, maxEventAge: schedulePeriod }
+              : { retryAttempts: INTERRUPTION_RETRY_ATTEMPTS, maxEventAge: INTERRUPTION_MAX_EVENT_AGE }),
+          }),
+        ],
+      })
+    }
+
+    this.alarmTopic = props.notificationEmail ? this.createAlarmTopic(props.notificationEmail) : undefined
+    const deadLetterQueues = [
+      { id: 'FanoutDeadLetters', label: 'Region runs that failed three times', queue: deadLetterQueue },
+      {
+        id: 'FailedEvents',
+        label: 'Events and invocations that failed every retry',
+        queue: this.failedEvents,
+      },
+    ]
+    const alarms = new SpotSwapAlarms(this, 'Alarms', {
+      replacer: this.replacer,
+      interruptionHandler: this.interruptionHandler,
+      schedulePeriod,
+      deadLetterQueues,
+      replacementFailuresPerHour: props.replacementFailuresPerHour ?? DEFAULT_REPLACEMENT_FAILURES_PER_HOUR,
+      action: this.alarmTopic ? new SnsAction(this.alarmTopic) : undefined,
+    })
+    this.alarms = alarms.alarms
+    this.dashboard = new SpotSwapDashboard(this, 'Dashboard', {
+      dashboardName: props.dashboardName ?? 'SpotSwap',
+      homeRegion,
+      forwardedRegions: regions.filter((region) => region !== homeRegion),
+      schedulePeriod,
+      replacer: this.replacer,
+      interruptionHandler: this.interruptionHandler,
+      deadLetterQueues,
+      alarms: alarms.alarms,
+    })
+    const stopAlarm = alarms.alarms.find((alarm) => alarm.node.id === 'InterruptionHandlerErrors')
+    this.rehearsal =
+      props.rehearsalGroupName && stopAlarm
+        ? new InterruptionRehearsal(this, 'Rehearsal', { groupName: props.rehearsalGroupName, stopAlarm })
+        : undefined
+  }
+
+  private grant(fn: SpotSwapFunction, id: string, grants: readonly Grant[]): void {
+    // The log group's own write grant needs no acknowledgement: its ARN already ends in `:*`.
+    const policy = new Policy(this, id, { statements: grants.map(toStatement) })
+    policy.attachToRole(fn.role)
+    // The schedule may fire as soon as the function exists; it must not run before it may act.
+    fn.fn.node.addDependency(policy)
+    acknowledgeWildcards(policy, grants)
+  }
+
+  private createAlarmTopic(email: string): Topic {
+    // Not KMS-encrypted: CloudWatch cannot publish to a topic under the AWS-managed SNS key, and alarm
+    // notifications carry only alarm names and states.
+    const topic = new Topic(this, 'AlarmTopic', { displayName: 'spotswap alarms', enforceSSL: true })
+    topic.addSubscription(new EmailSubscription(email))
+    return topic
+  }
+}
+
+const validateShape = (regions: readonly string[], scheduleMinutes: number, concurrency: number): void => {
+  const bad = regions.filter((region) => !Token.isUnresolved(region) && !isRegionName(region))
+  if (regions.length === 0 || bad.length > 0) {
+    throw new Error(`regions must be region names such as eu-west-1 (bad: ${bad.join(', ') || 'none given'})`)
+  }
+  if (!Number.isInteger(scheduleMinutes) || scheduleMinutes < 1 || scheduleMinutes > MAX_SCHEDULE_MINUTES) {
+    throw new Error(`scheduleMinutes must be a whole number of minutes from 1 to ${MAX_SCHEDULE_MINUTES}`)
+  }
+  if (!Number.isInteger(concurrency) || concurrency < MIN_FANOUT_CONCURRENCY + FANOUT_CONCURRENCY_HEADROOM) {
+    throw new Error(
+      `replacerConcurrency must be an integer of at least ${MIN_FANOUT_CONCURRENCY + FANOUT_CONCURRENCY_HEADROOM}`,
+    )
+  }
+}

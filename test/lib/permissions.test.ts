@@ -1,0 +1,216 @@
+import { Template } from 'aws-cdk-lib/assertions'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { type BuiltApp, buildApp } from './support/app.ts'
+import { allowing, allStatements, roleOfFunction, type Statement, statementsOfRole } from './support/iam.ts'
+import { sdkCalls } from './support/sdk-calls.ts'
+
+let built: BuiltApp
+let replacer: Statement[]
+let interruption: Statement[]
+beforeAll(() => {
+  built = buildApp({
+    context: { 'spotswap:regions': 'us-east-1,eu-west-1', 'spotswap:rehearsalGroup': 'web' },
+  })
+  const template = built.homeTemplate
+  replacer = statementsOfRole(template, roleOfFunction(template, 'Replacer'))
+  interruption = statementsOfRole(template, roleOfFunction(template, 'InterruptionHandler'))
+})
+
+const ANY_GROUP = 'arn:aws:autoscaling:*:123456789012:autoScalingGroup:*:autoScalingGroupName/*'
+const ANY_INSTANCE = 'arn:aws:ec2:*:123456789012:instance/*'
+
+const templatesOf = (app: BuiltApp): Template[] => [
+  app.homeTemplate,
+  ...app.forwarders.map((stack) => Template.fromStack(stack)),
+]
+
+/** Would IAM allow `action` on a resource matched by one of these statements (ignoring conditions)? */
+const grants = (statements: readonly Statement[], action: string): boolean =>
+  allowing(statements, action).length > 0
+
+describe('the IAM policies', () => {
+  it('never allow every action, nor every action of a service', () => {
+    for (const template of templatesOf(built)) {
+      for (const statement of allStatements(template)) {
+        for (const action of statement.Action) expect(action).not.toMatch(/(^\*$|:\*$)/)
+      }
+    }
+  })
+
+  it('allow on every resource (*) only actions that read', () => {
+    for (const template of templatesOf(built)) {
+      const unscoped = allStatements(template).filter((s) => s.Resource.includes('*'))
+      for (const action of unscoped.flatMap((s) => s.Action)) {
+        expect(action).toMatch(/^[a-z0-9-]+:(Describe|Get|List)[A-Za-z]+$/)
+      }
+    }
+  })
+
+  it('grant every AWS API call the Lambdas code makes', () => {
+    const calls = sdkCalls()
+    expect(calls.length).toBeGreaterThan(15)
+    const missing = calls.filter(({ action }) => !grants(replacer, action) && !grants(interruption, action))
+    expect(missing).toEqual([])
+  })
+})
+
+describe("the replacer's permissions", () => {
+  it.each([
+    'autoscaling:AttachInstances',
+    'autoscaling:DetachInstances',
+    'autoscaling:TerminateInstanceInAutoScalingGroup',
+    'autoscaling:UpdateAutoScalingGroup',
+    'autoscaling:CreateOrUpdateTags',
+    'autoscaling:DeleteTags',
+  ])('allow %s only on groups tagged spot-enabled=true', (action) => {
+    const statements = allowing(replacer, action)
+    expect(statements.length).toBeGreaterThan(0)
+    for (const statement of statements) {
+      expect(statement.Resource).toEqual([ANY_GROUP])
+      expect(statement.Condition?.StringEquals).toEqual({ 'aws:ResourceTag/spot-enabled': 'true' })
+    }
+  })
+
+  it('let the replacer write only spotswap: tags on groups, never the enabling tag', () => {
+    for (const action of ['autoscaling:CreateOrUpdateTags', 'autoscaling:DeleteTags']) {
+      for (const statement of allowing(replacer, action)) {
+        expect(statement.Condition?.['ForAllValues:StringLike']).toEqual({ 'aws:TagKeys': ['spotswap:*'] })
+      }
+    }
+  })
+
+  it('terminate only instances carrying launched-for-asg, launched-by-autospotting or a group tag', () => {
+    const conditions = allowing(replacer, 'ec2:TerminateInstances').map((s) => {
+      expect(s.Resource).toEqual([ANY_INSTANCE])
+      return s.Condition
+    })
+    expect(conditions).toEqual(
+      expect.arrayContaining([
+        { Null: { 'ec2:ResourceTag/launched-for-asg': 'false' } },
+        { Null: { 'ec2:ResourceTag/launched-by-autospotting': 'false' } },
+        { Null: { 'aws:ResourceTag/aws:autoscaling:groupName': 'false' } },
+      ]),
+    )
+    expect(conditions).toHaveLength(3)
+  })
+
+  it('launch with CreateFleet and RunInstances in this account, from public or shared AMIs and snapshots', () => {
+    const [launch, ...others] = allowing(replacer, 'ec2:CreateFleet')
+    expect(others).toEqual([])
+    expect(launch?.Action).toEqual(['ec2:CreateFleet', 'ec2:RunInstances'])
+    expect(launch?.Resource).toEqual([
+      'arn:aws:ec2:*:123456789012:*',
+      'arn:aws:ec2:*::image/*',
+      'arn:aws:ec2:*::snapshot/*',
+    ])
+  })
+
+  it('tag new resources only as part of the launch that creates them, and existing ones only with spotswap: keys', () => {
+    const conditions = allowing(replacer, 'ec2:CreateTags').map((s) => s.Condition)
+    expect(conditions).toEqual(
+      expect.arrayContaining([
+        { StringEquals: { 'ec2:CreateAction': ['CreateFleet', 'RunInstances', 'CreateLaunchTemplate'] } },
+        { 'ForAllValues:StringLike': { 'aws:TagKeys': ['spotswap:*'] } },
+      ]),
+    )
+    expect(conditions).toHaveLength(2)
+  })
+
+  it('remove only spotswap: tags and launched-for-asg from instances', () => {
+    expect(allowing(replacer, 'ec2:DeleteTags').map((s) => s.Condition)).toEqual([
+      { 'ForAllValues:StringLike': { 'aws:TagKeys': ['spotswap:*', 'launched-for-asg'] } },
+    ])
+  })
+
+  it('pass roles only to EC2', () => {
+    const [passRole, ...others] = allowing(replacer, 'iam:PassRole')
+    expect(others).toEqual([])
+    expect(passRole?.Condition).toEqual({ StringEquals: { 'iam:PassedToService': 'ec2.amazonaws.com' } })
+  })
+
+  it("create only EC2's spot service-linked role", () => {
+    expect(allowing(replacer, 'iam:CreateServiceLinkedRole')).toEqual([
+      expect.objectContaining({
+        Resource: [
+          'arn:aws:iam::123456789012:role/aws-service-role/spot.amazonaws.com/AWSServiceRoleForEC2Spot',
+        ],
+        Condition: { StringEquals: { 'iam:AWSServiceName': 'spot.amazonaws.com' } },
+      }),
+    ])
+  })
+
+  it('use KMS keys only through EC2, for the encrypted volumes of a launch', () => {
+    for (const statement of allowing(replacer, 'kms:CreateGrant')) {
+      expect(statement.Condition).toEqual({ StringLike: { 'kms:ViaService': 'ec2.*.amazonaws.com' } })
+    }
+  })
+
+  it('read CloudFormation stack status and nothing else of CloudFormation', () => {
+    const cloudFormation = replacer.flatMap((s) => s.Action).filter((a) => a.startsWith('cloudformation:'))
+    expect(cloudFormation).toEqual(['cloudformation:DescribeStacks'])
+  })
+
+  it('send to and consume from the fan-out queue, and only send to the failed-events queue', () => {
+    const sqsStatements = replacer.filter((s) => s.Action.some((a) => a.startsWith('sqs:')))
+    const queues = [...new Set(sqsStatements.flatMap((s) => s.Resource))].sort()
+    expect(queues).toEqual([
+      expect.stringMatching(/^<SpotSwapFailedEvents\w+\.Arn>$/),
+      expect.stringMatching(/^<SpotSwapFanoutQueue\w+\.Arn>$/),
+    ])
+    const onFailedEvents = sqsStatements.filter((s) => s.Resource.some((r) => r.includes('FailedEvents')))
+    const sendOnly = ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl']
+    for (const statement of onFailedEvents) {
+      for (const action of statement.Action) expect(sendOnly).toContain(action)
+    }
+  })
+})
+
+describe("the interruption handler's permissions", () => {
+  it.each(['autoscaling:DetachInstances', 'autoscaling:TerminateInstanceInAutoScalingGroup'])(
+    'allow %s only on managed groups',
+    (action) => {
+      for (const statement of allowing(interruption, action)) {
+        expect(statement.Condition).toEqual({ StringEquals: { 'aws:ResourceTag/spot-enabled': 'true' } })
+      }
+      expect(allowing(interruption, action)).toHaveLength(1)
+    },
+  )
+
+  it.each([
+    'ec2:CreateFleet',
+    'ec2:RunInstances',
+    'iam:PassRole',
+    'autoscaling:AttachInstances',
+    'autoscaling:UpdateAutoScalingGroup',
+    'ec2:CreateLaunchTemplate',
+  ])('never %s: it takes instances out, it does not launch or resize', (action) => {
+    expect(grants(interruption, action)).toBe(false)
+  })
+})
+
+describe('the managed-group condition', () => {
+  const groupCondition = (context: Record<string, string>) => {
+    const app = buildApp({ context })
+    const statements = statementsOfRole(app.homeTemplate, roleOfFunction(app.homeTemplate, 'Replacer'))
+    return allowing(statements, 'autoscaling:AttachInstances')[0]?.Condition
+  }
+
+  it('requires every TAG_FILTERS filter, with StringLike for globbed values', () => {
+    expect(groupCondition({ TAG_FILTERS: 'spot-enabled=true,team=web-*' })).toEqual({
+      StringEquals: { 'aws:ResourceTag/spot-enabled': 'true' },
+      StringLike: { 'aws:ResourceTag/team': 'web-*' },
+    })
+  })
+
+  it('in opt-out mode refuses groups that set a filter key to false, in any case, and allows untagged ones', () => {
+    expect(groupCondition({ TAG_FILTERING_MODE: 'opt-out' })).toEqual({
+      StringNotEqualsIgnoreCase: { 'aws:ResourceTag/spot-enabled': 'false' },
+    })
+  })
+
+  it('refuses two filters on one tag key, which one IAM condition cannot express', () => {
+    expect(() => buildApp({ context: { TAG_FILTERS: 'team=web*,team=*-prod' } })).toThrow(
+      /names team more than once/,
+    )
+  })
+})
