@@ -9,6 +9,12 @@ export const TAG_LAUNCHED_FOR_GROUP = 'launched-for-asg'
 export const TAG_REPLACING_INSTANCE = 'launched-for-replacing-instance'
 /** The on-demand type a spot instance replaced: savings are measured against its price. */
 export const TAG_REPLACED_TYPE = 'spotswap:replaced-instance-type'
+/**
+ * Written on an attached spot member at elevated risk of interruption (rebalance action `replace`);
+ * the value is when it was written (ISO 8601). The replacer treats a member carrying it like an
+ * on-demand member to replace, excluding the at-risk instance's type/zone pool from the candidates.
+ */
+export const TAG_REBALANCE_AT_RISK = 'spotswap:rebalance-at-risk'
 /** Written on a group while its MaxSize is raised for a swap, so a crashed run's change is undone. */
 export const TAG_ORIGINAL_MAX_SIZE = 'spotswap:original-max-size'
 

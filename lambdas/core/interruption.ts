@@ -11,19 +11,14 @@ import {
   groupConfig,
   type TerminationAction,
 } from './config.ts'
-import { TAG_LAUNCHED_FOR_GROUP } from './constants.ts'
+import { TAG_LAUNCHED_FOR_GROUP, TAG_REBALANCE_AT_RISK } from './constants.ts'
 import type { InstanceAction } from './events.ts'
 import { matchesAny } from './glob.ts'
 import { isManaged } from './managed.ts'
 import type { LifecycleHook } from './port.ts'
 import type { Group, Instance } from './types.ts'
 
-/**
- * Written on an attached spot member at elevated risk of interruption (rebalance action `replace`);
- * the value is when it was written (ISO 8601). The replacer treats a member carrying it like an
- * on-demand member to replace, excluding the at-risk instance's type/zone pool from the candidates.
- */
-export const TAG_REBALANCE_AT_RISK = 'spotswap:rebalance-at-risk'
+export { TAG_REBALANCE_AT_RISK } from './constants.ts'
 
 export const TERMINATING_TRANSITION = 'autoscaling:EC2_INSTANCE_TERMINATING'
 

@@ -14,12 +14,12 @@ import {
   TAG_LAUNCHED_BY,
   TAG_LAUNCHED_FOR_GROUP,
   TAG_ORIGINAL_MAX_SIZE,
+  TAG_REBALANCE_AT_RISK,
   TAG_REPLACED_TYPE,
   TAG_REPLACING_INSTANCE,
 } from './constants.ts'
 import { cronAllowsAction } from './cron.ts'
 import { groupFigures } from './figures.ts'
-import { TAG_REBALANCE_AT_RISK } from './interruption.ts'
 import { compareCodePoints, type RankedCandidate, type Selection, selectCandidates } from './selection.ts'
 import type { Catalog, Group, GroupMember, Instance, SpotPriceBook } from './types.ts'
 import { poolKey } from './types.ts'

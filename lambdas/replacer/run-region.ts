@@ -3,7 +3,7 @@
  */
 import type { Action, GroupPlan } from '../core/actions.ts'
 import type { ConfigError, GlobalConfig } from '../core/config.ts'
-import { TAG_REBALANCE_AT_RISK } from '../core/interruption.ts'
+import { TAG_REBALANCE_AT_RISK } from '../core/constants.ts'
 import type { Log, MetricsSink } from '../core/log.ts'
 import { planGroup } from '../core/planner.ts'
 import type { CloudPort } from '../core/port.ts'
