@@ -11,6 +11,7 @@ import {
   UpdateAutoScalingGroupCommand,
 } from '@aws-sdk/client-auto-scaling'
 import {
+  CreateTagsCommand as CreateInstanceTagsCommand,
   DeleteTagsCommand as DeleteInstanceTagsCommand,
   TerminateInstancesCommand,
 } from '@aws-sdk/client-ec2'
@@ -146,6 +147,25 @@ export const untagGroup = async (
   if (keys.length === 0) return
   await ctx.call('autoscaling:DeleteTags', () =>
     ctx.autoScaling.send(new DeleteGroupTagsCommand({ Tags: keys.map((key) => groupTag(groupName, key)) })),
+  )
+}
+
+export const tagInstances = async (
+  ctx: AwsContext,
+  ids: readonly string[],
+  tags: Readonly<Record<string, string>>,
+): Promise<void> => {
+  const entries = Object.entries(tags)
+  if (entries.length === 0) return
+  await forEachBatch(ids, INSTANCE_BATCH_CHUNK, (batch) =>
+    ctx.call('ec2:CreateTags', () =>
+      ctx.ec2.send(
+        new CreateInstanceTagsCommand({
+          Resources: batch,
+          Tags: entries.map(([Key, Value]) => ({ Key, Value })),
+        }),
+      ),
+    ),
   )
 }
 

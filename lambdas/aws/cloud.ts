@@ -9,6 +9,7 @@ import {
   detachInstances,
   setMaxSize,
   tagGroup,
+  tagInstances,
   terminateInGroup,
   terminateInstances,
   untagGroup,
@@ -84,6 +85,7 @@ export const createAwsCloud = (region: string, deps: AwsCloudDeps = {}): CloudPo
     setMaxSize: (groupName, maxSize) => setMaxSize(ctx, groupName, maxSize),
     tagGroup: (groupName, tags) => tagGroup(ctx, groupName, tags),
     untagGroup: (groupName, keys) => untagGroup(ctx, groupName, keys),
+    tagInstances: (ids, tags) => tagInstances(ctx, ids, tags),
     untagInstances: (ids, keys) => untagInstances(ctx, ids, keys),
   }
 }

@@ -78,6 +78,7 @@ export interface CloudPort {
   setMaxSize(groupName: string, maxSize: number): Promise<void>
   tagGroup(groupName: string, tags: Readonly<Record<string, string>>): Promise<void>
   untagGroup(groupName: string, keys: readonly string[]): Promise<void>
+  tagInstances(ids: readonly string[], tags: Readonly<Record<string, string>>): Promise<void>
   untagInstances(ids: readonly string[], keys: readonly string[]): Promise<void>
 }
 

@@ -5,7 +5,7 @@
 import type { Log, MetricsSink } from '../core/log.ts'
 import type { CloudPort } from '../core/port.ts'
 
-/** The slice of the port this Lambda uses, plus instance tagging for rebalance `replace`. */
+/** The slice of the port this Lambda uses. */
 export type InterruptionCloud = Pick<
   CloudPort,
   | 'region'
@@ -16,10 +16,9 @@ export type InterruptionCloud = Pick<
   | 'detachInstances'
   | 'terminateInGroup'
   | 'terminateInstances'
+  | 'tagInstances'
   | 'untagInstances'
-> & {
-  tagInstances(ids: readonly string[], tags: Readonly<Record<string, string>>): Promise<void>
-}
+>
 
 export interface InterruptionDeps {
   /** The same variables the replacer reads: REGIONS, TAG_FILTERS, TAG_FILTERING_MODE, DRY_RUN, ... */

@@ -7,6 +7,7 @@ import {
   UpdateAutoScalingGroupCommand,
 } from '@aws-sdk/client-auto-scaling'
 import {
+  CreateTagsCommand as CreateInstanceTagsCommand,
   DeleteTagsCommand as DeleteInstanceTagsCommand,
   TerminateInstancesCommand,
 } from '@aws-sdk/client-ec2'
@@ -137,6 +138,17 @@ describe('group size and tags', () => {
     })
   })
 
+  it('tags instances in batches of 200', async () => {
+    ec2Mock.on(CreateInstanceTagsCommand).resolves({})
+    const ids = Array.from({ length: 201 }, (_, i) => `i-${i}`)
+    await testAdapter().cloud.tagInstances(ids, { 'spotswap:rebalance-at-risk': '2026-01-01T00:00:00.000Z' })
+    expect(ec2Mock).toHaveReceivedCommandTimes(CreateInstanceTagsCommand, 2)
+    expect(ec2Mock).toHaveReceivedNthCommandWith(CreateInstanceTagsCommand, 2, {
+      Resources: ['i-200'],
+      Tags: [{ Key: 'spotswap:rebalance-at-risk', Value: '2026-01-01T00:00:00.000Z' }],
+    })
+  })
+
   it('removes instance tags by key whatever their value', async () => {
     ec2Mock.on(DeleteInstanceTagsCommand).resolves({})
     await testAdapter().cloud.untagInstances(['i-a', 'i-b'], ['launched-for-asg'])
@@ -150,6 +162,7 @@ describe('group size and tags', () => {
     const { cloud, apiCalls } = testAdapter()
     await cloud.tagGroup('web', {})
     await cloud.untagGroup('web', [])
+    await cloud.tagInstances(['i-a'], {})
     await cloud.untagInstances(['i-a'], [])
     await cloud.untagInstances([], ['launched-for-asg'])
     expect(apiCalls).toEqual([])

@@ -59,6 +59,7 @@ const EVERY_OPERATION: [string, (cloud: CloudPort) => Promise<unknown>][] = [
   ['setMaxSize', (c) => c.setMaxSize('web', 3)],
   ['tagGroup', (c) => c.tagGroup('web', { a: 'b' })],
   ['untagGroup', (c) => c.untagGroup('web', ['a'])],
+  ['tagInstances', (c) => c.tagInstances(['i-1'], { a: 'b' })],
   ['untagInstances', (c) => c.untagInstances(['i-1'], ['a'])],
 ]
 
