@@ -150,6 +150,44 @@ describeMoto('interruption handler against moto', (moto) => {
   )
 
   it(
+    'on a rebalance recommendation, flags the member and the replacer moves it to another pool before any interruption',
+    async () => {
+      const restore = withEnvRestored()
+      try {
+        const converted = await seedConvertedGroup({ name: 'web', size: 1 })
+        const atRisk = converted.members[0]?.id as string
+        const atRiskType = converted.members[0]?.type as string
+        const handler = await loadInterruptionHandler()
+        await handler(events.rebalanceRecommendation({ instanceId: atRisk, region: REGION }), {})
+        expect((await instance(atRisk))?.tags['spotswap:rebalance-at-risk']).toBeDefined()
+        expect((await groupState('web', REGION)).members.map((m) => m.id)).toEqual([atRisk])
+
+        vi.resetModules()
+        const { createHandler, defaultDeps } = await import('../../lambdas/replacer/handler.ts')
+        let now = new Date()
+        const replace = createHandler({ ...defaultDeps(), now: () => now })
+        const scheduled = events.scheduledEvent({ region: REGION, time: now.toISOString() })
+        for (let run = 0; run < 3; run++) {
+          await replace(scheduled, {})
+          now = new Date(now.getTime() + 6 * 60_000)
+        }
+        const after = await groupState('web', REGION)
+        expect(after.desired).toBe(1)
+        expect(after.members).toEqual([
+          expect.objectContaining({ lifecycle: 'spot', lifecycleState: 'InService' }),
+        ])
+        expect(after.members[0]?.id).not.toBe(atRisk)
+        // All instances land in the first subnet in moto, so "another pool" here means another type.
+        expect(after.members[0]?.type).not.toBe(atRiskType)
+        expect(await instance(atRisk)).toBeUndefined()
+      } finally {
+        restore()
+      }
+    },
+    E2E_TIMEOUT_MS,
+  )
+
+  it(
     'is harmless when the same event is delivered twice',
     async () => {
       const restore = withEnvRestored()
