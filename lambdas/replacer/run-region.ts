@@ -3,7 +3,6 @@
  */
 import type { Action, GroupPlan } from '../core/actions.ts'
 import type { ConfigError, GlobalConfig } from '../core/config.ts'
-import { TAG_REBALANCE_AT_RISK } from '../core/constants.ts'
 import type { Log, MetricsSink } from '../core/log.ts'
 import { planGroup } from '../core/planner.ts'
 import type { CloudPort } from '../core/port.ts'
@@ -36,7 +35,7 @@ export interface RegionRunOptions {
   readonly onlyGroup?: string
 }
 
-import { GROUP_CONCURRENCY } from '../core/constants.ts'
+import { GROUP_CONCURRENCY, TAG_REBALANCE_AT_RISK } from '../core/constants.ts'
 
 const STACK_NAME_TAG = 'aws:cloudformation:stack-name'
 const CHANGES_CAPACITY: ReadonlySet<Action['kind']> = new Set(['launch-spot', 'swap', 'complete-swap'])
@@ -81,16 +80,19 @@ const planRegion = async (snapshot: RegionSnapshot, cloud: CloudPort, config: Gl
   const stackNames = [
     ...new Set(changing.map((g) => g.group.tags[STACK_NAME_TAG]).filter((n) => n !== undefined)),
   ]
-  const onDemandIds = changing.flatMap((g) =>
+  // Candidates for retirement: on-demand members and spot members flagged at risk.
+  const retirable = (id: string): boolean => {
+    const instance = snapshot.instances.get(id)
+    return instance?.lifecycle === 'on-demand' || instance?.tags[TAG_REBALANCE_AT_RISK] !== undefined
+  }
+  const retirableIds = changing.flatMap((g) =>
     g.group.members
-      .filter(
-        (m) => !m.protectedFromScaleIn && snapshot.instances.get(m.instanceId)?.lifecycle === 'on-demand',
-      )
+      .filter((m) => !m.protectedFromScaleIn && retirable(m.instanceId))
       .map((m) => m.instanceId),
   )
   const [stackStatuses, protectedIds] = await Promise.all([
     stackNames.length > 0 ? cloud.stackStatuses(stackNames) : Promise.resolve(new Map<string, string>()),
-    onDemandIds.length > 0 ? cloud.terminationProtected(onDemandIds) : Promise.resolve(new Set<string>()),
+    retirableIds.length > 0 ? cloud.terminationProtected(retirableIds) : Promise.resolve(new Set<string>()),
   ])
   const second = planAll(snapshot, config, now, { protectedIds, stackStatuses }, changing)
   const replanned = new Map(second.map((p) => [p.group, p]))

@@ -130,7 +130,7 @@ describe('planGroup', () => {
   })
 
   it.each([
-    ['partner-gone', (fleet: Instance[]) => spotFor(anInstance())],
+    ['partner-gone', (_fleet: Instance[]) => spotFor(anInstance())],
     [
       'not-attachable-in-time',
       (fleet: Instance[]) => spotFor(fleet[0] as Instance, { launchTime: minutesAgo(21), state: 'pending' }),

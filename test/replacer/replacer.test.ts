@@ -301,7 +301,8 @@ describe('replacer', () => {
       const cloud = cloudWithFleet(0)
       for (let g = 0; g < groups; g++) {
         cloud.addGroup(`g${g}`, { maxSize: 4 })
-        for (let i = 0; i < 3; i++) cloud.addInstance({ group: `g${g}`, lifecycle: 'spot', zone: 'us-east-1b' })
+        for (let i = 0; i < 3; i++)
+          cloud.addInstance({ group: `g${g}`, lifecycle: 'spot', zone: 'us-east-1b' })
       }
       cloud.calls.length = 0
       await harness({ 'us-east-1': cloud }).run()
@@ -309,5 +310,24 @@ describe('replacer', () => {
       return cloud.calls.map((c) => c.method).sort()
     }
     expect(await callsForGroups(40)).toEqual(await callsForGroups(1))
+  })
+
+  it('reads termination protection for at-risk spot members as well as on-demand ones, and respects it', async () => {
+    const cloud = cloudWithFleet(0)
+    cloud.addGroup('web', { maxSize: 3 })
+    const atRisk = cloud.addInstance({
+      group: 'web',
+      lifecycle: 'spot',
+      type: 'm5a.large',
+      zone: 'us-east-1b',
+      tags: {
+        'spotswap:replaced-instance-type': 'm5.large',
+        'spotswap:rebalance-at-risk': START.toISOString(),
+      },
+    })
+    cloud.protectedIds.add(atRisk.id)
+    await harness({ 'us-east-1': cloud }).run()
+    expect(cloud.calls.find((c) => c.method === 'terminationProtected')?.args[0]).toEqual([atRisk.id])
+    expect(cloud.mutations).toEqual([])
   })
 })
