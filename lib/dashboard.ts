@@ -20,6 +20,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs'
 import { Construct } from 'constructs'
 import { DIMENSION_ACTION, Metric } from '../lambdas/core/metric-names.ts'
 import { forwardingRuleName, ROUTED_EVENTS } from './event-patterns.ts'
+import { UNDELIVERED_EVENTS_QUEUE_NAME } from './forwarder.ts'
 import { eachSeries, insights, sumOfSeries } from './metric-queries.ts'
 
 export interface SpotSwapDashboardProps {
@@ -220,9 +221,23 @@ export class SpotSwapDashboard extends Construct {
       ),
       graph(
         'Dead letters (messages waiting)',
-        props.deadLetterQueues.map(({ label, queue }) =>
-          queue.metricApproximateNumberOfMessagesVisible({ label, statistic: 'Maximum', period: count }),
-        ),
+        [
+          ...props.deadLetterQueues.map(({ label, queue }) =>
+            queue.metricApproximateNumberOfMessagesVisible({ label, statistic: 'Maximum', period: count }),
+          ),
+          ...props.forwardedRegions.map(
+            (region) =>
+              new CloudWatchMetric({
+                namespace: 'AWS/SQS',
+                metricName: 'ApproximateNumberOfMessagesVisible',
+                dimensionsMap: { QueueName: UNDELIVERED_EVENTS_QUEUE_NAME },
+                region,
+                statistic: 'Maximum',
+                period: count,
+                label: `${region}: events not forwarded`,
+              }),
+          ),
+        ],
         THIRD,
       ),
       new AlarmStatusWidget({ title: 'Alarms', alarms: [...props.alarms], width: THIRD, height: HEIGHT }),

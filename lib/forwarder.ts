@@ -13,6 +13,9 @@ import { Construct } from 'constructs'
 import { forwardingRuleName, ROUTED_EVENTS } from './event-patterns.ts'
 import { createFailedEventsQueue } from './queues.ts'
 
+/** Named, so the home dashboard can chart every region's undelivered events without a cross-region reference. */
+export const UNDELIVERED_EVENTS_QUEUE_NAME = 'spotswap-undelivered-events'
+
 export interface SpotSwapEventForwarderProps {
   /** The region where the SpotSwap construct (and its Lambdas) is deployed. */
   readonly homeRegion: string
@@ -42,7 +45,12 @@ export class SpotSwapEventForwarder extends Construct {
       }),
     )
     // A target's dead-letter queue must live in the rule's region, so each region keeps its own.
-    this.undeliveredEvents = createFailedEventsQueue(this, 'UndeliveredEvents')
+    this.undeliveredEvents = createFailedEventsQueue(
+      this,
+      'UndeliveredEvents',
+      'the forwarding rules (charted per region on the home dashboard)',
+      UNDELIVERED_EVENTS_QUEUE_NAME,
+    )
     const role = new Role(this, 'ForwardingRole', {
       assumedBy: new ServicePrincipal('events.amazonaws.com'),
       description: `spotswap: forward spot and Auto Scaling events to ${props.homeRegion}`,

@@ -47,13 +47,24 @@ export const createFanoutQueues = (scope: Construct): FanoutQueues => {
   return { queue, deadLetterQueue }
 }
 
-/** Where EventBridge targets and asynchronous Lambda invocations put what they finally gave up on. */
-export const createFailedEventsQueue = (scope: Construct, id: string): Queue => {
-  const queue = new Queue(scope, id, { ...COMMON, retentionPeriod: DEAD_LETTER_RETENTION })
+/**
+ * Where EventBridge targets (and asynchronous Lambda invocations) put what they finally gave up on.
+ * `deadLetterOf` says whose dead letters it keeps, for the cdk-nag acknowledgement.
+ */
+export const createFailedEventsQueue = (
+  scope: Construct,
+  id: string,
+  deadLetterOf: string,
+  queueName?: string,
+): Queue => {
+  const queue = new Queue(scope, id, {
+    ...COMMON,
+    retentionPeriod: DEAD_LETTER_RETENTION,
+    ...(queueName ? { queueName } : {}),
+  })
   Validations.of(queue).acknowledge({
     id: 'AwsSolutions-SQS3',
-    reason:
-      'This queue is itself the dead-letter destination of EventBridge targets and Lambda async invocations; a dead-letter queue for it would only move the same messages again. Its depth is alarmed.',
+    reason: `This queue is itself the dead-letter destination of ${deadLetterOf}; a dead-letter queue for it would only move the same messages again.`,
   })
   return queue
 }

@@ -129,7 +129,11 @@ export class SpotSwap extends Construct {
     const config = validateConfiguration(props.configuration ?? {})
     const schedulePeriod = Duration.minutes(scheduleMinutes)
 
-    this.failedEvents = createFailedEventsQueue(this, 'FailedEvents')
+    this.failedEvents = createFailedEventsQueue(
+      this,
+      'FailedEvents',
+      "the home EventBridge rules and both Lambdas' asynchronous invocations (its depth is alarmed)",
+    )
     const { queue: fanoutQueue, deadLetterQueue } = createFanoutQueues(this)
     this.fanoutQueue = fanoutQueue
     this.fanoutDeadLetterQueue = deadLetterQueue

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest'
+import { GROUP_SETTINGS } from '../../lambdas/core/config.ts'
+import { CONFIGURATION_VARIABLES, validateConfiguration } from '../../lib/configuration.ts'
+
+describe('CONFIGURATION_VARIABLES', () => {
+  it('is exactly what the Lambdas read: every group setting plus the global tag and dry-run switches', () => {
+    const read = [...GROUP_SETTINGS.map((s) => s.env), 'TAG_FILTERS', 'TAG_FILTERING_MODE', 'DRY_RUN']
+    expect([...CONFIGURATION_VARIABLES].sort()).toEqual(read.sort())
+  })
+})
+
+describe('validateConfiguration', () => {
+  it('accepts the empty configuration: every value has a built-in default', () => {
+    expect(validateConfiguration({}).tagFilters).toEqual([{ key: 'spot-enabled', value: 'true' }])
+  })
+
+  it('treats an empty value as unset, like the Lambdas do', () => {
+    expect(validateConfiguration({ MIN_ON_DEMAND_NUMBER: '' }).defaults.minOnDemandNumber).toBe(0)
+  })
+
+  it.each([
+    ['MIN_ON_DEMAND_PERCENTAGE', '150'],
+    ['TAG_FILTERS', 'no-equals-sign'],
+    ['TAG_FILTERING_MODE', 'sometimes'],
+    ['CRON_SCHEDULE', '25 *'],
+    ['SPOT_ALLOCATION_STRATEGY', 'cheapest'],
+    ['DRY_RUN', 'maybe'],
+  ])('refuses %s=%s, naming the variable and the value', (name, value) => {
+    expect(() => validateConfiguration({ [name]: value })).toThrow(`${name}=${JSON.stringify(value)}`)
+  })
+
+  it('refuses an unknown variable', () => {
+    expect(() => validateConfiguration({ REGIONS: 'eu-*' } as never)).toThrow(
+      /unknown configuration variable\(s\) REGIONS/,
+    )
+  })
+})
