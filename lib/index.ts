@@ -10,4 +10,4 @@ export { SpotSwapEventForwarder, type SpotSwapEventForwarderProps } from './forw
 export { LAMBDA_BUNDLING, LAMBDA_RUNTIME } from './functions.ts'
 export { DEFAULT_REGIONS } from './regions.ts'
 export { SpotSwap, type SpotSwapProps } from './spotswap.ts'
-export { createSpotSwapStacks, SpotSwapForwarderStack, SpotSwapStack } from './stacks.ts'
+export { createSpotSwapStacks, SpotSwapForwarderStack, SpotSwapStack, SpotSwapStage } from './stacks.ts'

@@ -1,8 +1,9 @@
 /**
  * The deployable layout: one SpotSwap stack in the home region and one small forwarding stack in every
- * other covered region. Used by bin/app.ts and by the tests, so both build exactly the same thing.
+ * other covered region. Used by bin/app.ts, by SpotSwapStage (CDK Pipelines) and by the tests, so all
+ * of them build exactly the same thing.
  */
-import { type App, Stack, type StackProps } from 'aws-cdk-lib'
+import { Aws, CfnOutput, Stack, type StackProps, Stage, type StageProps } from 'aws-cdk-lib'
 import type { Construct } from 'constructs'
 import type { AppConfig } from './app-config.ts'
 import { SpotSwapEventForwarder } from './forwarder.ts'
@@ -17,6 +18,21 @@ export class SpotSwapStack extends Stack {
   constructor(scope: Construct, id: string, props: StackProps & { readonly spotSwap: SpotSwapProps }) {
     super(scope, id, props)
     this.spotSwap = new SpotSwap(this, 'SpotSwap', props.spotSwap)
+    const dashboardName = this.spotSwap.dashboard.dashboard.dashboardName
+    new CfnOutput(this, 'DashboardUrl', {
+      description: 'The spotswap savings dashboard',
+      value: `https://${Aws.REGION}.console.aws.amazon.com/cloudwatch/home?region=${Aws.REGION}#dashboards:name=${dashboardName}`,
+    })
+    new CfnOutput(this, 'FailedEventsQueueUrl', {
+      description: 'Events and invocations that failed every retry',
+      value: this.spotSwap.failedEvents.queueUrl,
+    })
+    if (this.spotSwap.rehearsal) {
+      new CfnOutput(this, 'RehearsalExperimentTemplateId', {
+        description: 'aws fis start-experiment --experiment-template-id <this>',
+        value: this.spotSwap.rehearsal.template.attrId,
+      })
+    }
   }
 }
 
@@ -34,9 +50,10 @@ export interface SpotSwapStacks {
   readonly forwarders: readonly SpotSwapForwarderStack[]
 }
 
-export const createSpotSwapStacks = (app: App, config: AppConfig): SpotSwapStacks => {
+/** `scope` is the App for a plain deployment, or a Stage per account in a pipeline. */
+export const createSpotSwapStacks = (scope: Construct, config: AppConfig): SpotSwapStacks => {
   const env = (region: string) => ({ account: config.account, region })
-  const home = new SpotSwapStack(app, HOME_STACK_NAME, {
+  const home = new SpotSwapStack(scope, HOME_STACK_NAME, {
     env: env(config.homeRegion),
     description: 'spotswap: replaces on-demand Auto Scaling capacity with compatible spot instances',
     spotSwap: {
@@ -51,11 +68,24 @@ export const createSpotSwapStacks = (app: App, config: AppConfig): SpotSwapStack
     .filter((region) => region !== config.homeRegion)
     .map(
       (region) =>
-        new SpotSwapForwarderStack(app, forwarderStackName(region), {
+        new SpotSwapForwarderStack(scope, forwarderStackName(region), {
           env: env(region),
           description: `spotswap: forwards spot interruption, rebalance and group launch events to ${config.homeRegion}`,
           homeRegion: config.homeRegion,
         }),
     )
   return { home, forwarders }
+}
+
+/** One account's spotswap (home stack and forwarders) as a CDK Pipelines stage. */
+export class SpotSwapStage extends Stage {
+  readonly stacks: SpotSwapStacks
+
+  constructor(scope: Construct, id: string, props: StageProps & { readonly config: AppConfig }) {
+    super(scope, id, props)
+    this.stacks = createSpotSwapStacks(this, {
+      ...props.config,
+      account: props.env?.account ?? props.config.account,
+    })
+  }
 }

@@ -1,0 +1,40 @@
+import { App } from 'aws-cdk-lib'
+import { describe, expect, it } from 'vitest'
+import { readAppConfig } from '../../lib/app-config.ts'
+import { HOME_STACK_NAME, SpotSwapStage } from '../../lib/stacks.ts'
+import { buildApp } from './support/app.ts'
+
+describe('the home stack outputs', () => {
+  it('point at the dashboard and the failed-events queue, and name the rehearsal template when there is one', () => {
+    const template = buildApp({ context: { 'spotswap:rehearsalGroup': 'web' } }).homeTemplate
+    const outputs = template.findOutputs('*')
+    expect(Object.keys(outputs).sort()).toEqual([
+      'DashboardUrl',
+      'FailedEventsQueueUrl',
+      'RehearsalExperimentTemplateId',
+    ])
+    expect(JSON.stringify(outputs.DashboardUrl?.Value)).toContain('#dashboards:name=')
+  })
+
+  it('have no rehearsal output without a rehearsal', () => {
+    expect(Object.keys(buildApp().homeTemplate.findOutputs('*'))).not.toContain(
+      'RehearsalExperimentTemplateId',
+    )
+  })
+})
+
+describe('SpotSwapStage', () => {
+  it("deploys one account's home stack and forwarders into that account", () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } })
+    const config = readAppConfig(
+      { 'spotswap:homeRegion': 'eu-west-1', 'spotswap:regions': 'eu-west-1,us-east-1' },
+      {},
+    )
+    const stage = new SpotSwapStage(app, 'Production', { env: { account: '444455556666' }, config })
+    const stacks = [stage.stacks.home, ...stage.stacks.forwarders]
+    expect(stacks.map((s) => [s.node.id, s.account, s.region])).toEqual([
+      [HOME_STACK_NAME, '444455556666', 'eu-west-1'],
+      ['SpotSwap-forwarder-us-east-1', '444455556666', 'us-east-1'],
+    ])
+  })
+})
