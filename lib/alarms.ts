@@ -10,6 +10,9 @@ import { Construct } from 'constructs'
 import { Metric } from '../lambdas/core/metric-names.ts'
 import { insights } from './metric-queries.ts'
 
+/** Period × evaluation periods may not exceed one day. */
+const MAX_TWO_PERIOD_SECONDS = 12 * 3600
+
 export interface SpotSwapAlarmsProps {
   readonly replacer: IFunction
   readonly interruptionHandler: IFunction
@@ -36,11 +39,13 @@ export class SpotSwapAlarms extends Construct {
     }
 
     // One failed tick is repaired by the next one; failures in two consecutive ticks mean it is stuck.
+    // CloudWatch evaluates at most a day, so with a schedule over 12 hours "two ticks" becomes two half days.
+    const tick = Duration.seconds(Math.min(props.schedulePeriod.toSeconds(), MAX_TWO_PERIOD_SECONDS))
     add(
       new Alarm(this, 'ReplacerErrors', {
         alarmDescription:
           'The replacer Lambda failed in two consecutive schedule periods: groups are not being converted or cleaned up.',
-        metric: props.replacer.metricErrors({ period: props.schedulePeriod, statistic: 'Sum' }),
+        metric: props.replacer.metricErrors({ period: tick, statistic: 'Sum' }),
         threshold: 1,
         evaluationPeriods: 2,
         datapointsToAlarm: 2,

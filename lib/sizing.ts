@@ -42,6 +42,10 @@ export const INTERRUPTION_MAX_EVENT_AGE = Duration.minutes(15)
 
 /** A failed tick or launch event is retried once; older than one schedule period, the next tick supersedes it. */
 export const REPLACER_RETRY_ATTEMPTS = 1
+/** Lambda keeps an asynchronous event for at most six hours, whatever the schedule. */
+const LAMBDA_MAX_EVENT_AGE = Duration.hours(6)
+export const replacerMaxEventAge = (schedulePeriod: Duration): Duration =>
+  Duration.seconds(Math.min(schedulePeriod.toSeconds(), LAMBDA_MAX_EVENT_AGE.toSeconds()))
 
 /**
  * AWS recommends a visibility timeout of at least six times the function timeout for an SQS event

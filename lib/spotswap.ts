@@ -50,6 +50,7 @@ import {
   REPLACER_MEMORY_MB,
   REPLACER_RETRY_ATTEMPTS,
   REPLACER_TIMEOUT,
+  replacerMaxEventAge,
 } from './sizing.ts'
 
 export interface SpotSwapProps {
@@ -128,6 +129,7 @@ export class SpotSwap extends Construct {
     // Throws on any value the Lambdas would reject; the parsed filters also shape the IAM conditions.
     const config = validateConfiguration(props.configuration ?? {})
     const schedulePeriod = Duration.minutes(scheduleMinutes)
+    const replacerEventAge = replacerMaxEventAge(schedulePeriod)
 
     this.failedEvents = createFailedEventsQueue(
       this,
@@ -160,7 +162,7 @@ export class SpotSwap extends Construct {
       reservedConcurrentExecutions: concurrency,
       onFailure,
       retryAttempts: REPLACER_RETRY_ATTEMPTS,
-      maxEventAge: schedulePeriod,
+      maxEventAge: replacerEventAge,
     })
     const interruption = createSpotSwapFunction(this, 'InterruptionHandler', {
       entry: INTERRUPTION_ENTRY,
@@ -199,7 +201,7 @@ export class SpotSwap extends Construct {
         new LambdaFunction(this.replacer, {
           deadLetterQueue: this.failedEvents,
           retryAttempts: REPLACER_RETRY_ATTEMPTS,
-          maxEventAge: schedulePeriod,
+          maxEventAge: replacerEventAge,
         }),
       ],
     })
@@ -213,7 +215,7 @@ export class SpotSwap extends Construct {
           new LambdaFunction(handler, {
             deadLetterQueue: this.failedEvents,
             ...(event.handler === 'replacer'
-              ? { retryAttempts: REPLACER_RETRY_ATTEMPTS, maxEventAge: schedulePeriod }
+              ? { retryAttempts: REPLACER_RETRY_ATTEMPTS, maxEventAge: replacerEventAge }
               : { retryAttempts: INTERRUPTION_RETRY_ATTEMPTS, maxEventAge: INTERRUPTION_MAX_EVENT_AGE }),
           }),
         ],

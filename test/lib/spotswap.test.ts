@@ -215,3 +215,20 @@ describe('the SpotSwap construct with other settings', () => {
     homeTemplate.resourceCountIs('AWS::SNS::Topic', 0)
   })
 })
+
+describe('the SpotSwap construct at the edges of the schedule', () => {
+  it.each([1, 1440])('deploys with a %i-minute schedule within Lambda and CloudWatch limits', (minutes) => {
+    const { homeTemplate } = buildApp({ context: { 'spotswap:scheduleMinutes': String(minutes) } })
+    for (const config of Object.values(homeTemplate.findResources('AWS::Lambda::EventInvokeConfig'))) {
+      expect(config.Properties.MaximumEventAgeInSeconds).toBeLessThanOrEqual(6 * 3600)
+    }
+    const replacerErrors = resourceOf(homeTemplate, 'AWS::CloudWatch::Alarm', 'ReplacerErrors').properties
+    expect(
+      (replacerErrors.Period as number) * (replacerErrors.EvaluationPeriods as number),
+    ).toBeLessThanOrEqual(86_400)
+  })
+
+  it.each(['0', '1441', '2.5'])('refuses a schedule of %s minutes', (minutes) => {
+    expect(() => buildApp({ context: { 'spotswap:scheduleMinutes': minutes } })).toThrow(/minutes/)
+  })
+})
