@@ -1,0 +1,125 @@
+/**
+ * The Auto Scaling write API as the engine calls it, with the service's rules: AttachInstances beyond
+ * MaxSize, a decrement below MinSize or a MaxSize below desired fail with ValidationError; acting on an
+ * instance that is not a member fails with the messages the engine's error classifier reads as "gone".
+ */
+
+import { GROUP_NAME_TAG, reconcile, terminateMember } from './asg.ts'
+import { groupNotFound, validationError } from './errors.ts'
+import type { SimGroup, SimRegion } from './state.ts'
+import type { World } from './world.ts'
+
+export const groupNamed = (region: SimRegion, name: string): SimGroup => {
+  const group = region.groups.get(name)
+  if (group === undefined) throw groupNotFound(name)
+  return group
+}
+
+const sizeError = (desired: number, min: number, max: number) =>
+  validationError(
+    `Desired capacity:${desired} must be between the specified min size:${min} and max size:${max}`,
+  )
+
+export const attachInstances = (
+  world: World,
+  region: SimRegion,
+  groupName: string,
+  ids: readonly string[],
+): void => {
+  const group = groupNamed(region, groupName)
+  const unique = [...new Set(ids)]
+  for (const id of unique) {
+    const instance = region.live(id)
+    if (instance === undefined) throw validationError(`The instance ID '${id}' does not exist`)
+    if (instance.state !== 'running') throw validationError(`Instance ${id} is not in the running state.`)
+    if (region.groupOf(id) !== undefined)
+      throw validationError(`The instance ${id} is already part of an Auto Scaling group.`)
+    if (!group.zones.includes(instance.zone))
+      throw validationError(
+        `The instance ${id} is in ${instance.zone}, which is not an Availability Zone of ${groupName}.`,
+      )
+  }
+  const desired = group.desiredCapacity + unique.length
+  if (desired > group.maxSize) throw sizeError(desired, group.minSize, group.maxSize)
+  group.desiredCapacity = desired
+  for (const id of unique) {
+    const instance = region.live(id)
+    if (instance === undefined) continue
+    region.addMember(group, id, { lifecycleState: 'InService', protectedFromScaleIn: false })
+    instance.tags = { ...instance.tags, [GROUP_NAME_TAG]: groupName }
+    world.notify((o) => o.attached?.(group, instance))
+  }
+}
+
+const notAMember = (id: string, groupName: string) =>
+  validationError(`The instance ${id} is not part of Auto Scaling group ${groupName}.`)
+
+export const detachInstances = (
+  world: World,
+  region: SimRegion,
+  groupName: string,
+  ids: readonly string[],
+  decrementDesired: boolean,
+): void => {
+  const group = groupNamed(region, groupName)
+  const unique = [...new Set(ids)]
+  for (const id of unique) {
+    const member = group.members.get(id)
+    if (member === undefined) throw notAMember(id, groupName)
+    if (member.lifecycleState !== 'InService' && member.lifecycleState !== 'Standby')
+      throw validationError(
+        `The instance ${id} is in ${member.lifecycleState}; only InService or Standby instances can be detached.`,
+      )
+  }
+  if (decrementDesired && group.desiredCapacity - unique.length < group.minSize)
+    throw validationError(
+      `Detaching ${unique.length} instance(s) with a decrement would leave desired capacity below the group's min size (${group.minSize}).`,
+    )
+  for (const id of unique) region.removeMember(group, id)
+  if (decrementDesired) group.desiredCapacity -= unique.length
+  reconcile(world, region, group)
+}
+
+export const terminateInGroup = (
+  world: World,
+  region: SimRegion,
+  instanceId: string,
+  decrementDesired: boolean,
+): void => {
+  const group = region.groupOf(instanceId)
+  const member = group?.members.get(instanceId)
+  if (group === undefined || member === undefined)
+    throw validationError(`Instance Id not found - No managed instance found for instance ID: ${instanceId}`)
+  if (member.lifecycleState.startsWith('Terminating'))
+    throw validationError(`The instance ${instanceId} is already terminating.`)
+  if (decrementDesired && group.desiredCapacity - 1 < group.minSize)
+    throw validationError(
+      `Currently, desiredSize equals minSize (${group.minSize}). Terminating instance without replacement will violate group's min size constraint. Either set shouldDecrementDesiredCapacity flag to false or lower group's min size.`,
+    )
+  if (decrementDesired) group.desiredCapacity -= 1
+  terminateMember(world, region, group, instanceId)
+  reconcile(world, region, group)
+}
+
+export const setMaxSize = (region: SimRegion, groupName: string, maxSize: number): void => {
+  const group = groupNamed(region, groupName)
+  if (!Number.isInteger(maxSize) || maxSize < group.minSize || group.desiredCapacity > maxSize)
+    throw sizeError(group.desiredCapacity, group.minSize, maxSize)
+  group.maxSize = maxSize
+}
+
+/** Tags written through the API do not propagate to new instances (the adapter sets PropagateAtLaunch false). */
+export const tagGroup = (
+  region: SimRegion,
+  groupName: string,
+  tags: Readonly<Record<string, string>>,
+): void => {
+  const group = groupNamed(region, groupName)
+  group.tags = { ...group.tags, ...tags }
+  for (const key of Object.keys(tags)) group.propagatedKeys.delete(key)
+}
+
+export const untagGroup = (region: SimRegion, groupName: string, keys: readonly string[]): void => {
+  const group = groupNamed(region, groupName)
+  group.tags = Object.fromEntries(Object.entries(group.tags).filter(([key]) => !keys.includes(key)))
+}

@@ -1,0 +1,146 @@
+/**
+ * Auto Scaling's own behaviour: a group keeps its desired capacity (launching on-demand instances of its
+ * type into the zone with the fewest, terminating from the zone with the most, never an instance
+ * protected from scale-in), holds terminating instances in Terminating:Wait while a termination hook
+ * runs, and replaces a member that EC2 took away.
+ */
+import { TERMINATING_TRANSITION } from '../core/interruption.ts'
+import { Priority } from './clock.ts'
+import { TERMINATION_HOOK_SECONDS } from './constants.ts'
+import { launchInstance, shutDown } from './ec2.ts'
+import { isActiveMember, type SimGroup, type SimInstance, type SimRegion } from './state.ts'
+import type { World } from './world.ts'
+
+export const GROUP_NAME_TAG = 'aws:autoscaling:groupName'
+
+const activeByZone = (region: SimRegion, group: SimGroup): Map<string, string[]> => {
+  const byZone = new Map<string, string[]>(group.zones.map((zone) => [zone, []]))
+  for (const [id, member] of group.members) {
+    if (!isActiveMember(member)) continue
+    const zone = region.instances.get(id)?.zone
+    if (zone !== undefined) byZone.get(zone)?.push(id)
+  }
+  return byZone
+}
+
+export const activeCount = (group: SimGroup): number =>
+  [...group.members.values()].filter(isActiveMember).length
+
+export const instanceTags = (group: SimGroup): Record<string, string> => {
+  const tags: Record<string, string> = {}
+  for (const key of group.propagatedKeys) {
+    const value = group.tags[key]
+    if (value !== undefined) tags[key] = value
+  }
+  tags[GROUP_NAME_TAG] = group.name
+  return tags
+}
+
+const launchMember = (world: World, region: SimRegion, group: SimGroup, zone: string): void => {
+  const instance = launchInstance(
+    world,
+    region,
+    {
+      type: group.instanceType,
+      zone,
+      lifecycle: 'on-demand',
+      tags: instanceTags(group),
+      costGroup: group.name,
+      origin: 'asg',
+    },
+    (booted) => {
+      const member = group.members.get(booted.id)
+      if (member?.lifecycleState !== 'Pending') return
+      member.lifecycleState = 'InService'
+      world.emit({
+        kind: 'instance-launch-successful',
+        region: region.name,
+        group: group.name,
+        instanceId: booted.id,
+      })
+    },
+  )
+  region.addMember(group, instance.id, { lifecycleState: 'Pending', protectedFromScaleIn: false })
+}
+
+/** Terminates a member as Auto Scaling does: through the termination hook when there is one. */
+export const terminateMember = (world: World, region: SimRegion, group: SimGroup, id: string): void => {
+  const member = group.members.get(id)
+  const instance = region.instances.get(id)
+  if (member === undefined || instance === undefined) return
+  const finish = (): void => {
+    member.lifecycleState = 'Terminating:Proceed'
+    shutDown(world, instance, () => region.removeMember(group, id))
+  }
+  if (group.hooks.some((hook) => hook.transition === TERMINATING_TRANSITION)) {
+    member.lifecycleState = 'Terminating:Wait'
+    world.clock.schedule(
+      world.clock.now + TERMINATION_HOOK_SECONDS * 1000,
+      Priority.transition,
+      'termination hook done',
+      finish,
+    )
+    return
+  }
+  member.lifecycleState = 'Terminating'
+  shutDown(world, instance, () => region.removeMember(group, id))
+}
+
+const scaleIn = (world: World, region: SimRegion, group: SimGroup, count: number): void => {
+  for (let n = 0; n < count; n++) {
+    const byZone = activeByZone(region, group)
+    const candidates = (ids: readonly string[]) =>
+      ids.filter((id) => group.members.get(id)?.protectedFromScaleIn === false)
+    let victimZone: string[] = []
+    for (const ids of byZone.values()) {
+      // The zone with the most instances loses one, as the default termination policy balances zones.
+      if (candidates(ids).length > 0 && ids.length > victimZone.length) victimZone = ids
+    }
+    const victim = world.random.asg.pick(candidates(victimZone))
+    if (victim === undefined) return
+    terminateMember(world, region, group, victim)
+  }
+}
+
+/** Brings the group's launching and in-service members to its desired capacity. */
+export const reconcile = (world: World, region: SimRegion, group: SimGroup): void => {
+  const active = activeCount(group)
+  if (active > group.desiredCapacity) {
+    scaleIn(world, region, group, active - group.desiredCapacity)
+    return
+  }
+  for (let n = active; n < group.desiredCapacity; n++) {
+    let target = group.zones[0] as string
+    let fewest = Number.POSITIVE_INFINITY
+    for (const [zone, ids] of activeByZone(region, group)) {
+      if (ids.length < fewest) {
+        fewest = ids.length
+        target = zone
+      }
+    }
+    launchMember(world, region, group, target)
+  }
+}
+
+/**
+ * EC2 took an instance away (interruption, TerminateInstances). A member is marked unhealthy and
+ * replaced at once; it leaves the group when it is terminated.
+ */
+export const terminateByEc2 = (world: World, region: SimRegion, instance: SimInstance): void => {
+  const group = region.groupOf(instance.id)
+  const member = group?.members.get(instance.id)
+  shutDown(world, instance, () => {
+    if (group !== undefined) region.removeMember(group, instance.id)
+  })
+  if (group === undefined || member === undefined || member.lifecycleState.startsWith('Terminating')) return
+  member.lifecycleState = 'Terminating'
+  reconcile(world, region, group)
+}
+
+/** The group's owner (a scaling policy, a person) sets the desired capacity. */
+export const ownerSetsDesired = (world: World, region: SimRegion, group: SimGroup, desired: number): void => {
+  const clamped = Math.min(group.maxSize, Math.max(group.minSize, desired))
+  group.desiredCapacity = clamped
+  group.owner = { ...group.owner, desiredCapacity: clamped }
+  reconcile(world, region, group)
+}

@@ -1,0 +1,35 @@
+/** The simulator's timings and limits, each with the reason for its value. */
+
+/** Pending → running for an instance: typical Linux boot to EC2 status "running" is well under a minute. */
+export const BOOT_SECONDS = 40
+
+/** shutting-down → terminated; billing stops at shutting-down, as EC2 bills. */
+export const SHUTDOWN_SECONDS = 30
+
+/** EC2 gives a spot instance two minutes between the interruption warning and the interruption. */
+export const INTERRUPTION_NOTICE_SECONDS = 120
+
+/**
+ * How long a termination lifecycle hook holds an instance in Terminating:Wait: the user's drain runs
+ * and completes the action well before the hook's heartbeat timeout.
+ */
+export const TERMINATION_HOOK_SECONDS = 90
+
+/**
+ * Simulated time per API request: about 200 ms of latency with the replacer's 8 groups in flight.
+ * It spreads a run's calls over time, which is what lets EC2's token buckets refill between them.
+ */
+export const API_CALL_MS = 25
+
+/** Smithy's standard retry strategy: base delay for throttling errors and the cap on any delay. */
+export const SDK_THROTTLE_BASE_DELAY_MS = 500
+export const SDK_MAX_DELAY_MS = 20_000
+
+/** Lambda retries a failed asynchronous invocation twice, about one and then two minutes later. */
+export const ASYNC_RETRY_DELAYS_SECONDS = [60, 120] as const
+
+/** The account the simulated events claim to come from (moto's default, obviously not a real one). */
+export const SIM_ACCOUNT_ID = '123456789012'
+
+/** Initial instances were launched this long before the scenario starts: settled, out of every grace period. */
+export const INITIAL_INSTANCE_AGE_HOURS = 24

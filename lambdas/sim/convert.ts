@@ -1,0 +1,59 @@
+/** Simulator state into the core's types, once, at the port's boundary (copies: callers cannot mutate state). */
+import type { GroupQuery } from '../core/port.ts'
+import type { Group, GroupMember, Instance } from '../core/types.ts'
+import { type SimGroup, type SimInstance, type SimRegion, subnetOf } from './state.ts'
+
+export const toInstance = (instance: SimInstance): Instance => ({
+  id: instance.id,
+  type: instance.type,
+  zone: instance.zone,
+  subnetId: instance.subnetId,
+  lifecycle: instance.lifecycle,
+  state: instance.state,
+  launchTime: new Date(instance.launchMs),
+  tags: { ...instance.tags },
+  platform: instance.platform,
+})
+
+export const toGroup = (region: SimRegion, group: SimGroup): Group => {
+  const members: GroupMember[] = [...group.members].map(([instanceId, member]) => {
+    const instance = region.instances.get(instanceId)
+    return {
+      instanceId,
+      lifecycleState: member.lifecycleState,
+      healthStatus: member.lifecycleState.startsWith('Terminating') ? 'Unhealthy' : 'Healthy',
+      protectedFromScaleIn: member.protectedFromScaleIn,
+      zone: instance?.zone ?? group.zones[0] ?? '',
+      instanceType: instance?.type,
+    }
+  })
+  const propagatedTags: Record<string, string> = {}
+  for (const key of group.propagatedKeys) {
+    const value = group.tags[key]
+    if (value !== undefined) propagatedTags[key] = value
+  }
+  return {
+    name: group.name,
+    region: group.region,
+    minSize: group.minSize,
+    maxSize: group.maxSize,
+    desiredCapacity: group.desiredCapacity,
+    healthCheckGracePeriodSeconds: group.healthCheckGracePeriodSeconds,
+    tags: { ...group.tags },
+    propagatedTags,
+    launchTemplate: group.launchTemplate,
+    launchConfigurationName: group.launchConfigurationName,
+    mixedInstancesPolicy: undefined,
+    suspendedProcesses: [],
+    members,
+    subnetIds: group.zones.map(subnetOf),
+    status: undefined,
+  }
+}
+
+/** DescribeAutoScalingGroups' `tag:<key>` and `tag-key` filters. */
+export const matchesQuery = (group: SimGroup, query: GroupQuery): boolean => {
+  if (query.tagKey === undefined) return true
+  const value = group.tags[query.tagKey]
+  return value !== undefined && (query.tagValues.length === 0 || query.tagValues.includes(value))
+}

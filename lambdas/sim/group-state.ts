@@ -1,0 +1,52 @@
+/** A group as the report and the invariant checks see it at one moment. */
+import { minOnDemandCount } from '../core/capacity.ts'
+import { type GlobalConfig, type GroupConfig, groupConfig } from '../core/config.ts'
+import { isManaged } from '../core/managed.ts'
+import type { SimGroup, SimRegion } from './state.ts'
+
+export interface GroupState {
+  readonly desired: number
+  readonly minSize: number
+  readonly maxSize: number
+  readonly inService: number
+  readonly spot: number
+  readonly onDemand: number
+  /** On-demand instances the group's configuration says to keep (for its current in-service count). */
+  readonly requiredOnDemand: number
+  readonly managed: boolean
+}
+
+/** The group's effective configuration: the engine's defaults and its `autospotting_*` tags. */
+export const effectiveConfig = (config: GlobalConfig, group: SimGroup): GroupConfig =>
+  groupConfig(config.defaults, group.name, group.tags).config
+
+export const groupState = (config: GlobalConfig, region: SimRegion, group: SimGroup): GroupState => {
+  let inService = 0
+  let spot = 0
+  for (const [id, member] of group.members) {
+    if (member.lifecycleState !== 'InService') continue
+    inService++
+    if (region.instances.get(id)?.lifecycle === 'spot') spot++
+  }
+  return {
+    desired: group.desiredCapacity,
+    minSize: group.minSize,
+    maxSize: group.maxSize,
+    inService,
+    spot,
+    onDemand: inService - spot,
+    requiredOnDemand: minOnDemandCount(effectiveConfig(config, group), inService, undefined),
+    managed: isManaged(group.tags, config),
+  }
+}
+
+/** Instance types of the group's in-service members, with counts, sorted by type. */
+export const memberTypes = (region: SimRegion, group: SimGroup): Record<string, number> => {
+  const counts = new Map<string, number>()
+  for (const [id, member] of group.members) {
+    if (member.lifecycleState !== 'InService') continue
+    const type = region.instances.get(id)?.type
+    if (type !== undefined) counts.set(type, (counts.get(type) ?? 0) + 1)
+  }
+  return Object.fromEntries([...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+}

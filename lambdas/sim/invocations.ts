@@ -1,0 +1,134 @@
+/**
+ * spotswap's Lambdas inside the simulation: the replacer's region run (runRegion, unchanged) and the
+ * interruption handler (createHandler, unchanged), each invocation a session of its own against a
+ * SimCloud. Around each, the invariants are checked; a failed or crashed interruption invocation is
+ * retried as Lambda retries asynchronous invocations.
+ */
+import type { GlobalConfig } from '../core/config.ts'
+import type { Log, MetricsSink } from '../core/log.ts'
+import { createHandler } from '../interruption/create-handler.ts'
+import { runRegion } from '../replacer/run-region.ts'
+import { Priority } from './clock.ts'
+import { SimCloud } from './cloud.ts'
+import { ASYNC_RETRY_DELAYS_SECONDS } from './constants.ts'
+import { toEventBridge } from './eventbridge.ts'
+import type { Session } from './faults.ts'
+import { checkInvocation, type SizeWatch, snapshotRegion, type Violation } from './invariants.ts'
+import type { SimPolicy } from './policy.ts'
+import type { SimEvent, World } from './world.ts'
+
+export interface InvocationContext {
+  readonly world: World
+  readonly config: GlobalConfig
+  readonly env: Readonly<Record<string, string>>
+  readonly policy: SimPolicy
+  readonly log: Log
+  readonly metrics: MetricsSink
+  readonly violations: Violation[]
+  /** Called after every invocation, so group states are observed as they change. */
+  readonly afterInvocation: () => void
+}
+
+export interface InvocationStats {
+  replacerRuns: number
+  crashedRuns: number
+  failedRuns: number
+  handlerInvocations: number
+}
+
+export class Invocations {
+  readonly stats: InvocationStats = { replacerRuns: 0, crashedRuns: 0, failedRuns: 0, handlerInvocations: 0 }
+  private sessions = 0
+  private events = 0
+  private readonly sizeWatch: SizeWatch = new Map()
+
+  constructor(private readonly ctx: InvocationContext) {}
+
+  private session(actor: Session['actor'], region: string): Session {
+    return { id: ++this.sessions, actor, region, crashed: false, failedCalls: 0 }
+  }
+
+  /** Runs `body` as one invocation in `region`, checking the invariants around it. */
+  private async invoke(session: Session, body: (cloud: SimCloud) => Promise<void>): Promise<void> {
+    const { world, config } = this.ctx
+    const region = world.region(session.region)
+    const before = snapshotRegion(config, region)
+    try {
+      await body(new SimCloud(world, session.region, session))
+    } finally {
+      const at = world.clock.nowDate().toISOString()
+      this.ctx.violations.push(
+        ...checkInvocation(region, session, before, snapshotRegion(config, region), at, this.sizeWatch),
+      )
+      this.ctx.afterInvocation()
+    }
+  }
+
+  async runReplacer(region: string, onlyGroup?: string): Promise<void> {
+    const session = this.session('replacer', region)
+    this.stats.replacerRuns++
+    await this.invoke(session, async (cloud) => {
+      try {
+        await runRegion({
+          cloud,
+          config: this.ctx.config,
+          now: this.ctx.world.clock.nowDate(),
+          log: this.ctx.log,
+          metrics: this.ctx.metrics,
+          ...(onlyGroup === undefined ? {} : { onlyGroup }),
+        })
+      } catch (error) {
+        // The Lambda logs a failed region run and carries on; nothing else to do in the simulation.
+        if (!session.crashed) this.ctx.log.error('region run failed', { region, error: String(error) })
+      }
+      if (session.crashed) this.stats.crashedRuns++
+      else if (session.failedCalls > 0) this.stats.failedRuns++
+    })
+  }
+
+  /** EventBridge delivers the event to the Lambda its rule targets, at once. */
+  deliver(event: SimEvent): void {
+    const { world, policy } = this.ctx
+    const wanted =
+      event.kind === 'instance-launch-successful' ? policy.launchEvents : policy.interruptionHandler
+    if (!wanted) return
+    const at = world.clock.now
+    const payload = toEventBridge(event, at, ++this.events)
+    world.clock.schedule(at, Priority.invocation, event.kind, () =>
+      event.kind === 'instance-launch-successful'
+        ? this.runReplacer(event.region, event.group)
+        : this.handleInterruption(event.region, payload, 0),
+    )
+  }
+
+  private async handleInterruption(
+    region: string,
+    payload: Record<string, unknown>,
+    attempt: number,
+  ): Promise<void> {
+    const { world, env, log, metrics } = this.ctx
+    const session = this.session('interruption', region)
+    this.stats.handlerInvocations++
+    let failed = false
+    await this.invoke(session, async (cloud) => {
+      const handle = createHandler({
+        env,
+        cloudFor: () => cloud,
+        log,
+        metrics,
+        now: () => world.clock.nowDate(),
+      })
+      try {
+        await handle(payload)
+      } catch {
+        failed = true
+      }
+      failed ||= session.crashed
+    })
+    const delay = ASYNC_RETRY_DELAYS_SECONDS[attempt]
+    if (failed && delay !== undefined)
+      world.clock.schedule(world.clock.now + delay * 1000, Priority.invocation, 'interruption retry', () =>
+        this.handleInterruption(region, payload, attempt + 1),
+      )
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * The port's reads, with the requests the AWS adapter would make for them: the same pagination and
+ * chunking (lambdas/aws/limits.ts, core/constants.ts) and the same container caches, so the simulator's
+ * API counts are the adapter's.
+ */
+import {
+  GROUP_INSTANCES_CHUNK,
+  INSTANCE_TYPES_PAGE_SIZE,
+  PRICING_PAGE_SIZE,
+  SPOT_PRICES_PAGE_SIZE,
+} from '../aws/limits.ts'
+import { chunk } from '../aws/paginate.ts'
+import {
+  CATALOG_CACHE_TTL_MS,
+  GROUPS_PAGE_SIZE,
+  INSTANCE_ID_FILTER_CHUNK,
+  PRICE_CACHE_TTL_MS,
+  TAG_LAUNCHED_FOR_GROUP,
+} from '../core/constants.ts'
+import { productDescriptionOf } from '../core/platform.ts'
+import type { GroupQuery, LifecycleHook } from '../core/port.ts'
+import type { Catalog, Group, Instance, OnDemandPrices, SpotPrice } from '../core/types.ts'
+import { groupNamed } from './asg-api.ts'
+import { matchesQuery, toGroup, toInstance } from './convert.ts'
+import { groupOfId, type PortContext, request } from './port-context.ts'
+import { isRunningOrPending } from './state.ts'
+
+const pages = (items: number, pageSize: number): number => Math.max(1, Math.ceil(items / pageSize))
+
+/** Each page is one request; the answer is read after the last one. */
+const paged = <T>(ctx: PortContext, operation: string, count: number, pageSize: number, read: () => T): T => {
+  for (let page = 1; page < pages(count, pageSize); page++) request(ctx, operation, () => undefined)
+  return request(ctx, operation, read)
+}
+
+export const describeGroups = (ctx: PortContext, query: GroupQuery): Group[] => {
+  const matching = [...ctx.region.groups.values()].filter((g) => matchesQuery(g, query))
+  return paged(ctx, 'autoscaling:DescribeAutoScalingGroups', matching.length, GROUPS_PAGE_SIZE, () =>
+    matching.map((g) => toGroup(ctx.region, g)),
+  )
+}
+
+export const describeInstances = (ctx: PortContext, ids: readonly string[]): Instance[] =>
+  chunk([...new Set(ids)], INSTANCE_ID_FILTER_CHUNK).flatMap((ids) =>
+    request(ctx, 'ec2:DescribeInstances', () =>
+      ids.flatMap((id) => {
+        const instance = ctx.region.live(id)
+        return instance === undefined ? [] : [toInstance(instance)]
+      }),
+    ),
+  )
+
+export const describeLaunchedSpotInstances = (ctx: PortContext): Instance[] =>
+  request(ctx, 'ec2:DescribeInstances', () =>
+    [...ctx.region.instances.values()]
+      .filter((i) => isRunningOrPending(i) && i.tags[TAG_LAUNCHED_FOR_GROUP] !== undefined)
+      .map(toInstance),
+  )
+
+export const describeInstanceTypes = (ctx: PortContext): Catalog => {
+  const cache = ctx.region.adapterCache
+  const now = ctx.world.clock.now
+  if (now < cache.catalogUntilMs) return ctx.world.catalog
+  const catalog = paged(
+    ctx,
+    'ec2:DescribeInstanceTypes',
+    ctx.world.catalog.size,
+    INSTANCE_TYPES_PAGE_SIZE,
+    () => ctx.world.catalog,
+  )
+  cache.catalogUntilMs = now + CATALOG_CACHE_TTL_MS
+  return catalog
+}
+
+export const describeSpotPrices = (ctx: PortContext, productDescription: string): SpotPrice[] => {
+  const rows = ctx.region.market.priceRows(productDescription, ctx.world.clock.now)
+  return paged(ctx, 'ec2:DescribeSpotPriceHistory', rows.length, SPOT_PRICES_PAGE_SIZE, () => rows)
+}
+
+/**
+ * The simulated Pricing API answers with the region's on-demand prices (the embedded table); like the
+ * adapter, a failure falls back to the same embedded figures instead of throwing.
+ */
+export const onDemandPrices = (ctx: PortContext, platform: string): OnDemandPrices => {
+  const prices = ctx.region.market.onDemandPrices(platform)
+  const cache = ctx.region.adapterCache.pricesUntilMs
+  const key = productDescriptionOf(platform)
+  const now = ctx.world.clock.now
+  if (now < (cache.get(key) ?? Number.NEGATIVE_INFINITY)) return { prices, source: 'pricing-api' }
+  try {
+    paged(ctx, 'pricing:GetProducts', prices.size, PRICING_PAGE_SIZE, () => undefined)
+  } catch (error) {
+    if (ctx.session.crashed) throw error
+    return { prices, source: 'embedded' }
+  }
+  cache.set(key, now + PRICE_CACHE_TTL_MS)
+  return { prices, source: 'pricing-api' }
+}
+
+/** One DescribeInstanceAttribute per instance; instances that are gone count as unprotected. */
+export const terminationProtected = (ctx: PortContext, ids: readonly string[]): Set<string> => {
+  const protectedIds = new Set<string>()
+  for (const id of new Set(ids)) {
+    const isProtected = request(
+      ctx,
+      'ec2:DescribeInstanceAttribute',
+      () => ctx.region.live(id)?.terminationProtected === true,
+      { group: groupOfId(ctx, id) },
+    )
+    if (isProtected) protectedIds.add(id)
+  }
+  return protectedIds
+}
+
+/** The simulated account has no CloudFormation stacks: every name is asked about and none exists. */
+export const stackStatuses = (ctx: PortContext, stackNames: readonly string[]): Map<string, string> => {
+  for (const _name of new Set(stackNames)) request(ctx, 'cloudformation:DescribeStacks', () => undefined)
+  return new Map()
+}
+
+export const lifecycleHooks = (ctx: PortContext, groupName: string): LifecycleHook[] =>
+  request(ctx, 'autoscaling:DescribeLifecycleHooks', () => [...groupNamed(ctx.region, groupName).hooks], {
+    group: groupName,
+  })
+
+export const groupOfInstances = (ctx: PortContext, ids: readonly string[]): Map<string, string> => {
+  const owners = new Map<string, string>()
+  for (const idsChunk of chunk(ids, GROUP_INSTANCES_CHUNK)) {
+    request(ctx, 'autoscaling:DescribeAutoScalingInstances', () => {
+      for (const id of idsChunk) {
+        const group = ctx.region.groupOf(id)
+        if (group !== undefined) owners.set(id, group.name)
+      }
+    })
+  }
+  return owners
+}

@@ -1,0 +1,165 @@
+/**
+ * The simulation report (issue 5): totals, per-group figures with the final state, one timeline row per
+ * group per schedule tick, and the invariant violations. Numbers are rounded and keys ordered, so a seed
+ * gives the same JSON byte for byte.
+ */
+import type { GroupTally } from './accounting.ts'
+import type { ApiCounter } from './api-gate.ts'
+import { integrateSteps } from './costs.ts'
+import type { Violation } from './invariants.ts'
+import type { Scenario, ScenarioGroup } from './scenario/types.ts'
+import { endOf } from './scenario/types.ts'
+
+export interface Figures {
+  readonly onDemandOnlyCostUsd: number
+  readonly actualCostUsd: number
+  readonly savingsPct: number
+  readonly capacityAvailabilityPct: number
+  readonly minOnDemandViolationMinutes: number
+  readonly orphanInstanceMinutes: number
+  /** Null when a group (any managed group, for the totals) never reached its on-demand minimum. */
+  readonly convergenceMinutes: number | null
+  readonly interruptions: number
+  readonly replacements: number
+  readonly failedLaunches: number
+  readonly apiCalls: Readonly<Record<string, number>>
+}
+
+export interface FinalState {
+  readonly desired: number
+  readonly inService: number
+  readonly spot: number
+  readonly onDemand: number
+  readonly types: Readonly<Record<string, number>>
+}
+
+export interface TimelineRow {
+  readonly t: string
+  readonly region: string
+  readonly group: string
+  readonly desired: number
+  readonly inService: number
+  readonly spot: number
+  readonly onDemand: number
+  readonly hourlyCostUsd: number
+}
+
+export interface SimulationReport {
+  readonly scenario: string
+  readonly seed: number
+  readonly totals: Figures
+  readonly groups: Readonly<Record<string, Figures & { readonly final: FinalState }>>
+  readonly timeline: readonly TimelineRow[]
+  readonly violations: readonly Violation[]
+}
+
+export const round = (value: number, digits: number): number => {
+  const factor = 10 ** digits
+  const rounded = Math.round(value * factor) / factor
+  return Object.is(rounded, -0) ? 0 : rounded
+}
+
+const byKey = (counts: ReadonlyMap<string, number> | undefined): Record<string, number> =>
+  Object.fromEntries([...(counts ?? [])].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+
+/** What the owner's desired capacity would have cost on-demand in the group's own type. */
+export const onDemandOnlyCost = (scenario: Scenario, group: ScenarioGroup, priceUsd: number): number => {
+  const steps = [{ at: Number.NEGATIVE_INFINITY, priceUsd: group.desired * priceUsd }]
+  for (const [at, desired] of group.desiredSchedule) steps.push({ at, priceUsd: desired * priceUsd })
+  return integrateSteps(steps, scenario.start, endOf(scenario))
+}
+
+const availability = (rows: readonly TimelineRow[]): number => {
+  let served = 0
+  let desired = 0
+  for (const row of rows) {
+    served += Math.min(row.inService, row.desired)
+    desired += row.desired
+  }
+  return desired === 0 ? 100 : (100 * served) / desired
+}
+
+export interface GroupInput {
+  readonly name: string
+  readonly managed: boolean
+  readonly onDemandOnlyCostUsd: number
+  readonly tally: GroupTally
+  readonly final: FinalState
+}
+
+const figures = (
+  start: number,
+  input: {
+    onDemandOnly: number
+    actual: number
+    rows: readonly TimelineRow[]
+    tallies: readonly GroupTally[]
+  },
+  convergedAt: number | null,
+  apiCalls: Record<string, number>,
+): Figures => {
+  const sum = (pick: (t: GroupTally) => number) => input.tallies.reduce((total, t) => total + pick(t), 0)
+  return {
+    onDemandOnlyCostUsd: round(input.onDemandOnly, 4),
+    actualCostUsd: round(input.actual, 4),
+    savingsPct: input.onDemandOnly > 0 ? round(100 * (1 - input.actual / input.onDemandOnly), 2) : 0,
+    capacityAvailabilityPct: round(availability(input.rows), 3),
+    minOnDemandViolationMinutes: round(sum((t) => t.minOnDemandViolationMs) / 60_000, 2),
+    orphanInstanceMinutes: round(sum((t) => t.orphanMs) / 60_000, 2),
+    convergenceMinutes: convergedAt === null ? null : round((convergedAt - start) / 60_000, 2),
+    interruptions: sum((t) => t.interruptions),
+    replacements: sum((t) => t.replacements),
+    failedLaunches: sum((t) => t.failedLaunches),
+    apiCalls,
+  }
+}
+
+export const buildReport = (
+  scenario: Scenario,
+  groups: readonly GroupInput[],
+  timeline: readonly TimelineRow[],
+  violations: readonly Violation[],
+  counter: ApiCounter,
+): SimulationReport => {
+  const byGroup: Record<string, Figures & { final: FinalState }> = {}
+  const rowsOf = new Map<string, TimelineRow[]>()
+  for (const row of timeline) {
+    const rows = rowsOf.get(row.group)
+    if (rows === undefined) rowsOf.set(row.group, [row])
+    else rows.push(row)
+  }
+  for (const group of groups) {
+    const rows = rowsOf.get(group.name) ?? []
+    const converged = group.managed ? (group.tally.convergedAtMs ?? null) : null
+    byGroup[group.name] = {
+      ...figures(
+        scenario.start,
+        {
+          onDemandOnly: group.onDemandOnlyCostUsd,
+          actual: group.tally.actualCostUsd,
+          rows,
+          tallies: [group.tally],
+        },
+        converged,
+        byKey(counter.byGroup.get(group.name)),
+      ),
+      final: group.final,
+    }
+  }
+  const managed = groups.filter((g) => g.managed)
+  const convergedAll = managed.every((g) => g.tally.convergedAtMs !== undefined)
+    ? Math.max(scenario.start, ...managed.map((g) => g.tally.convergedAtMs as number))
+    : null
+  const totals = figures(
+    scenario.start,
+    {
+      onDemandOnly: groups.reduce((total, g) => total + g.onDemandOnlyCostUsd, 0),
+      actual: groups.reduce((total, g) => total + g.tally.actualCostUsd, 0),
+      rows: timeline,
+      tallies: groups.map((g) => g.tally),
+    },
+    convergedAll,
+    byKey(counter.total),
+  )
+  return { scenario: scenario.name, seed: scenario.seed, totals, groups: byGroup, timeline, violations }
+}

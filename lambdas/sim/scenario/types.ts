@@ -1,0 +1,63 @@
+/**
+ * A validated scenario: the simulated account, its prices and capacity, the engine's environment, and
+ * what happens to it over time. Times are epoch milliseconds. See scenarios/scenario.schema.json.
+ */
+import type { CapacityTrace } from '../../data/capacity-traces.ts'
+import type { FaultConfig } from '../faults.ts'
+import type { PriceStep } from '../market.ts'
+
+export type ScenarioCapacity =
+  | {
+      readonly kind: 'trace'
+      readonly traceName: string
+      readonly trace: CapacityTrace
+      readonly startIndex: number
+    }
+  | { readonly kind: 'unavailable' }
+
+export interface ScenarioGroup {
+  readonly name: string
+  readonly instanceType: string
+  readonly min: number
+  readonly max: number
+  readonly desired: number
+  readonly tags: Readonly<Record<string, string>>
+  readonly healthCheckGracePeriod: number
+  readonly launch: 'template' | 'configuration'
+  readonly terminationHook: boolean
+  /** The first n initial instances are protected from scale-in. */
+  readonly protectedFromScaleIn: number
+  /** The first n initial instances have API termination protection (an extension of the issue's format). */
+  readonly terminationProtected: number
+  /** [time, desired] pairs set by the group's owner, sorted by time. */
+  readonly desiredSchedule: readonly (readonly [number, number])[]
+}
+
+export interface ScenarioRegion {
+  readonly name: string
+  readonly zones: readonly string[]
+  /** Pool key (`type/zone`) → price steps, overriding the embedded prices. */
+  readonly spotPrices: ReadonlyMap<string, readonly PriceStep[]>
+  readonly capacity: ReadonlyMap<string, ScenarioCapacity>
+  readonly groups: readonly ScenarioGroup[]
+}
+
+export interface ScenarioInterruption {
+  readonly at: number
+  readonly group: string
+  readonly count: number
+}
+
+export interface Scenario {
+  readonly name: string
+  readonly seed: number
+  readonly start: number
+  readonly durationHours: number
+  readonly scheduleMinutes: number
+  readonly env: Readonly<Record<string, string>>
+  readonly regions: readonly ScenarioRegion[]
+  readonly faults: FaultConfig
+  readonly interruptions: readonly ScenarioInterruption[]
+}
+
+export const endOf = (scenario: Scenario): number => scenario.start + scenario.durationHours * 3_600_000

@@ -1,0 +1,180 @@
+/**
+ * Runs a scenario: builds the account, schedules what happens to it (the owner's scaling, capacity
+ * changes, scripted interruptions, the replacer's ticks), processes events in simulated time, observes
+ * every group after every step, and returns the report. No wall clock and no Math.random: a seed
+ * replays the same run.
+ */
+import { parseGlobalConfig } from '../core/config.ts'
+import { ORPHAN_SCHEDULE_PERIODS } from '../core/constants.ts'
+import { discardMetrics, type Log, type MetricsSink, silentLog } from '../core/log.ts'
+import type { Catalog } from '../core/types.ts'
+import { embeddedCatalog } from '../data/catalog.ts'
+import { selectRegions } from '../replacer/regions.ts'
+import { Accounting } from './accounting.ts'
+import { ownerSetsDesired } from './asg.ts'
+import { buildWorld } from './build.ts'
+import { Priority } from './clock.ts'
+import type { FaultHooks } from './faults.ts'
+import { effectiveConfig, groupState, memberTypes } from './group-state.ts'
+import { interruptGroup, scheduleCapacityChanges } from './interruptions.ts'
+import type { Violation } from './invariants.ts'
+import { Invocations } from './invocations.ts'
+import { type SimPolicy, SPOTSWAP_POLICY } from './policy.ts'
+import { buildReport, type GroupInput, onDemandOnlyCost, type SimulationReport } from './report.ts'
+import { endOf, type Scenario } from './scenario/types.ts'
+import type { SimInstance } from './state.ts'
+import { recordTimeline } from './timeline.ts'
+import type { World } from './world.ts'
+
+export interface SimulateOptions {
+  readonly policy?: SimPolicy
+  readonly catalog?: Catalog
+  /** Scripted faults instead of the scenario's random ones. */
+  readonly faults?: FaultHooks
+  /** The engine's log lines (silent by default). */
+  readonly log?: Log
+  readonly metrics?: MetricsSink
+  /** Told the fraction of simulated time done, after every tick. */
+  readonly onProgress?: (fraction: number) => void
+  /** Inspect or script the world before time starts (tests, chaos runs). */
+  readonly prepare?: (world: World) => void
+}
+
+const scheduleOwnerActions = (world: World, scenario: Scenario): void => {
+  for (const spec of scenario.regions) {
+    const region = world.region(spec.name)
+    for (const groupSpec of spec.groups)
+      for (const [at, desired] of groupSpec.desiredSchedule) {
+        world.clock.schedule(at, Priority.external, `owner sets ${groupSpec.name}`, () => {
+          const group = region.groups.get(groupSpec.name)
+          if (group !== undefined) ownerSetsDesired(world, region, group, desired)
+        })
+      }
+  }
+  for (const interruption of scenario.interruptions) {
+    const region = scenario.regions.find((r) => r.groups.some((g) => g.name === interruption.group))
+    if (region === undefined) continue
+    world.clock.schedule(interruption.at, Priority.external, 'scripted interruption', () => {
+      interruptGroup(world, world.region(region.name), interruption.group, interruption.count)
+    })
+  }
+}
+
+export const simulate = async (
+  scenario: Scenario,
+  options: SimulateOptions = {},
+): Promise<SimulationReport> => {
+  const policy = options.policy ?? SPOTSWAP_POLICY
+  const scheduleMinutes = policy.scheduleMinutes ?? scenario.scheduleMinutes
+  const env = { SCHEDULE_MINUTES: String(scheduleMinutes), ...scenario.env, ...policy.env }
+  const { config, errors } = parseGlobalConfig(env)
+  const replacerRuns = policy.replacer && !errors.some((e) => e.fatal)
+  const log = options.log ?? silentLog
+  for (const error of errors) log.warn('invalid configuration value', { ...error })
+
+  const world = buildWorld(scenario, {
+    catalog: options.catalog ?? embeddedCatalog(),
+    ...(options.faults ? { faults: options.faults } : {}),
+  })
+  const start = scenario.start
+  const end = endOf(scenario)
+  const violations: Violation[] = []
+  const deadlineOf = (instance: SimInstance): number | undefined => {
+    const group =
+      instance.origin === 'spotswap'
+        ? world.region(instance.region).groups.get(instance.costGroup ?? '')
+        : undefined
+    if (group === undefined) return undefined
+    const grace = effectiveConfig(config, group).gracePeriodSeconds ?? group.healthCheckGracePeriodSeconds
+    return instance.launchMs + (grace + ORPHAN_SCHEDULE_PERIODS * config.scheduleMinutes * 60) * 1000
+  }
+  const accounting = new Accounting(
+    world,
+    { start, end },
+    {
+      deadlineOf,
+      onOrphan: (instance, deadline) =>
+        violations.push({
+          t: new Date(deadline).toISOString(),
+          group: instance.costGroup ?? '',
+          invariant: 'orphan',
+          detail: `${instance.id} (${instance.type} in ${instance.zone}), launched ${new Date(instance.launchMs).toISOString()}, is neither attached nor terminated`,
+        }),
+    },
+  )
+  world.observe(accounting)
+  const observeAll = (): void => {
+    for (const region of world.regions.values())
+      for (const group of region.groups.values())
+        accounting.observe(group.name, groupState(config, region, group))
+  }
+  const invocations = new Invocations({
+    world,
+    config,
+    env,
+    policy,
+    log,
+    metrics: options.metrics ?? discardMetrics,
+    violations,
+    afterInvocation: observeAll,
+  })
+  world.onEvent((event) => invocations.deliver(event))
+  options.prepare?.(world)
+
+  scheduleOwnerActions(world, scenario)
+  for (const region of world.regions.values()) scheduleCapacityChanges(world, region, end)
+  const timeline: ReturnType<typeof recordTimeline> = []
+  // REGIONS with wildcards costs one DescribeRegions per run, as in the Lambda.
+  const directory = {
+    enabledRegions: async () => {
+      world.counter.count('ec2:DescribeRegions', undefined)
+      return [...world.regions.keys()].sort()
+    },
+  }
+  for (let tick = start; tick < end; tick += scheduleMinutes * 60_000) {
+    world.clock.schedule(tick, Priority.tick, 'replacer tick', async () => {
+      if (replacerRuns) {
+        const { regions } = await selectRegions(config.regions, directory)
+        for (const region of regions) if (world.regions.has(region)) await invocations.runReplacer(region)
+      }
+      timeline.push(...recordTimeline(world, config, tick))
+      options.onProgress?.((world.clock.now - start) / (end - start))
+    })
+  }
+
+  observeAll()
+  for (let event = world.clock.popDue(end); event !== undefined; event = world.clock.popDue(end)) {
+    await event.run()
+    observeAll()
+  }
+  world.clock.advanceTo(end)
+  accounting.finish()
+  options.onProgress?.(1)
+
+  const groups: GroupInput[] = scenario.regions.flatMap((spec) => {
+    const region = world.region(spec.name)
+    return spec.groups.map((groupSpec) => {
+      const group = region.groups.get(groupSpec.name)
+      if (group === undefined) throw new Error(`simulator: group ${groupSpec.name} vanished`)
+      const state = groupState(config, region, group)
+      return {
+        name: group.name,
+        managed: state.managed,
+        onDemandOnlyCostUsd: onDemandOnlyCost(
+          scenario,
+          groupSpec,
+          region.market.onDemandPrice(groupSpec.instanceType) ?? 0,
+        ),
+        tally: accounting.tally(group.name),
+        final: {
+          desired: state.desired,
+          inService: state.inService,
+          spot: state.spot,
+          onDemand: state.onDemand,
+          types: memberTypes(region, group),
+        },
+      }
+    })
+  })
+  return buildReport(scenario, groups, timeline, violations, world.counter)
+}

@@ -1,0 +1,129 @@
+/**
+ * The simulated account's mutable state: instances and Auto Scaling groups per region. Behaviour lives
+ * in ec2.ts and asg.ts; the port (cloud.ts) converts this state into core types at the boundary.
+ */
+import type { LifecycleHook, SpotLaunchResult } from '../core/port.ts'
+import type { InstanceState, LaunchTemplateRef, Lifecycle } from '../core/types.ts'
+import type { ApiGate } from './api-gate.ts'
+import type { CapacityModel } from './capacity.ts'
+import type { SpotMarket } from './market.ts'
+
+/** Who started an instance: present at the start, Auto Scaling, or spotswap through CreateFleet. */
+export type InstanceOrigin = 'initial' | 'asg' | 'spotswap'
+
+export interface SimInstance {
+  readonly id: string
+  readonly region: string
+  readonly type: string
+  readonly zone: string
+  readonly subnetId: string
+  readonly lifecycle: Lifecycle
+  state: InstanceState
+  readonly launchMs: number
+  tags: Record<string, string>
+  readonly platform: string
+  /** DisableApiTermination. */
+  terminationProtected: boolean
+  /** The group the instance was started by or for; its cost is charged there. */
+  readonly costGroup: string | undefined
+  readonly origin: InstanceOrigin
+  /** When billing stopped (the move to shutting-down). */
+  billedUntilMs: number | undefined
+  /** When EC2 will interrupt it, once the two-minute warning was given. */
+  interruptAtMs: number | undefined
+}
+
+export interface SimMember {
+  lifecycleState: string
+  protectedFromScaleIn: boolean
+}
+
+export interface GroupSizes {
+  readonly minSize: number
+  readonly maxSize: number
+  readonly desiredCapacity: number
+}
+
+export interface SimGroup {
+  readonly name: string
+  readonly region: string
+  minSize: number
+  maxSize: number
+  desiredCapacity: number
+  readonly healthCheckGracePeriodSeconds: number
+  tags: Record<string, string>
+  /** Tag keys copied onto the instances the group launches (the owner's tags; not spotswap's bookkeeping). */
+  readonly propagatedKeys: Set<string>
+  readonly launchTemplate: LaunchTemplateRef | undefined
+  readonly launchConfigurationName: string | undefined
+  /** The type the group launches (its template's or configuration's). */
+  readonly instanceType: string
+  readonly zones: readonly string[]
+  readonly hooks: readonly LifecycleHook[]
+  /** Instance id → membership, in attachment order. */
+  readonly members: Map<string, SimMember>
+  /** The sizes the group's owner set; spotswap must leave them exactly so. */
+  owner: GroupSizes
+}
+
+export const subnetOf = (zone: string): string => `subnet-${zone}`
+
+export const zoneOfSubnet = (subnetId: string): string | undefined =>
+  subnetId.startsWith('subnet-') ? subnetId.slice('subnet-'.length) : undefined
+
+export class SimRegion {
+  readonly instances = new Map<string, SimInstance>()
+  readonly groups = new Map<string, SimGroup>()
+  /** CreateFleet answers by ClientToken: EC2 returns the first answer again for a repeated token. */
+  readonly fleetsByToken = new Map<string, SpotLaunchResult>()
+  /** Launch configurations that exist (groups launching from one). */
+  readonly launchConfigurations = new Set<string>()
+  /** Launch templates the adapter created for launch-configuration groups and has not deleted yet. */
+  readonly temporaryTemplates = new Set<string>()
+  /**
+   * When the adapter's container caches expire (lambdas/aws/context.ts): a warm Lambda reads the
+   * catalogue and on-demand prices once per TTL, so the simulator counts those reads as often.
+   */
+  readonly adapterCache = {
+    catalogUntilMs: Number.NEGATIVE_INFINITY,
+    pricesUntilMs: new Map<string, number>(),
+  }
+  /** Instance id → the group it is a member of; kept by addMember/removeMember so lookups stay O(1). */
+  private readonly membership = new Map<string, SimGroup>()
+
+  constructor(
+    readonly name: string,
+    readonly zones: readonly string[],
+    readonly market: SpotMarket,
+    readonly capacity: CapacityModel,
+    readonly gate: ApiGate,
+  ) {}
+
+  /** The group an instance is a member of (any lifecycle state), if any. */
+  groupOf(instanceId: string): SimGroup | undefined {
+    return this.membership.get(instanceId)
+  }
+
+  addMember(group: SimGroup, instanceId: string, member: SimMember): void {
+    group.members.set(instanceId, member)
+    this.membership.set(instanceId, group)
+  }
+
+  removeMember(group: SimGroup, instanceId: string): void {
+    group.members.delete(instanceId)
+    if (this.membership.get(instanceId) === group) this.membership.delete(instanceId)
+  }
+
+  /** Instances EC2 still reports: every state except terminated. */
+  live(id: string): SimInstance | undefined {
+    const instance = this.instances.get(id)
+    return instance === undefined || instance.state === 'terminated' ? undefined : instance
+  }
+}
+
+export const isRunningOrPending = (instance: SimInstance): boolean =>
+  instance.state === 'pending' || instance.state === 'running'
+
+/** Members that count toward desired capacity: launching or in service, not leaving. */
+export const isActiveMember = (member: SimMember): boolean =>
+  member.lifecycleState === 'InService' || member.lifecycleState.startsWith('Pending')

@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest'
+import { errorCode, isNotFound, isTransient } from '../../lambdas/aws/errors.ts'
+import { BOOT_SECONDS, TERMINATION_HOOK_SECONDS } from '../../lambdas/sim/constants.ts'
+import { group, launchSpotFor, rawScenario, testWorld } from './support.ts'
+
+const BOOT_MS = BOOT_SECONDS * 1000
+
+const rejection = async (promise: Promise<unknown>): Promise<unknown> => {
+  try {
+    await promise
+  } catch (error) {
+    return error
+  }
+  throw new Error('expected the call to fail')
+}
+
+/** A running spot instance launched for `web`, not attached yet. */
+const runningSpot = async (sim: ReturnType<typeof testWorld>, zone = 'us-east-1b') => {
+  const launched = await launchSpotFor(
+    sim.cloud(),
+    'web',
+    'm5.large',
+    zone,
+    `token-${zone}-${sim.world.clock.now}`,
+  )
+  await sim.advance(BOOT_MS)
+  if (!launched.ok) throw new Error('launch failed')
+  return launched.instanceId
+}
+
+describe('Auto Scaling rules in the simulator', () => {
+  it('refuses AttachInstances beyond MaxSize with a ValidationError, as AWS does, and attaches nothing', async () => {
+    const sim = testWorld(rawScenario([group('web', { desired: 3, max: 3 })]))
+    const spot = await runningSpot(sim)
+    const error = await rejection(sim.cloud().attachInstances('web', [spot]))
+    expect(errorCode(error)).toBe('ValidationError')
+    expect(error).toMatchObject({ $metadata: { httpStatusCode: 400 } })
+    expect(isNotFound(error)).toBe(false)
+    expect(sim.group('web').desiredCapacity).toBe(3)
+    expect(sim.region.groupOf(spot)).toBeUndefined()
+  })
+
+  it('attaches once MaxSize is raised, and refuses to lower MaxSize below desired', async () => {
+    const sim = testWorld(rawScenario([group('web', { desired: 3, max: 3 })]))
+    const spot = await runningSpot(sim)
+    const cloud = sim.cloud()
+    await cloud.setMaxSize('web', 4)
+    await cloud.attachInstances('web', [spot])
+    expect(errorCode(await rejection(cloud.setMaxSize('web', 3)))).toBe('ValidationError')
+    expect(sim.group('web')).toMatchObject({ maxSize: 4, desiredCapacity: 4 })
+  })
+
+  it('refuses to attach an instance that is still pending', async () => {
+    const sim = testWorld(rawScenario([group('web', { desired: 1, max: 3 })]))
+    const cloud = sim.cloud()
+    const launched = await launchSpotFor(cloud, 'web', 'm5.large', 'us-east-1b')
+    const error = await rejection(cloud.attachInstances('web', [launched.ok ? launched.instanceId : '']))
+    expect(errorCode(error)).toBe('ValidationError')
+  })
+
+  it('refuses a decrement below MinSize with the message AWS gives', async () => {
+    const sim = testWorld(rawScenario([group('web', { desired: 2, min: 2 })]))
+    const [member] = sim.members('web')
+    const error = await rejection(sim.cloud().terminateInGroup(member?.id ?? '', true))
+    expect(errorCode(error)).toBe('ValidationError')
+    expect((error as Error).message).toMatch(/desiredSize equals minSize \(2\)/)
+    expect(sim.members('web', 'InService')).toHaveLength(2)
+  })
+
+  it('reports acting on an instance outside the group as "not found", which the adapter treats as done', async () => {
+    const sim = testWorld(rawScenario([group('web', { desired: 1 }), group('api', { desired: 1 })]))
+    const [apiMember] = sim.members('api')
+    const error = await rejection(sim.cloud().detachInstances('web', [apiMember?.id ?? ''], false))
+    expect(isNotFound(error)).toBe(true)
+    // TerminateInstanceInAutoScalingGroup on a non-member resolves, exactly like the AWS adapter.
+    await expect(sim.cloud().terminateInGroup('i-00000000000000fff', false)).resolves.toBeUndefined()
+  })
+
+  it('holds a terminating instance in Terminating:Wait while its termination hook runs, replacing it meanwhile', async () => {
+    const sim = testWorld(rawScenario([group('web', { desired: 2, terminationHook: true })]))
+    const [member] = sim.members('web')
+    const id = member?.id ?? ''
+    await sim.cloud().terminateInGroup(id, false)
+    const hookDone = sim.world.clock.now + TERMINATION_HOOK_SECONDS * 1000
+    expect(sim.group('web').members.get(id)?.lifecycleState).toBe('Terminating:Wait')
+    expect(sim.region.instances.get(id)?.state).toBe('running')
+    expect(sim.members('web', 'Pending')).toHaveLength(1)
+    expect(await sim.cloud().lifecycleHooks('web')).toEqual([
+      { name: 'web-drain', transition: 'autoscaling:EC2_INSTANCE_TERMINATING' },
+    ])
+
+    await sim.advance(hookDone - 1 - sim.world.clock.now)
+    expect(sim.region.instances.get(id)?.state).toBe('running')
+    await sim.advance(1)
+    expect(sim.region.instances.get(id)?.state).toBe('shutting-down')
+    await sim.advance(60_000)
+    expect(sim.group('web').members.has(id)).toBe(false)
+  })
+
+  it('refuses TerminateInstances on an instance with API termination protection, but Auto Scaling may still terminate it', async () => {
+    const sim = testWorld(rawScenario([group('web', { desired: 2, terminationProtected: 1 })]))
+    const [guarded] = sim.members('web')
+    const id = guarded?.id ?? ''
+    const cloud = sim.cloud()
+    expect(await cloud.terminationProtected(sim.members('web').map((i) => i.id))).toEqual(new Set([id]))
+    const error = await rejection(cloud.terminateInstances([id]))
+    expect(errorCode(error)).toBe('OperationNotPermitted')
+    expect(isTransient(error)).toBe(false)
+    expect(sim.region.instances.get(id)?.state).toBe('running')
+    await cloud.terminateInGroup(id, false)
+    expect(sim.region.instances.get(id)?.state).toBe('shutting-down')
+  })
+
+  it('keeps bookkeeping tags written through the API off the instances the group launches', async () => {
+    const sim = testWorld(
+      rawScenario([group('web', { desired: 1, tags: { 'spot-enabled': 'true', team: 'web' } })]),
+    )
+    const cloud = sim.cloud()
+    await cloud.tagGroup('web', { 'spotswap:original-max-size': '6' })
+    const [member] = sim.members('web')
+    await cloud.detachInstances('web', [member?.id ?? ''], false)
+    const [launched] = sim.members('web', 'Pending')
+    expect(launched?.tags).toEqual({
+      'spot-enabled': 'true',
+      team: 'web',
+      'aws:autoscaling:groupName': 'web',
+    })
+    const [seen] = await cloud.describeGroups({ tagKey: 'spot-enabled', tagValues: ['true'] })
+    expect(seen?.tags['spotswap:original-max-size']).toBe('6')
+    expect(seen?.propagatedTags).toEqual({ 'spot-enabled': 'true', team: 'web' })
+  })
+})

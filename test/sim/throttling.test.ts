@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest'
+import { errorCode, isThrottle } from '../../lambdas/aws/errors.ts'
+import { ApiCounter, ApiGate } from '../../lambdas/sim/api-gate.ts'
+import { SimClock } from '../../lambdas/sim/clock.ts'
+import { API_CALL_MS } from '../../lambdas/sim/constants.ts'
+import { NO_FAULTS, randomFaults, type Session } from '../../lambdas/sim/faults.ts'
+import { createRng } from '../../lambdas/sim/rng.ts'
+import { Ec2Throttle, requestBucketSpec, TokenBucket } from '../../lambdas/sim/throttle.ts'
+
+const session = (): Session => ({
+  id: 1,
+  actor: 'replacer',
+  region: 'us-east-1',
+  crashed: false,
+  failedCalls: 0,
+})
+
+describe("EC2's published token buckets", () => {
+  it.each([
+    ['DescribeInstances', 100, 20],
+    ['DescribeSpotPriceHistory', 100, 20],
+    ['CreateFleet', 50, 5],
+    ['CreateTags', 100, 10],
+    ['DeleteTags', 100, 10],
+    ['TerminateInstances', 100, 5],
+    ['RunInstances', 5, 2],
+  ])('gives %s a bucket of %i tokens refilled at %i per second', (action, capacity, refillPerSecond) => {
+    expect(requestBucketSpec(action)).toEqual({ capacity, refillPerSecond })
+  })
+
+  it('empties after a burst of its size and refills at its rate', () => {
+    const bucket = new TokenBucket({ capacity: 50, refillPerSecond: 5 }, 0)
+    for (let i = 0; i < 50; i++) expect(bucket.take(0)).toBe(true)
+    expect(bucket.take(0)).toBe(false)
+    expect(bucket.take(199)).toBe(false)
+    expect(bucket.take(200)).toBe(true)
+    expect(bucket.available(100_000)).toBe(50)
+  })
+
+  it('charges TerminateInstances one resource token per instance (1000, refilled at 20 per second)', () => {
+    const throttle = new Ec2Throttle()
+    expect(throttle.admit('TerminateInstances', 0, 1000)).toBe(true)
+    expect(throttle.admit('TerminateInstances', 0, 1)).toBe(false)
+    expect(throttle.admit('TerminateInstances', 1000, 20)).toBe(true)
+  })
+})
+
+describe('the API gate', () => {
+  const gate = (throttle: boolean, clock = new SimClock(0), counter = new ApiCounter()) =>
+    new ApiGate({
+      clock,
+      faults: randomFaults(NO_FAULTS, createRng(1)),
+      throttle,
+      rng: createRng(2),
+      counter,
+    })
+
+  it('counts one request per call, per operation and per group, and spends simulated time on it', () => {
+    const clock = new SimClock(0)
+    const counter = new ApiCounter()
+    const g = gate(true, clock, counter)
+    g.call(session(), 'ec2:DescribeInstances', () => 1)
+    g.call(session(), 'autoscaling:AttachInstances', () => 1, { group: 'web' })
+    g.call(session(), 'autoscaling:AttachInstances', () => 1, { group: 'web' })
+    expect(Object.fromEntries(counter.total)).toEqual({
+      'ec2:DescribeInstances': 1,
+      'autoscaling:AttachInstances': 2,
+    })
+    expect(Object.fromEntries(counter.byGroup.get('web') ?? [])).toEqual({ 'autoscaling:AttachInstances': 2 })
+    expect(clock.now).toBeGreaterThan(0)
+  })
+
+  it('makes requests beyond the burst wait for tokens (the SDK retries with backoff) rather than fail', () => {
+    const clock = new SimClock(0)
+    const g = gate(true, clock)
+    const durations: number[] = []
+    for (let i = 0; i < 100; i++) {
+      const before = clock.now
+      g.call(session(), 'ec2:CreateFleet', () => undefined)
+      durations.push(clock.now - before)
+    }
+    // 50 tokens, refilled at 5 per second while each request takes 25 ms: the bucket runs dry near the 57th,
+    // and 100 requests need (100 - 50) / 5 = 10 s of refill in all.
+    expect(durations.findIndex((ms) => ms > API_CALL_MS)).toBeGreaterThan(50)
+    expect(clock.now).toBeGreaterThanOrEqual(10_000)
+  })
+
+  it('fails with RequestLimitExceeded, classified as throttling, once the SDK attempts are spent', () => {
+    const clock = new SimClock(0)
+    const noJitter = { ...createRng(3), next: () => 0 }
+    const g = new ApiGate({
+      clock,
+      faults: randomFaults(NO_FAULTS, createRng(1)),
+      throttle: true,
+      rng: noJitter,
+      counter: new ApiCounter(),
+    })
+    const caller = session()
+    for (let i = 0; i < 5; i++) g.call(caller, 'ec2:RunInstances', () => undefined)
+    let applied = false
+    let throttled: unknown
+    try {
+      g.call(caller, 'ec2:RunInstances', () => {
+        applied = true
+      })
+    } catch (error) {
+      throttled = error
+    }
+    expect(applied).toBe(false)
+    expect(errorCode(throttled)).toBe('RequestLimitExceeded')
+    expect(isThrottle(throttled)).toBe(true)
+    expect(caller.failedCalls).toBe(1)
+  })
+
+  it('never throttles Auto Scaling, which publishes no buckets, nor anything when throttling is off', () => {
+    const g = gate(true)
+    const off = gate(false)
+    for (let i = 0; i < 500; i++) {
+      g.call(session(), 'autoscaling:DescribeAutoScalingGroups', () => undefined)
+      off.call(session(), 'ec2:CreateFleet', () => undefined)
+    }
+  })
+})
