@@ -13,7 +13,7 @@ import { Policy } from 'aws-cdk-lib/aws-iam'
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations'
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources'
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs'
-import type { RetentionDays } from 'aws-cdk-lib/aws-logs'
+import type { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs'
 import { Topic } from 'aws-cdk-lib/aws-sns'
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions'
 import type { Queue } from 'aws-cdk-lib/aws-sqs'
@@ -110,6 +110,8 @@ const MAX_SCHEDULE_MINUTES = 1440
 export class SpotSwap extends Construct {
   readonly replacer: NodejsFunction
   readonly interruptionHandler: NodejsFunction
+  readonly replacerLogGroup: LogGroup
+  readonly interruptionHandlerLogGroup: LogGroup
   readonly fanoutQueue: Queue
   readonly fanoutDeadLetterQueue: Queue
   /** Events and invocations that failed every retry, from both Lambdas and every home rule. */
@@ -179,6 +181,8 @@ export class SpotSwap extends Construct {
     })
     this.replacer = replacer.fn
     this.interruptionHandler = interruption.fn
+    this.replacerLogGroup = replacer.logGroup
+    this.interruptionHandlerLogGroup = interruption.logGroup
 
     this.grant(replacer, 'ReplacerPermissions', replacerGrants(config))
     this.grant(interruption, 'InterruptionHandlerPermissions', interruptionGrants(config))

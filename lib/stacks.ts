@@ -3,7 +3,15 @@
  * other covered region. Used by bin/app.ts, by SpotSwapStage (CDK Pipelines) and by the tests, so all
  * of them build exactly the same thing.
  */
-import { Aws, CfnOutput, Stack, type StackProps, Stage, type StageProps } from 'aws-cdk-lib'
+import {
+  Aws,
+  CfnOutput,
+  DefaultStackSynthesizer,
+  Stack,
+  type StackProps,
+  Stage,
+  type StageProps,
+} from 'aws-cdk-lib'
 import type { Construct } from 'constructs'
 import type { AppConfig } from './app-config.ts'
 import { SpotSwapEventForwarder } from './forwarder.ts'
@@ -23,6 +31,14 @@ export class SpotSwapStack extends Stack {
       description: 'The spotswap savings dashboard',
       value: `https://${Aws.REGION}.console.aws.amazon.com/cloudwatch/home?region=${Aws.REGION}#dashboards:name=${dashboardName}`,
     })
+    new CfnOutput(this, 'ReplacerLogGroup', {
+      description: 'aws logs tail <this> --follow',
+      value: this.spotSwap.replacerLogGroup.logGroupName,
+    })
+    new CfnOutput(this, 'InterruptionHandlerLogGroup', {
+      description: 'aws logs tail <this> --follow',
+      value: this.spotSwap.interruptionHandlerLogGroup.logGroupName,
+    })
     new CfnOutput(this, 'FailedEventsQueueUrl', {
       description: 'Events and invocations that failed every retry',
       value: this.spotSwap.failedEvents.queueUrl,
@@ -40,7 +56,12 @@ export class SpotSwapForwarderStack extends Stack {
   readonly forwarder: SpotSwapEventForwarder
 
   constructor(scope: Construct, id: string, props: StackProps & { readonly homeRegion: string }) {
-    super(scope, id, props)
+    // No bootstrap-version check: the stack has no assets, so its template is also deployable as is with
+    // CloudFormation StackSets to accounts and regions that were never bootstrapped.
+    super(scope, id, {
+      synthesizer: new DefaultStackSynthesizer({ generateBootstrapVersionRule: false }),
+      ...props,
+    })
     this.forwarder = new SpotSwapEventForwarder(this, 'Forwarder', { homeRegion: props.homeRegion })
   }
 }

@@ -1,17 +1,20 @@
-import { App } from 'aws-cdk-lib'
+import { App, type Stack } from 'aws-cdk-lib'
+import { Template } from 'aws-cdk-lib/assertions'
 import { describe, expect, it } from 'vitest'
 import { readAppConfig } from '../../lib/app-config.ts'
 import { HOME_STACK_NAME, SpotSwapStage } from '../../lib/stacks.ts'
 import { buildApp } from './support/app.ts'
 
 describe('the home stack outputs', () => {
-  it('point at the dashboard and the failed-events queue, and name the rehearsal template when there is one', () => {
+  it('point at the dashboard, the log groups and the failed-events queue, and name the rehearsal template', () => {
     const template = buildApp({ context: { 'spotswap:rehearsalGroup': 'web' } }).homeTemplate
     const outputs = template.findOutputs('*')
     expect(Object.keys(outputs).sort()).toEqual([
       'DashboardUrl',
       'FailedEventsQueueUrl',
+      'InterruptionHandlerLogGroup',
       'RehearsalExperimentTemplateId',
+      'ReplacerLogGroup',
     ])
     expect(JSON.stringify(outputs.DashboardUrl?.Value)).toContain('#dashboards:name=')
   })
@@ -20,6 +23,15 @@ describe('the home stack outputs', () => {
     expect(Object.keys(buildApp().homeTemplate.findOutputs('*'))).not.toContain(
       'RehearsalExperimentTemplateId',
     )
+  })
+})
+
+describe('the forwarder stacks', () => {
+  it('need no CDK bootstrap stack, so StackSets can deploy their template anywhere', () => {
+    const { forwarders } = buildApp({ context: { 'spotswap:regions': 'us-east-1,eu-west-1' } })
+    const template = Template.fromStack(forwarders[0] as Stack).toJSON()
+    expect(template.Parameters ?? {}).not.toHaveProperty('BootstrapVersion')
+    expect(template.Rules ?? {}).not.toHaveProperty('CheckBootstrapVersion')
   })
 })
 
