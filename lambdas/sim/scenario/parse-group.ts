@@ -81,7 +81,7 @@ export const parseGroup = (
     at('name'),
     fields.name,
     GROUP_NAME,
-    `group name of 1 to ${MAX_GROUP_NAME} characters without ':'`,
+    `a group name of 1 to ${MAX_GROUP_NAME} characters without ':'`,
   )
   let instanceType = check.string(at('instanceType'), fields.instanceType)
   if (instanceType !== undefined && !ctx.catalog.has(instanceType))

@@ -20,7 +20,7 @@ const parseZones = (check: Checker, path: string, region: string, raw: Json | un
   const zonePattern = new RegExp(`^${region}[a-z]$`)
   const zones: string[] = []
   ;(check.array(path, raw, 1) ?? []).forEach((zone, i) => {
-    const name = check.string(childPath(path, i), zone, zonePattern, `zone of ${region}, e.g. "${region}a"`)
+    const name = check.string(childPath(path, i), zone, zonePattern, `a zone of ${region}, e.g. "${region}a"`)
     if (name === undefined) return
     if (zones.includes(name)) check.fail(childPath(path, i), 'each zone once', name)
     else zones.push(name)

@@ -76,7 +76,8 @@ const parseInterruptions = (
 
 export const parseScenario = (raw: unknown, options: ParseOptions): Scenario => {
   const check = new Checker()
-  const fields = check.object('$', raw, SCENARIO_FIELDS) ?? {}
+  const fields = check.object('$', raw, SCENARIO_FIELDS)
+  if (fields === undefined) throw new ScenarioError(options.source, check.problems)
   const name = check.string('$.name', fields.name)
   const seed = check.integer('$.seed', fields.seed, 0, MAX_SEED)
   const start = check.time('$.start', fields.start)
