@@ -97,7 +97,12 @@ export type ReplacerExpectation =
   /** Parsed as malformed or unrecognized: a warn line `event ignored`, no cloud touched at all. */
   | { readonly result: 'ignored'; readonly reason: string; readonly knownBug?: string }
   /** A region run that reads and changes nothing. */
-  | { readonly result: 'no-op-run'; readonly region: string; readonly knownBug?: string }
+  | {
+      readonly result: 'no-op-run'
+      readonly region: string
+      readonly knownBug?: string
+      readonly firstActs?: boolean
+    }
 
 export interface InterruptionExpectation {
   readonly outcome: 'invalid' | 'ignored' | 'skipped'
@@ -105,6 +110,8 @@ export interface InterruptionExpectation {
   /** A substring of the result's detail. */
   readonly detail?: string
   readonly knownBug?: string
+  /** For duplicates: the earlier delivery did act, so the last one's silence is meaningful. */
+  readonly firstActs?: boolean
 }
 
 export interface EventEntry {
@@ -116,7 +123,15 @@ export interface EventEntry {
   readonly items: number
   /** The same invocation is delivered this many times; expectations are about the last delivery. */
   readonly deliveries: number
-  readonly expect: { readonly replacer: ReplacerExpectation; readonly interruption: InterruptionExpectation }
+  /** One expectation per item (the fixture may give one for all). */
+  readonly expect: {
+    readonly replacer: readonly ReplacerExpectation[]
+    readonly interruption: readonly InterruptionExpectation[]
+  }
+  /** Set when an expectation documents a product bug. */
+  readonly knownBug: { readonly replacer?: string; readonly interruption?: string }
+  /** Set when a handler writes an unbounded log line for this input (a product bug). */
+  readonly logBoundBug: string | undefined
 }
 
 interface Expansion {
@@ -165,8 +180,10 @@ export const loadEventCorpus = (): EventEntry[] => {
     const shapes = ['event', 'sqsBodies', 'sqsBodyFiles'].filter((key) => key in item)
     if (shapes.length !== 1)
       return fail('events.json', index, 'exactly one of event, sqsBodies, sqsBodyFiles is required')
-    if (!isRecord(expect) || !isRecord(expect.replacer) || !isRecord(expect.interruption))
-      return fail('events.json', index, 'expect needs replacer and interruption')
+    const objectOrList = (value: unknown) =>
+      isRecord(value) || (Array.isArray(value) && value.length > 0 && value.every(isRecord))
+    if (!isRecord(expect) || !objectOrList(expect.replacer) || !objectOrList(expect.interruption))
+      return fail('events.json', index, 'expect needs replacer and interruption (an object or one per item)')
     const expansions = (item.expand ?? []) as Expansion[]
     let invocation: unknown
     let items = 1
@@ -182,13 +199,29 @@ export const loadEventCorpus = (): EventEntry[] => {
       invocation = sqsInvocation(bodies)
       items = bodies.length
     }
+    const perItem = <T>(value: unknown): T[] => {
+      const list = (Array.isArray(value) ? value : Array.from({ length: items }, () => value)) as T[]
+      if (list.length !== items)
+        fail('events.json', index, `expected ${items} expectations, got ${list.length}`)
+      return list
+    }
+    const replacer = perItem<ReplacerExpectation>(expect.replacer)
+    const interruption = perItem<InterruptionExpectation>(expect.interruption)
+    const bugOf = (list: readonly { knownBug?: string }[]) => list.find((e) => e.knownBug)?.knownBug
+    const replacerBug = bugOf(replacer)
+    const interruptionBug = bugOf(interruption)
     return {
       name,
       why,
       invocation,
       items,
       deliveries: typeof item.deliveries === 'number' ? item.deliveries : 1,
-      expect: expect as unknown as EventEntry['expect'],
+      expect: { replacer, interruption },
+      knownBug: {
+        ...(replacerBug ? { replacer: replacerBug } : {}),
+        ...(interruptionBug ? { interruption: interruptionBug } : {}),
+      },
+      logBoundBug: typeof item.logBoundBug === 'string' ? item.logBoundBug : undefined,
     }
   })
 }

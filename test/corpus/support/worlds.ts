@@ -4,7 +4,7 @@
  *
  * - `web`: 3 on-demand m5.large, MinSize 1, MaxSize 3 (a swap must raise MaxSize: the riskiest path),
  *   managed (`spot-enabled=true`), plus whatever tags the test puts on it.
- * - `batch`: 2 on-demand instances of an unmanaged group carrying the same tags; never to be touched.
+ * - `batch`: an unmanaged group carrying the same tags, one on-demand and one spot member; never touched.
  * - a standalone on-demand instance in no group; never to be touched.
  * - `fleet`: a converted group, 3 spot members with fixed ids (FLEET_IDS) that events can name.
  */
@@ -22,11 +22,22 @@ export const MANAGED = 'web'
 export const UNMANAGED = 'batch'
 export const CONVERTED = 'fleet'
 export const FLEET_IDS = ['i-0c0ffee0000000001', 'i-0c0ffee0000000002', 'i-0c0ffee0000000003'] as const
+/** Fixed ids, so events in the corpus can name them. */
+export const WEB_IDS = ['i-0abcdef0000000001', 'i-0abcdef0000000002', 'i-0abcdef0000000003'] as const
+export const BATCH_IDS = ['i-0ba7c400000000001', 'i-0ba7c400000000002'] as const
+export const STANDALONE_ID = 'i-05a1d000000000001'
 
-const priceRows = (): SpotPrice[] =>
+/** us-east-1's real spot prices; another region gets the same prices in its own zones (a, b, ...). */
+const priceRows = (region: string): SpotPrice[] =>
   [...realSpotPrices()].map(([pool, priceUsd]) => {
     const [instanceType, zone] = pool.split('/') as [string, string]
-    return { instanceType, zone, priceUsd, productDescription: 'Linux/UNIX', timestamp: PRICES_AT }
+    return {
+      instanceType,
+      zone: zone.replace('us-east-1', region),
+      priceUsd,
+      productDescription: 'Linux/UNIX',
+      timestamp: PRICES_AT,
+    }
   })
 
 export interface World {
@@ -38,23 +49,26 @@ export interface World {
 export const buildWorld = (region = 'us-east-1', groupTags: Readonly<Record<string, string>> = {}): World => {
   const cloud = new FakeCloud(region)
   cloud.catalog = embeddedCatalog()
-  cloud.spotPrices = priceRows()
+  cloud.spotPrices = priceRows(region)
   cloud.onDemand = embeddedOnDemandPrices('us-east-1', 'Linux/UNIX')
   cloud.addGroup(MANAGED, {
     minSize: 1,
     maxSize: 3,
     tags: { 'spot-enabled': 'true', ...groupTags },
   })
-  for (let i = 0; i < 3; i++) {
+  WEB_IDS.forEach((id, i) => {
     cloud.addInstance({
+      id,
       group: MANAGED,
       zone: i % 2 ? `${region}b` : `${region}d`,
       launchTime: new Date(START.getTime() - (100 - i) * 60_000),
     })
-  }
+  })
   cloud.addGroup(UNMANAGED, { minSize: 0, maxSize: 2, tags: { team: 'data', ...groupTags } })
-  const batch = [0, 1].map(() => cloud.addInstance({ group: UNMANAGED, zone: `${region}b` }).id)
-  const standalone = cloud.addInstance({ zone: `${region}b` }).id
+  BATCH_IDS.forEach((id, i) => {
+    cloud.addInstance({ id, group: UNMANAGED, zone: `${region}b`, lifecycle: i ? 'spot' : 'on-demand' })
+  })
+  cloud.addInstance({ id: STANDALONE_ID, zone: `${region}b` })
 
   cloud.addGroup(CONVERTED, { minSize: 1, maxSize: 6, tags: { 'spot-enabled': 'true' } })
   FLEET_IDS.forEach((id, index) => {
@@ -72,7 +86,7 @@ export const buildWorld = (region = 'us-east-1', groupTags: Readonly<Record<stri
     })
   })
   cloud.calls.length = 0
-  return { cloud, untouchable: [UNMANAGED, ...batch, standalone, CONVERTED, ...FLEET_IDS] }
+  return { cloud, untouchable: [UNMANAGED, ...BATCH_IDS, STANDALONE_ID, CONVERTED, ...FLEET_IDS] }
 }
 
 /** InService members of a group, split by lifecycle. */
