@@ -40,7 +40,10 @@ export interface PlanInput {
   /** Status of the CloudFormation stack that owns the group, when it has one. */
   readonly stackStatus: string | undefined
   readonly now: Date
-  /** Shared across groups of one run: selections depend only on type, zone and configuration. */
+  /**
+   * Shared across the groups of one run that see the same spot prices (one product description):
+   * a selection depends only on type, zone and the selection settings, not on the group.
+   */
   readonly selectionCache?: Map<string, Selection>
 }
 
@@ -239,6 +242,15 @@ const countRejections = (selection: Selection): Record<string, number> => {
   return counts
 }
 
+/** The settings a selection depends on; groups that agree on them share selections. */
+const selectionSettingsKey = (config: GroupConfig): string =>
+  JSON.stringify([
+    config.allowedInstanceTypes,
+    config.disallowedInstanceTypes,
+    config.onDemandPriceMultiplier,
+    config.prioritizedInstanceTypesBias,
+  ])
+
 /** No pool holds more than about a third of the group's spot instances while other pools exist. */
 const diversify = (
   ranked: readonly RankedCandidate[],
@@ -311,7 +323,7 @@ const planLaunches = (input: PlanInput, config: GroupConfig, budget: LaunchBudge
       skip(`missing-on-demand-price: no on-demand price for ${baseType}; not replacing blind`)
       continue
     }
-    const cacheKey = `${group.name}|${baseType}|${instance.zone}`
+    const cacheKey = `${baseType}|${instance.zone}|${selectionSettingsKey(config)}`
     let selection = cache.get(cacheKey)
     if (!selection) {
       selection = selectCandidates(catalog, {

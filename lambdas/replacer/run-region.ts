@@ -49,7 +49,13 @@ const planAll = (
   details: { protectedIds: ReadonlySet<string>; stackStatuses: ReadonlyMap<string, string> },
   groups: readonly ManagedGroup[],
 ): GroupPlan[] => {
-  const selectionCache = new Map<string, Selection>()
+  // One cache per product description: selections depend on the spot prices of that platform.
+  const caches = new Map<string, Map<string, Selection>>()
+  const cacheFor = (productDescription: string): Map<string, Selection> => {
+    const cache = caches.get(productDescription) ?? new Map<string, Selection>()
+    caches.set(productDescription, cache)
+    return cache
+  }
   return groups.map((managed) =>
     planGroup({
       group: managed.group,
@@ -63,7 +69,7 @@ const planAll = (
       terminationProtected: details.protectedIds,
       stackStatus: details.stackStatuses.get(managed.group.tags[STACK_NAME_TAG] ?? ''),
       now,
-      selectionCache,
+      selectionCache: cacheFor(managed.productDescription),
     }),
   )
 }

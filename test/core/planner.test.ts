@@ -300,6 +300,19 @@ describe('planGroup', () => {
     expect(original.type).toBe('m5.large')
   })
 
+  it('shares candidate selections between groups only when their selection settings agree', () => {
+    const selectionCache = new Map()
+    const restricted = planGroup(
+      planInput(onDemandFleet(1), { selectionCache, config: config({ allowedInstanceTypes: ['m5a.*'] }) }),
+    )
+    const open = planGroup(planInput(onDemandFleet(1), { selectionCache }))
+    const typesOf = (plan: typeof open) =>
+      launches(plan.actions)[0]?.overrides.map((o) => o.instanceType) ?? []
+    expect(typesOf(restricted).every((t) => t.startsWith('m5a.'))).toBe(true)
+    expect(typesOf(open).some((t) => !t.startsWith('m5a.'))).toBe(true)
+    expect(selectionCache.size).toBe(2)
+  })
+
   it('is a pure function of its input (same input, same plan)', () => {
     const input = planInput(onDemandFleet(4))
     expect(planGroup(input)).toEqual(planGroup(input))
