@@ -16,7 +16,10 @@ export interface GroupTally {
   failedLaunches: number
   orphanMs: number
   minOnDemandViolationMs: number
-  /** When the group first had no more on-demand instances than its minimum (managed groups only). */
+  /**
+   * When the group first had no more on-demand instances than its minimum, protected ones counting toward
+   * it (managed groups only).
+   */
   convergedAtMs: number | undefined
 }
 
@@ -100,7 +103,9 @@ export class Accounting implements SimObserver {
     const tally = this.tally(group)
     if (last?.state.managed && last.state.onDemand < last.state.requiredOnDemand)
       tally.minOnDemandViolationMs += now - last.atMs
-    if (state.managed && tally.convergedAtMs === undefined && state.onDemand <= state.requiredOnDemand)
+    // Protected instances must stay on-demand, so they count toward the minimum a group converges to.
+    const floor = Math.max(state.requiredOnDemand, state.protectedOnDemand)
+    if (state.managed && tally.convergedAtMs === undefined && state.onDemand <= floor)
       tally.convergedAtMs = now
     this.lastSeen.set(group, { atMs: now, state })
   }

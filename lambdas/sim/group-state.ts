@@ -13,6 +13,8 @@ export interface GroupState {
   readonly onDemand: number
   /** On-demand instances the group's configuration says to keep (for its current in-service count). */
   readonly requiredOnDemand: number
+  /** In-service on-demand members spotswap must not replace (scale-in or API termination protection). */
+  readonly protectedOnDemand: number
   readonly managed: boolean
 }
 
@@ -23,10 +25,13 @@ export const effectiveConfig = (config: GlobalConfig, group: SimGroup): GroupCon
 export const groupState = (config: GlobalConfig, region: SimRegion, group: SimGroup): GroupState => {
   let inService = 0
   let spot = 0
+  let protectedOnDemand = 0
   for (const [id, member] of group.members) {
     if (member.lifecycleState !== 'InService') continue
     inService++
-    if (region.instances.get(id)?.lifecycle === 'spot') spot++
+    const instance = region.instances.get(id)
+    if (instance?.lifecycle === 'spot') spot++
+    else if (member.protectedFromScaleIn || instance?.terminationProtected) protectedOnDemand++
   }
   return {
     desired: group.desiredCapacity,
@@ -36,6 +41,7 @@ export const groupState = (config: GlobalConfig, region: SimRegion, group: SimGr
     spot,
     onDemand: inService - spot,
     requiredOnDemand: minOnDemandCount(effectiveConfig(config, group), inService, undefined),
+    protectedOnDemand,
     managed: isManaged(group.tags, config),
   }
 }

@@ -108,13 +108,15 @@ export const checkInvocation = (
     const doomedLost = [...(before.doomed.get(name) ?? [])].filter(
       (id) => !stillInService(region, name, id),
     ).length
-    const floor = Math.min(was.desired, was.inService) - doomedLost
+    // Desired as the owner set it: a swap raises the group's desired capacity by one for a while.
+    const ownerDesired = region.groups.get(name)?.owner.desiredCapacity ?? was.desired
+    const floor = Math.min(ownerDesired, was.inService) - doomedLost
     if (now.inService < floor)
       violations.push({
         t: at,
         group: name,
         invariant: 'capacity-below-desired',
-        detail: `${actor} left ${now.inService} in service (desired ${now.desired}); it had ${was.inService} of ${was.desired}`,
+        detail: `${actor} left ${now.inService} in service (desired ${ownerDesired}); it had ${was.inService}`,
       })
     const minimum = Math.min(was.requiredOnDemand, was.onDemand)
     if (now.onDemand < minimum)
