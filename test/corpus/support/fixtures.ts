@@ -243,7 +243,6 @@ export interface EnvEntry {
   readonly name: string
   readonly why: string
   readonly env: Readonly<Record<string, string>>
-  readonly knownBug: string | undefined
   readonly expect: {
     /** Every ConfigError, in any order: the variable, whether it is fatal, and what was used instead. */
     readonly errors: readonly { readonly name: string; readonly fatal: boolean; readonly fallback: string }[]
@@ -256,7 +255,7 @@ export const loadEnvCorpus = (): EnvEntry[] => {
   if (!Array.isArray(raw)) throw new Error('env.json: expected an array')
   return raw.map((item: unknown, index): EnvEntry => {
     if (!isRecord(item)) return fail('env.json', index, 'not an object')
-    const { name, why, env, expect, knownBug } = item
+    const { name, why, env, expect } = item
     if (typeof name !== 'string' || typeof why !== 'string')
       return fail('env.json', index, 'name and why must be strings')
     if (!isRecord(env) || !Object.values(env).every((v) => typeof v === 'string'))
@@ -270,7 +269,6 @@ export const loadEnvCorpus = (): EnvEntry[] => {
       name,
       why,
       env: env as Record<string, string>,
-      knownBug: typeof knownBug === 'string' ? knownBug : undefined,
       expect: expect as unknown as EnvEntry['expect'],
     }
   })
