@@ -11,6 +11,8 @@ export const FANOUT_DETAIL_TYPE = 'Region Work'
 
 export interface RegionWorkDetail {
   readonly region: string
+  /** Only this group (a launch event routed through the queue); undefined = the whole region. */
+  readonly group: string | undefined
 }
 
 /** A fan-out message: one region's run, enqueued by the scheduled invocation and processed by a worker. */
@@ -18,10 +20,15 @@ export const regionWork: EventDefinition<'region-work', RegionWorkDetail> = {
   kind: 'region-work',
   source: FANOUT_SOURCE,
   detailType: FANOUT_DETAIL_TYPE,
-  parseDetail: (detail) =>
-    typeof detail.region === 'string' && /^[a-z]{2}(-[a-z]+)+-\d$/.test(detail.region)
-      ? { ok: true, detail: { region: detail.region } }
-      : { ok: false, problem: 'detail.region is not a region name' },
+  parseDetail: (detail) => {
+    if (typeof detail.region !== 'string' || !/^[a-z]{2}(-[a-z]+)+-\d$/.test(detail.region)) {
+      return { ok: false, problem: 'detail.region is not a region name' }
+    }
+    if (detail.group !== undefined && (typeof detail.group !== 'string' || detail.group.length === 0)) {
+      return { ok: false, problem: 'detail.group is not a group name' }
+    }
+    return { ok: true, detail: { region: detail.region, group: detail.group } }
+  },
 }
 
 export const replacerEvents = createEventRegistry([
@@ -31,10 +38,10 @@ export const replacerEvents = createEventRegistry([
 ] as const)
 
 /** The EventBridge-shaped body of a fan-out message, so workers parse it like any other event. */
-export const regionWorkEvent = (region: string, now: Date): Record<string, unknown> => ({
+export const regionWorkEvent = (region: string, now: Date, group?: string): Record<string, unknown> => ({
   source: FANOUT_SOURCE,
   'detail-type': FANOUT_DETAIL_TYPE,
   region,
   time: now.toISOString(),
-  detail: { region },
+  detail: group === undefined ? { region } : { region, group },
 })

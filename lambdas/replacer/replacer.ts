@@ -57,9 +57,16 @@ const summarizeRegion = (result: RegionResult): RegionSummary => ({
   strays: result.strays.map(summarizeOutcome),
 })
 
+/** SQS FIFO deduplication ids: at most 128 characters, alphanumerics and punctuation only. */
+const deduplicationId = (...parts: readonly string[]): string =>
+  parts
+    .join('-')
+    .replace(/[^\x21-\x7e]/g, '_')
+    .slice(0, 128)
+
 interface Work {
   readonly region: string
-  readonly onlyGroup?: string
+  readonly onlyGroup?: string | undefined
   readonly messageId: string | undefined
 }
 
@@ -129,11 +136,30 @@ export const createReplacer = (deps: ReplacerDeps) => {
           break
         }
         case 'region-work':
-          work.push({ region: parsed.detail.region, messageId })
+          work.push({ region: parsed.detail.region, onlyGroup: parsed.detail.group, messageId })
           break
-        case 'instance-launch-successful':
-          work.push({ region: parsed.envelope.region, onlyGroup: parsed.detail.groupName, messageId })
+        case 'instance-launch-successful': {
+          const { region } = parsed.envelope
+          const group = parsed.detail.groupName
+          if (config.fanoutQueueUrl) {
+            // Through the queue (message group = region), so it never overlaps a worker on that region.
+            await deps.enqueue(config.fanoutQueueUrl, [
+              {
+                groupId: region,
+                deduplicationId: deduplicationId(
+                  region,
+                  group,
+                  parsed.envelope.id ?? parsed.detail.instanceId,
+                ),
+                body: JSON.stringify(regionWorkEvent(region, deps.now(), group)),
+              },
+            ])
+            enqueued = [...(enqueued ?? []), `${region}/${group}`]
+          } else {
+            work.push({ region, onlyGroup: group, messageId })
+          }
           break
+        }
         case 'unrecognized':
           ignored.push({
             messageId,

@@ -330,4 +330,39 @@ describe('replacer', () => {
     expect(cloud.calls.find((c) => c.method === 'terminationProtected')?.args[0]).toEqual([atRisk.id])
     expect(cloud.mutations).toEqual([])
   })
+
+  it('routes a launch event through the fan-out queue when there is one, so it never overlaps a region worker', async () => {
+    const cloud = cloudWithFleet(1)
+    const h = harness({ 'us-east-1': cloud }, { FANOUT_QUEUE_URL: 'https://sqs/q.fifo' })
+    const event = {
+      id: 'e-1',
+      source: 'aws.autoscaling',
+      'detail-type': 'EC2 Instance Launch Successful',
+      region: 'us-east-1',
+      detail: { AutoScalingGroupName: 'web app', EC2InstanceId: 'i-0123456789abcdef0' },
+    }
+    await h.run(event)
+    expect(cloud.calls).toEqual([])
+    expect(h.recorded.enqueued).toEqual([
+      expect.objectContaining({ groupId: 'us-east-1', deduplicationId: 'us-east-1-web_app-e-1' }),
+    ])
+    const body = JSON.parse(h.recorded.enqueued[0]?.body ?? '{}')
+    expect(body.detail).toEqual({ region: 'us-east-1', group: 'web app' })
+  })
+
+  it('processes a queued single-group message for that group only', async () => {
+    const cloud = cloudWithFleet(1)
+    cloud.addGroup('api', { maxSize: 2 })
+    cloud.addInstance({ group: 'api', zone: 'us-east-1b' })
+    const body = JSON.stringify({
+      source: 'spotswap',
+      'detail-type': 'Region Work',
+      region: 'us-east-1',
+      detail: { region: 'us-east-1', group: 'api' },
+    })
+    const summary = await harness({ 'us-east-1': cloud }).run({
+      Records: [{ eventSource: 'aws:sqs', messageId: 'm1', body }],
+    })
+    expect(summary.regions[0]?.groups?.map((g) => g.group)).toEqual(['api'])
+  })
 })
