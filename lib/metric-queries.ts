@@ -13,12 +13,13 @@ import {
   DIMENSION_ACTION,
   DIMENSION_GROUP,
   DIMENSION_REGION,
+  DIMENSION_SERVICE,
   METRIC_NAMESPACE,
   type MetricName,
 } from '../lambdas/core/metric-names.ts'
 
 /** The dimension Powertools Metrics adds to every dimension set (its `serviceName`). */
-export const POWERTOOLS_SERVICE_DIMENSION = 'service'
+export const POWERTOOLS_SERVICE_DIMENSION = DIMENSION_SERVICE
 
 export const Schema = {
   /** The replacer's per-region totals and the region-only metrics (RunDurationMs, GroupsManaged). */
