@@ -5,7 +5,7 @@
  * fallback is used and the member is handled.
  */
 import { describe, expect, it } from 'vitest'
-import { type EnvEntry, loadEnvCorpus } from './support/fixtures.ts'
+import { type EnvEntry, loadEnvCorpus } from './support/env-corpus.ts'
 import { interruptionHarness, interruptionWarning } from './support/handlers.ts'
 import { buildWorld, FLEET_IDS } from './support/worlds.ts'
 

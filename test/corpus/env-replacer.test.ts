@@ -4,7 +4,7 @@
  * returns instead of throwing, every time (no crash loop). Anything else runs with the fallback.
  */
 import { describe, expect, it } from 'vitest'
-import { type EnvEntry, loadEnvCorpus } from './support/fixtures.ts'
+import { type EnvEntry, loadEnvCorpus } from './support/env-corpus.ts'
 import { replacerHarness, SCHEDULED_EVENT } from './support/handlers.ts'
 import { buildWorld, MANAGED } from './support/worlds.ts'
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { parseGlobalConfig } from '../../lambdas/core/config.ts'
-import { type EnvEntry, loadEnvCorpus } from './support/fixtures.ts'
+import { type EnvEntry, loadEnvCorpus } from './support/env-corpus.ts'
 
 const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name)
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import type { InterruptionSummary } from '../../lambdas/interruption/create-handler.ts'
 import { deliverToInterruption, longestLine } from './support/deliver.ts'
-import { type EventEntry, loadEventCorpus } from './support/fixtures.ts'
+import { type EventEntry, loadEventCorpus } from './support/event-corpus.ts'
 
 const MAX_LOG_LINE = 4096
 const WITHOUT_AWS = new Set(['invalid', 'ignored'])

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ReplacerSummary } from '../../lambdas/replacer/replacer.ts'
 import { deliverToReplacer, longestLine } from './support/deliver.ts'
-import { type EventEntry, loadEventCorpus } from './support/fixtures.ts'
+import { type EventEntry, loadEventCorpus } from './support/event-corpus.ts'
 
 /** Far above any honest line, far below CloudWatch Logs' 256 KB event limit. */
 const MAX_LOG_LINE = 4096

@@ -7,9 +7,9 @@
 import { describe, expect, it } from 'vitest'
 import { TAG_ORIGINAL_MAX_SIZE } from '../../lambdas/core/constants.ts'
 import type { ReplacerSummary } from '../../lambdas/replacer/replacer.ts'
-import { loadTagCorpus, type TagEntry, tagLabel } from './support/fixtures.ts'
 import { replacerHarness, SCHEDULED_EVENT } from './support/handlers.ts'
 import { watchInvariants } from './support/invariants.ts'
+import { loadTagCorpus, type TagEntry, tagLabel } from './support/tag-corpus.ts'
 import { buildWorld, MANAGED, membersOf } from './support/worlds.ts'
 
 const RUNS = 12

@@ -13,7 +13,7 @@ import {
   groupTagName,
   parseGlobalConfig,
 } from '../../lambdas/core/config.ts'
-import { loadTagCorpus, type TagEntry, tagLabel } from './support/fixtures.ts'
+import { loadTagCorpus, type TagEntry, tagLabel } from './support/tag-corpus.ts'
 
 const GROUP = 'web'
 

@@ -3,7 +3,7 @@
  * not) and returns what the last delivery did: its result, its log lines and its cloud calls.
  */
 import type { FakeCloud } from '../../fakes/fake-cloud.ts'
-import type { EventEntry } from './fixtures.ts'
+import type { EventEntry } from './event-corpus.ts'
 import { interruptionHarness, replacerHarness } from './handlers.ts'
 import type { LogLine } from './telemetry.ts'
 import { buildWorld } from './worlds.ts'
