@@ -5,7 +5,10 @@
  * never throws, and the group ends as the corpus says.
  */
 import { describe, expect, it } from 'vitest'
+import { BUILT_IN_DEFAULTS, groupConfig } from '../../lambdas/core/config.ts'
 import { TAG_ORIGINAL_MAX_SIZE } from '../../lambdas/core/constants.ts'
+import { matchesAny } from '../../lambdas/core/glob.ts'
+import type { SpotLaunchRequest } from '../../lambdas/core/port.ts'
 import type { ReplacerSummary } from '../../lambdas/replacer/replacer.ts'
 import { replacerHarness, SCHEDULED_EVENT } from './support/handlers.ts'
 import { watchInvariants } from './support/invariants.ts'
@@ -17,6 +20,18 @@ const SCHEDULE_MINUTES = 5
 
 const failedActions = (summary: ReplacerSummary) =>
   summary.regions.flatMap((r) => r.groups ?? []).flatMap((g) => (g.actions ?? []) as { status?: string }[])
+
+/** Instance types offered to CreateFleet that the group's effective allow or deny list forbids. */
+const forbiddenTypes = (entry: TagEntry, requests: readonly SpotLaunchRequest[]): string[] => {
+  const { config } = groupConfig(BUILT_IN_DEFAULTS, MANAGED, { ...entry.with, [entry.tag]: entry.value })
+  // Every member of `web` is an m5.large, so `current` always means m5.large here.
+  const expand = (globs: readonly string[]) => globs.map((g) => (g === 'current' ? 'm5.large' : g))
+  const allowed = expand(config.allowedInstanceTypes)
+  const denied = expand(config.disallowedInstanceTypes)
+  return requests
+    .flatMap((r) => r.overrides.map((o) => o.instanceType))
+    .filter((type) => (allowed.length > 0 && !matchesAny(type, allowed)) || matchesAny(type, denied))
+}
 
 const runEntry = async (entry: TagEntry) => {
   const world = buildWorld('us-east-1', { ...entry.with, [entry.tag]: entry.value })
@@ -62,6 +77,12 @@ describe('tag corpus through the replacer', () => {
       expect(watch.violations).toEqual([])
       expect(problems).toEqual([])
       const launches = world.cloud.calls.filter((c) => c.method === 'launchSpot')
+      expect(
+        forbiddenTypes(
+          entry,
+          launches.map((c) => c.args[0] as SpotLaunchRequest),
+        ),
+      ).toEqual([])
       const members = membersOf(world.cloud, MANAGED)
       if (entry.expect.outcome === 'no-launch') {
         expect(world.cloud.mutations).toEqual([])
