@@ -83,7 +83,8 @@ export const parseScenario = (raw: unknown, options: ParseOptions): Scenario => 
   const start = check.time('$.start', fields.start)
   const durationHours = check.number('$.durationHours', fields.durationHours, 0, MAX_DURATION_HOURS, true)
   const scheduleMinutes = check.integer('$.scheduleMinutes', fields.scheduleMinutes, 1, 1440)
-  if (fields.description !== undefined) check.string('$.description', fields.description)
+  const description =
+    fields.description === undefined ? undefined : check.string('$.description', fields.description)
   const env = parseEnv(check, fields.env)
   const regions: ScenarioRegion[] = []
   for (const [region, spec] of Object.entries(check.map('$.regions', fields.regions) ?? {})) {
@@ -124,5 +125,16 @@ export const parseScenario = (raw: unknown, options: ParseOptions): Scenario => 
     scheduleMinutes === undefined
   )
     throw new ScenarioError(options.source, check.problems)
-  return { name, seed, start, durationHours, scheduleMinutes, env, regions, faults, interruptions }
+  return {
+    name,
+    description,
+    seed,
+    start,
+    durationHours,
+    scheduleMinutes,
+    env,
+    regions,
+    faults,
+    interruptions,
+  }
 }

@@ -50,6 +50,7 @@ export interface ScenarioInterruption {
 
 export interface Scenario {
   readonly name: string
+  readonly description: string | undefined
   readonly seed: number
   readonly start: number
   readonly durationHours: number

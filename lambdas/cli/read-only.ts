@@ -1,0 +1,40 @@
+/**
+ * A CloudPort that can only read. `plan` runs the replacer with DRY_RUN forced, which already issues no
+ * write; this guard makes that a property of the wiring rather than of the engine's code paths.
+ */
+import type { CloudPort } from '../core/port.ts'
+
+export class ReadOnlyViolationError extends Error {
+  override readonly name = 'ReadOnlyViolationError'
+}
+
+const WRITES = [
+  'launchSpot',
+  'attachInstances',
+  'detachInstances',
+  'terminateInGroup',
+  'terminateInstances',
+  'setMaxSize',
+  'tagGroup',
+  'untagGroup',
+  'untagInstances',
+] as const satisfies readonly (keyof CloudPort)[]
+
+export const readOnly = (cloud: CloudPort): CloudPort => {
+  const refuse = (method: string) => () =>
+    Promise.reject(new ReadOnlyViolationError(`spotswap plan never writes, but ${method} was called`))
+  return {
+    region: cloud.region,
+    describeGroups: (query) => cloud.describeGroups(query),
+    describeInstances: (ids) => cloud.describeInstances(ids),
+    describeLaunchedSpotInstances: () => cloud.describeLaunchedSpotInstances(),
+    describeInstanceTypes: () => cloud.describeInstanceTypes(),
+    describeSpotPrices: (description, now) => cloud.describeSpotPrices(description, now),
+    onDemandPrices: (platform) => cloud.onDemandPrices(platform),
+    terminationProtected: (ids) => cloud.terminationProtected(ids),
+    stackStatuses: (names) => cloud.stackStatuses(names),
+    lifecycleHooks: (name) => cloud.lifecycleHooks(name),
+    groupOfInstances: (ids) => cloud.groupOfInstances(ids),
+    ...Object.fromEntries(WRITES.map((method) => [method, refuse(method)])),
+  } as CloudPort
+}

@@ -1,0 +1,45 @@
+/** Runs the command line in-process with recorded output and real files in a temporary directory. */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { CliIo } from '../../lambdas/cli/io.ts'
+import { main } from '../../lambdas/cli/main.ts'
+
+export interface CliRun {
+  readonly code: number
+  readonly out: string
+  readonly err: string
+  readonly files: Map<string, string>
+}
+
+export const tempDir = (): string => mkdtempSync(join(tmpdir(), 'spotswap-cli-'))
+
+export const writeJson = (dir: string, name: string, value: unknown): string => {
+  const path = join(dir, name)
+  writeFileSync(path, JSON.stringify(value))
+  return path
+}
+
+export const runCli = async (
+  argv: readonly string[],
+  env: Record<string, string | undefined> = {},
+): Promise<CliRun> => {
+  let out = ''
+  let err = ''
+  const files = new Map<string, string>()
+  const io: CliIo = {
+    out: (text) => {
+      out += text
+    },
+    err: (text) => {
+      err += text
+    },
+    progressStream: undefined,
+    writeFile: (path, content) => files.set(path, content),
+    env,
+  }
+  const code = await main(argv, io)
+  return { code, out, err, files }
+}
+
+export const readText = (path: string): string => readFileSync(path, 'utf8')
