@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest'
+import { ReadOnlyViolationError, readOnly } from '../../lambdas/cli/read-only.ts'
+import { group, rawScenario, testWorld } from '../sim/support.ts'
+
+describe('the read-only port of spotswap plan', () => {
+  it('passes reads through and refuses every write without reaching the cloud', async () => {
+    const sim = testWorld(rawScenario([group('web', { desired: 2 })]))
+    const cloud = readOnly(sim.cloud())
+    expect(await cloud.describeGroups({ tagKey: undefined, tagValues: [] })).toHaveLength(1)
+    const [member] = sim.members('web')
+    const writes = [
+      cloud.terminateInstances([member?.id ?? '']),
+      cloud.terminateInGroup(member?.id ?? '', true),
+      cloud.detachInstances('web', [member?.id ?? ''], false),
+      cloud.setMaxSize('web', 9),
+      cloud.tagGroup('web', { a: 'b' }),
+    ]
+    for (const write of writes) await expect(write).rejects.toBeInstanceOf(ReadOnlyViolationError)
+    expect(sim.members('web', 'InService')).toHaveLength(2)
+    expect(sim.group('web').maxSize).toBe(6)
+    expect(Object.keys(Object.fromEntries(sim.world.counter.total))).toEqual([
+      'autoscaling:DescribeAutoScalingGroups',
+    ])
+  })
+})
