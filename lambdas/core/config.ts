@@ -116,6 +116,12 @@ const parseEnum =
 
 const parseTypeGlobs = (raw: string): Parsed<readonly string[]> => {
   const items = splitList(raw)
+  // Separators and nothing else (`,` or `, ,`) would silently mean "no list": refuse it like a blank tag.
+  if (items.length === 0 && raw.trim() !== '') {
+    return bad(
+      'a non-empty value: instance type globs such as m5.*,c6i.large or current (got only separators)',
+    )
+  }
   const invalid = items.filter((item) => item !== 'current' && !isValidGlob(item))
   return invalid.length === 0
     ? ok(items)

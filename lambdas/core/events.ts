@@ -67,6 +67,14 @@ export interface EventRegistry<Defs extends readonly AnyDefinition[]> {
 }
 
 const RESERVED_KINDS = new Set(['unrecognized', 'malformed'])
+
+/** `us-east-1`, `ap-southeast-4`, `us-gov-west-1`: anything else is not a region an API can be called in. */
+export const REGION_NAME = /^[a-z]{2}(-[a-z]+)+-\d{1,2}$/
+
+/** Known sources and detail-types are short; an unknown one is kept only as far as a log line needs. */
+const MAX_NAME_LENGTH = 128
+const bounded = (value: string | undefined): string | undefined =>
+  value === undefined || value.length <= MAX_NAME_LENGTH ? value : `${value.slice(0, MAX_NAME_LENGTH)}…`
 const registryKey = (source: string, detailType: string): string => `${source}\u0000${detailType}`
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -103,13 +111,20 @@ export const createEventRegistry = <const Defs extends readonly AnyDefinition[]>
 
   const parse = (raw: unknown): ParsedEvent<Defs> => {
     if (!isRecord(raw)) return malformed(`expected an EventBridge event object, got ${describeType(raw)}`)
-    const source = nonEmptyString(raw.source)
-    const detailType = nonEmptyString(raw['detail-type'])
+    const source = bounded(nonEmptyString(raw.source))
+    const detailType = bounded(nonEmptyString(raw['detail-type']))
     if (source === undefined || detailType === undefined) {
       return malformed("missing 'source' or 'detail-type'", source, detailType)
     }
     const region = nonEmptyString(raw.region)
     if (region === undefined) return malformed("missing 'region'", source, detailType)
+    if (!REGION_NAME.test(region)) {
+      return malformed(
+        `'region' is not a region name: ${JSON.stringify(region).slice(0, 64)}`,
+        source,
+        detailType,
+      )
+    }
     const envelope: EventEnvelope = {
       id: nonEmptyString(raw.id),
       source,

@@ -121,8 +121,7 @@ export const targetGroupName = (
 ): string | undefined => memberOf ?? instance?.tags[TAG_LAUNCHED_FOR_GROUP]
 
 /** REGIONS globs; empty means every region. Events from other regions are not spotswap's business. */
-export const isRegionEnabled = (region: string, config: Pick<GlobalConfig, 'regions'>): boolean =>
-  config.regions.length === 0 || matchesAny(region, config.regions)
+export { isRegionCovered as isRegionEnabled } from './managed.ts'
 
 export const decideInterruption = (
   signal: InterruptionSignal,

@@ -3,7 +3,7 @@
  * agree: an instance of a group the replacer would not touch is never touched on interruption either.
  */
 import type { GlobalConfig, TagFilter } from './config.ts'
-import { matchesGlob } from './glob.ts'
+import { matchesAny, matchesGlob } from './glob.ts'
 import type { GroupQuery } from './port.ts'
 
 const matchesAll = (tags: Readonly<Record<string, string>>, filters: readonly TagFilter[]): boolean =>
@@ -35,3 +35,7 @@ export const groupQuery = (config: Pick<GlobalConfig, 'tagFilters' | 'tagFilteri
   const exact = !/[*?]/.test(first.value)
   return { tagKey: first.key, tagValues: exact ? [first.value] : [] }
 }
+
+/** Whether REGIONS covers a region (empty REGIONS covers every enabled region). */
+export const isRegionCovered = (region: string, config: Pick<GlobalConfig, 'regions'>): boolean =>
+  config.regions.length === 0 || matchesAny(region, config.regions)

@@ -71,7 +71,8 @@ export const reportConfigErrors = (
   errors: readonly ConfigError[],
 ): void => {
   for (const error of errors) {
-    log.warn('invalid configuration value; using the default', { ...error })
+    if (error.fatal) log.error('invalid configuration value; no action until it is fixed', { ...error })
+    else log.warn('invalid configuration value; using the default', { ...error })
     const dimensions: Record<string, string> = { [DIMENSION_REGION]: region }
     if (error.group !== undefined) dimensions[DIMENSION_GROUP] = error.group
     metrics.emit(dimensions, [{ name: Metric.ConfigErrors, unit: 'Count', value: 1 }])

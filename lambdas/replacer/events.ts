@@ -3,6 +3,7 @@ import {
   createEventRegistry,
   type EventDefinition,
   instanceLaunchSuccessful,
+  REGION_NAME,
   scheduledEvent,
 } from '../core/events.ts'
 
@@ -21,7 +22,7 @@ export const regionWork: EventDefinition<'region-work', RegionWorkDetail> = {
   source: FANOUT_SOURCE,
   detailType: FANOUT_DETAIL_TYPE,
   parseDetail: (detail) => {
-    if (typeof detail.region !== 'string' || !/^[a-z]{2}(-[a-z]+)+-\d$/.test(detail.region)) {
+    if (typeof detail.region !== 'string' || !REGION_NAME.test(detail.region)) {
       return { ok: false, problem: 'detail.region is not a region name' }
     }
     if (detail.group !== undefined && (typeof detail.group !== 'string' || detail.group.length === 0)) {

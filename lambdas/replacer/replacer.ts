@@ -5,6 +5,7 @@
 import { type ConfigError, type GlobalConfig, parseGlobalConfig } from '../core/config.ts'
 import { parseInvocation } from '../core/events.ts'
 import type { Log, MetricsSink } from '../core/log.ts'
+import { isRegionCovered } from '../core/managed.ts'
 import { DIMENSION_REGION, Metric } from '../core/metric-names.ts'
 import type { CloudPort, RegionDirectory } from '../core/port.ts'
 import { regionWorkEvent, replacerEvents } from './events.ts'
@@ -136,10 +137,21 @@ export const createReplacer = (deps: ReplacerDeps) => {
           break
         }
         case 'region-work':
+          if (!isRegionCovered(parsed.detail.region, config)) {
+            ignored.push({
+              messageId,
+              reason: `region-not-enabled: ${parsed.detail.region} is not in REGIONS`,
+            })
+            break
+          }
           work.push({ region: parsed.detail.region, onlyGroup: parsed.detail.group, messageId })
           break
         case 'instance-launch-successful': {
           const { region } = parsed.envelope
+          if (!isRegionCovered(region, config)) {
+            ignored.push({ messageId, reason: `region-not-enabled: ${region} is not in REGIONS` })
+            break
+          }
           const group = parsed.detail.groupName
           if (config.fanoutQueueUrl) {
             // Through the queue (message group = region), so it never overlaps a worker on that region.

@@ -41,14 +41,8 @@ describe('environment corpus through the interruption handler', () => {
     })
   })
 
-  /**
-   * Bug: report.ts reportConfigErrors logs every ConfigError at WARN as "invalid configuration value;
-   * using the default", fatal ones included, so a fatal REGIONS/TAG_FILTERS/TAG_FILTERING_MODE error
-   * is a warning that wrongly claims a default is in use (its fallback is "none: no action this run").
-   * The README promises "an error line naming the variable"; the replacer logs one at ERROR.
-   */
   describe('a fatal setting is logged at start-up as an error, without claiming a default is used', () => {
-    it.fails.each(rows(fatalEntries))('%s', (_, entry) => {
+    it.each(rows(fatalEntries))('%s', (_, entry) => {
       const { harness } = setup(entry)
       for (const name of fatalNames(entry)) {
         const about = harness.lines.filter((l) => l.attributes.name === name)

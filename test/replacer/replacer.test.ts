@@ -229,7 +229,7 @@ describe('replacer', () => {
     const east = cloudWithFleet(1)
     const west = new FakeCloud('us-west-2')
     west.failNext('describeGroups', awsError('Throttling', 400))
-    const h = harness({ 'us-east-1': east, 'us-west-2': west })
+    const h = harness({ 'us-east-1': east, 'us-west-2': west }, { REGIONS: 'us-*' })
     const record = (region: string, messageId: string) => ({
       eventSource: 'aws:sqs',
       messageId,
