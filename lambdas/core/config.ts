@@ -313,12 +313,46 @@ const overlay = (
 }
 
 /** A group's effective configuration: the global defaults overridden by its `autospotting_*` tags. */
+/**
+ * AutoSpotting settings spotswap does not have (bidding is gone from EC2; the rest are out of scope).
+ * A group migrating with one of these gets a clear note instead of silence.
+ */
+const AUTOSPOTTING_ONLY_TAGS = new Set(
+  [
+    'bidding_policy',
+    'spot_price_buffer_percentage',
+    'spot_product_description',
+    'spot_product_premium',
+    'patch_beanstalk_userdata',
+    'gp2_conversion_threshold',
+    'instance_termination_method',
+  ].map((name) => `${GROUP_TAG_PREFIX}${name}`),
+)
+
+const KNOWN_GROUP_TAGS = new Set(GROUP_SETTINGS.map((s) => groupTagName(s.env)))
+
+/** `autospotting_*` tags that set nothing: a typo (`..._numbr`) would otherwise silently change nothing. */
+const unknownSettingTags = (groupName: string, tags: Readonly<Record<string, string>>): ConfigError[] =>
+  Object.entries(tags)
+    .filter(([name]) => name.startsWith(GROUP_TAG_PREFIX) && !KNOWN_GROUP_TAGS.has(name))
+    .map(([name, value]) => ({
+      source: 'tag',
+      name,
+      value,
+      expected: AUTOSPOTTING_ONLY_TAGS.has(name)
+        ? 'nothing: this AutoSpotting setting has no spotswap equivalent'
+        : `one of the spotswap settings (${[...KNOWN_GROUP_TAGS].join(', ')})`,
+      group: groupName,
+      fallback: 'ignored',
+      fatal: false,
+    }))
+
 export const groupConfig = (
   defaults: GroupConfig,
   groupName: string,
   tags: Readonly<Record<string, string>>,
-): { config: GroupConfig; errors: ConfigError[] } =>
-  overlay(
+): { config: GroupConfig; errors: ConfigError[] } => {
+  const { config, errors } = overlay(
     defaults,
     (envName) => {
       const name = groupTagName(envName)
@@ -328,6 +362,8 @@ export const groupConfig = (
     'tag',
     groupName,
   )
+  return { config, errors: [...errors, ...unknownSettingTags(groupName, tags)] }
+}
 
 export const parseTagFilters = (raw: string): Parsed<readonly TagFilter[]> => {
   const expected = "comma-separated key=value pairs such as 'spot-enabled=true,team=web*'"

@@ -369,3 +369,28 @@ describe('parseTagFilters', () => {
     expect(parseTagFilters(raw)).toEqual({ ok: true, value: filters })
   })
 })
+
+describe('autospotting_* tags that set nothing', () => {
+  it.each([
+    ['autospotting_bidding_policy', 'normal', 'has no spotswap equivalent'],
+    ['autospotting_min_on_demand_numbr', '3', 'one of the spotswap settings'],
+  ])('reports %s=%s and ignores it', (name, value, expected) => {
+    const { config, errors } = groupConfig(BUILT_IN_DEFAULTS, 'web', { [name]: value })
+    expect(errors).toEqual([
+      {
+        source: 'tag',
+        name,
+        value,
+        expected: expect.stringContaining(expected),
+        group: 'web',
+        fallback: 'ignored',
+        fatal: false,
+      },
+    ])
+    expect(config).toEqual(BUILT_IN_DEFAULTS)
+  })
+
+  it('says nothing about tags outside the autospotting_ namespace', () => {
+    expect(groupConfig(BUILT_IN_DEFAULTS, 'web', { team: 'web', 'spot-enabled': 'true' }).errors).toEqual([])
+  })
+})
