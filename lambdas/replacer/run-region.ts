@@ -129,6 +129,12 @@ export const runRegion = async (options: RegionRunOptions): Promise<RegionResult
   const snapshot = await observeRegion(cloud, config, now, options.onlyGroup)
   for (const error of snapshot.configErrors)
     log.warn('invalid configuration value', { region: cloud.region, ...error })
+  if (options.onlyGroup !== undefined && snapshot.groups.length === 0) {
+    log.info('launch event for a group spotswap does not manage (or that is gone): nothing to do', {
+      region: cloud.region,
+      group: options.onlyGroup,
+    })
+  }
   const plans = await planRegion(snapshot, cloud, config, now)
   const groups = await mapWithConcurrency(plans, GROUP_CONCURRENCY, async (plan): Promise<GroupResult> => {
     const outcomes = await executeActions(cloud, plan.actions, config.dryRun)

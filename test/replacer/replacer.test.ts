@@ -365,4 +365,21 @@ describe('replacer', () => {
     })
     expect(summary.regions[0]?.groups?.map((g) => g.group)).toEqual(['api'])
   })
+
+  it('says so when a launch event names a group it does not manage', async () => {
+    const cloud = cloudWithFleet(1)
+    cloud.addGroup('manual', { tags: {} })
+    const h = harness({ 'us-east-1': cloud })
+    const event = {
+      source: 'aws.autoscaling',
+      'detail-type': 'EC2 Instance Launch Successful',
+      region: 'us-east-1',
+      detail: { AutoScalingGroupName: 'manual', EC2InstanceId: 'i-0123456789abcdef0' },
+    }
+    await h.run(event)
+    expect(cloud.mutations).toEqual([])
+    expect(h.recorded.logs).toContainEqual(
+      expect.objectContaining({ level: 'info', attributes: { region: 'us-east-1', group: 'manual' } }),
+    )
+  })
 })
