@@ -77,6 +77,7 @@ export const detachInstances = (
     )
   for (const id of unique) region.removeMember(group, id)
   if (decrementDesired) group.desiredCapacity -= unique.length
+  region.touch(group)
   reconcile(world, region, group)
 }
 
@@ -97,6 +98,7 @@ export const terminateInGroup = (
       `Currently, desiredSize equals minSize (${group.minSize}). Terminating instance without replacement will violate group's min size constraint. Either set shouldDecrementDesiredCapacity flag to false or lower group's min size.`,
     )
   if (decrementDesired) group.desiredCapacity -= 1
+  region.touch(group)
   terminateMember(world, region, group, instanceId)
   reconcile(world, region, group)
 }
@@ -106,6 +108,7 @@ export const setMaxSize = (region: SimRegion, groupName: string, maxSize: number
   if (!Number.isInteger(maxSize) || maxSize < group.minSize || group.desiredCapacity > maxSize)
     throw sizeError(group.desiredCapacity, group.minSize, maxSize)
   group.maxSize = maxSize
+  region.touch(group)
 }
 
 /** Tags written through the API do not propagate to new instances (the adapter sets PropagateAtLaunch false). */
@@ -117,9 +120,11 @@ export const tagGroup = (
   const group = groupNamed(region, groupName)
   group.tags = { ...group.tags, ...tags }
   for (const key of Object.keys(tags)) group.propagatedKeys.delete(key)
+  region.touch(group)
 }
 
 export const untagGroup = (region: SimRegion, groupName: string, keys: readonly string[]): void => {
   const group = groupNamed(region, groupName)
   group.tags = Object.fromEntries(Object.entries(group.tags).filter(([key]) => !keys.includes(key)))
+  region.touch(group)
 }

@@ -49,9 +49,8 @@ const launchMember = (world: World, region: SimRegion, group: SimGroup, zone: st
       origin: 'asg',
     },
     (booted) => {
-      const member = group.members.get(booted.id)
-      if (member?.lifecycleState !== 'Pending') return
-      member.lifecycleState = 'InService'
+      if (group.members.get(booted.id)?.lifecycleState !== 'Pending') return
+      region.setMemberState(group, booted.id, 'InService')
       world.emit({
         kind: 'instance-launch-successful',
         region: region.name,
@@ -69,11 +68,11 @@ export const terminateMember = (world: World, region: SimRegion, group: SimGroup
   const instance = region.instances.get(id)
   if (member === undefined || instance === undefined) return
   const finish = (): void => {
-    member.lifecycleState = 'Terminating:Proceed'
+    region.setMemberState(group, id, 'Terminating:Proceed')
     shutDown(world, instance, () => region.removeMember(group, id))
   }
   if (group.hooks.some((hook) => hook.transition === TERMINATING_TRANSITION)) {
-    member.lifecycleState = 'Terminating:Wait'
+    region.setMemberState(group, id, 'Terminating:Wait')
     world.clock.schedule(
       world.clock.now + TERMINATION_HOOK_SECONDS * 1000,
       Priority.transition,
@@ -82,7 +81,7 @@ export const terminateMember = (world: World, region: SimRegion, group: SimGroup
     )
     return
   }
-  member.lifecycleState = 'Terminating'
+  region.setMemberState(group, id, 'Terminating')
   shutDown(world, instance, () => region.removeMember(group, id))
 }
 
@@ -133,7 +132,7 @@ export const terminateByEc2 = (world: World, region: SimRegion, instance: SimIns
     if (group !== undefined) region.removeMember(group, instance.id)
   })
   if (group === undefined || member === undefined || member.lifecycleState.startsWith('Terminating')) return
-  member.lifecycleState = 'Terminating'
+  region.setMemberState(group, instance.id, 'Terminating')
   reconcile(world, region, group)
 }
 
@@ -142,5 +141,6 @@ export const ownerSetsDesired = (world: World, region: SimRegion, group: SimGrou
   const clamped = Math.min(group.maxSize, Math.max(group.minSize, desired))
   group.desiredCapacity = clamped
   group.owner = { ...group.owner, desiredCapacity: clamped }
+  region.touch(group)
   reconcile(world, region, group)
 }

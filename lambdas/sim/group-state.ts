@@ -18,9 +18,37 @@ export interface GroupState {
   readonly managed: boolean
 }
 
+interface TagReading {
+  readonly config: GroupConfig
+  readonly managed: boolean
+}
+
+/**
+ * Parsed per tags object: the port replaces a group's tags object on every change, so identity is a
+ * safe key, and the states observed after every event do not parse the same tags over and over.
+ */
+const readings = new WeakMap<GlobalConfig, WeakMap<object, TagReading>>()
+
+const readTags = (config: GlobalConfig, group: SimGroup): TagReading => {
+  let byTags = readings.get(config)
+  if (byTags === undefined) {
+    byTags = new WeakMap()
+    readings.set(config, byTags)
+  }
+  let reading = byTags.get(group.tags)
+  if (reading === undefined) {
+    reading = {
+      config: groupConfig(config.defaults, group.name, group.tags).config,
+      managed: isManaged(group.tags, config),
+    }
+    byTags.set(group.tags, reading)
+  }
+  return reading
+}
+
 /** The group's effective configuration: the engine's defaults and its `autospotting_*` tags. */
 export const effectiveConfig = (config: GlobalConfig, group: SimGroup): GroupConfig =>
-  groupConfig(config.defaults, group.name, group.tags).config
+  readTags(config, group).config
 
 export const groupState = (config: GlobalConfig, region: SimRegion, group: SimGroup): GroupState => {
   let inService = 0
@@ -40,9 +68,9 @@ export const groupState = (config: GlobalConfig, region: SimRegion, group: SimGr
     inService,
     spot,
     onDemand: inService - spot,
-    requiredOnDemand: minOnDemandCount(effectiveConfig(config, group), inService, undefined),
+    requiredOnDemand: minOnDemandCount(readTags(config, group).config, inService, undefined),
     protectedOnDemand,
-    managed: isManaged(group.tags, config),
+    managed: readTags(config, group).managed,
   }
 }
 

@@ -103,9 +103,10 @@ export const simulate = async (
     },
   )
   world.observe(accounting)
-  const observeAll = (): void => {
+  // Group states are piecewise constant: observing the groups that changed after each step is exact.
+  const observeChanged = (): void => {
     for (const region of world.regions.values())
-      for (const group of region.groups.values())
+      for (const group of region.takeChanged())
         accounting.observe(group.name, groupState(config, region, group))
   }
   const invocations = new Invocations({
@@ -116,7 +117,7 @@ export const simulate = async (
     log,
     metrics: options.metrics ?? discardMetrics,
     violations,
-    afterInvocation: observeAll,
+    afterInvocation: observeChanged,
   })
   world.onEvent((event) => invocations.deliver(event))
   options.prepare?.(world)
@@ -142,10 +143,11 @@ export const simulate = async (
     })
   }
 
-  observeAll()
+  for (const region of world.regions.values()) for (const group of region.groups.values()) region.touch(group)
+  observeChanged()
   for (let event = world.clock.popDue(end); event !== undefined; event = world.clock.popDue(end)) {
     await event.run()
-    observeAll()
+    observeChanged()
   }
   world.clock.advanceTo(end)
   accounting.finish()

@@ -88,6 +88,7 @@ export class SimRegion {
     catalogUntilMs: Number.NEGATIVE_INFINITY,
     pricesUntilMs: new Map<string, number>(),
   }
+  private readonly changed = new Set<SimGroup>()
   /** Instance id → the group it is a member of; kept by addMember/removeMember so lookups stay O(1). */
   private readonly membership = new Map<string, SimGroup>()
 
@@ -107,11 +108,32 @@ export class SimRegion {
   addMember(group: SimGroup, instanceId: string, member: SimMember): void {
     group.members.set(instanceId, member)
     this.membership.set(instanceId, group)
+    this.touch(group)
   }
 
   removeMember(group: SimGroup, instanceId: string): void {
     group.members.delete(instanceId)
     if (this.membership.get(instanceId) === group) this.membership.delete(instanceId)
+    this.touch(group)
+  }
+
+  setMemberState(group: SimGroup, instanceId: string, lifecycleState: string): void {
+    const member = group.members.get(instanceId)
+    if (member === undefined || member.lifecycleState === lifecycleState) return
+    member.lifecycleState = lifecycleState
+    this.touch(group)
+  }
+
+  /** Records that the group's sizes, members, or tags changed, for whoever observes groups as they change. */
+  touch(group: SimGroup): void {
+    this.changed.add(group)
+  }
+
+  /** The groups touched since the last call, in the order they were first touched. */
+  takeChanged(): SimGroup[] {
+    const groups = [...this.changed]
+    this.changed.clear()
+    return groups
   }
 
   /** Instances EC2 still reports: every state except terminated. */
