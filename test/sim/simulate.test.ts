@@ -38,6 +38,19 @@ describe('simulate', () => {
     expect(report.timeline).toHaveLength(2 * 24)
   })
 
+  it.each([
+    [0, '2022-05-31T18:05:00.000Z'],
+    [900, '2022-05-31T18:20:00.000Z'],
+  ])(
+    'waits out a health check grace period of %i s before a spot instance joins the group (first at %s)',
+    async (grace, first) => {
+      const report = await simulate(
+        parse(rawScenario([group('web', { desired: 2, healthCheckGracePeriod: grace })])),
+      )
+      expect(report.timeline.find((row) => row.spot > 0)?.t).toBe(first)
+    },
+  )
+
   it('changes nothing under the on-demand policy: actual cost is the on-demand-only cost', async () => {
     const report = await simulate(parse(rawScenario([web])), { policy: ON_DEMAND_POLICY })
     expect(report.totals.actualCostUsd).toBe(report.totals.onDemandOnlyCostUsd)
