@@ -6,6 +6,7 @@
  */
 import type { GlobalConfig } from '../core/config.ts'
 import type { Log, MetricsSink } from '../core/log.ts'
+import { isRegionCovered } from '../core/managed.ts'
 import { createHandler } from '../interruption/create-handler.ts'
 import { runRegion } from '../replacer/run-region.ts'
 import { Priority } from './clock.ts'
