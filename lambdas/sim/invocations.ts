@@ -92,7 +92,10 @@ export class Invocations {
     const { world, policy } = this.ctx
     const wanted =
       event.kind === 'instance-launch-successful' ? policy.launchEvents : policy.interruptionHandler
-    if (!wanted) return
+    // The replacer drops launch events of regions outside REGIONS; the handler checks REGIONS itself.
+    const covered =
+      event.kind !== 'instance-launch-successful' || isRegionCovered(event.region, this.ctx.config)
+    if (!wanted || !covered) return
     const at = world.clock.now
     const payload = toEventBridge(event, at, ++this.events)
     world.clock.schedule(at, Priority.invocation, event.kind, () =>
