@@ -30,6 +30,12 @@ export const DEFAULT_SCHEDULE_MINUTES = 5
 /** A launched spot instance not attachable after grace + this many schedule periods is an orphan. */
 export const ORPHAN_SCHEDULE_PERIODS = 3
 
+/**
+ * A replacement launches a few seconds after the run that started it, so with a grace period that is a
+ * multiple of the schedule it would miss the run at exactly grace by seconds and wait a whole period.
+ */
+export const GRACE_SLACK_SECONDS = 30
+
 /** "About a third": no type/zone pool holds more of a group's spot instances when others exist. */
 export const MAX_POOL_SHARE = 1 / 3
 

@@ -8,6 +8,7 @@ import type { Action, GroupPlan, InstanceSkip, LaunchSpotAction, SwapPair } from
 import { inFlightLimit, minOnDemandCount } from './capacity.ts'
 import type { GroupConfig } from './config.ts'
 import {
+  GRACE_SLACK_SECONDS,
   MAX_FLEET_OVERRIDES,
   MAX_POOL_SHARE,
   ORPHAN_SCHEDULE_PERIODS,
@@ -98,10 +99,13 @@ export const planGroup = (input: PlanInput): GroupPlan => {
   const figures = groupFigures(input, inService, minOnDemand)
 
   // 1. A MaxSize raised by an earlier run is restored once the group is back at or below it.
+  // MaxSize as it will be once this run's restore (if any) is done: swaps are sized against it.
+  let maxSize = group.maxSize
   const recordedMax = group.tags[TAG_ORIGINAL_MAX_SIZE]
   if (recordedMax !== undefined) {
     const originalMax = /^\d+$/.test(recordedMax) ? Number(recordedMax) : undefined
     if (originalMax === undefined || group.desiredCapacity <= originalMax) {
+      maxSize = originalMax ?? group.maxSize
       actions.push({
         kind: 'restore-max-size',
         group: group.name,
@@ -172,7 +176,9 @@ export const planGroup = (input: PlanInput): GroupPlan => {
   const wanted = [...pendingForAtRisk, ...wantedForOnDemand]
 
   const grace = gracePeriodSeconds(group, config)
-  const orphanAfterSeconds = grace + ORPHAN_SCHEDULE_PERIODS * input.scheduleMinutes * 60
+  const scheduleSeconds = input.scheduleMinutes * 60
+  // Terminated by the last run before the orphan deadline, not the first one after it.
+  const orphanAfterSeconds = grace + (ORPHAN_SCHEDULE_PERIODS - 1) * scheduleSeconds
   const ready: SwapPair[] = []
   for (const [partner, instance] of wanted) {
     const ageSeconds = (now.getTime() - instance.launchTime.getTime()) / 1000
@@ -180,7 +186,7 @@ export const planGroup = (input: PlanInput): GroupPlan => {
       skipped === undefined &&
       halfDone.length === 0 &&
       instance.state === 'running' &&
-      ageSeconds >= grace
+      ageSeconds + GRACE_SLACK_SECONDS >= grace
     ) {
       ready.push({ spotInstanceId: instance.id, onDemandInstanceId: partner })
     } else if (ageSeconds > orphanAfterSeconds) {
@@ -199,8 +205,8 @@ export const planGroup = (input: PlanInput): GroupPlan => {
       kind: 'swap',
       group: group.name,
       pairs: ready,
-      originalMaxSize: group.maxSize,
-      raiseMaxSizeTo: needed > group.maxSize ? needed : undefined,
+      originalMaxSize: maxSize,
+      raiseMaxSizeTo: needed > maxSize ? needed : undefined,
       reason: `spot replacement(s) ran for the ${grace}s grace period`,
     })
   }

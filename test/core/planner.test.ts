@@ -195,6 +195,35 @@ describe('planGroup', () => {
     )
   })
 
+  it('sizes a swap against the MaxSize this run restores, not the raised one', () => {
+    const fleet = onDemandFleet(2)
+    const ready = spotFor(fleet[0] as Instance, { launchTime: minutesAgo(6) })
+    const plan = planGroup(
+      planInput(fleet, {
+        launched: [ready],
+        groupOverrides: { maxSize: 3, tags: { [TAG_ORIGINAL_MAX_SIZE]: '2' } },
+      }),
+    )
+    expect(swaps(plan.actions)[0]).toMatchObject({ originalMaxSize: 2, raiseMaxSizeTo: 3 })
+  })
+
+  it('terminates an unattachable replacement in the last run before the orphan deadline', () => {
+    const fleet = onDemandFleet(1)
+    // grace 300 s + 3 periods of 300 s = 1200 s deadline; at 910 s the next run (1210 s) would be too late.
+    const stuck = spotFor(fleet[0] as Instance, {
+      launchTime: new Date(NOW.getTime() - 910_000),
+      state: 'pending',
+    })
+    const plan = planGroup(planInput(fleet, { launched: [stuck] }))
+    expect(plan.actions).toEqual([expect.objectContaining({ kind: 'terminate-spot', instanceId: stuck.id })])
+  })
+
+  it('swaps a replacement launched seconds after the run that started it, at the run one grace period later', () => {
+    const fleet = onDemandFleet(1)
+    const ready = spotFor(fleet[0] as Instance, { launchTime: new Date(NOW.getTime() - 297_000) })
+    expect(swaps(planGroup(planInput(fleet, { launched: [ready] })).actions)).toHaveLength(1)
+  })
+
   it('restores a MaxSize recorded by an earlier run once desired fits again', () => {
     const fleet = onDemandFleet(2)
     const plan = planGroup(

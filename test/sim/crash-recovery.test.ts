@@ -40,11 +40,9 @@ describe('recovery from a replacer run that crashed midway through a swap', () =
     expect(seen.filter((line) => line.includes('attach failed'))).toEqual([])
   })
 
-  // Known engine defect, found by this simulator: the next run plans both `restore-max-size` and a swap
-  // whose `raiseMaxSizeTo` was computed from the still-raised MaxSize; the executor restores first, so
-  // AttachInstances fails beyond MaxSize; the swap waits a run (past its orphan deadline when more runs
-  // fail). When the planner is fixed this test starts passing: drop `.fails` then.
-  it.fails('swaps in the first run after a crash right after MaxSize was raised', async () => {
+  // Found by this simulator: the next run plans both `restore-max-size` and a swap; the swap must be
+  // sized against the restored MaxSize (the executor restores first), or AttachInstances fails.
+  it('swaps in the first run after a crash right after MaxSize was raised', async () => {
     const { seen, log } = failures()
     const report = await simulate(full, {
       faults: crashAfterFirst('autoscaling:UpdateAutoScalingGroup'),
