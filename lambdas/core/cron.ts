@@ -39,13 +39,24 @@ export const parseCronSchedule = (raw: string): CronSchedule | undefined => {
 const WEEKDAYS: Record<string, number> = { Sun: 0, Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6 }
 
 /** The hour and weekday of `now` in `timeZone`. Pure: the zone rules come from the runtime's ICU data. */
+/** Building a formatter costs far more than using one; a run evaluates every group's window. */
+const formatters = new Map<string, Intl.DateTimeFormat>()
+const formatterFor = (timeZone: string): Intl.DateTimeFormat => {
+  let formatter = formatters.get(timeZone)
+  if (formatter === undefined) {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hour: 'numeric',
+      hourCycle: 'h23',
+      weekday: 'short',
+    })
+    formatters.set(timeZone, formatter)
+  }
+  return formatter
+}
+
 export const localHourAndDay = (now: Date, timeZone: string): { hour: number; day: number } => {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hour: 'numeric',
-    hourCycle: 'h23',
-    weekday: 'short',
-  }).formatToParts(now)
+  const parts = formatterFor(timeZone).formatToParts(now)
   const hour = Number(parts.find((p) => p.type === 'hour')?.value)
   const day = WEEKDAYS[parts.find((p) => p.type === 'weekday')?.value ?? ''] ?? 0
   return { hour, day }

@@ -55,6 +55,14 @@ export const observeRegion = async (
     ...memberDetails.map((i) => [i.id, i] as const),
   ])
 
+  const unattachedByGroup = new Map<string, Instance[]>()
+  for (const instance of launchedAll) {
+    const owner = instance.tags[TAG_LAUNCHED_FOR_GROUP]
+    if (owner === undefined || memberIds.has(instance.id)) continue
+    const list = unattachedByGroup.get(owner) ?? []
+    list.push(instance)
+    unattachedByGroup.set(owner, list)
+  }
   const configErrors: ConfigError[] = []
   const managedNames = new Set(managed.map((g) => g.name))
   const groups = managed.map((group): ManagedGroup => {
@@ -66,9 +74,7 @@ export const observeRegion = async (
     return {
       group,
       config: effective,
-      launched: launchedAll.filter(
-        (i) => i.tags[TAG_LAUNCHED_FOR_GROUP] === group.name && !memberIds.has(i.id),
-      ),
+      launched: unattachedByGroup.get(group.name) ?? [],
       productDescription: productDescriptionOf(platforms[0]),
     }
   })
