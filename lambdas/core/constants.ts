@@ -15,6 +15,13 @@ export const TAG_REPLACED_TYPE = 'spotswap:replaced-instance-type'
  * on-demand member to replace, excluding the at-risk instance's type/zone pool from the candidates.
  */
 export const TAG_REBALANCE_AT_RISK = 'spotswap:rebalance-at-risk'
+/**
+ * Written on an on-demand instance when no candidate pool had spot capacity for it; the value is when
+ * to try again. Without it an empty pool would be asked every run, all day.
+ */
+export const TAG_NO_SPOT_CAPACITY_UNTIL = 'spotswap:no-spot-capacity-until'
+/** Six schedule periods: long enough to stop hammering an empty pool, short enough to catch its return. */
+export const CAPACITY_BACKOFF_MINUTES = 30
 /** Written on a group while its MaxSize is raised for a swap, so a crashed run's change is undone. */
 export const TAG_ORIGINAL_MAX_SIZE = 'spotswap:original-max-size'
 

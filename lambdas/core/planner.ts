@@ -8,12 +8,14 @@ import type { Action, GroupPlan, InstanceSkip, LaunchSpotAction, SwapPair } from
 import { inFlightLimit, minOnDemandCount } from './capacity.ts'
 import type { GroupConfig } from './config.ts'
 import {
+  CAPACITY_BACKOFF_MINUTES,
   GRACE_SLACK_SECONDS,
   MAX_FLEET_OVERRIDES,
   MAX_POOL_SHARE,
   ORPHAN_SCHEDULE_PERIODS,
   TAG_LAUNCHED_BY,
   TAG_LAUNCHED_FOR_GROUP,
+  TAG_NO_SPOT_CAPACITY_UNTIL,
   TAG_ORIGINAL_MAX_SIZE,
   TAG_REBALANCE_AT_RISK,
   TAG_REPLACED_TYPE,
@@ -317,6 +319,13 @@ const planLaunches = (input: PlanInput, config: GroupConfig, budget: LaunchBudge
       skip('api-termination-protection')
       continue
     }
+    const backoffUntil = Date.parse(instance.tags[TAG_NO_SPOT_CAPACITY_UNTIL] ?? '')
+    if (backoffUntil > input.now.getTime()) {
+      skip(
+        `spot-capacity-backoff: no candidate pool had capacity; next try at ${new Date(backoffUntil).toISOString()}`,
+      )
+      continue
+    }
     // An at-risk spot member is measured against the on-demand type it once replaced.
     const baseType = replacingOnDemand ? instance.type : (instance.tags[TAG_REPLACED_TYPE] ?? instance.type)
     const original = catalog.get(baseType)
@@ -373,6 +382,7 @@ const planLaunches = (input: PlanInput, config: GroupConfig, budget: LaunchBudge
       allocationStrategy: config.spotAllocationStrategy,
       tags: launchTags(group, instance, baseType),
       clientToken: clientToken(instance.id, input.now, input.scheduleMinutes),
+      capacityBackoffUntil: new Date(input.now.getTime() + CAPACITY_BACKOFF_MINUTES * 60_000).toISOString(),
       expectedHourlySavingsUsd: onDemandPrice - first.spotPriceUsd,
       reason: replacingOnDemand
         ? `on-demand ${instance.type} above the minimum; ${first.instanceType} spot at $${first.spotPriceUsd} vs $${onDemandPrice} on-demand`
@@ -383,7 +393,7 @@ const planLaunches = (input: PlanInput, config: GroupConfig, budget: LaunchBudge
 }
 
 /** Tags that describe one instance's own state and must not be copied onto its replacement. */
-const NOT_INHERITED = new Set([TAG_REBALANCE_AT_RISK])
+const NOT_INHERITED = new Set([TAG_REBALANCE_AT_RISK, TAG_NO_SPOT_CAPACITY_UNTIL])
 
 const launchTags = (group: Group, original: Instance, replacedType: string): Record<string, string> => {
   const tags: Record<string, string> = {}

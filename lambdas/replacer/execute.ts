@@ -3,7 +3,7 @@
  * A failed action never leads to a terminated on-demand instance: retirement only follows a successful
  * attach. Whatever is left half-done is visible in AWS (tags, MaxSize record) and finished next run.
  */
-import { isNotFound } from '../aws/errors.ts'
+import { isCapacityErrorCode, isNotFound } from '../aws/errors.ts'
 import type {
   Action,
   CompleteSwapAction,
@@ -12,7 +12,7 @@ import type {
   SwapAction,
   TerminateSpotAction,
 } from '../core/actions.ts'
-import { TAG_ORIGINAL_MAX_SIZE } from '../core/constants.ts'
+import { TAG_NO_SPOT_CAPACITY_UNTIL, TAG_ORIGINAL_MAX_SIZE } from '../core/constants.ts'
 import type { CloudPort } from '../core/port.ts'
 
 export type OutcomeStatus = 'done' | 'failed' | 'planned'
@@ -111,10 +111,14 @@ const launchSpot = async (cloud: CloudPort, action: LaunchSpotAction): Promise<O
   if (result.ok)
     return { action, status: 'done', instanceId: result.instanceId, instanceType: result.instanceType }
   const summary = result.errors.map((e) => `${e.instanceType ?? '?'}: ${e.code}`).join(', ')
+  const noCapacity = result.errors.length > 0 && result.errors.every((e) => isCapacityErrorCode(e.code))
+  if (!noCapacity) return { action, status: 'failed', detail: `launch failed (${summary || 'no detail'})` }
+  // Recorded on the instance (state lives in AWS), so every later run leaves it alone for a while.
+  await cloud.tagInstances([action.replacing], { [TAG_NO_SPOT_CAPACITY_UNTIL]: action.capacityBackoffUntil })
   return {
     action,
     status: 'failed',
-    detail: `no spot capacity in any candidate pool (${summary || 'no detail'})`,
+    detail: `no spot capacity in any candidate pool (${summary}); next try at ${action.capacityBackoffUntil}`,
   }
 }
 

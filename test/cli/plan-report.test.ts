@@ -24,6 +24,7 @@ const launch = (replacing: string, saving: number) => ({
   allocationStrategy: 'price-capacity-optimized' as const,
   tags: {},
   clientToken: 't',
+  capacityBackoffUntil: '2022-05-31T18:30:00.000Z',
   expectedHourlySavingsUsd: saving,
   reason: 'cheaper',
 })

@@ -382,4 +382,41 @@ describe('replacer', () => {
       expect.objectContaining({ level: 'info', attributes: { region: 'us-east-1', group: 'manual' } }),
     )
   })
+
+  it('backs off an instance for 30 minutes when no candidate pool has spot capacity, then tries again', async () => {
+    const cloud = cloudWithFleet(1)
+    const original = [...cloud.group('web').members.keys()][0] as string
+    let launches = 0
+    cloud.launchSpot = async () => {
+      launches++
+      return {
+        ok: false,
+        errors: [{ instanceType: 'm5.large', code: 'InsufficientInstanceCapacity', message: 'none' }],
+      }
+    }
+    const h = harness({ 'us-east-1': cloud })
+    const summary = await h.run()
+    expect(JSON.stringify(summary)).toContain('next try at 2026-01-01T00:30:00.000Z')
+    expect(cloud.instances.get(original)?.tags['spotswap:no-spot-capacity-until']).toBe(
+      '2026-01-01T00:30:00.000Z',
+    )
+    for (let run = 0; run < 5; run++) {
+      h.advanceMinutes(5)
+      await h.run()
+    }
+    expect(launches).toBe(1)
+    h.advanceMinutes(5)
+    await h.run()
+    expect(launches).toBe(2)
+  })
+
+  it('does not back off for a launch that failed for another reason', async () => {
+    const cloud = cloudWithFleet(1)
+    cloud.launchSpot = async () => ({
+      ok: false,
+      errors: [{ instanceType: 'm5.large', code: 'InvalidParameterValue', message: 'bad' }],
+    })
+    await harness({ 'us-east-1': cloud }).run()
+    expect(cloud.mutations.map((c) => c.method)).toEqual([])
+  })
 })
