@@ -267,6 +267,17 @@ describe('planGroup', () => {
     expect(plan.instanceSkips[0]?.reason).toMatch(new RegExp(`^${reason}`))
   })
 
+  it.each([
+    ['skips', minutesAgo(-10), 0],
+    ['replaces again', minutesAgo(1), 1],
+  ])('%s an instance whose spot-capacity backoff ends at %s', (_, until, expected) => {
+    const [original] = onDemandFleet(1) as [Instance]
+    const tagged = { ...original, tags: { 'spotswap:no-spot-capacity-until': until.toISOString() } }
+    const plan = planGroup(planInput([tagged]))
+    expect(launches(plan.actions)).toHaveLength(expected)
+    expect(launches(plan.actions)[0]?.tags['spotswap:no-spot-capacity-until']).toBeUndefined()
+  })
+
   it('skips an instance with API termination protection and replaces the next one instead', () => {
     const fleet = onDemandFleet(2)
     const plan = planGroup(planInput(fleet, { terminationProtected: new Set([fleet[0]?.id as string]) }))
