@@ -13,7 +13,6 @@ import {
 } from './config.ts'
 import { TAG_LAUNCHED_FOR_GROUP, TAG_REBALANCE_AT_RISK } from './constants.ts'
 import type { InstanceAction } from './events.ts'
-import { matchesAny } from './glob.ts'
 import { isManaged } from './managed.ts'
 import type { LifecycleHook } from './port.ts'
 import type { Group, Instance } from './types.ts'
