@@ -9,7 +9,8 @@ import {
 import type { CronSchedule } from '../../lambdas/core/cron.ts'
 import { parseCronSchedule } from '../../lambdas/core/cron.ts'
 import { TAG_REBALANCE_AT_RISK } from '../../lambdas/core/interruption.ts'
-import { clientToken, planGroup } from '../../lambdas/core/planner.ts'
+import { clientToken } from '../../lambdas/core/launches.ts'
+import { planGroup } from '../../lambdas/core/planner.ts'
 import type { Instance } from '../../lambdas/core/types.ts'
 import { anInstance, config, memberOf, minutesAgo, NOW, onDemandFleet, planInput } from '../builders/world.ts'
 

@@ -1,0 +1,211 @@
+/**
+ * New replacements: which members get a spot replacement this run, with which ranked, diversified
+ * candidate types, tags and idempotency token. Pure, like the rest of the planner.
+ */
+import type { InstanceSkip, LaunchSpotAction } from './actions.ts'
+import type { GroupConfig } from './config.ts'
+import {
+  CAPACITY_BACKOFF_MINUTES,
+  MAX_FLEET_OVERRIDES,
+  MAX_POOL_SHARE,
+  TAG_LAUNCHED_BY,
+  TAG_LAUNCHED_FOR_GROUP,
+  TAG_NO_SPOT_CAPACITY_UNTIL,
+  TAG_REBALANCE_AT_RISK,
+  TAG_REPLACED_TYPE,
+  TAG_REPLACING_INSTANCE,
+} from './constants.ts'
+import { byLaunchTimeThenId, type PlanInput } from './plan-input.ts'
+import { type RankedCandidate, type Selection, selectCandidates } from './selection.ts'
+import type { Group, GroupMember, Instance } from './types.ts'
+import { poolKey } from './types.ts'
+
+export interface LaunchBudget {
+  /** Launches allowed in total (in-flight limit). */
+  readonly budget: number
+  /** Of which replacing on-demand instances (on-demand minimum). */
+  readonly onDemandBudget: number
+  readonly eligible: readonly GroupMember[]
+  readonly spotMembers: readonly GroupMember[]
+  readonly pendingSpot: readonly Instance[]
+  readonly targetSpot: number
+  readonly instanceSkips: InstanceSkip[]
+}
+
+const countRejections = (selection: Selection): Record<string, number> => {
+  const counts: Record<string, number> = {}
+  for (const filter of selection.rejected.values()) counts[filter] = (counts[filter] ?? 0) + 1
+  return counts
+}
+
+/** The settings a selection depends on; groups that agree on them share selections. */
+const selectionSettingsKey = (config: GroupConfig): string =>
+  JSON.stringify([
+    config.allowedInstanceTypes,
+    config.disallowedInstanceTypes,
+    config.onDemandPriceMultiplier,
+    config.prioritizedInstanceTypesBias,
+  ])
+
+/** No pool holds more than about a third of the group's spot instances while other pools exist. */
+const diversify = (
+  ranked: readonly RankedCandidate[],
+  poolCounts: ReadonlyMap<string, number>,
+  targetSpot: number,
+): readonly RankedCandidate[] => {
+  const cap = Math.max(1, Math.ceil(targetSpot * MAX_POOL_SHARE))
+  const open = ranked.filter((c) => (poolCounts.get(poolKey(c.instanceType, c.zone)) ?? 0) < cap)
+  return open.length > 0 ? open : ranked
+}
+
+export const planLaunches = (
+  input: PlanInput,
+  config: GroupConfig,
+  budget: LaunchBudget,
+): LaunchSpotAction[] => {
+  const { group, catalog } = input
+  const launches: LaunchSpotAction[] = []
+  if (budget.budget <= 0) return launches
+  if (!group.launchTemplate && !group.launchConfigurationName && !group.mixedInstancesPolicy) {
+    budget.instanceSkips.push({
+      instanceId: '*',
+      reason: 'no-launch-template: the group has no template or configuration',
+    })
+    return launches
+  }
+  const poolCounts = new Map<string, number>()
+  const countPool = (type: string, zone: string): void => {
+    const key = poolKey(type, zone)
+    poolCounts.set(key, (poolCounts.get(key) ?? 0) + 1)
+  }
+  for (const member of budget.spotMembers) {
+    const instance = input.instances.get(member.instanceId)
+    if (instance) countPool(instance.type, instance.zone)
+  }
+  for (const instance of budget.pendingSpot) countPool(instance.type, instance.zone)
+
+  const cache = input.selectionCache ?? new Map<string, Selection>()
+  const protectedFromTermination = (id: string): boolean => input.terminationProtected.has(id)
+  const eligible = budget.eligible
+    .map((m) => ({ member: m, instance: input.instances.get(m.instanceId) }))
+    .filter((e): e is { member: GroupMember; instance: Instance } => e.instance !== undefined)
+    .sort(
+      (a, b) =>
+        Number(a.instance.lifecycle === 'on-demand') - Number(b.instance.lifecycle === 'on-demand') ||
+        byLaunchTimeThenId(a.instance, b.instance),
+    )
+
+  let onDemandLaunches = 0
+  for (const { member, instance } of eligible) {
+    if (launches.length >= budget.budget) break
+    const replacingOnDemand = instance.lifecycle === 'on-demand'
+    if (replacingOnDemand && onDemandLaunches >= budget.onDemandBudget) break
+    const skip = (reason: string, extra: Partial<InstanceSkip> = {}): void => {
+      budget.instanceSkips.push({ instanceId: instance.id, reason, ...extra })
+    }
+    if (member.protectedFromScaleIn) {
+      skip('protected-from-scale-in')
+      continue
+    }
+    if (protectedFromTermination(instance.id)) {
+      skip('api-termination-protection')
+      continue
+    }
+    const backoffUntil = Date.parse(instance.tags[TAG_NO_SPOT_CAPACITY_UNTIL] ?? '')
+    if (backoffUntil > input.now.getTime()) {
+      skip(
+        `spot-capacity-backoff: no candidate pool had capacity; next try at ${new Date(backoffUntil).toISOString()}`,
+      )
+      continue
+    }
+    // An at-risk spot member is measured against the on-demand type it once replaced.
+    const baseType = replacingOnDemand ? instance.type : (instance.tags[TAG_REPLACED_TYPE] ?? instance.type)
+    const original = catalog.get(baseType)
+    if (!original) {
+      skip(`unknown-instance-type: ${baseType} is not in the instance type catalogue`)
+      continue
+    }
+    const onDemandPrice = input.onDemandPrices.get(baseType)
+    if (onDemandPrice === undefined) {
+      skip(`missing-on-demand-price: no on-demand price for ${baseType}; not replacing blind`)
+      continue
+    }
+    const cacheKey = `${baseType}|${instance.zone}|${selectionSettingsKey(config)}`
+    let selection = cache.get(cacheKey)
+    if (!selection) {
+      selection = selectCandidates(catalog, {
+        original,
+        zone: instance.zone,
+        config,
+        spotPrices: input.spotPrices,
+        originalOnDemandPrice: onDemandPrice,
+      })
+      cache.set(cacheKey, selection)
+    }
+    if (selection.ranked.length === 0) {
+      skip('no-compatible-spot-type', { rejectedBy: countRejections(selection) })
+      continue
+    }
+    // Never back into the pool AWS just flagged.
+    const atRiskPool = replacingOnDemand ? undefined : poolKey(instance.type, instance.zone)
+    const ranked = selection.ranked.filter((c) => poolKey(c.instanceType, c.zone) !== atRiskPool)
+    if (ranked.length === 0) {
+      skip('no-compatible-spot-type: only the at-risk pool itself is compatible')
+      continue
+    }
+    const choices = diversify(ranked, poolCounts, budget.targetSpot).slice(0, MAX_FLEET_OVERRIDES)
+    const first = choices[0] as RankedCandidate
+    if (replacingOnDemand) onDemandLaunches++
+    countPool(first.instanceType, first.zone)
+    launches.push({
+      kind: 'launch-spot',
+      group: group.name,
+      replacing: instance.id,
+      replacingType: instance.type,
+      zone: instance.zone,
+      launchTemplate: group.launchTemplate ?? group.mixedInstancesPolicy?.launchTemplate,
+      launchConfigurationName: group.launchConfigurationName,
+      overrides: choices.map((c, priority) => ({
+        instanceType: c.instanceType,
+        subnetId: instance.subnetId,
+        zone: c.zone,
+        priority,
+      })),
+      allocationStrategy: config.spotAllocationStrategy,
+      tags: launchTags(group, instance, baseType),
+      clientToken: clientToken(instance.id, input.now, input.scheduleMinutes),
+      capacityBackoffUntil: new Date(input.now.getTime() + CAPACITY_BACKOFF_MINUTES * 60_000).toISOString(),
+      expectedHourlySavingsUsd: onDemandPrice - first.spotPriceUsd,
+      reason: replacingOnDemand
+        ? `on-demand ${instance.type} above the minimum; ${first.instanceType} spot at $${first.spotPriceUsd} vs $${onDemandPrice} on-demand`
+        : `spot ${instance.type} at risk (rebalance recommendation); moving to ${first.instanceType} at $${first.spotPriceUsd}`,
+    })
+  }
+  return launches
+}
+
+/** Tags that describe one instance's own state and must not be copied onto its replacement. */
+const NOT_INHERITED = new Set([TAG_REBALANCE_AT_RISK, TAG_NO_SPOT_CAPACITY_UNTIL])
+
+const launchTags = (group: Group, original: Instance, replacedType: string): Record<string, string> => {
+  const tags: Record<string, string> = {}
+  const copy = (source: Readonly<Record<string, string>>): void => {
+    for (const [key, value] of Object.entries(source)) {
+      if (!key.startsWith('aws:') && !NOT_INHERITED.has(key)) tags[key] = value
+    }
+  }
+  copy(group.propagatedTags)
+  copy(original.tags)
+  tags[TAG_LAUNCHED_BY] = 'true'
+  tags[TAG_LAUNCHED_FOR_GROUP] = group.name
+  tags[TAG_REPLACING_INSTANCE] = original.id
+  tags[TAG_REPLACED_TYPE] = replacedType
+  return tags
+}
+
+/**
+ * Same replaced instance and schedule period → same token, so two overlapping runs cannot both launch;
+ * a later period gets a fresh token, so a replacement that failed can be tried again.
+ */
+export const clientToken = (instanceId: string, now: Date, scheduleMinutes: number): string =>
+  `spotswap-${instanceId}-${Math.floor(now.getTime() / (scheduleMinutes * 60_000))}`

@@ -1,0 +1,32 @@
+/** What planGroup sees: one group and everything observed around it. */
+import type { GroupConfig } from './config.ts'
+import type { Selection } from './selection.ts'
+import { compareCodePoints } from './selection.ts'
+import type { Catalog, Group, Instance, SpotPriceBook } from './types.ts'
+
+export interface PlanInput {
+  readonly group: Group
+  /** Details of the group's members and of the spot instances launched for it, by id. */
+  readonly instances: ReadonlyMap<string, Instance>
+  /** Pending or running instances tagged `launched-for-asg=<group>` that are not members of it. */
+  readonly launched: readonly Instance[]
+  readonly catalog: Catalog
+  readonly spotPrices: SpotPriceBook
+  readonly onDemandPrices: ReadonlyMap<string, number>
+  readonly config: GroupConfig
+  readonly scheduleMinutes: number
+  /** Instances known to have API termination protection. */
+  readonly terminationProtected: ReadonlySet<string>
+  /** Status of the CloudFormation stack that owns the group, when it has one. */
+  readonly stackStatus: string | undefined
+  readonly now: Date
+  /**
+   * Shared across the groups of one run that see the same spot prices (one product description):
+   * a selection depends only on type, zone and the selection settings, not on the group.
+   */
+  readonly selectionCache?: Map<string, Selection>
+}
+
+/** Oldest first, ties by id: the order in which on-demand instances are replaced. */
+export const byLaunchTimeThenId = (a: Instance, b: Instance): number =>
+  a.launchTime.getTime() - b.launchTime.getTime() || compareCodePoints(a.id, b.id)
