@@ -12,9 +12,12 @@ export const FANOUT_DETAIL_TYPE = 'Region Work'
 
 export interface RegionWorkDetail {
   readonly region: string
-  /** Only this group (a launch event routed through the queue); undefined = the whole region. */
-  readonly group: string | undefined
+  /** Only these groups (a launch event, or a chunk of a large region); undefined = the whole region. */
+  readonly groups: readonly string[] | undefined
 }
+
+const isGroupName = (value: unknown): value is string =>
+  typeof value === 'string' && value.length > 0 && value.length <= 255
 
 /** A fan-out message: one region's run, enqueued by the scheduled invocation and processed by a worker. */
 export const regionWork: EventDefinition<'region-work', RegionWorkDetail> = {
@@ -25,10 +28,14 @@ export const regionWork: EventDefinition<'region-work', RegionWorkDetail> = {
     if (typeof detail.region !== 'string' || !REGION_NAME.test(detail.region)) {
       return { ok: false, problem: 'detail.region is not a region name' }
     }
-    if (detail.group !== undefined && (typeof detail.group !== 'string' || detail.group.length === 0)) {
-      return { ok: false, problem: 'detail.group is not a group name' }
+    const { groups } = detail
+    if (
+      groups !== undefined &&
+      (!Array.isArray(groups) || groups.length === 0 || !groups.every(isGroupName))
+    ) {
+      return { ok: false, problem: 'detail.groups is not a non-empty list of group names' }
     }
-    return { ok: true, detail: { region: detail.region, group: detail.group } }
+    return { ok: true, detail: { region: detail.region, groups } }
   },
 }
 
@@ -39,10 +46,14 @@ export const replacerEvents = createEventRegistry([
 ] as const)
 
 /** The EventBridge-shaped body of a fan-out message, so workers parse it like any other event. */
-export const regionWorkEvent = (region: string, now: Date, group?: string): Record<string, unknown> => ({
+export const regionWorkEvent = (
+  region: string,
+  now: Date,
+  groups?: readonly string[],
+): Record<string, unknown> => ({
   source: FANOUT_SOURCE,
   'detail-type': FANOUT_DETAIL_TYPE,
   region,
   time: now.toISOString(),
-  detail: group === undefined ? { region } : { region, group },
+  detail: groups === undefined ? { region } : { region, groups },
 })

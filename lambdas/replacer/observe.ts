@@ -32,20 +32,44 @@ export interface RegionSnapshot {
   readonly configErrors: readonly ConfigError[]
 }
 
+export interface ObserveScope {
+  /** Only these groups (a launch event, or one chunk of a large region); undefined = all managed groups. */
+  readonly onlyGroups?: ReadonlySet<string> | undefined
+  /**
+   * With fan-out: a region with more managed groups than this is not observed further; its groups are
+   * returned in chunks of this size, to be enqueued as separate work.
+   */
+  readonly splitAbove?: number | undefined
+}
+
+/** Managed groups of a region too large for one invocation, in chunks; nothing else was read. */
+export interface DeferredRegion {
+  readonly region: string
+  readonly chunks: readonly (readonly string[])[]
+}
+
+const chunksOf = (names: readonly string[], size: number): string[][] =>
+  Array.from({ length: Math.ceil(names.length / size) }, (_, i) => names.slice(i * size, (i + 1) * size))
+
 export const observeRegion = async (
   cloud: CloudPort,
   config: GlobalConfig,
   now: Date,
-  onlyGroup?: string,
-): Promise<RegionSnapshot> => {
-  const [allGroups, launchedAll, catalog] = await Promise.all([
-    cloud.describeGroups(groupQuery(config)),
+  scope: ObserveScope = {},
+): Promise<RegionSnapshot | DeferredRegion> => {
+  const { onlyGroups, splitAbove } = scope
+  const allGroups = await cloud.describeGroups(groupQuery(config))
+  const managed = allGroups.filter(
+    (g) => isManaged(g.tags, config) && (onlyGroups === undefined || onlyGroups.has(g.name)),
+  )
+  if (onlyGroups === undefined && splitAbove !== undefined && managed.length > splitAbove) {
+    const names = managed.map((g) => g.name).sort()
+    return { region: cloud.region, chunks: chunksOf(names, splitAbove) }
+  }
+  const [launchedAll, catalog] = await Promise.all([
     cloud.describeLaunchedSpotInstances(),
     cloud.describeInstanceTypes(),
   ])
-  const managed = allGroups.filter(
-    (g) => isManaged(g.tags, config) && (onlyGroup === undefined || g.name === onlyGroup),
-  )
   const memberIds = new Set(managed.flatMap((g) => g.members.map((m) => m.instanceId)))
   const launchedById = new Map(launchedAll.map((i) => [i.id, i]))
   const missing = [...memberIds].filter((id) => !launchedById.has(id))
@@ -78,9 +102,9 @@ export const observeRegion = async (
       productDescription: productDescriptionOf(platforms[0]),
     }
   })
-  // When one group was asked for (a launch event), strays of other groups are the next full run's business.
+  // When some groups were asked for, strays of other groups are the next full run's business.
   const strays =
-    onlyGroup === undefined
+    onlyGroups === undefined
       ? launchedAll.filter(
           (i) => !memberIds.has(i.id) && !managedNames.has(i.tags[TAG_LAUNCHED_FOR_GROUP] ?? ''),
         )

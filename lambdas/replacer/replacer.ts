@@ -3,6 +3,7 @@
  * region runs and a JSON summary. No SDK here: the cloud comes in through deps.
  */
 import { type ConfigError, type GlobalConfig, parseGlobalConfig } from '../core/config.ts'
+import { FANOUT_GROUPS_PER_REGION_MESSAGE } from '../core/constants.ts'
 import { parseInvocation } from '../core/events.ts'
 import type { Log, MetricsSink } from '../core/log.ts'
 import { isRegionCovered } from '../core/managed.ts'
@@ -30,6 +31,8 @@ export interface ReplacerDeps {
 
 export interface RegionSummary {
   readonly region: string
+  /** A large region handed to this many queued invocations instead of being processed here. */
+  readonly deferredChunks?: number
   readonly error?: string
   readonly groups?: readonly Record<string, unknown>[]
   readonly strays?: readonly Record<string, unknown>[]
@@ -67,7 +70,7 @@ const deduplicationId = (...parts: readonly string[]): string =>
 
 interface Work {
   readonly region: string
-  readonly onlyGroup?: string | undefined
+  readonly onlyGroups?: readonly string[] | undefined
   readonly messageId: string | undefined
 }
 
@@ -81,8 +84,25 @@ export const createReplacer = (deps: ReplacerDeps) => {
         now: deps.now(),
         log: deps.log,
         metrics: deps.metrics,
-        ...(work.onlyGroup ? { onlyGroup: work.onlyGroup } : {}),
+        ...(work.onlyGroups ? { onlyGroups: work.onlyGroups } : {}),
+        // Only a queue worker can hand the rest of a large region to other invocations.
+        ...(config.fanoutQueueUrl && !work.onlyGroups
+          ? { splitAbove: FANOUT_GROUPS_PER_REGION_MESSAGE }
+          : {}),
       })
+      if (result.deferred && config.fanoutQueueUrl) {
+        const now = deps.now()
+        const bucket = Math.floor(now.getTime() / (config.scheduleMinutes * 60_000))
+        await deps.enqueue(
+          config.fanoutQueueUrl,
+          result.deferred.map((groups, index) => ({
+            groupId: work.region,
+            deduplicationId: deduplicationId(work.region, `chunk${index}`, String(bucket)),
+            body: JSON.stringify(regionWorkEvent(work.region, now, groups)),
+          })),
+        )
+        return { region: work.region, deferredChunks: result.deferred.length }
+      }
       return summarizeRegion(result)
     } catch (error) {
       deps.log.error('region run failed', { region: work.region, error: String(error) })
@@ -144,7 +164,7 @@ export const createReplacer = (deps: ReplacerDeps) => {
             })
             break
           }
-          work.push({ region: parsed.detail.region, onlyGroup: parsed.detail.group, messageId })
+          work.push({ region: parsed.detail.region, onlyGroups: parsed.detail.groups, messageId })
           break
         case 'instance-launch-successful': {
           const { region } = parsed.envelope
@@ -163,12 +183,12 @@ export const createReplacer = (deps: ReplacerDeps) => {
                   group,
                   parsed.envelope.id ?? parsed.detail.instanceId,
                 ),
-                body: JSON.stringify(regionWorkEvent(region, deps.now(), group)),
+                body: JSON.stringify(regionWorkEvent(region, deps.now(), [group])),
               },
             ])
             enqueued = [...(enqueued ?? []), `${region}/${group}`]
           } else {
-            work.push({ region, onlyGroup: group, messageId })
+            work.push({ region, onlyGroups: [group], messageId })
           }
           break
         }

@@ -23,6 +23,8 @@ export interface RegionResult {
   /** Spot instances launched for groups that are gone or no longer managed, and what was done with them. */
   readonly strays: readonly Outcome[]
   readonly configErrors: readonly ConfigError[]
+  /** Set when the region was too large for one invocation: its groups in chunks, to enqueue. */
+  readonly deferred?: readonly (readonly string[])[]
 }
 
 export interface RegionRunOptions {
@@ -33,6 +35,10 @@ export interface RegionRunOptions {
   readonly metrics: MetricsSink
   /** Reconcile only this group (an `EC2 Instance Launch Successful` event). */
   readonly onlyGroup?: string
+  /** Reconcile only these groups (one chunk of a large region). */
+  readonly onlyGroups?: readonly string[]
+  /** With fan-out: defer a region with more managed groups than this, in chunks of this size. */
+  readonly splitAbove?: number
 }
 
 import { GROUP_CONCURRENCY, TAG_REBALANCE_AT_RISK } from '../core/constants.ts'
@@ -126,13 +132,26 @@ const cleanStrays = async (
 
 export const runRegion = async (options: RegionRunOptions): Promise<RegionResult> => {
   const { cloud, config, now, log } = options
-  const snapshot = await observeRegion(cloud, config, now, options.onlyGroup)
+  const named = [
+    ...(options.onlyGroups ?? []),
+    ...(options.onlyGroup === undefined ? [] : [options.onlyGroup]),
+  ]
+  const observed = await observeRegion(cloud, config, now, {
+    onlyGroups: named.length > 0 ? new Set(named) : undefined,
+    splitAbove: options.splitAbove,
+  })
+  if ('chunks' in observed) {
+    log.info('region deferred in chunks', { region: cloud.region, chunks: observed.chunks.length })
+    return { region: cloud.region, groups: [], strays: [], configErrors: [], deferred: observed.chunks }
+  }
+  const snapshot = observed
   for (const error of snapshot.configErrors)
     log.warn('invalid configuration value', { region: cloud.region, ...error })
-  if (options.onlyGroup !== undefined && snapshot.groups.length === 0) {
-    log.info('launch event for a group spotswap does not manage (or that is gone): nothing to do', {
+  const unmanaged = named.filter((name) => !snapshot.groups.some((g) => g.group.name === name))
+  if (unmanaged.length > 0) {
+    log.info('asked for groups spotswap does not manage (or that are gone): nothing to do for them', {
       region: cloud.region,
-      group: options.onlyGroup,
+      groups: unmanaged,
     })
   }
   const plans = await planRegion(snapshot, cloud, config, now)

@@ -347,7 +347,7 @@ describe('replacer', () => {
       expect.objectContaining({ groupId: 'us-east-1', deduplicationId: 'us-east-1-web_app-e-1' }),
     ])
     const body = JSON.parse(h.recorded.enqueued[0]?.body ?? '{}')
-    expect(body.detail).toEqual({ region: 'us-east-1', group: 'web app' })
+    expect(body.detail).toEqual({ region: 'us-east-1', groups: ['web app'] })
   })
 
   it('processes a queued single-group message for that group only', async () => {
@@ -358,7 +358,7 @@ describe('replacer', () => {
       source: 'spotswap',
       'detail-type': 'Region Work',
       region: 'us-east-1',
-      detail: { region: 'us-east-1', group: 'api' },
+      detail: { region: 'us-east-1', groups: ['api'] },
     })
     const summary = await harness({ 'us-east-1': cloud }).run({
       Records: [{ eventSource: 'aws:sqs', messageId: 'm1', body }],
@@ -379,7 +379,7 @@ describe('replacer', () => {
     await h.run(event)
     expect(cloud.mutations).toEqual([])
     expect(h.recorded.logs).toContainEqual(
-      expect.objectContaining({ level: 'info', attributes: { region: 'us-east-1', group: 'manual' } }),
+      expect.objectContaining({ level: 'info', attributes: { region: 'us-east-1', groups: ['manual'] } }),
     )
   })
 
@@ -418,5 +418,33 @@ describe('replacer', () => {
     })
     await harness({ 'us-east-1': cloud }).run()
     expect(cloud.mutations.map((c) => c.method)).toEqual([])
+  })
+
+  it('hands a region with more groups than one invocation should take to queued chunks', async () => {
+    const cloud = cloudWithFleet(0)
+    for (let g = 0; g < 450; g++) cloud.addGroup(`g${String(g).padStart(3, '0')}`, { maxSize: 2 })
+    const h = harness({ 'us-east-1': cloud }, { FANOUT_QUEUE_URL: 'https://sqs/q.fifo' })
+    const work = {
+      source: 'spotswap',
+      'detail-type': 'Region Work',
+      region: 'us-east-1',
+      detail: { region: 'us-east-1' },
+    }
+    const summary = await h.run({
+      Records: [{ eventSource: 'aws:sqs', messageId: 'm1', body: JSON.stringify(work) }],
+    })
+    expect(summary.regions).toEqual([{ region: 'us-east-1', deferredChunks: 3 }])
+    expect(cloud.calls.map((c) => c.method)).toEqual(['describeGroups'])
+    const chunks = h.recorded.enqueued.map((m) => JSON.parse(m.body).detail.groups as string[])
+    expect(chunks.map((c) => c.length)).toEqual([200, 200, 51])
+    expect(h.recorded.enqueued.every((m) => m.groupId === 'us-east-1')).toBe(true)
+
+    // A chunk is processed as it is, never split again.
+    cloud.calls.length = 0
+    const chunk = { ...work, detail: { region: 'us-east-1', groups: chunks[0] } }
+    const chunkSummary = await h.run({
+      Records: [{ eventSource: 'aws:sqs', messageId: 'm2', body: JSON.stringify(chunk) }],
+    })
+    expect(chunkSummary.regions[0]?.groups).toHaveLength(200)
   })
 })
