@@ -1,13 +1,14 @@
 /**
  * Auto Scaling's own behaviour: a group keeps its desired capacity (launching on-demand instances of its
- * type into the zone with the fewest, terminating from the zone with the most, never an instance
- * protected from scale-in), holds terminating instances in Terminating:Wait while a termination hook
+ * type, or what its MixedInstancesPolicy says, into the zone with the fewest, terminating from the zone
+ * with the most, never an instance protected from scale-in), holds terminating instances in Terminating:Wait while a termination hook
  * runs, and replaces a member that EC2 took away.
  */
 import { TERMINATING_TRANSITION } from '../core/interruption.ts'
 import { Priority } from './clock.ts'
 import { TERMINATION_HOOK_SECONDS } from './constants.ts'
 import { launchInstance, shutDown } from './ec2.ts'
+import { activeComposition, chooseLaunch, type LaunchChoice, mixedInstancesOf } from './mixed-instances.ts'
 import { isActiveMember, type SimGroup, type SimInstance, type SimRegion } from './state.ts'
 import type { World } from './world.ts'
 
@@ -36,14 +37,24 @@ export const instanceTags = (group: SimGroup): Record<string, string> => {
   return tags
 }
 
-const launchMember = (world: World, region: SimRegion, group: SimGroup, zone: string): void => {
+/**
+ * Launches a member as the choice says (a plain group: its own type on-demand) and returns its id;
+ * `onInService` runs once it has booted and joined the group (never, if it is taken away before).
+ */
+export const launchMember = (
+  world: World,
+  region: SimRegion,
+  group: SimGroup,
+  choice: LaunchChoice,
+  onInService?: (id: string) => void,
+): string => {
   const instance = launchInstance(
     world,
     region,
     {
-      type: group.instanceType,
-      zone,
-      lifecycle: 'on-demand',
+      type: choice.type,
+      zone: choice.zone,
+      lifecycle: choice.lifecycle,
       tags: instanceTags(group),
       costGroup: group.name,
       origin: 'asg',
@@ -57,10 +68,16 @@ const launchMember = (world: World, region: SimRegion, group: SimGroup, zone: st
         group: group.name,
         instanceId: booted.id,
       })
+      onInService?.(booted.id)
     },
   )
   region.addMember(group, instance.id, { lifecycleState: 'Pending', protectedFromScaleIn: false })
+  return instance.id
 }
+
+/** The group's zones, the one with the fewest launching or in-service members first (ties: zone order). */
+export const zonesByFewest = (region: SimRegion, group: SimGroup): string[] =>
+  [...activeByZone(region, group)].sort(([, a], [, b]) => a.length - b.length).map(([zone]) => zone)
 
 /** Terminates a member as Auto Scaling does: through the termination hook when there is one. */
 export const terminateMember = (world: World, region: SimRegion, group: SimGroup, id: string): void => {
@@ -85,6 +102,30 @@ export const terminateMember = (world: World, region: SimRegion, group: SimGroup
   shutDown(world, instance, () => region.removeMember(group, id))
 }
 
+/**
+ * A mixed group's default termination policy first aligns the group with its distribution: on-demand
+ * instances beyond its base go first, then the spot instances in the dearest pools.
+ */
+const mixedVictims = (world: World, region: SimRegion, group: SimGroup, ids: readonly string[]): string[] => {
+  const mixed = mixedInstancesOf(group)
+  if (mixed === undefined) return [...ids]
+  const instances = ids.flatMap((id) => region.instances.get(id) ?? [])
+  const onDemand = instances.filter((i) => i.lifecycle === 'on-demand')
+  if (
+    onDemand.length > 0 &&
+    activeComposition(region, group).onDemand > mixed.onDemandFor(group.desiredCapacity)
+  )
+    return onDemand.map((i) => i.id)
+  const price = (id: string) => {
+    const instance = region.instances.get(id)
+    return instance === undefined
+      ? 0
+      : (region.market.spotPrice(instance.type, instance.zone, world.clock.now) ?? 0)
+  }
+  const dearest = Math.max(...ids.map(price))
+  return ids.filter((id) => price(id) === dearest)
+}
+
 const scaleIn = (world: World, region: SimRegion, group: SimGroup, count: number): void => {
   for (let n = 0; n < count; n++) {
     const byZone = activeByZone(region, group)
@@ -95,13 +136,16 @@ const scaleIn = (world: World, region: SimRegion, group: SimGroup, count: number
       // The zone with the most instances loses one, as the default termination policy balances zones.
       if (candidates(ids).length > 0 && ids.length > victimZone.length) victimZone = ids
     }
-    const victim = world.random.asg.pick(candidates(victimZone))
+    const victim = world.random.asg.pick(mixedVictims(world, region, group, candidates(victimZone)))
     if (victim === undefined) return
     terminateMember(world, region, group, victim)
   }
 }
 
-/** Brings the group's launching and in-service members to its desired capacity. */
+/**
+ * Brings the group's launching and in-service members to its desired capacity. A mixed group whose
+ * launch finds no spot capacity stays short; Auto Scaling retries (mixed-instances-group.ts).
+ */
 export const reconcile = (world: World, region: SimRegion, group: SimGroup): void => {
   const active = activeCount(group)
   if (active > group.desiredCapacity) {
@@ -109,15 +153,12 @@ export const reconcile = (world: World, region: SimRegion, group: SimGroup): voi
     return
   }
   for (let n = active; n < group.desiredCapacity; n++) {
-    let target = group.zones[0] as string
-    let fewest = Number.POSITIVE_INFINITY
-    for (const [zone, ids] of activeByZone(region, group)) {
-      if (ids.length < fewest) {
-        fewest = ids.length
-        target = zone
-      }
+    const choice = chooseLaunch(world, region, group, zonesByFewest(region, group))
+    if (choice === undefined) {
+      world.notify((o) => o.launchFailed?.(region.name, group.name))
+      return
     }
-    launchMember(world, region, group, target)
+    launchMember(world, region, group, choice)
   }
 }
 

@@ -13,18 +13,19 @@ import { launchInstance } from './ec2.ts'
 import { type SimRegion, zoneOfSubnet } from './state.ts'
 import type { World } from './world.ts'
 
-interface Pool {
+export interface Pool {
   readonly override: FleetOverride
   readonly zone: string
   readonly priceUsd: number
   readonly share: number
 }
 
-type PoolCheck =
+export type PoolCheck =
   | { readonly ok: true; readonly pool: Pool }
   | { readonly ok: false; readonly code: string; readonly message: string }
 
-const checkPool = (world: World, region: SimRegion, override: FleetOverride): PoolCheck => {
+/** Whether EC2 would launch a spot instance in the override's pool now, and at what price and depth. */
+export const checkPool = (world: World, region: SimRegion, override: FleetOverride): PoolCheck => {
   const { instanceType } = override
   const zone = override.subnetId ? (zoneOfSubnet(override.subnetId) ?? override.zone) : override.zone
   const now = world.clock.now
@@ -56,7 +57,8 @@ const checkPool = (world: World, region: SimRegion, override: FleetOverride): Po
   return { ok: true, pool: { override, zone, priceUsd, share } }
 }
 
-const byStrategy =
+/** Best pool first under an allocation strategy. */
+export const byStrategy =
   (strategy: SpotLaunchRequest['allocationStrategy']) =>
   (a: Pool, b: Pool): number => {
     if (strategy === 'lowest-price')

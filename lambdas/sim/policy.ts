@@ -1,8 +1,10 @@
 /**
  * How the simulated account is managed: which of spotswap's Lambdas run, on what schedule and with which
- * environment. A policy is configuration, so the benchmark compares alternatives (AutoSpotting's
- * behaviour, no replacement at all) on the same scenario without touching the engine.
+ * environment, or whether Auto Scaling itself runs the managed groups as mixed-instances groups. A policy
+ * is configuration, so the benchmark compares alternatives (AutoSpotting's behaviour, AWS's
+ * MixedInstancesPolicy, no replacement at all) on the same scenario without touching the engine.
  */
+import type { MixedInstancesDistribution } from './mixed-instances.ts'
 
 export interface SimPolicy {
   readonly name: string
@@ -16,6 +18,11 @@ export interface SimPolicy {
   readonly launchEvents: boolean
   /** Deliver spot interruption warnings and rebalance recommendations to the interruption handler. */
   readonly interruptionHandler: boolean
+  /**
+   * Auto Scaling runs every managed group as a MixedInstancesPolicy group with this distribution from the
+   * start (mixed-instances-group.ts); spotswap's Lambdas should then be off.
+   */
+  readonly mixedInstances?: MixedInstancesDistribution
 }
 
 /** spotswap as deployed: scheduled runs, launch events and the interruption handler. */
@@ -34,4 +41,46 @@ export const ON_DEMAND_POLICY: SimPolicy = {
   replacer: false,
   launchEvents: false,
   interruptionHandler: false,
+}
+
+/**
+ * The same engine configured as AutoSpotting Community Edition behaves: a run every 30 minutes, one
+ * replacement in flight per group, the cheapest compatible pool, no wait for the health check grace
+ * period, an interrupted instance detached, rebalance recommendations ignored, no launch-event runs.
+ * Not expressible yet: AutoSpotting does not diversify, the engine always caps a pool at about a third of
+ * the group (MAX_POOL_SHARE); see docs/benchmark.md.
+ */
+export const AUTOSPOTTING_POLICY: SimPolicy = {
+  name: 'autospotting',
+  env: {
+    MAX_REPLACEMENTS_IN_FLIGHT: '1',
+    SPOT_ALLOCATION_STRATEGY: 'lowest-price',
+    GRACE_PERIOD: '0',
+    TERMINATION_NOTIFICATION_ACTION: 'detach',
+    REBALANCE_ACTION: 'ignore',
+  },
+  replacer: true,
+  scheduleMinutes: 30,
+  launchEvents: false,
+  interruptionHandler: true,
+}
+
+const autoScalingOnly = { env: {}, replacer: false, launchEvents: false, interruptionHandler: false }
+
+/** AWS's own answer: a MixedInstancesPolicy group, lowest-price over AWS's default two pools per zone. */
+export const ASG_LOWEST_PRICE_POLICY: SimPolicy = {
+  name: 'asg-lowest-price',
+  ...autoScalingOnly,
+  mixedInstances: { spotAllocationStrategy: 'lowest-price', spotInstancePools: 2, capacityRebalance: true },
+}
+
+/** A MixedInstancesPolicy group with the allocation strategy AWS recommends. */
+export const ASG_PRICE_CAPACITY_OPTIMIZED_POLICY: SimPolicy = {
+  name: 'asg-price-capacity-optimized',
+  ...autoScalingOnly,
+  mixedInstances: {
+    spotAllocationStrategy: 'price-capacity-optimized',
+    spotInstancePools: 2,
+    capacityRebalance: true,
+  },
 }

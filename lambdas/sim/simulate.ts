@@ -11,6 +11,7 @@ import type { Catalog } from '../core/types.ts'
 import { embeddedCatalog } from '../data/catalog.ts'
 import { selectRegions } from '../replacer/regions.ts'
 import { Accounting } from './accounting.ts'
+import { type AvailabilityFigures, AvailabilityMeter } from './availability.ts'
 import { ownerSetsDesired } from './asg.ts'
 import { buildWorld } from './build.ts'
 import { Priority } from './clock.ts'
@@ -18,7 +19,8 @@ import type { FaultHooks } from './faults.ts'
 import { effectiveConfig, groupState, memberTypes } from './group-state.ts'
 import { interruptGroup, scheduleCapacityChanges } from './interruptions.ts'
 import type { Violation } from './invariants.ts'
-import { Invocations } from './invocations.ts'
+import { type InvocationStats, Invocations } from './invocations.ts'
+import { installMixedInstances } from './mixed-instances-group.ts'
 import { type SimPolicy, SPOTSWAP_POLICY } from './policy.ts'
 import { buildReport, type GroupInput, onDemandOnlyCost, type SimulationReport } from './report.ts'
 import { endOf, type Scenario } from './scenario/types.ts'
@@ -38,6 +40,17 @@ export interface SimulateOptions {
   readonly onProgress?: (fraction: number) => void
   /** Inspect or script the world before time starts (tests, chaos runs). */
   readonly prepare?: (world: World) => void
+}
+
+/** The report and what the benchmark also needs from a run. */
+export interface SimulationRun {
+  readonly report: SimulationReport
+  /** Lambda invocations made (replacer runs, interruption handler invocations). */
+  readonly invocations: InvocationStats
+  /** Availability weighted by time (availability.ts), independent of the schedule. */
+  readonly availability: AvailabilityFigures
+  /** Spot instances Auto Scaling launched per group under a mixed-instances policy. */
+  readonly autoScalingSpotLaunches: ReadonlyMap<string, number>
 }
 
 const scheduleOwnerActions = (world: World, scenario: Scenario): void => {
@@ -63,7 +76,12 @@ const scheduleOwnerActions = (world: World, scenario: Scenario): void => {
 export const simulate = async (
   scenario: Scenario,
   options: SimulateOptions = {},
-): Promise<SimulationReport> => {
+): Promise<SimulationReport> => (await simulateRun(scenario, options)).report
+
+export const simulateRun = async (
+  scenario: Scenario,
+  options: SimulateOptions = {},
+): Promise<SimulationRun> => {
   const policy = options.policy ?? SPOTSWAP_POLICY
   const scheduleMinutes = policy.scheduleMinutes ?? scenario.scheduleMinutes
   const env = { SCHEDULE_MINUTES: String(scheduleMinutes), ...scenario.env, ...policy.env }
@@ -103,11 +121,15 @@ export const simulate = async (
     },
   )
   world.observe(accounting)
+  const availability = new AvailabilityMeter()
   // Group states are piecewise constant: observing the groups that changed after each step is exact.
   const observeChanged = (): void => {
     for (const region of world.regions.values())
-      for (const group of region.takeChanged())
-        accounting.observe(group.name, groupState(config, region, group))
+      for (const group of region.takeChanged()) {
+        const state = groupState(config, region, group)
+        accounting.observe(group.name, state)
+        availability.observe(group.name, world.clock.now, state)
+      }
   }
   const invocations = new Invocations({
     world,
@@ -119,7 +141,11 @@ export const simulate = async (
     violations,
     afterInvocation: observeChanged,
   })
-  world.onEvent((event) => invocations.deliver(event))
+  const mixed = policy.mixedInstances && installMixedInstances(world, config, policy.mixedInstances, end)
+  world.onEvent((event) => {
+    mixed?.onEvent(event)
+    invocations.deliver(event)
+  })
   options.prepare?.(world)
 
   scheduleOwnerActions(world, scenario)
@@ -178,5 +204,10 @@ export const simulate = async (
       }
     })
   })
-  return buildReport(scenario, groups, timeline, violations, world.counter)
+  return {
+    report: buildReport(scenario, groups, timeline, violations, world.counter),
+    invocations: invocations.stats,
+    availability: availability.finish(end),
+    autoScalingSpotLaunches: mixed?.spotLaunches ?? new Map(),
+  }
 }
