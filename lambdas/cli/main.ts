@@ -3,6 +3,7 @@
  * typed print a usage hint and exit 2; anything else is a bug and exits 1 with its message.
  */
 import { pathToFileURL } from 'node:url'
+import { chaosCommand } from '../chaos/command.ts'
 import { UsageError } from './args.ts'
 import { type CliIo, type Command, processIo } from './io.ts'
 import { planCommand } from './plan-command.ts'
@@ -11,6 +12,7 @@ import { simulateCommand } from './simulate-command.ts'
 export const COMMANDS: Readonly<Record<string, Command>> = {
   simulate: simulateCommand,
   plan: planCommand,
+  chaos: chaosCommand,
 }
 
 const help = (): string =>

@@ -1,16 +1,30 @@
 /**
- * Invariants checked around every invocation of spotswap's Lambdas (issue 7 lists them all; these are
- * the ones decidable from the groups before and after an invocation):
- * - `capacity-below-desired`: a managed group lost in-service instances beyond the doomed ones;
- * - `on-demand-below-minimum`: a managed group's on-demand count fell below its minimum;
- * - `group-size-not-restored`: a clean invocation (no crash, no failed request) left MinSize, MaxSize or
- *   desired capacity different from what the group's owner set.
- * Orphans (`orphan`) are checked at each launched instance's deadline (accounting.ts).
+ * The six invariants of issue 7, checked after every step in which spotswap acts: one invocation of
+ * its Lambdas, or several that overlapped (their effects interleave, so they are judged together).
+ * Between steps only AWS and the group's owner change the account, so nothing else can break them.
+ * 1. `capacity-below-desired`: a managed group lost in-service instances beyond those EC2 took or
+ *    signalled (interruption warnings; rebalance recommendations the group is configured to leave on);
+ * 2. `on-demand-below-minimum`: a managed group's on-demand count fell below its minimum;
+ * 3. `orphan`: a spot instance launched for a group was neither attached nor terminated within
+ *    grace + 3 schedule periods, unless the run that should have done it failed for AWS's reasons
+ *    (write-invariants.ts);
+ * 4. `group-size-not-restored`: a clean step (no crash, no failed request) changed MinSize, MaxSize or
+ *    desired capacity away from what the owner set, or a group left changed by a failed or crashed run
+ *    is still not restored after 2 clean replacer runs;
+ * 5. `untouchable-touched`: a write named an instance protected from scale-in or from API termination,
+ *    an instance of a group spotswap does not manage, or such a group (the port records every write's
+ *    targets in touches.ts);
+ * 6. `retired-twice` / `double-replacement`: AWS applied a second retirement of an on-demand instance,
+ *    or a spot instance was launched to replace an instance that already had a live replacement.
  */
 import type { GlobalConfig } from '../core/config.ts'
 import type { Session } from './faults.ts'
-import { type GroupState, groupState } from './group-state.ts'
+import { effectiveConfig, type GroupState, groupState } from './group-state.ts'
 import type { SimRegion } from './state.ts'
+import { takeWrites } from './touches.ts'
+import { checkOrphans, checkWrites, type StepContext } from './write-invariants.ts'
+
+export type { StepContext } from './write-invariants.ts'
 
 export interface Violation {
   readonly t: string
@@ -18,8 +32,11 @@ export interface Violation {
   readonly invariant:
     | 'capacity-below-desired'
     | 'on-demand-below-minimum'
-    | 'group-size-not-restored'
     | 'orphan'
+    | 'group-size-not-restored'
+    | 'untouchable-touched'
+    | 'retired-twice'
+    | 'double-replacement'
   readonly detail: string
 }
 
@@ -27,20 +44,35 @@ export interface RegionSnapshot {
   readonly states: ReadonlyMap<string, GroupState>
   /** In-service members already warned of their interruption: losing them is EC2's doing. */
   readonly doomed: ReadonlyMap<string, ReadonlySet<string>>
+  /**
+   * In-service members given a rebalance recommendation in a group configured to leave on one
+   * (`detach`): the interruption handler takes them out as if they were interrupted.
+   */
+  readonly leavingOnRebalance: ReadonlyMap<string, ReadonlySet<string>>
 }
 
-export const snapshotRegion = (config: GlobalConfig, region: SimRegion): RegionSnapshot => {
+export const snapshotRegion = (
+  config: GlobalConfig,
+  region: SimRegion,
+  rebalanced: ReadonlySet<string> = new Set(),
+): RegionSnapshot => {
   const states = new Map<string, GroupState>()
   const doomed = new Map<string, Set<string>>()
+  const leavingOnRebalance = new Map<string, Set<string>>()
   for (const group of region.groups.values()) {
     states.set(group.name, groupState(config, region, group))
     const warned = new Set<string>()
-    for (const [id, member] of group.members)
-      if (member.lifecycleState === 'InService' && region.instances.get(id)?.interruptAtMs !== undefined)
-        warned.add(id)
+    const leaving = new Set<string>()
+    const leaves = effectiveConfig(config, group).rebalanceAction === 'detach'
+    for (const [id, member] of group.members) {
+      if (member.lifecycleState !== 'InService') continue
+      if (region.instances.get(id)?.interruptAtMs !== undefined) warned.add(id)
+      if (leaves && rebalanced.has(id)) leaving.add(id)
+    }
     doomed.set(group.name, warned)
+    leavingOnRebalance.set(group.name, leaving)
   }
-  return { states, doomed }
+  return { states, doomed, leavingOnRebalance }
 }
 
 const stillInService = (region: SimRegion, group: string, id: string): boolean =>
@@ -71,6 +103,8 @@ const sizeCheck = (
   now: GroupState,
   session: Session,
   watch: SizeWatch,
+  /** A replacer run of the step planned this group (a launch-event run plans one group only). */
+  replacerCovered: boolean,
 ): string | undefined => {
   const owner = region.groups.get(name)?.owner
   if (owner === undefined) return undefined
@@ -82,7 +116,7 @@ const sizeCheck = (
   }
   if (!clean) return undefined
   if (!sizesDiffer(was, owner)) return `changed by an invocation without failures: ${describe}`
-  if (session.actor !== 'replacer') return undefined
+  if (!replacerCovered) return undefined
   const runs = (watch.get(name) ?? 0) + 1
   if (runs < RESTORE_RUNS) {
     watch.set(name, runs)
@@ -99,15 +133,21 @@ export const checkInvocation = (
   after: RegionSnapshot,
   at: string,
   watch: SizeWatch,
+  options: {
+    /** An interruption handler acted: members leaving on a rebalance recommendation may go too. */
+    readonly excuseRebalanced?: boolean
+    /** Whether a replacer run of the step planned the group; by default, any replacer session does. */
+    readonly replacerCovered?: (group: string) => boolean
+  } = {},
 ): Violation[] => {
   const violations: Violation[] = []
   const actor = session.actor === 'replacer' ? 'a replacer run' : 'an interruption handler invocation'
   for (const [name, was] of before.states) {
     const now = after.states.get(name)
     if (now === undefined || !was.managed) continue
-    const doomedLost = [...(before.doomed.get(name) ?? [])].filter(
-      (id) => !stillInService(region, name, id),
-    ).length
+    const excused = new Set(before.doomed.get(name))
+    if (options.excuseRebalanced) for (const id of before.leavingOnRebalance.get(name) ?? []) excused.add(id)
+    const doomedLost = [...excused].filter((id) => !stillInService(region, name, id)).length
     // Desired as the owner set it: a swap raises the group's desired capacity by one for a while.
     const ownerDesired = region.groups.get(name)?.owner.desiredCapacity ?? was.desired
     const floor = Math.min(ownerDesired, was.inService) - doomedLost
@@ -126,9 +166,71 @@ export const checkInvocation = (
         invariant: 'on-demand-below-minimum',
         detail: `${actor} left ${now.onDemand} on-demand; the group must keep ${was.requiredOnDemand} and had ${was.onDemand}`,
       })
-    const sizes = sizeCheck(region, name, was, now, session, watch)
+    const covered = options.replacerCovered?.(name) ?? session.actor === 'replacer'
+    const sizes = sizeCheck(region, name, was, now, session, watch, covered)
     if (sizes !== undefined)
       violations.push({ t: at, group: name, invariant: 'group-size-not-restored', detail: sizes })
   }
   return violations
+}
+
+/** What the checks remember between steps of one simulation. */
+export class InvariantLedger {
+  readonly sizeWatch: SizeWatch = new Map()
+  /** On-demand instance → the request that retired it. */
+  readonly retired = new Map<string, string>()
+  /** Orphans already reported (once each). */
+  readonly orphans = new Set<string>()
+  /** Spot instances that got a rebalance recommendation. */
+  readonly rebalanced = new Set<string>()
+}
+
+/** One invocation of a step: its session, when it started, and the group of a launch-event run. */
+export interface StepRun {
+  readonly session: Session
+  readonly startedMs: number
+  /** A replacer run for one group (an Auto Scaling launch event); undefined for a whole-region run. */
+  readonly onlyGroup: string | undefined
+}
+
+/** Overlapping invocations judged as one: clean only if every one was, a replacer step if any was. */
+const mergeSessions = (runs: readonly StepRun[]): Session => ({
+  id: runs[0]?.session.id ?? 0,
+  actor: runs.some((r) => r.session.actor === 'replacer') ? 'replacer' : 'interruption',
+  region: runs[0]?.session.region ?? '',
+  crashed: runs.some((r) => r.session.crashed),
+  failedCalls: runs.reduce((sum, r) => sum + r.session.failedCalls, 0),
+})
+
+/** Every invariant after one step: `runs` overlapped between the `before` and `after` snapshots. */
+export const checkStep = (
+  ctx: StepContext,
+  runs: readonly StepRun[],
+  before: RegionSnapshot,
+  after: RegionSnapshot,
+  at: string,
+): Violation[] => {
+  const handlerActed = runs.some((r) => r.session.actor === 'interruption')
+  const writes = runs.map((r) => takeWrites(r.session))
+  const merged = mergeSessions(runs)
+  const violations = [
+    ...checkInvocation(ctx.region, merged, before, after, at, ctx.ledger.sizeWatch, {
+      excuseRebalanced: handlerActed,
+      replacerCovered: (group) =>
+        runs.some((r) => r.session.actor === 'replacer' && (r.onlyGroup ?? group) === group),
+    }),
+    ...checkWrites(ctx, writes.flat(), at),
+  ]
+  runs.forEach((run, i) => {
+    if (run.onlyGroup === undefined && run.session.actor === 'replacer')
+      violations.push(...checkOrphans(ctx, before, run, writes[i] ?? [], at))
+  })
+  // A batch redone id by id records its touches twice; one line per distinct violation is enough.
+  const seen = new Set<string>()
+  return violations.filter((v) => {
+    const key = `${v.invariant}|${v.group}|${v.detail}`
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
 }

@@ -2,7 +2,8 @@
  * spotswap's Lambdas inside the simulation: the replacer's region run (runRegion, unchanged) and the
  * interruption handler (createHandler, unchanged), each invocation a session of its own against a
  * SimCloud. Around each, the invariants are checked; a failed or crashed interruption invocation is
- * retried as Lambda retries asynchronous invocations.
+ * retried as Lambda retries asynchronous invocations. Invocations may overlap (chaos runs start a second
+ * one while the first is in flight): the invariants are then checked around all of them together.
  */
 import type { GlobalConfig } from '../core/config.ts'
 import type { Log, MetricsSink } from '../core/log.ts'
@@ -14,7 +15,14 @@ import { SimCloud } from './cloud.ts'
 import { ASYNC_RETRY_DELAYS_SECONDS } from './constants.ts'
 import { toEventBridge } from './eventbridge.ts'
 import type { Session } from './faults.ts'
-import { checkInvocation, type SizeWatch, snapshotRegion, type Violation } from './invariants.ts'
+import {
+  checkStep,
+  InvariantLedger,
+  type RegionSnapshot,
+  type StepRun,
+  snapshotRegion,
+  type Violation,
+} from './invariants.ts'
 import type { SimPolicy } from './policy.ts'
 import type { SimEvent, World } from './world.ts'
 
@@ -37,11 +45,19 @@ export interface InvocationStats {
   handlerInvocations: number
 }
 
+/** Invocations of one region in flight together, and the region as it was before the first began. */
+interface OpenStep {
+  readonly before: RegionSnapshot
+  readonly runs: StepRun[]
+  inFlight: number
+}
+
 export class Invocations {
   readonly stats: InvocationStats = { replacerRuns: 0, crashedRuns: 0, failedRuns: 0, handlerInvocations: 0 }
   private sessions = 0
   private events = 0
-  private readonly sizeWatch: SizeWatch = new Map()
+  private readonly ledger = new InvariantLedger()
+  private readonly open = new Map<string, OpenStep>()
 
   constructor(private readonly ctx: InvocationContext) {}
 
@@ -49,18 +65,35 @@ export class Invocations {
     return { id: ++this.sessions, actor, region, crashed: false, failedCalls: 0 }
   }
 
-  /** Runs `body` as one invocation in `region`, checking the invariants around it. */
-  private async invoke(session: Session, body: (cloud: SimCloud) => Promise<void>): Promise<void> {
+  /**
+   * Runs `body` as one invocation in `region`; the invariants are checked once no invocation of the
+   * region is in flight any more, against the region as it was when the first of them began.
+   */
+  private async invoke(
+    session: Session,
+    onlyGroup: string | undefined,
+    body: (cloud: SimCloud) => Promise<void>,
+  ): Promise<void> {
     const { world, config } = this.ctx
     const region = world.region(session.region)
-    const before = snapshotRegion(config, region)
+    let step = this.open.get(session.region)
+    if (step === undefined) {
+      step = { before: snapshotRegion(config, region, this.ledger.rebalanced), runs: [], inFlight: 0 }
+      this.open.set(session.region, step)
+    }
+    step.runs.push({ session, startedMs: world.clock.now, onlyGroup })
+    step.inFlight++
     try {
       await body(new SimCloud(world, session.region, session))
     } finally {
-      const at = world.clock.nowDate().toISOString()
-      this.ctx.violations.push(
-        ...checkInvocation(region, session, before, snapshotRegion(config, region), at, this.sizeWatch),
-      )
+      step.inFlight--
+      if (step.inFlight === 0) {
+        this.open.delete(session.region)
+        const after = snapshotRegion(config, region, this.ledger.rebalanced)
+        const at = world.clock.nowDate().toISOString()
+        const context = { config, region, ledger: this.ledger }
+        this.ctx.violations.push(...checkStep(context, step.runs, step.before, after, at))
+      }
       this.ctx.afterInvocation()
     }
   }
@@ -68,7 +101,7 @@ export class Invocations {
   async runReplacer(region: string, onlyGroup?: string): Promise<void> {
     const session = this.session('replacer', region)
     this.stats.replacerRuns++
-    await this.invoke(session, async (cloud) => {
+    await this.invoke(session, onlyGroup, async (cloud) => {
       try {
         await runRegion({
           cloud,
@@ -90,6 +123,7 @@ export class Invocations {
   /** EventBridge delivers the event to the Lambda its rule targets, at once. */
   deliver(event: SimEvent): void {
     const { world, policy } = this.ctx
+    if (event.kind === 'rebalance-recommendation') this.ledger.rebalanced.add(event.instanceId)
     const wanted =
       event.kind === 'instance-launch-successful' ? policy.launchEvents : policy.interruptionHandler
     // The replacer drops launch events of regions outside REGIONS; the handler checks REGIONS itself.
@@ -114,7 +148,7 @@ export class Invocations {
     const session = this.session('interruption', region)
     this.stats.handlerInvocations++
     let failed = false
-    await this.invoke(session, async (cloud) => {
+    await this.invoke(session, undefined, async (cloud) => {
       const handle = createHandler({
         env,
         cloudFor: () => cloud,

@@ -2,17 +2,21 @@
  * The port's writes, request by request as the AWS adapter makes them (lambdas/aws/actions.ts,
  * launch.ts, launch-configuration.ts): batches, the one-by-one retry of a batch with a missing instance,
  * not-found treated as done where the adapter does so, and temporary templates for launch configurations.
+ * Every request is also recorded with what it touched (touches.ts), for the invariant checks.
  */
 
 import { isNotFound, LaunchConfigurationNotFoundError, MissingLaunchSourceError } from '../aws/errors.ts'
 import { ATTACH_DETACH_CHUNK, INSTANCE_BATCH_CHUNK } from '../aws/limits.ts'
 import { chunk } from '../aws/paginate.ts'
 import type { SpotLaunchRequest, SpotLaunchResult } from '../core/port.ts'
+import type { GateOptions } from './api-gate.ts'
 import { terminateByEc2 } from './asg.ts'
 import * as asgApi from './asg-api.ts'
 import { instanceNotFound, simAwsError, terminationProtectedError } from './errors.ts'
 import { createFleet } from './fleet.ts'
 import { groupOfId, type PortContext, request } from './port-context.ts'
+import { isRunningOrPending } from './state.ts'
+import { recordFailure, recordGroup, recordInstances, recordLaunch, recordRetired } from './touches.ts'
 
 /** lambdas/aws/actions.ts forEachBatchSkippingMissing: a batch failing on a missing id is redone id by id. */
 const forEachBatchSkippingMissing = (ids: readonly string[], act: (batch: string[]) => void): void => {
@@ -40,16 +44,46 @@ const existing = (ctx: PortContext, ids: readonly string[]) =>
     return instance
   })
 
+/** What a write request names, for the records: a group, instances, or both. */
+interface Named {
+  readonly group?: string | undefined
+  readonly instances?: readonly string[]
+}
+
+/** One write request through the gate, recorded with what it names and, if it fails, how. */
+const write = <T>(
+  ctx: PortContext,
+  operation: string,
+  named: Named,
+  effect: () => T,
+  options: GateOptions = {},
+): T => {
+  const { session, region } = ctx
+  if (named.group !== undefined) recordGroup(session, region, operation, named.group)
+  recordInstances(session, region, operation, named.instances ?? [])
+  const crashedBefore = session.crashed
+  try {
+    return request(ctx, operation, effect, options)
+  } catch (error) {
+    if (!crashedBefore && !session.crashed)
+      recordFailure(session, operation, named.group, named.instances ?? [], error)
+    throw error
+  }
+}
+
 export const terminateInstances = (ctx: PortContext, ids: readonly string[]): void =>
   forEachBatchSkippingMissing(ids, (batch) =>
-    request(
+    write(
       ctx,
       'ec2:TerminateInstances',
+      { instances: batch },
       () => {
         const instances = existing(ctx, batch)
         const protectedOne = instances.find((i) => i.terminationProtected && i.state !== 'terminated')
         if (protectedOne !== undefined) throw terminationProtectedError(protectedOne.id)
+        const running = instances.filter(isRunningOrPending).map((i) => i.id)
         for (const instance of instances) terminateByEc2(ctx.world, ctx.region, instance)
+        recordRetired(ctx.session, ctx.region, 'ec2:TerminateInstances', running)
       },
       { group: groupOfId(ctx, batch[0] ?? ''), resources: batch.length },
     ),
@@ -58,9 +92,10 @@ export const terminateInstances = (ctx: PortContext, ids: readonly string[]): vo
 export const untagInstances = (ctx: PortContext, ids: readonly string[], keys: readonly string[]): void => {
   if (keys.length === 0) return
   forEachBatchSkippingMissing(ids, (batch) =>
-    request(
+    write(
       ctx,
       'ec2:DeleteTags',
+      { instances: batch },
       () => {
         for (const instance of existing(ctx, batch))
           instance.tags = Object.fromEntries(Object.entries(instance.tags).filter(([k]) => !keys.includes(k)))
@@ -76,9 +111,10 @@ export const tagInstances = (
   tags: Readonly<Record<string, string>>,
 ): void =>
   forEachBatchSkippingMissing(ids, (batch) =>
-    request(
+    write(
       ctx,
       'ec2:CreateTags',
+      { instances: batch },
       () => {
         for (const instance of existing(ctx, batch)) instance.tags = { ...instance.tags, ...tags }
       },
@@ -88,13 +124,12 @@ export const tagInstances = (
 
 export const attachInstances = (ctx: PortContext, groupName: string, ids: readonly string[]): void => {
   for (const batch of chunk(ids, ATTACH_DETACH_CHUNK))
-    request(
+    write(
       ctx,
       'autoscaling:AttachInstances',
+      { group: groupName, instances: batch },
       () => asgApi.attachInstances(ctx.world, ctx.region, groupName, batch),
-      {
-        group: groupName,
-      },
+      { group: groupName },
     )
 }
 
@@ -104,22 +139,32 @@ export const detachInstances = (
   ids: readonly string[],
   decrementDesired: boolean,
 ): void => {
+  const operation = 'autoscaling:DetachInstances'
   for (const batch of chunk(ids, ATTACH_DETACH_CHUNK))
-    request(
+    write(
       ctx,
-      'autoscaling:DetachInstances',
-      () => asgApi.detachInstances(ctx.world, ctx.region, groupName, batch, decrementDesired),
+      operation,
+      { group: groupName, instances: batch },
+      () => {
+        asgApi.detachInstances(ctx.world, ctx.region, groupName, batch, decrementDesired)
+        recordRetired(ctx.session, ctx.region, operation, batch)
+      },
       { group: groupName },
     )
 }
 
 /** Like the adapter: an instance already out of every group is done. */
 export const terminateInGroup = (ctx: PortContext, instanceId: string, decrementDesired: boolean): void => {
+  const operation = 'autoscaling:TerminateInstanceInAutoScalingGroup'
   try {
-    request(
+    write(
       ctx,
-      'autoscaling:TerminateInstanceInAutoScalingGroup',
-      () => asgApi.terminateInGroup(ctx.world, ctx.region, instanceId, decrementDesired),
+      operation,
+      { instances: [instanceId] },
+      () => {
+        asgApi.terminateInGroup(ctx.world, ctx.region, instanceId, decrementDesired)
+        recordRetired(ctx.session, ctx.region, operation, [instanceId])
+      },
       { group: groupOfId(ctx, instanceId) },
     )
   } catch (error) {
@@ -128,10 +173,19 @@ export const terminateInGroup = (ctx: PortContext, instanceId: string, decrement
 }
 
 const fleet = (ctx: PortContext, launch: SpotLaunchRequest): SpotLaunchResult =>
-  request(ctx, 'ec2:CreateFleet', () => createFleet(ctx.world, ctx.region, launch), {
-    group: launch.groupName,
-    resources: 1,
-  })
+  write(
+    ctx,
+    'ec2:CreateFleet',
+    { group: launch.groupName },
+    () => {
+      // A repeated ClientToken answers with the first launch and starts nothing new.
+      const repeated = ctx.region.fleetsByToken.has(launch.clientToken)
+      const result = createFleet(ctx.world, ctx.region, launch)
+      if (result.ok && !repeated) recordLaunch(ctx.session, ctx.region, launch.groupName, result.instanceId)
+      return result
+    },
+    { group: launch.groupName, resources: 1 },
+  )
 
 /** CreateFleet only takes templates: a launch configuration gets a temporary one, deleted whatever happens. */
 const withTemporaryTemplate = (
@@ -140,9 +194,11 @@ const withTemporaryTemplate = (
   configuration: string,
 ): SpotLaunchResult => {
   const group = launch.groupName
-  request(
+  // Not a write, but made here; recorded like one so every failed request of a run is accounted for.
+  write(
     ctx,
     'autoscaling:DescribeLaunchConfigurations',
+    {},
     () => {
       if (!ctx.region.launchConfigurations.has(configuration))
         throw new LaunchConfigurationNotFoundError(configuration)
@@ -152,9 +208,10 @@ const withTemporaryTemplate = (
   const name = `spotswap-${group}-${launch.clientToken}`
   const templates = ctx.region.temporaryTemplates
   const create = () =>
-    request(
+    write(
       ctx,
       'ec2:CreateLaunchTemplate',
+      {},
       () => {
         if (templates.has(name))
           throw simAwsError(
@@ -166,7 +223,7 @@ const withTemporaryTemplate = (
       },
       { group },
     )
-  const remove = () => request(ctx, 'ec2:DeleteLaunchTemplate', () => templates.delete(name), { group })
+  const remove = () => write(ctx, 'ec2:DeleteLaunchTemplate', {}, () => templates.delete(name), { group })
   try {
     create()
   } catch (error) {
@@ -196,13 +253,12 @@ export const launchSpot = (ctx: PortContext, launch: SpotLaunchRequest): SpotLau
 }
 
 export const setMaxSize = (ctx: PortContext, groupName: string, maxSize: number): void =>
-  request(
+  write(
     ctx,
     'autoscaling:UpdateAutoScalingGroup',
+    { group: groupName },
     () => asgApi.setMaxSize(ctx.region, groupName, maxSize),
-    {
-      group: groupName,
-    },
+    { group: groupName },
   )
 
 export const tagGroup = (
@@ -211,14 +267,22 @@ export const tagGroup = (
   tags: Readonly<Record<string, string>>,
 ): void => {
   if (Object.keys(tags).length === 0) return
-  request(ctx, 'autoscaling:CreateOrUpdateTags', () => asgApi.tagGroup(ctx.region, groupName, tags), {
-    group: groupName,
-  })
+  write(
+    ctx,
+    'autoscaling:CreateOrUpdateTags',
+    { group: groupName },
+    () => asgApi.tagGroup(ctx.region, groupName, tags),
+    { group: groupName },
+  )
 }
 
 export const untagGroup = (ctx: PortContext, groupName: string, keys: readonly string[]): void => {
   if (keys.length === 0) return
-  request(ctx, 'autoscaling:DeleteTags', () => asgApi.untagGroup(ctx.region, groupName, keys), {
-    group: groupName,
-  })
+  write(
+    ctx,
+    'autoscaling:DeleteTags',
+    { group: groupName },
+    () => asgApi.untagGroup(ctx.region, groupName, keys),
+    { group: groupName },
+  )
 }

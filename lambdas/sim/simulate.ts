@@ -11,8 +11,8 @@ import type { Catalog } from '../core/types.ts'
 import { embeddedCatalog } from '../data/catalog.ts'
 import { selectRegions } from '../replacer/regions.ts'
 import { Accounting } from './accounting.ts'
-import { type AvailabilityFigures, AvailabilityMeter } from './availability.ts'
 import { ownerSetsDesired } from './asg.ts'
+import { type AvailabilityFigures, AvailabilityMeter } from './availability.ts'
 import { buildWorld } from './build.ts'
 import { Priority } from './clock.ts'
 import type { FaultHooks } from './faults.ts'
@@ -38,8 +38,8 @@ export interface SimulateOptions {
   readonly metrics?: MetricsSink
   /** Told the fraction of simulated time done, after every tick. */
   readonly onProgress?: (fraction: number) => void
-  /** Inspect or script the world before time starts (tests, chaos runs). */
-  readonly prepare?: (world: World) => void
+  /** Inspect or script the world and the Lambdas' invocations before time starts (tests, chaos runs). */
+  readonly prepare?: (world: World, invocations: Invocations) => void
 }
 
 /** The report and what the benchmark also needs from a run. */
@@ -106,20 +106,8 @@ export const simulateRun = async (
     const grace = effectiveConfig(config, group).gracePeriodSeconds ?? group.healthCheckGracePeriodSeconds
     return instance.launchMs + (grace + ORPHAN_SCHEDULE_PERIODS * config.scheduleMinutes * 60) * 1000
   }
-  const accounting = new Accounting(
-    world,
-    { start, end },
-    {
-      deadlineOf,
-      onOrphan: (instance, deadline) =>
-        violations.push({
-          t: new Date(deadline).toISOString(),
-          group: instance.costGroup ?? '',
-          invariant: 'orphan',
-          detail: `${instance.id} (${instance.type} in ${instance.zone}), launched ${new Date(instance.launchMs).toISOString()}, is neither attached nor terminated`,
-        }),
-    },
-  )
+  // Orphan time is a figure of the report; the `orphan` invariant is checked after runs (invariants.ts).
+  const accounting = new Accounting(world, { start, end }, { deadlineOf, onOrphan: () => {} })
   world.observe(accounting)
   const availability = new AvailabilityMeter()
   // Group states are piecewise constant: observing the groups that changed after each step is exact.
@@ -146,7 +134,7 @@ export const simulateRun = async (
     mixed?.onEvent(event)
     invocations.deliver(event)
   })
-  options.prepare?.(world)
+  options.prepare?.(world, invocations)
 
   scheduleOwnerActions(world, scenario)
   for (const region of world.regions.values()) scheduleCapacityChanges(world, region, end)

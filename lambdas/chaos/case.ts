@@ -1,0 +1,86 @@
+/**
+ * One chaos case: a scenario in the scenario file format plus what the scenario format cannot say
+ * (scripted crashes, error storms, overlapping replacer runs, duplicated and late events, the owner
+ * changing protections and opting a group out). Plain JSON, so a failing case can be printed, saved and
+ * replayed; everything random in a run is drawn from the case's seed.
+ */
+import type { CapacityTrace } from '../data/capacity-traces.ts'
+import { embeddedTrace } from '../data/capacity-traces.ts'
+import { embeddedCatalog } from '../data/catalog.ts'
+import { parseScenario } from '../sim/scenario/parse.ts'
+import type { Scenario } from '../sim/scenario/types.ts'
+
+/** The process dies at the `occurrence`-th request of `operation` in the run (any invocation). */
+export interface CrashPoint {
+  readonly operation: string
+  readonly occurrence: number
+  readonly when: 'before' | 'after'
+}
+
+/** From `fromMinute` to `toMinute`, requests to `service` fail with probability `rate` (throttling or 5xx). */
+export interface ErrorStorm {
+  readonly fromMinute: number
+  readonly toMinute: number
+  readonly service: 'ec2' | 'autoscaling'
+  readonly rate: number
+}
+
+export interface ChaosFaults {
+  /** Every request fails with this probability, with one of the service's transient errors. */
+  readonly errorRate: number
+  /** Every request kills its process with this probability (half before AWS applies it, half after). */
+  readonly crashRate: number
+  readonly crashes: readonly CrashPoint[]
+  readonly storms: readonly ErrorStorm[]
+}
+
+/**
+ * Two replacer invocations of one region in flight at once, as a scheduled run and a launch-event run
+ * (or two scheduled runs after a Lambda retry) can be: the second starts `delayMs` of simulated time
+ * after the first, for the whole region or for one group.
+ */
+export interface OverlappingRuns {
+  readonly atMs: number
+  readonly region: string
+  readonly delayMs: number
+  readonly secondGroup: string | undefined
+}
+
+/** EventBridge delivers at least once, not in order: some events twice, some late. */
+export interface EventChaos {
+  readonly duplicateRate: number
+  readonly delayRate: number
+  readonly maxDelaySeconds: number
+}
+
+export type OwnerActionKind = 'protect-from-scale-in' | 'protect-from-termination' | 'opt-out' | 'opt-in'
+
+/** The group's owner acts on the group mid-run: `member` picks an in-service member (modulo their number). */
+export interface OwnerAction {
+  readonly atMs: number
+  readonly region: string
+  readonly group: string
+  readonly kind: OwnerActionKind
+  readonly member: number
+}
+
+export interface ChaosCase {
+  readonly seed: number
+  /** A scenario in the file format (scenarios/scenario.schema.json). */
+  readonly scenario: Readonly<Record<string, unknown>>
+  /** Capacity traces the scenario names that are not embedded ones. */
+  readonly traces: Readonly<Record<string, CapacityTrace>>
+  readonly faults: ChaosFaults
+  readonly overlaps: readonly OverlappingRuns[]
+  readonly events: EventChaos
+  readonly owner: readonly OwnerAction[]
+}
+
+/** The case's scenario, validated as a scenario file is; a generator bug surfaces as a ScenarioError. */
+export const scenarioOf = (chaos: ChaosCase): Scenario =>
+  parseScenario(chaos.scenario, {
+    source: `chaos case ${chaos.seed}`,
+    catalog: embeddedCatalog(),
+    resolveTrace: (name) =>
+      embeddedTrace(name) ?? (Object.hasOwn(chaos.traces, name) ? chaos.traces[name] : undefined),
+  })

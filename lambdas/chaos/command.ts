@@ -1,0 +1,93 @@
+/**
+ * `spotswap chaos --runs N --seed S`: N random chaos cases (seeds S..S+N-1) against the simulator, the
+ * invariants checked after every step. Prints each failing seed with its violations and a one-line
+ * reproduction command, and ends with exactly `N passed, M failed`; exits 1 if any failed.
+ */
+import { describeOptions, type OptionSpec, parseOptions, UsageError } from '../cli/args.ts'
+import type { CliIo, Command } from '../cli/io.ts'
+import { generateCase } from './generate.ts'
+import { type CaseResult, passed, shrinkCase, sweep } from './runner.ts'
+
+const OPTIONS: readonly OptionSpec[] = [
+  { name: 'runs', kind: 'value', placeholder: 'N', description: 'how many cases to run (default 100)' },
+  { name: 'seed', kind: 'value', placeholder: 'S', description: 'seed of the first case (default 1)' },
+  { name: 'case', kind: 'flag', description: "print each failing case's JSON (scenario and script)" },
+  {
+    name: 'shrink',
+    kind: 'flag',
+    description: 'shrink each failing case with fast-check and print the smallest one that still fails',
+  },
+  { name: 'help', kind: 'flag', description: 'show this help' },
+]
+
+const USAGE = `Usage: spotswap chaos [options]
+
+Runs random accounts (group shapes, hostile tags, scaling, price spikes, capacity outages, interruptions)
+under faults (API errors, throttling, crashes at every step of a swap, overlapping runs, duplicated and
+late events) against spotswap's replacer and interruption handler in the simulator, and checks the six
+invariants of docs/reliability.md after every step.
+
+${describeOptions(OPTIONS)}`
+
+/** Violations shown per failing seed; the rest are counted. */
+const SHOWN = 5
+
+const count = (
+  options: ReturnType<typeof parseOptions>,
+  name: string,
+  fallback: number,
+  min: number,
+): number => {
+  const raw = options.values.get(name)
+  if (raw === undefined) return fallback
+  if (!/^\d+$/.test(raw) || Number(raw) < min || !Number.isSafeInteger(Number(raw)))
+    throw new UsageError(`--${name} must be an integer of at least ${min}, got '${raw}'`)
+  return Number(raw)
+}
+
+export const reproduction = (seed: number): string => `npm run chaos -- --runs 1 --seed ${seed}`
+
+export const describeFailure = (result: CaseResult): string => {
+  const lines = [`seed ${result.seed} FAILED: ${reproduction(result.seed)}`]
+  if (result.error !== undefined)
+    lines.push(`  the simulation threw: ${result.error.split('\n').slice(0, 4).join('\n    ')}`)
+  for (const v of result.violations.slice(0, SHOWN))
+    lines.push(`  ${v.t} ${v.group} ${v.invariant}: ${v.detail}`)
+  if (result.violations.length > SHOWN)
+    lines.push(`  ... and ${result.violations.length - SHOWN} more violation(s)`)
+  return `${lines.join('\n')}\n`
+}
+
+const run = async (argv: readonly string[], io: CliIo): Promise<number> => {
+  const options = parseOptions(argv, OPTIONS)
+  if (options.flags.has('help')) {
+    io.out(`${USAGE}\n`)
+    return 0
+  }
+  const runs = count(options, 'runs', 100, 1)
+  const seed = count(options, 'seed', 1, 0)
+  const summary = await sweep({
+    runs,
+    seed,
+    onResult: (result) => {
+      if (passed(result)) return
+      io.out(describeFailure(result))
+      if (options.flags.has('case')) io.out(`${JSON.stringify(generateCase(result.seed), null, 2)}\n`)
+    },
+  })
+  if (options.flags.has('shrink'))
+    for (const failure of summary.failed) {
+      const smallest = await shrinkCase(failure.seed)
+      if (smallest === undefined) continue
+      io.out(`smallest failing case from seed ${failure.seed}:\n${JSON.stringify(smallest.chaos, null, 2)}\n`)
+      io.out(describeFailure(smallest.result))
+    }
+  io.out(`${summary.passed} passed, ${summary.failed.length} failed\n`)
+  return summary.failed.length === 0 ? 0 : 1
+}
+
+export const chaosCommand: Command = {
+  summary: 'random accounts under faults; checks the six reliability invariants',
+  usage: USAGE,
+  run,
+}

@@ -1,0 +1,167 @@
+/**
+ * What each invocation's writes touched, recorded by the port (port-writes.ts) as the requests are made,
+ * with the facts of that moment: whether the instance was protected, which group it belonged to and
+ * that group's tags, whether AWS applied a retirement, which replacements of the same instance were
+ * alive when a new one launched. The invariant checks (invariants.ts) judge the records once the
+ * invocation is over; facts are captured here because the world moves on (members leave, tags change).
+ */
+import { isNotFound, isTransient } from '../aws/errors.ts'
+import { TAG_REPLACING_INSTANCE } from '../core/constants.ts'
+import type { Session } from './faults.ts'
+import { isRunningOrPending, type SimRegion } from './state.ts'
+
+export type WriteRecord =
+  /** A request naming a group (sizes, tags, attach, detach, a launch for it). */
+  | {
+      readonly kind: 'group'
+      readonly operation: string
+      readonly group: string
+      /** The group's tags when the request was made (the port replaces the object on every change). */
+      readonly tags: Readonly<Record<string, string>>
+    }
+  /** A request naming an instance. */
+  | {
+      readonly kind: 'instance'
+      readonly operation: string
+      readonly instanceId: string
+      /** The group it was a member of, and that group's tags, when the request was made. */
+      readonly group: string | undefined
+      readonly tags: Readonly<Record<string, string>> | undefined
+      readonly protectedFromScaleIn: boolean
+      readonly terminationProtected: boolean
+      /** EC2 had given it the two-minute interruption warning: it goes whatever anyone does. */
+      readonly warned: boolean
+      readonly actor: Session['actor']
+    }
+  /** AWS applied a request that takes an on-demand instance out of service. */
+  | {
+      readonly kind: 'retire'
+      readonly operation: string
+      readonly instanceId: string
+      readonly group: string | undefined
+    }
+  /** CreateFleet started a new spot instance replacing `partner`; `alongside` are replacements already alive. */
+  | {
+      readonly kind: 'launch'
+      readonly instanceId: string
+      readonly group: string
+      readonly partner: string | undefined
+      readonly alongside: readonly string[]
+    }
+  /**
+   * A write request failed (after the SDK's retries): `transient` for server errors and throttling, the
+   * failures a later run may not see; `notFound` for a missing resource, which the engine reads as done.
+   */
+  | {
+      readonly kind: 'failed'
+      readonly operation: string
+      readonly group: string | undefined
+      readonly instanceIds: readonly string[]
+      readonly transient: boolean
+      readonly notFound: boolean
+    }
+
+const records = new WeakMap<Session, WriteRecord[]>()
+
+const record = (session: Session, entry: WriteRecord): void => {
+  let list = records.get(session)
+  if (list === undefined) {
+    list = []
+    records.set(session, list)
+  }
+  list.push(entry)
+}
+
+/** The records of `session`, removed from the store. */
+export const takeWrites = (session: Session): WriteRecord[] => {
+  const list = records.get(session) ?? []
+  records.delete(session)
+  return list
+}
+
+/**
+ * A request of `session` names these instances. Requests of a process that already died are not
+ * made at all, so they are not recorded.
+ */
+export const recordInstances = (
+  session: Session,
+  region: SimRegion,
+  operation: string,
+  ids: readonly string[],
+): void => {
+  if (session.crashed) return
+  for (const instanceId of ids) {
+    const group = region.groupOf(instanceId)
+    record(session, {
+      kind: 'instance',
+      operation,
+      instanceId,
+      group: group?.name,
+      tags: group?.tags,
+      protectedFromScaleIn: group?.members.get(instanceId)?.protectedFromScaleIn ?? false,
+      terminationProtected: region.instances.get(instanceId)?.terminationProtected ?? false,
+      warned: region.instances.get(instanceId)?.interruptAtMs !== undefined,
+      actor: session.actor,
+    })
+  }
+}
+
+export const recordGroup = (session: Session, region: SimRegion, operation: string, name: string): void => {
+  const group = region.groups.get(name)
+  if (session.crashed || group === undefined) return
+  record(session, { kind: 'group', operation, group: name, tags: group.tags })
+}
+
+/** AWS applied `operation` to these instances: the on-demand ones are retired. */
+export const recordRetired = (
+  session: Session,
+  region: SimRegion,
+  operation: string,
+  ids: readonly string[],
+): void => {
+  for (const instanceId of ids) {
+    const instance = region.instances.get(instanceId)
+    if (instance?.lifecycle === 'on-demand')
+      record(session, { kind: 'retire', operation, instanceId, group: instance.costGroup })
+  }
+}
+
+/** Replacements of `partner` other than `exceptId` still alive: running or pending, not warned, not leaving a group. */
+const liveReplacements = (region: SimRegion, partner: string, exceptId: string): string[] =>
+  [...region.instances.values()]
+    .filter((i) => {
+      if (i.id === exceptId || i.origin !== 'spotswap' || i.tags[TAG_REPLACING_INSTANCE] !== partner)
+        return false
+      if (!isRunningOrPending(i) || i.interruptAtMs !== undefined) return false
+      const state = region.groupOf(i.id)?.members.get(i.id)?.lifecycleState
+      return state === undefined || state === 'InService' || state.startsWith('Pending')
+    })
+    .map((i) => i.id)
+
+/** CreateFleet launched `instanceId` for `group`. */
+export const recordLaunch = (
+  session: Session,
+  region: SimRegion,
+  group: string,
+  instanceId: string,
+): void => {
+  const partner = region.instances.get(instanceId)?.tags[TAG_REPLACING_INSTANCE]
+  const alongside = partner === undefined ? [] : liveReplacements(region, partner, instanceId)
+  record(session, { kind: 'launch', instanceId, group, partner, alongside })
+}
+
+export const recordFailure = (
+  session: Session,
+  operation: string,
+  group: string | undefined,
+  instanceIds: readonly string[],
+  error: unknown,
+): void =>
+  record(session, {
+    kind: 'failed',
+    operation,
+    group,
+    instanceIds,
+    transient: isTransient(error),
+    notFound: isNotFound(error),
+  })
