@@ -3,6 +3,7 @@
  * typed print a usage hint and exit 2; anything else is a bug and exits 1 with its message.
  */
 import { pathToFileURL } from 'node:url'
+import { benchCommand } from '../bench/bench-command.ts'
 import { chaosCommand } from '../chaos/command.ts'
 import { UsageError } from './args.ts'
 import { type CliIo, type Command, processIo } from './io.ts'
@@ -13,6 +14,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   simulate: simulateCommand,
   plan: planCommand,
   chaos: chaosCommand,
+  bench: benchCommand,
 }
 
 const help = (): string =>

@@ -1,0 +1,126 @@
+/** bench/RESULTS.md: the latest run's tables with the date, machine and commit, and the details behind them. */
+import { type ColdStartMeasurement, HANDLERS } from './lambda-figures.ts'
+import { COLUMN_HEADERS, scenarioRows } from './render-table.ts'
+import type { BenchResults, PolicyKey } from './results.ts'
+import type { ScaleDetails } from './scale.ts'
+import type { TargetCheck } from './targets.ts'
+
+export interface BenchDetails {
+  readonly scenarios: Readonly<
+    Record<
+      string,
+      {
+        readonly zoneBalancedOracleSavingsPct: number
+        readonly violations: Readonly<Partial<Record<PolicyKey, number>>>
+      }
+    >
+  >
+  readonly scale: ScaleDetails
+  readonly lambda: readonly ColdStartMeasurement[]
+}
+
+const table = (headers: readonly string[], rows: readonly (readonly string[])[]): string =>
+  [
+    `| ${headers.join(' | ')} |`,
+    `|${headers.map(() => ' --- |').join('')}`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ].join('\n')
+
+const calls = (apiCalls: Readonly<Record<string, number>>): string =>
+  Object.entries(apiCalls)
+    .map(([operation, n]) => `${operation} ${n}`)
+    .join(', ')
+
+export const renderResultsMarkdown = (
+  results: BenchResults,
+  details: BenchDetails,
+  targets: readonly TargetCheck[],
+): string => {
+  const scenarioSections = Object.entries(results.scenarios).map(([name, byPolicy]) => {
+    const rows = scenarioRows(byPolicy).map(([policy, ...cells]) => {
+      const pairs: string[] = []
+      for (let i = 0; i < cells.length; i += 2) pairs.push(`${cells[i]} (${cells[i + 1]})`)
+      return [policy as string, ...pairs]
+    })
+    const extra = details.scenarios[name]
+    const violations = Object.entries(extra?.violations ?? {})
+      .filter(([, n]) => (n ?? 0) > 0)
+      .map(([policy, n]) => `${policy} ${n}`)
+    return [
+      `### ${name}`,
+      '',
+      table(['Policy', ...COLUMN_HEADERS], rows),
+      '',
+      `Oracle held to Auto Scaling's zone balance: ${extra?.zoneBalancedOracleSavingsPct.toFixed(2)}% savings. ` +
+        `Invariant violations: ${violations.length === 0 ? 'none' : violations.join(', ')}.`,
+    ].join('\n')
+  })
+  const { scale } = results
+  const { unconverged, converged, steady } = details.scale
+  const planRow = (m: typeof unconverged) => [
+    m.state,
+    String(m.unconvergedGroups),
+    `${m.cpuMs} ms`,
+    `${m.wallMs} ms`,
+    `${m.rssBeforeMb} MB`,
+    `${m.peakRssMb} MB`,
+    calls(m.apiCalls),
+  ]
+  const largest = steady.at(-1)
+  const lines = [
+    '# Benchmark results',
+    '',
+    `- Date: ${results.date}`,
+    `- Machine: ${results.machine}`,
+    `- Commit: ${results.commit}`,
+    '',
+    "Produced by `npm run bench` (see [docs/benchmark.md](../docs/benchmark.md) for what is measured and how); the same figures are in [results.json](results.json). In the tables, each figure is followed by its ratio to spotswap's.",
+    '',
+    '## Targets',
+    '',
+    ...targets.map((t) => `- ${t.met ? 'met' : '**missed**'}: ${t.target}: ${t.detail}`),
+    '',
+    '## Scenarios',
+    '',
+    scenarioSections.join('\n\n'),
+    '',
+    '## Scale',
+    '',
+    `${scale.regions} regions × ${scale.groups / scale.regions} groups × ${scale.instances / scale.groups} instances (${scale.instances.toLocaleString('en-US')} instances): one replacer pass over every region at once (observe and plan, DRY_RUN), in a child process of its own. CPU counts every thread of the process (garbage collection included); memory is the whole process, the simulated account included.`,
+    '',
+    table(
+      ['Account', 'Groups to replace', 'CPU', 'Wall', 'RSS before', 'Peak RSS', 'API requests of the pass'],
+      [planRow(unconverged), planRow(converged)],
+    ),
+    '',
+    'Steady state: API requests of one ordinary run on a converged one-region account of 10-instance groups.',
+    '',
+    table(
+      ['Groups', 'Requests'],
+      steady.map((s) => [String(s.groups), String(s.calls)]),
+    ),
+    '',
+    largest === undefined ? '' : `At ${largest.groups} groups: ${calls(largest.apiCalls)}.`,
+    '',
+    '## Lambda functions',
+    '',
+    table(
+      ['Function', 'Bundle', 'gzip', 'Init (median)', 'Init CPU (median)', 'Empty-module import'],
+      Object.entries(results.lambda).map(([name, figures]) => {
+        const measured = details.lambda.find((m) => m.handler === HANDLERS[name])
+        return [
+          name,
+          `${(figures.bundleBytes / 1024).toFixed(0)} KiB`,
+          measured ? `${(measured.gzipBytes / 1024).toFixed(0)} KiB` : '?',
+          `${figures.initMs} ms`,
+          measured ? `${measured.importCpuMs.median} ms` : '?',
+          measured ? `${measured.baselineImportMs.median} ms` : '?',
+        ]
+      }),
+    ),
+    '',
+    `Minified esbuild bundles (node22, everything bundled), imported in fresh processes ${details.lambda[0]?.runs ?? '?'} times by scripts/measure-cold-start.ts.`,
+    '',
+  ]
+  return lines.join('\n')
+}

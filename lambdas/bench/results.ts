@@ -1,0 +1,129 @@
+/**
+ * bench/results.json (issue 6): what one `npm run bench` measured, and a check of its shape that the
+ * quick mode (CI) asserts before it reports success.
+ */
+
+export const SCENARIO_KEYS = [
+  'steady-web',
+  'daily-scaling',
+  'preemption-traces',
+  'gpu-fleet',
+  'large-account',
+] as const
+export type ScenarioKey = (typeof SCENARIO_KEYS)[number]
+
+export const POLICY_KEYS = [
+  'spotswap',
+  'autospotting',
+  'on-demand',
+  'asg-lowest-price',
+  'asg-price-capacity-optimized',
+  'oracle',
+] as const
+export type PolicyKey = (typeof POLICY_KEYS)[number]
+
+export interface PolicyFigures {
+  /** 1 − cost / cost of the owner's desired capacity on-demand, in percent. */
+  readonly savingsPct: number
+  /** ∫ min(in service, desired) / ∫ desired over the scenario, in percent (time-weighted). */
+  readonly capacityAvailabilityPct: number
+  /** Minutes until every managed group first reached its on-demand minimum; null if one never did. */
+  readonly convergenceMinutes: number | null
+  /** Interruption warnings received by spot instances. */
+  readonly interruptions: number
+  /** Spot instances brought into the groups (attached by the engine, launched by Auto Scaling, or moved by the oracle). */
+  readonly replacements: number
+  /** API requests per Lambda invocation; null when no Lambda runs (on-demand, asg-*, oracle). */
+  readonly apiCallsPerRun: number | null
+}
+
+export interface ScaleFigures {
+  readonly regions: number
+  /** Groups in the whole account. */
+  readonly groups: number
+  readonly instances: number
+  /** CPU time of one replacer pass over every region (observe and plan), the worse of unconverged and converged. */
+  readonly planCpuMs: number
+  /** Peak resident memory of that pass on the unconverged account, the simulated account included. */
+  readonly peakRssMb: number
+  /** [groups in one region, API requests of one steady-state run]. */
+  readonly steadyStateApiCalls: readonly (readonly [number, number])[]
+}
+
+export interface LambdaFigures {
+  /** Minified esbuild bundle, everything included. */
+  readonly bundleBytes: number
+  /** Median time to import the bundle in a fresh process: module initialisation. */
+  readonly initMs: number
+}
+
+export interface BenchResults {
+  readonly commit: string
+  readonly date: string
+  readonly machine: string
+  readonly scenarios: Readonly<Record<string, Readonly<Record<string, PolicyFigures>>>>
+  readonly scale: ScaleFigures
+  readonly lambda: Readonly<Record<string, LambdaFigures>>
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value)
+
+/** Every way `value` differs from the results.json shape; empty when it conforms. */
+export const resultsProblems = (value: unknown, scenarios: readonly string[] = SCENARIO_KEYS): string[] => {
+  const problems: string[] = []
+  const need = (ok: boolean, path: string, expected: string) => {
+    if (!ok) problems.push(`${path}: expected ${expected}`)
+  }
+  if (!isObject(value)) return ['$: expected an object']
+  for (const key of ['commit', 'date', 'machine'])
+    need(typeof value[key] === 'string' && value[key] !== '', `$.${key}`, 'a non-empty string')
+  need(!Number.isNaN(Date.parse(String(value.date))), '$.date', 'an ISO date')
+  const scenarioMap = value.scenarios
+  need(isObject(scenarioMap), '$.scenarios', 'an object')
+  for (const scenario of scenarios) {
+    const byPolicy = isObject(scenarioMap) ? scenarioMap[scenario] : undefined
+    if (!isObject(byPolicy)) {
+      problems.push(`$.scenarios.${scenario}: expected an object`)
+      continue
+    }
+    for (const policy of POLICY_KEYS) {
+      const path = `$.scenarios.${scenario}.${policy}`
+      const figures = byPolicy[policy]
+      need(isObject(figures), path, 'an object')
+      if (!isObject(figures)) continue
+      for (const key of ['savingsPct', 'capacityAvailabilityPct', 'interruptions', 'replacements'])
+        need(isNumber(figures[key]), `${path}.${key}`, 'a number')
+      for (const key of ['convergenceMinutes', 'apiCallsPerRun'])
+        need(figures[key] === null || isNumber(figures[key]), `${path}.${key}`, 'a number or null')
+    }
+  }
+  const scale = value.scale
+  need(isObject(scale), '$.scale', 'an object')
+  if (isObject(scale)) {
+    for (const key of ['regions', 'groups', 'instances', 'planCpuMs', 'peakRssMb'])
+      need(isNumber(scale[key]), `$.scale.${key}`, 'a number')
+    const calls = scale.steadyStateApiCalls
+    need(
+      Array.isArray(calls) &&
+        calls.length > 0 &&
+        calls.every((pair) => Array.isArray(pair) && pair.length === 2 && pair.every(isNumber)),
+      '$.scale.steadyStateApiCalls',
+      'a non-empty list of [groups, calls] pairs',
+    )
+  }
+  const lambda = value.lambda
+  need(
+    isObject(lambda) && Object.keys(lambda).length > 0,
+    '$.lambda',
+    'an object with one entry per function',
+  )
+  for (const [name, figures] of Object.entries(isObject(lambda) ? lambda : {})) {
+    need(isObject(figures), `$.lambda.${name}`, 'an object')
+    for (const key of ['bundleBytes', 'initMs'])
+      need(isObject(figures) && isNumber(figures[key]), `$.lambda.${name}.${key}`, 'a number')
+  }
+  return problems
+}

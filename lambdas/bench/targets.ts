@@ -1,0 +1,62 @@
+/**
+ * The issue's targets, checked against one run's results. They are to beat, not to tune to: a missed
+ * target is reported with its numbers, never hidden.
+ */
+import type { BenchResults, PolicyFigures } from './results.ts'
+
+export interface TargetCheck {
+  readonly target: string
+  readonly met: boolean
+  readonly detail: string
+}
+
+const PREEMPTION = 'preemption-traces'
+const fixed = (value: number, digits = 1) => value.toFixed(digits)
+
+export const checkTargets = (results: BenchResults): TargetCheck[] => {
+  const checks: TargetCheck[] = []
+  const scenarios = Object.entries(results.scenarios)
+  const of = (byPolicy: Readonly<Record<string, PolicyFigures>>, policy: string) =>
+    byPolicy[policy] as PolicyFigures
+  for (const [name, byPolicy] of scenarios) {
+    const spotswap = of(byPolicy, 'spotswap')
+    const oracle = of(byPolicy, 'oracle')
+    const share = oracle.savingsPct > 0 ? spotswap.savingsPct / oracle.savingsPct : 1
+    checks.push({
+      target: `${name}: savings ≥ 90% of the oracle's`,
+      met: share >= 0.9,
+      detail: `${fixed(spotswap.savingsPct, 2)}% vs ${fixed(oracle.savingsPct, 2)}% = ${fixed(100 * share)}%`,
+    })
+    checks.push({
+      target: `${name}: availability ≥ 99.9%`,
+      met: spotswap.capacityAvailabilityPct >= 99.9,
+      detail: `${fixed(spotswap.capacityAvailabilityPct, 3)}%`,
+    })
+    const ours = spotswap.convergenceMinutes
+    const theirs = of(byPolicy, 'autospotting').convergenceMinutes
+    checks.push({
+      target: `${name}: converges ≥ 4× faster than autospotting`,
+      met: ours !== null && (theirs === null || theirs >= 4 * ours),
+      detail: `${ours ?? 'never'} min vs ${theirs ?? 'never'} min${ours !== null && theirs !== null && ours > 0 ? ` = ${fixed(theirs / ours)}×` : ''}`,
+    })
+  }
+  const preemption = results.scenarios[PREEMPTION]
+  if (preemption !== undefined) {
+    const spotswap = of(preemption, 'spotswap')
+    const autospotting = of(preemption, 'autospotting')
+    checks.push({
+      target: `${PREEMPTION}: savings ≥ autospotting's, availability above it`,
+      met:
+        spotswap.savingsPct >= autospotting.savingsPct &&
+        spotswap.capacityAvailabilityPct > autospotting.capacityAvailabilityPct,
+      detail: `savings ${fixed(spotswap.savingsPct, 2)}% vs ${fixed(autospotting.savingsPct, 2)}%, availability ${fixed(spotswap.capacityAvailabilityPct, 3)}% vs ${fixed(autospotting.capacityAvailabilityPct, 3)}%`,
+    })
+  }
+  const { scale } = results
+  checks.push({
+    target: `planning ${scale.instances.toLocaleString('en-US')} instances: < 2 s CPU, < 512 MB`,
+    met: scale.planCpuMs < 2000 && scale.peakRssMb < 512,
+    detail: `${scale.planCpuMs} ms CPU, ${scale.peakRssMb} MB peak RSS`,
+  })
+  return checks
+}
