@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest'
+import { describeFailure } from '../../lambdas/chaos/command.ts'
+import { runCli } from '../cli/support.ts'
+
+describe('spotswap chaos', () => {
+  it('runs N cases from seed S, ends with exactly the line "N passed, M failed" and fails if any failed', async () => {
+    const run = await runCli(['chaos', '--runs', '2', '--seed', '1'])
+    const last = run.out.trimEnd().split('\n').at(-1) ?? ''
+    const [, passed, failed] = /^(\d+) passed, (\d+) failed$/.exec(last) ?? []
+    expect(Number(passed) + Number(failed)).toBe(2)
+    expect(run.code).toBe(Number(failed) === 0 ? 0 : 1)
+  }, 30_000)
+
+  it('prints a failing seed with its violations and a one-line reproduction command', () => {
+    const text = describeFailure({
+      seed: 1234,
+      violations: [
+        { t: '2022-05-31T18:10:00.000Z', group: 'web', invariant: 'orphan', detail: 'i-1 left behind' },
+      ],
+      error: undefined,
+    })
+    expect(text).toBe(
+      'seed 1234 FAILED: npm run chaos -- --runs 1 --seed 1234\n  2022-05-31T18:10:00.000Z web orphan: i-1 left behind\n',
+    )
+  })
+
+  it.each([
+    [['--runs', '0'], '--runs must be an integer of at least 1'],
+    [['--runs', 'many'], "--runs must be an integer of at least 1, got 'many'"],
+    [['--seed', '-3'], '--seed must be an integer of at least 0'],
+    [['--sed', '1'], 'unknown option --sed'],
+  ])('refuses %j with exit code 2', async (argv, message) => {
+    const run = await runCli(['chaos', ...argv])
+    expect(run.code).toBe(2)
+    expect(run.err).toContain(message)
+  })
+})

@@ -1,0 +1,80 @@
+/**
+ * Engine defects the chaos runs found, each reduced to the smallest case that shows it. They are
+ * expected failures (`it.fails`) until the engine is fixed; then the test passes, vitest reports the
+ * `it.fails` as failing, and the marker must go. Each names the invariant, the sequence and the cause.
+ */
+import { describe, expect, it } from 'vitest'
+import { runCase } from '../../lambdas/chaos/runner.ts'
+import { chaosCase, group, isoMinute, kinds } from './support.ts'
+
+/** The replacer run that swaps at 18:05 dies before it retires the first on-demand partner. */
+const crashBeforeRetiring = {
+  operation: 'autoscaling:TerminateInstanceInAutoScalingGroup',
+  occurrence: 1,
+  when: 'before',
+} as const
+
+describe('engine defects found by chaos runs', () => {
+  // Invariant 6. 18:00 launch S1 for i-1001; 18:05 swap attaches S1 and the process dies right after the
+  // attach. 18:10: the planner completes the half-done swap (complete-swap retires i-1001) and, in the same
+  // plan, launches S2 for i-1001 again: planGroup's `eligible` (core/planner.ts) excludes partners with a
+  // pending unattached replacement but not the partners of `halfDone` swaps. S2 is then
+  // terminated as partner-gone: a wasted spot instance and an in-flight slot. (Also breaks
+  // test/sim/crash-recovery.test.ts "completes the swap ... right after the attach".)
+  it.fails('launches no second replacement for the partner of a swap a crash left half done', async () => {
+    const result = await runCase(
+      chaosCase({
+        groups: [group('cache', { min: 3, max: 3, desired: 3 })],
+        crashes: [{ operation: 'autoscaling:AttachInstances', occurrence: 1, when: 'after' }],
+      }),
+    )
+    expect(kinds(result.violations)).not.toContain('double-replacement')
+  })
+
+  // Invariant 5. 18:00 launch S1 for the oldest member i-1001 (grace 600 s); 18:02 its owner protects
+  // i-1001 from scale-in (or from API termination); 18:10 the swap retires i-1001 anyway: a `ready`
+  // pair's partner is never checked again for protection (core/launches.ts checks it only when launching).
+  it.fails.each([['protect-from-scale-in'], ['protect-from-termination']] as const)(
+    'never retires a partner its owner protected (%s) after its replacement was launched',
+    async (kind) => {
+      const result = await runCase(
+        chaosCase({
+          groups: [group('web', { desired: 2, healthCheckGracePeriod: 600 })],
+          owner: [{ minute: 2, group: 'web', kind, member: 0 }],
+        }),
+      )
+      expect(kinds(result.violations)).not.toContain('untouchable-touched')
+    },
+  )
+
+  // Invariants 1 and 4. 18:05 the swap attaches S1 (desired 2 -> 3) and dies before retiring i-1001;
+  // 18:07 the owner sets desired 4; the next run's complete-swap retires i-1001 *with a decrement*
+  // (desired 3, owner 4), taking an in-service instance while the owner's new one is still pending. The
+  // decrement assumes desired still holds the swap's +1, which the owner's absolute setting replaced.
+  it.fails('completes a half-done swap without undercutting a desired capacity the owner set meanwhile', async () => {
+    const result = await runCase(
+      chaosCase({
+        groups: [group('web', { desired: 2, desiredSchedule: [[isoMinute(7), 4]] })],
+        crashes: [crashBeforeRetiring],
+      }),
+    )
+    expect(kinds(result.violations)).not.toContain('group-size-not-restored')
+    expect(kinds(result.violations)).not.toContain('capacity-below-desired')
+  })
+
+  // Invariant 4. 18:05 the swap attaches S1 (desired 2 -> 3) and dies before retiring i-1001; 18:06 S1
+  // gets its interruption warning and the handler detaches it without a decrement, so the group
+  // backfills. The swap's +1 on desired (and a raised MaxSize, for a group at MaxSize) is remembered
+  // only through S1's launched-for-replacing-instance tag: with S1 gone no run ever undoes it (desired
+  // stays 3 for good). The handler could leave with a decrement when the partner is still in service.
+  it.fails('undoes the +1 of a half-done swap whose spot side is interrupted before completion', async () => {
+    const result = await runCase(
+      chaosCase({
+        groups: [group('web', { desired: 2 })],
+        crashes: [crashBeforeRetiring],
+        interruptions: [{ minute: 6, group: 'web', count: 1 }],
+      }),
+    )
+    expect(kinds(result.violations)).not.toContain('group-size-not-restored')
+  })
+})

@@ -1,0 +1,119 @@
+/**
+ * The generator must be deterministic per seed, produce only valid scenarios, and actually reach every
+ * kind of trouble the chaos runs claim to cover: a sweep that never crashes during a swap proves nothing.
+ */
+import { describe, expect, it } from 'vitest'
+import { type ChaosCase, scenarioOf } from '../../lambdas/chaos/case.ts'
+import { generateCase } from '../../lambdas/chaos/generate.ts'
+import { CRASH_OPERATIONS } from '../../lambdas/chaos/generate-script.ts'
+import { SETTING_NAMES, SETTING_VALUES } from '../../lambdas/chaos/setting-values.ts'
+import { parseGlobalConfig } from '../../lambdas/core/config.ts'
+import { embeddedOnDemandPrices } from '../../lambdas/data/on-demand-prices.ts'
+
+const SEEDS = Array.from({ length: 300 }, (_, i) => i + 1)
+const cases = SEEDS.map(generateCase)
+const scenarios = cases.map(scenarioOf)
+
+const groupsOf = (chaos: ChaosCase) => scenarioOf(chaos).regions.flatMap((r) => r.groups)
+const anyCase = (predicate: (chaos: ChaosCase, index: number) => boolean): boolean => cases.some(predicate)
+const tagValues = (setting: string): string[] =>
+  scenarios.flatMap((s) =>
+    s.regions.flatMap((r) => r.groups.flatMap((g) => g.tags[`autospotting_${setting.toLowerCase()}`] ?? [])),
+  )
+
+describe('generateCase', () => {
+  it('draws the same case for the same seed, and another for another seed', () => {
+    expect(generateCase(42)).toEqual(generateCase(42))
+    expect(JSON.stringify(generateCase(42))).not.toEqual(JSON.stringify(generateCase(43)))
+  })
+
+  it('draws only valid scenarios (300 seeds)', () => {
+    expect(scenarios).toHaveLength(SEEDS.length)
+  })
+
+  it.each(SETTING_NAMES)('gives %s valid and hostile values as group tags', (setting) => {
+    const values = tagValues(setting)
+    const known = SETTING_VALUES[setting]
+    expect(values.some((v) => known?.valid.includes(v))).toBe(true)
+    expect(values.some((v) => known?.invalid.includes(v))).toBe(true)
+  })
+
+  it.each(CRASH_OPERATIONS)('crashes the process at %s, before and after AWS applies it', (operation) => {
+    const points = cases.flatMap((c) => c.faults.crashes).filter((p) => p.operation === operation)
+    expect(new Set(points.map((p) => p.when))).toEqual(new Set(['before', 'after']))
+  })
+
+  const spikes = (chaos: ChaosCase): boolean =>
+    scenarioOf(chaos).regions.some((region) =>
+      [...region.spotPrices].some(([pool, steps]) => {
+        const onDemand = embeddedOnDemandPrices(region.name, 'Linux/UNIX').prices.get(
+          pool.split('/')[0] ?? '',
+        )
+        return onDemand !== undefined && steps.some((s) => s.priceUsd > onDemand)
+      }),
+    )
+
+  it.each<[string, (chaos: ChaosCase, index: number) => boolean]>([
+    ['a health check grace period of 0 s', (c) => groupsOf(c).some((g) => g.healthCheckGracePeriod === 0)],
+    ['launch configurations', (c) => groupsOf(c).some((g) => g.launch === 'configuration')],
+    ['termination lifecycle hooks', (c) => groupsOf(c).some((g) => g.terminationHook)],
+    ['members protected from scale-in', (c) => groupsOf(c).some((g) => g.protectedFromScaleIn > 0)],
+    ['members protected from API termination', (c) => groupsOf(c).some((g) => g.terminationProtected > 0)],
+    ['groups at MaxSize', (c) => groupsOf(c).some((g) => g.desired === g.max && g.max > 0)],
+    ['groups at desired 0', (c) => groupsOf(c).some((g) => g.desired === 0)],
+    [
+      'unmanaged groups',
+      (_, i) =>
+        (scenarios[i]?.regions ?? []).some((r) => r.groups.some((g) => g.tags['spot-enabled'] !== 'true')),
+    ],
+    ['the owner scaling', (c) => groupsOf(c).some((g) => g.desiredSchedule.length > 0)],
+    ['two regions', (c) => scenarioOf(c).regions.length === 2],
+    [
+      'a fatal environment (nothing may be touched)',
+      (c) => parseGlobalConfig(scenarioOf(c).env).errors.some((e) => e.fatal),
+    ],
+    ['opt-out tag filtering', (c) => scenarioOf(c).env.TAG_FILTERING_MODE === 'opt-out'],
+    ['spot prices above on-demand', spikes],
+    [
+      'pools that never have capacity',
+      (c) =>
+        scenarioOf(c).regions.some((r) => [...r.capacity.values()].some((p) => p.kind === 'unavailable')),
+    ],
+    [
+      'real capacity traces',
+      (c) =>
+        scenarioOf(c).regions.some((r) =>
+          [...r.capacity.values()].some((p) => p.kind === 'trace' && !p.traceName.startsWith('chaos/')),
+        ),
+    ],
+    ['made-up capacity outages', (c) => Object.keys(c.traces).length > 0],
+    ['scripted interruptions', (c) => scenarioOf(c).interruptions.length > 0],
+    ['random API errors', (c) => c.faults.errorRate > 0],
+    ['error storms of each service', (c) => new Set(c.faults.storms.map((s) => s.service)).size === 2],
+    ['random crashes', (c) => c.faults.crashRate > 0],
+    ['EC2 throttling switched off', (c) => scenarioOf(c).faults.throttle === false],
+    ['two whole-region runs overlapping', (c) => c.overlaps.some((o) => o.secondGroup === undefined)],
+    [
+      'a launch-event run overlapping a whole-region run',
+      (c) => c.overlaps.some((o) => o.secondGroup !== undefined),
+    ],
+    [
+      'overlapping runs across a schedule boundary',
+      (c) => c.overlaps.some((o) => (o.atMs + 2_000) % 300_000 === 0),
+    ],
+    ['duplicated events', (c) => c.events.duplicateRate > 0],
+    ['late (reordered) events', (c) => c.events.delayRate > 0],
+    [
+      'the owner protecting a member from scale-in',
+      (c) => c.owner.some((o) => o.kind === 'protect-from-scale-in'),
+    ],
+    [
+      'the owner protecting a member from termination',
+      (c) => c.owner.some((o) => o.kind === 'protect-from-termination'),
+    ],
+    ['the owner opting a group out', (c) => c.owner.some((o) => o.kind === 'opt-out')],
+    ['the owner opting a group in', (c) => c.owner.some((o) => o.kind === 'opt-in')],
+  ])('covers %s', (_, predicate) => {
+    expect(anyCase(predicate)).toBe(true)
+  })
+})
