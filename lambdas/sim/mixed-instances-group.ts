@@ -154,7 +154,8 @@ export const installMixedInstances = (
     const replacement = launchMember(world, region, group, choice, () => {
       const atRisk = group.members.get(instanceId)
       if (atRisk !== undefined && isActiveMember(atRisk)) terminateMember(world, region, group, instanceId)
-      reconcile(world, region, group)
+      // EC2 took it first and the group backfilled: one too many now.
+      else reconcile(world, region, group)
     })
     replacements.set(instanceId, replacement)
   }

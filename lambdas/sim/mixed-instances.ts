@@ -50,19 +50,22 @@ export const setMixedInstances = (group: SimGroup, policy: MixedInstancesGroup):
 
 export const mixedInstancesOf = (group: SimGroup): MixedInstancesGroup | undefined => mixedGroups.get(group)
 
-/** The group's active members (launching or in service) by purchase option and by pool. */
+/** The group's active members (launching or in service): how many on-demand, how many spot per pool. */
 export const activeComposition = (region: SimRegion, group: SimGroup) => {
   let onDemand = 0
-  const byPool = new Map<string, number>()
+  const spotByPool = new Map<string, number>()
   for (const [id, member] of group.members) {
     if (!isActiveMember(member)) continue
     const instance = region.instances.get(id)
     if (instance === undefined) continue
-    if (instance.lifecycle === 'on-demand') onDemand++
+    if (instance.lifecycle === 'on-demand') {
+      onDemand++
+      continue
+    }
     const key = poolKey(instance.type, instance.zone)
-    byPool.set(key, (byPool.get(key) ?? 0) + 1)
+    spotByPool.set(key, (spotByPool.get(key) ?? 0) + 1)
   }
-  return { onDemand, byPool }
+  return { onDemand, spotByPool }
 }
 
 const qualifyingPools = (world: World, region: SimRegion, types: readonly string[], zone: string): Pool[] =>
@@ -83,8 +86,8 @@ export const spotPoolIn = (
   const { spotAllocationStrategy: strategy, spotInstancePools } = mixed.distribution
   pools.sort(byStrategy(strategy))
   if (strategy === 'price-capacity-optimized') return pools[0]
-  const { byPool } = activeComposition(region, group)
-  const held = (pool: Pool) => byPool.get(poolKey(pool.override.instanceType, pool.zone)) ?? 0
+  const { spotByPool } = activeComposition(region, group)
+  const held = (pool: Pool) => spotByPool.get(poolKey(pool.override.instanceType, pool.zone)) ?? 0
   // Sorted cheapest first, so the first of the fewest is also the cheapest of them.
   return pools
     .slice(0, Math.max(1, spotInstancePools))

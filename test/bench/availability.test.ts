@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest'
+import { AvailabilityMeter } from '../../lambdas/sim/availability.ts'
+
+describe('AvailabilityMeter', () => {
+  it('weights each state by how long it lasted, per group and over all groups', () => {
+    const meter = new AvailabilityMeter()
+    meter.observe('web', 0, { inService: 4, desired: 4 })
+    meter.observe('api', 0, { inService: 2, desired: 2 })
+    meter.observe('web', 60, { inService: 2, desired: 4 })
+    meter.observe('web', 120, { inService: 4, desired: 4 })
+    const figures = meter.finish(240)
+    // web: 4·60 + 2·60 + 4·120 = 840 of 4·240 = 960; api: always served.
+    expect(figures.byGroupPct).toEqual({ api: 100, web: 87.5 })
+    expect(figures.totalPct).toBeCloseTo((100 * (840 + 480)) / (960 + 480), 9)
+  })
+
+  it('counts capacity above desired as desired, and no desired capacity as fully available', () => {
+    const meter = new AvailabilityMeter()
+    meter.observe('batch', 0, { inService: 6, desired: 4 })
+    meter.observe('idle', 0, { inService: 0, desired: 0 })
+    expect(meter.finish(100)).toEqual({ totalPct: 100, byGroupPct: { batch: 100, idle: 100 } })
+  })
+})

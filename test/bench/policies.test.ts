@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest'
+import {
+  ASG_LOWEST_PRICE_POLICY,
+  ASG_PRICE_CAPACITY_OPTIMIZED_POLICY,
+  AUTOSPOTTING_POLICY,
+  ON_DEMAND_POLICY,
+  type SimPolicy,
+  SPOTSWAP_POLICY,
+} from '../../lambdas/sim/policy.ts'
+import { simulateRun } from '../../lambdas/sim/simulate.ts'
+import type { World } from '../../lambdas/sim/world.ts'
+import { handMade, PRICES, pinnedGroup } from './support.ts'
+
+const spotAt = (run: Awaited<ReturnType<typeof simulateRun>>, group = 'web') =>
+  run.report.timeline.filter((row) => row.group === group).map((row) => row.spot)
+
+describe('the autospotting policy', () => {
+  it('runs every 30 minutes without launch events and replaces one instance per group per run, grace ignored', async () => {
+    const scenario = handMade({ spotPrices: PRICES, groups: [pinnedGroup({ healthCheckGracePeriod: 600 })] })
+    const run = await simulateRun(scenario, { policy: AUTOSPOTTING_POLICY })
+    expect(run.invocations.replacerRuns).toBe(4)
+    // Launched at one run, attached at the next while the next one launches: one more spot instance per run.
+    expect(spotAt(run)).toEqual([0, 1, 2, 3])
+    expect(run.report.totals.convergenceMinutes).toBeNull()
+  })
+
+  it('takes the cheapest pool (lowest-price), where spotswap spreads over pools', async () => {
+    const scenario = handMade({ spotPrices: PRICES }, { durationHours: 3 })
+    const autospotting = await simulateRun(scenario, { policy: AUTOSPOTTING_POLICY })
+    expect(autospotting.report.groups.web?.final.types).toMatchObject({ 'm5a.large': 2 })
+  })
+})
+
+describe('the spotswap and on-demand policies', () => {
+  it('spotswap replaces a quarter of the group per 5-minute run, so the whole group in four runs', async () => {
+    const run = await simulateRun(handMade({ spotPrices: PRICES }), { policy: SPOTSWAP_POLICY })
+    expect(run.report.totals.convergenceMinutes).toBe(20)
+    expect(run.report.groups.web?.final).toMatchObject({ spot: 4, onDemand: 0 })
+  })
+
+  it('on-demand runs nothing and changes nothing', async () => {
+    const run = await simulateRun(handMade({ spotPrices: PRICES }), { policy: ON_DEMAND_POLICY })
+    expect(run.invocations).toMatchObject({ replacerRuns: 0, handlerInvocations: 0 })
+    expect(run.report.totals.apiCalls).toEqual({})
+    expect(run.report.totals.savingsPct).toBe(0)
+  })
+})
+
+const unavailable = (pools: readonly string[]) =>
+  Object.fromEntries(pools.map((pool) => [pool, { trace: 'hourly:1,0' }]))
+const ALL_POOLS = ['m5.large', 'm5a.large'].flatMap((type) =>
+  ['us-east-1a', 'us-east-1b'].map((zone) => `${type}/${zone}`),
+)
+
+describe('the asg-* policies (Auto Scaling with a MixedInstancesPolicy)', () => {
+  it('turn managed groups to spot through Auto Scaling alone and leave unmanaged groups alone', async () => {
+    const scenario = handMade({
+      spotPrices: PRICES,
+      groups: [pinnedGroup(), pinnedGroup({ name: 'batch', tags: { team: 'data' } })],
+    })
+    const run = await simulateRun(scenario, { policy: ASG_PRICE_CAPACITY_OPTIMIZED_POLICY })
+    expect(run.invocations.replacerRuns + run.invocations.handlerInvocations).toBe(0)
+    expect(run.report.totals.apiCalls).toEqual({})
+    expect(run.report.groups.web?.final).toMatchObject({ inService: 4, spot: 4, onDemand: 0 })
+    expect(run.report.groups.batch?.final).toMatchObject({ spot: 0, onDemand: 4 })
+    expect(run.autoScalingSpotLaunches.get('web')).toBe(4)
+    // Launch before terminate: the rollout never takes capacity away.
+    expect(run.availability.byGroupPct.web).toBe(100)
+  })
+
+  it.each([
+    // Two per zone: lowest-price spreads them over the zone's two cheapest pools.
+    [
+      'lowest-price',
+      ASG_LOWEST_PRICE_POLICY,
+      {
+        'm5.large/us-east-1a': 1,
+        'm5a.large/us-east-1a': 1,
+        'm5.large/us-east-1b': 1,
+        'm5a.large/us-east-1b': 1,
+      },
+    ],
+    [
+      'price-capacity-optimized',
+      ASG_PRICE_CAPACITY_OPTIMIZED_POLICY,
+      { 'm5a.large/us-east-1a': 2, 'm5.large/us-east-1b': 2 },
+    ],
+  ])('allocate spot pools as %s does', async (_, policy, pools) => {
+    let world: World | undefined
+    await simulateRun(handMade({ spotPrices: PRICES }), { policy, prepare: (w) => (world = w) })
+    const region = world?.region('us-east-1')
+    const held: Record<string, number> = {}
+    for (const id of region?.groups.get('web')?.members.keys() ?? []) {
+      const instance = region?.instances.get(id)
+      if (instance !== undefined)
+        held[`${instance.type}/${instance.zone}`] = (held[`${instance.type}/${instance.zone}`] ?? 0) + 1
+    }
+    expect(held).toEqual(pools)
+  })
+
+  it('have no on-demand fallback: with no spot capacity anywhere the group runs short', async () => {
+    const scenario = handMade({ spotPrices: PRICES, capacity: unavailable(ALL_POOLS) })
+    const asg = await simulateRun(scenario, { policy: ASG_PRICE_CAPACITY_OPTIMIZED_POLICY })
+    const spotswap = await simulateRun(scenario, { policy: SPOTSWAP_POLICY })
+    expect(asg.report.groups.web?.final.inService).toBe(0)
+    expect(asg.availability.totalPct).toBeLessThan(60)
+    // Each interrupted instance is out of service only while its on-demand backfill boots.
+    expect(spotswap.availability.totalPct).toBeGreaterThan(99)
+    expect(spotswap.report.groups.web?.final).toMatchObject({ inService: 4, onDemand: 4 })
+  })
+
+  it('replace an instance on its rebalance recommendation before EC2 takes it (capacity rebalancing)', async () => {
+    const scenario = handMade({ spotPrices: PRICES, capacity: unavailable(['m5a.large/us-east-1a']) })
+    const withoutRebalancing: SimPolicy = {
+      ...ASG_PRICE_CAPACITY_OPTIMIZED_POLICY,
+      mixedInstances: {
+        spotAllocationStrategy: 'price-capacity-optimized',
+        spotInstancePools: 2,
+        capacityRebalance: false,
+      },
+    }
+    const rebalanced = await simulateRun(scenario, { policy: ASG_PRICE_CAPACITY_OPTIMIZED_POLICY })
+    const interrupted = await simulateRun(scenario, { policy: withoutRebalancing })
+    expect(rebalanced.report.totals.interruptions).toBe(2)
+    expect(rebalanced.availability.totalPct).toBe(100)
+    expect(interrupted.availability.totalPct).toBeLessThan(100)
+    expect(rebalanced.report.groups.web?.final).toMatchObject({ inService: 4, spot: 4 })
+  })
+})

@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest'
+import { ratio } from '../../lambdas/bench/render-table.ts'
+import {
+  type BenchResults,
+  POLICY_KEYS,
+  type PolicyFigures,
+  resultsProblems,
+  SCENARIO_KEYS,
+} from '../../lambdas/bench/results.ts'
+import { checkTargets } from '../../lambdas/bench/targets.ts'
+
+const figures = (overrides: Partial<PolicyFigures> = {}): PolicyFigures => ({
+  savingsPct: 60,
+  capacityAvailabilityPct: 100,
+  convergenceMinutes: 10,
+  interruptions: 0,
+  replacements: 12,
+  apiCallsPerRun: 7.5,
+  ...overrides,
+})
+
+const results = (byPolicy: Partial<Record<string, Partial<PolicyFigures>>> = {}): BenchResults => ({
+  commit: 'abc1234',
+  date: '2022-05-31T18:00:00.000Z',
+  machine: '2 × test CPU',
+  scenarios: Object.fromEntries(
+    SCENARIO_KEYS.map((scenario) => [
+      scenario,
+      Object.fromEntries(POLICY_KEYS.map((policy) => [policy, figures(byPolicy[policy])])),
+    ]),
+  ),
+  scale: {
+    regions: 20,
+    groups: 10_000,
+    instances: 100_000,
+    planCpuMs: 1500,
+    peakRssMb: 400,
+    steadyStateApiCalls: [
+      [10, 3],
+      [1000, 12],
+    ],
+  },
+  lambda: { replacer: { bundleBytes: 1_800_000, initMs: 300 } },
+})
+
+describe('results.json shape', () => {
+  it('accepts what the benchmark writes, nulls included where a figure does not apply', () => {
+    const written = results({ oracle: { apiCallsPerRun: null }, 'on-demand': { convergenceMinutes: null } })
+    expect(resultsProblems(JSON.parse(JSON.stringify(written)))).toEqual([])
+  })
+
+  it('names every missing or mistyped field', () => {
+    const broken = JSON.parse(JSON.stringify(results())) as Record<string, any>
+    delete broken.scenarios['gpu-fleet'].oracle
+    broken.scenarios['steady-web'].spotswap.savingsPct = '60%'
+    broken.scale.steadyStateApiCalls = []
+    broken.lambda = {}
+    broken.date = 'yesterday'
+    expect(resultsProblems(broken)).toEqual([
+      '$.date: expected an ISO date',
+      '$.scenarios.steady-web.spotswap.savingsPct: expected a number',
+      '$.scenarios.gpu-fleet.oracle: expected an object',
+      '$.scale.steadyStateApiCalls: expected a non-empty list of [groups, calls] pairs',
+      '$.lambda: expected an object with one entry per function',
+    ])
+  })
+})
+
+describe('the targets', () => {
+  const missed = (checks: ReturnType<typeof checkTargets>) =>
+    checks.filter((c) => !c.met).map((c) => c.target)
+
+  it('are all met when spotswap is near the oracle, available, fast and the planner is small', () => {
+    const checks = checkTargets(
+      results({
+        oracle: { savingsPct: 62 },
+        autospotting: { savingsPct: 50, convergenceMinutes: 300, capacityAvailabilityPct: 99.5 },
+      }),
+    )
+    expect(missed(checks)).toEqual([])
+    expect(checks).toHaveLength(SCENARIO_KEYS.length * 3 + 2)
+  })
+
+  it.each([
+    [
+      'savings under 90% of the oracle',
+      { oracle: { savingsPct: 70 } },
+      "steady-web: savings ≥ 90% of the oracle's",
+    ],
+    [
+      'availability under 99.9%',
+      { spotswap: { capacityAvailabilityPct: 99.8 } },
+      'steady-web: availability ≥ 99.9%',
+    ],
+    [
+      'convergence under 4× autospotting’s',
+      { autospotting: { convergenceMinutes: 30 } },
+      'steady-web: converges ≥ 4× faster than autospotting',
+    ],
+    [
+      'no convergence at all',
+      { spotswap: { convergenceMinutes: null } },
+      'steady-web: converges ≥ 4× faster than autospotting',
+    ],
+  ])('report %s', (_, byPolicy, target) => {
+    expect(missed(checkTargets(results(byPolicy)))).toContain(target)
+  })
+})
+
+describe('ratios to spotswap', () => {
+  it.each([
+    [30, 60, '0.50×'],
+    [60, 60, '1.00×'],
+    [5, 0, '—'],
+    [null, 60, '—'],
+    [60, null, '—'],
+  ])('%s against %s is %s', (value, spotswap, expected) => {
+    expect(ratio(value, spotswap)).toBe(expected)
+  })
+})

@@ -1,0 +1,92 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { SCENARIO_DIRECTORY, scenarioPath } from '../../lambdas/bench/bench.ts'
+import { SCENARIO_KEYS } from '../../lambdas/bench/results.ts'
+import { LARGE_ACCOUNT, syntheticAccount } from '../../lambdas/bench/synthetic-account.ts'
+import { groupConfig, parseGlobalConfig } from '../../lambdas/core/config.ts'
+import { LINUX } from '../../lambdas/core/platform.ts'
+import { latestSpotPrices } from '../../lambdas/core/prices.ts'
+import { selectCandidates } from '../../lambdas/core/selection.ts'
+import { embeddedTrace } from '../../lambdas/data/capacity-traces.ts'
+import { embeddedCatalog } from '../../lambdas/data/catalog.ts'
+import { SpotMarket } from '../../lambdas/sim/market.ts'
+import { loadScenarioFile } from '../../lambdas/sim/scenario/load.ts'
+import { parseScenario } from '../../lambdas/sim/scenario/parse.ts'
+
+describe('the benchmark scenarios', () => {
+  it.each(SCENARIO_KEYS)('%s is a valid scenario file of bench/scenarios', (key) => {
+    const scenario = loadScenarioFile(scenarioPath(key))
+    expect(scenario.name).toBe(key)
+    expect(scenarioPath(key).startsWith(SCENARIO_DIRECTORY)).toBe(true)
+  })
+
+  it('large-account is exactly syntheticAccount(LARGE_ACCOUNT)', () => {
+    const committed = JSON.parse(readFileSync(scenarioPath('large-account'), 'utf8')) as Record<
+      string,
+      unknown
+    >
+    const { $schema: _, ...account } = committed
+    expect(account).toEqual(syntheticAccount(LARGE_ACCOUNT))
+  })
+
+  it('preemption-traces puts the real traces on the three cheapest compatible pools of each zone, as it says', () => {
+    const scenario = loadScenarioFile(scenarioPath('preemption-traces'))
+    const region = scenario.regions[0]
+    const group = region?.groups[0]
+    if (region === undefined || group === undefined) throw new Error('no group')
+    const catalog = embeddedCatalog()
+    const market = new SpotMarket(region.name, region.zones, region.spotPrices)
+    const spotPrices = latestSpotPrices(market.priceRows(LINUX, scenario.start))
+    const config = groupConfig(parseGlobalConfig(scenario.env).config.defaults, group.name, group.tags).config
+    const cheapest = region.zones.flatMap((zone) =>
+      selectCandidates(catalog, {
+        original: catalog.get(group.instanceType) as NonNullable<ReturnType<typeof catalog.get>>,
+        zone,
+        config,
+        spotPrices,
+        originalOnDemandPrice: market.onDemandPrice(group.instanceType),
+      })
+        .ranked.slice(0, 3)
+        .map((c) => `${c.instanceType}/${zone}`),
+    )
+    expect([...region.capacity.keys()].sort()).toEqual(cheapest.sort())
+  })
+})
+
+describe('syntheticAccount', () => {
+  it('builds the scale account: 20 regions, those beyond the snapshot borrowing real prices', () => {
+    const raw = syntheticAccount({
+      name: 'scale',
+      description: 'scale',
+      regions: 20,
+      groupsPerRegion: 2,
+      instancesPerGroup: 10,
+      durationHours: 1,
+      throttle: false,
+    })
+    const scenario = parseScenario(raw, {
+      source: 'scale',
+      catalog: embeddedCatalog(),
+      resolveTrace: embeddedTrace,
+    })
+    expect(scenario.regions).toHaveLength(20)
+    expect(scenario.faults.throttle).toBe(false)
+    expect(scenario.regions.flatMap((r) => r.groups).reduce((n, g) => n + g.desired, 0)).toBe(400)
+    const borrowing = scenario.regions.find((r) => r.name === 'af-south-1')
+    expect(borrowing?.zones).toEqual(['af-south-1a', 'af-south-1b', 'af-south-1c'])
+    expect(borrowing?.spotPrices.size).toBeGreaterThan(500)
+  })
+
+  it('refuses more regions than it knows', () => {
+    expect(() =>
+      syntheticAccount({
+        name: 'x',
+        description: 'x',
+        regions: 21,
+        groupsPerRegion: 1,
+        instancesPerGroup: 1,
+        durationHours: 1,
+      }),
+    ).toThrow(/at most 20 regions/)
+  })
+})
