@@ -3,10 +3,12 @@
  * invariants checked after every step. Prints each failing seed with its violations and a one-line
  * reproduction command, and ends with exactly `N passed, M failed`; exits 1 if any failed.
  */
+import { readFileSync } from 'node:fs'
 import { describeOptions, type OptionSpec, parseOptions, UsageError } from '../cli/args.ts'
 import type { CliIo, Command } from '../cli/io.ts'
+import type { ChaosCase } from './case.ts'
 import { generateCase } from './generate.ts'
-import { type CaseResult, passed, shrinkCase, sweep } from './runner.ts'
+import { type CaseResult, passed, runCase, shrinkCase, sweep } from './runner.ts'
 
 const OPTIONS: readonly OptionSpec[] = [
   { name: 'runs', kind: 'value', placeholder: 'N', description: 'how many cases to run (default 100)' },
@@ -16,6 +18,12 @@ const OPTIONS: readonly OptionSpec[] = [
     name: 'shrink',
     kind: 'flag',
     description: 'shrink each failing case with fast-check and print the smallest one that still fails',
+  },
+  {
+    name: 'replay',
+    kind: 'value',
+    placeholder: 'FILE',
+    description: 'run the one case saved in FILE (as --case or --shrink print it) instead',
   },
   { name: 'help', kind: 'flag', description: 'show this help' },
 ]
@@ -47,8 +55,8 @@ const count = (
 
 export const reproduction = (seed: number): string => `npm run chaos -- --runs 1 --seed ${seed}`
 
-export const describeFailure = (result: CaseResult): string => {
-  const lines = [`seed ${result.seed} FAILED: ${reproduction(result.seed)}`]
+export const describeFailure = (result: CaseResult, reproduce = reproduction(result.seed)): string => {
+  const lines = [`seed ${result.seed} FAILED: ${reproduce}`]
   if (result.error !== undefined)
     lines.push(`  the simulation threw: ${result.error.split('\n').slice(0, 4).join('\n    ')}`)
   for (const v of result.violations.slice(0, SHOWN))
@@ -58,11 +66,39 @@ export const describeFailure = (result: CaseResult): string => {
   return `${lines.join('\n')}\n`
 }
 
+export const replayCommand = (file: string): string => `npm run chaos -- --replay ${file}`
+
+const readCase = (path: string): ChaosCase => {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'))
+  } catch (error) {
+    throw new UsageError(`--replay ${path}: ${error instanceof Error ? error.message : String(error)}`)
+  }
+  const fields = ['seed', 'scenario', 'traces', 'faults', 'overlaps', 'events', 'owner']
+  if (typeof parsed !== 'object' || parsed === null || fields.some((f) => !(f in parsed)))
+    throw new UsageError(`--replay ${path}: not a chaos case (expected the fields ${fields.join(', ')})`)
+  return parsed as ChaosCase
+}
+
+const replay = async (path: string, io: CliIo): Promise<number> => {
+  const result = await runCase(readCase(path))
+  if (!passed(result)) io.out(describeFailure(result, replayCommand(path)))
+  io.out(passed(result) ? '1 passed, 0 failed\n' : '0 passed, 1 failed\n')
+  return passed(result) ? 0 : 1
+}
+
 const run = async (argv: readonly string[], io: CliIo): Promise<number> => {
   const options = parseOptions(argv, OPTIONS)
   if (options.flags.has('help')) {
     io.out(`${USAGE}\n`)
     return 0
+  }
+  const replayPath = options.values.get('replay')
+  if (replayPath !== undefined) {
+    if (options.values.has('runs') || options.values.has('seed'))
+      throw new UsageError('--replay runs one saved case: it takes no --runs or --seed')
+    return replay(replayPath, io)
   }
   const runs = count(options, 'runs', 100, 1)
   const seed = count(options, 'seed', 1, 0)
@@ -80,7 +116,7 @@ const run = async (argv: readonly string[], io: CliIo): Promise<number> => {
       const smallest = await shrinkCase(failure.seed)
       if (smallest === undefined) continue
       io.out(`smallest failing case from seed ${failure.seed}:\n${JSON.stringify(smallest.chaos, null, 2)}\n`)
-      io.out(describeFailure(smallest.result))
+      io.out(describeFailure(smallest.result, `${replayCommand('FILE')} (the case above saved as FILE)`))
     }
   io.out(`${summary.passed} passed, ${summary.failed.length} failed\n`)
   return summary.failed.length === 0 ? 0 : 1

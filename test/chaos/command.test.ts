@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { describeFailure } from '../../lambdas/chaos/command.ts'
-import { runCli } from '../cli/support.ts'
+import { runCli, tempDir, writeJson } from '../cli/support.ts'
+import { chaosCase, group } from './support.ts'
 
 describe('spotswap chaos', () => {
   it('runs N cases from seed S, ends with exactly the line "N passed, M failed" and fails if any failed', async () => {
@@ -24,11 +25,26 @@ describe('spotswap chaos', () => {
     )
   })
 
+  it('replays a saved case', async () => {
+    const file = writeJson(tempDir(), 'case.json', chaosCase({ groups: [group('web', { desired: 2 })] }))
+    const run = await runCli(['chaos', '--replay', file])
+    expect(run.out).toBe('1 passed, 0 failed\n')
+    expect(run.code).toBe(0)
+  }, 30_000)
+
+  it('refuses a replay file that is not a chaos case', async () => {
+    const file = writeJson(tempDir(), 'scenario.json', { name: 'not a case' })
+    const run = await runCli(['chaos', '--replay', file])
+    expect(run.code).toBe(2)
+    expect(run.err).toContain('not a chaos case')
+  })
+
   it.each([
     [['--runs', '0'], '--runs must be an integer of at least 1'],
     [['--runs', 'many'], "--runs must be an integer of at least 1, got 'many'"],
     [['--seed', '-3'], '--seed must be an integer of at least 0'],
     [['--sed', '1'], 'unknown option --sed'],
+    [['--replay', 'case.json', '--seed', '3'], 'it takes no --runs or --seed'],
   ])('refuses %j with exit code 2', async (argv, message) => {
     const run = await runCli(['chaos', ...argv])
     expect(run.code).toBe(2)
