@@ -50,12 +50,20 @@ describe('results.json shape', () => {
   })
 
   it('names every missing or mistyped field', () => {
-    const broken = JSON.parse(JSON.stringify(results())) as Record<string, any>
-    delete broken.scenarios['gpu-fleet'].oracle
-    broken.scenarios['steady-web'].spotswap.savingsPct = '60%'
-    broken.scale.steadyStateApiCalls = []
-    broken.lambda = {}
-    broken.date = 'yesterday'
+    const valid = results()
+    const broken = {
+      ...valid,
+      date: 'yesterday',
+      scenarios: {
+        ...valid.scenarios,
+        'steady-web': { ...valid.scenarios['steady-web'], spotswap: { ...figures(), savingsPct: '60%' } },
+        'gpu-fleet': Object.fromEntries(
+          Object.entries(valid.scenarios['gpu-fleet'] ?? {}).filter(([policy]) => policy !== 'oracle'),
+        ),
+      },
+      scale: { ...valid.scale, steadyStateApiCalls: [] },
+      lambda: {},
+    }
     expect(resultsProblems(broken)).toEqual([
       '$.date: expected an ISO date',
       '$.scenarios.steady-web.spotswap.savingsPct: expected a number',
