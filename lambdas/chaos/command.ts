@@ -25,6 +25,7 @@ const OPTIONS: readonly OptionSpec[] = [
     placeholder: 'FILE',
     description: 'run the one case saved in FILE (as --case or --shrink print it) instead',
   },
+  { name: 'log', kind: 'flag', description: "with --replay: print the engine's log lines, timed, to stderr" },
   { name: 'help', kind: 'flag', description: 'show this help' },
 ]
 
@@ -81,8 +82,8 @@ const readCase = (path: string): ChaosCase => {
   return parsed as ChaosCase
 }
 
-const replay = async (path: string, io: CliIo): Promise<number> => {
-  const result = await runCase(readCase(path))
+const replay = async (path: string, io: CliIo, log: boolean): Promise<number> => {
+  const result = await runCase(readCase(path), log ? io.err : undefined)
   if (!passed(result)) io.out(describeFailure(result, replayCommand(path)))
   io.out(passed(result) ? '1 passed, 0 failed\n' : '0 passed, 1 failed\n')
   return passed(result) ? 0 : 1
@@ -98,7 +99,7 @@ const run = async (argv: readonly string[], io: CliIo): Promise<number> => {
   if (replayPath !== undefined) {
     if (options.values.has('runs') || options.values.has('seed'))
       throw new UsageError('--replay runs one saved case: it takes no --runs or --seed')
-    return replay(replayPath, io)
+    return replay(replayPath, io, options.flags.has('log'))
   }
   const runs = count(options, 'runs', 100, 1)
   const seed = count(options, 'seed', 1, 0)

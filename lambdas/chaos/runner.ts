@@ -5,6 +5,7 @@
  * by fast-check to a smaller one that still fails.
  */
 import fc from 'fast-check'
+import type { Log } from '../core/log.ts'
 import type { Violation } from '../sim/invariants.ts'
 import { simulate } from '../sim/simulate.ts'
 import type { World } from '../sim/world.ts'
@@ -22,11 +23,24 @@ export interface CaseResult {
 export const passed = (result: CaseResult): boolean =>
   result.violations.length === 0 && result.error === undefined
 
-export const runCase = async (chaos: ChaosCase): Promise<CaseResult> => {
+/**
+ * The engine's log lines, each prefixed with the simulated time: what the replacer and the handler did
+ * and why, for reading a failing case.
+ */
+export const timedLog = (write: (line: string) => void, now: () => Date | undefined): Log => {
+  const line =
+    (level: string) =>
+    (message: string, attributes?: Record<string, unknown>): void =>
+      write(`${now()?.toISOString() ?? '-'} ${level} ${message} ${JSON.stringify(attributes ?? {})}\n`)
+  return { debug: () => {}, info: line('INFO'), warn: line('WARN'), error: line('ERROR') }
+}
+
+export const runCase = async (chaos: ChaosCase, log?: (line: string) => void): Promise<CaseResult> => {
   try {
     const scenario = scenarioOf(chaos)
     let world: World | undefined
     const report = await simulate(scenario, {
+      ...(log === undefined ? {} : { log: timedLog(log, () => world?.clock.nowDate()) }),
       faults: chaosFaults(chaos, () => world?.clock.now ?? scenario.start, scenario.start),
       prepare: (prepared, invocations) => {
         world = prepared
