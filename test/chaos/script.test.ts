@@ -1,0 +1,125 @@
+/**
+ * The chaos script does what the cases say: overlapping runs really interleave their requests, events
+ * are delivered twice or late, the owner's actions land, scripted crashes hit the n-th request.
+ */
+import { describe, expect, it } from 'vitest'
+import { scenarioOf } from '../../lambdas/chaos/case.ts'
+import { chaosFaults, chaosPrepare } from '../../lambdas/chaos/script.ts'
+import type { FaultHooks } from '../../lambdas/sim/faults.ts'
+import { simulate } from '../../lambdas/sim/simulate.ts'
+import type { World } from '../../lambdas/sim/world.ts'
+import { chaosCase, group, minute } from './support.ts'
+
+/** Every request as `session:operation`, in the order they reach AWS, with the simulated time. */
+const recordRequests = () => {
+  const seen: { at: number; session: number; operation: string }[] = []
+  let world: World | undefined
+  const hooks: FaultHooks = {
+    decide: ({ session, operation }) => {
+      seen.push({ at: world?.clock.now ?? 0, session: session.id, operation })
+      return { kind: 'none' }
+    },
+  }
+  return { seen, hooks, bind: (w: World) => (world = w) }
+}
+
+describe('chaos script', () => {
+  it('starts the second of two overlapping runs while the first is in flight', async () => {
+    const chaos = chaosCase({
+      groups: [group('web', { desired: 4 }), group('api', { desired: 2 })],
+      overlaps: [{ minute: 3, delayMs: 0, secondGroup: 'api' }],
+    })
+    const { seen, hooks, bind } = recordRequests()
+    await simulate(scenarioOf(chaos), {
+      faults: hooks,
+      prepare: (world, invocations) => {
+        bind(world)
+        chaosPrepare(chaos)(world, invocations)
+      },
+    })
+    const during = seen.filter((r) => r.at >= minute(3) && r.at < minute(4))
+    const sessions = [...new Set(during.map((r) => r.session))]
+    expect(sessions).toHaveLength(2)
+    // Interleaved: the second session's first request comes before the first session's last one.
+    const firstEnds = Math.max(...during.flatMap((r, i) => (r.session === sessions[0] ? [i] : [])))
+    const secondStarts = during.findIndex((r) => r.session === sessions[1])
+    expect(secondStarts).toBeLessThan(firstEnds)
+  })
+
+  it('crashes the process at the n-th request of an operation, and only there', () => {
+    const chaos = chaosCase({
+      groups: [group('web')],
+      crashes: [{ operation: 'ec2:CreateFleet', occurrence: 2, when: 'after' }],
+    })
+    const faults = chaosFaults(chaos, () => minute(0), minute(0))
+    const session = { id: 1, actor: 'replacer', region: 'us-east-1', crashed: false, failedCalls: 0 } as const
+    const decide = () =>
+      faults.decide({ session: { ...session }, operation: 'ec2:CreateFleet', group: 'web' }).kind
+    expect([decide(), decide(), decide()]).toEqual(['none', 'crash-after', 'none'])
+  })
+
+  it('fails requests of a service during its error storm only', () => {
+    const base = chaosCase({ groups: [group('web')] })
+    const chaos = {
+      ...base,
+      faults: {
+        ...base.faults,
+        storms: [{ fromMinute: 10, toMinute: 20, service: 'ec2' as const, rate: 1 }],
+      },
+    }
+    let now = minute(0)
+    const faults = chaosFaults(chaos, () => now, minute(0))
+    const session = { id: 1, actor: 'replacer' as const, region: 'us-east-1', crashed: false, failedCalls: 0 }
+    const decide = (operation: string) => faults.decide({ session, operation, group: undefined }).kind
+    expect(decide('ec2:DescribeInstances')).toBe('none')
+    now = minute(15)
+    expect([decide('ec2:DescribeInstances'), decide('autoscaling:DescribeAutoScalingGroups')]).toEqual([
+      'error',
+      'none',
+    ])
+    now = minute(20)
+    expect(decide('ec2:DescribeInstances')).toBe('none')
+  })
+
+  it('delivers every event twice when told to', async () => {
+    const base = chaosCase({
+      groups: [group('web', { desired: 2 })],
+      interruptions: [{ minute: 20, group: 'web', count: 1 }],
+    })
+    const run = async (duplicateRate: number) => {
+      const chaos = { ...base, events: { duplicateRate, delayRate: 0, maxDelaySeconds: 30 } }
+      const { seen, hooks, bind } = recordRequests()
+      await simulate(scenarioOf(chaos), {
+        faults: hooks,
+        prepare: (world, invocations) => {
+          bind(world)
+          chaosPrepare(chaos)(world, invocations)
+        },
+      })
+      // The interruption handler's first read: one per delivered interruption event.
+      return seen.filter((r) => r.operation === 'autoscaling:DescribeAutoScalingInstances').length
+    }
+    const once = await run(0)
+    expect(once).toBeGreaterThan(0)
+    expect(await run(1)).toBe(once * 2)
+  })
+
+  it('applies the owner’s protection to the member it names', async () => {
+    const chaos = chaosCase({
+      groups: [group('web', { desired: 2, healthCheckGracePeriod: 600 })],
+      owner: [{ minute: 2, group: 'web', kind: 'protect-from-termination', member: 1 }],
+    })
+    let protectedIds: string[] = []
+    await simulate(scenarioOf(chaos), {
+      prepare: (world, invocations) => {
+        chaosPrepare(chaos)(world, invocations)
+        world.clock.schedule(minute(3), 0, 'look', () => {
+          protectedIds = [...world.region('us-east-1').instances.values()]
+            .filter((i) => i.terminationProtected)
+            .map((i) => i.id)
+        })
+      },
+    })
+    expect(protectedIds).toHaveLength(1)
+  })
+})
