@@ -49,8 +49,13 @@ export const faultsArbitrary = fc.record({
 
 export const overlapArbitrary = fc.record({
   at: fc.nat(999),
-  /** Just before a schedule boundary, so the two runs fall into different periods (client tokens differ). */
+  /**
+   * The first run starts `leadMs` before a schedule boundary and the second on it: they fall into
+   * different periods (their client tokens differ), and with a short lead the second observes the
+   * account before the first has launched anything.
+   */
   nearBoundary: fc.boolean(),
+  leadMs: fc.constantFrom(25, 100, 250, 1000, 2000),
   delayMs: fc.constantFrom(0, 0, 25, 100, 1000, 3000),
   region: fc.nat(1),
   /** A group index for a launch-event run, or null for a second whole-region run. */

@@ -218,11 +218,11 @@ const assemble = (seed: number, draw: Draw): ChaosCase => {
     const region = pick(regionNames, o.region)
     const sameRegion = groups.filter((g) => regionNames[g.region] === region)
     const start = at(draw, o.at)
-    const atMs = o.nearBoundary ? Math.ceil((start - START_MS) / period) * period + START_MS - 2_000 : start
+    const boundary = START_MS + Math.max(1, Math.ceil((start - START_MS) / period)) * period
     return {
-      atMs: Math.max(START_MS, atMs),
+      atMs: o.nearBoundary ? boundary - o.leadMs : start,
       region,
-      delayMs: o.delayMs + (o.nearBoundary ? 2_000 : 0),
+      delayMs: o.nearBoundary ? o.leadMs : o.delayMs,
       secondGroup:
         o.secondGroup === null || sameRegion.length === 0
           ? undefined

@@ -40,7 +40,7 @@ export type WriteRecord =
       readonly instanceId: string
       readonly group: string | undefined
     }
-  /** CreateFleet started a new spot instance replacing `partner`; `alongside` are replacements already alive. */
+  /** CreateFleet started a new spot instance replacing `partner`; `alongside` describes replacements already alive. */
   | {
       readonly kind: 'launch'
       readonly instanceId: string
@@ -128,15 +128,16 @@ export const recordRetired = (
 
 /** Replacements of `partner` other than `exceptId` still alive: running or pending, not warned, not leaving a group. */
 const liveReplacements = (region: SimRegion, partner: string, exceptId: string): string[] =>
-  [...region.instances.values()]
-    .filter((i) => {
-      if (i.id === exceptId || i.origin !== 'spotswap' || i.tags[TAG_REPLACING_INSTANCE] !== partner)
-        return false
-      if (!isRunningOrPending(i) || i.interruptAtMs !== undefined) return false
-      const state = region.groupOf(i.id)?.members.get(i.id)?.lifecycleState
-      return state === undefined || state === 'InService' || state.startsWith('Pending')
-    })
-    .map((i) => i.id)
+  [...region.instances.values()].flatMap((i) => {
+    if (i.id === exceptId || i.origin !== 'spotswap' || i.tags[TAG_REPLACING_INSTANCE] !== partner) return []
+    if (!isRunningOrPending(i) || i.interruptAtMs !== undefined) return []
+    const group = region.groupOf(i.id)
+    const state = group?.members.get(i.id)?.lifecycleState
+    if (state === undefined) return [`${i.id} (${i.state}, not attached)`]
+    return state === 'InService' || state.startsWith('Pending')
+      ? [`${i.id} (${state} in ${group?.name})`]
+      : []
+  })
 
 /** CreateFleet launched `instanceId` for `group`. */
 export const recordLaunch = (

@@ -77,4 +77,20 @@ describe('engine defects found by chaos runs', () => {
     )
     expect(kinds(result.violations)).not.toContain('group-size-not-restored')
   })
+  // Invariant 6. Two replacer invocations overlap across a schedule boundary (a launch-event run or a
+  // retried one starting 100 ms before 18:05, a scheduled one at 18:05): both observe i-1001 with no
+  // replacement yet and both launch one, because clientToken (core/planner.ts) is the instance id plus
+  // the schedule period, and the two runs' `now` fall into different periods. The group spends a second
+  // spot instance until the next run terminates the duplicate. (The group is opted in at 18:03, so
+  // the 18:05 runs are the first to act.)
+  it.fails('launches one replacement when two overlapping runs straddle a schedule boundary', async () => {
+    const result = await runCase(
+      chaosCase({
+        groups: [group('web', { desired: 2, tags: { 'spot-enabled': 'false' } })],
+        owner: [{ minute: 3, group: 'web', kind: 'opt-in', member: 0 }],
+        overlaps: [{ minute: 5 - 100 / 60_000, delayMs: 100, secondGroup: undefined }],
+      }),
+    )
+    expect(kinds(result.violations)).not.toContain('double-replacement')
+  })
 })

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { type ChaosCase, scenarioOf } from '../../lambdas/chaos/case.ts'
-import { generateCase } from '../../lambdas/chaos/generate.ts'
+import { CHAOS_START, generateCase } from '../../lambdas/chaos/generate.ts'
 import { CRASH_OPERATIONS } from '../../lambdas/chaos/generate-script.ts'
 import { SETTING_NAMES, SETTING_VALUES } from '../../lambdas/chaos/setting-values.ts'
 import { parseGlobalConfig } from '../../lambdas/core/config.ts'
@@ -99,7 +99,11 @@ describe('generateCase', () => {
     ],
     [
       'overlapping runs across a schedule boundary',
-      (c) => c.overlaps.some((o) => (o.atMs + 2_000) % 300_000 === 0),
+      (c) => {
+        const period = scenarioOf(c).scheduleMinutes * 60_000
+        const periodOf = (ms: number) => Math.floor((ms - Date.parse(CHAOS_START)) / period)
+        return c.overlaps.some((o) => o.delayMs <= 100 && periodOf(o.atMs) !== periodOf(o.atMs + o.delayMs))
+      },
     ],
     ['duplicated events', (c) => c.events.duplicateRate > 0],
     ['late (reordered) events', (c) => c.events.delayRate > 0],
