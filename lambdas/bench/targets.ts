@@ -12,6 +12,7 @@ export interface TargetCheck {
 
 const PREEMPTION = 'preemption-traces'
 const fixed = (value: number, digits = 1) => value.toFixed(digits)
+const minutes = (value: number | null) => (value === null ? 'never' : `${Math.round(value)} min`)
 
 export const checkTargets = (results: BenchResults): TargetCheck[] => {
   const checks: TargetCheck[] = []
@@ -37,7 +38,7 @@ export const checkTargets = (results: BenchResults): TargetCheck[] => {
     checks.push({
       target: `${name}: converges ≥ 4× faster than autospotting`,
       met: ours !== null && (theirs === null || theirs >= 4 * ours),
-      detail: `${ours ?? 'never'} min vs ${theirs ?? 'never'} min${ours !== null && theirs !== null && ours > 0 ? ` = ${fixed(theirs / ours)}×` : ''}`,
+      detail: `${minutes(ours)} vs ${minutes(theirs)}${ours !== null && theirs !== null && ours > 0 ? ` = ${fixed(theirs / ours)}×` : ''}`,
     })
   }
   const preemption = results.scenarios[PREEMPTION]
