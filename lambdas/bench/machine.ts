@@ -6,11 +6,25 @@ import { REPOSITORY } from './subprocess.ts'
 const git = (...args: string[]): string =>
   execFileSync('git', args, { cwd: REPOSITORY, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
 
+/** What the figures depend on: the engine, its adapters and handlers, the simulator, the data, the bench. */
+const MEASURED_PATHS = [
+  'lambdas/core',
+  'lambdas/aws',
+  'lambdas/replacer',
+  'lambdas/interruption',
+  'lambdas/telemetry.ts',
+  'lambdas/sim',
+  'lambdas/data',
+  'lambdas/bench',
+  'scripts/measure-cold-start.ts',
+  'bench/scenarios',
+]
+
 /** The short commit, marked `+changes` when code the figures depend on differs from it. */
 export const currentCommit = (): string => {
   try {
     const commit = git('rev-parse', '--short', 'HEAD')
-    const changed = git('status', '--porcelain', '--', 'lambdas', 'scripts', 'bench/scenarios') !== ''
+    const changed = git('status', '--porcelain', '--', ...MEASURED_PATHS) !== ''
     return changed ? `${commit}+changes` : commit
   } catch {
     return 'unknown (not a git checkout)'
