@@ -11,7 +11,7 @@ import {
   groupConfig,
   type TerminationAction,
 } from './config.ts'
-import { TAG_LAUNCHED_FOR_GROUP, TAG_REBALANCE_AT_RISK } from './constants.ts'
+import { TAG_LAUNCHED_FOR_GROUP, TAG_REBALANCE_AT_RISK, TAG_REPLACING_INSTANCE } from './constants.ts'
 import type { InstanceAction } from './events.ts'
 import { isManaged } from './managed.ts'
 import type { LifecycleHook } from './port.ts'
@@ -46,10 +46,18 @@ export interface InterruptionSnapshot {
 export type InterruptionAction =
   /** Remove `launched-for-asg` first, so the replacer never attaches (or re-attaches) a doomed instance. */
   | { readonly kind: 'untag-instance'; readonly instanceId: string; readonly keys: readonly string[] }
-  /** TerminateInstanceInAutoScalingGroup without decrementing desired: termination hooks run, the group backfills. */
-  | { readonly kind: 'terminate-in-group'; readonly instanceId: string; readonly group: string }
-  /** DetachInstances without decrementing desired: the group launches a replacement at once. */
-  | { readonly kind: 'detach'; readonly instanceId: string; readonly group: string }
+  /**
+   * TerminateInstanceInAutoScalingGroup: termination hooks run. Without a decrement the group backfills;
+   * with one (see `decrement`) it does not need to.
+   */
+  | {
+      readonly kind: 'terminate-in-group'
+      readonly instanceId: string
+      readonly group: string
+      readonly decrement: boolean
+    }
+  /** DetachInstances: without a decrement the group launches a replacement at once. */
+  | { readonly kind: 'detach'; readonly instanceId: string; readonly group: string; readonly decrement: boolean }
   /** TerminateInstances: for instances outside any group that EC2 would otherwise leave behind. */
   | { readonly kind: 'terminate-instance'; readonly instanceId: string }
   /** Tag an at-risk member for the replacer to swap out (see TAG_REBALANCE_AT_RISK). */
@@ -211,7 +219,14 @@ const decideMember = (context: DecisionContext): InterruptionDecision => {
   if (instance.tags[TAG_LAUNCHED_FOR_GROUP] !== undefined) {
     actions.push({ kind: 'untag-instance', instanceId: instance.id, keys: [TAG_LAUNCHED_FOR_GROUP] })
   }
-  actions.push({ kind: leave, instanceId: instance.id, group: group.name })
+  // A replacement attached by a swap that never retired its partner still holds the swap's +1 of desired
+  // capacity: leaving with a decrement gives it back (the partner covers the capacity); otherwise leave
+  // without one, so the group backfills.
+  const partner = instance.tags[TAG_REPLACING_INSTANCE]
+  const decrement =
+    partner !== undefined &&
+    group.members.some((m) => m.instanceId === partner && m.lifecycleState === 'InService')
+  actions.push({ kind: leave, instanceId: instance.id, group: group.name, decrement })
   // Outside the group nothing else would remove a stopped, hibernated or merely at-risk instance.
   if (leave === 'detach' && !ec2WillTerminate)
     actions.push({ kind: 'terminate-instance', instanceId: instance.id })
@@ -223,7 +238,7 @@ const decideMember = (context: DecisionContext): InterruptionDecision => {
     outcome: 'act',
     reason: signal.kind === 'spot-interruption' ? 'interrupted-member' : 'at-risk-member',
     group: group.name,
-    detail: `${what} for ${instance.id} in ${group.name}: ${leave} without decrementing desired capacity`,
+    detail: `${what} for ${instance.id} in ${group.name}: ${leave} ${decrement ? `with a decrement (its partner ${partner} is still in service)` : 'without decrementing desired capacity'}`,
     configErrors,
     actions,
   }

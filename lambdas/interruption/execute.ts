@@ -32,9 +32,9 @@ const run = (cloud: InterruptionCloud, action: InterruptionAction): Promise<void
     case 'untag-instance':
       return cloud.untagInstances([action.instanceId], action.keys)
     case 'terminate-in-group':
-      return cloud.terminateInGroup(action.instanceId, false)
+      return cloud.terminateInGroup(action.instanceId, action.decrement)
     case 'detach':
-      return cloud.detachInstances(action.group, [action.instanceId], false)
+      return cloud.detachInstances(action.group, [action.instanceId], action.decrement)
     case 'terminate-instance':
       return cloud.terminateInstances([action.instanceId])
     case 'request-replacement':

@@ -95,16 +95,35 @@ describe('decideInterruption', () => {
       expect(kinds(snapshot, interruption(instance, instanceAction))).toEqual(expected)
     })
 
-    it('never decrements desired capacity and names the group for group-level calls', () => {
+    it('does not decrement desired capacity and names the group for group-level calls', () => {
       const instance = launchedSpot()
       const decision = decideInterruption(interruption(instance), attached(instance))
       expect(decision).toMatchObject({ outcome: 'act', reason: 'interrupted-member', group: 'web' })
       expect(decision.actions).toEqual([
         { kind: 'untag-instance', instanceId: instance.id, keys: [TAG_LAUNCHED_FOR_GROUP] },
-        { kind: 'detach', instanceId: instance.id, group: 'web' },
+        { kind: 'detach', instanceId: instance.id, group: 'web', decrement: false },
       ])
       expect(decision.detail).toContain('without decrementing desired capacity')
     })
+
+    it.each(['detach', 'terminate'])(
+      'decrements (%s) when the member is a replacement whose on-demand partner is still in service: the swap never finished',
+      (action) => {
+        const partner = anInstance()
+        const instance = launchedSpot({
+          tags: { [TAG_LAUNCHED_FOR_GROUP]: 'web', 'launched-for-replacing-instance': partner.id },
+        })
+        const snapshot = attached(instance, { env: { TERMINATION_NOTIFICATION_ACTION: action } })
+        const group = { ...(snapshot.group as NonNullable<typeof snapshot.group>) }
+        const withPartner = {
+          ...snapshot,
+          group: { ...group, members: [...group.members, memberOf(partner)] },
+        }
+        const decision = decideInterruption(interruption(instance), withPartner)
+        expect(decision.actions.at(1)).toMatchObject({ decrement: true })
+        expect(decision.detail).toContain(`its partner ${partner.id} is still in service`)
+      },
+    )
 
     it('takes the action from TERMINATION_NOTIFICATION_ACTION when the group has no tag', () => {
       const instance = launchedSpot()
