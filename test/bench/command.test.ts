@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest'
+import { renderResultsMarkdown } from '../../lambdas/bench/render-markdown.ts'
+import { renderResultsText } from '../../lambdas/bench/render-table.ts'
+import { type BenchResults, POLICY_KEYS, SCENARIO_KEYS } from '../../lambdas/bench/results.ts'
+import type { ScaleDetails } from '../../lambdas/bench/scale.ts'
+import { checkTargets } from '../../lambdas/bench/targets.ts'
+import { runCli } from '../cli/support.ts'
+
+describe('spotswap bench', () => {
+  it('is a command of the CLI with its own help', async () => {
+    const help = await runCli(['bench', '--help'])
+    expect(help.code).toBe(0)
+    expect(help.out).toContain('--quick')
+    expect((await runCli(['--help'])).out).toMatch(/bench\s+benchmark spotswap/)
+  })
+
+  it('refuses an unknown option before measuring anything', async () => {
+    const run = await runCli(['bench', '--fast'])
+    expect(run.code).toBe(2)
+    expect(run.err).toContain('unknown option --fast')
+  })
+})
+
+const plan = (state: 'unconverged' | 'converged') => ({
+  mode: 'plan' as const,
+  state,
+  regions: 2,
+  groups: 4,
+  instances: 40,
+  unconvergedGroups: state === 'unconverged' ? 4 : 0,
+  cpuMs: 12,
+  wallMs: 10,
+  peakRssMb: 120,
+  rssBeforeMb: 100,
+  apiCalls: { 'ec2:DescribeInstances': 2 },
+})
+
+describe('the results page and table', () => {
+  const figures = {
+    savingsPct: 50,
+    capacityAvailabilityPct: 99.95,
+    convergenceMinutes: 15,
+    interruptions: 2,
+    replacements: 8,
+    apiCallsPerRun: 4,
+  }
+  const results: BenchResults = {
+    commit: 'abc1234',
+    date: '2022-05-31T18:00:00.000Z',
+    machine: '2 × test CPU',
+    scenarios: Object.fromEntries(
+      SCENARIO_KEYS.map((s) => [
+        s,
+        Object.fromEntries(POLICY_KEYS.map((p) => [p, { ...figures, savingsPct: p === 'oracle' ? 60 : 50 }])),
+      ]),
+    ),
+    scale: {
+      regions: 2,
+      groups: 4,
+      instances: 40,
+      planCpuMs: 12,
+      peakRssMb: 120,
+      steadyStateApiCalls: [[5, 3]],
+    },
+    lambda: { replacer: { bundleBytes: 2048, initMs: 300 } },
+  }
+  const scale: ScaleDetails = {
+    unconverged: plan('unconverged'),
+    converged: plan('converged'),
+    steady: [
+      { mode: 'steady', groups: 5, calls: 3, apiCalls: { 'autoscaling:DescribeAutoScalingGroups': 1 } },
+    ],
+  }
+  const details = {
+    scenarios: Object.fromEntries(
+      SCENARIO_KEYS.map((s) => [s, { zoneBalancedOracleSavingsPct: 55, violations: { spotswap: 0 } }]),
+    ),
+    scale,
+    lambda: [],
+  }
+
+  it('gives every figure with its ratio to spotswap and says which targets were missed', () => {
+    const targets = checkTargets(results)
+    const text = renderResultsText(results, targets)
+    expect(text).toMatch(/oracle\s+60\.00%\s+1\.20×\s+99\.950%\s+1\.00×\s+15 min\s+1\.00×/)
+    expect(text).toContain("MISSED  steady-web: savings ≥ 90% of the oracle's: 50.00% vs 60.00% = 83.3%")
+    const page = renderResultsMarkdown(results, details, targets)
+    expect(page).toContain('- Commit: abc1234')
+    expect(page).toContain(
+      '| spotswap | 50.00% (1.00×) | 99.950% (1.00×) | 15 min (1.00×) | 2 (1.00×) | 8 (1.00×) | 4.0 (1.00×) |',
+    )
+    expect(page).toContain(
+      "Oracle held to Auto Scaling's zone balance: 55.00% savings. Invariant violations: none.",
+    )
+  })
+})
