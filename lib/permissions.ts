@@ -6,7 +6,7 @@
 import { Aws } from 'aws-cdk-lib'
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam'
 import type { GlobalConfig } from '../lambdas/core/config.ts'
-import { TAG_LAUNCHED_BY, TAG_LAUNCHED_FOR_GROUP } from '../lambdas/core/constants.ts'
+import { TAG_LAUNCHED_BY, TAG_LAUNCHED_FOR_GROUP, TAG_REPLACING_INSTANCE } from '../lambdas/core/constants.ts'
 
 export interface Grant {
   /** Statement id; also names the grant in tests and acknowledgements. */
@@ -166,9 +166,13 @@ const tagExistingInstances = (): Grant[] => [
     sid: 'UntagInstances',
     actions: ['ec2:DeleteTags'],
     resources: [ANY_INSTANCE],
-    conditions: { 'ForAllValues:StringLike': { 'aws:TagKeys': [SPOTSWAP_TAG_KEYS, TAG_LAUNCHED_FOR_GROUP] } },
+    conditions: {
+      'ForAllValues:StringLike': {
+        'aws:TagKeys': [SPOTSWAP_TAG_KEYS, TAG_LAUNCHED_FOR_GROUP, TAG_REPLACING_INSTANCE],
+      },
+    },
     wildcardReason:
-      'instance ids are only known at run time; aws:TagKeys allows removing only spotswap: tags and launched-for-asg',
+      'instance ids are only known at run time; aws:TagKeys allows removing only spotswap: tags, launched-for-asg and launched-for-replacing-instance',
   },
 ]
 

@@ -41,6 +41,8 @@ export interface SwapAction {
   readonly pairs: readonly SwapPair[]
   readonly originalMaxSize: number
   readonly raiseMaxSizeTo: number | undefined
+  /** Recorded on the group before the attach (see TAG_SWAP_DESIRED). */
+  readonly swapRecord: string
   readonly reason: string
 }
 
@@ -50,17 +52,20 @@ export interface CompleteSwapAction {
   readonly group: string
   readonly pair: SwapPair
   /**
-   * Normally the partner. When retiring an on-demand partner would now break the on-demand minimum
-   * (the configuration changed meanwhile), the replacement goes instead: either way desired is restored.
+   * Normally the partner, with a decrement that gives back the attach's +1. The replacement instead when
+   * retiring the partner would break the on-demand minimum or the owner protected it meanwhile. `none`
+   * when the owner resized the group meanwhile: the pair is released (the replacement's link to its
+   * partner removed) and both stay.
    */
-  readonly retire: 'partner' | 'replacement'
+  readonly retire: 'partner' | 'replacement' | 'none'
   readonly reason: string
 }
 
+/** The swap is over: MaxSize back as recorded (when it was raised) and the swap record removed. */
 export interface RestoreMaxSizeAction {
   readonly kind: 'restore-max-size'
   readonly group: string
-  readonly maxSize: number
+  readonly maxSize: number | undefined
   readonly reason: string
 }
 

@@ -22,6 +22,11 @@ export const TAG_REBALANCE_AT_RISK = 'spotswap:rebalance-at-risk'
 export const TAG_NO_SPOT_CAPACITY_UNTIL = 'spotswap:no-spot-capacity-until'
 /** Six schedule periods: long enough to stop hammering an empty pool, short enough to catch its return. */
 export const CAPACITY_BACKOFF_MINUTES = 30
+/**
+ * Written on a group for the duration of a swap: `<desired capacity after the attach>/<pairs>`. With it
+ * the next run can tell a swap cut short (finish it, give back the +1) from an owner's resize (leave it).
+ */
+export const TAG_SWAP_DESIRED = 'spotswap:swap-desired'
 /** Written on a group while its MaxSize is raised for a swap, so a crashed run's change is undone. */
 export const TAG_ORIGINAL_MAX_SIZE = 'spotswap:original-max-size'
 

@@ -57,7 +57,12 @@ export type InterruptionAction =
       readonly decrement: boolean
     }
   /** DetachInstances: without a decrement the group launches a replacement at once. */
-  | { readonly kind: 'detach'; readonly instanceId: string; readonly group: string; readonly decrement: boolean }
+  | {
+      readonly kind: 'detach'
+      readonly instanceId: string
+      readonly group: string
+      readonly decrement: boolean
+    }
   /** TerminateInstances: for instances outside any group that EC2 would otherwise leave behind. */
   | { readonly kind: 'terminate-instance'; readonly instanceId: string }
   /** Tag an at-risk member for the replacer to swap out (see TAG_REBALANCE_AT_RISK). */

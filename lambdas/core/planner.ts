@@ -10,7 +10,6 @@ import type { GroupConfig } from './config.ts'
 import {
   GRACE_SLACK_SECONDS,
   ORPHAN_SCHEDULE_PERIODS,
-  TAG_ORIGINAL_MAX_SIZE,
   TAG_REBALANCE_AT_RISK,
   TAG_REPLACING_INSTANCE,
 } from './constants.ts'
@@ -19,6 +18,7 @@ import { groupFigures } from './figures.ts'
 import { planLaunches } from './launches.ts'
 import { byLaunchTimeThenId, type PlanInput } from './plan-input.ts'
 import { compareCodePoints } from './selection.ts'
+import { recoverSwaps, swapRecord } from './swap-recovery.ts'
 import type { Group, Instance } from './types.ts'
 
 export type { PlanInput } from './plan-input.ts'
@@ -70,48 +70,23 @@ export const planGroup = (input: PlanInput): GroupPlan => {
   const skipped = groupSkipReason(input)
   const figures = groupFigures(input, inService, minOnDemand)
 
-  // 1. A MaxSize raised by an earlier run is restored once the group is back at or below it.
-  // MaxSize as it will be once this run's restore (if any) is done: swaps are sized against it.
-  let maxSize = group.maxSize
-  const recordedMax = group.tags[TAG_ORIGINAL_MAX_SIZE]
-  if (recordedMax !== undefined) {
-    const originalMax = /^\d+$/.test(recordedMax) ? Number(recordedMax) : undefined
-    if (originalMax === undefined || group.desiredCapacity <= originalMax) {
-      maxSize = originalMax ?? group.maxSize
-      actions.push({
-        kind: 'restore-max-size',
-        group: group.name,
-        maxSize: originalMax ?? group.maxSize,
-        reason:
-          originalMax === undefined ? `unreadable ${TAG_ORIGINAL_MAX_SIZE}=${recordedMax}` : 'swap finished',
-      })
-    }
-  }
-
-  // 2. Swaps a crashed run left half-done: the spot side is attached, its partner still in.
-  const halfDone = spot.flatMap((m) => {
-    const partner = detail(m.instanceId)?.tags[TAG_REPLACING_INSTANCE]
-    return partner !== undefined && isPartner(partner)
-      ? [{ spotInstanceId: m.instanceId, onDemandInstanceId: partner }]
-      : []
+  // 1-2. Finish what an earlier run left of a swap (record, MaxSize, attached replacements).
+  const memberById = new Map(group.members.map((m) => [m.instanceId, m]))
+  const isProtected = (id: string): boolean =>
+    memberById.get(id)?.protectedFromScaleIn === true || input.terminationProtected.has(id)
+  const recovery = recoverSwaps({
+    group,
+    spotMembers: spot,
+    detail,
+    isPartner,
+    onDemandIds,
+    minOnDemand,
+    isProtected,
+    skipped,
   })
-  if (skipped === undefined) {
-    let onDemandLeft = onDemand.length
-    for (const pair of halfDone) {
-      const partnerIsOnDemand = onDemandIds.has(pair.onDemandInstanceId)
-      const keepsMinimum = !partnerIsOnDemand || onDemandLeft - 1 >= minOnDemand
-      if (keepsMinimum && partnerIsOnDemand) onDemandLeft--
-      actions.push({
-        kind: 'complete-swap',
-        group: group.name,
-        pair,
-        retire: keepsMinimum ? 'partner' : 'replacement',
-        reason: keepsMinimum
-          ? 'spot replacement attached by an earlier run; retiring its partner'
-          : 'retiring the partner would break the on-demand minimum; retiring the extra spot instead',
-      })
-    }
-  }
+  actions.push(...recovery.actions)
+  const { maxSize, halfDonePartners } = recovery
+  const halfDone = [...halfDonePartners]
 
   // 3. Spot instances launched earlier and not attached: keep one per partner, drop what is not needed.
   const terminate = (instance: Instance, reason: string): void => {
@@ -122,6 +97,8 @@ export const planGroup = (input: PlanInput): GroupPlan => {
     const partner = instance.tags[TAG_REPLACING_INSTANCE]
     if (partner === undefined || !isPartner(partner)) {
       terminate(instance, 'partner-gone: the instance it was launched to replace is no longer in service')
+    } else if (halfDonePartners.has(partner)) {
+      terminate(instance, `duplicate-replacement: ${partner} already has an attached replacement`)
     } else if (pendingByPartner.has(partner)) {
       terminate(
         instance,
@@ -154,7 +131,9 @@ export const planGroup = (input: PlanInput): GroupPlan => {
   const ready: SwapPair[] = []
   for (const [partner, instance] of wanted) {
     const ageSeconds = (now.getTime() - instance.launchTime.getTime()) / 1000
-    if (
+    if (isProtected(partner)) {
+      terminate(instance, `partner-protected: ${partner} was protected since its replacement was launched`)
+    } else if (
       skipped === undefined &&
       halfDone.length === 0 &&
       instance.state === 'running' &&
@@ -179,6 +158,7 @@ export const planGroup = (input: PlanInput): GroupPlan => {
       pairs: ready,
       originalMaxSize: maxSize,
       raiseMaxSizeTo: needed > maxSize ? needed : undefined,
+      swapRecord: swapRecord(needed, ready.length),
       reason: `spot replacement(s) ran for the ${grace}s grace period`,
     })
   }
@@ -190,7 +170,9 @@ export const planGroup = (input: PlanInput): GroupPlan => {
     const launches = planLaunches(input, config, {
       budget: inFlightLimit(config.maxReplacementsInFlight, inService.length) - stillPending,
       onDemandBudget: replaceable - wantedForOnDemand.length,
-      eligible: [...atRisk, ...onDemand].filter((m) => !pendingByPartner.has(m.instanceId)),
+      eligible: [...atRisk, ...onDemand].filter(
+        (m) => !pendingByPartner.has(m.instanceId) && !halfDonePartners.has(m.instanceId),
+      ),
       spotMembers: spot,
       pendingSpot: wanted.map(([, instance]) => instance),
       targetSpot: inService.length - minOnDemand,

@@ -12,7 +12,12 @@ import type {
   SwapAction,
   TerminateSpotAction,
 } from '../core/actions.ts'
-import { TAG_NO_SPOT_CAPACITY_UNTIL, TAG_ORIGINAL_MAX_SIZE } from '../core/constants.ts'
+import {
+  TAG_NO_SPOT_CAPACITY_UNTIL,
+  TAG_ORIGINAL_MAX_SIZE,
+  TAG_REPLACING_INSTANCE,
+  TAG_SWAP_DESIRED,
+} from '../core/constants.ts'
 import type { CloudPort } from '../core/port.ts'
 
 export type OutcomeStatus = 'done' | 'failed' | 'planned'
@@ -37,13 +42,20 @@ const ORDER: Record<Action['kind'], number> = {
 const describeError = (error: unknown): string =>
   error instanceof Error ? `${error.name}: ${error.message}` : String(error)
 
+/** The tags a swap leaves on its group until it is over. */
+const SWAP_RECORD_TAGS = [TAG_SWAP_DESIRED, TAG_ORIGINAL_MAX_SIZE]
+
 const restoreMaxSize = async (cloud: CloudPort, action: RestoreMaxSizeAction): Promise<Outcome> => {
-  await cloud.setMaxSize(action.group, action.maxSize)
-  await cloud.untagGroup(action.group, [TAG_ORIGINAL_MAX_SIZE])
+  if (action.maxSize !== undefined) await cloud.setMaxSize(action.group, action.maxSize)
+  await cloud.untagGroup(action.group, SWAP_RECORD_TAGS)
   return { action, status: 'done' }
 }
 
 const completeSwap = async (cloud: CloudPort, action: CompleteSwapAction): Promise<Outcome> => {
+  if (action.retire === 'none') {
+    await cloud.untagInstances([action.pair.spotInstanceId], [TAG_REPLACING_INSTANCE])
+    return { action, status: 'done', detail: `released ${action.pair.spotInstanceId}` }
+  }
   const id = action.retire === 'partner' ? action.pair.onDemandInstanceId : action.pair.spotInstanceId
   await cloud.terminateInGroup(id, true)
   return { action, status: 'done', detail: `retired ${id}` }
@@ -60,26 +72,29 @@ const terminateSpot = async (cloud: CloudPort, action: TerminateSpotAction): Pro
 }
 
 /**
- * Raise MaxSize (recorded on the group first, so a crash cannot leave it raised), attach, retire the
- * partners with a decrement, restore MaxSize. If the attach fails, nothing is retired.
+ * Record the swap on the group first (desired after the attach, and the original MaxSize when it must
+ * be raised), so a run cut short anywhere is finished by the next one; raise MaxSize if needed, attach,
+ * retire the partners with a decrement, then restore MaxSize and drop the record. If the attach fails,
+ * nothing is retired.
  */
 const swap = async (cloud: CloudPort, action: SwapAction): Promise<Outcome> => {
   const raised = action.raiseMaxSizeTo !== undefined
-  const restore = async (): Promise<void> => {
-    await cloud.setMaxSize(action.group, action.originalMaxSize)
-    await cloud.untagGroup(action.group, [TAG_ORIGINAL_MAX_SIZE])
+  const finish = async (): Promise<void> => {
+    if (raised) await cloud.setMaxSize(action.group, action.originalMaxSize)
+    await cloud.untagGroup(action.group, SWAP_RECORD_TAGS)
   }
-  if (action.raiseMaxSizeTo !== undefined) {
-    await cloud.tagGroup(action.group, { [TAG_ORIGINAL_MAX_SIZE]: String(action.originalMaxSize) })
-    await cloud.setMaxSize(action.group, action.raiseMaxSizeTo)
-  }
+  await cloud.tagGroup(action.group, {
+    [TAG_SWAP_DESIRED]: action.swapRecord,
+    ...(raised ? { [TAG_ORIGINAL_MAX_SIZE]: String(action.originalMaxSize) } : {}),
+  })
+  if (action.raiseMaxSizeTo !== undefined) await cloud.setMaxSize(action.group, action.raiseMaxSizeTo)
   try {
     await cloud.attachInstances(
       action.group,
       action.pairs.map((p) => p.spotInstanceId),
     )
   } catch (error) {
-    if (raised) await restore()
+    await finish()
     return { action, status: 'failed', detail: `attach failed, nothing retired: ${describeError(error)}` }
   }
   const failures: string[] = []
@@ -91,10 +106,10 @@ const swap = async (cloud: CloudPort, action: SwapAction): Promise<Outcome> => {
     }
   }
   if (failures.length > 0) {
-    // Desired is above the original MaxSize until the partners go; the next run completes and restores.
+    // Desired still holds the +1 of each unretired pair; the record tells the next run to finish them.
     return { action, status: 'failed', detail: `attached; retiring failed for ${failures.join('; ')}` }
   }
-  if (raised) await restore()
+  await finish()
   return { action, status: 'done' }
 }
 

@@ -10,7 +10,7 @@ import type { CronSchedule } from '../../lambdas/core/cron.ts'
 import { parseCronSchedule } from '../../lambdas/core/cron.ts'
 import { TAG_REBALANCE_AT_RISK } from '../../lambdas/core/interruption.ts'
 import { clientToken } from '../../lambdas/core/launches.ts'
-import { planGroup } from '../../lambdas/core/planner.ts'
+import { type PlanInput, planGroup } from '../../lambdas/core/planner.ts'
 import type { Instance } from '../../lambdas/core/types.ts'
 import { anInstance, config, memberOf, minutesAgo, NOW, onDemandFleet, planInput } from '../builders/world.ts'
 
@@ -173,7 +173,11 @@ describe('planGroup', () => {
     const fleet = onDemandFleet(2)
     const attached = spotFor(fleet[0] as Instance)
     const input = planInput([...fleet, attached], {
-      groupOverrides: { desiredCapacity: 3, maxSize: 3, tags: { [TAG_ORIGINAL_MAX_SIZE]: '2' } },
+      groupOverrides: {
+        desiredCapacity: 3,
+        maxSize: 3,
+        tags: { [TAG_ORIGINAL_MAX_SIZE]: '2', 'spotswap:swap-desired': '3/1' },
+      },
     })
     const plan = planGroup(input)
     expect(plan.actions).toContainEqual(
@@ -190,7 +194,12 @@ describe('planGroup', () => {
   it('retires the extra spot instead when retiring the partner would break the on-demand minimum', () => {
     const fleet = onDemandFleet(1)
     const attached = spotFor(fleet[0] as Instance)
-    const plan = planGroup(planInput([...fleet, attached], { config: config({ minOnDemandNumber: 1 }) }))
+    const plan = planGroup(
+      planInput([...fleet, attached], {
+        config: config({ minOnDemandNumber: 1 }),
+        groupOverrides: { tags: { 'spotswap:swap-desired': '2/1' } },
+      }),
+    )
     expect(plan.actions).toContainEqual(
       expect.objectContaining({ kind: 'complete-swap', retire: 'replacement' }),
     )
@@ -223,6 +232,87 @@ describe('planGroup', () => {
     const fleet = onDemandFleet(1)
     const ready = spotFor(fleet[0] as Instance, { launchTime: new Date(NOW.getTime() - 297_000) })
     expect(swaps(planGroup(planInput(fleet, { launched: [ready] })).actions)).toHaveLength(1)
+  })
+
+  describe('a swap an earlier run left half done', () => {
+    const halfDone = (tags: Record<string, string>, overrides: Partial<PlanInput> = {}, desired = 3) => {
+      const fleet = onDemandFleet(2)
+      const attached = spotFor(fleet[0] as Instance)
+      const input = planInput([...fleet, attached], {
+        ...overrides,
+        groupOverrides: { desiredCapacity: desired, tags },
+      })
+      return { plan: planGroup(input), fleet, attached }
+    }
+
+    it('releases the pair instead of retiring anything when the owner resized the group meanwhile', () => {
+      const { plan, attached } = halfDone({ 'spotswap:swap-desired': '3/1' }, {}, 5)
+      expect(plan.actions).toContainEqual(
+        expect.objectContaining({
+          kind: 'complete-swap',
+          retire: 'none',
+          pair: expect.objectContaining({ spotInstanceId: attached.id }),
+        }),
+      )
+    })
+
+    it('retires the replacement when the owner protected the partner meanwhile', () => {
+      const fleet = onDemandFleet(2)
+      const attached = spotFor(fleet[0] as Instance)
+      const input = planInput([...fleet, attached], {
+        groupOverrides: { desiredCapacity: 3, tags: { 'spotswap:swap-desired': '3/1' } },
+        terminationProtected: new Set([fleet[0]?.id as string]),
+      })
+      expect(planGroup(input).actions).toContainEqual(
+        expect.objectContaining({ kind: 'complete-swap', retire: 'replacement' }),
+      )
+    })
+
+    it('launches no second replacement for its partner, and terminates one launched before', () => {
+      const fleet = onDemandFleet(2)
+      const attached = spotFor(fleet[0] as Instance)
+      const duplicate = spotFor(fleet[0] as Instance, { launchTime: minutesAgo(1) })
+      const plan = planGroup(
+        planInput([...fleet, attached], {
+          launched: [duplicate],
+          config: config({ maxReplacementsInFlight: { kind: 'count', value: 10 } }),
+          groupOverrides: { desiredCapacity: 3, tags: { 'spotswap:swap-desired': '3/1' } },
+        }),
+      )
+      expect(launches(plan.actions).map((a) => a.replacing)).not.toContain(fleet[0]?.id)
+      expect(plan.actions).toContainEqual(
+        expect.objectContaining({ kind: 'terminate-spot', instanceId: duplicate.id }),
+      )
+    })
+
+    it('finishes the record once no pair is left, never putting MaxSize below desired', () => {
+      const fleet = onDemandFleet(4)
+      const plan = planGroup(
+        planInput(fleet, {
+          groupOverrides: {
+            maxSize: 5,
+            tags: { [TAG_ORIGINAL_MAX_SIZE]: '3', 'spotswap:swap-desired': '5/1' },
+          },
+        }),
+      )
+      expect(plan.actions).toContainEqual(expect.objectContaining({ kind: 'restore-max-size', maxSize: 4 }))
+    })
+  })
+
+  it('terminates a ready replacement whose partner the owner protected since it was launched', () => {
+    const fleet = onDemandFleet(1)
+    const ready = spotFor(fleet[0] as Instance, { launchTime: minutesAgo(6) })
+    const plan = planGroup(
+      planInput(fleet, { launched: [ready], memberOverrides: { protectedFromScaleIn: true } }),
+    )
+    expect(swaps(plan.actions)).toEqual([])
+    expect(plan.actions).toContainEqual(
+      expect.objectContaining({
+        kind: 'terminate-spot',
+        instanceId: ready.id,
+        reason: expect.stringMatching(/^partner-protected/),
+      }),
+    )
   })
 
   it('restores a MaxSize recorded by an earlier run once desired fits again', () => {

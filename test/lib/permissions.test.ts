@@ -116,9 +116,13 @@ describe("the replacer's permissions", () => {
     expect(conditions).toHaveLength(2)
   })
 
-  it('remove only spotswap: tags and launched-for-asg from instances', () => {
+  it('remove only spotswap: tags, launched-for-asg and launched-for-replacing-instance from instances', () => {
     expect(allowing(replacer, 'ec2:DeleteTags').map((s) => s.Condition)).toEqual([
-      { 'ForAllValues:StringLike': { 'aws:TagKeys': ['spotswap:*', 'launched-for-asg'] } },
+      {
+        'ForAllValues:StringLike': {
+          'aws:TagKeys': ['spotswap:*', 'launched-for-asg', 'launched-for-replacing-instance'],
+        },
+      },
     ])
   })
 
