@@ -1,7 +1,7 @@
 /**
- * Engine defects the chaos runs found, each reduced to the smallest case that shows it. They are
- * expected failures (`it.fails`) until the engine is fixed; then the test passes, vitest reports the
- * `it.fails` as failing, and the marker must go. Each names the invariant, the sequence and the cause.
+ * Engine defects the chaos runs found, each reduced to the smallest case that shows it, naming the
+ * invariant, the sequence and the cause. An open one is an expected failure (`it.fails`); once the engine
+ * is fixed vitest reports it as failing and the marker goes: the test stays, as a regression test.
  */
 import { describe, expect, it } from 'vitest'
 import { runCase } from '../../lambdas/chaos/runner.ts'
@@ -21,7 +21,8 @@ describe('engine defects found by chaos runs', () => {
   // pending unattached replacement but not the partners of `halfDone` swaps. S2 is then
   // terminated as partner-gone: a wasted spot instance and an in-flight slot. (Also breaks
   // test/sim/crash-recovery.test.ts "completes the swap ... right after the attach".)
-  it.fails('launches no second replacement for the partner of a swap a crash left half done', async () => {
+  // Fixed by bd9e955 (an attached replacement's partner gets no second replacement).
+  it('launches no second replacement for the partner of a swap a crash left half done', async () => {
     const result = await runCase(
       chaosCase({
         groups: [group('cache', { min: 3, max: 3, desired: 3 })],
@@ -34,7 +35,8 @@ describe('engine defects found by chaos runs', () => {
   // Invariant 5. 18:00 launch S1 for the oldest member i-1001 (grace 600 s); 18:02 its owner protects
   // i-1001 from scale-in (or from API termination); 18:10 the swap retires i-1001 anyway: a `ready`
   // pair's partner is never checked again for protection (core/launches.ts checks it only when launching).
-  it.fails.each([['protect-from-scale-in'], ['protect-from-termination']] as const)(
+  // Fixed by bd9e955 (partners protected meanwhile are never retired).
+  it.each([['protect-from-scale-in'], ['protect-from-termination']] as const)(
     'never retires a partner its owner protected (%s) after its replacement was launched',
     async (kind) => {
       const result = await runCase(
@@ -51,7 +53,9 @@ describe('engine defects found by chaos runs', () => {
   // 18:07 the owner sets desired 4; the next run's complete-swap retires i-1001 *with a decrement*
   // (desired 3, owner 4), taking an in-service instance while the owner's new one is still pending. The
   // decrement assumes desired still holds the swap's +1, which the owner's absolute setting replaced.
-  it.fails('completes a half-done swap without undercutting a desired capacity the owner set meanwhile', async () => {
+  // Fixed by bd9e955 (a swap records itself on the group, so a run cut short is finished without
+  // undercutting an owner's resize).
+  it('completes a half-done swap without undercutting a desired capacity the owner set meanwhile', async () => {
     const result = await runCase(
       chaosCase({
         groups: [group('web', { desired: 2, desiredSchedule: [[isoMinute(7), 4]] })],
@@ -67,7 +71,8 @@ describe('engine defects found by chaos runs', () => {
   // backfills. The swap's +1 on desired (and a raised MaxSize, for a group at MaxSize) is remembered
   // only through S1's launched-for-replacing-instance tag: with S1 gone no run ever undoes it (desired
   // stays 3 for good). The handler could leave with a decrement when the partner is still in service.
-  it.fails('undoes the +1 of a half-done swap whose spot side is interrupted before completion', async () => {
+  // Fixed by 9509939 (the handler leaves with a decrement when the partner was never retired).
+  it('undoes the +1 of a half-done swap whose spot side is interrupted before completion', async () => {
     const result = await runCase(
       chaosCase({
         groups: [group('web', { desired: 2 })],
@@ -82,7 +87,7 @@ describe('engine defects found by chaos runs', () => {
   // replacement yet and both launch one, because clientToken (core/planner.ts) is the instance id plus
   // the schedule period, and the two runs' `now` fall into different periods. The group spends a second
   // spot instance until the next run terminates the duplicate. (The group is opted in at 18:03, so
-  // the 18:05 runs are the first to act.)
+  // the 18:05 runs are the first to act.) Open.
   it.fails('launches one replacement when two overlapping runs straddle a schedule boundary', async () => {
     const result = await runCase(
       chaosCase({

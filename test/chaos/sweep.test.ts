@@ -7,10 +7,7 @@ import { reproduction } from '../../lambdas/chaos/command.ts'
 import { sweep } from '../../lambdas/chaos/runner.ts'
 
 describe('chaos sweep', () => {
-  // Expected to fail until the engine defects of engine-regressions.test.ts are fixed: today seeds 6, 18
-  // and 19 break invariant 6 (a second replacement for the partner of a half-done swap). Once they are
-  // fixed this passes, vitest reports the `.fails` as an error, and the marker must go.
-  it.fails('breaks no invariant in 20 random cases', async () => {
+  it('breaks no invariant in 20 random cases', async () => {
     const { failed } = await sweep({ runs: 20, seed: 1 })
     const failures = failed.map(
       (f) => `${reproduction(f.seed)}: ${f.violations.map((v) => v.invariant).join(', ')}${f.error ?? ''}`,
