@@ -41,7 +41,7 @@ export interface RegionRunOptions {
   readonly splitAbove?: number
 }
 
-import { GROUP_CONCURRENCY, TAG_REBALANCE_AT_RISK } from '../core/constants.ts'
+import { GROUP_CONCURRENCY } from '../core/constants.ts'
 
 const STACK_NAME_TAG = 'aws:cloudformation:stack-name'
 const CHANGES_CAPACITY: ReadonlySet<Action['kind']> = new Set(['launch-spot', 'swap', 'complete-swap'])
@@ -54,9 +54,10 @@ const planAll = (
   now: Date,
   details: { protectedIds: ReadonlySet<string>; stackStatuses: ReadonlyMap<string, string> },
   groups: readonly ManagedGroup[],
+  // One cache per product description (selections depend on that platform's spot prices), kept across
+  // the passes of one run.
+  caches: Map<string, Map<string, Selection>>,
 ): GroupPlan[] => {
-  // One cache per product description: selections depend on the spot prices of that platform.
-  const caches = new Map<string, Map<string, Selection>>()
   const cacheFor = (productDescription: string): Map<string, Selection> => {
     const cache = caches.get(productDescription) ?? new Map<string, Selection>()
     caches.set(productDescription, cache)
@@ -80,36 +81,81 @@ const planAll = (
   )
 }
 
+/** Instances a plan would retire (or start retiring): only these need their termination protection read. */
+const retiredBy = (plans: readonly GroupPlan[]): Set<string> => {
+  const ids = new Set<string>()
+  for (const plan of plans)
+    for (const action of plan.actions) {
+      if (action.kind === 'launch-spot') ids.add(action.replacing)
+      if (action.kind === 'swap') for (const pair of action.pairs) ids.add(pair.onDemandInstanceId)
+      if (action.kind === 'complete-swap') ids.add(action.pair.onDemandInstanceId)
+    }
+  return ids
+}
+
+/** A plan that skips a protected instance may pick another one; a few rounds settle it. */
+const MAX_PROTECTION_ROUNDS = 3
+
 /**
- * Plans twice: a first pass with no per-instance details finds the few groups about to change; only
- * for those are stack statuses and termination protection read, then they are planned again.
+ * Plans with what is cheap to know, then reads per-instance and per-stack details only for what the plan
+ * would touch: stack statuses of groups about to change, termination protection of instances about to be
+ * retired. Groups whose details change something are planned again (a skipped instance may hand its turn
+ * to one not yet read, hence the rounds). A converged account makes none of these reads.
  */
 const planRegion = async (snapshot: RegionSnapshot, cloud: CloudPort, config: GlobalConfig, now: Date) => {
+  const caches = new Map<string, Map<string, Selection>>()
   const none = { protectedIds: new Set<string>(), stackStatuses: new Map<string, string>() }
-  const first = planAll(snapshot, config, now, none, snapshot.groups)
-  const changing = snapshot.groups.filter((_, i) => changesCapacity(first[i] as GroupPlan))
-  if (changing.length === 0) return first
+  let plans = planAll(snapshot, config, now, none, snapshot.groups, caches)
+  const changing = snapshot.groups.filter((_, i) => changesCapacity(plans[i] as GroupPlan))
+  if (changing.length === 0) return plans
   const stackNames = [
     ...new Set(changing.map((g) => g.group.tags[STACK_NAME_TAG]).filter((n) => n !== undefined)),
   ]
-  // Candidates for retirement: on-demand members and spot members flagged at risk.
-  const retirable = (id: string): boolean => {
-    const instance = snapshot.instances.get(id)
-    return instance?.lifecycle === 'on-demand' || instance?.tags[TAG_REBALANCE_AT_RISK] !== undefined
+  const stackStatuses =
+    stackNames.length > 0 ? await cloud.stackStatuses(stackNames) : new Map<string, string>()
+  const checked = new Set<string>()
+  const protectedIds = new Set<string>()
+  let replan = changing.filter((g) => stackStatuses.has(g.group.tags[STACK_NAME_TAG] ?? ''))
+  for (let round = 0; round < MAX_PROTECTION_ROUNDS; round++) {
+    const unchecked = [...retiredBy(plans)].filter((id) => !checked.has(id))
+    if (unchecked.length > 0) {
+      for (const id of await cloud.terminationProtected(unchecked)) protectedIds.add(id)
+      for (const id of unchecked) checked.add(id)
+    }
+    const hit = new Set([
+      ...replan.map((g) => g.group.name),
+      ...changing
+        .filter((g) => g.group.members.some((m) => protectedIds.has(m.instanceId)))
+        .map((g) => g.group.name),
+    ])
+    if (hit.size === 0 || (unchecked.length === 0 && round > 0)) break
+    const again = planAll(
+      snapshot,
+      config,
+      now,
+      { protectedIds, stackStatuses },
+      changing.filter((g) => hit.has(g.group.name)),
+      caches,
+    )
+    const replanned = new Map(again.map((p) => [p.group, p]))
+    plans = plans.map((p) => replanned.get(p.group) ?? p)
+    replan = []
   }
-  const retirableIds = changing.flatMap((g) =>
-    g.group.members
-      .filter((m) => !m.protectedFromScaleIn && retirable(m.instanceId))
-      .map((m) => m.instanceId),
-  )
-  const [stackStatuses, protectedIds] = await Promise.all([
-    stackNames.length > 0 ? cloud.stackStatuses(stackNames) : Promise.resolve(new Map<string, string>()),
-    retirableIds.length > 0 ? cloud.terminationProtected(retirableIds) : Promise.resolve(new Set<string>()),
-  ])
-  const second = planAll(snapshot, config, now, { protectedIds, stackStatuses }, changing)
-  const replanned = new Map(second.map((p) => [p.group, p]))
-  return first.map((p) => replanned.get(p.group) ?? p)
+  // Whatever the last round planned must not retire an instance whose protection was never read.
+  const unread = [...retiredBy(plans)].filter((id) => !checked.has(id))
+  return unread.length === 0 ? plans : plans.map((p) => withoutUnread(p, new Set(unread)))
 }
+
+/** Drops launches and swaps that would retire an instance not checked for termination protection. */
+const withoutUnread = (plan: GroupPlan, unread: ReadonlySet<string>): GroupPlan => ({
+  ...plan,
+  actions: plan.actions.filter((a) => {
+    if (a.kind === 'launch-spot') return !unread.has(a.replacing)
+    if (a.kind === 'swap') return a.pairs.every((pair) => !unread.has(pair.onDemandInstanceId))
+    if (a.kind === 'complete-swap') return !unread.has(a.pair.onDemandInstanceId)
+    return true
+  }),
+})
 
 /** Strays are only terminated when AWS confirms they belong to no group at all. */
 const cleanStrays = async (

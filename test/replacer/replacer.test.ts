@@ -447,4 +447,19 @@ describe('replacer', () => {
     })
     expect(chunkSummary.regions[0]?.groups).toHaveLength(200)
   })
+
+  it('reads termination protection only for instances about to be retired, and moves on past a protected one', async () => {
+    const cloud = cloudWithFleet(3)
+    const [oldest, second] = [...cloud.group('web').members.keys()] as [string, string]
+    cloud.protectedIds.add(oldest)
+    await harness({ 'us-east-1': cloud }).run()
+    expect(cloud.calls.filter((c) => c.method === 'terminationProtected').map((c) => c.args[0])).toEqual([
+      [oldest],
+      [second],
+    ])
+    const launched = cloud.calls
+      .filter((c) => c.method === 'launchSpot')
+      .map((c) => (c.args[0] as { tags: Record<string, string> }).tags['launched-for-replacing-instance'])
+    expect(launched).toEqual([second])
+  })
 })
