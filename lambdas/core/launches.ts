@@ -52,8 +52,9 @@ const diversify = (
   ranked: readonly RankedCandidate[],
   poolCounts: ReadonlyMap<string, number>,
   targetSpot: number,
+  maxPoolShare: number,
 ): readonly RankedCandidate[] => {
-  const cap = Math.max(1, Math.ceil(targetSpot * MAX_POOL_SHARE))
+  const cap = Math.max(1, Math.ceil(targetSpot * maxPoolShare))
   const open = ranked.filter((c) => (poolCounts.get(poolKey(c.instanceType, c.zone)) ?? 0) < cap)
   return open.length > 0 ? open : ranked
 }
@@ -153,7 +154,12 @@ export const planLaunches = (
       skip('no-compatible-spot-type: only the at-risk pool itself is compatible')
       continue
     }
-    const choices = diversify(ranked, poolCounts, budget.targetSpot).slice(0, MAX_FLEET_OVERRIDES)
+    const choices = diversify(
+      ranked,
+      poolCounts,
+      budget.targetSpot,
+      input.maxPoolShare ?? MAX_POOL_SHARE,
+    ).slice(0, MAX_FLEET_OVERRIDES)
     const first = choices[0] as RankedCandidate
     if (replacingOnDemand) onDemandLaunches++
     countPool(first.instanceType, first.zone)

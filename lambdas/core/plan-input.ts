@@ -25,6 +25,11 @@ export interface PlanInput {
    * a selection depends only on type, zone and the selection settings, not on the group.
    */
   readonly selectionCache?: Map<string, Selection>
+  /**
+   * The largest share of a group's spot instances one type/zone pool may hold while others exist.
+   * @default MAX_POOL_SHARE (about a third). 1 turns diversification off (how AutoSpotting behaves).
+   */
+  readonly maxPoolShare?: number
 }
 
 /** Oldest first, ties by id: the order in which on-demand instances are replaced. */

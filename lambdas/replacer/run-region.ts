@@ -39,6 +39,8 @@ export interface RegionRunOptions {
   readonly onlyGroups?: readonly string[]
   /** With fan-out: defer a region with more managed groups than this, in chunks of this size. */
   readonly splitAbove?: number
+  /** See PlanInput.maxPoolShare; the benchmark's AutoSpotting policy sets 1. */
+  readonly maxPoolShare?: number
 }
 
 import { GROUP_CONCURRENCY } from '../core/constants.ts'
@@ -48,16 +50,27 @@ const CHANGES_CAPACITY: ReadonlySet<Action['kind']> = new Set(['launch-spot', 's
 
 const changesCapacity = (plan: GroupPlan): boolean => plan.actions.some((a) => CHANGES_CAPACITY.has(a.kind))
 
+/** What every plan of one region run shares. */
+interface PlanContext {
+  readonly snapshot: RegionSnapshot
+  readonly config: GlobalConfig
+  readonly now: Date
+  readonly maxPoolShare: number | undefined
+  /** One cache per product description (selections depend on its spot prices), kept across passes. */
+  readonly caches: Map<string, Map<string, Selection>>
+}
+
+interface PlanDetails {
+  readonly protectedIds: ReadonlySet<string>
+  readonly stackStatuses: ReadonlyMap<string, string>
+}
+
 const planAll = (
-  snapshot: RegionSnapshot,
-  config: GlobalConfig,
-  now: Date,
-  details: { protectedIds: ReadonlySet<string>; stackStatuses: ReadonlyMap<string, string> },
+  context: PlanContext,
+  details: PlanDetails,
   groups: readonly ManagedGroup[],
-  // One cache per product description (selections depend on that platform's spot prices), kept across
-  // the passes of one run.
-  caches: Map<string, Map<string, Selection>>,
 ): GroupPlan[] => {
+  const { snapshot, config, now, maxPoolShare, caches } = context
   const cacheFor = (productDescription: string): Map<string, Selection> => {
     const cache = caches.get(productDescription) ?? new Map<string, Selection>()
     caches.set(productDescription, cache)
@@ -77,6 +90,7 @@ const planAll = (
       stackStatus: details.stackStatuses.get(managed.group.tags[STACK_NAME_TAG] ?? ''),
       now,
       selectionCache: cacheFor(managed.productDescription),
+      ...(maxPoolShare === undefined ? {} : { maxPoolShare }),
     }),
   )
 }
@@ -102,10 +116,10 @@ const MAX_PROTECTION_ROUNDS = 3
  * retired. Groups whose details change something are planned again (a skipped instance may hand its turn
  * to one not yet read, hence the rounds). A converged account makes none of these reads.
  */
-const planRegion = async (snapshot: RegionSnapshot, cloud: CloudPort, config: GlobalConfig, now: Date) => {
-  const caches = new Map<string, Map<string, Selection>>()
+const planRegion = async (context: PlanContext, cloud: CloudPort): Promise<GroupPlan[]> => {
+  const { snapshot } = context
   const none = { protectedIds: new Set<string>(), stackStatuses: new Map<string, string>() }
-  let plans = planAll(snapshot, config, now, none, snapshot.groups, caches)
+  let plans = planAll(context, none, snapshot.groups)
   const changing = snapshot.groups.filter((_, i) => changesCapacity(plans[i] as GroupPlan))
   if (changing.length === 0) return plans
   const stackNames = [
@@ -130,12 +144,9 @@ const planRegion = async (snapshot: RegionSnapshot, cloud: CloudPort, config: Gl
     ])
     if (hit.size === 0 || (unchecked.length === 0 && round > 0)) break
     const again = planAll(
-      snapshot,
-      config,
-      now,
+      context,
       { protectedIds, stackStatuses },
       changing.filter((g) => hit.has(g.group.name)),
-      caches,
     )
     const replanned = new Map(again.map((p) => [p.group, p]))
     plans = plans.map((p) => replanned.get(p.group) ?? p)
@@ -200,7 +211,8 @@ export const runRegion = async (options: RegionRunOptions): Promise<RegionResult
       groups: unmanaged,
     })
   }
-  const plans = await planRegion(snapshot, cloud, config, now)
+  const context = { snapshot, config, now, maxPoolShare: options.maxPoolShare, caches: new Map() }
+  const plans = await planRegion(context, cloud)
   const groups = await mapWithConcurrency(plans, GROUP_CONCURRENCY, async (plan): Promise<GroupResult> => {
     const outcomes = await executeActions(cloud, plan.actions, config.dryRun)
     for (const outcome of outcomes) {

@@ -110,6 +110,9 @@ export class Invocations {
           log: this.ctx.log,
           metrics: this.ctx.metrics,
           ...(onlyGroup === undefined ? {} : { onlyGroup }),
+          ...(this.ctx.policy.maxPoolShare === undefined
+            ? {}
+            : { maxPoolShare: this.ctx.policy.maxPoolShare }),
         })
       } catch (error) {
         // The Lambda logs a failed region run and carries on; nothing else to do in the simulation.

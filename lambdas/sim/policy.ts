@@ -18,6 +18,8 @@ export interface SimPolicy {
   readonly launchEvents: boolean
   /** Deliver spot interruption warnings and rebalance recommendations to the interruption handler. */
   readonly interruptionHandler: boolean
+  /** The planner's pool cap (see PlanInput.maxPoolShare); undefined = the engine's default. */
+  readonly maxPoolShare?: number
   /**
    * Auto Scaling runs every managed group as a MixedInstancesPolicy group with this distribution from the
    * start (mixed-instances-group.ts); spotswap's Lambdas should then be off.
@@ -47,8 +49,7 @@ export const ON_DEMAND_POLICY: SimPolicy = {
  * The same engine configured as AutoSpotting Community Edition behaves: a run every 30 minutes, one
  * replacement in flight per group, the cheapest compatible pool, no wait for the health check grace
  * period, an interrupted instance detached, rebalance recommendations ignored, no launch-event runs.
- * Not expressible yet: AutoSpotting does not diversify, the engine always caps a pool at about a third of
- * the group (MAX_POOL_SHARE); see docs/benchmark.md.
+ * No diversification either: any pool may hold the whole group (maxPoolShare 1).
  */
 export const AUTOSPOTTING_POLICY: SimPolicy = {
   name: 'autospotting',
@@ -63,6 +64,7 @@ export const AUTOSPOTTING_POLICY: SimPolicy = {
   scheduleMinutes: 30,
   launchEvents: false,
   interruptionHandler: true,
+  maxPoolShare: 1,
 }
 
 const autoScalingOnly = { env: {}, replacer: false, launchEvents: false, interruptionHandler: false }

@@ -395,6 +395,17 @@ describe('planGroup', () => {
     expect(Math.max(...counts.values())).toBeLessThanOrEqual(2)
   })
 
+  it('puts every replacement in the cheapest pool when diversification is off (maxPoolShare 1)', () => {
+    const fleet = onDemandFleet(6).map((i) => ({ ...i, zone: 'us-east-1a' }))
+    const plan = planGroup(
+      planInput(fleet, {
+        maxPoolShare: 1,
+        config: config({ maxReplacementsInFlight: { kind: 'count', value: 6 } }),
+      }),
+    )
+    expect(new Set(launches(plan.actions).map((a) => a.overrides[0]?.instanceType)).size).toBe(1)
+  })
+
   it('uses the MixedInstancesPolicy on-demand base and override types', () => {
     const fleet = onDemandFleet(4)
     const plan = planGroup(
