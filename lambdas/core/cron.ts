@@ -55,7 +55,20 @@ const formatterFor = (timeZone: string): Intl.DateTimeFormat => {
   return formatter
 }
 
+/** Every group of a run asks about the same minute; remember the answer per zone and minute. */
+const lastAnswers = new Map<string, { hour: number; day: number }>()
+
 export const localHourAndDay = (now: Date, timeZone: string): { hour: number; day: number } => {
+  const key = `${timeZone}|${Math.floor(now.getTime() / 60_000)}`
+  const known = lastAnswers.get(key)
+  if (known !== undefined) return known
+  if (lastAnswers.size > 1000) lastAnswers.clear()
+  const answer = computeHourAndDay(now, timeZone)
+  lastAnswers.set(key, answer)
+  return answer
+}
+
+const computeHourAndDay = (now: Date, timeZone: string): { hour: number; day: number } => {
   const parts = formatterFor(timeZone).formatToParts(now)
   const hour = Number(parts.find((p) => p.type === 'hour')?.value)
   const day = WEEKDAYS[parts.find((p) => p.type === 'weekday')?.value ?? ''] ?? 0

@@ -20,7 +20,19 @@ export const globToRegExp = (pattern: string): RegExp => {
   return new RegExp(`^${body}$`)
 }
 
-export const matchesGlob = (value: string, pattern: string): boolean => globToRegExp(pattern).test(value)
+/** Patterns come from a handful of settings; each is compiled once per container, not once per match. */
+const compiled = new Map<string, RegExp>()
+const MAX_COMPILED = 10_000
+
+export const matchesGlob = (value: string, pattern: string): boolean => {
+  let regex = compiled.get(pattern)
+  if (regex === undefined) {
+    if (compiled.size >= MAX_COMPILED) compiled.clear()
+    regex = globToRegExp(pattern)
+    compiled.set(pattern, regex)
+  }
+  return regex.test(value)
+}
 
 export const matchesAny = (value: string, patterns: readonly string[]): boolean =>
   patterns.some((pattern) => matchesGlob(value, pattern))

@@ -55,8 +55,13 @@ const diversify = (
   maxPoolShare: number,
 ): readonly RankedCandidate[] => {
   const cap = Math.max(1, Math.ceil(targetSpot * maxPoolShare))
-  const open = ranked.filter((c) => (poolCounts.get(poolKey(c.instanceType, c.zone)) ?? 0) < cap)
-  return open.length > 0 ? open : ranked
+  // Only the first MAX_FLEET_OVERRIDES are ever used: stop looking once they are found.
+  const open: RankedCandidate[] = []
+  for (const c of ranked) {
+    if ((poolCounts.get(poolKey(c.instanceType, c.zone)) ?? 0) < cap) open.push(c)
+    if (open.length === MAX_FLEET_OVERRIDES) break
+  }
+  return open.length > 0 ? open : ranked.slice(0, MAX_FLEET_OVERRIDES)
 }
 
 export const planLaunches = (
@@ -96,6 +101,7 @@ export const planLaunches = (
         byLaunchTimeThenId(a.instance, b.instance),
     )
 
+  const settingsKey = selectionSettingsKey(config)
   let onDemandLaunches = 0
   for (const { member, instance } of eligible) {
     if (launches.length >= budget.budget) break
@@ -131,7 +137,7 @@ export const planLaunches = (
       skip(`missing-on-demand-price: no on-demand price for ${baseType}; not replacing blind`)
       continue
     }
-    const cacheKey = `${baseType}|${instance.zone}|${selectionSettingsKey(config)}`
+    const cacheKey = `${baseType}|${instance.zone}|${settingsKey}`
     let selection = cache.get(cacheKey)
     if (!selection) {
       selection = selectCandidates(catalog, {
@@ -149,7 +155,10 @@ export const planLaunches = (
     }
     // Never back into the pool AWS just flagged.
     const atRiskPool = replacingOnDemand ? undefined : poolKey(instance.type, instance.zone)
-    const ranked = selection.ranked.filter((c) => poolKey(c.instanceType, c.zone) !== atRiskPool)
+    const ranked =
+      atRiskPool === undefined
+        ? selection.ranked
+        : selection.ranked.filter((c) => poolKey(c.instanceType, c.zone) !== atRiskPool)
     if (ranked.length === 0) {
       skip('no-compatible-spot-type: only the at-risk pool itself is compatible')
       continue
