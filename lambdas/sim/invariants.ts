@@ -94,7 +94,8 @@ const sizesDiffer = (
 
 /**
  * A clean invocation that found the group as its owner left it must leave it so. A group left otherwise
- * by a failed or crashed run must be restored within RESTORE_RUNS clean replacer runs.
+ * by a failed or crashed run must be restored within RESTORE_RUNS clean replacer runs after the last
+ * failed one.
  */
 const sizeCheck = (
   region: SimRegion,
@@ -114,7 +115,11 @@ const sizeCheck = (
     watch.delete(name)
     return undefined
   }
-  if (!clean) return undefined
+  if (!clean) {
+    // A run that failed again starts the count over: the group has RESTORE_RUNS clean runs after it.
+    if (replacerCovered) watch.delete(name)
+    return undefined
+  }
   if (!sizesDiffer(was, owner)) return `changed by an invocation without failures: ${describe}`
   if (!replacerCovered) return undefined
   const runs = (watch.get(name) ?? 0) + 1

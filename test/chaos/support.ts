@@ -2,7 +2,13 @@
  * Hand-written chaos cases: one region, the groups given, and only the faults and races a test names.
  * Times are minutes after the start, so a case reads as a story.
  */
-import type { ChaosCase, CrashPoint, OverlappingRuns, OwnerAction } from '../../lambdas/chaos/case.ts'
+import type {
+  ChaosCase,
+  CrashPoint,
+  ErrorStorm,
+  OverlappingRuns,
+  OwnerAction,
+} from '../../lambdas/chaos/case.ts'
 import { CHAOS_START } from '../../lambdas/chaos/generate.ts'
 import type { Violation } from '../../lambdas/sim/invariants.ts'
 
@@ -36,6 +42,7 @@ export interface CaseSpec {
   }[]
   readonly crashes?: readonly CrashPoint[]
   readonly errorRate?: number
+  readonly storms?: readonly ErrorStorm[]
   readonly overlaps?: readonly (Omit<OverlappingRuns, 'atMs' | 'region'> & { readonly minute: number })[]
   readonly owner?: readonly (Omit<OwnerAction, 'atMs' | 'region'> & { readonly minute: number })[]
 }
@@ -58,7 +65,12 @@ export const chaosCase = (spec: CaseSpec, seed = 1): ChaosCase => ({
     })),
   },
   traces: {},
-  faults: { errorRate: spec.errorRate ?? 0, crashRate: 0, crashes: spec.crashes ?? [], storms: [] },
+  faults: {
+    errorRate: spec.errorRate ?? 0,
+    crashRate: 0,
+    crashes: spec.crashes ?? [],
+    storms: spec.storms ?? [],
+  },
   overlaps: (spec.overlaps ?? []).map(({ minute: at, ...run }) => ({
     ...run,
     atMs: minute(at),
