@@ -168,4 +168,20 @@ describe('engine defects found by chaos runs', () => {
     )
     expect(kinds(result.violations)).not.toContain('group-size-not-restored')
   })
+  // Invariant 1. 18:10 a swap attaches S2 (desired 3 -> 4) and dies before retiring i-1002; 18:14:30 S1
+  // gets its interruption warning and the handler detaches it, so the group backfills (40 s to boot);
+  // 18:15 the next run completes the swap and retires i-1002 while the backfill is still pending:
+  // 2 in service against the owner's 3 until it boots. Either the engine retires a partner only while
+  // the group has at least its desired capacity in service, or invariant 1 counts a booting backfill as
+  // capacity: a decision to make. (Which spot member the warning hits depends on the seed: seed 1 picks S1.)
+  it.fails('retires no partner while an interrupted member’s backfill is still booting', async () => {
+    const result = await runCase(
+      chaosCase({
+        groups: [group('web', { desired: 3 })],
+        crashes: [{ ...crashBeforeRetiring, occurrence: 2 }],
+        interruptions: [{ minute: 14.5, group: 'web', count: 1 }],
+      }),
+    )
+    expect(kinds(result.violations)).not.toContain('capacity-below-desired')
+  })
 })
