@@ -2,23 +2,11 @@
  * A CloudPort that can only read. `plan` runs the replacer with DRY_RUN forced, which already issues no
  * write; this guard makes that a property of the wiring rather than of the engine's code paths.
  */
-import type { CloudPort } from '../core/port.ts'
+import { type CloudPort, PORT_WRITES } from '../core/port.ts'
 
 export class ReadOnlyViolationError extends Error {
   override readonly name = 'ReadOnlyViolationError'
 }
-
-const WRITES = [
-  'launchSpot',
-  'attachInstances',
-  'detachInstances',
-  'terminateInGroup',
-  'terminateInstances',
-  'setMaxSize',
-  'tagGroup',
-  'untagGroup',
-  'untagInstances',
-] as const satisfies readonly (keyof CloudPort)[]
 
 export const readOnly = (cloud: CloudPort): CloudPort => {
   const refuse = (method: string) => () =>
@@ -35,6 +23,6 @@ export const readOnly = (cloud: CloudPort): CloudPort => {
     stackStatuses: (names) => cloud.stackStatuses(names),
     lifecycleHooks: (name) => cloud.lifecycleHooks(name),
     groupOfInstances: (ids) => cloud.groupOfInstances(ids),
-    ...Object.fromEntries(WRITES.map((method) => [method, refuse(method)])),
+    ...Object.fromEntries(PORT_WRITES.map((method) => [method, refuse(method)])),
   } as CloudPort
 }

@@ -74,9 +74,15 @@ export const planGroup = (input: PlanInput): GroupPlan => {
   const memberById = new Map(group.members.map((m) => [m.instanceId, m]))
   const isProtected = (id: string): boolean =>
     memberById.get(id)?.protectedFromScaleIn === true || input.terminationProtected.has(id)
+  const leaving = (state: string): boolean => /^(Terminating|Detaching|Detached|Terminated)/.test(state)
+  const attachedSpot = group.members.filter(
+    (m) => !leaving(m.lifecycleState) && detail(m.instanceId)?.lifecycle === 'spot',
+  )
+  const inServiceIds = new Set(inService.map((m) => m.instanceId))
   const recovery = recoverSwaps({
     group,
-    spotMembers: spot,
+    spotMembers: attachedSpot,
+    inService: (id) => inServiceIds.has(id),
     detail,
     isPartner,
     onDemandIds,
@@ -86,7 +92,6 @@ export const planGroup = (input: PlanInput): GroupPlan => {
   })
   actions.push(...recovery.actions)
   const { maxSize, halfDonePartners } = recovery
-  const halfDone = [...halfDonePartners]
 
   // 3. Spot instances launched earlier and not attached: keep one per partner, drop what is not needed.
   const terminate = (instance: Instance, reason: string): void => {
@@ -108,7 +113,8 @@ export const planGroup = (input: PlanInput): GroupPlan => {
       pendingByPartner.set(partner, instance)
     }
   }
-  const replaceable = Math.max(0, onDemand.length - minOnDemand)
+  // Partners retired by this run's recovery are as good as gone: they leave no room for another launch.
+  const replaceable = Math.max(0, onDemand.length - recovery.retiringOnDemand - minOnDemand)
   // The oldest partners keep their replacements; the newest on-demand instances are the ones kept.
   // Replacements of at-risk spot members are always wanted: they do not change the on-demand count.
   const pending = [...pendingByPartner.entries()].sort(([a], [b]) => {
@@ -135,7 +141,7 @@ export const planGroup = (input: PlanInput): GroupPlan => {
       terminate(instance, `partner-protected: ${partner} was protected since its replacement was launched`)
     } else if (
       skipped === undefined &&
-      halfDone.length === 0 &&
+      halfDonePartners.size === 0 &&
       instance.state === 'running' &&
       ageSeconds + GRACE_SLACK_SECONDS >= grace
     ) {

@@ -82,6 +82,20 @@ export interface CloudPort {
   untagInstances(ids: readonly string[], keys: readonly string[]): Promise<void>
 }
 
+/** The port's methods that change something; every other method only reads. */
+export const PORT_WRITES = [
+  'launchSpot',
+  'attachInstances',
+  'detachInstances',
+  'terminateInGroup',
+  'terminateInstances',
+  'setMaxSize',
+  'tagGroup',
+  'untagGroup',
+  'tagInstances',
+  'untagInstances',
+] as const satisfies readonly (keyof CloudPort)[]
+
 /** Region discovery is account-wide, so it lives outside the per-region port. */
 export interface RegionDirectory {
   enabledRegions(): Promise<string[]>

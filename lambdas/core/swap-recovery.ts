@@ -10,6 +10,7 @@ import type { Group, GroupMember, Instance } from './types.ts'
 
 export interface RecoveryInput {
   readonly group: Group
+  /** Spot members in any state but leaving (an attached replacement may still be Pending). */
   readonly spotMembers: readonly GroupMember[]
   readonly detail: (id: string) => Instance | undefined
   /** Members a replacement may retire: on-demand ones and spot ones flagged at risk. */
@@ -18,6 +19,7 @@ export interface RecoveryInput {
   readonly minOnDemand: number
   /** Partners the owner protected (scale-in or API termination) since the swap started. */
   readonly isProtected: (id: string) => boolean
+  readonly inService: (id: string) => boolean
   /** Set when the group may not be changed this run; the record then waits. */
   readonly skipped: string | undefined
 }
@@ -26,6 +28,8 @@ export interface Recovery {
   readonly actions: readonly Action[]
   /** Partners of attached replacements: they must not get another one. */
   readonly halfDonePartners: ReadonlySet<string>
+  /** On-demand partners this run retires: they no longer count toward what may be replaced. */
+  readonly retiringOnDemand: number
   /** MaxSize once this run's restore (if any) is done: new swaps are sized against it. */
   readonly maxSize: number
 }
@@ -51,8 +55,9 @@ export const recoverSwaps = (input: RecoveryInput): Recovery => {
   const recordedMax = group.tags[TAG_ORIGINAL_MAX_SIZE]
 
   if (halfDone.length === 0) {
-    if (rawRecord === undefined && recordedMax === undefined) {
-      return { actions, halfDonePartners: new Set(), maxSize: group.maxSize }
+    // A skipped group (stack updating, being deleted, processes suspended) is left alone until it is not.
+    if ((rawRecord === undefined && recordedMax === undefined) || input.skipped !== undefined) {
+      return { actions, halfDonePartners: new Set(), maxSize: group.maxSize, retiringOnDemand: 0 }
     }
     // The swap is over: put MaxSize back (never below desired, which the owner may have raised) and
     // drop the record.
@@ -67,7 +72,7 @@ export const recoverSwaps = (input: RecoveryInput): Recovery => {
           ? `swap finished; unreadable ${TAG_ORIGINAL_MAX_SIZE}=${recordedMax} left MaxSize as it is`
           : 'swap finished',
     })
-    return { actions, halfDonePartners: new Set(), maxSize: maxSize ?? group.maxSize }
+    return { actions, halfDonePartners: new Set(), maxSize: maxSize ?? group.maxSize, retiringOnDemand: 0 }
   }
 
   // Swaps whose replacement is attached but whose partner is still in: retire one side of each, with a
@@ -78,9 +83,12 @@ export const recoverSwaps = (input: RecoveryInput): Recovery => {
   const record = parseRecord(rawRecord)
   const expectedDesired = record ? record.after - (record.pairs - halfDone.length) : undefined
   const resizedMeanwhile = expectedDesired !== group.desiredCapacity
+  let retiringOnDemand = 0
   if (input.skipped === undefined) {
     let onDemandLeft = input.onDemandIds.size
     for (const pair of halfDone) {
+      // The replacement must be in service before its partner goes; an attach still Pending waits a run.
+      if (!input.inService(pair.spotInstanceId)) continue
       if (resizedMeanwhile) {
         actions.push({
           kind: 'complete-swap',
@@ -95,7 +103,10 @@ export const recoverSwaps = (input: RecoveryInput): Recovery => {
       const keepsMinimum = !partnerIsOnDemand || onDemandLeft - 1 >= input.minOnDemand
       const partnerProtected = input.isProtected(pair.onDemandInstanceId)
       const retirePartner = keepsMinimum && !partnerProtected
-      if (retirePartner && partnerIsOnDemand) onDemandLeft--
+      if (retirePartner && partnerIsOnDemand) {
+        onDemandLeft--
+        retiringOnDemand++
+      }
       actions.push({
         kind: 'complete-swap',
         group: group.name,
@@ -113,5 +124,6 @@ export const recoverSwaps = (input: RecoveryInput): Recovery => {
     actions,
     halfDonePartners: new Set(halfDone.map((p) => p.onDemandInstanceId)),
     maxSize: group.maxSize,
+    retiringOnDemand,
   }
 }

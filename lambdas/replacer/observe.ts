@@ -42,10 +42,19 @@ export interface ObserveScope {
   readonly splitAbove?: number | undefined
 }
 
-/** Managed groups of a region too large for one invocation, in chunks; nothing else was read. */
+/** Managed groups of a region too large for one invocation, in chunks, and the region's strays. */
 export interface DeferredRegion {
   readonly region: string
   readonly chunks: readonly (readonly string[])[]
+  /** Chunk workers only see their own groups, so strays are found here, against all managed groups. */
+  readonly strays: readonly Instance[]
+}
+
+/** Launched-for spot instances that are members of no managed group and whose group is not managed. */
+const straysAmong = (launched: readonly Instance[], managed: readonly Group[]): Instance[] => {
+  const memberIds = new Set(managed.flatMap((g) => g.members.map((m) => m.instanceId)))
+  const names = new Set(managed.map((g) => g.name))
+  return launched.filter((i) => !memberIds.has(i.id) && !names.has(i.tags[TAG_LAUNCHED_FOR_GROUP] ?? ''))
 }
 
 const chunksOf = (names: readonly string[], size: number): string[][] =>
@@ -64,7 +73,12 @@ export const observeRegion = async (
   )
   if (onlyGroups === undefined && splitAbove !== undefined && managed.length > splitAbove) {
     const names = managed.map((g) => g.name).sort()
-    return { region: cloud.region, chunks: chunksOf(names, splitAbove) }
+    const launched = await cloud.describeLaunchedSpotInstances()
+    return {
+      region: cloud.region,
+      chunks: chunksOf(names, splitAbove),
+      strays: straysAmong(launched, managed),
+    }
   }
   const [launchedAll, catalog] = await Promise.all([
     cloud.describeLaunchedSpotInstances(),
@@ -88,7 +102,6 @@ export const observeRegion = async (
     unattachedByGroup.set(owner, list)
   }
   const configErrors: ConfigError[] = []
-  const managedNames = new Set(managed.map((g) => g.name))
   const groups = managed.map((group): ManagedGroup => {
     const { config: effective, errors } = groupConfig(config.defaults, group.name, group.tags)
     configErrors.push(...errors)
@@ -103,12 +116,7 @@ export const observeRegion = async (
     }
   })
   // When some groups were asked for, strays of other groups are the next full run's business.
-  const strays =
-    onlyGroups === undefined
-      ? launchedAll.filter(
-          (i) => !memberIds.has(i.id) && !managedNames.has(i.tags[TAG_LAUNCHED_FOR_GROUP] ?? ''),
-        )
-      : []
+  const strays = onlyGroups === undefined ? straysAmong(launchedAll, managed) : []
 
   const descriptions = [...new Set(groups.map((g) => g.productDescription))].sort()
   const [spotRows, onDemand] = await Promise.all([

@@ -77,11 +77,12 @@ interface Work {
 export const createReplacer = (deps: ReplacerDeps) => {
   const runOne = async (config: GlobalConfig, work: Work): Promise<RegionSummary> => {
     const started = Date.now()
+    const now = deps.now()
     try {
       const result = await runRegion({
         cloud: deps.cloudFor(work.region),
         config,
-        now: deps.now(),
+        now,
         log: deps.log,
         metrics: deps.metrics,
         ...(work.onlyGroups ? { onlyGroups: work.onlyGroups } : {}),
@@ -91,7 +92,6 @@ export const createReplacer = (deps: ReplacerDeps) => {
           : {}),
       })
       if (result.deferred && config.fanoutQueueUrl) {
-        const now = deps.now()
         const bucket = Math.floor(now.getTime() / (config.scheduleMinutes * 60_000))
         await deps.enqueue(
           config.fanoutQueueUrl,

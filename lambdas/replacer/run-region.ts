@@ -7,6 +7,7 @@ import type { Log, MetricsSink } from '../core/log.ts'
 import { planGroup } from '../core/planner.ts'
 import type { CloudPort } from '../core/port.ts'
 import type { Selection } from '../core/selection.ts'
+import type { Instance } from '../core/types.ts'
 import { executeActions, type Outcome } from './execute.ts'
 import { mapWithConcurrency } from './limit.ts'
 import { type ManagedGroup, observeRegion, type RegionSnapshot } from './observe.ts'
@@ -46,7 +47,12 @@ export interface RegionRunOptions {
 import { GROUP_CONCURRENCY } from '../core/constants.ts'
 
 const STACK_NAME_TAG = 'aws:cloudformation:stack-name'
-const CHANGES_CAPACITY: ReadonlySet<Action['kind']> = new Set(['launch-spot', 'swap', 'complete-swap'])
+const CHANGES_CAPACITY: ReadonlySet<Action['kind']> = new Set([
+  'launch-spot',
+  'swap',
+  'complete-swap',
+  'restore-max-size',
+])
 
 const changesCapacity = (plan: GroupPlan): boolean => plan.actions.some((a) => CHANGES_CAPACITY.has(a.kind))
 
@@ -170,13 +176,13 @@ const withoutUnread = (plan: GroupPlan, unread: ReadonlySet<string>): GroupPlan 
 
 /** Strays are only terminated when AWS confirms they belong to no group at all. */
 const cleanStrays = async (
-  snapshot: RegionSnapshot,
+  candidates: readonly Instance[],
   cloud: CloudPort,
   dryRun: boolean,
 ): Promise<Outcome[]> => {
-  if (snapshot.strays.length === 0) return []
-  const owners = await cloud.groupOfInstances(snapshot.strays.map((i) => i.id))
-  const actions: Action[] = snapshot.strays
+  if (candidates.length === 0) return []
+  const owners = await cloud.groupOfInstances(candidates.map((i) => i.id))
+  const actions: Action[] = candidates
     .filter((i) => !owners.has(i.id))
     .map((i) => ({
       kind: 'terminate-spot',
@@ -199,7 +205,8 @@ export const runRegion = async (options: RegionRunOptions): Promise<RegionResult
   })
   if ('chunks' in observed) {
     log.info('region deferred in chunks', { region: cloud.region, chunks: observed.chunks.length })
-    return { region: cloud.region, groups: [], strays: [], configErrors: [], deferred: observed.chunks }
+    const strays = await cleanStrays(observed.strays, cloud, config.dryRun)
+    return { region: cloud.region, groups: [], strays, configErrors: [], deferred: observed.chunks }
   }
   const snapshot = observed
   for (const error of snapshot.configErrors)
@@ -226,7 +233,7 @@ export const runRegion = async (options: RegionRunOptions): Promise<RegionResult
   })
   for (const { plan, outcomes } of groups)
     emitGroupMetrics(options.metrics, cloud.region, plan, outcomes, snapshot.configErrors)
-  const strays = await cleanStrays(snapshot, cloud, config.dryRun)
+  const strays = await cleanStrays(snapshot.strays, cloud, config.dryRun)
   for (const outcome of strays)
     log.info('stray spot instance', { region: cloud.region, ...summarizeOutcome(outcome) })
   emitRegionMetrics(options.metrics, cloud.region, groups, snapshot.configErrors)

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ReadOnlyViolationError, readOnly } from '../../lambdas/cli/read-only.ts'
+import { PORT_WRITES } from '../../lambdas/core/port.ts'
 import { group, rawScenario, testWorld } from '../sim/support.ts'
 
 describe('the read-only port of spotswap plan', () => {
@@ -14,6 +15,7 @@ describe('the read-only port of spotswap plan', () => {
       cloud.detachInstances('web', [member?.id ?? ''], false),
       cloud.setMaxSize('web', 9),
       cloud.tagGroup('web', { a: 'b' }),
+      cloud.tagInstances([member?.id ?? ''], { 'spotswap:x': 'y' }),
     ]
     for (const write of writes) await expect(write).rejects.toBeInstanceOf(ReadOnlyViolationError)
     expect(sim.members('web', 'InService')).toHaveLength(2)
@@ -21,5 +23,10 @@ describe('the read-only port of spotswap plan', () => {
     expect(Object.keys(Object.fromEntries(sim.world.counter.total))).toEqual([
       'autoscaling:DescribeAutoScalingGroups',
     ])
+  })
+
+  it('covers every write method of the port', () => {
+    const cloud = readOnly(testWorld(rawScenario([group('web', { desired: 1 })])).cloud())
+    for (const method of PORT_WRITES) expect(typeof cloud[method], method).toBe('function')
   })
 })

@@ -285,6 +285,49 @@ describe('planGroup', () => {
       )
     })
 
+    it('waits while the attached replacement is still Pending: no retirement, no restore, no second launch', () => {
+      const fleet = onDemandFleet(2)
+      const attached = spotFor(fleet[0] as Instance)
+      const input = planInput([...fleet, attached], {
+        groupOverrides: {
+          desiredCapacity: 3,
+          tags: { [TAG_ORIGINAL_MAX_SIZE]: '2', 'spotswap:swap-desired': '3/1' },
+        },
+      })
+      const members = input.group.members.map((m) =>
+        m.instanceId === attached.id ? { ...m, lifecycleState: 'Pending' } : m,
+      )
+      const plan = planGroup({ ...input, group: { ...input.group, members } })
+      expect(kinds(plan.actions).filter((k) => k !== 'launch-spot')).toEqual([])
+      expect(launches(plan.actions).map((a) => a.replacing)).not.toContain(fleet[0]?.id)
+    })
+
+    it('leaves the record of a skipped group alone', () => {
+      const plan = planGroup(
+        planInput(onDemandFleet(2), {
+          stackStatus: 'UPDATE_IN_PROGRESS',
+          groupOverrides: {
+            maxSize: 3,
+            tags: { [TAG_ORIGINAL_MAX_SIZE]: '2', 'spotswap:swap-desired': '3/1' },
+          },
+        }),
+      )
+      expect(plan.actions).toEqual([])
+    })
+
+    it('counts a partner it retires now as gone when deciding how many more to replace', () => {
+      const fleet = onDemandFleet(3)
+      const attached = spotFor(fleet[0] as Instance)
+      const plan = planGroup(
+        planInput([...fleet, attached], {
+          config: config({ minOnDemandNumber: 1, maxReplacementsInFlight: { kind: 'count', value: 10 } }),
+          groupOverrides: { desiredCapacity: 4, tags: { 'spotswap:swap-desired': '4/1' } },
+        }),
+      )
+      // 3 on-demand, 1 retired now, minimum 1: one more replacement, not two.
+      expect(launches(plan.actions)).toHaveLength(1)
+    })
+
     it('finishes the record once no pair is left, never putting MaxSize below desired', () => {
       const fleet = onDemandFleet(4)
       const plan = planGroup(

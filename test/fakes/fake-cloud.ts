@@ -4,12 +4,13 @@
  * decrement, a termination hook holds an instance in Terminating:Wait, acting on a non-member fails)
  * and records every call, so tests assert on outcomes and on the exact mutations made.
  */
-import type {
-  CloudPort,
-  GroupQuery,
-  LifecycleHook,
-  SpotLaunchRequest,
-  SpotLaunchResult,
+import {
+  type CloudPort,
+  type GroupQuery,
+  type LifecycleHook,
+  PORT_WRITES,
+  type SpotLaunchRequest,
+  type SpotLaunchResult,
 } from '../../lambdas/core/port.ts'
 import type {
   Catalog,
@@ -44,18 +45,7 @@ export const throttlingError = (): Error => awsError('Throttling', 400, 'Rate ex
 export const serviceUnavailableError = (): Error =>
   awsError('ServiceUnavailable', 503, 'Service is unavailable')
 
-const MUTATIONS = new Set([
-  'launchSpot',
-  'attachInstances',
-  'detachInstances',
-  'terminateInGroup',
-  'terminateInstances',
-  'setMaxSize',
-  'tagGroup',
-  'untagGroup',
-  'tagInstances',
-  'untagInstances',
-])
+const MUTATIONS: ReadonlySet<string> = new Set(PORT_WRITES)
 
 export class FakeCloud implements CloudPort {
   readonly groups = new Map<string, FakeGroup>()

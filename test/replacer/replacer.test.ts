@@ -423,6 +423,7 @@ describe('replacer', () => {
   it('hands a region with more groups than one invocation should take to queued chunks', async () => {
     const cloud = cloudWithFleet(0)
     for (let g = 0; g < 450; g++) cloud.addGroup(`g${String(g).padStart(3, '0')}`, { maxSize: 2 })
+    const stray = cloud.addInstance({ lifecycle: 'spot', tags: { 'launched-for-asg': 'deleted-group' } })
     const h = harness({ 'us-east-1': cloud }, { FANOUT_QUEUE_URL: 'https://sqs/q.fifo' })
     const work = {
       source: 'spotswap',
@@ -434,7 +435,14 @@ describe('replacer', () => {
       Records: [{ eventSource: 'aws:sqs', messageId: 'm1', body: JSON.stringify(work) }],
     })
     expect(summary.regions).toEqual([{ region: 'us-east-1', deferredChunks: 3 }])
-    expect(cloud.calls.map((c) => c.method)).toEqual(['describeGroups'])
+    // Chunk workers only see their own groups: strays are found and cleaned by the splitting run.
+    expect(cloud.instances.get(stray.id)?.state).toBe('terminated')
+    expect(cloud.calls.map((c) => c.method)).toEqual([
+      'describeGroups',
+      'describeLaunchedSpotInstances',
+      'groupOfInstances',
+      'terminateInstances',
+    ])
     const chunks = h.recorded.enqueued.map((m) => JSON.parse(m.body).detail.groups as string[])
     expect(chunks.map((c) => c.length)).toEqual([200, 200, 51])
     expect(h.recorded.enqueued.every((m) => m.groupId === 'us-east-1')).toBe(true)

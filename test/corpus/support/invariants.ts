@@ -3,21 +3,11 @@
  * at the end of a run: a transient dip below desired capacity in the middle of a run is a violation too.
  */
 import { TAG_REPLACING_INSTANCE } from '../../../lambdas/core/constants.ts'
+import { PORT_WRITES } from '../../../lambdas/core/port.ts'
 import type { FakeCloud } from '../../fakes/fake-cloud.ts'
 import { membersOf } from './worlds.ts'
 
-const MUTATING = [
-  'launchSpot',
-  'attachInstances',
-  'detachInstances',
-  'terminateInGroup',
-  'terminateInstances',
-  'setMaxSize',
-  'tagGroup',
-  'untagGroup',
-  'tagInstances',
-  'untagInstances',
-] as const
+const MUTATING = PORT_WRITES
 
 /** Every string anywhere in a call's arguments. */
 const stringsIn = (value: unknown): string[] => {
