@@ -27,6 +27,12 @@ export const CAPACITY_BACKOFF_MINUTES = 30
  * the next run can tell a swap cut short (finish it, give back the +1) from an owner's resize (leave it).
  */
 export const TAG_SWAP_DESIRED = 'spotswap:swap-desired'
+/**
+ * Written on an instance just before a replacement is launched for it: which attempt this is. The launch's
+ * client token is built from it, so two overlapping runs that saw the same attempt send the same token
+ * (EC2 launches once), and every new attempt, after one failed or its replacement went away, gets a new one.
+ */
+export const TAG_REPLACEMENT_ATTEMPT = 'spotswap:replacement-attempt'
 /** Written on a group while its MaxSize is raised for a swap, so a crashed run's change is undone. */
 export const TAG_ORIGINAL_MAX_SIZE = 'spotswap:original-max-size'
 

@@ -13,6 +13,7 @@ import {
   TAG_NO_SPOT_CAPACITY_UNTIL,
   TAG_REBALANCE_AT_RISK,
   TAG_REPLACED_TYPE,
+  TAG_REPLACEMENT_ATTEMPT,
   TAG_REPLACING_INSTANCE,
 } from './constants.ts'
 import { byLaunchTimeThenId, type PlanInput } from './plan-input.ts'
@@ -170,6 +171,8 @@ export const planLaunches = (
       input.maxPoolShare ?? MAX_POOL_SHARE,
     ).slice(0, MAX_FLEET_OVERRIDES)
     const first = choices[0] as RankedCandidate
+    const previousAttempt = Number(instance.tags[TAG_REPLACEMENT_ATTEMPT] ?? '0')
+    const attempt = (Number.isSafeInteger(previousAttempt) && previousAttempt >= 0 ? previousAttempt : 0) + 1
     if (replacingOnDemand) onDemandLaunches++
     countPool(first.instanceType, first.zone)
     launches.push({
@@ -188,7 +191,8 @@ export const planLaunches = (
       })),
       allocationStrategy: config.spotAllocationStrategy,
       tags: launchTags(group, instance, baseType),
-      clientToken: clientToken(instance.id, input.now, input.scheduleMinutes),
+      clientToken: clientToken(instance.id, attempt),
+      attempt,
       capacityBackoffUntil: new Date(input.now.getTime() + CAPACITY_BACKOFF_MINUTES * 60_000).toISOString(),
       expectedHourlySavingsUsd: onDemandPrice - first.spotPriceUsd,
       reason: replacingOnDemand
@@ -200,7 +204,7 @@ export const planLaunches = (
 }
 
 /** Tags that describe one instance's own state and must not be copied onto its replacement. */
-const NOT_INHERITED = new Set([TAG_REBALANCE_AT_RISK, TAG_NO_SPOT_CAPACITY_UNTIL])
+const NOT_INHERITED = new Set([TAG_REBALANCE_AT_RISK, TAG_NO_SPOT_CAPACITY_UNTIL, TAG_REPLACEMENT_ATTEMPT])
 
 const launchTags = (group: Group, original: Instance, replacedType: string): Record<string, string> => {
   const tags: Record<string, string> = {}
@@ -219,8 +223,8 @@ const launchTags = (group: Group, original: Instance, replacedType: string): Rec
 }
 
 /**
- * Same replaced instance and schedule period → same token, so two overlapping runs cannot both launch;
- * a later period gets a fresh token, so a replacement that failed can be tried again.
+ * Same replaced instance and attempt → same token, so two overlapping runs that saw the same state cannot
+ * both launch; a later attempt (the previous one failed or its replacement is gone) gets a new token.
  */
-export const clientToken = (instanceId: string, now: Date, scheduleMinutes: number): string =>
-  `spotswap-${instanceId}-${Math.floor(now.getTime() / (scheduleMinutes * 60_000))}`
+export const clientToken = (instanceId: string, attempt: number): string =>
+  `spotswap-${instanceId}-a${attempt}`

@@ -15,6 +15,7 @@ import type {
 import {
   TAG_NO_SPOT_CAPACITY_UNTIL,
   TAG_ORIGINAL_MAX_SIZE,
+  TAG_REPLACEMENT_ATTEMPT,
   TAG_REPLACING_INSTANCE,
   TAG_SWAP_DESIRED,
 } from '../core/constants.ts'
@@ -114,6 +115,8 @@ const swap = async (cloud: CloudPort, action: SwapAction): Promise<Outcome> => {
 }
 
 const launchSpot = async (cloud: CloudPort, action: LaunchSpotAction): Promise<Outcome> => {
+  // The attempt is recorded first: if this run stops now, the next one starts a new attempt.
+  await cloud.tagInstances([action.replacing], { [TAG_REPLACEMENT_ATTEMPT]: String(action.attempt) })
   const result = await cloud.launchSpot({
     groupName: action.group,
     launchTemplate: action.launchTemplate,

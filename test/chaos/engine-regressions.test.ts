@@ -84,11 +84,11 @@ describe('engine defects found by chaos runs', () => {
   })
   // Invariant 6. Two replacer invocations overlap across a schedule boundary (a launch-event run or a
   // retried one starting 100 ms before 18:05, a scheduled one at 18:05): both observe i-1001 with no
-  // replacement yet and both launch one, because clientToken (core/planner.ts) is the instance id plus
-  // the schedule period, and the two runs' `now` fall into different periods. The group spends a second
-  // spot instance until the next run terminates the duplicate. (The group is opted in at 18:03, so
-  // the 18:05 runs are the first to act.) Open.
-  it.fails('launches one replacement when two overlapping runs straddle a schedule boundary', async () => {
+  // replacement yet and both launched one, because the client token was the instance id plus the
+  // schedule period, and the two runs' `now` fell into different periods. Fixed: the token is the instance
+  // id plus its replacement attempt, recorded on the instance, which both runs see alike. (The group is
+  // opted in at 18:03, so the 18:05 runs are the first to act.)
+  it('launches one replacement when two overlapping runs straddle a schedule boundary', async () => {
     const result = await runCase(
       chaosCase({
         groups: [group('web', { desired: 2, tags: { 'spot-enabled': 'false' } })],

@@ -84,10 +84,18 @@ describe('planGroup', () => {
     })
   })
 
-  it('uses a client token that is stable within a schedule period and changes after it', () => {
-    const t0 = new Date('2022-05-31T23:00:10Z')
-    expect(clientToken('i-1', t0, 5)).toBe(clientToken('i-1', new Date('2022-05-31T23:04:59Z'), 5))
-    expect(clientToken('i-1', t0, 5)).not.toBe(clientToken('i-1', new Date('2022-05-31T23:05:00Z'), 5))
+  it('uses a client token from the replaced instance and its attempt, recorded on the instance', () => {
+    const [original] = onDemandFleet(1) as [Instance]
+    const [first] = launches(planGroup(planInput([original])).actions)
+    expect(first).toMatchObject({ attempt: 1, clientToken: clientToken(original.id, 1) })
+    // Two overlapping runs see the same attempt, so they send the same token: EC2 launches once.
+    const [again] = launches(planGroup(planInput([original], { now: minutesAgo(-7) })).actions)
+    expect(again?.clientToken).toBe(first?.clientToken)
+    // After an attempt that ended without a swap, the next one gets a new token.
+    const retried = { ...original, tags: { 'spotswap:replacement-attempt': '1' } }
+    const [next] = launches(planGroup(planInput([retried])).actions)
+    expect(next).toMatchObject({ attempt: 2, clientToken: clientToken(original.id, 2) })
+    expect(next?.tags['spotswap:replacement-attempt']).toBeUndefined()
   })
 
   it('does not launch a second replacement for an instance that already has one warming up', () => {
