@@ -13,7 +13,7 @@ import {
 } from './config.ts'
 import { TAG_LAUNCHED_FOR_GROUP, TAG_REBALANCE_AT_RISK, TAG_REPLACING_INSTANCE } from './constants.ts'
 import type { InstanceAction } from './events.ts'
-import { isManaged } from './managed.ts'
+import { isBeingDeleted, isManaged } from './managed.ts'
 import type { LifecycleHook } from './port.ts'
 import type { Group, Instance } from './types.ts'
 
@@ -156,7 +156,7 @@ export const decideInterruption = (
       `group ${groupName} is not managed by spotswap (or no longer exists)`,
     )
   }
-  if (group.status?.startsWith('Delete') === true) {
+  if (isBeingDeleted(group)) {
     return skip('group-deleting', groupName, `group ${groupName} is being deleted`)
   }
   const { config, errors } = groupConfig(snapshot.config.defaults, group.name, group.tags)

@@ -164,12 +164,7 @@ export const planLaunches = (
       skip('no-compatible-spot-type: only the at-risk pool itself is compatible')
       continue
     }
-    const choices = diversify(
-      ranked,
-      poolCounts,
-      budget.targetSpot,
-      input.maxPoolShare ?? MAX_POOL_SHARE,
-    ).slice(0, MAX_FLEET_OVERRIDES)
+    const choices = diversify(ranked, poolCounts, budget.targetSpot, input.maxPoolShare ?? MAX_POOL_SHARE)
     const first = choices[0] as RankedCandidate
     const previousAttempt = Number(instance.tags[TAG_REPLACEMENT_ATTEMPT] ?? '0')
     const attempt = (Number.isSafeInteger(previousAttempt) && previousAttempt >= 0 ? previousAttempt : 0) + 1

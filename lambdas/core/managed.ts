@@ -5,6 +5,7 @@
 import type { GlobalConfig, TagFilter } from './config.ts'
 import { matchesAny, matchesGlob } from './glob.ts'
 import type { GroupQuery } from './port.ts'
+import type { Group } from './types.ts'
 
 const matchesAll = (tags: Readonly<Record<string, string>>, filters: readonly TagFilter[]): boolean =>
   filters.every((filter) => {
@@ -39,3 +40,7 @@ export const groupQuery = (config: Pick<GlobalConfig, 'tagFilters' | 'tagFilteri
 /** Whether REGIONS covers a region (empty REGIONS covers every enabled region). */
 export const isRegionCovered = (region: string, config: Pick<GlobalConfig, 'regions'>): boolean =>
   config.regions.length === 0 || matchesAny(region, config.regions)
+
+/** Auto Scaling reports `Delete in progress` on a group being deleted: nothing may be done to it. */
+export const isBeingDeleted = (group: Pick<Group, 'status'>): boolean =>
+  group.status?.toLowerCase().includes('delete') === true

@@ -16,6 +16,7 @@ import {
 import { cronAllowsAction } from './cron.ts'
 import { groupFigures } from './figures.ts'
 import { planLaunches } from './launches.ts'
+import { isBeingDeleted } from './managed.ts'
 import { byLaunchTimeThenId, type PlanInput } from './plan-input.ts'
 import { compareCodePoints } from './selection.ts'
 import { recoverSwaps, swapRecord } from './swap-recovery.ts'
@@ -28,7 +29,7 @@ const SUSPENSIONS_THAT_BLOCK = ['Launch', 'Terminate'] as const
 /** Why the group must not be acted on now (launches and swaps); undefined when it may. */
 export const groupSkipReason = (input: PlanInput): string | undefined => {
   const { group, config, now } = input
-  if (group.status?.toLowerCase().includes('delete')) return 'group-being-deleted'
+  if (isBeingDeleted(group)) return 'group-being-deleted'
   if (group.desiredCapacity === 0) return 'desired-capacity-zero'
   if (input.stackStatus?.endsWith('_IN_PROGRESS'))
     return `cloudformation-stack-in-progress (${input.stackStatus})`
