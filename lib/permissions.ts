@@ -104,11 +104,14 @@ const changeManagedGroups = (sid: string, actions: readonly string[], selector: 
  * The replacer writes only its own `spotswap:` tags on groups (the saved MaxSize); it may never set the
  * enabling tag itself, or it could widen its own reach.
  */
-const tagManagedGroups = (selector: GroupSelector): Grant => {
+const tagManagedGroups = (
+  selector: GroupSelector,
+  actions: readonly string[] = ['autoscaling:CreateOrUpdateTags', 'autoscaling:DeleteTags'],
+): Grant => {
   const managed = managedGroupCondition(selector)
   return {
     sid: 'TagManagedGroups',
-    actions: ['autoscaling:CreateOrUpdateTags', 'autoscaling:DeleteTags'],
+    actions,
     resources: [ANY_GROUP],
     conditions: { ...managed, 'ForAllValues:StringLike': { 'aws:TagKeys': [SPOTSWAP_TAG_KEYS] } },
     wildcardReason:
@@ -278,6 +281,8 @@ export const interruptionGrants = (selector: GroupSelector): Grant[] => [
     ['autoscaling:DetachInstances', 'autoscaling:TerminateInstanceInAutoScalingGroup'],
     selector,
   ),
+  // The swap record, written ahead of a decrement that takes a half-done pair away.
+  tagManagedGroups(selector, ['autoscaling:CreateOrUpdateTags']),
   ...terminateTaggedInstances(),
   ...tagExistingInstances(),
 ]

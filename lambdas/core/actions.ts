@@ -43,8 +43,10 @@ export interface SwapAction {
   readonly pairs: readonly SwapPair[]
   readonly originalMaxSize: number
   readonly raiseMaxSizeTo: number | undefined
-  /** Recorded on the group before the attach (see TAG_SWAP_DESIRED). */
+  /** Recorded on the group before the attach (see TAG_SWAP_DESIRED): `<desired + pairs>/<pairs>`. */
   readonly swapRecord: string
+  /** Recorded once the attach succeeded, before the partners are retired: the same, `/retiring`. */
+  readonly retireRecord: string
   readonly reason: string
 }
 
@@ -60,6 +62,22 @@ export interface CompleteSwapAction {
    * partner removed) and both stay.
    */
   readonly retire: 'partner' | 'replacement' | 'none'
+  readonly reason: string
+}
+
+/** Written on the group ahead of a change to desired capacity (see swap-recovery.ts). */
+export interface SwapRecordAction {
+  readonly kind: 'swap-record'
+  readonly group: string
+  readonly record: string
+  readonly reason: string
+}
+
+/** Retire a member with a decrement, to give back the +1 of a swapped pair that vanished without it. */
+export interface GiveBackAction {
+  readonly kind: 'give-back'
+  readonly group: string
+  readonly instanceId: string
   readonly reason: string
 }
 
@@ -82,6 +100,8 @@ export type Action =
   | LaunchSpotAction
   | SwapAction
   | CompleteSwapAction
+  | SwapRecordAction
+  | GiveBackAction
   | RestoreMaxSizeAction
   | TerminateSpotAction
 

@@ -23,8 +23,9 @@ export const TAG_NO_SPOT_CAPACITY_UNTIL = 'spotswap:no-spot-capacity-until'
 /** Six schedule periods: long enough to stop hammering an empty pool, short enough to catch its return. */
 export const CAPACITY_BACKOFF_MINUTES = 30
 /**
- * Written on a group for the duration of a swap: `<desired capacity after the attach>/<pairs>`. With it
- * the next run can tell a swap cut short (finish it, give back the +1) from an owner's resize (leave it).
+ * Written on a group for the duration of a swap: `<desired capacity after the attach>/<pairs>`, and
+ * `/retiring` appended ahead of the partners' retirement. With it the next run can tell a swap cut short
+ * (finish it, give back the +1) from an owner's resize (leave it); see core/swap-recovery.ts.
  */
 export const TAG_SWAP_DESIRED = 'spotswap:swap-desired'
 /**

@@ -11,10 +11,16 @@ import {
   groupConfig,
   type TerminationAction,
 } from './config.ts'
-import { TAG_LAUNCHED_FOR_GROUP, TAG_REBALANCE_AT_RISK, TAG_REPLACING_INSTANCE } from './constants.ts'
+import {
+  TAG_LAUNCHED_FOR_GROUP,
+  TAG_REBALANCE_AT_RISK,
+  TAG_REPLACING_INSTANCE,
+  TAG_SWAP_DESIRED,
+} from './constants.ts'
 import type { InstanceAction } from './events.ts'
 import { isBeingDeleted, isManaged } from './managed.ts'
 import type { LifecycleHook } from './port.ts'
+import { afterGivingBack, formatSwapRecord, parseSwapRecord } from './swap-recovery.ts'
 import type { Group, Instance } from './types.ts'
 
 export { TAG_REBALANCE_AT_RISK } from './constants.ts'
@@ -62,6 +68,16 @@ export type InterruptionAction =
       readonly instanceId: string
       readonly group: string
       readonly decrement: boolean
+    }
+  /**
+   * The swap record (TAG_SWAP_DESIRED), written ahead of a decrement that takes a pair
+   * away, so the replacer can tell that decrement from an owner's resize.
+   */
+  | {
+      readonly kind: 'record-swap'
+      readonly instanceId: string
+      readonly group: string
+      readonly tags: Readonly<Record<string, string>>
     }
   /** TerminateInstances: for instances outside any group that EC2 would otherwise leave behind. */
   | { readonly kind: 'terminate-instance'; readonly instanceId: string }
@@ -231,6 +247,17 @@ const decideMember = (context: DecisionContext): InterruptionDecision => {
   const decrement =
     partner !== undefined &&
     group.members.some((m) => m.instanceId === partner && m.lifecycleState === 'InService')
+  const record = parseSwapRecord(group.tags[TAG_SWAP_DESIRED])
+  // Before the swap records its retirements, a decrement is recorded ahead as one pair fewer.
+  if (decrement && record !== undefined && !record.retiring && record.pairs > 0) {
+    const after = formatSwapRecord(afterGivingBack(record, 1))
+    actions.push({
+      kind: 'record-swap',
+      instanceId: instance.id,
+      group: group.name,
+      tags: { [TAG_SWAP_DESIRED]: after },
+    })
+  }
   actions.push({ kind: leave, instanceId: instance.id, group: group.name, decrement })
   // Outside the group nothing else would remove a stopped, hibernated or merely at-risk instance.
   if (leave === 'detach' && !ec2WillTerminate)

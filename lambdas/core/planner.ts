@@ -19,7 +19,7 @@ import { planLaunches } from './launches.ts'
 import { isBeingDeleted } from './managed.ts'
 import { byLaunchTimeThenId, type PlanInput } from './plan-input.ts'
 import { compareCodePoints } from './selection.ts'
-import { recoverSwaps, swapRecord } from './swap-recovery.ts'
+import { formatSwapRecord, recoverSwaps } from './swap-recovery.ts'
 import type { Group, Instance } from './types.ts'
 
 export type { PlanInput } from './plan-input.ts'
@@ -40,6 +40,14 @@ export const groupSkipReason = (input: PlanInput): string | undefined => {
   }
   return undefined
 }
+
+/**
+ * Finishing a swap only gives back what spotswap itself changed, so it goes on outside the cron window
+ * and at desired 0; it waits while CloudFormation or the owner hold the group (stack update, deletion,
+ * suspended processes).
+ */
+const blocksRecovery = (skipped: string | undefined): string | undefined =>
+  skipped === undefined || /^(outside-cron-window|desired-capacity-zero)/.test(skipped) ? undefined : skipped
 
 const gracePeriodSeconds = (group: Group, config: GroupConfig): number =>
   config.gracePeriodSeconds ?? group.healthCheckGracePeriodSeconds
@@ -79,20 +87,24 @@ export const planGroup = (input: PlanInput): GroupPlan => {
   const attachedSpot = group.members.filter(
     (m) => !leaving(m.lifecycleState) && detail(m.instanceId)?.lifecycle === 'spot',
   )
-  const inServiceIds = new Set(inService.map((m) => m.instanceId))
   const recovery = recoverSwaps({
     group,
     spotMembers: attachedSpot,
-    inService: (id) => inServiceIds.has(id),
+    inService,
     detail,
     isPartner,
     onDemandIds,
     minOnDemand,
     isProtected,
-    skipped,
+    skipped: blocksRecovery(skipped),
   })
   actions.push(...recovery.actions)
-  const { maxSize, halfDonePartners } = recovery
+  const { halfDonePartners } = recovery
+  if (recovery.waiting !== undefined) {
+    // Shown against each replacement that waits, or the group when only desired capacity is owed.
+    const waiters = recovery.halfDoneReplacements.length > 0 ? recovery.halfDoneReplacements : [group.name]
+    for (const id of waiters) instanceSkips.push({ instanceId: id, reason: recovery.waiting })
+  }
 
   // 3. Spot instances launched earlier and not attached: keep one per partner, drop what is not needed.
   const terminate = (instance: Instance, reason: string): void => {
@@ -142,7 +154,8 @@ export const planGroup = (input: PlanInput): GroupPlan => {
       terminate(instance, `partner-protected: ${partner} was protected since its replacement was launched`)
     } else if (
       skipped === undefined &&
-      halfDonePartners.size === 0 &&
+      !recovery.open &&
+      inService.length >= group.desiredCapacity &&
       instance.state === 'running' &&
       ageSeconds + GRACE_SLACK_SECONDS >= grace
     ) {
@@ -163,9 +176,10 @@ export const planGroup = (input: PlanInput): GroupPlan => {
       kind: 'swap',
       group: group.name,
       pairs: ready,
-      originalMaxSize: maxSize,
-      raiseMaxSizeTo: needed > maxSize ? needed : undefined,
-      swapRecord: swapRecord(needed, ready.length),
+      originalMaxSize: group.maxSize,
+      raiseMaxSizeTo: needed > group.maxSize ? needed : undefined,
+      swapRecord: formatSwapRecord({ after: needed, pairs: ready.length, retiring: false }),
+      retireRecord: formatSwapRecord({ after: needed, pairs: ready.length, retiring: true }),
       reason: `spot replacement(s) ran for the ${grace}s grace period`,
     })
   }

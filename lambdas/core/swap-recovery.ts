@@ -1,8 +1,15 @@
 /**
- * What a swap leaves on a group until it is over: a record (`spotswap:swap-desired=<desired after the
- * attach>/<pairs>`, and the original MaxSize when it was raised), and spot members attached for partners
- * that are still in service. A run that stopped midway is finished here, by the next run, without ever
- * taking the group below the desired capacity its owner set.
+ * What a swap leaves on a group until it is over: a record (`spotswap:swap-desired=<after>/<pairs>[/retiring]`,
+ * and the original MaxSize when it was raised), and spot members attached for partners that are still in
+ * service. A run that stopped midway is finished here, by the next run, without ever taking the group
+ * below the desired capacity its owner set.
+ *
+ * The record is written ahead of every change spotswap makes to desired capacity: before the attach
+ * (`<desired + pairs>/<pairs>`), before the partners are retired (`<desired + pairs>/<pairs>/retiring`),
+ * and by the interruption handler before a half-done pair's replacement leaves with a decrement (one
+ * pair fewer). So the next run can tell what spotswap did from what someone else did (`judgeRecord`):
+ * what breaks the record's arithmetic is the owner's resize or a scale-in that took one side of a pair,
+ * and then the owner's capacity stands.
  */
 import type { Action, SwapPair } from './actions.ts'
 import { TAG_ORIGINAL_MAX_SIZE, TAG_REPLACING_INSTANCE, TAG_SWAP_DESIRED } from './constants.ts'
@@ -19,7 +26,8 @@ export interface RecoveryInput {
   readonly minOnDemand: number
   /** Partners the owner protected (scale-in or API termination) since the swap started. */
   readonly isProtected: (id: string) => boolean
-  readonly inService: (id: string) => boolean
+  /** InService members, attached replacements included, oldest first. */
+  readonly inService: readonly GroupMember[]
   /** Set when the group may not be changed this run; the record then waits. */
   readonly skipped: string | undefined
 }
@@ -28,23 +36,76 @@ export interface Recovery {
   readonly actions: readonly Action[]
   /** Partners of attached replacements: they must not get another one. */
   readonly halfDonePartners: ReadonlySet<string>
-  /** On-demand partners this run retires: they no longer count toward what may be replaced. */
+  readonly halfDoneReplacements: readonly string[]
+  /** On-demand instances this run retires: they no longer count toward what may be replaced. */
   readonly retiringOnDemand: number
-  /** MaxSize once this run's restore (if any) is done: new swaps are sized against it. */
-  readonly maxSize: number
+  /** A swap is still open (record or half-done pairs): no new swap starts until it is over. */
+  readonly open: boolean
+  /** Why the open swap waits this run, if it does. */
+  readonly waiting: string | undefined
 }
 
-export const swapRecord = (desiredAfterAttach: number, pairs: number): string =>
-  `${desiredAfterAttach}/${pairs}`
-
-const parseRecord = (raw: string | undefined): { after: number; pairs: number } | undefined => {
-  const match = /^(\d+)\/(\d+)$/.exec(raw ?? '')
-  return match ? { after: Number(match[1]), pairs: Number(match[2]) } : undefined
+export interface SwapRecord {
+  /** Desired capacity right after the attach: the owner's desired plus `pairs`. */
+  readonly after: number
+  /** Pairs attached by the swap and still counted in `after`. */
+  readonly pairs: number
+  /** Written once the attach succeeded, ahead of retiring the partners with a decrement each. */
+  readonly retiring: boolean
 }
+
+export const formatSwapRecord = (record: SwapRecord): string =>
+  `${record.after}/${record.pairs}${record.retiring ? '/retiring' : ''}`
+
+export const parseSwapRecord = (raw: string | undefined): SwapRecord | undefined => {
+  const match = /^(\d{1,9})\/(\d{1,9})(\/retiring)?$/.exec(raw ?? '')
+  if (!match) return undefined
+  const record = { after: Number(match[1]), pairs: Number(match[2]), retiring: match[3] !== undefined }
+  return record.pairs <= record.after ? record : undefined
+}
+
+export type RecordJudgement =
+  /** Desired capacity is as spotswap left it; `giveBack` units are still held for pairs that vanished. */
+  { readonly ours: true; readonly giveBack: number } | { readonly ours: false }
+
+/**
+ * Whether desired capacity is still what spotswap's own steps made it, given `halfDone` pairs observed.
+ * The owner's desired at the start was `after − pairs`. Once retiring (recorded ahead), each retirement
+ * takes one pair and one unit away together, so `desired − halfDone` stays the owner's. Before that,
+ * nothing of spotswap's lowers desired (the interruption handler records its decrement ahead, as one
+ * pair fewer), so desired stays `after`. A pair that vanished without a decrement (its replacement
+ * interrupted while Auto Scaling was failing, or its partner terminated by someone else; the group
+ * backfilled either way) leaves desired at `after` with fewer half-done pairs: its +1 is still held and
+ * is given back. Anything else is someone else's change: the owner's resize, or a scale-in that took
+ * one side of a pair.
+ */
+export const judgeRecord = (record: SwapRecord, desired: number, halfDone: number): RecordJudgement => {
+  if (record.retiring && desired - halfDone === record.after - record.pairs)
+    return { ours: true, giveBack: 0 }
+  if (desired === record.after && halfDone <= record.pairs) {
+    return { ours: true, giveBack: record.pairs - halfDone }
+  }
+  return { ours: false }
+}
+
+/** The record once `count` units were given back for vanished pairs. */
+export const afterGivingBack = (record: SwapRecord, count: number): SwapRecord => ({
+  ...record,
+  after: record.after - count,
+  pairs: record.pairs - count,
+})
+
+const idle = (open: boolean, halfDone: readonly SwapPair[], waiting?: string): Recovery => ({
+  actions: [],
+  halfDonePartners: new Set(halfDone.map((p) => p.onDemandInstanceId)),
+  halfDoneReplacements: halfDone.map((p) => p.spotInstanceId),
+  retiringOnDemand: 0,
+  open,
+  waiting,
+})
 
 export const recoverSwaps = (input: RecoveryInput): Recovery => {
   const { group } = input
-  const actions: Action[] = []
   const halfDone: SwapPair[] = input.spotMembers.flatMap((m) => {
     const partner = input.detail(m.instanceId)?.tags[TAG_REPLACING_INSTANCE]
     return partner !== undefined && input.isPartner(partner)
@@ -53,77 +114,164 @@ export const recoverSwaps = (input: RecoveryInput): Recovery => {
   })
   const rawRecord = group.tags[TAG_SWAP_DESIRED]
   const recordedMax = group.tags[TAG_ORIGINAL_MAX_SIZE]
+  const open = rawRecord !== undefined || recordedMax !== undefined || halfDone.length > 0
+  if (!open) return idle(false, halfDone)
+  // A skipped group (stack updating, being deleted, processes suspended) is left alone until it is not.
+  if (input.skipped !== undefined) return idle(true, halfDone)
 
-  if (halfDone.length === 0) {
-    // A skipped group (stack updating, being deleted, processes suspended) is left alone until it is not.
-    if ((rawRecord === undefined && recordedMax === undefined) || input.skipped !== undefined) {
-      return { actions, halfDonePartners: new Set(), maxSize: group.maxSize, retiringOnDemand: 0 }
-    }
-    // The swap is over: put MaxSize back (never below desired, which the owner may have raised) and
-    // drop the record.
-    const originalMax = /^\d+$/.test(recordedMax ?? '') ? Number(recordedMax) : undefined
-    const maxSize = originalMax === undefined ? undefined : Math.max(originalMax, group.desiredCapacity)
-    actions.push({
-      kind: 'restore-max-size',
-      group: group.name,
-      maxSize,
-      reason:
-        recordedMax !== undefined && originalMax === undefined
-          ? `swap finished; unreadable ${TAG_ORIGINAL_MAX_SIZE}=${recordedMax} left MaxSize as it is`
-          : 'swap finished',
-    })
-    return { actions, halfDonePartners: new Set(), maxSize: maxSize ?? group.maxSize, retiringOnDemand: 0 }
-  }
+  const record = parseSwapRecord(rawRecord)
+  const judgement: RecordJudgement =
+    record === undefined ? { ours: false } : judgeRecord(record, group.desiredCapacity, halfDone.length)
 
-  // Swaps whose replacement is attached but whose partner is still in: retire one side of each, with a
-  // decrement that gives back the attach's +1, but only while desired is exactly what the swap left (less
-  // the pairs already finished). If the owner set desired meanwhile, theirs stands: retiring anything
-  // would dip below it until a backfill boots, so the pair is released instead: the replacement stays as
-  // an ordinary member and the partner becomes an ordinary on-demand instance, replaced later as usual.
-  const record = parseRecord(rawRecord)
-  const expectedDesired = record ? record.after - (record.pairs - halfDone.length) : undefined
-  const resizedMeanwhile = expectedDesired !== group.desiredCapacity
-  let retiringOnDemand = 0
-  if (input.skipped === undefined) {
-    let onDemandLeft = input.onDemandIds.size
-    for (const pair of halfDone) {
-      // The replacement must be in service before its partner goes; an attach still Pending waits a run.
-      if (!input.inService(pair.spotInstanceId)) continue
-      if (resizedMeanwhile) {
-        actions.push({
-          kind: 'complete-swap',
-          group: group.name,
-          pair,
-          retire: 'none',
-          reason: `desired capacity is ${group.desiredCapacity}, not the ${expectedDesired ?? 'recorded'} the swap left: the owner resized the group, so nothing is retired and the pair is released`,
-        })
-        continue
-      }
-      const partnerIsOnDemand = input.onDemandIds.has(pair.onDemandInstanceId)
-      const keepsMinimum = !partnerIsOnDemand || onDemandLeft - 1 >= input.minOnDemand
-      const partnerProtected = input.isProtected(pair.onDemandInstanceId)
-      const retirePartner = keepsMinimum && !partnerProtected
-      if (retirePartner && partnerIsOnDemand) {
-        onDemandLeft--
-        retiringOnDemand++
-      }
-      actions.push({
+  if (!judgement.ours) {
+    // The owner changed desired capacity meanwhile (or the record is gone or unreadable): theirs stands.
+    // Retiring anything would dip below it, so each pair is released: the replacement stays as an
+    // ordinary member, the partner becomes an ordinary on-demand instance, replaced later as usual.
+    if (halfDone.length === 0) return finished(group, rawRecord, recordedMax)
+    const why = `desired capacity is ${group.desiredCapacity}, not what the swap record ${TAG_SWAP_DESIRED}=${rawRecord ?? '(none)'} accounts for with ${halfDone.length} half-done pair(s): the owner resized the group, so nothing is retired and the pair is released`
+    return {
+      ...idle(true, halfDone),
+      actions: halfDone.map((pair) => ({
         kind: 'complete-swap',
         group: group.name,
         pair,
-        retire: retirePartner ? 'partner' : 'replacement',
-        reason: retirePartner
-          ? 'spot replacement attached by an earlier run; retiring its partner'
-          : partnerProtected
-            ? 'the partner was protected since the swap started; retiring the replacement instead'
-            : 'retiring the partner would break the on-demand minimum; retiring the replacement instead',
-      })
+        retire: 'none',
+        reason: why,
+      })),
     }
   }
-  return {
-    actions,
-    halfDonePartners: new Set(halfDone.map((p) => p.onDemandInstanceId)),
-    maxSize: group.maxSize,
-    retiringOnDemand,
+  if (halfDone.length === 0 && judgement.giveBack === 0) return finished(group, rawRecord, recordedMax)
+
+  // Retiring takes capacity out: only while the group has all its desired capacity in service (a backfill
+  // still booting, or a replacement attached but still Pending, waits a run).
+  if (input.inService.length < group.desiredCapacity) {
+    return idle(
+      true,
+      halfDone,
+      `swap waits: ${input.inService.length} in service of desired ${group.desiredCapacity}`,
+    )
   }
+  return judgement.giveBack > 0
+    ? giveBack(input, record as SwapRecord, halfDone, judgement.giveBack)
+    : retirePairs(input, record as SwapRecord, halfDone)
+}
+
+/**
+ * The swap is over: put MaxSize back (never below desired, which the owner may have raised) and drop the
+ * record. `desired` is what desired capacity will be by then.
+ */
+const finished = (
+  group: Group,
+  rawRecord: string | undefined,
+  recordedMax: string | undefined,
+  desired = group.desiredCapacity,
+): Recovery => {
+  const originalMax = /^\d+$/.test(recordedMax ?? '') ? Number(recordedMax) : undefined
+  const maxSize = originalMax === undefined ? undefined : Math.max(originalMax, desired)
+  return {
+    ...idle(true, []),
+    actions: [
+      {
+        kind: 'restore-max-size',
+        group: group.name,
+        maxSize,
+        reason:
+          recordedMax !== undefined && originalMax === undefined
+            ? `swap finished; unreadable ${TAG_ORIGINAL_MAX_SIZE}=${recordedMax} left MaxSize as it is`
+            : `swap finished (${TAG_SWAP_DESIRED}=${rawRecord ?? '(none)'})`,
+      },
+    ],
+  }
+}
+
+/**
+ * Retire one side of each half-done pair with a decrement (giving back the attach's +1), after writing
+ * the record those retirements lead to, so a run cut short among them is still recognised as spotswap's.
+ */
+const retirePairs = (input: RecoveryInput, record: SwapRecord, halfDone: readonly SwapPair[]): Recovery => {
+  const { group } = input
+  const actions: Action[] = []
+  if (!record.retiring) {
+    actions.push({
+      kind: 'swap-record',
+      group: group.name,
+      record: formatSwapRecord({ ...record, retiring: true }),
+      reason: 'retiring the partners of attached replacements',
+    })
+  }
+  let onDemandLeft = input.onDemandIds.size
+  let retiringOnDemand = 0
+  for (const pair of halfDone) {
+    const partnerIsOnDemand = input.onDemandIds.has(pair.onDemandInstanceId)
+    const keepsMinimum = !partnerIsOnDemand || onDemandLeft - 1 >= input.minOnDemand
+    const partnerProtected = input.isProtected(pair.onDemandInstanceId)
+    const retirePartner = keepsMinimum && !partnerProtected
+    if (retirePartner && partnerIsOnDemand) {
+      onDemandLeft--
+      retiringOnDemand++
+    }
+    actions.push({
+      kind: 'complete-swap',
+      group: group.name,
+      pair,
+      retire: retirePartner ? 'partner' : 'replacement',
+      reason: retirePartner
+        ? 'spot replacement attached by an earlier run; retiring its partner'
+        : partnerProtected
+          ? 'the partner was protected since the swap started; retiring the replacement instead'
+          : 'retiring the partner would break the on-demand minimum; retiring the replacement instead',
+    })
+  }
+  // Every pair retired: the swap is over once they are (the executor drops the record only if they are).
+  const after = finished(
+    group,
+    formatSwapRecord({ ...record, retiring: true }),
+    group.tags[TAG_ORIGINAL_MAX_SIZE],
+    group.desiredCapacity - halfDone.length,
+  )
+  return { ...idle(true, halfDone), actions: [...actions, ...after.actions], retiringOnDemand }
+}
+
+/**
+ * Pairs vanished without their decrement, and the group backfilled them: give each +1 back by retiring a
+ * member with a decrement (the newest unprotected on-demand ones first, within the on-demand minimum,
+ * then the newest spot ones), then record that those pairs are gone. Half-done pairs wait
+ * for the next run, so a run cut short here leaves the group at a capacity the owner asked for.
+ */
+const giveBack = (
+  input: RecoveryInput,
+  record: SwapRecord,
+  halfDone: readonly SwapPair[],
+  count: number,
+): Recovery => {
+  const { group } = input
+  const inPairs = new Set(halfDone.flatMap((p) => [p.spotInstanceId, p.onDemandInstanceId]))
+  const candidates = input.inService.filter(
+    (m) => !inPairs.has(m.instanceId) && !input.isProtected(m.instanceId),
+  )
+  const onDemand = candidates.filter((m) => input.onDemandIds.has(m.instanceId)).reverse()
+  const spot = candidates.filter((m) => !input.onDemandIds.has(m.instanceId)).reverse()
+  const onDemandSpare = Math.max(0, input.onDemandIds.size - input.minOnDemand)
+  const victims = [...onDemand.slice(0, onDemandSpare), ...spot].slice(0, count)
+  if (victims.length < count) {
+    return idle(
+      true,
+      halfDone,
+      `swap waits: ${count} unit(s) of desired capacity to give back but only ${victims.length} unprotected member(s) may leave`,
+    )
+  }
+  const retiringOnDemand = victims.filter((m) => input.onDemandIds.has(m.instanceId)).length
+  const actions: Action[] = victims.map((m) => ({
+    kind: 'give-back',
+    group: group.name,
+    instanceId: m.instanceId,
+    reason: `a swapped pair vanished without its decrement (${TAG_SWAP_DESIRED}=${formatSwapRecord(record)}, ${halfDone.length} half-done, desired ${group.desiredCapacity}); giving its +1 back`,
+  }))
+  actions.push({
+    kind: 'swap-record',
+    group: group.name,
+    record: formatSwapRecord(afterGivingBack(record, count)),
+    reason: 'the vanished pairs are given back',
+  })
+  return { ...idle(true, halfDone), actions, retiringOnDemand }
 }

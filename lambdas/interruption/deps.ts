@@ -18,6 +18,7 @@ export type InterruptionCloud = Pick<
   | 'terminateInstances'
   | 'tagInstances'
   | 'untagInstances'
+  | 'tagGroup'
 >
 
 export interface InterruptionDeps {

@@ -39,6 +39,8 @@ const run = (cloud: InterruptionCloud, action: InterruptionAction): Promise<void
       return cloud.terminateInstances([action.instanceId])
     case 'request-replacement':
       return cloud.tagInstances([action.instanceId], action.tags)
+    case 'record-swap':
+      return cloud.tagGroup(action.group, action.tags)
   }
 }
 

@@ -7,9 +7,11 @@ import { isCapacityErrorCode, isNotFound } from '../aws/errors.ts'
 import type {
   Action,
   CompleteSwapAction,
+  GiveBackAction,
   LaunchSpotAction,
   RestoreMaxSizeAction,
   SwapAction,
+  SwapRecordAction,
   TerminateSpotAction,
 } from '../core/actions.ts'
 import {
@@ -33,11 +35,24 @@ export interface Outcome {
 }
 
 const ORDER: Record<Action['kind'], number> = {
-  'restore-max-size': 0,
-  'complete-swap': 1,
-  'terminate-spot': 2,
-  swap: 3,
-  'launch-spot': 4,
+  'give-back': 0,
+  'swap-record': 1,
+  'complete-swap': 2,
+  'restore-max-size': 3,
+  'terminate-spot': 4,
+  swap: 5,
+  'launch-spot': 6,
+}
+
+/**
+ * Actions that must not run once one of these kinds failed in the same group: a record is written only
+ * after its give-backs happened, partners are retired only after the record of that was written, and
+ * the record is dropped only once every partner is retired.
+ */
+const REQUIRES: Partial<Record<Action['kind'], readonly Action['kind'][]>> = {
+  'swap-record': ['give-back'],
+  'complete-swap': ['swap-record'],
+  'restore-max-size': ['swap-record', 'complete-swap'],
 }
 
 const describeError = (error: unknown): string =>
@@ -50,6 +65,16 @@ const restoreMaxSize = async (cloud: CloudPort, action: RestoreMaxSizeAction): P
   if (action.maxSize !== undefined) await cloud.setMaxSize(action.group, action.maxSize)
   await cloud.untagGroup(action.group, SWAP_RECORD_TAGS)
   return { action, status: 'done' }
+}
+
+const writeSwapRecord = async (cloud: CloudPort, action: SwapRecordAction): Promise<Outcome> => {
+  await cloud.tagGroup(action.group, { [TAG_SWAP_DESIRED]: action.record })
+  return { action, status: 'done' }
+}
+
+const giveBack = async (cloud: CloudPort, action: GiveBackAction): Promise<Outcome> => {
+  await cloud.terminateInGroup(action.instanceId, true)
+  return { action, status: 'done', detail: `retired ${action.instanceId}` }
 }
 
 const completeSwap = async (cloud: CloudPort, action: CompleteSwapAction): Promise<Outcome> => {
@@ -75,15 +100,12 @@ const terminateSpot = async (cloud: CloudPort, action: TerminateSpotAction): Pro
 /**
  * Record the swap on the group first (desired after the attach, and the original MaxSize when it must
  * be raised), so a run cut short anywhere is finished by the next one; raise MaxSize if needed, attach,
- * retire the partners with a decrement, then restore MaxSize and drop the record. If the attach fails,
- * nothing is retired.
+ * record that the partners are being retired, retire them with a decrement, then restore MaxSize and
+ * drop the record. If the attach fails, nothing is retired and the record stays for the next run to
+ * judge: an overlapping run may have attached the same replacements under the same record.
  */
 const swap = async (cloud: CloudPort, action: SwapAction): Promise<Outcome> => {
   const raised = action.raiseMaxSizeTo !== undefined
-  const finish = async (): Promise<void> => {
-    if (raised) await cloud.setMaxSize(action.group, action.originalMaxSize)
-    await cloud.untagGroup(action.group, SWAP_RECORD_TAGS)
-  }
   await cloud.tagGroup(action.group, {
     [TAG_SWAP_DESIRED]: action.swapRecord,
     ...(raised ? { [TAG_ORIGINAL_MAX_SIZE]: String(action.originalMaxSize) } : {}),
@@ -95,9 +117,9 @@ const swap = async (cloud: CloudPort, action: SwapAction): Promise<Outcome> => {
       action.pairs.map((p) => p.spotInstanceId),
     )
   } catch (error) {
-    await finish()
     return { action, status: 'failed', detail: `attach failed, nothing retired: ${describeError(error)}` }
   }
+  await cloud.tagGroup(action.group, { [TAG_SWAP_DESIRED]: action.retireRecord })
   const failures: string[] = []
   for (const pair of action.pairs) {
     try {
@@ -110,7 +132,8 @@ const swap = async (cloud: CloudPort, action: SwapAction): Promise<Outcome> => {
     // Desired still holds the +1 of each unretired pair; the record tells the next run to finish them.
     return { action, status: 'failed', detail: `attached; retiring failed for ${failures.join('; ')}` }
   }
-  await finish()
+  if (raised) await cloud.setMaxSize(action.group, action.originalMaxSize)
+  await cloud.untagGroup(action.group, SWAP_RECORD_TAGS)
   return { action, status: 'done' }
 }
 
@@ -146,6 +169,10 @@ const run = (cloud: CloudPort, action: Action): Promise<Outcome> => {
       return restoreMaxSize(cloud, action)
     case 'complete-swap':
       return completeSwap(cloud, action)
+    case 'swap-record':
+      return writeSwapRecord(cloud, action)
+    case 'give-back':
+      return giveBack(cloud, action)
     case 'terminate-spot':
       return terminateSpot(cloud, action)
     case 'swap':
@@ -164,10 +191,20 @@ export const executeActions = async (
   const ordered = [...actions].sort((a, b) => ORDER[a.kind] - ORDER[b.kind])
   if (dryRun) return ordered.map((action) => ({ action, status: 'planned' }))
   const outcomes: Outcome[] = []
+  const failedKinds = new Set<Action['kind']>()
   for (const action of ordered) {
+    const blocker = REQUIRES[action.kind]?.find((kind) => failedKinds.has(kind))
+    if (blocker !== undefined) {
+      failedKinds.add(action.kind)
+      outcomes.push({ action, status: 'failed', detail: `not attempted: a ${blocker} action failed first` })
+      continue
+    }
     try {
-      outcomes.push(await run(cloud, action))
+      const outcome = await run(cloud, action)
+      if (outcome.status === 'failed') failedKinds.add(action.kind)
+      outcomes.push(outcome)
     } catch (error) {
+      failedKinds.add(action.kind)
       outcomes.push({ action, status: 'failed', detail: describeError(error) })
     }
   }

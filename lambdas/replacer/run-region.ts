@@ -51,6 +51,7 @@ const CHANGES_CAPACITY: ReadonlySet<Action['kind']> = new Set([
   'launch-spot',
   'swap',
   'complete-swap',
+  'give-back',
   'restore-max-size',
 ])
 
@@ -109,6 +110,7 @@ const retiredBy = (plans: readonly GroupPlan[]): Set<string> => {
       if (action.kind === 'launch-spot') ids.add(action.replacing)
       if (action.kind === 'swap') for (const pair of action.pairs) ids.add(pair.onDemandInstanceId)
       if (action.kind === 'complete-swap') ids.add(action.pair.onDemandInstanceId)
+      if (action.kind === 'give-back') ids.add(action.instanceId)
     }
   return ids
 }
@@ -163,16 +165,26 @@ const planRegion = async (context: PlanContext, cloud: CloudPort): Promise<Group
   return unread.length === 0 ? plans : plans.map((p) => withoutUnread(p, new Set(unread)))
 }
 
-/** Drops launches and swaps that would retire an instance not checked for termination protection. */
-const withoutUnread = (plan: GroupPlan, unread: ReadonlySet<string>): GroupPlan => ({
-  ...plan,
-  actions: plan.actions.filter((a) => {
+/**
+ * Drops launches and swaps that would retire an instance not checked for termination protection. Give-backs
+ * go together with the record written after them (all of a group's, or none), and a record is not dropped
+ * while one of its pairs is left for a later run.
+ */
+const withoutUnread = (plan: GroupPlan, unread: ReadonlySet<string>): GroupPlan => {
+  const givesBackUnread = plan.actions.some((a) => a.kind === 'give-back' && unread.has(a.instanceId))
+  const completesUnread = plan.actions.some(
+    (a) => a.kind === 'complete-swap' && unread.has(a.pair.onDemandInstanceId),
+  )
+  const actions = plan.actions.filter((a) => {
+    if (givesBackUnread && (a.kind === 'give-back' || a.kind === 'swap-record')) return false
+    if (completesUnread && a.kind === 'restore-max-size') return false
     if (a.kind === 'launch-spot') return !unread.has(a.replacing)
     if (a.kind === 'swap') return a.pairs.every((pair) => !unread.has(pair.onDemandInstanceId))
     if (a.kind === 'complete-swap') return !unread.has(a.pair.onDemandInstanceId)
     return true
-  }),
-})
+  })
+  return { ...plan, actions }
+}
 
 /** Strays are only terminated when AWS confirms they belong to no group at all. */
 const cleanStrays = async (
@@ -261,5 +273,9 @@ export const summarizeOutcome = (outcome: Outcome): Record<string, unknown> => {
       return { ...base, instanceId: action.instanceId }
     case 'restore-max-size':
       return { ...base, maxSize: action.maxSize }
+    case 'swap-record':
+      return { ...base, record: action.record }
+    case 'give-back':
+      return { ...base, instanceId: action.instanceId }
   }
 }

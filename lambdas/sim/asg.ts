@@ -177,9 +177,14 @@ export const terminateByEc2 = (world: World, region: SimRegion, instance: SimIns
   reconcile(world, region, group)
 }
 
-/** The group's owner (a scaling policy, a person) sets the desired capacity. */
+/**
+ * The group's owner (a scaling policy, a person) sets the desired capacity. Setting the value the group
+ * already has changes nothing AWS shows (no scaling activity, no event), so no tool can tell it happened:
+ * the owner's setting stays what it was (docs/reliability.md, "Limits").
+ */
 export const ownerSetsDesired = (world: World, region: SimRegion, group: SimGroup, desired: number): void => {
   const clamped = Math.min(group.maxSize, Math.max(group.minSize, desired))
+  if (clamped === group.desiredCapacity) return
   group.desiredCapacity = clamped
   group.owner = { ...group.owner, desiredCapacity: clamped }
   region.touch(group)

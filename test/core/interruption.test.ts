@@ -125,6 +125,31 @@ describe('decideInterruption', () => {
       },
     )
 
+    it.each([
+      ['a pending pair: recorded one pair and one unit fewer, ahead of the decrement', '6/2', ['5/1']],
+      ['retirements already recorded: the decrement keeps the record true as it is', '6/2/retiring', []],
+      ['no swap record on the group', undefined, []],
+    ] as const)('with a half-done partner and %s', (_, record, written) => {
+      const partner = anInstance()
+      const instance = launchedSpot({
+        tags: { [TAG_LAUNCHED_FOR_GROUP]: 'web', 'launched-for-replacing-instance': partner.id },
+      })
+      const snapshot = attached(instance, {
+        groupTags: record === undefined ? {} : { 'spotswap:swap-desired': record },
+      })
+      const group = snapshot.group as NonNullable<typeof snapshot.group>
+      const withPartner = { ...snapshot, group: { ...group, members: [...group.members, memberOf(partner)] } }
+      const actions = decideInterruption(interruption(instance), withPartner).actions
+      const records = actions.flatMap((a) =>
+        a.kind === 'record-swap' ? [a.tags['spotswap:swap-desired']] : [],
+      )
+      expect(records).toEqual(written)
+      // Written before the instance leaves, never after.
+      const leaves = actions.findIndex((a) => a.kind === 'detach')
+      expect(actions.findIndex((a) => a.kind === 'record-swap')).toBeLessThan(leaves)
+      expect(actions[leaves]).toMatchObject({ decrement: true })
+    })
+
     it('takes the action from TERMINATION_NOTIFICATION_ACTION when the group has no tag', () => {
       const instance = launchedSpot()
       const snapshot = attached(instance, { env: { TERMINATION_NOTIFICATION_ACTION: 'terminate' } })

@@ -195,8 +195,16 @@ describe('planGroup', () => {
         pair: { spotInstanceId: attached.id, onDemandInstanceId: fleet[0]?.id },
       }),
     )
-    // MaxSize can only go back once the partner is gone and desired is back at 2.
-    expect(kinds(plan.actions)).not.toContain('restore-max-size')
+    // The record of the retirement first, MaxSize back (to desired once the partner is gone) last.
+    expect(kinds(plan.actions).filter((k) => k !== 'launch-spot')).toEqual([
+      'swap-record',
+      'complete-swap',
+      'restore-max-size',
+    ])
+    expect(plan.actions).toContainEqual(
+      expect.objectContaining({ kind: 'swap-record', record: '3/1/retiring' }),
+    )
+    expect(plan.actions).toContainEqual(expect.objectContaining({ kind: 'restore-max-size', maxSize: 2 }))
   })
 
   it('retires the extra spot instead when retiring the partner would break the on-demand minimum', () => {
@@ -213,16 +221,30 @@ describe('planGroup', () => {
     )
   })
 
-  it('sizes a swap against the MaxSize this run restores, not the raised one', () => {
+  it('starts no new swap until the record of the last one is gone: this run restores MaxSize, the next swaps', () => {
     const fleet = onDemandFleet(2)
     const ready = spotFor(fleet[0] as Instance, { launchTime: minutesAgo(6) })
-    const plan = planGroup(
+    const withRecord = planGroup(
       planInput(fleet, {
         launched: [ready],
         groupOverrides: { maxSize: 3, tags: { [TAG_ORIGINAL_MAX_SIZE]: '2' } },
       }),
     )
-    expect(swaps(plan.actions)[0]).toMatchObject({ originalMaxSize: 2, raiseMaxSizeTo: 3 })
+    expect(kinds(withRecord.actions)).toEqual(['restore-max-size'])
+    const next = planGroup(planInput(fleet, { launched: [ready], groupOverrides: { maxSize: 2 } }))
+    expect(swaps(next.actions)[0]).toMatchObject({
+      originalMaxSize: 2,
+      raiseMaxSizeTo: 3,
+      swapRecord: '3/1',
+      retireRecord: '3/1/retiring',
+    })
+  })
+
+  it('starts no swap while the group has fewer instances in service than desired (a backfill booting)', () => {
+    const fleet = onDemandFleet(2)
+    const ready = spotFor(fleet[0] as Instance, { launchTime: minutesAgo(6) })
+    const plan = planGroup(planInput(fleet, { launched: [ready], groupOverrides: { desiredCapacity: 3 } }))
+    expect(swaps(plan.actions)).toEqual([])
   })
 
   it('terminates an unattachable replacement in the last run before the orphan deadline', () => {

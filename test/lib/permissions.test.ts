@@ -180,6 +180,16 @@ describe("the interruption handler's permissions", () => {
     },
   )
 
+  it('write only spotswap: tags on managed groups (the swap record), and never remove group tags', () => {
+    const statements = allowing(interruption, 'autoscaling:CreateOrUpdateTags')
+    expect(statements).toHaveLength(1)
+    expect(statements[0]?.Condition).toEqual({
+      StringEquals: { 'aws:ResourceTag/spot-enabled': 'true' },
+      'ForAllValues:StringLike': { 'aws:TagKeys': ['spotswap:*'] },
+    })
+    expect(grants(interruption, 'autoscaling:DeleteTags')).toBe(false)
+  })
+
   it.each([
     'ec2:CreateFleet',
     'ec2:RunInstances',

@@ -118,14 +118,17 @@ describe('replacer', () => {
       'tagGroup',
       'setMaxSize',
       'attachInstances',
+      'tagGroup',
       'terminateInGroup',
       'setMaxSize',
       'untagGroup',
     ])
-    expect(cloud.mutations[3]?.args[1]).toBe(true)
+    // The retirement is recorded ahead of it.
+    expect(cloud.mutations[3]?.args[1]).toEqual({ 'spotswap:swap-desired': '2/1/retiring' })
+    expect(cloud.mutations[4]?.args[1]).toBe(true)
   })
 
-  it('retires nothing and restores MaxSize when the attach fails', async () => {
+  it('retires nothing when the attach fails, and the next run restores MaxSize and swaps again', async () => {
     const cloud = cloudWithFleet(1)
     const h = harness({ 'us-east-1': cloud })
     await h.run()
@@ -133,9 +136,17 @@ describe('replacer', () => {
     cloud.failNext('attachInstances', awsError('ValidationError', 400, 'boom'))
     const summary = await h.run()
     expect(cloud.mutations.some((c) => c.method === 'terminateInGroup')).toBe(false)
-    expect(cloud.group('web').maxSize).toBe(1)
-    expect(cloud.group('web').tags[TAG_ORIGINAL_MAX_SIZE]).toBeUndefined()
     expect(JSON.stringify(summary)).toContain('attach failed, nothing retired')
+    // The record stays (an overlapping run may have attached under it); the next run judges it stale.
+    expect(cloud.group('web').tags[TAG_ORIGINAL_MAX_SIZE]).toBe('1')
+    h.advanceMinutes(5)
+    await h.run()
+    expect(cloud.group('web')).toMatchObject({ desiredCapacity: 1, maxSize: 1 })
+    expect(cloud.group('web').tags[TAG_ORIGINAL_MAX_SIZE]).toBeUndefined()
+    h.advanceMinutes(5)
+    await h.run()
+    expect(cloud.group('web')).toMatchObject({ desiredCapacity: 1, maxSize: 1 })
+    expect(spotShare(cloud)).toEqual({ spot: 1, onDemand: 0 })
   })
 
   it('finishes a swap a crashed run left behind: retires the partner, then restores MaxSize', async () => {

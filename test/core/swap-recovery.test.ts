@@ -1,0 +1,151 @@
+import { describe, expect, it } from 'vitest'
+import type { Action } from '../../lambdas/core/actions.ts'
+import {
+  TAG_LAUNCHED_FOR_GROUP,
+  TAG_ORIGINAL_MAX_SIZE,
+  TAG_REPLACED_TYPE,
+  TAG_REPLACING_INSTANCE,
+  TAG_SWAP_DESIRED,
+} from '../../lambdas/core/constants.ts'
+import { type CronSchedule, parseCronSchedule } from '../../lambdas/core/cron.ts'
+import { planGroup } from '../../lambdas/core/planner.ts'
+import { judgeRecord, parseSwapRecord, type SwapRecord } from '../../lambdas/core/swap-recovery.ts'
+import type { Instance } from '../../lambdas/core/types.ts'
+import { anInstance, config, minutesAgo, onDemandFleet, planInput } from '../builders/world.ts'
+
+const recoveryKinds = (actions: readonly Action[]): string[] =>
+  actions.map((a) => a.kind).filter((k) => k !== 'launch-spot' && k !== 'terminate-spot')
+
+const attachedFor = (partner: Instance): Instance =>
+  anInstance({
+    lifecycle: 'spot',
+    zone: partner.zone,
+    launchTime: minutesAgo(10),
+    tags: {
+      [TAG_LAUNCHED_FOR_GROUP]: 'web',
+      [TAG_REPLACING_INSTANCE]: partner.id,
+      [TAG_REPLACED_TYPE]: partner.type,
+    },
+  })
+
+describe('parseSwapRecord', () => {
+  it.each([
+    ['5/2', { after: 5, pairs: 2, retiring: false }],
+    ['5/2/retiring', { after: 5, pairs: 2, retiring: true }],
+    ['0/0', { after: 0, pairs: 0, retiring: false }],
+  ])('reads %s', (raw, record) => expect(parseSwapRecord(raw)).toEqual(record))
+
+  it.each([undefined, '', '5', '5/', '-1/0', '5/2/1', '5/2/Retiring', 'a/b', ' 5/2', '1234567890/1', '2/5'])(
+    'rejects %s',
+    (raw) => expect(parseSwapRecord(raw)).toBeUndefined(),
+  )
+})
+
+describe('judgeRecord', () => {
+  // A swap of 2 pairs from desired 4: 6/2 before the attach, 6/2/retiring before the retirements.
+  it.each([
+    ['attached, nothing retired yet', '6/2', 6, 2, { ours: true, giveBack: 0 }],
+    ['retirement recorded, none done', '6/2/retiring', 6, 2, { ours: true, giveBack: 0 }],
+    ['retirement recorded, one of two done', '6/2/retiring', 5, 1, { ours: true, giveBack: 0 }],
+    ['every partner retired', '6/2/retiring', 4, 0, { ours: true, giveBack: 0 }],
+    ['the interruption handler took one pair away, recorded ahead', '5/1', 5, 1, { ours: true, giveBack: 0 }],
+    [
+      'a replacement vanished without its decrement; the group backfilled',
+      '6/2',
+      6,
+      1,
+      { ours: true, giveBack: 1 },
+    ],
+    ['the same while retiring, before any retirement', '6/2/retiring', 6, 1, { ours: true, giveBack: 1 }],
+    ['the attach never happened', '6/2', 4, 0, { ours: false }],
+    ['the owner scaled in by one and Auto Scaling took a partner', '6/2', 5, 1, { ours: false }],
+    ['the owner raised desired meanwhile', '6/2', 8, 2, { ours: false }],
+    ['the owner lowered desired during the retirements', '6/2/retiring', 4, 1, { ours: false }],
+  ] as const)('%s (record %s, desired %i, %i half-done)', (_, raw, desired, halfDone, expected) => {
+    const record = parseSwapRecord(raw)
+    expect(record).toBeDefined()
+    expect(judgeRecord(record as SwapRecord, desired, halfDone)).toEqual(expected)
+  })
+})
+
+describe('finishing a swap an earlier run left', () => {
+  it('releases both pairs when a scale-in took one partner of a two-pair swap (the owner lowered desired)', () => {
+    const fleet = onDemandFleet(3)
+    const [first, second] = fleet as [Instance, Instance, Instance]
+    const s1 = attachedFor(first)
+    const s2 = attachedFor(second)
+    // Swap from desired 3 left 5/2; the owner set 4 and Auto Scaling terminated `first`.
+    const plan = planGroup(
+      planInput([second, fleet[2] as Instance, s1, s2], {
+        groupOverrides: { desiredCapacity: 4, maxSize: 5, tags: { [TAG_SWAP_DESIRED]: '5/2' } },
+      }),
+    )
+    expect(plan.actions.filter((a) => a.kind !== 'launch-spot')).toEqual([
+      expect.objectContaining({
+        kind: 'complete-swap',
+        retire: 'none',
+        pair: expect.objectContaining({ spotInstanceId: s2.id }),
+      }),
+    ])
+  })
+
+  it('gives back the +1 of a pair whose replacement vanished, retiring the newest on-demand member, then records it', () => {
+    const fleet = onDemandFleet(3)
+    // Swap from desired 3 left 4/1; its replacement was interrupted while Auto Scaling failed, and the
+    // group backfilled it (fleet[2] is the newest).
+    const plan = planGroup(
+      planInput(fleet, {
+        groupOverrides: { desiredCapacity: 4, maxSize: 4, tags: { [TAG_SWAP_DESIRED]: '4/1' } },
+      }),
+    )
+    // 3 in service of desired 4: the backfill is still booting, so nothing is given back yet.
+    expect(recoveryKinds(plan.actions)).toEqual([])
+    const booted = onDemandFleet(4)
+    const next = planGroup(
+      planInput(booted, {
+        groupOverrides: {
+          desiredCapacity: 4,
+          maxSize: 4,
+          tags: { [TAG_SWAP_DESIRED]: '4/1', [TAG_ORIGINAL_MAX_SIZE]: '3' },
+        },
+      }),
+    )
+    expect(recoveryKinds(next.actions)).toEqual(['give-back', 'swap-record'])
+    expect(next.actions).toContainEqual(
+      expect.objectContaining({ kind: 'give-back', instanceId: booted[3]?.id }),
+    )
+    expect(next.actions).toContainEqual(expect.objectContaining({ kind: 'swap-record', record: '3/0' }))
+  })
+
+  it('waits to retire a partner while a backfill is still booting (in service below desired)', () => {
+    const fleet = onDemandFleet(3)
+    const s1 = attachedFor(fleet[0] as Instance)
+    // Desired 5 = 4 (owner) + 1 (swap); a spot member was interrupted and its backfill is not yet in.
+    const plan = planGroup(
+      planInput([...fleet, s1], {
+        groupOverrides: { desiredCapacity: 5, maxSize: 5, tags: { [TAG_SWAP_DESIRED]: '5/1' } },
+      }),
+    )
+    expect(recoveryKinds(plan.actions)).toEqual([])
+    expect(plan.instanceSkips).toContainEqual({
+      instanceId: s1.id,
+      reason: 'swap waits: 4 in service of desired 5',
+    })
+  })
+
+  it('finishes outside the cron window: giving back is not a new change', () => {
+    const fleet = onDemandFleet(2)
+    const s1 = attachedFor(fleet[0] as Instance)
+    const plan = planGroup(
+      planInput([...fleet, s1], {
+        config: config({
+          cronSchedule: parseCronSchedule('9-17 1-5') as CronSchedule,
+          cronTimezone: 'Europe/Berlin',
+        }),
+        groupOverrides: { desiredCapacity: 3, tags: { [TAG_SWAP_DESIRED]: '3/1' } },
+      }),
+    )
+    expect(plan.skipped).toMatch(/^outside-cron-window/)
+    expect(recoveryKinds(plan.actions)).toEqual(['swap-record', 'complete-swap', 'restore-max-size'])
+  })
+})
