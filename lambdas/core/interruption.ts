@@ -248,8 +248,8 @@ const decideMember = (context: DecisionContext): InterruptionDecision => {
     partner !== undefined &&
     group.members.some((m) => m.instanceId === partner && m.lifecycleState === 'InService')
   const record = parseSwapRecord(group.tags[TAG_SWAP_DESIRED])
-  // Before the swap records its retirements, a decrement is recorded ahead as one pair fewer.
-  if (decrement && record !== undefined && !record.retiring && record.pairs > 0) {
+  // The decrement is recorded ahead as one pair fewer, so the replacer tells it from an owner's resize.
+  if (decrement && record !== undefined && record.pairs > 0) {
     const after = formatSwapRecord(afterGivingBack(record, 1))
     actions.push({
       kind: 'record-swap',

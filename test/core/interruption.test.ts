@@ -127,7 +127,7 @@ describe('decideInterruption', () => {
 
     it.each([
       ['a pending pair: recorded one pair and one unit fewer, ahead of the decrement', '6/2', ['5/1']],
-      ['retirements already recorded: the decrement keeps the record true as it is', '6/2/retiring', []],
+      ['retirements under way: one pair fewer, still retiring', '6/2/retiring', ['5/1/retiring']],
       ['no swap record on the group', undefined, []],
     ] as const)('with a half-done partner and %s', (_, record, written) => {
       const partner = anInstance()
