@@ -70,19 +70,25 @@ export type RecordJudgement =
 
 /**
  * Whether desired capacity is still what spotswap's own steps made it, given `halfDone` pairs observed.
- * The owner's desired at the start was `after − pairs`. Once retiring (recorded ahead), each retirement
- * takes one pair and one unit away together, so `desired − halfDone` stays the owner's. Before that,
- * nothing of spotswap's lowers desired (the interruption handler records its decrement ahead, as one
- * pair fewer), so desired stays `after`. A pair that vanished without a decrement (its replacement
- * interrupted while Auto Scaling was failing, or its partner terminated by someone else; the group
- * backfilled either way) leaves desired at `after` with fewer half-done pairs: its +1 is still held and
- * is given back. Anything else is someone else's change: the owner's resize, or a scale-in that took
- * one side of a pair.
+ * The owner's desired at the start was `after − pairs`. Before the retirements nothing of spotswap's
+ * lowers desired (the interruption handler records its decrement ahead, as one pair fewer), so desired
+ * stays `after` with every pair half-done. Once retiring (recorded ahead, after the attach succeeded),
+ * each retirement takes one pair and one unit away together, so `desired − halfDone` stays the owner's.
+ * A pair that vanished without its decrement while retiring (its replacement interrupted while Auto
+ * Scaling was failing, or its partner terminated by someone else; the group backfilled either way)
+ * leaves desired at `after` with fewer half-done pairs: its +1 is still held and is given back. Before
+ * `/retiring` nothing proves the attach happened, so fewer pairs there are not given back: someone
+ * else's change is assumed (the owner's resize, a scale-in that took one side of a pair), and a +1 left
+ * over costs money where a wrong give-back would cost capacity.
  */
 export const judgeRecord = (record: SwapRecord, desired: number, halfDone: number): RecordJudgement => {
-  if (record.retiring && desired - halfDone === record.after - record.pairs)
-    return { ours: true, giveBack: 0 }
-  if (desired === record.after && halfDone <= record.pairs) {
+  if (!record.retiring) {
+    return desired === record.after && halfDone === record.pairs
+      ? { ours: true, giveBack: 0 }
+      : { ours: false }
+  }
+  if (desired - halfDone === record.after - record.pairs) return { ours: true, giveBack: 0 }
+  if (desired === record.after && halfDone < record.pairs) {
     return { ours: true, giveBack: record.pairs - halfDone }
   }
   return { ours: false }

@@ -50,13 +50,14 @@ describe('judgeRecord', () => {
     ['every partner retired', '6/2/retiring', 4, 0, { ours: true, giveBack: 0 }],
     ['the interruption handler took one pair away, recorded ahead', '5/1', 5, 1, { ours: true, giveBack: 0 }],
     [
-      'a replacement vanished without its decrement; the group backfilled',
-      '6/2',
+      'retiring: a replacement vanished without its decrement; the group backfilled',
+      '6/2/retiring',
       6,
       1,
       { ours: true, giveBack: 1 },
     ],
-    ['the same while retiring, before any retirement', '6/2/retiring', 6, 1, { ours: true, giveBack: 1 }],
+    ['not yet retiring: the same, but nothing proves the attach happened', '6/2', 6, 1, { ours: false }],
+    ['the attach failed and the owner raised desired by the pairs', '6/2', 6, 0, { ours: false }],
     [
       'one pair left with its decrement (recorded), the other vanished',
       '5/1/retiring',
@@ -99,11 +100,11 @@ describe('finishing a swap an earlier run left', () => {
 
   it('gives back the +1 of a pair whose replacement vanished, retiring the newest on-demand member, then records it', () => {
     const fleet = onDemandFleet(3)
-    // Swap from desired 3 left 4/1; its replacement was interrupted while Auto Scaling failed, and the
-    // group backfilled it (fleet[2] is the newest).
+    // Swap from desired 3 left 4/1/retiring; its replacement was interrupted while Auto Scaling failed,
+    // and the group backfilled it (fleet[2] is the newest).
     const plan = planGroup(
       planInput(fleet, {
-        groupOverrides: { desiredCapacity: 4, maxSize: 4, tags: { [TAG_SWAP_DESIRED]: '4/1' } },
+        groupOverrides: { desiredCapacity: 4, maxSize: 4, tags: { [TAG_SWAP_DESIRED]: '4/1/retiring' } },
       }),
     )
     // 3 in service of desired 4: the backfill is still booting, so nothing is given back yet.
@@ -114,7 +115,7 @@ describe('finishing a swap an earlier run left', () => {
         groupOverrides: {
           desiredCapacity: 4,
           maxSize: 4,
-          tags: { [TAG_SWAP_DESIRED]: '4/1', [TAG_ORIGINAL_MAX_SIZE]: '3' },
+          tags: { [TAG_SWAP_DESIRED]: '4/1/retiring', [TAG_ORIGINAL_MAX_SIZE]: '3' },
         },
       }),
     )
@@ -122,7 +123,9 @@ describe('finishing a swap an earlier run left', () => {
     expect(next.actions).toContainEqual(
       expect.objectContaining({ kind: 'give-back', instanceId: booted[3]?.id }),
     )
-    expect(next.actions).toContainEqual(expect.objectContaining({ kind: 'swap-record', record: '3/0' }))
+    expect(next.actions).toContainEqual(
+      expect.objectContaining({ kind: 'swap-record', record: '3/0/retiring' }),
+    )
   })
 
   it('waits to retire a partner while a backfill is still booting (in service below desired)', () => {
