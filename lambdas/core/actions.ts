@@ -45,8 +45,8 @@ export interface SwapAction {
   readonly raiseMaxSizeTo: number | undefined
   /** Recorded on the group before the attach (see TAG_SWAP_DESIRED): `<desired + pairs>/<pairs>`. */
   readonly swapRecord: string
-  /** Recorded once the attach succeeded, before the partners are retired: the same, `/retiring`. */
-  readonly retireRecord: string
+  /** Recorded ahead of each partner's retirement once the attach succeeded, one per pair in order. */
+  readonly retireRecords: readonly string[]
   readonly reason: string
 }
 
@@ -62,14 +62,8 @@ export interface CompleteSwapAction {
    * partner removed) and both stay.
    */
   readonly retire: 'partner' | 'replacement' | 'none'
-  readonly reason: string
-}
-
-/** Written on the group ahead of a change to desired capacity (see swap-recovery.ts). */
-export interface SwapRecordAction {
-  readonly kind: 'swap-record'
-  readonly group: string
-  readonly record: string
+  /** The swap record (TAG_SWAP_DESIRED) written ahead of the retirement; none for a release. */
+  readonly record?: string
   readonly reason: string
 }
 
@@ -78,6 +72,8 @@ export interface GiveBackAction {
   readonly kind: 'give-back'
   readonly group: string
   readonly instanceId: string
+  /** The swap record (TAG_SWAP_DESIRED) written ahead of the retirement. */
+  readonly record: string
   readonly reason: string
 }
 
@@ -100,7 +96,6 @@ export type Action =
   | LaunchSpotAction
   | SwapAction
   | CompleteSwapAction
-  | SwapRecordAction
   | GiveBackAction
   | RestoreMaxSizeAction
   | TerminateSpotAction

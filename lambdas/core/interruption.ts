@@ -20,7 +20,7 @@ import {
 import type { InstanceAction } from './events.ts'
 import { isBeingDeleted, isManaged } from './managed.ts'
 import type { LifecycleHook } from './port.ts'
-import { afterGivingBack, formatSwapRecord, parseSwapRecord } from './swap-recovery.ts'
+import { formatSwapRecord, parseSwapRecord, stepDown } from './swap-recovery.ts'
 import type { Group, Instance } from './types.ts'
 
 export { TAG_REBALANCE_AT_RISK } from './constants.ts'
@@ -250,7 +250,7 @@ const decideMember = (context: DecisionContext): InterruptionDecision => {
   const record = parseSwapRecord(group.tags[TAG_SWAP_DESIRED])
   // The decrement is recorded ahead as one pair fewer, so the replacer tells it from an owner's resize.
   if (decrement && record !== undefined && record.pairs > 0) {
-    const after = formatSwapRecord(afterGivingBack(record, 1))
+    const after = formatSwapRecord(stepDown(record))
     actions.push({
       kind: 'record-swap',
       instanceId: instance.id,

@@ -19,7 +19,7 @@ import { planLaunches } from './launches.ts'
 import { isBeingDeleted } from './managed.ts'
 import { byLaunchTimeThenId, type PlanInput } from './plan-input.ts'
 import { compareCodePoints } from './selection.ts'
-import { formatSwapRecord, recoverSwaps } from './swap-recovery.ts'
+import { formatSwapRecord, recoverSwaps, stepDown } from './swap-recovery.ts'
 import type { Group, Instance } from './types.ts'
 
 export type { PlanInput } from './plan-input.ts'
@@ -172,14 +172,15 @@ export const planGroup = (input: PlanInput): GroupPlan => {
   }
   if (ready.length > 0) {
     const needed = group.desiredCapacity + ready.length
+    const record = { after: needed, pairs: ready.length, retiring: false }
     actions.push({
       kind: 'swap',
       group: group.name,
       pairs: ready,
       originalMaxSize: group.maxSize,
       raiseMaxSizeTo: needed > group.maxSize ? needed : undefined,
-      swapRecord: formatSwapRecord({ after: needed, pairs: ready.length, retiring: false }),
-      retireRecord: formatSwapRecord({ after: needed, pairs: ready.length, retiring: true }),
+      swapRecord: formatSwapRecord(record),
+      retireRecords: ready.map((_, index) => formatSwapRecord(stepDown(record, index + 1))),
       reason: `spot replacement(s) ran for the ${grace}s grace period`,
     })
   }

@@ -1,15 +1,15 @@
 /**
- * What a swap leaves on a group until it is over: a record (`spotswap:swap-desired=<after>/<pairs>[/retiring]`,
- * and the original MaxSize when it was raised), and spot members attached for partners that are still in
+ * What a swap leaves on a group until it is over: a record (`spotswap:swap-desired=<after>/<pairs>`, and
+ * the original MaxSize when it was raised), and spot members attached for partners that are still in
  * service. A run that stopped midway is finished here, by the next run, without ever taking the group
  * below the desired capacity its owner set.
  *
- * The record is written ahead of every change spotswap makes to desired capacity: before the attach
- * (`<desired + pairs>/<pairs>`), before the partners are retired (`<desired + pairs>/<pairs>/retiring`),
- * and by the interruption handler before a half-done pair's replacement leaves with a decrement (one
- * pair fewer). So the next run can tell what spotswap did from what someone else did (`judgeRecord`):
- * what breaks the record's arithmetic is the owner's resize or a scale-in that took one side of a pair,
- * and then the owner's capacity stands.
+ * The record is written ahead of every change spotswap makes to desired capacity: `<desired + pairs>/
+ * <pairs>` before the attach; then, before each step that takes one unit away (retiring a partner,
+ * giving back a vanished pair's +1, the interruption handler's decrement), the record that step leads
+ * to, one unit and one pair fewer, marked `/retiring`. So the next run can tell what spotswap did from
+ * what someone else did (`judgeRecord`): what breaks the record's arithmetic is the owner's resize or a
+ * scale-in that took one side of a pair, and then the owner's capacity stands.
  */
 import type { Action, SwapPair } from './actions.ts'
 import { TAG_ORIGINAL_MAX_SIZE, TAG_REPLACING_INSTANCE, TAG_SWAP_DESIRED } from './constants.ts'
@@ -46,11 +46,11 @@ export interface Recovery {
 }
 
 export interface SwapRecord {
-  /** Desired capacity right after the attach: the owner's desired plus `pairs`. */
+  /** Desired capacity spotswap expects now: the owner's desired plus `pairs`. */
   readonly after: number
-  /** Pairs attached by the swap and still counted in `after`. */
+  /** Attached pairs still counted in `after`. */
   readonly pairs: number
-  /** Written once the attach succeeded, ahead of retiring the partners with a decrement each. */
+  /** Set once the attach succeeded and the first step taking a unit away was announced. */
   readonly retiring: boolean
 }
 
@@ -64,42 +64,45 @@ export const parseSwapRecord = (raw: string | undefined): SwapRecord | undefined
   return record.pairs <= record.after ? record : undefined
 }
 
+/** The record announced ahead of a step that takes one unit and one pair away. */
+export const stepDown = (record: SwapRecord, steps = 1): SwapRecord => ({
+  after: record.after - steps,
+  pairs: record.pairs - steps,
+  retiring: true,
+})
+
 export type RecordJudgement =
-  /** Desired capacity is as spotswap left it; `giveBack` units are still held for pairs that vanished. */
-  { readonly ours: true; readonly giveBack: number } | { readonly ours: false }
+  /**
+   * Desired capacity is as spotswap left it: `record` is what it stands for now (an announced step
+   * that did not happen undone), and `giveBack` units are still held for pairs that vanished.
+   */
+  { readonly ours: true; readonly record: SwapRecord; readonly giveBack: number } | { readonly ours: false }
 
 /**
  * Whether desired capacity is still what spotswap's own steps made it, given `halfDone` pairs observed.
- * The owner's desired at the start was `after − pairs`. Before the retirements nothing of spotswap's
- * lowers desired (the interruption handler records its decrement ahead, as one pair fewer), so desired
- * stays `after` with every pair half-done. Once retiring (recorded ahead, after the attach succeeded),
- * each retirement takes one pair and one unit away together, so `desired − halfDone` stays the owner's.
- * A pair that vanished without its decrement while retiring (its replacement interrupted while Auto
- * Scaling was failing, or its partner terminated by someone else; the group backfilled either way)
- * leaves desired at `after` with fewer half-done pairs: its +1 is still held and is given back. Before
- * `/retiring` nothing proves the attach happened, so fewer pairs there are not given back: someone
- * else's change is assumed (the owner's resize, a scale-in that took one side of a pair), and a +1 left
- * over costs money where a wrong give-back would cost capacity.
+ * Before the first step down, desired stays `after` with every pair half-done. While retiring, desired is
+ * `after`, or `after + 1` when the last announced step did not happen (the run stopped between the record
+ * and the step). A pair that vanished without its decrement while retiring (its replacement interrupted
+ * while Auto Scaling was failing, or its partner terminated by someone else; the group backfilled either
+ * way) shows as fewer half-done pairs at the same desired: its +1 is still held and is given back.
+ * Before `/retiring` nothing proves the attach happened, so fewer pairs there are not given back. Anything
+ * else is someone else's change (the owner's resize, a scale-in that took one side of a pair): a +1 left
+ * over costs money, a wrong retirement would cost capacity.
  */
 export const judgeRecord = (record: SwapRecord, desired: number, halfDone: number): RecordJudgement => {
   if (!record.retiring) {
     return desired === record.after && halfDone === record.pairs
-      ? { ours: true, giveBack: 0 }
+      ? { ours: true, record, giveBack: 0 }
       : { ours: false }
   }
-  if (desired - halfDone === record.after - record.pairs) return { ours: true, giveBack: 0 }
-  if (desired === record.after && halfDone < record.pairs) {
-    return { ours: true, giveBack: record.pairs - halfDone }
+  for (const undone of [0, 1]) {
+    const now = { ...record, after: record.after + undone, pairs: record.pairs + undone }
+    if (desired === now.after && halfDone <= now.pairs) {
+      return { ours: true, record: now, giveBack: now.pairs - halfDone }
+    }
   }
   return { ours: false }
 }
-
-/** The record once `count` units were given back for vanished pairs. */
-export const afterGivingBack = (record: SwapRecord, count: number): SwapRecord => ({
-  ...record,
-  after: record.after - count,
-  pairs: record.pairs - count,
-})
 
 const idle = (open: boolean, halfDone: readonly SwapPair[], waiting?: string): Recovery => ({
   actions: [],
@@ -158,8 +161,8 @@ export const recoverSwaps = (input: RecoveryInput): Recovery => {
     )
   }
   return judgement.giveBack > 0
-    ? giveBack(input, record as SwapRecord, halfDone, judgement.giveBack)
-    : retirePairs(input, record as SwapRecord, halfDone)
+    ? giveBack(input, judgement.record, halfDone, judgement.giveBack)
+    : retirePairs(input, judgement.record, halfDone)
 }
 
 /**
@@ -191,23 +194,15 @@ const finished = (
 }
 
 /**
- * Retire one side of each half-done pair with a decrement (giving back the attach's +1), after writing
- * the record those retirements lead to, so a run cut short among them is still recognised as spotswap's.
+ * Retire one side of each half-done pair with a decrement (giving back the attach's +1), each announced
+ * in the record first, so a run cut short among them is still recognised as spotswap's.
  */
 const retirePairs = (input: RecoveryInput, record: SwapRecord, halfDone: readonly SwapPair[]): Recovery => {
   const { group } = input
   const actions: Action[] = []
-  if (!record.retiring) {
-    actions.push({
-      kind: 'swap-record',
-      group: group.name,
-      record: formatSwapRecord({ ...record, retiring: true }),
-      reason: 'retiring the partners of attached replacements',
-    })
-  }
   let onDemandLeft = input.onDemandIds.size
   let retiringOnDemand = 0
-  for (const pair of halfDone) {
+  halfDone.forEach((pair, index) => {
     const partnerIsOnDemand = input.onDemandIds.has(pair.onDemandInstanceId)
     const keepsMinimum = !partnerIsOnDemand || onDemandLeft - 1 >= input.minOnDemand
     const partnerProtected = input.isProtected(pair.onDemandInstanceId)
@@ -221,17 +216,19 @@ const retirePairs = (input: RecoveryInput, record: SwapRecord, halfDone: readonl
       group: group.name,
       pair,
       retire: retirePartner ? 'partner' : 'replacement',
+      record: formatSwapRecord(stepDown(record, index + 1)),
       reason: retirePartner
         ? 'spot replacement attached by an earlier run; retiring its partner'
         : partnerProtected
           ? 'the partner was protected since the swap started; retiring the replacement instead'
           : 'retiring the partner would break the on-demand minimum; retiring the replacement instead',
     })
-  }
+  })
   // Every pair retired: the swap is over once they are (the executor drops the record only if they are).
+  const last = formatSwapRecord(stepDown(record, halfDone.length))
   const after = finished(
     group,
-    formatSwapRecord({ ...record, retiring: true }),
+    last,
     group.tags[TAG_ORIGINAL_MAX_SIZE],
     group.desiredCapacity - halfDone.length,
   )
@@ -241,8 +238,7 @@ const retirePairs = (input: RecoveryInput, record: SwapRecord, halfDone: readonl
 /**
  * Pairs vanished without their decrement, and the group backfilled them: give each +1 back by retiring a
  * member with a decrement (the newest unprotected on-demand ones first, within the on-demand minimum,
- * then the newest spot ones), then record that those pairs are gone. Half-done pairs wait
- * for the next run, so a run cut short here leaves the group at a capacity the owner asked for.
+ * then the newest spot ones), each announced in the record first. Half-done pairs wait for the next run.
  */
 const giveBack = (
   input: RecoveryInput,
@@ -267,17 +263,12 @@ const giveBack = (
     )
   }
   const retiringOnDemand = victims.filter((m) => input.onDemandIds.has(m.instanceId)).length
-  const actions: Action[] = victims.map((m) => ({
+  const actions: Action[] = victims.map((m, index) => ({
     kind: 'give-back',
     group: group.name,
     instanceId: m.instanceId,
+    record: formatSwapRecord(stepDown(record, index + 1)),
     reason: `a swapped pair vanished without its decrement (${TAG_SWAP_DESIRED}=${formatSwapRecord(record)}, ${halfDone.length} half-done, desired ${group.desiredCapacity}); giving its +1 back`,
   }))
-  actions.push({
-    kind: 'swap-record',
-    group: group.name,
-    record: formatSwapRecord(afterGivingBack(record, count)),
-    reason: 'the vanished pairs are given back',
-  })
   return { ...idle(true, halfDone), actions, retiringOnDemand }
 }

@@ -11,7 +11,6 @@ import type {
   LaunchSpotAction,
   RestoreMaxSizeAction,
   SwapAction,
-  SwapRecordAction,
   TerminateSpotAction,
 } from '../core/actions.ts'
 import {
@@ -35,8 +34,7 @@ export interface Outcome {
 }
 
 const ORDER: Record<Action['kind'], number> = {
-  'give-back': 0,
-  'swap-record': 1,
+  'give-back': 1,
   'complete-swap': 2,
   'restore-max-size': 3,
   'terminate-spot': 4,
@@ -45,14 +43,14 @@ const ORDER: Record<Action['kind'], number> = {
 }
 
 /**
- * Actions that must not run once one of these kinds failed in the same group: a record is written only
- * after its give-backs happened, partners are retired only after the record of that was written, and
- * the record is dropped only once every partner is retired.
+ * Actions that must not run once one of these kinds failed in the same group: each step down is
+ * announced in the record as the one after the previous step, so the steps stop at the first failure,
+ * and the record is dropped only once every step is done.
  */
 const REQUIRES: Partial<Record<Action['kind'], readonly Action['kind'][]>> = {
-  'swap-record': ['give-back'],
-  'complete-swap': ['swap-record'],
-  'restore-max-size': ['swap-record', 'complete-swap'],
+  'give-back': ['give-back'],
+  'complete-swap': ['give-back', 'complete-swap'],
+  'restore-max-size': ['give-back', 'complete-swap'],
 }
 
 const describeError = (error: unknown): string =>
@@ -67,12 +65,8 @@ const restoreMaxSize = async (cloud: CloudPort, action: RestoreMaxSizeAction): P
   return { action, status: 'done' }
 }
 
-const writeSwapRecord = async (cloud: CloudPort, action: SwapRecordAction): Promise<Outcome> => {
-  await cloud.tagGroup(action.group, { [TAG_SWAP_DESIRED]: action.record })
-  return { action, status: 'done' }
-}
-
 const giveBack = async (cloud: CloudPort, action: GiveBackAction): Promise<Outcome> => {
+  await cloud.tagGroup(action.group, { [TAG_SWAP_DESIRED]: action.record })
   await cloud.terminateInGroup(action.instanceId, true)
   return { action, status: 'done', detail: `retired ${action.instanceId}` }
 }
@@ -83,6 +77,7 @@ const completeSwap = async (cloud: CloudPort, action: CompleteSwapAction): Promi
     return { action, status: 'done', detail: `released ${action.pair.spotInstanceId}` }
   }
   const id = action.retire === 'partner' ? action.pair.onDemandInstanceId : action.pair.spotInstanceId
+  if (action.record !== undefined) await cloud.tagGroup(action.group, { [TAG_SWAP_DESIRED]: action.record })
   await cloud.terminateInGroup(id, true)
   return { action, status: 'done', detail: `retired ${id}` }
 }
@@ -100,7 +95,7 @@ const terminateSpot = async (cloud: CloudPort, action: TerminateSpotAction): Pro
 /**
  * Record the swap on the group first (desired after the attach, and the original MaxSize when it must
  * be raised), so a run cut short anywhere is finished by the next one; raise MaxSize if needed, attach,
- * record that the partners are being retired, retire them with a decrement, then restore MaxSize and
+ * retire the partners with a decrement (each announced in the record first), then restore MaxSize and
  * drop the record. If the attach fails, nothing is retired and the record stays for the next run to
  * judge: an overlapping run may have attached the same replacements under the same record.
  */
@@ -119,18 +114,19 @@ const swap = async (cloud: CloudPort, action: SwapAction): Promise<Outcome> => {
   } catch (error) {
     return { action, status: 'failed', detail: `attach failed, nothing retired: ${describeError(error)}` }
   }
-  await cloud.tagGroup(action.group, { [TAG_SWAP_DESIRED]: action.retireRecord })
-  const failures: string[] = []
-  for (const pair of action.pairs) {
+  // Each retirement is announced in the record first; the first one that fails ends the swap's run.
+  for (const [index, pair] of action.pairs.entries()) {
     try {
+      await cloud.tagGroup(action.group, { [TAG_SWAP_DESIRED]: action.retireRecords[index] ?? '' })
       await cloud.terminateInGroup(pair.onDemandInstanceId, true)
     } catch (error) {
-      if (!isNotFound(error)) failures.push(`${pair.onDemandInstanceId}: ${describeError(error)}`)
+      // Desired still holds the +1 of each unretired pair; the record tells the next run to finish them.
+      return {
+        action,
+        status: 'failed',
+        detail: `attached; retiring ${pair.onDemandInstanceId} failed: ${describeError(error)}`,
+      }
     }
-  }
-  if (failures.length > 0) {
-    // Desired still holds the +1 of each unretired pair; the record tells the next run to finish them.
-    return { action, status: 'failed', detail: `attached; retiring failed for ${failures.join('; ')}` }
   }
   if (raised) await cloud.setMaxSize(action.group, action.originalMaxSize)
   await cloud.untagGroup(action.group, SWAP_RECORD_TAGS)
@@ -169,8 +165,6 @@ const run = (cloud: CloudPort, action: Action): Promise<Outcome> => {
       return restoreMaxSize(cloud, action)
     case 'complete-swap':
       return completeSwap(cloud, action)
-    case 'swap-record':
-      return writeSwapRecord(cloud, action)
     case 'give-back':
       return giveBack(cloud, action)
     case 'terminate-spot':

@@ -176,7 +176,7 @@ const withoutUnread = (plan: GroupPlan, unread: ReadonlySet<string>): GroupPlan 
     (a) => a.kind === 'complete-swap' && unread.has(a.pair.onDemandInstanceId),
   )
   const actions = plan.actions.filter((a) => {
-    if (givesBackUnread && (a.kind === 'give-back' || a.kind === 'swap-record')) return false
+    if (givesBackUnread && a.kind === 'give-back') return false
     if (completesUnread && a.kind === 'restore-max-size') return false
     if (a.kind === 'launch-spot') return !unread.has(a.replacing)
     if (a.kind === 'swap') return a.pairs.every((pair) => !unread.has(pair.onDemandInstanceId))
@@ -273,9 +273,7 @@ export const summarizeOutcome = (outcome: Outcome): Record<string, unknown> => {
       return { ...base, instanceId: action.instanceId }
     case 'restore-max-size':
       return { ...base, maxSize: action.maxSize }
-    case 'swap-record':
-      return { ...base, record: action.record }
     case 'give-back':
-      return { ...base, instanceId: action.instanceId }
+      return { ...base, instanceId: action.instanceId, record: action.record }
   }
 }

@@ -126,8 +126,12 @@ describe('decideInterruption', () => {
     )
 
     it.each([
-      ['a pending pair: recorded one pair and one unit fewer, ahead of the decrement', '6/2', ['5/1']],
-      ['retirements under way: one pair fewer, still retiring', '6/2/retiring', ['5/1/retiring']],
+      [
+        'a swap not yet retiring: one pair and one unit fewer, ahead of the decrement',
+        '6/2',
+        ['5/1/retiring'],
+      ],
+      ['retirements under way: the same', '5/1/retiring', ['4/0/retiring']],
       ['no swap record on the group', undefined, []],
     ] as const)('with a half-done partner and %s', (_, record, written) => {
       const partner = anInstance()

@@ -197,12 +197,11 @@ describe('planGroup', () => {
     )
     // The record of the retirement first, MaxSize back (to desired once the partner is gone) last.
     expect(kinds(plan.actions).filter((k) => k !== 'launch-spot')).toEqual([
-      'swap-record',
       'complete-swap',
       'restore-max-size',
     ])
     expect(plan.actions).toContainEqual(
-      expect.objectContaining({ kind: 'swap-record', record: '3/1/retiring' }),
+      expect.objectContaining({ kind: 'complete-swap', record: '2/0/retiring' }),
     )
     expect(plan.actions).toContainEqual(expect.objectContaining({ kind: 'restore-max-size', maxSize: 2 }))
   })
@@ -236,7 +235,7 @@ describe('planGroup', () => {
       originalMaxSize: 2,
       raiseMaxSizeTo: 3,
       swapRecord: '3/1',
-      retireRecord: '3/1/retiring',
+      retireRecords: ['2/0/retiring'],
     })
   })
 

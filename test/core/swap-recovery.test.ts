@@ -42,38 +42,39 @@ describe('parseSwapRecord', () => {
 })
 
 describe('judgeRecord', () => {
-  // A swap of 2 pairs from desired 4: 6/2 before the attach, 6/2/retiring before the retirements.
+  // A swap of 2 pairs from desired 4: 6/2 before the attach; 5/1/retiring before the first retirement,
+  // 4/0/retiring before the second.
   it.each([
-    ['attached, nothing retired yet', '6/2', 6, 2, { ours: true, giveBack: 0 }],
-    ['retirement recorded, none done', '6/2/retiring', 6, 2, { ours: true, giveBack: 0 }],
-    ['retirement recorded, one of two done', '6/2/retiring', 5, 1, { ours: true, giveBack: 0 }],
-    ['every partner retired', '6/2/retiring', 4, 0, { ours: true, giveBack: 0 }],
-    ['the interruption handler took one pair away, recorded ahead', '5/1', 5, 1, { ours: true, giveBack: 0 }],
-    [
-      'retiring: a replacement vanished without its decrement; the group backfilled',
-      '6/2/retiring',
-      6,
-      1,
-      { ours: true, giveBack: 1 },
-    ],
-    ['not yet retiring: the same, but nothing proves the attach happened', '6/2', 6, 1, { ours: false }],
-    ['the attach failed and the owner raised desired by the pairs', '6/2', 6, 0, { ours: false }],
-    [
-      'one pair left with its decrement (recorded), the other vanished',
-      '5/1/retiring',
-      5,
-      0,
-      { ours: true, giveBack: 1 },
-    ],
-    ['retiring, the handler recorded a decrement that then failed', '5/1/retiring', 6, 1, { ours: false }],
-    ['the attach never happened', '6/2', 4, 0, { ours: false }],
-    ['the owner scaled in by one and Auto Scaling took a partner', '6/2', 5, 1, { ours: false }],
-    ['the owner raised desired meanwhile', '6/2', 8, 2, { ours: false }],
-    ['the owner lowered desired during the retirements', '6/2/retiring', 4, 1, { ours: false }],
-  ] as const)('%s (record %s, desired %i, %i half-done)', (_, raw, desired, halfDone, expected) => {
-    const record = parseSwapRecord(raw)
-    expect(record).toBeDefined()
-    expect(judgeRecord(record as SwapRecord, desired, halfDone)).toEqual(expected)
+    ['attached, nothing retired yet', '6/2', 6, 2, '6/2', 0],
+    ['first retirement announced, not done', '5/1/retiring', 6, 2, '6/2/retiring', 0],
+    ['first retirement done', '5/1/retiring', 5, 1, '5/1/retiring', 0],
+    ['second announced, not done', '4/0/retiring', 5, 1, '5/1/retiring', 0],
+    ['every partner retired', '4/0/retiring', 4, 0, '4/0/retiring', 0],
+    ['the interruption handler took one pair away, recorded ahead', '5/1/retiring', 5, 1, '5/1/retiring', 0],
+    ['retiring: a replacement vanished without its decrement', '5/1/retiring', 5, 0, '5/1/retiring', 1],
+    ['retiring: the same with a step announced, not done', '5/1/retiring', 6, 1, '6/2/retiring', 1],
+  ] as const)(
+    '%s (record %s, desired %i, %i half-done): as %s, %i to give back',
+    (_, raw, desired, halfDone, now, giveBack) => {
+      const record = parseSwapRecord(raw) as SwapRecord
+      expect(judgeRecord(record, desired, halfDone)).toEqual({
+        ours: true,
+        record: parseSwapRecord(now),
+        giveBack,
+      })
+    },
+  )
+
+  it.each([
+    ['not yet retiring: a pair missing, nothing proves the attach happened', '6/2', 6, 1],
+    ['the attach failed and the owner raised desired by the pairs', '6/2', 6, 0],
+    ['the attach never happened', '6/2', 4, 0],
+    ['the owner scaled in by one and Auto Scaling took a partner', '6/2', 5, 1],
+    ['the owner raised desired meanwhile', '6/2', 8, 2],
+    ['the owner lowered desired by one during the retirements and a partner went', '5/1/retiring', 4, 0],
+    ['the owner raised desired by two during the retirements', '5/1/retiring', 7, 1],
+  ] as const)('someone else: %s (record %s, desired %i, %i half-done)', (_, raw, desired, halfDone) => {
+    expect(judgeRecord(parseSwapRecord(raw) as SwapRecord, desired, halfDone)).toEqual({ ours: false })
   })
 })
 
@@ -98,7 +99,7 @@ describe('finishing a swap an earlier run left', () => {
     ])
   })
 
-  it('gives back the +1 of a pair whose replacement vanished, retiring the newest on-demand member, then records it', () => {
+  it('gives back the +1 of a pair whose replacement vanished, retiring the newest on-demand member, announced in the record', () => {
     const fleet = onDemandFleet(3)
     // Swap from desired 3 left 4/1/retiring; its replacement was interrupted while Auto Scaling failed,
     // and the group backfilled it (fleet[2] is the newest).
@@ -119,12 +120,9 @@ describe('finishing a swap an earlier run left', () => {
         },
       }),
     )
-    expect(recoveryKinds(next.actions)).toEqual(['give-back', 'swap-record'])
+    expect(recoveryKinds(next.actions)).toEqual(['give-back'])
     expect(next.actions).toContainEqual(
-      expect.objectContaining({ kind: 'give-back', instanceId: booted[3]?.id }),
-    )
-    expect(next.actions).toContainEqual(
-      expect.objectContaining({ kind: 'swap-record', record: '3/0/retiring' }),
+      expect.objectContaining({ kind: 'give-back', instanceId: booted[3]?.id, record: '3/0/retiring' }),
     )
   })
 
@@ -157,6 +155,6 @@ describe('finishing a swap an earlier run left', () => {
       }),
     )
     expect(plan.skipped).toMatch(/^outside-cron-window/)
-    expect(recoveryKinds(plan.actions)).toEqual(['swap-record', 'complete-swap', 'restore-max-size'])
+    expect(recoveryKinds(plan.actions)).toEqual(['complete-swap', 'restore-max-size'])
   })
 })

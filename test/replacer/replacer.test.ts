@@ -124,7 +124,7 @@ describe('replacer', () => {
       'untagGroup',
     ])
     // The retirement is recorded ahead of it.
-    expect(cloud.mutations[3]?.args[1]).toEqual({ 'spotswap:swap-desired': '2/1/retiring' })
+    expect(cloud.mutations[3]?.args[1]).toEqual({ 'spotswap:swap-desired': '1/0/retiring' })
     expect(cloud.mutations[4]?.args[1]).toBe(true)
   })
 
