@@ -24,7 +24,8 @@ export const TAG_NO_SPOT_CAPACITY_UNTIL = 'spotswap:no-spot-capacity-until'
 export const CAPACITY_BACKOFF_MINUTES = 30
 /**
  * Written on a group for the duration of a swap: `<desired capacity after the attach>/<pairs>`, and
- * `/retiring` appended ahead of the partners' retirement. With it the next run can tell a swap cut short
+ * ahead of each step that takes a unit away, the record it leads to with the instance it takes out
+ * (`<after>/<pairs>/<instance id>`). With it the next run can tell a swap cut short
  * (finish it, give back the +1) from an owner's resize (leave it); see core/swap-recovery.ts.
  */
 export const TAG_SWAP_DESIRED = 'spotswap:swap-desired'

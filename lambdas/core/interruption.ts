@@ -250,7 +250,7 @@ const decideMember = (context: DecisionContext): InterruptionDecision => {
   const record = parseSwapRecord(group.tags[TAG_SWAP_DESIRED])
   // The decrement is recorded ahead as one pair fewer, so the replacer tells it from an owner's resize.
   if (decrement && record !== undefined && record.pairs > 0) {
-    const after = formatSwapRecord(stepDown(record))
+    const after = formatSwapRecord(stepDown(record, instance.id))
     actions.push({
       kind: 'record-swap',
       instanceId: instance.id,

@@ -91,6 +91,10 @@ export const planGroup = (input: PlanInput): GroupPlan => {
     group,
     spotMembers: attachedSpot,
     inService,
+    stillIn: (id) => {
+      const state = memberById.get(id)?.lifecycleState
+      return state !== undefined && !leaving(state)
+    },
     detail,
     isPartner,
     onDemandIds,
@@ -172,7 +176,7 @@ export const planGroup = (input: PlanInput): GroupPlan => {
   }
   if (ready.length > 0) {
     const needed = group.desiredCapacity + ready.length
-    const record = { after: needed, pairs: ready.length, retiring: false }
+    const record = { after: needed, pairs: ready.length, step: undefined }
     actions.push({
       kind: 'swap',
       group: group.name,
@@ -180,7 +184,9 @@ export const planGroup = (input: PlanInput): GroupPlan => {
       originalMaxSize: group.maxSize,
       raiseMaxSizeTo: needed > group.maxSize ? needed : undefined,
       swapRecord: formatSwapRecord(record),
-      retireRecords: ready.map((_, index) => formatSwapRecord(stepDown(record, index + 1))),
+      retireRecords: ready.map((pair, index) =>
+        formatSwapRecord(stepDown(record, pair.onDemandInstanceId, index + 1)),
+      ),
       reason: `spot replacement(s) ran for the ${grace}s grace period`,
     })
   }

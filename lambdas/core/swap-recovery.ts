@@ -7,9 +7,10 @@
  * The record is written ahead of every change spotswap makes to desired capacity: `<desired + pairs>/
  * <pairs>` before the attach; then, before each step that takes one unit away (retiring a partner,
  * giving back a vanished pair's +1, the interruption handler's decrement), the record that step leads
- * to, one unit and one pair fewer, marked `/retiring`. So the next run can tell what spotswap did from
- * what someone else did (`judgeRecord`): what breaks the record's arithmetic is the owner's resize or a
- * scale-in that took one side of a pair, and then the owner's capacity stands.
+ * to, one unit and one pair fewer, naming the instance the step takes out (`<after>/<pairs>/<id>`). So
+ * the next run can tell what spotswap did from what someone else did (`judgeRecord`): what breaks the
+ * record's arithmetic is the owner's resize or a scale-in that took one side of a pair, and then the
+ * owner's capacity stands.
  */
 import type { Action, SwapPair } from './actions.ts'
 import { TAG_ORIGINAL_MAX_SIZE, TAG_REPLACING_INSTANCE, TAG_SWAP_DESIRED } from './constants.ts'
@@ -28,6 +29,8 @@ export interface RecoveryInput {
   readonly isProtected: (id: string) => boolean
   /** InService members, attached replacements included, oldest first. */
   readonly inService: readonly GroupMember[]
+  /** Whether an instance is still a member of the group and not leaving it. */
+  readonly stillIn: (instanceId: string) => boolean
   /** Set when the group may not be changed this run; the record then waits. */
   readonly skipped: string | undefined
 }
@@ -50,25 +53,28 @@ export interface SwapRecord {
   readonly after: number
   /** Attached pairs still counted in `after`. */
   readonly pairs: number
-  /** Set once the attach succeeded and the first step taking a unit away was announced. */
-  readonly retiring: boolean
+  /**
+   * The instance the last announced step takes out of the group (set once the attach succeeded and a
+   * step down was announced); still in the group = that step has not happened.
+   */
+  readonly step: string | undefined
 }
 
 export const formatSwapRecord = (record: SwapRecord): string =>
-  `${record.after}/${record.pairs}${record.retiring ? '/retiring' : ''}`
+  `${record.after}/${record.pairs}${record.step === undefined ? '' : `/${record.step}`}`
 
 export const parseSwapRecord = (raw: string | undefined): SwapRecord | undefined => {
-  const match = /^(\d{1,9})\/(\d{1,9})(\/retiring)?$/.exec(raw ?? '')
+  const match = /^(\d{1,9})\/(\d{1,9})(?:\/(i-[0-9a-f]{8,17}))?$/.exec(raw ?? '')
   if (!match) return undefined
-  const record = { after: Number(match[1]), pairs: Number(match[2]), retiring: match[3] !== undefined }
+  const record = { after: Number(match[1]), pairs: Number(match[2]), step: match[3] }
   return record.pairs <= record.after ? record : undefined
 }
 
-/** The record announced ahead of a step that takes one unit and one pair away. */
-export const stepDown = (record: SwapRecord, steps = 1): SwapRecord => ({
+/** The record announced ahead of the `steps`-th step down, which takes `instanceId` out. */
+export const stepDown = (record: SwapRecord, instanceId: string, steps = 1): SwapRecord => ({
   after: record.after - steps,
   pairs: record.pairs - steps,
-  retiring: true,
+  step: instanceId,
 })
 
 export type RecordJudgement =
@@ -79,23 +85,29 @@ export type RecordJudgement =
   { readonly ours: true; readonly record: SwapRecord; readonly giveBack: number } | { readonly ours: false }
 
 /**
- * Whether desired capacity is still what spotswap's own steps made it, given `halfDone` pairs observed.
- * Before the first step down, desired stays `after` with every pair half-done. While retiring, desired is
- * `after`, or `after + 1` when the last announced step did not happen (the run stopped between the record
- * and the step). A pair that vanished without its decrement while retiring (its replacement interrupted
- * while Auto Scaling was failing, or its partner terminated by someone else; the group backfilled either
- * way) shows as fewer half-done pairs at the same desired: its +1 is still held and is given back.
- * Before `/retiring` nothing proves the attach happened, so fewer pairs there are not given back. Anything
- * else is someone else's change (the owner's resize, a scale-in that took one side of a pair): a +1 left
- * over costs money, a wrong retirement would cost capacity.
+ * Whether desired capacity is still what spotswap's own steps made it, given `halfDone` pairs observed and
+ * whether the last announced step's instance is still in the group. Before the first step down, desired
+ * stays `after` with every pair half-done. After one, desired is `after`, or `after + 1` when the
+ * announced step did not happen (the run stopped between the record and the step; certain while its
+ * instance is still in). A pair that vanished without its decrement after the attach was proven (its
+ * replacement interrupted while Auto Scaling was failing, or its partner terminated by someone else; the
+ * group backfilled either way) shows as fewer half-done pairs at the same desired: its +1 is still held
+ * and is given back. Before any step nothing proves the attach happened, so fewer pairs there are not
+ * given back. Anything else is someone else's change (the owner's resize, a scale-in that took one side
+ * of a pair): a +1 left over costs money, a wrong retirement would cost capacity.
  */
-export const judgeRecord = (record: SwapRecord, desired: number, halfDone: number): RecordJudgement => {
-  if (!record.retiring) {
+export const judgeRecord = (
+  record: SwapRecord,
+  desired: number,
+  halfDone: number,
+  stillIn: (instanceId: string) => boolean,
+): RecordJudgement => {
+  if (record.step === undefined) {
     return desired === record.after && halfDone === record.pairs
       ? { ours: true, record, giveBack: 0 }
       : { ours: false }
   }
-  for (const undone of [0, 1]) {
+  for (const undone of stillIn(record.step) ? [1] : [0, 1]) {
     const now = { ...record, after: record.after + undone, pairs: record.pairs + undone }
     if (desired === now.after && halfDone <= now.pairs) {
       return { ours: true, record: now, giveBack: now.pairs - halfDone }
@@ -130,7 +142,9 @@ export const recoverSwaps = (input: RecoveryInput): Recovery => {
 
   const record = parseSwapRecord(rawRecord)
   const judgement: RecordJudgement =
-    record === undefined ? { ours: false } : judgeRecord(record, group.desiredCapacity, halfDone.length)
+    record === undefined
+      ? { ours: false }
+      : judgeRecord(record, group.desiredCapacity, halfDone.length, input.stillIn)
 
   if (!judgement.ours) {
     // The owner changed desired capacity meanwhile (or the record is gone or unreadable): theirs stands.
@@ -216,7 +230,9 @@ const retirePairs = (input: RecoveryInput, record: SwapRecord, halfDone: readonl
       group: group.name,
       pair,
       retire: retirePartner ? 'partner' : 'replacement',
-      record: formatSwapRecord(stepDown(record, index + 1)),
+      record: formatSwapRecord(
+        stepDown(record, retirePartner ? pair.onDemandInstanceId : pair.spotInstanceId, index + 1),
+      ),
       reason: retirePartner
         ? 'spot replacement attached by an earlier run; retiring its partner'
         : partnerProtected
@@ -225,14 +241,19 @@ const retirePairs = (input: RecoveryInput, record: SwapRecord, halfDone: readonl
     })
   })
   // Every pair retired: the swap is over once they are (the executor drops the record only if they are).
-  const last = formatSwapRecord(stepDown(record, halfDone.length))
   const after = finished(
     group,
-    last,
+    rawRecordOf(actions, record),
     group.tags[TAG_ORIGINAL_MAX_SIZE],
     group.desiredCapacity - halfDone.length,
   )
   return { ...idle(true, halfDone), actions: [...actions, ...after.actions], retiringOnDemand }
+}
+
+/** The record the last of these actions announces (the record itself when there are none). */
+const rawRecordOf = (actions: readonly Action[], record: SwapRecord): string => {
+  const last = actions.at(-1)
+  return last?.kind === 'complete-swap' && last.record !== undefined ? last.record : formatSwapRecord(record)
 }
 
 /**
@@ -267,7 +288,7 @@ const giveBack = (
     kind: 'give-back',
     group: group.name,
     instanceId: m.instanceId,
-    record: formatSwapRecord(stepDown(record, index + 1)),
+    record: formatSwapRecord(stepDown(record, m.instanceId, index + 1)),
     reason: `a swapped pair vanished without its decrement (${TAG_SWAP_DESIRED}=${formatSwapRecord(record)}, ${halfDone.length} half-done, desired ${group.desiredCapacity}); giving its +1 back`,
   }))
   return { ...idle(true, halfDone), actions, retiringOnDemand }

@@ -201,7 +201,7 @@ describe('planGroup', () => {
       'restore-max-size',
     ])
     expect(plan.actions).toContainEqual(
-      expect.objectContaining({ kind: 'complete-swap', record: '2/0/retiring' }),
+      expect.objectContaining({ kind: 'complete-swap', record: `2/0/${fleet[0]?.id}` }),
     )
     expect(plan.actions).toContainEqual(expect.objectContaining({ kind: 'restore-max-size', maxSize: 2 }))
   })
@@ -235,7 +235,7 @@ describe('planGroup', () => {
       originalMaxSize: 2,
       raiseMaxSizeTo: 3,
       swapRecord: '3/1',
-      retireRecords: ['2/0/retiring'],
+      retireRecords: [`2/0/${fleet[0]?.id}`],
     })
   })
 

@@ -30,52 +30,73 @@ const attachedFor = (partner: Instance): Instance =>
 
 describe('parseSwapRecord', () => {
   it.each([
-    ['5/2', { after: 5, pairs: 2, retiring: false }],
-    ['5/2/retiring', { after: 5, pairs: 2, retiring: true }],
-    ['0/0', { after: 0, pairs: 0, retiring: false }],
+    ['5/2', { after: 5, pairs: 2, step: undefined }],
+    ['5/2/i-0123456789abcdef0', { after: 5, pairs: 2, step: 'i-0123456789abcdef0' }],
+    ['0/0', { after: 0, pairs: 0, step: undefined }],
   ])('reads %s', (raw, record) => expect(parseSwapRecord(raw)).toEqual(record))
 
-  it.each([undefined, '', '5', '5/', '-1/0', '5/2/1', '5/2/Retiring', 'a/b', ' 5/2', '1234567890/1', '2/5'])(
-    'rejects %s',
-    (raw) => expect(parseSwapRecord(raw)).toBeUndefined(),
-  )
+  it.each([
+    undefined,
+    '',
+    '5',
+    '5/',
+    '-1/0',
+    '5/2/1',
+    '5/2/retiring',
+    '5/2/i-xyz',
+    'a/b',
+    ' 5/2',
+    '1234567890/1',
+    '2/5',
+  ])('rejects %s', (raw) => expect(parseSwapRecord(raw)).toBeUndefined())
 })
 
 describe('judgeRecord', () => {
-  // A swap of 2 pairs from desired 4: 6/2 before the attach; 5/1/retiring before the first retirement,
-  // 4/0/retiring before the second.
+  // A swap of 2 pairs (partners P1, P2) from desired 4: 6/2 before the attach; 5/1/P1 before retiring P1,
+  // 4/0/P2 before retiring P2. S1 is P1's replacement.
+  const P1 = 'i-00000000000000a1'
+  const P2 = 'i-00000000000000a2'
+  const S1 = 'i-00000000000000b1'
+  const record = (raw: string): SwapRecord =>
+    parseSwapRecord(raw.replace('P1', P1).replace('P2', P2).replace('S1', S1)) as SwapRecord
+
   it.each([
-    ['attached, nothing retired yet', '6/2', 6, 2, '6/2', 0],
-    ['first retirement announced, not done', '5/1/retiring', 6, 2, '6/2/retiring', 0],
-    ['first retirement done', '5/1/retiring', 5, 1, '5/1/retiring', 0],
-    ['second announced, not done', '4/0/retiring', 5, 1, '5/1/retiring', 0],
-    ['every partner retired', '4/0/retiring', 4, 0, '4/0/retiring', 0],
-    ['the interruption handler took one pair away, recorded ahead', '5/1/retiring', 5, 1, '5/1/retiring', 0],
-    ['retiring: a replacement vanished without its decrement', '5/1/retiring', 5, 0, '5/1/retiring', 1],
-    ['retiring: the same with a step announced, not done', '5/1/retiring', 6, 1, '6/2/retiring', 1],
+    ['attached, nothing retired yet', '6/2', 6, 2, [], '6/2', 0],
+    ['P1 announced, still in: not retired', '5/1/P1', 6, 2, [P1], '6/2/P1', 0],
+    ['P1 retired', '5/1/P1', 5, 1, [], '5/1/P1', 0],
+    ['P2 announced, still in: not retired', '4/0/P2', 5, 1, [P2], '5/1/P2', 0],
+    ['every partner retired', '4/0/P2', 4, 0, [], '4/0/P2', 0],
+    ['the interruption handler took S1 away, recorded ahead', '5/1/S1', 5, 1, [], '5/1/S1', 0],
+    ['a replacement vanished without its decrement after P1 was retired', '5/1/P1', 5, 0, [], '5/1/P1', 1],
+    ['S1 announced by the handler, which then failed; EC2 took S1 anyway', '5/1/S1', 6, 1, [], '6/2/S1', 1],
   ] as const)(
     '%s (record %s, desired %i, %i half-done): as %s, %i to give back',
-    (_, raw, desired, halfDone, now, giveBack) => {
-      const record = parseSwapRecord(raw) as SwapRecord
-      expect(judgeRecord(record, desired, halfDone)).toEqual({
-        ours: true,
-        record: parseSwapRecord(now),
-        giveBack,
-      })
+    (_, raw, desired, halfDone, stillIn, now, giveBack) => {
+      const judged = judgeRecord(record(raw), desired, halfDone, (id) =>
+        (stillIn as readonly string[]).includes(id),
+      )
+      expect(judged).toEqual({ ours: true, record: record(now), giveBack })
     },
   )
 
   it.each([
-    ['not yet retiring: a pair missing, nothing proves the attach happened', '6/2', 6, 1],
-    ['the attach failed and the owner raised desired by the pairs', '6/2', 6, 0],
-    ['the attach never happened', '6/2', 4, 0],
-    ['the owner scaled in by one and Auto Scaling took a partner', '6/2', 5, 1],
-    ['the owner raised desired meanwhile', '6/2', 8, 2],
-    ['the owner lowered desired by one during the retirements and a partner went', '5/1/retiring', 4, 0],
-    ['the owner raised desired by two during the retirements', '5/1/retiring', 7, 1],
-  ] as const)('someone else: %s (record %s, desired %i, %i half-done)', (_, raw, desired, halfDone) => {
-    expect(judgeRecord(parseSwapRecord(raw) as SwapRecord, desired, halfDone)).toEqual({ ours: false })
-  })
+    ['not yet retiring: a pair missing, nothing proves the attach happened', '6/2', 6, 1, []],
+    ['the attach failed and the owner raised desired by the pairs', '6/2', 6, 0, []],
+    ['the attach never happened', '6/2', 4, 0, []],
+    ['the owner scaled in by one and Auto Scaling took a partner', '6/2', 5, 1, []],
+    ['the owner raised desired meanwhile', '6/2', 8, 2, []],
+    ['P1 announced, not retired; the owner scaled in by one and Auto Scaling took P2', '5/1/P1', 5, 1, [P1]],
+    ['the owner lowered desired by one after P1 and a partner went', '5/1/P1', 4, 0, []],
+    ['the owner raised desired by two during the retirements', '5/1/P1', 7, 1, []],
+  ] as const)(
+    'someone else: %s (record %s, desired %i, %i half-done)',
+    (_, raw, desired, halfDone, stillIn) => {
+      const judged = judgeRecord(record(raw), desired, halfDone, (id) =>
+        (stillIn as readonly string[]).includes(id),
+      )
+      expect(judged).toEqual({ ours: false })
+    },
+  )
 })
 
 describe('finishing a swap an earlier run left', () => {
@@ -101,11 +122,15 @@ describe('finishing a swap an earlier run left', () => {
 
   it('gives back the +1 of a pair whose replacement vanished, retiring the newest on-demand member, announced in the record', () => {
     const fleet = onDemandFleet(3)
-    // Swap from desired 3 left 4/1/retiring; its replacement was interrupted while Auto Scaling failed,
+    // Swap from desired 3 left 4/1 after retiring one partner; its replacement was interrupted while Auto Scaling failed,
     // and the group backfilled it (fleet[2] is the newest).
     const plan = planGroup(
       planInput(fleet, {
-        groupOverrides: { desiredCapacity: 4, maxSize: 4, tags: { [TAG_SWAP_DESIRED]: '4/1/retiring' } },
+        groupOverrides: {
+          desiredCapacity: 4,
+          maxSize: 4,
+          tags: { [TAG_SWAP_DESIRED]: '4/1/i-0000000000000abcd' },
+        },
       }),
     )
     // 3 in service of desired 4: the backfill is still booting, so nothing is given back yet.
@@ -116,13 +141,17 @@ describe('finishing a swap an earlier run left', () => {
         groupOverrides: {
           desiredCapacity: 4,
           maxSize: 4,
-          tags: { [TAG_SWAP_DESIRED]: '4/1/retiring', [TAG_ORIGINAL_MAX_SIZE]: '3' },
+          tags: { [TAG_SWAP_DESIRED]: '4/1/i-0000000000000abcd', [TAG_ORIGINAL_MAX_SIZE]: '3' },
         },
       }),
     )
     expect(recoveryKinds(next.actions)).toEqual(['give-back'])
     expect(next.actions).toContainEqual(
-      expect.objectContaining({ kind: 'give-back', instanceId: booted[3]?.id, record: '3/0/retiring' }),
+      expect.objectContaining({
+        kind: 'give-back',
+        instanceId: booted[3]?.id,
+        record: `3/0/${booted[3]?.id}`,
+      }),
     )
   })
 

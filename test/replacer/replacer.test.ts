@@ -124,7 +124,9 @@ describe('replacer', () => {
       'untagGroup',
     ])
     // The retirement is recorded ahead of it.
-    expect(cloud.mutations[3]?.args[1]).toEqual({ 'spotswap:swap-desired': '1/0/retiring' })
+    expect(cloud.mutations[3]?.args[1]).toEqual({
+      'spotswap:swap-desired': `1/0/${cloud.mutations[4]?.args[0]}`,
+    })
     expect(cloud.mutations[4]?.args[1]).toBe(true)
   })
 
