@@ -87,9 +87,10 @@ export type RecordJudgement =
 /**
  * Whether desired capacity is still what spotswap's own steps made it, given `halfDone` pairs observed and
  * whether the last announced step's instance is still in the group. Before the first step down, desired
- * stays `after` with every pair half-done. After one, desired is `after`, or `after + 1` when the
- * announced step did not happen (the run stopped between the record and the step; certain while its
- * instance is still in). A pair that vanished without its decrement after the attach was proven (its
+ * stays `after` with every pair half-done. After one, desired is `after`, or `after + 1` while the
+ * announced step's instance is still in the group (the run stopped between the record and the step). An
+ * instance gone is taken as the step done: had it left without its decrement, the +1 stays (money), where
+ * reading an owner's +1 as spotswap's would take capacity away. A pair that vanished without its decrement after the attach was proven (its
  * replacement interrupted while Auto Scaling was failing, or its partner terminated by someone else; the
  * group backfilled either way) shows as fewer half-done pairs at the same desired: its +1 is still held
  * and is given back. Before any step nothing proves the attach happened, so fewer pairs there are not
@@ -107,13 +108,11 @@ export const judgeRecord = (
       ? { ours: true, record, giveBack: 0 }
       : { ours: false }
   }
-  for (const undone of stillIn(record.step) ? [1] : [0, 1]) {
-    const now = { ...record, after: record.after + undone, pairs: record.pairs + undone }
-    if (desired === now.after && halfDone <= now.pairs) {
-      return { ours: true, record: now, giveBack: now.pairs - halfDone }
-    }
-  }
-  return { ours: false }
+  const undone = stillIn(record.step) ? 1 : 0
+  const now = { ...record, after: record.after + undone, pairs: record.pairs + undone }
+  return desired === now.after && halfDone <= now.pairs
+    ? { ours: true, record: now, giveBack: now.pairs - halfDone }
+    : { ours: false }
 }
 
 const idle = (open: boolean, halfDone: readonly SwapPair[], waiting?: string): Recovery => ({
