@@ -20,7 +20,7 @@ import {
 import type { InstanceAction } from './events.ts'
 import { isBeingDeleted, isManaged } from './managed.ts'
 import type { LifecycleHook } from './port.ts'
-import { formatSwapRecord, parseSwapRecord, stepDown } from './swap-recovery.ts'
+import { currentRecord, formatSwapRecord, parseSwapRecord, stepDown } from './swap-recovery.ts'
 import type { Group, Instance } from './types.ts'
 
 export { TAG_REBALANCE_AT_RISK } from './constants.ts'
@@ -247,15 +247,17 @@ const decideMember = (context: DecisionContext): InterruptionDecision => {
   const decrement =
     partner !== undefined &&
     group.members.some((m) => m.instanceId === partner && m.lifecycleState === 'InService')
-  const record = parseSwapRecord(group.tags[TAG_SWAP_DESIRED])
+  const stillIn = (id: string): boolean =>
+    group.members.some((m) => m.instanceId === id && !isLeaving(m.lifecycleState))
+  const recorded = parseSwapRecord(group.tags[TAG_SWAP_DESIRED])
+  const record = recorded === undefined ? undefined : currentRecord(recorded, stillIn)
   // The decrement is recorded ahead as one pair fewer, so the replacer tells it from an owner's resize.
   if (decrement && record !== undefined && record.pairs > 0) {
-    const after = formatSwapRecord(stepDown(record, instance.id))
     actions.push({
       kind: 'record-swap',
       instanceId: instance.id,
       group: group.name,
-      tags: { [TAG_SWAP_DESIRED]: after },
+      tags: { [TAG_SWAP_DESIRED]: formatSwapRecord(stepDown(record, instance.id)) },
     })
   }
   actions.push({ kind: leave, instanceId: instance.id, group: group.name, decrement })

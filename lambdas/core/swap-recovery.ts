@@ -77,6 +77,15 @@ export const stepDown = (record: SwapRecord, instanceId: string, steps = 1): Swa
   step: instanceId,
 })
 
+/**
+ * What the record stands for now: an announced step whose instance is still in the group has not
+ * happened, so it is undone (one unit and one pair back).
+ */
+export const currentRecord = (record: SwapRecord, stillIn: (instanceId: string) => boolean): SwapRecord =>
+  record.step !== undefined && stillIn(record.step)
+    ? { ...record, after: record.after + 1, pairs: record.pairs + 1 }
+    : record
+
 export type RecordJudgement =
   /**
    * Desired capacity is as spotswap left it: `record` is what it stands for now (an announced step
@@ -108,8 +117,7 @@ export const judgeRecord = (
       ? { ours: true, record, giveBack: 0 }
       : { ours: false }
   }
-  const undone = stillIn(record.step) ? 1 : 0
-  const now = { ...record, after: record.after + undone, pairs: record.pairs + undone }
+  const now = currentRecord(record, stillIn)
   return desired === now.after && halfDone <= now.pairs
     ? { ours: true, record: now, giveBack: now.pairs - halfDone }
     : { ours: false }

@@ -132,6 +132,11 @@ describe('decideInterruption', () => {
         ['5/1/<instance>'],
       ],
       ['retirements under way: the same', '5/1/i-0000000000000abcd', ['4/0/<instance>']],
+      [
+        'a retirement announced but not done (its partner still in): that step undone first',
+        '4/0/<partner>',
+        ['4/0/<instance>'],
+      ],
       ['no swap record on the group', undefined, []],
     ] as const)('with a half-done partner and %s', (_, record, written) => {
       const partner = anInstance()
@@ -139,7 +144,8 @@ describe('decideInterruption', () => {
         tags: { [TAG_LAUNCHED_FOR_GROUP]: 'web', 'launched-for-replacing-instance': partner.id },
       })
       const snapshot = attached(instance, {
-        groupTags: record === undefined ? {} : { 'spotswap:swap-desired': record },
+        groupTags:
+          record === undefined ? {} : { 'spotswap:swap-desired': record.replace('<partner>', partner.id) },
       })
       const group = snapshot.group as NonNullable<typeof snapshot.group>
       const withPartner = { ...snapshot, group: { ...group, members: [...group.members, memberOf(partner)] } }
