@@ -166,8 +166,7 @@ export const planLaunches = (
     }
     const choices = diversify(ranked, poolCounts, budget.targetSpot, input.maxPoolShare ?? MAX_POOL_SHARE)
     const first = choices[0] as RankedCandidate
-    const previousAttempt = Number(instance.tags[TAG_REPLACEMENT_ATTEMPT] ?? '0')
-    const attempt = (Number.isSafeInteger(previousAttempt) && previousAttempt >= 0 ? previousAttempt : 0) + 1
+    const attempt = nextAttempt(instance.tags[TAG_REPLACEMENT_ATTEMPT], input.now, input.scheduleMinutes)
     if (replacingOnDemand) onDemandLaunches++
     countPool(first.instanceType, first.zone)
     launches.push({
@@ -188,6 +187,7 @@ export const planLaunches = (
       tags: launchTags(group, instance, baseType),
       clientToken: clientToken(instance.id, attempt),
       attempt,
+      attemptTag: `${attempt}@${input.now.toISOString()}`,
       capacityBackoffUntil: new Date(input.now.getTime() + CAPACITY_BACKOFF_MINUTES * 60_000).toISOString(),
       expectedHourlySavingsUsd: onDemandPrice - first.spotPriceUsd,
       reason: replacingOnDemand
@@ -215,6 +215,22 @@ const launchTags = (group: Group, original: Instance, replacedType: string): Rec
   tags[TAG_REPLACING_INSTANCE] = original.id
   tags[TAG_REPLACED_TYPE] = replacedType
   return tags
+}
+
+/**
+ * The attempt a launch for an instance makes, from its TAG_REPLACEMENT_ATTEMPT (`<n>@<when>`, or `<n>`
+ * as first written). An attempt recorded less than a schedule period ago may still be in flight in an
+ * overlapping run that has not shown its instance yet, so it is made again with the same token (EC2
+ * returns that run's instance, or launches once if it never did); an older one failed or its replacement
+ * went away, so the next attempt gets a new token.
+ */
+export const nextAttempt = (raw: string | undefined, now: Date, scheduleMinutes: number): number => {
+  const match = /^(\d{1,9})(?:@(.+))?$/.exec(raw ?? '')
+  if (!match) return 1
+  const previous = Number(match[1])
+  const at = match[2] === undefined ? Number.NaN : Date.parse(match[2])
+  const age = now.getTime() - at
+  return age >= 0 && age < scheduleMinutes * 60_000 ? Math.max(previous, 1) : previous + 1
 }
 
 /**

@@ -135,7 +135,7 @@ const swap = async (cloud: CloudPort, action: SwapAction): Promise<Outcome> => {
 
 const launchSpot = async (cloud: CloudPort, action: LaunchSpotAction): Promise<Outcome> => {
   // The attempt is recorded first: if this run stops now, the next one starts a new attempt.
-  await cloud.tagInstances([action.replacing], { [TAG_REPLACEMENT_ATTEMPT]: String(action.attempt) })
+  await cloud.tagInstances([action.replacing], { [TAG_REPLACEMENT_ATTEMPT]: action.attemptTag })
   const result = await cloud.launchSpot({
     groupName: action.group,
     launchTemplate: action.launchTemplate,
