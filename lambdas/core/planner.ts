@@ -161,7 +161,9 @@ export const planGroup = (input: PlanInput): GroupPlan => {
       !recovery.open &&
       inService.length >= group.desiredCapacity &&
       instance.state === 'running' &&
-      ageSeconds + GRACE_SLACK_SECONDS >= grace
+      ageSeconds + GRACE_SLACK_SECONDS >= grace &&
+      // Past the deadline it is terminated, by every run alike: never attached by one, terminated by another.
+      ageSeconds <= orphanAfterSeconds
     ) {
       ready.push({ spotInstanceId: instance.id, onDemandInstanceId: partner })
     } else if (ageSeconds > orphanAfterSeconds) {

@@ -112,7 +112,11 @@ const swap = async (cloud: CloudPort, action: SwapAction): Promise<Outcome> => {
       action.pairs.map((p) => p.spotInstanceId),
     )
   } catch (error) {
-    return { action, status: 'failed', detail: `attach failed, nothing retired: ${describeError(error)}` }
+    return {
+      action,
+      status: 'failed',
+      detail: `attach not confirmed, nothing retired (the next run judges by the swap record): ${describeError(error)}`,
+    }
   }
   // Each retirement is announced in the record first; the first one that fails ends the swap's run.
   for (const [index, pair] of action.pairs.entries()) {

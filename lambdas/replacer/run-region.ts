@@ -186,6 +186,32 @@ const withoutUnread = (plan: GroupPlan, unread: ReadonlySet<string>): GroupPlan 
   return { ...plan, actions }
 }
 
+/**
+ * A spot instance planned for termination as not (or no longer) needed may have been attached since it
+ * was observed, by an overlapping run that saw it ready: asked again just before acting, such an
+ * instance is left to its group. One DescribeAutoScalingInstances call, only when something is to go.
+ */
+const withoutAttachedMeanwhile = async (
+  plans: readonly GroupPlan[],
+  cloud: CloudPort,
+  log: Log,
+): Promise<GroupPlan[]> => {
+  const ids = plans.flatMap((p) =>
+    p.actions.flatMap((a) => (a.kind === 'terminate-spot' ? [a.instanceId] : [])),
+  )
+  if (ids.length === 0) return [...plans]
+  const owners = await cloud.groupOfInstances(ids)
+  if (owners.size === 0) return [...plans]
+  log.info('spot instances attached by an overlapping run since observed: not terminated', {
+    region: cloud.region,
+    instances: [...owners.keys()],
+  })
+  return plans.map((plan) => ({
+    ...plan,
+    actions: plan.actions.filter((a) => a.kind !== 'terminate-spot' || !owners.has(a.instanceId)),
+  }))
+}
+
 /** Strays are only terminated when AWS confirms they belong to no group at all. */
 const cleanStrays = async (
   candidates: readonly Instance[],
@@ -231,7 +257,7 @@ export const runRegion = async (options: RegionRunOptions): Promise<RegionResult
     })
   }
   const context = { snapshot, config, now, maxPoolShare: options.maxPoolShare, caches: new Map() }
-  const plans = await planRegion(context, cloud)
+  const plans = await withoutAttachedMeanwhile(await planRegion(context, cloud), cloud, log)
   const groups = await mapWithConcurrency(plans, GROUP_CONCURRENCY, async (plan): Promise<GroupResult> => {
     const outcomes = await executeActions(cloud, plan.actions, config.dryRun)
     for (const outcome of outcomes) {

@@ -58,6 +58,8 @@ export class FakeCloud implements CloudPort {
   readonly stacks = new Map<string, string>()
   private readonly failures = new Map<string, Error[]>()
   private nextId = 0x1000
+  /** The time launches are stamped with; harnesses that move time set it to their clock. */
+  now: () => Date = () => new Date('2026-01-01T00:00:00Z')
 
   constructor(readonly region = 'us-east-1') {}
 
@@ -205,6 +207,7 @@ export class FakeCloud implements CloudPort {
       zone: first.zone,
       subnetId: first.subnetId,
       lifecycle: 'spot',
+      launchTime: this.now(),
       tags: { ...request.tags },
     })
     return { ok: true, instanceId: instance.id, instanceType: instance.type, zone: instance.zone }

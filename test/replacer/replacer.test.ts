@@ -71,6 +71,7 @@ const harness = (clouds: Record<string, FakeCloud>, env: Record<string, string> 
     },
   }
   const replace = createReplacer(deps)
+  for (const cloud of Object.values(clouds)) cloud.now = () => now
   return {
     recorded,
     run: (event: unknown = scheduled) => replace(event),
@@ -138,15 +139,17 @@ describe('replacer', () => {
     cloud.failNext('attachInstances', awsError('ValidationError', 400, 'boom'))
     const summary = await h.run()
     expect(cloud.mutations.some((c) => c.method === 'terminateInGroup')).toBe(false)
-    expect(JSON.stringify(summary)).toContain('attach failed, nothing retired')
+    expect(JSON.stringify(summary)).toContain('attach not confirmed, nothing retired')
     // The record stays (an overlapping run may have attached under it); the next run judges it stale.
     expect(cloud.group('web').tags[TAG_ORIGINAL_MAX_SIZE]).toBe('1')
     h.advanceMinutes(5)
     await h.run()
     expect(cloud.group('web')).toMatchObject({ desiredCapacity: 1, maxSize: 1 })
     expect(cloud.group('web').tags[TAG_ORIGINAL_MAX_SIZE]).toBeUndefined()
-    h.advanceMinutes(5)
-    await h.run()
+    for (let run = 0; run < 4; run++) {
+      h.advanceMinutes(5)
+      await h.run()
+    }
     expect(cloud.group('web')).toMatchObject({ desiredCapacity: 1, maxSize: 1 })
     expect(spotShare(cloud)).toEqual({ spot: 1, onDemand: 0 })
   })

@@ -26,6 +26,7 @@ export const replacerHarness = (clouds: readonly FakeCloud[], env: Readonly<Reco
   const directory = cloudDirectory(clouds)
   const regionLookups: number[] = []
   const enqueued: string[] = []
+  for (const cloud of clouds) cloud.now = () => now
   const replace = createReplacer({
     env,
     now: () => now,
