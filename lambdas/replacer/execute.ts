@@ -112,10 +112,13 @@ const swap = async (cloud: CloudPort, action: SwapAction): Promise<Outcome> => {
       action.pairs.map((p) => p.spotInstanceId),
     )
   } catch (error) {
+    // MaxSize goes back now: an overlapping run may already have dropped the record that would restore it.
+    // Auto Scaling refuses it below desired capacity, which an attach that did happen raised.
+    const restored = raised ? await putBackMaxSize(cloud, action) : ''
     return {
       action,
       status: 'failed',
-      detail: `attach not confirmed, nothing retired (the next run judges by the swap record): ${describeError(error)}`,
+      detail: `attach not confirmed, nothing retired (the next run judges by the swap record)${restored}: ${describeError(error)}`,
     }
   }
   // Each retirement is announced in the record first; the first one that fails ends the swap's run.
@@ -135,6 +138,15 @@ const swap = async (cloud: CloudPort, action: SwapAction): Promise<Outcome> => {
   if (raised) await cloud.setMaxSize(action.group, action.originalMaxSize)
   await cloud.untagGroup(action.group, SWAP_RECORD_TAGS)
   return { action, status: 'done' }
+}
+
+const putBackMaxSize = async (cloud: CloudPort, action: SwapAction): Promise<string> => {
+  try {
+    await cloud.setMaxSize(action.group, action.originalMaxSize)
+    return `; MaxSize back to ${action.originalMaxSize}`
+  } catch (error) {
+    return `; MaxSize left raised (${describeError(error)})`
+  }
 }
 
 const launchSpot = async (cloud: CloudPort, action: LaunchSpotAction): Promise<Outcome> => {
