@@ -18,9 +18,8 @@ export interface LaunchSpotAction {
   readonly allocationStrategy: AllocationStrategy
   readonly tags: Readonly<Record<string, string>>
   readonly clientToken: string
+  /** Recorded on the replaced instance before the launch, and with its outcome after (TAG_REPLACEMENT_ATTEMPT). */
   readonly attempt: number
-  /** Recorded on the replaced instance before the launch (TAG_REPLACEMENT_ATTEMPT): `<attempt>@<now>`. */
-  readonly attemptTag: string
   /** When no candidate pool has capacity, the replaced instance is left alone until then (ISO 8601). */
   readonly capacityBackoffUntil: string
   /** Expected hourly saving if the first override is chosen: on-demand price − spot price. */

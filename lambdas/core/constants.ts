@@ -30,10 +30,10 @@ export const CAPACITY_BACKOFF_MINUTES = 30
  */
 export const TAG_SWAP_DESIRED = 'spotswap:swap-desired'
 /**
- * Written on an instance just before a replacement is launched for it: which attempt this is and when
- * (`<n>@<ISO time>`). The launch's client token is built from it, so two overlapping runs send the same
- * token (EC2 launches once), and every new attempt, after one failed or its replacement went away, gets a
- * new one (core/launches.ts `nextAttempt`).
+ * Written on an instance just before a replacement is launched for it, which attempt this is (`<n>`),
+ * and once EC2 answered, with the outcome (`<n>:<instance id>` or `<n>:no-instance`). The launch's client
+ * token is built from it, so overlapping runs send the same token (EC2 launches once), and every new
+ * attempt, after one ended, gets a new one (core/launches.ts `nextAttempt`).
  */
 export const TAG_REPLACEMENT_ATTEMPT = 'spotswap:replacement-attempt'
 /** Written on a group while its MaxSize is raised for a swap, so a crashed run's change is undone. */

@@ -166,7 +166,7 @@ export const planLaunches = (
     }
     const choices = diversify(ranked, poolCounts, budget.targetSpot, input.maxPoolShare ?? MAX_POOL_SHARE)
     const first = choices[0] as RankedCandidate
-    const attempt = nextAttempt(instance.tags[TAG_REPLACEMENT_ATTEMPT], input.now, input.scheduleMinutes)
+    const attempt = nextAttempt(instance.tags[TAG_REPLACEMENT_ATTEMPT])
     if (replacingOnDemand) onDemandLaunches++
     countPool(first.instanceType, first.zone)
     launches.push({
@@ -187,7 +187,6 @@ export const planLaunches = (
       tags: launchTags(group, instance, baseType),
       clientToken: clientToken(instance.id, attempt),
       attempt,
-      attemptTag: `${attempt}@${input.now.toISOString()}`,
       capacityBackoffUntil: new Date(input.now.getTime() + CAPACITY_BACKOFF_MINUTES * 60_000).toISOString(),
       expectedHourlySavingsUsd: onDemandPrice - first.spotPriceUsd,
       reason: replacingOnDemand
@@ -218,20 +217,23 @@ const launchTags = (group: Group, original: Instance, replacedType: string): Rec
 }
 
 /**
- * The attempt a launch for an instance makes, from its TAG_REPLACEMENT_ATTEMPT (`<n>@<when>`, or `<n>`
- * as first written). An attempt recorded less than a schedule period ago may still be in flight in an
- * overlapping run that has not shown its instance yet, so it is made again with the same token (EC2
- * returns that run's instance, or launches once if it never did); an older one failed or its replacement
- * went away, so the next attempt gets a new token.
+ * The attempt a launch for an instance makes, from its TAG_REPLACEMENT_ATTEMPT: `<n>` is written before
+ * launch n and `<n>:<outcome>` (the instance launched, or `no-instance`) once EC2 answered. An attempt
+ * without an outcome may still be in flight in an overlapping run, or died before EC2 answered: it is made
+ * again with the same token, so EC2 returns that launch's answer, or launches once if it never got the
+ * request. An attempt with an outcome is over (its replacement went away, or there was none): the next
+ * one gets a new token. Decided from what every run sees alike, never from the clock.
  */
-export const nextAttempt = (raw: string | undefined, now: Date, scheduleMinutes: number): number => {
-  const match = /^(\d{1,9})(?:@(.+))?$/.exec(raw ?? '')
+export const nextAttempt = (raw: string | undefined): number => {
+  const match = /^(\d{1,9})(:.+)?$/.exec(raw ?? '')
   if (!match) return 1
-  const previous = Number(match[1])
-  const at = match[2] === undefined ? Number.NaN : Date.parse(match[2])
-  const age = now.getTime() - at
-  return age >= 0 && age < scheduleMinutes * 60_000 ? Math.max(previous, 1) : previous + 1
+  const previous = Math.max(Number(match[1]), 1)
+  return match[2] === undefined ? previous : previous + 1
 }
+
+/** TAG_REPLACEMENT_ATTEMPT once EC2 answered launch `attempt`. */
+export const attemptOutcome = (attempt: number, instanceId: string | undefined): string =>
+  `${attempt}:${instanceId ?? 'no-instance'}`
 
 /**
  * Same replaced instance and attempt → same token, so two overlapping runs that saw the same state cannot

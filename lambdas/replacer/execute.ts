@@ -20,6 +20,7 @@ import {
   TAG_REPLACING_INSTANCE,
   TAG_SWAP_DESIRED,
 } from '../core/constants.ts'
+import { attemptOutcome } from '../core/launches.ts'
 import type { CloudPort } from '../core/port.ts'
 
 export type OutcomeStatus = 'done' | 'failed' | 'planned'
@@ -150,8 +151,8 @@ const putBackMaxSize = async (cloud: CloudPort, action: SwapAction): Promise<str
 }
 
 const launchSpot = async (cloud: CloudPort, action: LaunchSpotAction): Promise<Outcome> => {
-  // The attempt is recorded first: if this run stops now, the next one starts a new attempt.
-  await cloud.tagInstances([action.replacing], { [TAG_REPLACEMENT_ATTEMPT]: action.attemptTag })
+  // The attempt is recorded first: a run that stops before EC2 answers leaves it to be made again.
+  await cloud.tagInstances([action.replacing], { [TAG_REPLACEMENT_ATTEMPT]: String(action.attempt) })
   const result = await cloud.launchSpot({
     groupName: action.group,
     launchTemplate: action.launchTemplate,
@@ -161,13 +162,20 @@ const launchSpot = async (cloud: CloudPort, action: LaunchSpotAction): Promise<O
     tags: action.tags,
     clientToken: action.clientToken,
   })
-  if (result.ok)
+  const outcome = attemptOutcome(action.attempt, result.ok ? result.instanceId : undefined)
+  if (result.ok) {
+    await cloud.tagInstances([action.replacing], { [TAG_REPLACEMENT_ATTEMPT]: outcome })
     return { action, status: 'done', instanceId: result.instanceId, instanceType: result.instanceType }
+  }
   const summary = result.errors.map((e) => `${e.instanceType ?? '?'}: ${e.code}`).join(', ')
   const noCapacity = result.errors.length > 0 && result.errors.every((e) => isCapacityErrorCode(e.code))
+  // Recorded on the instance (state lives in AWS): the next attempt gets a new token, and after a lack
+  // of capacity every later run leaves the instance alone for a while.
+  await cloud.tagInstances([action.replacing], {
+    [TAG_REPLACEMENT_ATTEMPT]: outcome,
+    ...(noCapacity ? { [TAG_NO_SPOT_CAPACITY_UNTIL]: action.capacityBackoffUntil } : {}),
+  })
   if (!noCapacity) return { action, status: 'failed', detail: `launch failed (${summary || 'no detail'})` }
-  // Recorded on the instance (state lives in AWS), so every later run leaves it alone for a while.
-  await cloud.tagInstances([action.replacing], { [TAG_NO_SPOT_CAPACITY_UNTIL]: action.capacityBackoffUntil })
   return {
     action,
     status: 'failed',

@@ -91,32 +91,31 @@ describe('planGroup', () => {
     // Two overlapping runs see the same attempt, so they send the same token: EC2 launches once.
     const [again] = launches(planGroup(planInput([original], { now: minutesAgo(-7) })).actions)
     expect(again?.clientToken).toBe(first?.clientToken)
-    // After an attempt that ended without a swap, the next one gets a new token.
-    const retried = { ...original, tags: { 'spotswap:replacement-attempt': first?.attemptTag ?? '' } }
-    const [next] = launches(planGroup(planInput([retried], { now: minutesAgo(-5) })).actions)
+    // After an attempt that ended (EC2 answered) without a swap, the next one gets a new token.
+    const retried = { ...original, tags: { 'spotswap:replacement-attempt': '1:i-0123456789abcdef0' } }
+    const [next] = launches(planGroup(planInput([retried])).actions)
     expect(next).toMatchObject({ attempt: 2, clientToken: clientToken(original.id, 2) })
     expect(next?.tags['spotswap:replacement-attempt']).toBeUndefined()
   })
 
-  it('makes an attempt recorded less than a schedule period ago again, with its token: an overlapping run may be launching it', () => {
+  it('makes an attempt EC2 has not answered yet again, with its token: an overlapping run may be launching it', () => {
     const [original] = onDemandFleet(1) as [Instance]
-    const [first] = launches(planGroup(planInput([original])).actions)
-    const tagged = { ...original, tags: { 'spotswap:replacement-attempt': first?.attemptTag ?? '' } }
-    const [overlapping] = launches(planGroup(planInput([tagged], { now: minutesAgo(-0.01) })).actions)
-    expect(overlapping).toMatchObject({ attempt: 1, clientToken: first?.clientToken })
+    const inFlight = { ...original, tags: { 'spotswap:replacement-attempt': '1' } }
+    const [again] = launches(planGroup(planInput([inFlight])).actions)
+    expect(again).toMatchObject({ attempt: 1, clientToken: clientToken(original.id, 1) })
   })
 
   it.each([
     [undefined, 1],
     ['', 1],
     ['garbage', 1],
-    ['3', 4],
-    ['3@2022-05-31T22:58:00Z', 3],
-    ['3@2022-05-31T22:55:00Z', 4],
-    ['3@not-a-date', 4],
-    ['3@2022-06-01T00:00:00Z', 4],
-  ] as const)('reads the attempt tag %j at 23:00 with a 5-minute schedule as attempt %i', (raw, attempt) => {
-    expect(nextAttempt(raw, NOW, 5)).toBe(attempt)
+    ['0', 1],
+    ['3', 3],
+    ['3:i-0123456789abcdef0', 4],
+    ['3:no-instance', 4],
+    ['3@2022-05-31T22:58:00Z', 1],
+  ] as const)('reads the attempt tag %j as attempt %i', (raw, attempt) => {
+    expect(nextAttempt(raw)).toBe(attempt)
   })
 
   it('does not launch a second replacement for an instance that already has one warming up', () => {
