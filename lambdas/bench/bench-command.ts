@@ -4,12 +4,14 @@
  * bench/RESULTS.md; `--quick` (CI) writes to a temporary directory unless told otherwise, and every run
  * fails if what it wrote is not results.json's shape.
  */
+import { existsSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { readSweepRecord } from '../chaos/sweep-record.ts'
 import { describeOptions, type OptionSpec, parseOptions } from '../cli/args.ts'
 import type { CliIo, Command } from '../cli/io.ts'
 import { runBench } from './bench.ts'
-import { renderResultsMarkdown } from './render-markdown.ts'
+import { renderResultsMarkdown, type SweepStatus } from './render-markdown.ts'
 import { renderResultsText } from './render-table.ts'
 import { resultsProblems, SCENARIO_KEYS } from './results.ts'
 import { REPOSITORY } from './subprocess.ts'
@@ -35,6 +37,16 @@ const OPTIONS: readonly OptionSpec[] = [
   },
   { name: 'help', kind: 'flag', description: 'show this help' },
 ]
+
+/** The committed record of the latest full chaos sweep, quoted in RESULTS.md. */
+export const readSweep = (path = join(REPOSITORY, 'bench', 'chaos-sweep.json')): SweepStatus => {
+  if (!existsSync(path)) return undefined
+  try {
+    return readSweepRecord(JSON.parse(readFileSync(path, 'utf8')))
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) }
+  }
+}
 
 const USAGE = `Usage: spotswap bench [options]
 
@@ -64,7 +76,8 @@ const run = async (argv: readonly string[], io: CliIo): Promise<number> => {
   const targets = checkTargets(results)
   const json = `${JSON.stringify(results, null, 2)}\n`
   io.writeFile(out, json)
-  if (markdown !== undefined) io.writeFile(markdown, renderResultsMarkdown(results, details, targets))
+  if (markdown !== undefined)
+    io.writeFile(markdown, renderResultsMarkdown(results, details, targets, readSweep()))
   io.out(renderResultsText(results, targets))
 
   const problems = resultsProblems(JSON.parse(json), SCENARIO_KEYS)

@@ -21,10 +21,10 @@ const MEASURED_PATHS = [
 ]
 
 /** The short commit, marked `+changes` when code the figures depend on differs from it. */
-export const currentCommit = (): string => {
+export const currentCommit = (paths: readonly string[] = MEASURED_PATHS): string => {
   try {
     const commit = git('rev-parse', '--short', 'HEAD')
-    const changed = git('status', '--porcelain', '--', ...MEASURED_PATHS) !== ''
+    const changed = git('status', '--porcelain', '--', ...paths) !== ''
     return changed ? `${commit}+changes` : commit
   } catch {
     return 'unknown (not a git checkout)'

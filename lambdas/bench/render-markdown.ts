@@ -1,4 +1,6 @@
 /** bench/RESULTS.md: the latest run's tables with the date, machine and commit, and the details behind them. */
+
+import { type SweepRecord, sweepLine } from '../chaos/sweep-record.ts'
 import { type ColdStartMeasurement, HANDLERS } from './lambda-figures.ts'
 import { COLUMN_HEADERS, scenarioRows } from './render-table.ts'
 import type { BenchResults, PolicyKey } from './results.ts'
@@ -31,10 +33,21 @@ const calls = (apiCalls: Readonly<Record<string, number>>): string =>
     .map(([operation, n]) => `${operation} ${n}`)
     .join(', ')
 
+/** bench/chaos-sweep.json as read: the record, the reason it is unusable, or absent. */
+export type SweepStatus = SweepRecord | { readonly error: string } | undefined
+
+const sweepParagraph = (sweep: SweepStatus): string =>
+  sweep === undefined
+    ? 'No full chaos sweep recorded (bench/chaos-sweep.json).'
+    : 'error' in sweep
+      ? `bench/chaos-sweep.json is unusable: ${sweep.error}.`
+      : sweepLine(sweep)
+
 export const renderResultsMarkdown = (
   results: BenchResults,
   details: BenchDetails,
   targets: readonly TargetCheck[],
+  sweep: SweepStatus = undefined,
 ): string => {
   const scenarioSections = Object.entries(results.scenarios).map(([name, byPolicy]) => {
     const rows = scenarioRows(byPolicy).map(([policy, ...cells]) => {
@@ -120,6 +133,12 @@ export const renderResultsMarkdown = (
     ),
     '',
     `Minified esbuild bundles (node22, everything bundled), imported in fresh processes ${details.lambda[0]?.runs ?? '?'} times by scripts/measure-cold-start.ts.`,
+    '',
+    '## Reliability',
+    '',
+    sweepParagraph(sweep),
+    '',
+    'Recorded by `npm run chaos -- --runs 10000 --seed 1 --jobs 2 --record bench/chaos-sweep.json` (the six invariants of [docs/reliability.md](../docs/reliability.md), checked after every simulated step).',
     '',
   ]
   return lines.join('\n')

@@ -3,12 +3,18 @@
  * invariants checked after every step. Prints each failing seed with its violations and a one-line
  * reproduction command, and ends with exactly `N passed, M failed`; exits 1 if any failed.
  */
-import { readFileSync } from 'node:fs'
+import { execFile } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { currentCommit, machineDescription } from '../bench/machine.ts'
+import { REPOSITORY } from '../bench/subprocess.ts'
 import { describeOptions, type OptionSpec, parseOptions, UsageError } from '../cli/args.ts'
 import type { CliIo, Command } from '../cli/io.ts'
 import type { ChaosCase } from './case.ts'
 import { generateCase } from './generate.ts'
 import { type CaseResult, passed, runCase, shrinkCase, sweep } from './runner.ts'
+import { mergeRecords, readSweepRecord, type SweepRecord } from './sweep-record.ts'
 
 const OPTIONS: readonly OptionSpec[] = [
   { name: 'runs', kind: 'value', placeholder: 'N', description: 'how many cases to run (default 100)' },
@@ -26,6 +32,18 @@ const OPTIONS: readonly OptionSpec[] = [
     description: 'run the one case saved in FILE (as --case or --shrink print it) instead',
   },
   { name: 'log', kind: 'flag', description: "with --replay: print the engine's log lines, timed, to stderr" },
+  {
+    name: 'jobs',
+    kind: 'value',
+    placeholder: 'N',
+    description: 'split the cases over N child processes (one per core; default 1)',
+  },
+  {
+    name: 'record',
+    kind: 'value',
+    placeholder: 'FILE',
+    description: 'write the sweep record (commit, machine, seeds, results) to FILE as JSON',
+  },
   { name: 'help', kind: 'flag', description: 'show this help' },
 ]
 
@@ -103,25 +121,123 @@ const run = async (argv: readonly string[], io: CliIo): Promise<number> => {
   }
   const runs = count(options, 'runs', 100, 1)
   const seed = count(options, 'seed', 1, 0)
+  const jobs = Math.min(count(options, 'jobs', 1, 1), runs)
+  if (jobs > 1 && (options.flags.has('case') || options.flags.has('shrink')))
+    throw new UsageError(
+      '--jobs runs the cases in child processes: rerun a failing seed alone for --case or --shrink',
+    )
+  const started = Date.now()
+  const record =
+    jobs > 1
+      ? await inChildren(runs, seed, jobs, io)
+      : await inThisProcess(runs, seed, io, options.flags.has('case'), options.flags.has('shrink'), started)
+  const recordPath = options.values.get('record')
+  if (recordPath !== undefined) writeFileSync(recordPath, `${JSON.stringify(record, null, 2)}\n`)
+  io.out(`${record.passed} passed, ${record.failed} failed\n`)
+  return record.failed === 0 ? 0 : 1
+}
+
+const inThisProcess = async (
+  runs: number,
+  seed: number,
+  io: CliIo,
+  printCase: boolean,
+  shrink: boolean,
+  started: number,
+): Promise<SweepRecord> => {
   const summary = await sweep({
     runs,
     seed,
     onResult: (result) => {
       if (passed(result)) return
       io.out(describeFailure(result))
-      if (options.flags.has('case')) io.out(`${JSON.stringify(generateCase(result.seed), null, 2)}\n`)
+      if (printCase) io.out(`${JSON.stringify(generateCase(result.seed), null, 2)}\n`)
     },
   })
-  if (options.flags.has('shrink'))
+  if (shrink)
     for (const failure of summary.failed) {
       const smallest = await shrinkCase(failure.seed)
       if (smallest === undefined) continue
       io.out(`smallest failing case from seed ${failure.seed}:\n${JSON.stringify(smallest.chaos, null, 2)}\n`)
       io.out(describeFailure(smallest.result, `${replayCommand('FILE')} (the case above saved as FILE)`))
     }
-  io.out(`${summary.passed} passed, ${summary.failed.length} failed\n`)
-  return summary.failed.length === 0 ? 0 : 1
+  return {
+    commit: currentCommit(ENGINE_PATHS),
+    date: new Date(started).toISOString(),
+    machine: machineDescription(),
+    firstSeed: seed,
+    runs,
+    passed: summary.passed,
+    failed: summary.failed.length,
+    failedSeeds: summary.failed.map((f) => f.seed),
+    violations: summary.failed.reduce((total, f) => total + f.violations.length, 0),
+    durationSeconds: Math.round((Date.now() - started) / 1000),
+  }
 }
+
+/** What a sweep's outcome depends on: the engine, its handlers, the simulator, the data and the generator. */
+const ENGINE_PATHS = [
+  'lambdas/core',
+  'lambdas/aws',
+  'lambdas/replacer',
+  'lambdas/interruption',
+  'lambdas/sim',
+  'lambdas/data',
+  'lambdas/chaos',
+]
+
+/** Contiguous slices of the seeds, one child process each; their failures are printed as they finish. */
+const inChildren = async (runs: number, seed: number, jobs: number, io: CliIo): Promise<SweepRecord> => {
+  const scratch = mkdtempSync(join(tmpdir(), 'spotswap-chaos-'))
+  try {
+    const size = Math.ceil(runs / jobs)
+    const slices = Array.from({ length: jobs }, (_, i) => ({
+      seed: seed + i * size,
+      runs: Math.min(size, runs - i * size),
+      record: join(scratch, `slice-${i}.json`),
+    })).filter((slice) => slice.runs > 0)
+    const parts = await Promise.all(
+      slices.map(async (slice) => {
+        const args = [
+          'chaos',
+          '--runs',
+          String(slice.runs),
+          '--seed',
+          String(slice.seed),
+          '--record',
+          slice.record,
+        ]
+        const stdout = await runChild(args)
+        const failures = stdout
+          .split('\n')
+          .filter((line) => line !== '' && !/^\d+ passed, \d+ failed$/.test(line))
+        if (failures.length > 0) io.out(`${failures.join('\n')}\n`)
+        const part = readSweepRecord(JSON.parse(readFileSync(slice.record, 'utf8')))
+        if ('error' in part) throw new Error(`chaos child ${slice.seed}: ${part.error}`)
+        return part
+      }),
+    )
+    const merged = mergeRecords(parts)
+    if (merged === undefined) throw new Error('chaos children: the slices do not cover the seeds')
+    return merged
+  } finally {
+    rmSync(scratch, { recursive: true, force: true })
+  }
+}
+
+/** The CLI in a child process; a failing sweep exits 1, which is a result here, not an error. */
+const runChild = (args: readonly string[]): Promise<string> =>
+  new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'lambdas/cli/main.ts', ...args],
+      { cwd: REPOSITORY, maxBuffer: 256 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error !== null && error.code !== 1) reject(new Error(`chaos child: ${error.message}\n${stderr}`))
+        else resolve(stdout)
+      },
+    )
+  })
 
 export const chaosCommand: Command = {
   summary: 'random accounts under faults; checks the six reliability invariants',

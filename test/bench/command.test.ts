@@ -92,5 +92,28 @@ describe('the results page and table', () => {
     expect(page).toContain(
       "Oracle held to Auto Scaling's zone balance: 55.00% savings. Invariant violations: none.",
     )
+    expect(page).toContain('No full chaos sweep recorded (bench/chaos-sweep.json).')
+  })
+
+  it('quotes the latest full chaos sweep, or says why its record is unusable', () => {
+    const targets = checkTargets(results)
+    const sweep = {
+      commit: 'abc1234',
+      date: '2026-11-26T01:00:00.000Z',
+      machine: '2 cores',
+      firstSeed: 1,
+      runs: 10_000,
+      passed: 10_000,
+      failed: 0,
+      failedSeeds: [],
+      violations: 0,
+      durationSeconds: 900,
+    }
+    expect(renderResultsMarkdown(results, details, targets, sweep)).toContain(
+      'Latest full chaos sweep: 10,000 runs, seeds 1–10,000: 10,000 passed, 0 failed, violations = 0',
+    )
+    expect(renderResultsMarkdown(results, details, targets, { error: 'runs: expected a number' })).toContain(
+      'bench/chaos-sweep.json is unusable: runs: expected a number.',
+    )
   })
 })

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { describeFailure } from '../../lambdas/chaos/command.ts'
 import { runCli, tempDir, writeJson } from '../cli/support.ts'
@@ -11,6 +13,21 @@ describe('spotswap chaos', () => {
     expect(Number(passed) + Number(failed)).toBe(2)
     expect(run.code).toBe(Number(failed) === 0 ? 0 : 1)
   }, 30_000)
+
+  it('splits the cases over child processes with --jobs and records the sweep with --record', async () => {
+    const file = join(tempDir(), 'sweep.json')
+    const run = await runCli(['chaos', '--runs', '4', '--seed', '3', '--jobs', '2', '--record', file])
+    const record = JSON.parse(readFileSync(file, 'utf8'))
+    expect(record).toMatchObject({ firstSeed: 3, runs: 4 })
+    expect(record.passed + record.failed).toBe(4)
+    expect(run.out.trimEnd().split('\n').at(-1)).toBe(`${record.passed} passed, ${record.failed} failed`)
+  }, 60_000)
+
+  it('refuses --jobs with --shrink: a failing seed is shrunk alone', async () => {
+    const run = await runCli(['chaos', '--runs', '4', '--jobs', '2', '--shrink'])
+    expect(run.code).toBe(2)
+    expect(run.err).toContain('--jobs runs the cases in child processes')
+  })
 
   it('prints a failing seed with its violations and a one-line reproduction command', () => {
     const text = describeFailure({
