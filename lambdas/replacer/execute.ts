@@ -106,7 +106,15 @@ const swap = async (cloud: CloudPort, action: SwapAction): Promise<Outcome> => {
     [TAG_SWAP_DESIRED]: action.swapRecord,
     ...(raised ? { [TAG_ORIGINAL_MAX_SIZE]: String(action.originalMaxSize) } : {}),
   })
-  if (action.raiseMaxSizeTo !== undefined) await cloud.setMaxSize(action.group, action.raiseMaxSizeTo)
+  if (action.raiseMaxSizeTo !== undefined) {
+    await cloud.setMaxSize(action.group, action.raiseMaxSizeTo)
+    // Again: an overlapping run finishing its own swap may have dropped the record since (with MaxSize
+    // raised and no record, no later run would put MaxSize back).
+    await cloud.tagGroup(action.group, {
+      [TAG_SWAP_DESIRED]: action.swapRecord,
+      [TAG_ORIGINAL_MAX_SIZE]: String(action.originalMaxSize),
+    })
+  }
   try {
     await cloud.attachInstances(
       action.group,

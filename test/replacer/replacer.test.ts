@@ -118,17 +118,22 @@ describe('replacer', () => {
     expect(cloud.mutations.map((c) => c.method)).toEqual([
       'tagGroup',
       'setMaxSize',
+      'tagGroup',
       'attachInstances',
       'tagGroup',
       'terminateInGroup',
       'setMaxSize',
       'untagGroup',
     ])
-    // The retirement is recorded ahead of it.
-    expect(cloud.mutations[3]?.args[1]).toEqual({
-      'spotswap:swap-desired': `1/0/${cloud.mutations[4]?.args[0]}`,
+    // The record again once MaxSize is raised, and each retirement recorded ahead of it.
+    expect(cloud.mutations[2]?.args[1]).toEqual({
+      'spotswap:swap-desired': '2/1',
+      'spotswap:original-max-size': '1',
     })
-    expect(cloud.mutations[4]?.args[1]).toBe(true)
+    expect(cloud.mutations[4]?.args[1]).toEqual({
+      'spotswap:swap-desired': `1/0/${cloud.mutations[5]?.args[0]}`,
+    })
+    expect(cloud.mutations[5]?.args[1]).toBe(true)
   })
 
   it('retires nothing when the attach fails, and the next run restores MaxSize and swaps again', async () => {
