@@ -67,16 +67,6 @@ export interface CompleteSwapAction {
   readonly reason: string
 }
 
-/** Retire a member with a decrement, to give back the +1 of a swapped pair that vanished without it. */
-export interface GiveBackAction {
-  readonly kind: 'give-back'
-  readonly group: string
-  readonly instanceId: string
-  /** The swap record (TAG_SWAP_DESIRED) written ahead of the retirement. */
-  readonly record: string
-  readonly reason: string
-}
-
 /** The swap is over: MaxSize back as recorded (when it was raised) and the swap record removed. */
 export interface RestoreMaxSizeAction {
   readonly kind: 'restore-max-size'
@@ -96,7 +86,6 @@ export type Action =
   | LaunchSpotAction
   | SwapAction
   | CompleteSwapAction
-  | GiveBackAction
   | RestoreMaxSizeAction
   | TerminateSpotAction
 

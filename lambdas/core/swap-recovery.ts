@@ -86,41 +86,25 @@ export const currentRecord = (record: SwapRecord, stillIn: (instanceId: string) 
     ? { ...record, after: record.after + 1, pairs: record.pairs + 1 }
     : record
 
-export type RecordJudgement =
-  /**
-   * Desired capacity is as spotswap left it: `record` is what it stands for now (an announced step
-   * that did not happen undone), and `giveBack` units are still held for pairs that vanished.
-   */
-  { readonly ours: true; readonly record: SwapRecord; readonly giveBack: number } | { readonly ours: false }
-
 /**
  * Whether desired capacity is still what spotswap's own steps made it, given `halfDone` pairs observed and
  * whether the last announced step's instance is still in the group. Before the first step down, desired
- * stays `after` with every pair half-done. After one, desired is `after`, or `after + 1` while the
- * announced step's instance is still in the group (the run stopped between the record and the step). An
- * instance gone is taken as the step done: had it left without its decrement, the +1 stays (money), where
- * reading an owner's +1 as spotswap's would take capacity away. A pair that vanished without its decrement after the attach was proven (its
- * replacement interrupted while Auto Scaling was failing, or its partner terminated by someone else; the
- * group backfilled either way) shows as fewer half-done pairs at the same desired: its +1 is still held
- * and is given back. Before any step nothing proves the attach happened, so fewer pairs there are not
- * given back. Anything else is someone else's change (the owner's resize, a scale-in that took one side
- * of a pair): a +1 left over costs money, a wrong retirement would cost capacity.
+ * stays `after` with every pair half-done. After one, the record stands for what is left (undoing the
+ * announced step while its instance is still in: the run stopped between the record and the step). Then
+ * desired is `after` with `pairs` half-done. Anything else is someone else's change (the owner's resize, a
+ * scale-in that took one side of a pair) or a pair that vanished without its decrement (its replacement
+ * interrupted while the interruption handler could not act): the same desired with fewer pairs can also
+ * be an owner's scale-in and scale-out in between. The owner's capacity stands: a +1 left over costs
+ * money, a wrong retirement would cost capacity.
  */
 export const judgeRecord = (
   record: SwapRecord,
   desired: number,
   halfDone: number,
   stillIn: (instanceId: string) => boolean,
-): RecordJudgement => {
-  if (record.step === undefined) {
-    return desired === record.after && halfDone === record.pairs
-      ? { ours: true, record, giveBack: 0 }
-      : { ours: false }
-  }
+): { readonly ours: boolean; readonly record: SwapRecord } => {
   const now = currentRecord(record, stillIn)
-  return desired === now.after && halfDone <= now.pairs
-    ? { ours: true, record: now, giveBack: now.pairs - halfDone }
-    : { ours: false }
+  return { ours: desired === now.after && halfDone === now.pairs, record: now }
 }
 
 const idle = (open: boolean, halfDone: readonly SwapPair[], waiting?: string): Recovery => ({
@@ -148,12 +132,12 @@ export const recoverSwaps = (input: RecoveryInput): Recovery => {
   if (input.skipped !== undefined) return idle(true, halfDone)
 
   const record = parseSwapRecord(rawRecord)
-  const judgement: RecordJudgement =
+  const judgement =
     record === undefined
-      ? { ours: false }
+      ? undefined
       : judgeRecord(record, group.desiredCapacity, halfDone.length, input.stillIn)
 
-  if (!judgement.ours) {
+  if (judgement === undefined || !judgement.ours) {
     // The owner changed desired capacity meanwhile (or the record is gone or unreadable): theirs stands.
     // Retiring anything would dip below it, so each pair is released: the replacement stays as an
     // ordinary member, the partner becomes an ordinary on-demand instance, replaced later as usual.
@@ -170,7 +154,7 @@ export const recoverSwaps = (input: RecoveryInput): Recovery => {
       })),
     }
   }
-  if (halfDone.length === 0 && judgement.giveBack === 0) return finished(group, rawRecord, recordedMax)
+  if (halfDone.length === 0) return finished(group, rawRecord, recordedMax)
 
   // Retiring takes capacity out: only while the group has all its desired capacity in service (a backfill
   // still booting, or a replacement attached but still Pending, waits a run).
@@ -181,9 +165,7 @@ export const recoverSwaps = (input: RecoveryInput): Recovery => {
       `swap waits: ${input.inService.length} in service of desired ${group.desiredCapacity}`,
     )
   }
-  return judgement.giveBack > 0
-    ? giveBack(input, judgement.record, halfDone, judgement.giveBack)
-    : retirePairs(input, judgement.record, halfDone)
+  return retirePairs(input, judgement.record, halfDone)
 }
 
 /**
@@ -261,42 +243,4 @@ const retirePairs = (input: RecoveryInput, record: SwapRecord, halfDone: readonl
 const rawRecordOf = (actions: readonly Action[], record: SwapRecord): string => {
   const last = actions.at(-1)
   return last?.kind === 'complete-swap' && last.record !== undefined ? last.record : formatSwapRecord(record)
-}
-
-/**
- * Pairs vanished without their decrement, and the group backfilled them: give each +1 back by retiring a
- * member with a decrement (the newest unprotected on-demand ones first, within the on-demand minimum,
- * then the newest spot ones), each announced in the record first. Half-done pairs wait for the next run.
- */
-const giveBack = (
-  input: RecoveryInput,
-  record: SwapRecord,
-  halfDone: readonly SwapPair[],
-  count: number,
-): Recovery => {
-  const { group } = input
-  const inPairs = new Set(halfDone.flatMap((p) => [p.spotInstanceId, p.onDemandInstanceId]))
-  const candidates = input.inService.filter(
-    (m) => !inPairs.has(m.instanceId) && !input.isProtected(m.instanceId),
-  )
-  const onDemand = candidates.filter((m) => input.onDemandIds.has(m.instanceId)).reverse()
-  const spot = candidates.filter((m) => !input.onDemandIds.has(m.instanceId)).reverse()
-  const onDemandSpare = Math.max(0, input.onDemandIds.size - input.minOnDemand)
-  const victims = [...onDemand.slice(0, onDemandSpare), ...spot].slice(0, count)
-  if (victims.length < count) {
-    return idle(
-      true,
-      halfDone,
-      `swap waits: ${count} unit(s) of desired capacity to give back but only ${victims.length} unprotected member(s) may leave`,
-    )
-  }
-  const retiringOnDemand = victims.filter((m) => input.onDemandIds.has(m.instanceId)).length
-  const actions: Action[] = victims.map((m, index) => ({
-    kind: 'give-back',
-    group: group.name,
-    instanceId: m.instanceId,
-    record: formatSwapRecord(stepDown(record, m.instanceId, index + 1)),
-    reason: `a swapped pair vanished without its decrement (${TAG_SWAP_DESIRED}=${formatSwapRecord(record)}, ${halfDone.length} half-done, desired ${group.desiredCapacity}); giving its +1 back`,
-  }))
-  return { ...idle(true, halfDone), actions, retiringOnDemand }
 }

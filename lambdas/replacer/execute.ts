@@ -7,7 +7,6 @@ import { isCapacityErrorCode, isNotFound } from '../aws/errors.ts'
 import type {
   Action,
   CompleteSwapAction,
-  GiveBackAction,
   LaunchSpotAction,
   RestoreMaxSizeAction,
   SwapAction,
@@ -35,7 +34,6 @@ export interface Outcome {
 }
 
 const ORDER: Record<Action['kind'], number> = {
-  'give-back': 1,
   'complete-swap': 2,
   'restore-max-size': 3,
   'terminate-spot': 4,
@@ -49,9 +47,8 @@ const ORDER: Record<Action['kind'], number> = {
  * and the record is dropped only once every step is done.
  */
 const REQUIRES: Partial<Record<Action['kind'], readonly Action['kind'][]>> = {
-  'give-back': ['give-back'],
-  'complete-swap': ['give-back', 'complete-swap'],
-  'restore-max-size': ['give-back', 'complete-swap'],
+  'complete-swap': ['complete-swap'],
+  'restore-max-size': ['complete-swap'],
 }
 
 const describeError = (error: unknown): string =>
@@ -64,12 +61,6 @@ const restoreMaxSize = async (cloud: CloudPort, action: RestoreMaxSizeAction): P
   if (action.maxSize !== undefined) await cloud.setMaxSize(action.group, action.maxSize)
   await cloud.untagGroup(action.group, SWAP_RECORD_TAGS)
   return { action, status: 'done' }
-}
-
-const giveBack = async (cloud: CloudPort, action: GiveBackAction): Promise<Outcome> => {
-  await cloud.tagGroup(action.group, { [TAG_SWAP_DESIRED]: action.record })
-  await cloud.terminateInGroup(action.instanceId, true)
-  return { action, status: 'done', detail: `retired ${action.instanceId}` }
 }
 
 const completeSwap = async (cloud: CloudPort, action: CompleteSwapAction): Promise<Outcome> => {
@@ -197,8 +188,6 @@ const run = (cloud: CloudPort, action: Action): Promise<Outcome> => {
       return restoreMaxSize(cloud, action)
     case 'complete-swap':
       return completeSwap(cloud, action)
-    case 'give-back':
-      return giveBack(cloud, action)
     case 'terminate-spot':
       return terminateSpot(cloud, action)
     case 'swap':

@@ -51,7 +51,6 @@ const CHANGES_CAPACITY: ReadonlySet<Action['kind']> = new Set([
   'launch-spot',
   'swap',
   'complete-swap',
-  'give-back',
   'restore-max-size',
 ])
 
@@ -110,7 +109,6 @@ const retiredBy = (plans: readonly GroupPlan[]): Set<string> => {
       if (action.kind === 'launch-spot') ids.add(action.replacing)
       if (action.kind === 'swap') for (const pair of action.pairs) ids.add(pair.onDemandInstanceId)
       if (action.kind === 'complete-swap') ids.add(action.pair.onDemandInstanceId)
-      if (action.kind === 'give-back') ids.add(action.instanceId)
     }
   return ids
 }
@@ -166,17 +164,14 @@ const planRegion = async (context: PlanContext, cloud: CloudPort): Promise<Group
 }
 
 /**
- * Drops launches and swaps that would retire an instance not checked for termination protection. Give-backs
- * go together with the record written after them (all of a group's, or none), and a record is not dropped
- * while one of its pairs is left for a later run.
+ * Drops launches and swaps that would retire an instance not checked for termination protection. A record
+ * is not dropped while one of its pairs is left for a later run.
  */
 const withoutUnread = (plan: GroupPlan, unread: ReadonlySet<string>): GroupPlan => {
-  const givesBackUnread = plan.actions.some((a) => a.kind === 'give-back' && unread.has(a.instanceId))
   const completesUnread = plan.actions.some(
     (a) => a.kind === 'complete-swap' && unread.has(a.pair.onDemandInstanceId),
   )
   const actions = plan.actions.filter((a) => {
-    if (givesBackUnread && a.kind === 'give-back') return false
     if (completesUnread && a.kind === 'restore-max-size') return false
     if (a.kind === 'launch-spot') return !unread.has(a.replacing)
     if (a.kind === 'swap') return a.pairs.every((pair) => !unread.has(pair.onDemandInstanceId))
@@ -299,7 +294,5 @@ export const summarizeOutcome = (outcome: Outcome): Record<string, unknown> => {
       return { ...base, instanceId: action.instanceId }
     case 'restore-max-size':
       return { ...base, maxSize: action.maxSize }
-    case 'give-back':
-      return { ...base, instanceId: action.instanceId, record: action.record }
   }
 }

@@ -84,13 +84,20 @@ export const RESTORE_RUNS = 2
 /** Per group: clean replacer runs that ended with the group's sizes still not as its owner set them. */
 export type SizeWatch = Map<string, number>
 
+/**
+ * Sizes as the owner set them; or, while a swap holds units for replacements EC2 took before the
+ * interruption handler could leave with the decrement (SimGroup.heldForLostReplacements), desired up to that
+ * many above and MaxSize at most what that desired needs.
+ */
 const sizesDiffer = (
   state: GroupState,
   owner: { minSize: number; maxSize: number; desiredCapacity: number },
+  held = 0,
 ) =>
   state.minSize !== owner.minSize ||
-  state.maxSize !== owner.maxSize ||
-  state.desired !== owner.desiredCapacity
+  state.desired < owner.desiredCapacity ||
+  state.desired > owner.desiredCapacity + held ||
+  (state.maxSize !== owner.maxSize && state.maxSize !== Math.max(owner.maxSize, state.desired))
 
 /**
  * A clean invocation that found the group as its owner left it must leave it so. A group left otherwise
@@ -107,11 +114,13 @@ const sizeCheck = (
   /** A replacer run of the step planned this group (a launch-event run plans one group only). */
   replacerCovered: boolean,
 ): string | undefined => {
-  const owner = region.groups.get(name)?.owner
+  const group = region.groups.get(name)
+  const owner = group?.owner
   if (owner === undefined) return undefined
+  const held = group?.heldForLostReplacements ?? 0
   const clean = !session.crashed && session.failedCalls === 0
   const describe = `min/max/desired ${now.minSize}/${now.maxSize}/${now.desired}, owner set ${owner.minSize}/${owner.maxSize}/${owner.desiredCapacity}`
-  if (!sizesDiffer(now, owner)) {
+  if (!sizesDiffer(now, owner, held)) {
     watch.delete(name)
     return undefined
   }
@@ -120,7 +129,7 @@ const sizeCheck = (
     if (replacerCovered) watch.delete(name)
     return undefined
   }
-  if (!sizesDiffer(was, owner)) return `changed by an invocation without failures: ${describe}`
+  if (!sizesDiffer(was, owner, held)) return `changed by an invocation without failures: ${describe}`
   if (!replacerCovered) return undefined
   const runs = (watch.get(name) ?? 0) + 1
   if (runs < RESTORE_RUNS) {

@@ -61,20 +61,19 @@ describe('judgeRecord', () => {
     parseSwapRecord(raw.replace('P1', P1).replace('P2', P2).replace('S1', S1)) as SwapRecord
 
   it.each([
-    ['attached, nothing retired yet', '6/2', 6, 2, [], '6/2', 0],
-    ['P1 announced, still in: not retired', '5/1/P1', 6, 2, [P1], '6/2/P1', 0],
-    ['P1 retired', '5/1/P1', 5, 1, [], '5/1/P1', 0],
-    ['P2 announced, still in: not retired', '4/0/P2', 5, 1, [P2], '5/1/P2', 0],
-    ['every partner retired', '4/0/P2', 4, 0, [], '4/0/P2', 0],
-    ['the interruption handler took S1 away, recorded ahead', '5/1/S1', 5, 1, [], '5/1/S1', 0],
-    ['a replacement vanished without its decrement after P1 was retired', '5/1/P1', 5, 0, [], '5/1/P1', 1],
+    ['attached, nothing retired yet', '6/2', 6, 2, [], '6/2'],
+    ['P1 announced, still in: not retired', '5/1/P1', 6, 2, [P1], '6/2/P1'],
+    ['P1 retired', '5/1/P1', 5, 1, [], '5/1/P1'],
+    ['P2 announced, still in: not retired', '4/0/P2', 5, 1, [P2], '5/1/P2'],
+    ['every partner retired', '4/0/P2', 4, 0, [], '4/0/P2'],
+    ['the interruption handler took S1 away, recorded ahead', '5/1/S1', 5, 1, [], '5/1/S1'],
   ] as const)(
-    '%s (record %s, desired %i, %i half-done): as %s, %i to give back',
-    (_, raw, desired, halfDone, stillIn, now, giveBack) => {
+    '%s (record %s, desired %i, %i half-done): as %s',
+    (_, raw, desired, halfDone, stillIn, now) => {
       const judged = judgeRecord(record(raw), desired, halfDone, (id) =>
         (stillIn as readonly string[]).includes(id),
       )
-      expect(judged).toEqual({ ours: true, record: record(now), giveBack })
+      expect(judged).toEqual({ ours: true, record: record(now) })
     },
   )
 
@@ -89,13 +88,27 @@ describe('judgeRecord', () => {
     ['the owner raised desired by two during the retirements', '5/1/P1', 7, 1, []],
     ['P1 retired, then the owner raised desired by one', '5/1/P1', 6, 1, []],
     ['S1 announced by the handler, which then failed; EC2 took S1 anyway (the +1 stays)', '5/1/S1', 6, 1, []],
+    [
+      'a replacement vanished without its decrement after P1 was retired (or a scale-in and out)',
+      '5/1/P1',
+      5,
+      0,
+      [],
+    ],
+    [
+      'P1 announced, still in; S1 gone, desired as after the attach (or a scale-in and out)',
+      '5/1/P1',
+      6,
+      1,
+      [P1],
+    ],
   ] as const)(
     'someone else: %s (record %s, desired %i, %i half-done)',
     (_, raw, desired, halfDone, stillIn) => {
       const judged = judgeRecord(record(raw), desired, halfDone, (id) =>
         (stillIn as readonly string[]).includes(id),
       )
-      expect(judged).toEqual({ ours: false })
+      expect(judged.ours).toBe(false)
     },
   )
 })
@@ -121,24 +134,12 @@ describe('finishing a swap an earlier run left', () => {
     ])
   })
 
-  it('gives back the +1 of a pair whose replacement vanished, retiring the newest on-demand member, announced in the record', () => {
-    const fleet = onDemandFleet(3)
-    // Swap from desired 3 left 4/1 after retiring one partner; its replacement was interrupted while Auto Scaling failed,
-    // and the group backfilled it (fleet[2] is the newest).
+  it('leaves the +1 of a pair whose replacement vanished without its decrement, and drops the record', () => {
+    // Swap from desired 3 left 4/1 after retiring one partner; its replacement was interrupted while the
+    // interruption handler could not act, and the group backfilled it. An owner's scale-in and scale-out
+    // would look the same: the +1 stays (money), rather than risk retiring capacity the owner asked for.
     const plan = planGroup(
-      planInput(fleet, {
-        groupOverrides: {
-          desiredCapacity: 4,
-          maxSize: 4,
-          tags: { [TAG_SWAP_DESIRED]: '4/1/i-0000000000000abcd' },
-        },
-      }),
-    )
-    // 3 in service of desired 4: the backfill is still booting, so nothing is given back yet.
-    expect(recoveryKinds(plan.actions)).toEqual([])
-    const booted = onDemandFleet(4)
-    const next = planGroup(
-      planInput(booted, {
+      planInput(onDemandFleet(4), {
         groupOverrides: {
           desiredCapacity: 4,
           maxSize: 4,
@@ -146,14 +147,9 @@ describe('finishing a swap an earlier run left', () => {
         },
       }),
     )
-    expect(recoveryKinds(next.actions)).toEqual(['give-back'])
-    expect(next.actions).toContainEqual(
-      expect.objectContaining({
-        kind: 'give-back',
-        instanceId: booted[3]?.id,
-        record: `3/0/${booted[3]?.id}`,
-      }),
-    )
+    expect(plan.actions.filter((a) => a.kind !== 'launch-spot')).toEqual([
+      expect.objectContaining({ kind: 'restore-max-size', maxSize: 4 }),
+    ])
   })
 
   it('waits to retire a partner while a backfill is still booting (in service below desired)', () => {
