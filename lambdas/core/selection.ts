@@ -24,6 +24,8 @@ export interface CandidateFilter {
 export interface RankedCandidate {
   readonly instanceType: string
   readonly zone: string
+  /** poolKey(instanceType, zone), built once here: launches look pools up for every candidate they weigh. */
+  readonly pool: string
   readonly spotPriceUsd: number
   readonly info: InstanceTypeInfo
 }
@@ -33,6 +35,36 @@ export interface Selection {
   /** Candidate type → name of the filter that rejected it. */
   readonly rejected: ReadonlyMap<string, string>
 }
+
+/**
+ * One zone's prices by type, built once per price book and zone. Every selection runs the whole catalogue
+ * (about 1,300 types) through `spot-offered` and `price`, and building a pool key per type to look it up
+ * was most of a selection's cost. The same answers as `book.get(poolKey(type, zone))`: a key ends with
+ * `/<zone>` exactly when it is `poolKey(type, zone)` for the type before it. Books are read-only once built.
+ */
+const zoneViews = new WeakMap<SpotPriceBook, Map<string, ReadonlyMap<string, number>>>()
+
+const spotPricesIn = (book: SpotPriceBook, zone: string): ReadonlyMap<string, number> => {
+  let byZone = zoneViews.get(book)
+  if (byZone === undefined) {
+    byZone = new Map()
+    zoneViews.set(book, byZone)
+  }
+  let view = byZone.get(zone)
+  if (view === undefined) {
+    const suffix = `/${zone}`
+    const prices = new Map<string, number>()
+    for (const [key, price] of book)
+      if (key.endsWith(suffix)) prices.set(key.slice(0, key.length - suffix.length), price)
+    view = prices
+    byZone.set(zone, view)
+  }
+  return view
+}
+
+/** The candidate's spot price in the selection's zone; undefined when the pool has none. */
+const spotPriceOf = (candidate: InstanceTypeInfo, ctx: SelectionContext): number | undefined =>
+  spotPricesIn(ctx.spotPrices, ctx.zone).get(candidate.name)
 
 const archFamily = (info: InstanceTypeInfo): string =>
   info.architectures.some((a) => a === 'arm64' || a === 'arm64_mac') ? 'arm64' : 'x86_64'
@@ -56,8 +88,11 @@ const explicitlyAllowed = (candidate: InstanceTypeInfo, ctx: SelectionContext): 
     (pattern) => namesFamily(pattern) && matchesGlob(candidate.name, pattern),
   )
 
-const expandCurrent = (patterns: readonly string[], originalType: string): string[] =>
-  patterns.map((pattern) => (pattern === 'current' ? originalType : pattern))
+/** The list as it is when it names no `current` (no copy: this runs for most catalogue types). */
+const expandCurrent = (patterns: readonly string[], originalType: string): readonly string[] =>
+  patterns.includes('current')
+    ? patterns.map((pattern) => (pattern === 'current' ? originalType : pattern))
+    : patterns
 
 const storageFits = (candidate: InstanceTypeInfo, original: InstanceTypeInfo): boolean => {
   const needed = original.instanceStorage
@@ -84,7 +119,7 @@ const acceleratorFits = (candidate: InstanceTypeInfo, original: InstanceTypeInfo
 export const FILTERS: readonly CandidateFilter[] = [
   {
     name: 'spot-offered',
-    keep: (c, ctx) => c.spotSupported && ctx.spotPrices.has(poolKey(c.name, ctx.zone)),
+    keep: (c, ctx) => c.spotSupported && spotPriceOf(c, ctx) !== undefined,
   },
   { name: 'architecture', keep: (c, ctx) => archFamily(c) === archFamily(ctx.original) },
   {
@@ -130,7 +165,7 @@ export const FILTERS: readonly CandidateFilter[] = [
   {
     name: 'price',
     keep: (c, ctx) => {
-      const spot = ctx.spotPrices.get(poolKey(c.name, ctx.zone))
+      const spot = spotPriceOf(c, ctx)
       return (
         spot !== undefined &&
         ctx.originalOnDemandPrice !== undefined &&
@@ -164,12 +199,18 @@ export const compareCandidates =
     )
   }
 
+/** `FILTERS.find` without a closure per candidate: this runs for every catalogue type of every selection. */
+const firstRefusing = (candidate: InstanceTypeInfo, ctx: SelectionContext): CandidateFilter | undefined => {
+  for (const filter of FILTERS) if (!filter.keep(candidate, ctx)) return filter
+  return undefined
+}
+
 /** Runs every catalogue type through the filters and ranks the survivors. */
 export const selectCandidates = (catalog: Catalog, ctx: SelectionContext): Selection => {
   const ranked: RankedCandidate[] = []
   const rejected = new Map<string, string>()
   for (const candidate of catalog.values()) {
-    const refusedBy = FILTERS.find((filter) => !filter.keep(candidate, ctx))
+    const refusedBy = firstRefusing(candidate, ctx)
     if (refusedBy) {
       rejected.set(candidate.name, refusedBy.name)
       continue
@@ -177,7 +218,8 @@ export const selectCandidates = (catalog: Catalog, ctx: SelectionContext): Selec
     ranked.push({
       instanceType: candidate.name,
       zone: ctx.zone,
-      spotPriceUsd: ctx.spotPrices.get(poolKey(candidate.name, ctx.zone)) ?? Number.POSITIVE_INFINITY,
+      pool: poolKey(candidate.name, ctx.zone),
+      spotPriceUsd: spotPriceOf(candidate, ctx) ?? Number.POSITIVE_INFINITY,
       info: candidate,
     })
   }
