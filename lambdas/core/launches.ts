@@ -59,7 +59,7 @@ const diversify = (
   // Only the first MAX_FLEET_OVERRIDES are ever used: stop looking once they are found.
   const open: RankedCandidate[] = []
   for (const c of ranked) {
-    if ((poolCounts.get(poolKey(c.instanceType, c.zone)) ?? 0) < cap) open.push(c)
+    if ((poolCounts.get(c.pool) ?? 0) < cap) open.push(c)
     if (open.length === MAX_FLEET_OVERRIDES) break
   }
   return open.length > 0 ? open : ranked.slice(0, MAX_FLEET_OVERRIDES)
@@ -81,15 +81,14 @@ export const planLaunches = (
     return launches
   }
   const poolCounts = new Map<string, number>()
-  const countPool = (type: string, zone: string): void => {
-    const key = poolKey(type, zone)
+  const countPool = (key: string): void => {
     poolCounts.set(key, (poolCounts.get(key) ?? 0) + 1)
   }
   for (const member of budget.spotMembers) {
     const instance = input.instances.get(member.instanceId)
-    if (instance) countPool(instance.type, instance.zone)
+    if (instance) countPool(poolKey(instance.type, instance.zone))
   }
-  for (const instance of budget.pendingSpot) countPool(instance.type, instance.zone)
+  for (const instance of budget.pendingSpot) countPool(poolKey(instance.type, instance.zone))
 
   const cache = input.selectionCache ?? new Map<string, Selection>()
   const protectedFromTermination = (id: string): boolean => input.terminationProtected.has(id)
@@ -103,6 +102,8 @@ export const planLaunches = (
     )
 
   const settingsKey = selectionSettingsKey(config)
+  // The same for every launch of the run; formatting a date is dear enough to do once.
+  const capacityBackoffUntil = new Date(input.now.getTime() + CAPACITY_BACKOFF_MINUTES * 60_000).toISOString()
   let onDemandLaunches = 0
   for (const { member, instance } of eligible) {
     if (launches.length >= budget.budget) break
@@ -157,9 +158,7 @@ export const planLaunches = (
     // Never back into the pool AWS just flagged.
     const atRiskPool = replacingOnDemand ? undefined : poolKey(instance.type, instance.zone)
     const ranked =
-      atRiskPool === undefined
-        ? selection.ranked
-        : selection.ranked.filter((c) => poolKey(c.instanceType, c.zone) !== atRiskPool)
+      atRiskPool === undefined ? selection.ranked : selection.ranked.filter((c) => c.pool !== atRiskPool)
     if (ranked.length === 0) {
       skip('no-compatible-spot-type: only the at-risk pool itself is compatible')
       continue
@@ -169,7 +168,7 @@ export const planLaunches = (
     const previousAttempt = Number(instance.tags[TAG_REPLACEMENT_ATTEMPT] ?? '0')
     const attempt = (Number.isSafeInteger(previousAttempt) && previousAttempt >= 0 ? previousAttempt : 0) + 1
     if (replacingOnDemand) onDemandLaunches++
-    countPool(first.instanceType, first.zone)
+    countPool(first.pool)
     launches.push({
       kind: 'launch-spot',
       group: group.name,
@@ -188,7 +187,7 @@ export const planLaunches = (
       tags: launchTags(group, instance, baseType),
       clientToken: clientToken(instance.id, attempt),
       attempt,
-      capacityBackoffUntil: new Date(input.now.getTime() + CAPACITY_BACKOFF_MINUTES * 60_000).toISOString(),
+      capacityBackoffUntil,
       expectedHourlySavingsUsd: onDemandPrice - first.spotPriceUsd,
       reason: replacingOnDemand
         ? `on-demand ${instance.type} above the minimum; ${first.instanceType} spot at $${first.spotPriceUsd} vs $${onDemandPrice} on-demand`
