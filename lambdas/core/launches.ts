@@ -92,14 +92,18 @@ export const planLaunches = (
 
   const cache = input.selectionCache ?? new Map<string, Selection>()
   const protectedFromTermination = (id: string): boolean => input.terminationProtected.has(id)
-  const eligible = budget.eligible
-    .map((m) => ({ member: m, instance: input.instances.get(m.instanceId) }))
-    .filter((e): e is { member: GroupMember; instance: Instance } => e.instance !== undefined)
-    .sort(
-      (a, b) =>
-        Number(a.instance.lifecycle === 'on-demand') - Number(b.instance.lifecycle === 'on-demand') ||
-        byLaunchTimeThenId(a.instance, b.instance),
-    )
+  // A loop, not map().filter(): optimized `map` returns arrays of another shape than the interpreter's,
+  // and the `filter` after it then throws the optimized code away once per run.
+  const eligible: { member: GroupMember; instance: Instance }[] = []
+  for (const member of budget.eligible) {
+    const instance = input.instances.get(member.instanceId)
+    if (instance !== undefined) eligible.push({ member, instance })
+  }
+  eligible.sort(
+    (a, b) =>
+      Number(a.instance.lifecycle === 'on-demand') - Number(b.instance.lifecycle === 'on-demand') ||
+      byLaunchTimeThenId(a.instance, b.instance),
+  )
 
   const settingsKey = selectionSettingsKey(config)
   // The same for every launch of the run; formatting a date is dear enough to do once.
