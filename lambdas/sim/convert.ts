@@ -18,7 +18,7 @@ export const toInstance = (instance: SimInstance): Instance => ({
 export const toGroup = (region: SimRegion, group: SimGroup): Group => {
   // Built by push, as the adapter's flatMap builds them: `.map` makes packed arrays until V8 optimizes
   // this function and holey ones after, and that change of array shape mid-run threw the planner's
-  // optimized code away (measured: a third of a 100,000-instance pass went to recompiling it).
+  // optimized code away, to be compiled again (seen with --trace-deopt on the scale probe).
   const members: GroupMember[] = []
   for (const [instanceId, member] of group.members) {
     const instance = region.instances.get(instanceId)
