@@ -205,16 +205,28 @@ const firstRefusing = (candidate: InstanceTypeInfo, ctx: SelectionContext): Cand
   return undefined
 }
 
-/** Runs every catalogue type through the filters and ranks the survivors. */
-export const selectCandidates = (catalog: Catalog, ctx: SelectionContext): Selection => {
-  const ranked: RankedCandidate[] = []
+/** Candidate type → the first filter that refused it, for every refused catalogue type. */
+const rejections = (catalog: Catalog, ctx: SelectionContext): Map<string, string> => {
   const rejected = new Map<string, string>()
   for (const candidate of catalog.values()) {
     const refusedBy = firstRefusing(candidate, ctx)
-    if (refusedBy) {
-      rejected.set(candidate.name, refusedBy.name)
-      continue
-    }
+    if (refusedBy) rejected.set(candidate.name, refusedBy.name)
+  }
+  return rejected
+}
+
+/**
+ * Runs the catalogue types through the filters and ranks the survivors. Only types priced in the zone can
+ * pass `spot-offered`, so only they (a few hundred of the catalogue's 1,300) are run through the filters
+ * here; the order they come in does not matter, the ranking decides it. Rejections, every type included,
+ * are worked out when first asked for: most selections are never asked why, and the filters are pure.
+ */
+export const selectCandidates = (catalog: Catalog, ctx: SelectionContext): Selection => {
+  const ranked: RankedCandidate[] = []
+  for (const type of spotPricesIn(ctx.spotPrices, ctx.zone).keys()) {
+    // Catalogues are keyed by type name.
+    const candidate = catalog.get(type)
+    if (candidate === undefined || firstRefusing(candidate, ctx) !== undefined) continue
     ranked.push({
       instanceType: candidate.name,
       zone: ctx.zone,
@@ -224,5 +236,12 @@ export const selectCandidates = (catalog: Catalog, ctx: SelectionContext): Selec
     })
   }
   ranked.sort(compareCandidates(ctx.config.prioritizedInstanceTypesBias, ctx.original))
-  return { ranked, rejected }
+  let rejected: Map<string, string> | undefined
+  return {
+    ranked,
+    get rejected() {
+      rejected ??= rejections(catalog, ctx)
+      return rejected
+    },
+  }
 }
