@@ -6,7 +6,6 @@ import type { InstanceSkip, LaunchSpotAction } from './actions.ts'
 import type { GroupConfig } from './config.ts'
 import {
   CAPACITY_BACKOFF_MINUTES,
-  MAX_FLEET_OVERRIDES,
   MAX_POOL_SHARE,
   TAG_LAUNCHED_BY,
   TAG_LAUNCHED_FOR_GROUP,
@@ -16,8 +15,9 @@ import {
   TAG_REPLACEMENT_ATTEMPT,
   TAG_REPLACING_INSTANCE,
 } from './constants.ts'
+import { fleetChoices } from './fleet-choices.ts'
 import { byLaunchTimeThenId, type PlanInput } from './plan-input.ts'
-import { type RankedCandidate, type Selection, selectCandidates } from './selection.ts'
+import { type Selection, selectCandidates } from './selection.ts'
 import type { Group, GroupMember, Instance } from './types.ts'
 import { poolKey } from './types.ts'
 
@@ -47,23 +47,6 @@ const selectionSettingsKey = (config: GroupConfig): string =>
     config.onDemandPriceMultiplier,
     config.prioritizedInstanceTypesBias,
   ])
-
-/** No pool holds more than about a third of the group's spot instances while other pools exist. */
-const diversify = (
-  ranked: readonly RankedCandidate[],
-  poolCounts: ReadonlyMap<string, number>,
-  targetSpot: number,
-  maxPoolShare: number,
-): readonly RankedCandidate[] => {
-  const cap = Math.max(1, Math.ceil(targetSpot * maxPoolShare))
-  // Only the first MAX_FLEET_OVERRIDES are ever used: stop looking once they are found.
-  const open: RankedCandidate[] = []
-  for (const c of ranked) {
-    if ((poolCounts.get(c.pool) ?? 0) < cap) open.push(c)
-    if (open.length === MAX_FLEET_OVERRIDES) break
-  }
-  return open.length > 0 ? open : ranked.slice(0, MAX_FLEET_OVERRIDES)
-}
 
 export const planLaunches = (
   input: PlanInput,
@@ -167,8 +150,13 @@ export const planLaunches = (
       skip('no-compatible-spot-type: only the at-risk pool itself is compatible')
       continue
     }
-    const choices = diversify(ranked, poolCounts, budget.targetSpot, input.maxPoolShare ?? MAX_POOL_SHARE)
-    const first = choices[0] as RankedCandidate
+    const { first, overrides } = fleetChoices(
+      ranked,
+      poolCounts,
+      budget.targetSpot,
+      input.maxPoolShare ?? MAX_POOL_SHARE,
+      instance.subnetId,
+    )
     const previousAttempt = Number(instance.tags[TAG_REPLACEMENT_ATTEMPT] ?? '0')
     const attempt = (Number.isSafeInteger(previousAttempt) && previousAttempt >= 0 ? previousAttempt : 0) + 1
     if (replacingOnDemand) onDemandLaunches++
@@ -181,12 +169,7 @@ export const planLaunches = (
       zone: instance.zone,
       launchTemplate: group.launchTemplate ?? group.mixedInstancesPolicy?.launchTemplate,
       launchConfigurationName: group.launchConfigurationName,
-      overrides: choices.map((c, priority) => ({
-        instanceType: c.instanceType,
-        subnetId: instance.subnetId,
-        zone: c.zone,
-        priority,
-      })),
+      overrides,
       allocationStrategy: config.spotAllocationStrategy,
       tags: launchTags(group, instance, baseType),
       clientToken: clientToken(instance.id, attempt),
