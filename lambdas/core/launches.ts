@@ -92,24 +92,25 @@ export const planLaunches = (
   // The same for every launch of the run; formatting a date is dear enough to do once.
   const capacityBackoffUntil = new Date(input.now.getTime() + CAPACITY_BACKOFF_MINUTES * 60_000).toISOString()
   let onDemandLaunches = 0
+  const skip = (instance: Instance, reason: string, extra: Partial<InstanceSkip> = {}): void => {
+    budget.instanceSkips.push({ instanceId: instance.id, reason, ...extra })
+  }
   for (const { member, instance } of eligible) {
     if (launches.length >= budget.budget) break
     const replacingOnDemand = instance.lifecycle === 'on-demand'
     if (replacingOnDemand && onDemandLaunches >= budget.onDemandBudget) break
-    const skip = (reason: string, extra: Partial<InstanceSkip> = {}): void => {
-      budget.instanceSkips.push({ instanceId: instance.id, reason, ...extra })
-    }
     if (member.protectedFromScaleIn) {
-      skip('protected-from-scale-in')
+      skip(instance, 'protected-from-scale-in')
       continue
     }
     if (protectedFromTermination(instance.id)) {
-      skip('api-termination-protection')
+      skip(instance, 'api-termination-protection')
       continue
     }
     const backoffUntil = Date.parse(instance.tags[TAG_NO_SPOT_CAPACITY_UNTIL] ?? '')
     if (backoffUntil > input.now.getTime()) {
       skip(
+        instance,
         `spot-capacity-backoff: no candidate pool had capacity; next try at ${new Date(backoffUntil).toISOString()}`,
       )
       continue
@@ -118,12 +119,12 @@ export const planLaunches = (
     const baseType = replacingOnDemand ? instance.type : (instance.tags[TAG_REPLACED_TYPE] ?? instance.type)
     const original = catalog.get(baseType)
     if (!original) {
-      skip(`unknown-instance-type: ${baseType} is not in the instance type catalogue`)
+      skip(instance, `unknown-instance-type: ${baseType} is not in the instance type catalogue`)
       continue
     }
     const onDemandPrice = input.onDemandPrices.get(baseType)
     if (onDemandPrice === undefined) {
-      skip(`missing-on-demand-price: no on-demand price for ${baseType}; not replacing blind`)
+      skip(instance, `missing-on-demand-price: no on-demand price for ${baseType}; not replacing blind`)
       continue
     }
     const cacheKey = `${baseType}|${instance.zone}|${settingsKey}`
@@ -139,7 +140,7 @@ export const planLaunches = (
       cache.set(cacheKey, selection)
     }
     if (selection.ranked.length === 0) {
-      skip('no-compatible-spot-type', { rejectedBy: countRejections(selection) })
+      skip(instance, 'no-compatible-spot-type', { rejectedBy: countRejections(selection) })
       continue
     }
     // Never back into the pool AWS just flagged.
@@ -147,7 +148,7 @@ export const planLaunches = (
     const ranked =
       atRiskPool === undefined ? selection.ranked : selection.ranked.filter((c) => c.pool !== atRiskPool)
     if (ranked.length === 0) {
-      skip('no-compatible-spot-type: only the at-risk pool itself is compatible')
+      skip(instance, 'no-compatible-spot-type: only the at-risk pool itself is compatible')
       continue
     }
     const { first, overrides } = fleetChoices(
@@ -187,15 +188,16 @@ export const planLaunches = (
 /** Tags that describe one instance's own state and must not be copied onto its replacement. */
 const NOT_INHERITED = new Set([TAG_REBALANCE_AT_RISK, TAG_NO_SPOT_CAPACITY_UNTIL, TAG_REPLACEMENT_ATTEMPT])
 
+const copyInherited = (tags: Record<string, string>, source: Readonly<Record<string, string>>): void => {
+  for (const [key, value] of Object.entries(source)) {
+    if (!key.startsWith('aws:') && !NOT_INHERITED.has(key)) tags[key] = value
+  }
+}
+
 const launchTags = (group: Group, original: Instance, replacedType: string): Record<string, string> => {
   const tags: Record<string, string> = {}
-  const copy = (source: Readonly<Record<string, string>>): void => {
-    for (const [key, value] of Object.entries(source)) {
-      if (!key.startsWith('aws:') && !NOT_INHERITED.has(key)) tags[key] = value
-    }
-  }
-  copy(group.propagatedTags)
-  copy(original.tags)
+  copyInherited(tags, group.propagatedTags)
+  copyInherited(tags, original.tags)
   tags[TAG_LAUNCHED_BY] = 'true'
   tags[TAG_LAUNCHED_FOR_GROUP] = group.name
   tags[TAG_REPLACING_INSTANCE] = original.id

@@ -41,6 +41,8 @@ export const groupSkipReason = (input: PlanInput): string | undefined => {
   return undefined
 }
 
+const isLeaving = (state: string): boolean => /^(Terminating|Detaching|Detached|Terminated)/.test(state)
+
 const gracePeriodSeconds = (group: Group, config: GroupConfig): number =>
   config.gracePeriodSeconds ?? group.healthCheckGracePeriodSeconds
 
@@ -81,9 +83,8 @@ export const planGroup = (input: PlanInput): GroupPlan => {
   const isProtected = (id: string): boolean =>
     input.terminationProtected.has(id) ||
     group.members.some((m) => m.instanceId === id && m.protectedFromScaleIn)
-  const leaving = (state: string): boolean => /^(Terminating|Detaching|Detached|Terminated)/.test(state)
   const attachedSpot = group.members.filter(
-    (m) => !leaving(m.lifecycleState) && detail(m.instanceId)?.lifecycle === 'spot',
+    (m) => !isLeaving(m.lifecycleState) && detail(m.instanceId)?.lifecycle === 'spot',
   )
   const inServiceIds = new Set(inService.map((m) => m.instanceId))
   const recovery = recoverSwaps({
