@@ -14,26 +14,41 @@ const candidatesOf = (overrides: readonly FleetOverride[]): readonly string[] =>
   return types
 }
 
-/** The part of an outcome worth a log line or a summary entry. */
+/**
+ * The part of an outcome worth a log line or a summary entry. Filled key by key, in the order the
+ * summary shows them, rather than spread together: a large run summarizes tens of thousands of outcomes.
+ */
 export const summarizeOutcome = (outcome: Outcome): Record<string, unknown> => {
   const { action } = outcome
-  const base: Record<string, unknown> = { kind: action.kind, status: outcome.status, reason: action.reason }
-  if (outcome.detail) base.detail = outcome.detail
+  const summary: Record<string, unknown> = {
+    kind: action.kind,
+    status: outcome.status,
+    reason: action.reason,
+  }
+  if (outcome.detail) summary.detail = outcome.detail
   switch (action.kind) {
     case 'launch-spot':
-      return {
-        ...base,
-        replacing: action.replacing,
-        candidates: candidatesOf(action.overrides),
-        ...(outcome.instanceId ? { instanceId: outcome.instanceId, instanceType: outcome.instanceType } : {}),
+      summary.replacing = action.replacing
+      summary.candidates = candidatesOf(action.overrides)
+      if (outcome.instanceId) {
+        summary.instanceId = outcome.instanceId
+        summary.instanceType = outcome.instanceType
       }
+      break
     case 'swap':
-      return { ...base, pairs: action.pairs, raiseMaxSizeTo: action.raiseMaxSizeTo }
+      summary.pairs = action.pairs
+      summary.raiseMaxSizeTo = action.raiseMaxSizeTo
+      break
     case 'complete-swap':
-      return { ...base, pair: action.pair, retire: action.retire }
+      summary.pair = action.pair
+      summary.retire = action.retire
+      break
     case 'terminate-spot':
-      return { ...base, instanceId: action.instanceId }
+      summary.instanceId = action.instanceId
+      break
     case 'restore-max-size':
-      return { ...base, maxSize: action.maxSize }
+      summary.maxSize = action.maxSize
+      break
   }
+  return summary
 }
