@@ -63,6 +63,8 @@ export const planLaunches = (
     })
     return launches
   }
+  // Nothing to replace (a converged group): no pools to count, no dates to format.
+  if (budget.eligible.length === 0) return launches
   const poolCounts = new Map<string, number>()
   const countPool = (key: string): void => {
     poolCounts.set(key, (poolCounts.get(key) ?? 0) + 1)

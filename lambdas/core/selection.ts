@@ -4,6 +4,7 @@
  */
 import type { GroupConfig } from './config.ts'
 import { matchesGlob } from './glob.ts'
+import { spotPricesIn } from './prices.ts'
 import type { Catalog, InstanceTypeInfo, SpotPriceBook } from './types.ts'
 import { poolKey } from './types.ts'
 
@@ -34,32 +35,6 @@ export interface Selection {
   readonly ranked: readonly RankedCandidate[]
   /** Candidate type → name of the filter that rejected it. */
   readonly rejected: ReadonlyMap<string, string>
-}
-
-/**
- * One zone's prices by type, built once per price book and zone. Every selection runs the whole catalogue
- * (about 1,300 types) through `spot-offered` and `price`, and building a pool key per type to look it up
- * was most of a selection's cost. The same answers as `book.get(poolKey(type, zone))`: a key ends with
- * `/<zone>` exactly when it is `poolKey(type, zone)` for the type before it. Books are read-only once built.
- */
-const zoneViews = new WeakMap<SpotPriceBook, Map<string, ReadonlyMap<string, number>>>()
-
-const spotPricesIn = (book: SpotPriceBook, zone: string): ReadonlyMap<string, number> => {
-  let byZone = zoneViews.get(book)
-  if (byZone === undefined) {
-    byZone = new Map()
-    zoneViews.set(book, byZone)
-  }
-  let view = byZone.get(zone)
-  if (view === undefined) {
-    const suffix = `/${zone}`
-    const prices = new Map<string, number>()
-    for (const [key, price] of book)
-      if (key.endsWith(suffix)) prices.set(key.slice(0, key.length - suffix.length), price)
-    view = prices
-    byZone.set(zone, view)
-  }
-  return view
 }
 
 /** The candidate's spot price in the selection's zone; undefined when the pool has none. */
