@@ -6,7 +6,8 @@
 import type { GroupFigures, InstanceSkip } from '../core/actions.ts'
 import type { ConfigError } from '../core/config.ts'
 import { HOURS_PER_MONTH } from '../core/constants.ts'
-import { type RegionResult, summarizeOutcome } from '../replacer/run-region.ts'
+import { summarizeOutcome } from '../replacer/outcome-summary.ts'
+import type { RegionResult } from '../replacer/run-region.ts'
 import { pct, renderTable, usd } from './table.ts'
 
 export interface PlannedGroup {

@@ -285,15 +285,26 @@ const unknownSettingTags = (groupName: string, tags: Readonly<Record<string, str
       fatal: false,
     }))
 
+const TAG_NAME_OF_ENV: ReadonlyMap<string, string> = new Map(
+  GROUP_SETTINGS.map((s) => [s.env, groupTagName(s.env)]),
+)
+
+const hasSettingTags = (tags: Readonly<Record<string, string>>): boolean => {
+  for (const name in tags) if (name.startsWith(GROUP_TAG_PREFIX)) return true
+  return false
+}
+
 export const groupConfig = (
   defaults: GroupConfig,
   groupName: string,
   tags: Readonly<Record<string, string>>,
 ): { config: GroupConfig; errors: ConfigError[] } => {
+  // Most groups carry no setting tag: they run on the defaults as they are (thousands of groups a run).
+  if (!hasSettingTags(tags)) return { config: defaults, errors: [] }
   const { config, errors } = overlay(
     defaults,
     (envName) => {
-      const name = groupTagName(envName)
+      const name = TAG_NAME_OF_ENV.get(envName) ?? groupTagName(envName)
       const raw = tags[name]
       return raw === undefined ? undefined : { name, raw }
     },

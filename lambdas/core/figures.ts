@@ -1,8 +1,8 @@
 /** A group's cost and savings right now, from its members' types and the current prices. */
 import type { GroupFigures } from './actions.ts'
 import { TAG_REPLACED_TYPE } from './constants.ts'
+import { spotPricesIn } from './prices.ts'
 import type { GroupMember, Instance, SpotPriceBook } from './types.ts'
-import { poolKey } from './types.ts'
 
 interface FigureInput {
   readonly instances: ReadonlyMap<string, Instance>
@@ -33,7 +33,7 @@ export const groupFigures = (
       continue
     }
     spot++
-    const spotPrice = input.spotPrices.get(poolKey(instance.type, instance.zone))
+    const spotPrice = spotPricesIn(input.spotPrices, instance.zone).get(instance.type)
     const replacedPrice = input.onDemandPrices.get(instance.tags[TAG_REPLACED_TYPE] ?? instance.type)
     hourlyCostUsd += spotPrice ?? ownOnDemandPrice ?? 0
     if (spotPrice !== undefined && replacedPrice !== undefined) hourlySavingsUsd += replacedPrice - spotPrice

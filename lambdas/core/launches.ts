@@ -6,7 +6,6 @@ import type { InstanceSkip, LaunchSpotAction } from './actions.ts'
 import type { GroupConfig } from './config.ts'
 import {
   CAPACITY_BACKOFF_MINUTES,
-  MAX_FLEET_OVERRIDES,
   MAX_POOL_SHARE,
   TAG_LAUNCHED_BY,
   TAG_LAUNCHED_FOR_GROUP,
@@ -16,8 +15,9 @@ import {
   TAG_REPLACEMENT_ATTEMPT,
   TAG_REPLACING_INSTANCE,
 } from './constants.ts'
+import { fleetChoices } from './fleet-choices.ts'
 import { byLaunchTimeThenId, type PlanInput } from './plan-input.ts'
-import { type RankedCandidate, type Selection, selectCandidates } from './selection.ts'
+import { type Selection, selectCandidates } from './selection.ts'
 import type { Group, GroupMember, Instance } from './types.ts'
 import { poolKey } from './types.ts'
 
@@ -48,23 +48,6 @@ const selectionSettingsKey = (config: GroupConfig): string =>
     config.prioritizedInstanceTypesBias,
   ])
 
-/** No pool holds more than about a third of the group's spot instances while other pools exist. */
-const diversify = (
-  ranked: readonly RankedCandidate[],
-  poolCounts: ReadonlyMap<string, number>,
-  targetSpot: number,
-  maxPoolShare: number,
-): readonly RankedCandidate[] => {
-  const cap = Math.max(1, Math.ceil(targetSpot * maxPoolShare))
-  // Only the first MAX_FLEET_OVERRIDES are ever used: stop looking once they are found.
-  const open: RankedCandidate[] = []
-  for (const c of ranked) {
-    if ((poolCounts.get(poolKey(c.instanceType, c.zone)) ?? 0) < cap) open.push(c)
-    if (open.length === MAX_FLEET_OVERRIDES) break
-  }
-  return open.length > 0 ? open : ranked.slice(0, MAX_FLEET_OVERRIDES)
-}
-
 export const planLaunches = (
   input: PlanInput,
   config: GroupConfig,
@@ -80,48 +63,56 @@ export const planLaunches = (
     })
     return launches
   }
+  // Nothing to replace (a converged group): no pools to count, no dates to format.
+  if (budget.eligible.length === 0) return launches
   const poolCounts = new Map<string, number>()
-  const countPool = (type: string, zone: string): void => {
-    const key = poolKey(type, zone)
+  const countPool = (key: string): void => {
     poolCounts.set(key, (poolCounts.get(key) ?? 0) + 1)
   }
   for (const member of budget.spotMembers) {
     const instance = input.instances.get(member.instanceId)
-    if (instance) countPool(instance.type, instance.zone)
+    if (instance) countPool(poolKey(instance.type, instance.zone))
   }
-  for (const instance of budget.pendingSpot) countPool(instance.type, instance.zone)
+  for (const instance of budget.pendingSpot) countPool(poolKey(instance.type, instance.zone))
 
   const cache = input.selectionCache ?? new Map<string, Selection>()
   const protectedFromTermination = (id: string): boolean => input.terminationProtected.has(id)
-  const eligible = budget.eligible
-    .map((m) => ({ member: m, instance: input.instances.get(m.instanceId) }))
-    .filter((e): e is { member: GroupMember; instance: Instance } => e.instance !== undefined)
-    .sort(
-      (a, b) =>
-        Number(a.instance.lifecycle === 'on-demand') - Number(b.instance.lifecycle === 'on-demand') ||
-        byLaunchTimeThenId(a.instance, b.instance),
-    )
+  // A loop, not map().filter(): optimized `map` returns arrays of another shape than the interpreter's,
+  // and the `filter` after it then throws the optimized code away once per run.
+  const eligible: { member: GroupMember; instance: Instance }[] = []
+  for (const member of budget.eligible) {
+    const instance = input.instances.get(member.instanceId)
+    if (instance !== undefined) eligible.push({ member, instance })
+  }
+  eligible.sort(
+    (a, b) =>
+      Number(a.instance.lifecycle === 'on-demand') - Number(b.instance.lifecycle === 'on-demand') ||
+      byLaunchTimeThenId(a.instance, b.instance),
+  )
 
   const settingsKey = selectionSettingsKey(config)
+  // The same for every launch of the run; formatting a date is dear enough to do once.
+  const capacityBackoffUntil = new Date(input.now.getTime() + CAPACITY_BACKOFF_MINUTES * 60_000).toISOString()
   let onDemandLaunches = 0
+  const skip = (instance: Instance, reason: string, extra: Partial<InstanceSkip> = {}): void => {
+    budget.instanceSkips.push({ instanceId: instance.id, reason, ...extra })
+  }
   for (const { member, instance } of eligible) {
     if (launches.length >= budget.budget) break
     const replacingOnDemand = instance.lifecycle === 'on-demand'
     if (replacingOnDemand && onDemandLaunches >= budget.onDemandBudget) break
-    const skip = (reason: string, extra: Partial<InstanceSkip> = {}): void => {
-      budget.instanceSkips.push({ instanceId: instance.id, reason, ...extra })
-    }
     if (member.protectedFromScaleIn) {
-      skip('protected-from-scale-in')
+      skip(instance, 'protected-from-scale-in')
       continue
     }
     if (protectedFromTermination(instance.id)) {
-      skip('api-termination-protection')
+      skip(instance, 'api-termination-protection')
       continue
     }
     const backoffUntil = Date.parse(instance.tags[TAG_NO_SPOT_CAPACITY_UNTIL] ?? '')
     if (backoffUntil > input.now.getTime()) {
       skip(
+        instance,
         `spot-capacity-backoff: no candidate pool had capacity; next try at ${new Date(backoffUntil).toISOString()}`,
       )
       continue
@@ -130,12 +121,12 @@ export const planLaunches = (
     const baseType = replacingOnDemand ? instance.type : (instance.tags[TAG_REPLACED_TYPE] ?? instance.type)
     const original = catalog.get(baseType)
     if (!original) {
-      skip(`unknown-instance-type: ${baseType} is not in the instance type catalogue`)
+      skip(instance, `unknown-instance-type: ${baseType} is not in the instance type catalogue`)
       continue
     }
     const onDemandPrice = input.onDemandPrices.get(baseType)
     if (onDemandPrice === undefined) {
-      skip(`missing-on-demand-price: no on-demand price for ${baseType}; not replacing blind`)
+      skip(instance, `missing-on-demand-price: no on-demand price for ${baseType}; not replacing blind`)
       continue
     }
     const cacheKey = `${baseType}|${instance.zone}|${settingsKey}`
@@ -151,24 +142,27 @@ export const planLaunches = (
       cache.set(cacheKey, selection)
     }
     if (selection.ranked.length === 0) {
-      skip('no-compatible-spot-type', { rejectedBy: countRejections(selection) })
+      skip(instance, 'no-compatible-spot-type', { rejectedBy: countRejections(selection) })
       continue
     }
     // Never back into the pool AWS just flagged.
     const atRiskPool = replacingOnDemand ? undefined : poolKey(instance.type, instance.zone)
     const ranked =
-      atRiskPool === undefined
-        ? selection.ranked
-        : selection.ranked.filter((c) => poolKey(c.instanceType, c.zone) !== atRiskPool)
+      atRiskPool === undefined ? selection.ranked : selection.ranked.filter((c) => c.pool !== atRiskPool)
     if (ranked.length === 0) {
-      skip('no-compatible-spot-type: only the at-risk pool itself is compatible')
+      skip(instance, 'no-compatible-spot-type: only the at-risk pool itself is compatible')
       continue
     }
-    const choices = diversify(ranked, poolCounts, budget.targetSpot, input.maxPoolShare ?? MAX_POOL_SHARE)
-    const first = choices[0] as RankedCandidate
+    const { first, overrides } = fleetChoices(
+      ranked,
+      poolCounts,
+      budget.targetSpot,
+      input.maxPoolShare ?? MAX_POOL_SHARE,
+      instance.subnetId,
+    )
     const attempt = nextAttempt(instance.tags[TAG_REPLACEMENT_ATTEMPT])
     if (replacingOnDemand) onDemandLaunches++
-    countPool(first.instanceType, first.zone)
+    countPool(first.pool)
     launches.push({
       kind: 'launch-spot',
       group: group.name,
@@ -177,17 +171,12 @@ export const planLaunches = (
       zone: instance.zone,
       launchTemplate: group.launchTemplate ?? group.mixedInstancesPolicy?.launchTemplate,
       launchConfigurationName: group.launchConfigurationName,
-      overrides: choices.map((c, priority) => ({
-        instanceType: c.instanceType,
-        subnetId: instance.subnetId,
-        zone: c.zone,
-        priority,
-      })),
+      overrides,
       allocationStrategy: config.spotAllocationStrategy,
       tags: launchTags(group, instance, baseType),
       clientToken: clientToken(instance.id, attempt),
       attempt,
-      capacityBackoffUntil: new Date(input.now.getTime() + CAPACITY_BACKOFF_MINUTES * 60_000).toISOString(),
+      capacityBackoffUntil,
       expectedHourlySavingsUsd: onDemandPrice - first.spotPriceUsd,
       reason: replacingOnDemand
         ? `on-demand ${instance.type} above the minimum; ${first.instanceType} spot at $${first.spotPriceUsd} vs $${onDemandPrice} on-demand`
@@ -200,15 +189,16 @@ export const planLaunches = (
 /** Tags that describe one instance's own state and must not be copied onto its replacement. */
 const NOT_INHERITED = new Set([TAG_REBALANCE_AT_RISK, TAG_NO_SPOT_CAPACITY_UNTIL, TAG_REPLACEMENT_ATTEMPT])
 
+const copyInherited = (tags: Record<string, string>, source: Readonly<Record<string, string>>): void => {
+  for (const [key, value] of Object.entries(source)) {
+    if (!key.startsWith('aws:') && !NOT_INHERITED.has(key)) tags[key] = value
+  }
+}
+
 const launchTags = (group: Group, original: Instance, replacedType: string): Record<string, string> => {
   const tags: Record<string, string> = {}
-  const copy = (source: Readonly<Record<string, string>>): void => {
-    for (const [key, value] of Object.entries(source)) {
-      if (!key.startsWith('aws:') && !NOT_INHERITED.has(key)) tags[key] = value
-    }
-  }
-  copy(group.propagatedTags)
-  copy(original.tags)
+  copyInherited(tags, group.propagatedTags)
+  copyInherited(tags, original.tags)
   tags[TAG_LAUNCHED_BY] = 'true'
   tags[TAG_LAUNCHED_FOR_GROUP] = group.name
   tags[TAG_REPLACING_INSTANCE] = original.id

@@ -20,7 +20,7 @@ import { isBeingDeleted } from './managed.ts'
 import { byLaunchTimeThenId, type PlanInput } from './plan-input.ts'
 import { compareCodePoints } from './selection.ts'
 import { formatSwapRecord, recoverSwaps, stepDown } from './swap-recovery.ts'
-import type { Group, Instance } from './types.ts'
+import type { Group, GroupMember, Instance } from './types.ts'
 
 export type { PlanInput } from './plan-input.ts'
 
@@ -49,6 +49,8 @@ export const groupSkipReason = (input: PlanInput): string | undefined => {
 const blocksRecovery = (skipped: string | undefined): string | undefined =>
   skipped === undefined || /^(outside-cron-window|desired-capacity-zero)/.test(skipped) ? undefined : skipped
 
+const isLeaving = (state: string): boolean => /^(Terminating|Detaching|Detached|Terminated)/.test(state)
+
 const gracePeriodSeconds = (group: Group, config: GroupConfig): number =>
   config.gracePeriodSeconds ?? group.healthCheckGracePeriodSeconds
 
@@ -67,9 +69,14 @@ export const planGroup = (input: PlanInput): GroupPlan => {
   const instanceSkips: InstanceSkip[] = []
   const detail = (id: string): Instance | undefined => input.instances.get(id)
   const inService = group.members.filter((m) => m.lifecycleState === 'InService')
-  const onDemand = inService.filter((m) => detail(m.instanceId)?.lifecycle === 'on-demand')
+  const onDemand: GroupMember[] = []
+  const spot: GroupMember[] = []
+  for (const member of inService) {
+    const lifecycle = detail(member.instanceId)?.lifecycle
+    if (lifecycle === 'on-demand') onDemand.push(member)
+    else if (lifecycle === 'spot') spot.push(member)
+  }
   const onDemandIds = new Set(onDemand.map((m) => m.instanceId))
-  const spot = inService.filter((m) => detail(m.instanceId)?.lifecycle === 'spot')
   // Spot members the interruption handler flagged after a rebalance recommendation: replaced like
   // on-demand ones (into another pool), without counting against the on-demand minimum.
   const atRisk = spot.filter((m) => detail(m.instanceId)?.tags[TAG_REBALANCE_AT_RISK] !== undefined)
@@ -80,21 +87,18 @@ export const planGroup = (input: PlanInput): GroupPlan => {
   const figures = groupFigures(input, inService, minOnDemand)
 
   // 1-2. Finish what an earlier run left of a swap (record, MaxSize, attached replacements).
-  const memberById = new Map(group.members.map((m) => [m.instanceId, m]))
+  // Asked only about partners of replacements, so a scan beats building a map for every group.
   const isProtected = (id: string): boolean =>
-    memberById.get(id)?.protectedFromScaleIn === true || input.terminationProtected.has(id)
-  const leaving = (state: string): boolean => /^(Terminating|Detaching|Detached|Terminated)/.test(state)
+    input.terminationProtected.has(id) ||
+    group.members.some((m) => m.instanceId === id && m.protectedFromScaleIn)
   const attachedSpot = group.members.filter(
-    (m) => !leaving(m.lifecycleState) && detail(m.instanceId)?.lifecycle === 'spot',
+    (m) => !isLeaving(m.lifecycleState) && detail(m.instanceId)?.lifecycle === 'spot',
   )
   const recovery = recoverSwaps({
     group,
     spotMembers: attachedSpot,
     inService,
-    stillIn: (id) => {
-      const state = memberById.get(id)?.lifecycleState
-      return state !== undefined && !leaving(state)
-    },
+    stillIn: (id) => group.members.some((m) => m.instanceId === id && !isLeaving(m.lifecycleState)),
     detail,
     isPartner,
     onDemandIds,

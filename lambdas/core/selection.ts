@@ -4,6 +4,7 @@
  */
 import type { GroupConfig } from './config.ts'
 import { matchesGlob } from './glob.ts'
+import { spotPricesIn } from './prices.ts'
 import type { Catalog, InstanceTypeInfo, SpotPriceBook } from './types.ts'
 import { poolKey } from './types.ts'
 
@@ -24,6 +25,8 @@ export interface CandidateFilter {
 export interface RankedCandidate {
   readonly instanceType: string
   readonly zone: string
+  /** poolKey(instanceType, zone), built once here: launches look pools up for every candidate they weigh. */
+  readonly pool: string
   readonly spotPriceUsd: number
   readonly info: InstanceTypeInfo
 }
@@ -33,6 +36,10 @@ export interface Selection {
   /** Candidate type → name of the filter that rejected it. */
   readonly rejected: ReadonlyMap<string, string>
 }
+
+/** The candidate's spot price in the selection's zone; undefined when the pool has none. */
+const spotPriceOf = (candidate: InstanceTypeInfo, ctx: SelectionContext): number | undefined =>
+  spotPricesIn(ctx.spotPrices, ctx.zone).get(candidate.name)
 
 const archFamily = (info: InstanceTypeInfo): string =>
   info.architectures.some((a) => a === 'arm64' || a === 'arm64_mac') ? 'arm64' : 'x86_64'
@@ -56,8 +63,11 @@ const explicitlyAllowed = (candidate: InstanceTypeInfo, ctx: SelectionContext): 
     (pattern) => namesFamily(pattern) && matchesGlob(candidate.name, pattern),
   )
 
-const expandCurrent = (patterns: readonly string[], originalType: string): string[] =>
-  patterns.map((pattern) => (pattern === 'current' ? originalType : pattern))
+/** The list as it is when it names no `current` (no copy: this runs for most catalogue types). */
+const expandCurrent = (patterns: readonly string[], originalType: string): readonly string[] =>
+  patterns.includes('current')
+    ? patterns.map((pattern) => (pattern === 'current' ? originalType : pattern))
+    : patterns
 
 const storageFits = (candidate: InstanceTypeInfo, original: InstanceTypeInfo): boolean => {
   const needed = original.instanceStorage
@@ -84,7 +94,7 @@ const acceleratorFits = (candidate: InstanceTypeInfo, original: InstanceTypeInfo
 export const FILTERS: readonly CandidateFilter[] = [
   {
     name: 'spot-offered',
-    keep: (c, ctx) => c.spotSupported && ctx.spotPrices.has(poolKey(c.name, ctx.zone)),
+    keep: (c, ctx) => c.spotSupported && spotPriceOf(c, ctx) !== undefined,
   },
   { name: 'architecture', keep: (c, ctx) => archFamily(c) === archFamily(ctx.original) },
   {
@@ -130,7 +140,7 @@ export const FILTERS: readonly CandidateFilter[] = [
   {
     name: 'price',
     keep: (c, ctx) => {
-      const spot = ctx.spotPrices.get(poolKey(c.name, ctx.zone))
+      const spot = spotPriceOf(c, ctx)
       return (
         spot !== undefined &&
         ctx.originalOnDemandPrice !== undefined &&
@@ -164,23 +174,49 @@ export const compareCandidates =
     )
   }
 
-/** Runs every catalogue type through the filters and ranks the survivors. */
-export const selectCandidates = (catalog: Catalog, ctx: SelectionContext): Selection => {
-  const ranked: RankedCandidate[] = []
+/** `FILTERS.find` without a closure per candidate: this runs for every catalogue type of every selection. */
+const firstRefusing = (candidate: InstanceTypeInfo, ctx: SelectionContext): CandidateFilter | undefined => {
+  for (const filter of FILTERS) if (!filter.keep(candidate, ctx)) return filter
+  return undefined
+}
+
+/** Candidate type → the first filter that refused it, for every refused catalogue type. */
+const rejections = (catalog: Catalog, ctx: SelectionContext): Map<string, string> => {
   const rejected = new Map<string, string>()
   for (const candidate of catalog.values()) {
-    const refusedBy = FILTERS.find((filter) => !filter.keep(candidate, ctx))
-    if (refusedBy) {
-      rejected.set(candidate.name, refusedBy.name)
-      continue
-    }
+    const refusedBy = firstRefusing(candidate, ctx)
+    if (refusedBy) rejected.set(candidate.name, refusedBy.name)
+  }
+  return rejected
+}
+
+/**
+ * Runs the catalogue types through the filters and ranks the survivors. Only types priced in the zone can
+ * pass `spot-offered`, so only they (a few hundred of the catalogue's 1,300) are run through the filters
+ * here; the order they come in does not matter, the ranking decides it. Rejections, every type included,
+ * are worked out when first asked for: most selections are never asked why, and the filters are pure.
+ */
+export const selectCandidates = (catalog: Catalog, ctx: SelectionContext): Selection => {
+  const ranked: RankedCandidate[] = []
+  for (const type of spotPricesIn(ctx.spotPrices, ctx.zone).keys()) {
+    // Catalogues are keyed by type name.
+    const candidate = catalog.get(type)
+    if (candidate === undefined || firstRefusing(candidate, ctx) !== undefined) continue
     ranked.push({
       instanceType: candidate.name,
       zone: ctx.zone,
-      spotPriceUsd: ctx.spotPrices.get(poolKey(candidate.name, ctx.zone)) ?? Number.POSITIVE_INFINITY,
+      pool: poolKey(candidate.name, ctx.zone),
+      spotPriceUsd: spotPriceOf(candidate, ctx) ?? Number.POSITIVE_INFINITY,
       info: candidate,
     })
   }
   ranked.sort(compareCandidates(ctx.config.prioritizedInstanceTypesBias, ctx.original))
-  return { ranked, rejected }
+  let rejected: Map<string, string> | undefined
+  return {
+    ranked,
+    get rejected() {
+      rejected ??= rejections(catalog, ctx)
+      return rejected
+    },
+  }
 }

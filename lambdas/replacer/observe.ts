@@ -50,11 +50,29 @@ export interface DeferredRegion {
   readonly strays: readonly Instance[]
 }
 
+const memberIdsOf = (groups: readonly Group[]): Set<string> => {
+  const ids = new Set<string>()
+  for (const group of groups) for (const member of group.members) ids.add(member.instanceId)
+  return ids
+}
+
 /** Launched-for spot instances that are members of no managed group and whose group is not managed. */
-const straysAmong = (launched: readonly Instance[], managed: readonly Group[]): Instance[] => {
-  const memberIds = new Set(managed.flatMap((g) => g.members.map((m) => m.instanceId)))
+const straysAmong = (
+  launched: readonly Instance[],
+  managed: readonly Group[],
+  memberIds: ReadonlySet<string>,
+): Instance[] => {
   const names = new Set(managed.map((g) => g.name))
   return launched.filter((i) => !memberIds.has(i.id) && !names.has(i.tags[TAG_LAUNCHED_FOR_GROUP] ?? ''))
+}
+
+/** The platform of the group's first member whose details say one. */
+const firstPlatform = (group: Group, instances: ReadonlyMap<string, Instance>): string | undefined => {
+  for (const member of group.members) {
+    const platform = instances.get(member.instanceId)?.platform
+    if (platform !== undefined) return platform
+  }
+  return undefined
 }
 
 const chunksOf = (names: readonly string[], size: number): string[][] =>
@@ -77,21 +95,19 @@ export const observeRegion = async (
     return {
       region: cloud.region,
       chunks: chunksOf(names, splitAbove),
-      strays: straysAmong(launched, managed),
+      strays: straysAmong(launched, managed, memberIdsOf(managed)),
     }
   }
   const [launchedAll, catalog] = await Promise.all([
     cloud.describeLaunchedSpotInstances(),
     cloud.describeInstanceTypes(),
   ])
-  const memberIds = new Set(managed.flatMap((g) => g.members.map((m) => m.instanceId)))
-  const launchedById = new Map(launchedAll.map((i) => [i.id, i]))
-  const missing = [...memberIds].filter((id) => !launchedById.has(id))
+  const memberIds = memberIdsOf(managed)
+  const instances = new Map<string, Instance>()
+  for (const instance of launchedAll) instances.set(instance.id, instance)
+  const missing = [...memberIds].filter((id) => !instances.has(id))
   const memberDetails = missing.length > 0 ? await cloud.describeInstances(missing) : []
-  const instances = new Map<string, Instance>([
-    ...launchedById,
-    ...memberDetails.map((i) => [i.id, i] as const),
-  ])
+  for (const instance of memberDetails) instances.set(instance.id, instance)
 
   const unattachedByGroup = new Map<string, Instance[]>()
   for (const instance of launchedAll) {
@@ -105,18 +121,15 @@ export const observeRegion = async (
   const groups = managed.map((group): ManagedGroup => {
     const { config: effective, errors } = groupConfig(config.defaults, group.name, group.tags)
     configErrors.push(...errors)
-    const platforms = group.members
-      .map((m) => instances.get(m.instanceId)?.platform)
-      .filter((p) => p !== undefined)
     return {
       group,
       config: effective,
       launched: unattachedByGroup.get(group.name) ?? [],
-      productDescription: productDescriptionOf(platforms[0]),
+      productDescription: productDescriptionOf(firstPlatform(group, instances)),
     }
   })
   // When some groups were asked for, strays of other groups are the next full run's business.
-  const strays = onlyGroups === undefined ? straysAmong(launchedAll, managed) : []
+  const strays = onlyGroups === undefined ? straysAmong(launchedAll, managed, memberIds) : []
 
   const descriptions = [...new Set(groups.map((g) => g.productDescription))].sort()
   const [spotRows, onDemand] = await Promise.all([

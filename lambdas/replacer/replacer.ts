@@ -10,8 +10,9 @@ import { isRegionCovered } from '../core/managed.ts'
 import { DIMENSION_REGION, Metric } from '../core/metric-names.ts'
 import type { CloudPort, RegionDirectory } from '../core/port.ts'
 import { regionWorkEvent, replacerEvents } from './events.ts'
+import { summarizeOutcome } from './outcome-summary.ts'
 import { selectRegions } from './regions.ts'
-import { type RegionResult, runRegion, summarizeOutcome } from './run-region.ts'
+import { type RegionResult, runRegion } from './run-region.ts'
 
 export interface FanoutMessage {
   readonly groupId: string

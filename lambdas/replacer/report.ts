@@ -17,20 +17,40 @@ interface Tally {
   configErrors: number
 }
 
+/** One pass over the outcomes: this runs for every group, twice (its own metrics and the region's). */
 const tally = (plan: GroupPlan, outcomes: readonly Outcome[], configErrors: number): Tally => {
-  const done = outcomes.filter((o) => o.status === 'done')
+  let started = 0
+  let completed = 0
+  let failed = 0
+  let orphans = 0
+  for (const { status, action } of outcomes) {
+    if (status === 'done') {
+      if (action.kind === 'launch-spot') started++
+      else if (action.kind === 'swap') completed += action.pairs.length
+      else if (action.kind === 'terminate-spot') orphans++
+    } else if (status === 'failed' && (action.kind === 'launch-spot' || action.kind === 'swap')) failed++
+  }
   return {
     hourlySavingsUsd: plan.figures.hourlySavingsUsd,
     spot: plan.figures.spot,
     onDemand: plan.figures.onDemand,
-    started: done.filter((o) => o.action.kind === 'launch-spot').length,
-    completed: done.reduce((n, o) => n + (o.action.kind === 'swap' ? o.action.pairs.length : 0), 0),
-    failed: outcomes.filter(
-      (o) => o.status === 'failed' && (o.action.kind === 'launch-spot' || o.action.kind === 'swap'),
-    ).length,
-    orphans: done.filter((o) => o.action.kind === 'terminate-spot').length,
+    started,
+    completed,
+    failed,
+    orphans,
     configErrors,
   }
+}
+
+const add = (sum: Tally, t: Tally): void => {
+  sum.hourlySavingsUsd += t.hourlySavingsUsd
+  sum.spot += t.spot
+  sum.onDemand += t.onDemand
+  sum.started += t.started
+  sum.completed += t.completed
+  sum.failed += t.failed
+  sum.orphans += t.orphans
+  sum.configErrors += t.configErrors
 }
 
 const values = (t: Tally): MetricValue[] => {
@@ -81,10 +101,7 @@ export const emitRegionMetrics = (
     orphans: 0,
     configErrors: 0,
   }
-  for (const { plan, outcomes } of groups) {
-    const t = tally(plan, outcomes, 0)
-    for (const key of Object.keys(sum) as (keyof Tally)[]) sum[key] += t[key]
-  }
+  for (const { plan, outcomes } of groups) add(sum, tally(plan, outcomes, 0))
   // Global (environment) errors count once per region, group tag errors once per group.
   sum.configErrors = configErrors.length
   sink.emit({ [DIMENSION_REGION]: region }, [

@@ -11,6 +11,7 @@ import type { Instance } from '../core/types.ts'
 import { executeActions, type Outcome } from './execute.ts'
 import { mapWithConcurrency } from './limit.ts'
 import { type ManagedGroup, observeRegion, type RegionSnapshot } from './observe.ts'
+import { summarizeOutcome } from './outcome-summary.ts'
 import { emitGroupMetrics, emitRegionMetrics } from './report.ts'
 
 export interface GroupResult {
@@ -271,28 +272,4 @@ export const runRegion = async (options: RegionRunOptions): Promise<RegionResult
     log.info('stray spot instance', { region: cloud.region, ...summarizeOutcome(outcome) })
   emitRegionMetrics(options.metrics, cloud.region, groups, snapshot.configErrors)
   return { region: cloud.region, groups, strays, configErrors: snapshot.configErrors }
-}
-
-/** The part of an outcome worth a log line or a summary entry. */
-export const summarizeOutcome = (outcome: Outcome): Record<string, unknown> => {
-  const { action } = outcome
-  const base: Record<string, unknown> = { kind: action.kind, status: outcome.status, reason: action.reason }
-  if (outcome.detail) base.detail = outcome.detail
-  switch (action.kind) {
-    case 'launch-spot':
-      return {
-        ...base,
-        replacing: action.replacing,
-        candidates: action.overrides.map((o) => o.instanceType),
-        ...(outcome.instanceId ? { instanceId: outcome.instanceId, instanceType: outcome.instanceType } : {}),
-      }
-    case 'swap':
-      return { ...base, pairs: action.pairs, raiseMaxSizeTo: action.raiseMaxSizeTo }
-    case 'complete-swap':
-      return { ...base, pair: action.pair, retire: action.retire }
-    case 'terminate-spot':
-      return { ...base, instanceId: action.instanceId }
-    case 'restore-max-size':
-      return { ...base, maxSize: action.maxSize }
-  }
 }

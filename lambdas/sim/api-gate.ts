@@ -80,8 +80,9 @@ export class ApiGate {
 
   /** The SDK's standard retry mode: throttled attempts back off exponentially with full jitter. */
   private waitForTokens(session: Session, operation: string, resources: number): void {
+    if (!this.deps.throttle) return
     const [service, action = ''] = operation.split(':')
-    if (!this.deps.throttle || service !== 'ec2') return
+    if (service !== 'ec2') return
     const { clock, rng } = this.deps
     for (let attempt = 1; ; attempt++) {
       if (this.ec2.admit(action, clock.now, resources)) return

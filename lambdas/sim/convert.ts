@@ -16,17 +16,21 @@ export const toInstance = (instance: SimInstance): Instance => ({
 })
 
 export const toGroup = (region: SimRegion, group: SimGroup): Group => {
-  const members: GroupMember[] = [...group.members].map(([instanceId, member]) => {
+  // Built by push, as the adapter's flatMap builds them: `.map` makes packed arrays until V8 optimizes
+  // this function and holey ones after, and that change of array shape mid-run threw the planner's
+  // optimized code away, to be compiled again (seen with --trace-deopt on the scale probe).
+  const members: GroupMember[] = []
+  for (const [instanceId, member] of group.members) {
     const instance = region.instances.get(instanceId)
-    return {
+    members.push({
       instanceId,
       lifecycleState: member.lifecycleState,
       healthStatus: member.lifecycleState.startsWith('Terminating') ? 'Unhealthy' : 'Healthy',
       protectedFromScaleIn: member.protectedFromScaleIn,
       zone: instance?.zone ?? group.zones[0] ?? '',
       instanceType: instance?.type,
-    }
-  })
+    })
+  }
   const propagatedTags: Record<string, string> = {}
   for (const key of group.propagatedKeys) {
     const value = group.tags[key]

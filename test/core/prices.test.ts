@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { latestSpotPrices } from '../../lambdas/core/prices.ts'
+import { latestSpotPrices, spotPricesIn } from '../../lambdas/core/prices.ts'
 import { poolKey, type SpotPrice } from '../../lambdas/core/types.ts'
 import { embeddedSpotPriceSteps } from '../../lambdas/data/spot-prices.ts'
 
@@ -58,5 +58,35 @@ describe('latestSpotPrices', () => {
     const before = structuredClone(rows)
     latestSpotPrices(rows)
     expect(rows).toEqual(before)
+  })
+})
+
+describe('spotPricesIn', () => {
+  /** The real us-east-1 book: every pool's first price. */
+  const book = new Map(
+    [...embeddedSpotPriceSteps('us-east-1')].map(([pool, steps]) => [pool, steps[0]?.priceUsd ?? 0]),
+  )
+
+  it.each(['us-east-1a', 'us-east-1b', 'us-east-1f'])(
+    'answers for every type as the book does for its %s pool',
+    (zone) => {
+      const view = spotPricesIn(book, zone)
+      const types = new Set([...book.keys()].map((pool) => pool.split('/')[0] ?? ''))
+      expect(view.size).toBeGreaterThan(0)
+      for (const type of types) expect(view.get(type)).toBe(book.get(poolKey(type, zone)))
+    },
+  )
+
+  it('has nothing for a zone the book does not price', () => {
+    expect(spotPricesIn(book, 'eu-west-1a').size).toBe(0)
+  })
+
+  it('does not mistake the end of a zone name (us-east-1a) for another zone (east-1a)', () => {
+    const tricky = new Map([
+      ['m5.large/us-east-1a', 0.04],
+      ['m5.xlarge/east-1a', 0.08],
+    ])
+    expect(spotPricesIn(tricky, 'east-1a')).toEqual(new Map([['m5.xlarge', 0.08]]))
+    expect(spotPricesIn(tricky, 'us-east-1a')).toEqual(new Map([['m5.large', 0.04]]))
   })
 })

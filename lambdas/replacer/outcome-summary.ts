@@ -1,0 +1,54 @@
+/** What a log line or the replacer's summary says about one outcome. */
+import type { FleetOverride } from '../core/port.ts'
+import type { Outcome } from './execute.ts'
+
+/** Candidate types by override list: launches share their lists (core/fleet-choices.ts), summaries too. */
+const candidateTypes = new WeakMap<readonly FleetOverride[], readonly string[]>()
+
+const candidatesOf = (overrides: readonly FleetOverride[]): readonly string[] => {
+  let types = candidateTypes.get(overrides)
+  if (types === undefined) {
+    types = overrides.map((o) => o.instanceType)
+    candidateTypes.set(overrides, types)
+  }
+  return types
+}
+
+/**
+ * The part of an outcome worth a log line or a summary entry. Filled key by key, in the order the
+ * summary shows them, rather than spread together: a large run summarizes tens of thousands of outcomes.
+ */
+export const summarizeOutcome = (outcome: Outcome): Record<string, unknown> => {
+  const { action } = outcome
+  const summary: Record<string, unknown> = {
+    kind: action.kind,
+    status: outcome.status,
+    reason: action.reason,
+  }
+  if (outcome.detail) summary.detail = outcome.detail
+  switch (action.kind) {
+    case 'launch-spot':
+      summary.replacing = action.replacing
+      summary.candidates = candidatesOf(action.overrides)
+      if (outcome.instanceId) {
+        summary.instanceId = outcome.instanceId
+        summary.instanceType = outcome.instanceType
+      }
+      break
+    case 'swap':
+      summary.pairs = action.pairs
+      summary.raiseMaxSizeTo = action.raiseMaxSizeTo
+      break
+    case 'complete-swap':
+      summary.pair = action.pair
+      summary.retire = action.retire
+      break
+    case 'terminate-spot':
+      summary.instanceId = action.instanceId
+      break
+    case 'restore-max-size':
+      summary.maxSize = action.maxSize
+      break
+  }
+  return summary
+}
