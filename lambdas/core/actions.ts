@@ -45,6 +45,8 @@ export interface SwapAction {
   readonly raiseMaxSizeTo: number | undefined
   /** Recorded on the group before the attach (see TAG_SWAP_DESIRED): `<desired + pairs>/<pairs>`. */
   readonly swapRecord: string
+  /** Recorded with it (TAG_SWAP_STARTED): when the swap started, ISO 8601. */
+  readonly startedAt: string
   /** Recorded ahead of each partner's retirement once the attach succeeded, one per pair in order. */
   readonly retireRecords: readonly string[]
   readonly reason: string

@@ -36,6 +36,12 @@ export const TAG_SWAP_DESIRED = 'spotswap:swap-desired'
  * attempt, after one ended, gets a new one (core/launches.ts `nextAttempt`).
  */
 export const TAG_REPLACEMENT_ATTEMPT = 'spotswap:replacement-attempt'
+/**
+ * Written on a group with the swap record when a swap starts (ISO time). A record younger than half a
+ * schedule period may belong to a swap still running in an overlapping invocation: the next runs leave it
+ * alone until then (core/swap-recovery.ts).
+ */
+export const TAG_SWAP_STARTED = 'spotswap:swap-started'
 /** Written on a group while its MaxSize is raised for a swap, so a crashed run's change is undone. */
 export const TAG_ORIGINAL_MAX_SIZE = 'spotswap:original-max-size'
 

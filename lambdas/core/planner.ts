@@ -105,6 +105,8 @@ export const planGroup = (input: PlanInput): GroupPlan => {
     minOnDemand,
     isProtected,
     skipped: blocksRecovery(skipped),
+    now,
+    scheduleMinutes: input.scheduleMinutes,
   })
   actions.push(...recovery.actions)
   const { halfDonePartners } = recovery
@@ -190,6 +192,7 @@ export const planGroup = (input: PlanInput): GroupPlan => {
       originalMaxSize: group.maxSize,
       raiseMaxSizeTo: needed > group.maxSize ? needed : undefined,
       swapRecord: formatSwapRecord(record),
+      startedAt: now.toISOString(),
       retireRecords: ready.map((pair, index) =>
         formatSwapRecord(stepDown(record, pair.onDemandInstanceId, index + 1)),
       ),

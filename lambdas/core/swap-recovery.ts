@@ -13,7 +13,12 @@
  * owner's capacity stands.
  */
 import type { Action, SwapPair } from './actions.ts'
-import { TAG_ORIGINAL_MAX_SIZE, TAG_REPLACING_INSTANCE, TAG_SWAP_DESIRED } from './constants.ts'
+import {
+  TAG_ORIGINAL_MAX_SIZE,
+  TAG_REPLACING_INSTANCE,
+  TAG_SWAP_DESIRED,
+  TAG_SWAP_STARTED,
+} from './constants.ts'
 import type { Group, GroupMember, Instance } from './types.ts'
 
 export interface RecoveryInput {
@@ -33,6 +38,8 @@ export interface RecoveryInput {
   readonly stillIn: (instanceId: string) => boolean
   /** Set when the group may not be changed this run; the record then waits. */
   readonly skipped: string | undefined
+  readonly now: Date
+  readonly scheduleMinutes: number
 }
 
 export interface Recovery {
@@ -130,6 +137,14 @@ export const recoverSwaps = (input: RecoveryInput): Recovery => {
   if (!open) return idle(false, halfDone)
   // A skipped group (stack updating, being deleted, processes suspended) is left alone until it is not.
   if (input.skipped !== undefined) return idle(true, halfDone)
+  // A swap started moments ago may still be running in an overlapping invocation (a launch-event run, a
+  // retry): what it has not yet written would be misread. Its own run finishes it; a crashed one is
+  // finished by a run at least half a schedule period later.
+  const startedMs = Date.parse(group.tags[TAG_SWAP_STARTED] ?? '')
+  const ageMs = input.now.getTime() - startedMs
+  if (rawRecord !== undefined && ageMs >= 0 && ageMs < input.scheduleMinutes * 30_000) {
+    return idle(true, halfDone, `swap waits: started ${Math.round(ageMs / 1000)} s ago, maybe still running`)
+  }
 
   const record = parseSwapRecord(rawRecord)
   const judgement =

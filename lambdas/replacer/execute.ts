@@ -18,6 +18,7 @@ import {
   TAG_REPLACEMENT_ATTEMPT,
   TAG_REPLACING_INSTANCE,
   TAG_SWAP_DESIRED,
+  TAG_SWAP_STARTED,
 } from '../core/constants.ts'
 import { attemptOutcome } from '../core/launches.ts'
 import type { CloudPort } from '../core/port.ts'
@@ -55,7 +56,7 @@ const describeError = (error: unknown): string =>
   error instanceof Error ? `${error.name}: ${error.message}` : String(error)
 
 /** The tags a swap leaves on its group until it is over. */
-const SWAP_RECORD_TAGS = [TAG_SWAP_DESIRED, TAG_ORIGINAL_MAX_SIZE]
+const SWAP_RECORD_TAGS = [TAG_SWAP_DESIRED, TAG_SWAP_STARTED, TAG_ORIGINAL_MAX_SIZE]
 
 const restoreMaxSize = async (cloud: CloudPort, action: RestoreMaxSizeAction): Promise<Outcome> => {
   if (action.maxSize !== undefined) await cloud.setMaxSize(action.group, action.maxSize)
@@ -95,6 +96,7 @@ const swap = async (cloud: CloudPort, action: SwapAction): Promise<Outcome> => {
   const raised = action.raiseMaxSizeTo !== undefined
   await cloud.tagGroup(action.group, {
     [TAG_SWAP_DESIRED]: action.swapRecord,
+    [TAG_SWAP_STARTED]: action.startedAt,
     ...(raised ? { [TAG_ORIGINAL_MAX_SIZE]: String(action.originalMaxSize) } : {}),
   })
   if (action.raiseMaxSizeTo !== undefined) {
@@ -103,6 +105,7 @@ const swap = async (cloud: CloudPort, action: SwapAction): Promise<Outcome> => {
     // raised and no record, no later run would put MaxSize back).
     await cloud.tagGroup(action.group, {
       [TAG_SWAP_DESIRED]: action.swapRecord,
+      [TAG_SWAP_STARTED]: action.startedAt,
       [TAG_ORIGINAL_MAX_SIZE]: String(action.originalMaxSize),
     })
   }

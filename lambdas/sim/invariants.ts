@@ -82,7 +82,7 @@ const stillInService = (region: SimRegion, group: string, id: string): boolean =
 export const RESTORE_RUNS = 2
 
 /** Per group: clean replacer runs that ended with the group's sizes still not as its owner set them. */
-export type SizeWatch = Map<string, number>
+export type SizeWatch = Map<string, { readonly runs: number; readonly sinceMs: number }>
 
 /**
  * Sizes as the owner set them; or, while a swap holds units for replacements EC2 took before the
@@ -102,7 +102,8 @@ const sizesDiffer = (
 /**
  * A clean invocation that found the group as its owner left it must leave it so. A group left otherwise
  * by a failed or crashed run must be restored within RESTORE_RUNS clean replacer runs after the last
- * failed one.
+ * failed one, counting only runs that start once its swap record has settled (half a schedule period:
+ * until then a swap may still be running in an overlapping invocation, and the engine leaves it alone).
  */
 const sizeCheck = (
   region: SimRegion,
@@ -113,6 +114,7 @@ const sizeCheck = (
   watch: SizeWatch,
   /** A replacer run of the step planned this group (a launch-event run plans one group only). */
   replacerCovered: boolean,
+  timing: { readonly startedMs: number; readonly settleMs: number },
 ): string | undefined => {
   const group = region.groups.get(name)
   const owner = group?.owner
@@ -126,14 +128,16 @@ const sizeCheck = (
   }
   if (!clean) {
     // A run that failed again starts the count over: the group has RESTORE_RUNS clean runs after it.
-    if (replacerCovered) watch.delete(name)
+    if (replacerCovered) watch.set(name, { runs: 0, sinceMs: timing.startedMs })
     return undefined
   }
   if (!sizesDiffer(was, owner, held)) return `changed by an invocation without failures: ${describe}`
   if (!replacerCovered) return undefined
-  const runs = (watch.get(name) ?? 0) + 1
+  const watched = watch.get(name) ?? { runs: 0, sinceMs: Number.NEGATIVE_INFINITY }
+  if (timing.startedMs < watched.sinceMs + timing.settleMs) return undefined
+  const runs = watched.runs + 1
   if (runs < RESTORE_RUNS) {
-    watch.set(name, runs)
+    watch.set(name, { runs, sinceMs: watched.sinceMs })
     return undefined
   }
   watch.delete(name)
@@ -152,6 +156,8 @@ export const checkInvocation = (
     readonly excuseRebalanced?: boolean
     /** Whether a replacer run of the step planned the group; by default, any replacer session does. */
     readonly replacerCovered?: (group: string) => boolean
+    /** When the step's first invocation started, and how long a swap record takes to settle. */
+    readonly timing?: { readonly startedMs: number; readonly settleMs: number }
   } = {},
 ): Violation[] => {
   const violations: Violation[] = []
@@ -181,7 +187,8 @@ export const checkInvocation = (
         detail: `${actor} left ${now.onDemand} on-demand; the group must keep ${was.requiredOnDemand} and had ${was.onDemand}`,
       })
     const covered = options.replacerCovered?.(name) ?? session.actor === 'replacer'
-    const sizes = sizeCheck(region, name, was, now, session, watch, covered)
+    const timing = options.timing ?? { startedMs: 0, settleMs: 0 }
+    const sizes = sizeCheck(region, name, was, now, session, watch, covered, timing)
     if (sizes !== undefined)
       violations.push({ t: at, group: name, invariant: 'group-size-not-restored', detail: sizes })
   }
@@ -232,6 +239,10 @@ export const checkStep = (
       excuseRebalanced: handlerActed,
       replacerCovered: (group) =>
         runs.some((r) => r.session.actor === 'replacer' && (r.onlyGroup ?? group) === group),
+      timing: {
+        startedMs: Math.min(...runs.map((r) => r.startedMs)),
+        settleMs: ctx.config.scheduleMinutes * 30_000,
+      },
     }),
     ...checkWrites(ctx, writes.flat(), at),
   ]
