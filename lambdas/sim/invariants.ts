@@ -103,7 +103,8 @@ const sizesDiffer = (
  * A clean invocation that found the group as its owner left it must leave it so. A group left otherwise
  * by a failed or crashed run must be restored within RESTORE_RUNS clean replacer runs after the last
  * failed one, counting only runs that start once its swap record has settled (half a schedule period:
- * until then a swap may still be running in an overlapping invocation, and the engine leaves it alone).
+ * until then a swap may still be running in an overlapping invocation, and the engine leaves it alone)
+ * and find the group with its desired capacity in service (retirements wait for that).
  */
 const sizeCheck = (
   region: SimRegion,
@@ -135,6 +136,9 @@ const sizeCheck = (
   if (!replacerCovered) return undefined
   const watched = watch.get(name) ?? { runs: 0, sinceMs: Number.NEGATIVE_INFINITY }
   if (timing.startedMs < watched.sinceMs + timing.settleMs) return undefined
+  // Retiring waits until the group has its desired capacity in service (a backfill booting): such a run
+  // may not finish the swap, so it does not count.
+  if (was.inService < was.desired) return undefined
   const runs = watched.runs + 1
   if (runs < RESTORE_RUNS) {
     watch.set(name, { runs, sinceMs: watched.sinceMs })
