@@ -20,8 +20,14 @@ export const TAG_REBALANCE_AT_RISK = 'spotswap:rebalance-at-risk'
  * to try again. Without it an empty pool would be asked every run, all day.
  */
 export const TAG_NO_SPOT_CAPACITY_UNTIL = 'spotswap:no-spot-capacity-until'
+/**
+ * The first back-off after a capacity failure: one default schedule period, since a pool out for a
+ * moment (a few minutes is common in real traces) is back by the next run. It doubles with every
+ * attempt the instance needed (TAG_REPLACEMENT_ATTEMPT), up to CAPACITY_BACKOFF_MAX_MINUTES.
+ */
+export const CAPACITY_BACKOFF_FIRST_MINUTES = 5
 /** Six schedule periods: long enough to stop hammering an empty pool, short enough to catch its return. */
-export const CAPACITY_BACKOFF_MINUTES = 30
+export const CAPACITY_BACKOFF_MAX_MINUTES = 30
 /**
  * Written on a group for the duration of a swap: `<desired capacity after the attach>/<pairs>`, and
  * ahead of each step that takes a unit away, the record it leads to with the instance it takes out

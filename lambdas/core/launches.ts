@@ -5,7 +5,8 @@
 import type { InstanceSkip, LaunchSpotAction } from './actions.ts'
 import type { GroupConfig } from './config.ts'
 import {
-  CAPACITY_BACKOFF_MINUTES,
+  CAPACITY_BACKOFF_FIRST_MINUTES,
+  CAPACITY_BACKOFF_MAX_MINUTES,
   MAX_POOL_SHARE,
   TAG_LAUNCHED_BY,
   TAG_LAUNCHED_FOR_GROUP,
@@ -48,6 +49,24 @@ const selectionSettingsKey = (config: GroupConfig): string =>
     config.prioritizedInstanceTypesBias,
   ])
 
+/**
+ * When the instance's last capacity back-off ended; never backed off sorts first. Taking the least
+ * recently failed first is a rotation: an instance whose pools stay empty cannot take the group's
+ * in-flight budget run after run while another, in a zone that has capacity, waits behind it.
+ */
+const lastBackoffEnd = (instance: Instance): number =>
+  Date.parse(instance.tags[TAG_NO_SPOT_CAPACITY_UNTIL] ?? '') || Number.NEGATIVE_INFINITY
+
+/** 5, 10, 20, then 30 minutes: the more attempts an instance needed, the longer until the next. */
+export const capacityBackoffMinutes = (attempt: number): number =>
+  Math.min(CAPACITY_BACKOFF_MAX_MINUTES, CAPACITY_BACKOFF_FIRST_MINUTES * 2 ** Math.max(0, attempt - 1))
+
+const compareBackoffEnds = (a: Instance, b: Instance): number => {
+  const endA = lastBackoffEnd(a)
+  const endB = lastBackoffEnd(b)
+  return endA === endB ? 0 : endA < endB ? -1 : 1
+}
+
 export const planLaunches = (
   input: PlanInput,
   config: GroupConfig,
@@ -87,12 +106,21 @@ export const planLaunches = (
   eligible.sort(
     (a, b) =>
       Number(a.instance.lifecycle === 'on-demand') - Number(b.instance.lifecycle === 'on-demand') ||
+      compareBackoffEnds(a.instance, b.instance) ||
       byLaunchTimeThenId(a.instance, b.instance),
   )
 
   const settingsKey = selectionSettingsKey(config)
-  // The same for every launch of the run; formatting a date is dear enough to do once.
-  const capacityBackoffUntil = new Date(input.now.getTime() + CAPACITY_BACKOFF_MINUTES * 60_000).toISOString()
+  // The back-off each attempt number would get; formatting a date is dear enough to do once per group.
+  const backoffUntil = new Map<number, string>()
+  const capacityBackoffUntilFor = (attempt: number): string => {
+    let until = backoffUntil.get(attempt)
+    if (until === undefined) {
+      until = new Date(input.now.getTime() + capacityBackoffMinutes(attempt) * 60_000).toISOString()
+      backoffUntil.set(attempt, until)
+    }
+    return until
+  }
   let onDemandLaunches = 0
   const skip = (instance: Instance, reason: string, extra: Partial<InstanceSkip> = {}): void => {
     budget.instanceSkips.push({ instanceId: instance.id, reason, ...extra })
@@ -176,7 +204,7 @@ export const planLaunches = (
       tags: launchTags(group, instance, baseType),
       clientToken: clientToken(instance.id, attempt),
       attempt,
-      capacityBackoffUntil,
+      capacityBackoffUntil: capacityBackoffUntilFor(attempt),
       expectedHourlySavingsUsd: onDemandPrice - first.spotPriceUsd,
       reason: replacingOnDemand
         ? `on-demand ${instance.type} above the minimum; ${first.instanceType} spot at $${first.spotPriceUsd} vs $${onDemandPrice} on-demand`
