@@ -167,9 +167,7 @@ export const planGroup = (input: PlanInput): GroupPlan => {
       !recovery.open &&
       inService.length >= group.desiredCapacity &&
       instance.state === 'running' &&
-      ageSeconds + GRACE_SLACK_SECONDS >= grace &&
-      // Past the deadline it is terminated, by every run alike: never attached by one, terminated by another.
-      ageSeconds <= orphanAfterSeconds
+      ageSeconds + GRACE_SLACK_SECONDS >= grace
     ) {
       ready.push({ spotInstanceId: instance.id, onDemandInstanceId: partner })
     } else if (ageSeconds > orphanAfterSeconds) {
