@@ -20,7 +20,7 @@ import {
   TAG_SWAP_DESIRED,
   TAG_SWAP_STARTED,
 } from '../core/constants.ts'
-import { attemptOutcome } from '../core/launches.ts'
+import { attemptTag } from '../core/launches.ts'
 import type { CloudPort } from '../core/port.ts'
 
 export type OutcomeStatus = 'done' | 'failed' | 'planned'
@@ -154,7 +154,8 @@ const putBackMaxSize = async (cloud: CloudPort, action: SwapAction): Promise<str
 
 const launchSpot = async (cloud: CloudPort, action: LaunchSpotAction): Promise<Outcome> => {
   // The attempt is recorded first: a run that stops before EC2 answers leaves it to be made again.
-  await cloud.tagInstances([action.replacing], { [TAG_REPLACEMENT_ATTEMPT]: String(action.attempt) })
+  const attempt = { attempt: action.attempt, since: action.attemptSince }
+  await cloud.tagInstances([action.replacing], { [TAG_REPLACEMENT_ATTEMPT]: attemptTag(attempt) })
   const result = await cloud.launchSpot({
     groupName: action.group,
     launchTemplate: action.launchTemplate,
@@ -164,7 +165,7 @@ const launchSpot = async (cloud: CloudPort, action: LaunchSpotAction): Promise<O
     tags: action.tags,
     clientToken: action.clientToken,
   })
-  const outcome = attemptOutcome(action.attempt, result.ok ? result.instanceId : undefined)
+  const outcome = attemptTag(attempt, { instanceId: result.ok ? result.instanceId : undefined })
   if (result.ok) {
     await cloud.tagInstances([action.replacing], { [TAG_REPLACEMENT_ATTEMPT]: outcome })
     return { action, status: 'done', instanceId: result.instanceId, instanceType: result.instanceType }
