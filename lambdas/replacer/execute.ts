@@ -86,7 +86,8 @@ const terminateSpot = async (cloud: CloudPort, action: TerminateSpotAction): Pro
 }
 
 /**
- * Record the swap on the group first (desired after the attach, and the original MaxSize when it must
+ * Unless an overlapping run attached the replacements meanwhile (asked just before), record the swap on
+ * the group first (desired after the attach, and the original MaxSize when it must
  * be raised), so a run cut short anywhere is finished by the next one; raise MaxSize if needed, attach,
  * retire the partners with a decrement (each announced in the record first), then restore MaxSize and
  * drop the record. If the attach fails, nothing is retired and the record stays for the next run to
@@ -94,6 +95,15 @@ const terminateSpot = async (cloud: CloudPort, action: TerminateSpotAction): Pro
  */
 const swap = async (cloud: CloudPort, action: SwapAction): Promise<Outcome> => {
   const raised = action.raiseMaxSizeTo !== undefined
+  // An overlapping run may be swapping the same pairs: its record must not be overwritten with this one's.
+  const attached = await cloud.groupOfInstances(action.pairs.map((p) => p.spotInstanceId))
+  if (attached.size > 0) {
+    return {
+      action,
+      status: 'failed',
+      detail: `not started: ${[...attached.keys()].join(', ')} attached meanwhile (an overlapping run's swap)`,
+    }
+  }
   await cloud.tagGroup(action.group, {
     [TAG_SWAP_DESIRED]: action.swapRecord,
     [TAG_SWAP_STARTED]: action.startedAt,
