@@ -12,26 +12,22 @@ import { TAG_REBALANCE_AT_RISK } from '../../lambdas/core/interruption.ts'
 import { attemptTag, clientToken, nextAttempt } from '../../lambdas/core/launches.ts'
 import { type PlanInput, planGroup } from '../../lambdas/core/planner.ts'
 import type { Instance } from '../../lambdas/core/types.ts'
-import { anInstance, config, memberOf, minutesAgo, NOW, onDemandFleet, planInput } from '../builders/world.ts'
+import {
+  anInstance,
+  config,
+  memberOf,
+  minutesAgo,
+  NOW,
+  onDemandFleet,
+  planInput,
+  spotFor,
+} from '../builders/world.ts'
 
 const launches = (actions: readonly Action[]): LaunchSpotAction[] =>
   actions.filter((a): a is LaunchSpotAction => a.kind === 'launch-spot')
 const swaps = (actions: readonly Action[]): SwapAction[] =>
   actions.filter((a): a is SwapAction => a.kind === 'swap')
 const kinds = (actions: readonly Action[]): string[] => actions.map((a) => a.kind)
-
-const spotFor = (partner: Instance, overrides: Partial<Instance> = {}): Instance =>
-  anInstance({
-    lifecycle: 'spot',
-    zone: partner.zone,
-    launchTime: minutesAgo(10),
-    tags: {
-      [TAG_LAUNCHED_FOR_GROUP]: 'web',
-      [TAG_REPLACING_INSTANCE]: partner.id,
-      [TAG_REPLACED_TYPE]: partner.type,
-    },
-    ...overrides,
-  })
 
 const cron = (raw: string): CronSchedule => parseCronSchedule(raw) as CronSchedule
 
