@@ -241,18 +241,23 @@ const decideMember = (context: DecisionContext): InterruptionDecision => {
     actions.push({ kind: 'untag-instance', instanceId: instance.id, keys: [TAG_LAUNCHED_FOR_GROUP] })
   }
   // A replacement attached by a swap that never retired its partner still holds the swap's +1 of desired
-  // capacity: leaving with a decrement gives it back (the partner covers the capacity); otherwise leave
-  // without one, so the group backfills.
+  // capacity: leaving with a decrement gives it back (the partner covers the capacity). Only while the
+  // swap record (as it stands) says desired is exactly what the swap left: after an owner's resize, or
+  // without a record, the +1 cannot be told from the owner's, and a decrement could take the group below
+  // their figure; the member then leaves without one and the group backfills (a +1 left costs money).
   const partner = instance.tags[TAG_REPLACING_INSTANCE]
-  const decrement =
-    partner !== undefined &&
-    group.members.some((m) => m.instanceId === partner && m.lifecycleState === 'InService')
   const stillIn = (id: string): boolean =>
     group.members.some((m) => m.instanceId === id && !isLeaving(m.lifecycleState))
   const recorded = parseSwapRecord(group.tags[TAG_SWAP_DESIRED])
   const record = recorded === undefined ? undefined : currentRecord(recorded, stillIn)
+  const decrement =
+    partner !== undefined &&
+    group.members.some((m) => m.instanceId === partner && m.lifecycleState === 'InService') &&
+    record !== undefined &&
+    record.pairs > 0 &&
+    group.desiredCapacity === record.after
   // The decrement is recorded ahead as one pair fewer, so the replacer tells it from an owner's resize.
-  if (decrement && record !== undefined && record.pairs > 0) {
+  if (decrement && record !== undefined) {
     actions.push({
       kind: 'record-swap',
       instanceId: instance.id,

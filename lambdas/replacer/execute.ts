@@ -70,6 +70,18 @@ const completeSwap = async (cloud: CloudPort, action: CompleteSwapAction): Promi
     return { action, status: 'done', detail: `released ${action.pair.spotInstanceId}` }
   }
   const id = action.retire === 'partner' ? action.pair.onDemandInstanceId : action.pair.spotInstanceId
+  if (action.retire === 'partner') {
+    // The interruption handler may have taken the replacement out since it was observed (with its own
+    // decrement): then retiring the partner would take the pair's capacity twice.
+    const groups = await cloud.groupOfInstances([action.pair.spotInstanceId])
+    if (groups.get(action.pair.spotInstanceId) !== action.group) {
+      return {
+        action,
+        status: 'failed',
+        detail: `not retired: ${action.pair.spotInstanceId} left the group since it was observed`,
+      }
+    }
+  }
   if (action.record !== undefined) await cloud.tagGroup(action.group, { [TAG_SWAP_DESIRED]: action.record })
   await cloud.terminateInGroup(id, true)
   return { action, status: 'done', detail: `retired ${id}` }

@@ -113,32 +113,45 @@ describe('decideInterruption', () => {
         const instance = launchedSpot({
           tags: { [TAG_LAUNCHED_FOR_GROUP]: 'web', 'launched-for-replacing-instance': partner.id },
         })
-        const snapshot = attached(instance, { env: { TERMINATION_NOTIFICATION_ACTION: action } })
+        const snapshot = attached(instance, {
+          env: { TERMINATION_NOTIFICATION_ACTION: action },
+          groupTags: { 'spotswap:swap-desired': '3/1' },
+        })
         const group = { ...(snapshot.group as NonNullable<typeof snapshot.group>) }
         const withPartner = {
           ...snapshot,
-          group: { ...group, members: [...group.members, memberOf(partner)] },
+          group: { ...group, desiredCapacity: 3, members: [...group.members, memberOf(partner)] },
         }
         const decision = decideInterruption(interruption(instance), withPartner)
-        expect(decision.actions.at(1)).toMatchObject({ decrement: true })
+        expect(
+          decision.actions.find((a) => a.kind === action || a.kind === 'terminate-in-group'),
+        ).toMatchObject({
+          decrement: true,
+        })
         expect(decision.detail).toContain(`its partner ${partner.id} is still in service`)
       },
     )
 
     it.each([
+      // what, record, desired capacity, records written ahead, decrement
       [
-        'a swap not yet retiring: one pair and one unit fewer, ahead of the decrement',
+        'a swap not yet retiring: one pair and one unit fewer, ahead of it',
         '6/2',
+        6,
         ['5/1/<instance>'],
+        true,
       ],
-      ['retirements under way: the same', '5/1/i-0000000000000abcd', ['4/0/<instance>']],
+      ['retirements under way: the same', '5/1/i-0000000000000abcd', 5, ['4/0/<instance>'], true],
       [
         'a retirement announced but not done (its partner still in): that step undone first',
         '4/0/<partner>',
+        5,
         ['4/0/<instance>'],
+        true,
       ],
-      ['no swap record on the group', undefined, []],
-    ] as const)('with a half-done partner and %s', (_, record, written) => {
+      ['a record the owner resized since (desired 7, not 6)', '6/2', 7, [], false],
+      ['no swap record on the group (the +1 cannot be told from the owner’s)', undefined, 2, [], false],
+    ] as const)('with a half-done partner and %s', (_, record, desiredCapacity, written, decrement) => {
       const partner = anInstance()
       const instance = launchedSpot({
         tags: { [TAG_LAUNCHED_FOR_GROUP]: 'web', 'launched-for-replacing-instance': partner.id },
@@ -148,7 +161,10 @@ describe('decideInterruption', () => {
           record === undefined ? {} : { 'spotswap:swap-desired': record.replace('<partner>', partner.id) },
       })
       const group = snapshot.group as NonNullable<typeof snapshot.group>
-      const withPartner = { ...snapshot, group: { ...group, members: [...group.members, memberOf(partner)] } }
+      const withPartner = {
+        ...snapshot,
+        group: { ...group, desiredCapacity, members: [...group.members, memberOf(partner)] },
+      }
       const actions = decideInterruption(interruption(instance), withPartner).actions
       const records = actions.flatMap((a) =>
         a.kind === 'record-swap' ? [a.tags['spotswap:swap-desired']] : [],
@@ -156,8 +172,8 @@ describe('decideInterruption', () => {
       expect(records).toEqual(written.map((r) => r.replace('<instance>', instance.id)))
       // Written before the instance leaves, never after.
       const leaves = actions.findIndex((a) => a.kind === 'detach')
-      expect(actions.findIndex((a) => a.kind === 'record-swap')).toBeLessThan(leaves)
-      expect(actions[leaves]).toMatchObject({ decrement: true })
+      if (written.length > 0) expect(actions.findIndex((a) => a.kind === 'record-swap')).toBeLessThan(leaves)
+      expect(actions[leaves]).toMatchObject({ decrement })
     })
 
     it('takes the action from TERMINATION_NOTIFICATION_ACTION when the group has no tag', () => {

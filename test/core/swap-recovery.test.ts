@@ -134,6 +134,22 @@ describe('finishing a swap an earlier run left', () => {
     ])
   })
 
+  it('retires neither side while the owner protects both, and the pairs after it wait too', () => {
+    const fleet = onDemandFleet(2)
+    const s1 = spotFor(fleet[0] as Instance)
+    const plan = planGroup(
+      planInput([...fleet, s1], {
+        groupOverrides: { desiredCapacity: 3, tags: { [TAG_SWAP_DESIRED]: '3/1' } },
+        terminationProtected: new Set([fleet[0]?.id as string, s1.id]),
+      }),
+    )
+    expect(recoveryKinds(plan.actions)).toEqual([])
+    expect(plan.instanceSkips).toContainEqual({
+      instanceId: s1.id,
+      reason: 'swap waits: both sides of a pair are protected',
+    })
+  })
+
   it('waits to retire a partner while a backfill is still booting (in service below desired)', () => {
     const fleet = onDemandFleet(3)
     const s1 = spotFor(fleet[0] as Instance)
