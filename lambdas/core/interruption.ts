@@ -18,7 +18,7 @@ import {
   TAG_SWAP_DESIRED,
 } from './constants.ts'
 import type { InstanceAction } from './events.ts'
-import { isBeingDeleted, isManaged } from './managed.ts'
+import { isBeingDeleted, isLeavingGroup, isManaged, staysInGroup } from './managed.ts'
 import type { LifecycleHook } from './port.ts'
 import { currentRecord, formatSwapRecord, parseSwapRecord, stepDown } from './swap-recovery.ts'
 import type { Group, Instance } from './types.ts'
@@ -131,10 +131,6 @@ export const concernsManagedGroup = (decision: InterruptionDecision): boolean =>
 
 const GONE_STATES = new Set(['shutting-down', 'terminated'])
 
-/** Auto Scaling lifecycle states in which the instance is already on its way out of the group. */
-const isLeaving = (lifecycleState: string): boolean =>
-  /^(Terminating|Terminated|Detaching|Detached)/.test(lifecycleState)
-
 const skip = (
   reason: SkipReason,
   group: string | undefined,
@@ -213,7 +209,7 @@ const decideUnattached = ({
 const decideMember = (context: DecisionContext): InterruptionDecision => {
   const { signal, instance, group, config, configErrors } = context
   const member = group.members.find((m) => m.instanceId === instance.id)
-  if (member === undefined || isLeaving(member.lifecycleState)) {
+  if (member === undefined || isLeavingGroup(member.lifecycleState)) {
     const state = member?.lifecycleState ?? 'no longer listed'
     return skip(
       'already-leaving-group',
@@ -246,10 +242,8 @@ const decideMember = (context: DecisionContext): InterruptionDecision => {
   // without a record, the +1 cannot be told from the owner's, and a decrement could take the group below
   // their figure; the member then leaves without one and the group backfills (a +1 left costs money).
   const partner = instance.tags[TAG_REPLACING_INSTANCE]
-  const stillIn = (id: string): boolean =>
-    group.members.some((m) => m.instanceId === id && !isLeaving(m.lifecycleState))
   const recorded = parseSwapRecord(group.tags[TAG_SWAP_DESIRED])
-  const record = recorded === undefined ? undefined : currentRecord(recorded, stillIn)
+  const record = recorded === undefined ? undefined : currentRecord(recorded, (id) => staysInGroup(group, id))
   const decrement =
     partner !== undefined &&
     group.members.some((m) => m.instanceId === partner && m.lifecycleState === 'InService') &&

@@ -166,7 +166,7 @@ describe('finishing a swap an earlier run left', () => {
     })
   })
 
-  it('finishes outside the cron window: giving back is not a new change', () => {
+  it('finishes outside the cron window: finishing a swap is not a new change', () => {
     const fleet = onDemandFleet(2)
     const s1 = spotFor(fleet[0] as Instance)
     const plan = planGroup(
