@@ -75,6 +75,7 @@ const REPLACER_READS = [
   'autoscaling:DescribeAutoScalingInstances',
   'autoscaling:DescribeLaunchConfigurations',
   'autoscaling:DescribeLifecycleHooks',
+  'autoscaling:DescribeScalingActivities',
   'ec2:DescribeInstanceAttribute',
   'ec2:DescribeInstanceTypes',
   'ec2:DescribeInstances',

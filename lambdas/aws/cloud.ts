@@ -24,7 +24,7 @@ import {
   countedCall,
   createAdapterCaches,
 } from './context.ts'
-import { describeGroups, groupOfInstances, lifecycleHooks } from './groups.ts'
+import { describeGroups, groupOfInstances, lifecycleHooks, scalingActivities } from './groups.ts'
 import { describeInstances, describeLaunchedSpotInstances, terminationProtected } from './instances.ts'
 import { launchSpot } from './launch.ts'
 import { describeInstanceTypes, describeSpotPrices } from './market.ts'
@@ -77,6 +77,7 @@ export const createAwsCloud = (region: string, deps: AwsCloudDeps = {}): CloudPo
     stackStatuses: (names) => stackStatuses(ctx, names),
     lifecycleHooks: (groupName) => lifecycleHooks(ctx, groupName),
     groupOfInstances: (ids) => groupOfInstances(ctx, ids),
+    scalingActivities: (name, since) => scalingActivities(ctx, name, since),
     launchSpot: (request) => launchSpot(ctx, request),
     attachInstances: (groupName, ids) => attachInstances(ctx, groupName, ids),
     detachInstances: (groupName, ids, decrement) => detachInstances(ctx, groupName, ids, decrement),

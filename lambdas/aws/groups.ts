@@ -1,16 +1,21 @@
-/** Auto Scaling reads: the groups, their lifecycle hooks, and which group an instance belongs to. */
+/**
+ * Auto Scaling reads: the groups, their lifecycle hooks, which group an instance belongs to, and a
+ * group's recent scaling activities.
+ */
 import {
   DescribeAutoScalingGroupsCommand,
   DescribeAutoScalingInstancesCommand,
   DescribeLifecycleHooksCommand,
+  DescribeScalingActivitiesCommand,
   type Filter,
 } from '@aws-sdk/client-auto-scaling'
 import { GROUPS_PAGE_SIZE } from '../core/constants.ts'
 import type { GroupQuery, LifecycleHook } from '../core/port.ts'
+import type { ScalingActivity } from '../core/scaling-activities.ts'
 import type { Group } from '../core/types.ts'
 import type { AwsContext } from './context.ts'
 import { toGroup } from './convert.ts'
-import { GROUP_INSTANCES_CHUNK } from './limits.ts'
+import { GROUP_INSTANCES_CHUNK, SCALING_ACTIVITIES_PAGE_SIZE } from './limits.ts'
 import { chunk, collectPages } from './paginate.ts'
 
 export const groupFilters = (query: GroupQuery): Filter[] => {
@@ -68,4 +73,37 @@ export const groupOfInstances = async (
     }
   }
   return owners
+}
+
+/**
+ * Activities come newest first, so paging stops at the first page that reaches back before `since`
+ * (Auto Scaling keeps six weeks of them).
+ */
+export const scalingActivities = async (
+  ctx: AwsContext,
+  groupName: string,
+  since: Date,
+): Promise<ScalingActivity[]> => {
+  const activities: ScalingActivity[] = []
+  let nextToken: string | undefined
+  do {
+    const page = await ctx.call('autoscaling:DescribeScalingActivities', () =>
+      ctx.autoScaling.send(
+        new DescribeScalingActivitiesCommand({
+          AutoScalingGroupName: groupName,
+          MaxRecords: SCALING_ACTIVITIES_PAGE_SIZE,
+          NextToken: nextToken,
+        }),
+      ),
+    )
+    let reachedBack = false
+    for (const activity of page.Activities ?? []) {
+      const startTime = activity.StartTime
+      if (startTime === undefined) continue
+      if (startTime.getTime() < since.getTime()) reachedBack = true
+      else activities.push({ startTime, cause: activity.Cause ?? '' })
+    }
+    nextToken = reachedBack ? undefined : page.NextToken
+  } while (nextToken !== undefined)
+  return activities
 }

@@ -34,3 +34,6 @@ export const PRICING_REQUEST_TIMEOUT_MS = 10_000
 
 /** The Pricing API is served from a few regions only; us-east-1 has every product. */
 export const PRICING_ENDPOINT_REGION = 'us-east-1'
+
+/** DescribeScalingActivities returns at most 100 activities per page. */
+export const SCALING_ACTIVITIES_PAGE_SIZE = 100

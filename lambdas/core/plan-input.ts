@@ -1,5 +1,6 @@
 /** What planGroup sees: one group and everything observed around it. */
 import type { GroupConfig } from './config.ts'
+import type { OwnerChanges } from './scaling-activities.ts'
 import type { Selection } from './selection.ts'
 import { compareCodePoints } from './selection.ts'
 import type { Catalog, Group, Instance, SpotPriceBook } from './types.ts'
@@ -30,6 +31,11 @@ export interface PlanInput {
    * @default MAX_POOL_SHARE (about a third). 1 turns diversification off (how AutoSpotting behaves).
    */
   readonly maxPoolShare?: number
+  /**
+   * The owner's changes of desired capacity since the group's open swap started, from its scaling
+   * activities; undefined when not read (the replacer reads them only for a plan that would retire).
+   */
+  readonly ownerChanges?: OwnerChanges | undefined
 }
 
 /** Oldest first, ties by id: the order in which on-demand instances are replaced. */

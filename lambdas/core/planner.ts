@@ -105,6 +105,7 @@ export const planGroup = (input: PlanInput): GroupPlan => {
     skipped: blocksRecovery(skipped),
     now,
     scheduleMinutes: input.scheduleMinutes,
+    ownerChanges: input.ownerChanges,
   })
   actions.push(...recovery.actions)
   const { halfDonePartners } = recovery

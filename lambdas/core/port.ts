@@ -4,6 +4,7 @@
  * Methods that list things paginate internally and return everything.
  */
 import type { AllocationStrategy } from './config.ts'
+import type { ScalingActivity } from './scaling-activities.ts'
 import type { Catalog, Group, Instance, LaunchTemplateRef, OnDemandPrices, SpotPrice } from './types.ts'
 
 /** A server-side narrowing for DescribeAutoScalingGroups; callers still match tags client-side. */
@@ -69,6 +70,8 @@ export interface CloudPort {
   lifecycleHooks(groupName: string): Promise<LifecycleHook[]>
   /** Which group each instance belongs to (DescribeAutoScalingInstances); absent = no group. */
   groupOfInstances(ids: readonly string[]): Promise<Map<string, string>>
+  /** The group's scaling activities that started at or after `since`, newest first. */
+  scalingActivities(groupName: string, since: Date): Promise<ScalingActivity[]>
 
   launchSpot(request: SpotLaunchRequest): Promise<SpotLaunchResult>
   attachInstances(groupName: string, ids: readonly string[]): Promise<void>

@@ -19,6 +19,7 @@ import {
   TAG_SWAP_DESIRED,
   TAG_SWAP_STARTED,
 } from './constants.ts'
+import type { OwnerChanges } from './scaling-activities.ts'
 import type { Group, GroupMember, Instance } from './types.ts'
 
 export interface RecoveryInput {
@@ -40,6 +41,11 @@ export interface RecoveryInput {
   readonly skipped: string | undefined
   readonly now: Date
   readonly scheduleMinutes: number
+  /**
+   * Changes of desired capacity the group's scaling activities show since the swap started. Undefined
+   * until read: a plan that would retire something is made again once they are (run-region.ts).
+   */
+  readonly ownerChanges: OwnerChanges | undefined
 }
 
 export interface Recovery {
@@ -154,22 +160,34 @@ export const recoverSwaps = (input: RecoveryInput): Recovery => {
 
   if (judgement === undefined || !judgement.ours) {
     // The owner changed desired capacity meanwhile (or the record is gone or unreadable): theirs stands.
-    // Retiring anything would dip below it, so each pair is released: the replacement stays as an
-    // ordinary member, the partner becomes an ordinary on-demand instance, replaced later as usual.
     if (halfDone.length === 0) return finished(group, rawRecord, recordedMax)
-    const why = `desired capacity is ${group.desiredCapacity}, not what the swap record ${TAG_SWAP_DESIRED}=${rawRecord ?? '(none)'} accounts for with ${halfDone.length} half-done pair(s): the owner resized the group, so nothing is retired and the pair is released`
-    return {
-      ...idle(true, halfDone),
-      actions: halfDone.map((pair) => ({
-        kind: 'complete-swap',
-        group: group.name,
-        pair,
-        retire: 'none',
-        reason: why,
-      })),
-    }
+    return release(
+      group,
+      halfDone,
+      rawRecord,
+      `desired capacity is ${group.desiredCapacity}, not what the swap record ${TAG_SWAP_DESIRED}=${rawRecord ?? '(none)'} accounts for with ${halfDone.length} half-done pair(s)`,
+    )
   }
   if (halfDone.length === 0) return finished(group, rawRecord, recordedMax)
+  // The record's arithmetic fits, but the owner may have changed desired capacity and back (or by as
+  // much as a scale-in took of the pairs): their scaling activities tell.
+  const owner = input.ownerChanges
+  if (owner?.kind === 'unreadable') {
+    return idle(
+      true,
+      halfDone,
+      `swap waits: the group's scaling activities could not be read (${owner.error})`,
+    )
+  }
+  const change = owner?.changes.at(-1)
+  if (change !== undefined) {
+    return release(
+      group,
+      halfDone,
+      rawRecord,
+      `desired capacity was changed from ${change.from} to ${change.to} at ${change.at.toISOString()}, after the swap started`,
+    )
+  }
 
   // Retiring takes capacity out: only while the group has all its desired capacity in service (a backfill
   // still booting, or a replacement attached but still Pending, waits a run).
@@ -181,6 +199,29 @@ export const recoverSwaps = (input: RecoveryInput): Recovery => {
     )
   }
   return retirePairs(input, judgement.record, halfDone)
+}
+
+/**
+ * Someone else changed desired capacity since the swap started: theirs stands, and retiring anything
+ * would dip below it. Each pair is released (the replacement stays as an ordinary member, the partner
+ * becomes an ordinary on-demand instance, replaced later as usual) and the record is dropped with them.
+ */
+const release = (
+  group: Group,
+  halfDone: readonly SwapPair[],
+  rawRecord: string | undefined,
+  what: string,
+): Recovery => {
+  const why = `${what}: the owner resized the group, so nothing is retired and the pair is released`
+  const actions: Action[] = halfDone.map((pair) => ({
+    kind: 'complete-swap',
+    group: group.name,
+    pair,
+    retire: 'none',
+    reason: why,
+  }))
+  const over = finished(group, rawRecord, group.tags[TAG_ORIGINAL_MAX_SIZE])
+  return { ...idle(true, halfDone), actions: [...actions, ...over.actions] }
 }
 
 /**

@@ -6,6 +6,7 @@ import type { ConfigError, GlobalConfig } from '../core/config.ts'
 import type { Log, MetricsSink } from '../core/log.ts'
 import { planGroup } from '../core/planner.ts'
 import type { CloudPort } from '../core/port.ts'
+import { desiredChangesSince, type OwnerChanges } from '../core/scaling-activities.ts'
 import type { Selection } from '../core/selection.ts'
 import type { Instance } from '../core/types.ts'
 import { executeActions, type Outcome } from './execute.ts'
@@ -45,7 +46,7 @@ export interface RegionRunOptions {
   readonly maxPoolShare?: number
 }
 
-import { GROUP_CONCURRENCY } from '../core/constants.ts'
+import { GROUP_CONCURRENCY, TAG_SWAP_STARTED } from '../core/constants.ts'
 
 const STACK_NAME_TAG = 'aws:cloudformation:stack-name'
 const CHANGES_CAPACITY: ReadonlySet<Action['kind']> = new Set([
@@ -70,6 +71,7 @@ interface PlanContext {
 interface PlanDetails {
   readonly protectedIds: ReadonlySet<string>
   readonly stackStatuses: ReadonlyMap<string, string>
+  readonly ownerChanges: ReadonlyMap<string, OwnerChanges>
 }
 
 const planAll = (
@@ -95,6 +97,7 @@ const planAll = (
       scheduleMinutes: config.scheduleMinutes,
       terminationProtected: details.protectedIds,
       stackStatus: details.stackStatuses.get(managed.group.tags[STACK_NAME_TAG] ?? ''),
+      ownerChanges: details.ownerChanges.get(managed.group.name),
       now,
       selectionCache: cacheFor(managed.productDescription),
       ...(maxPoolShare === undefined ? {} : { maxPoolShare }),
@@ -117,6 +120,33 @@ const retiredBy = (plans: readonly GroupPlan[]): Set<string> => {
   return ids
 }
 
+/** Whether the plan finishes a swap by retiring one side of a pair (taking a unit of desired capacity). */
+const retiresForSwap = (plan: GroupPlan): boolean =>
+  plan.actions.some((a) => a.kind === 'complete-swap' && a.retire !== 'none')
+
+/**
+ * The owner's changes of desired capacity since each group's open swap started (its record's
+ * `spotswap:swap-started`; without one, as far back as Auto Scaling keeps them). A group whose
+ * activities cannot be read waits: its plan is made again with the error.
+ */
+const readOwnerChanges = async (
+  cloud: CloudPort,
+  groups: readonly ManagedGroup[],
+): Promise<Map<string, OwnerChanges>> => {
+  const read = await mapWithConcurrency(groups, GROUP_CONCURRENCY, async ({ group }) => {
+    const started = Date.parse(group.tags[TAG_SWAP_STARTED] ?? '')
+    const since = new Date(Number.isNaN(started) ? 0 : started)
+    try {
+      const activities = await cloud.scalingActivities(group.name, since)
+      return [group.name, { kind: 'read', changes: desiredChangesSince(activities, since) }] as const
+    } catch (error) {
+      const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+      return [group.name, { kind: 'unreadable', error: message }] as const
+    }
+  })
+  return new Map<string, OwnerChanges>(read)
+}
+
 /** A plan that skips a protected instance may pick another one; a few rounds settle it. */
 const MAX_PROTECTION_ROUNDS = 3
 
@@ -128,7 +158,11 @@ const MAX_PROTECTION_ROUNDS = 3
  */
 const planRegion = async (context: PlanContext, cloud: CloudPort): Promise<GroupPlan[]> => {
   const { snapshot } = context
-  const none = { protectedIds: new Set<string>(), stackStatuses: new Map<string, string>() }
+  const none = {
+    protectedIds: new Set<string>(),
+    stackStatuses: new Map<string, string>(),
+    ownerChanges: new Map<string, OwnerChanges>(),
+  }
   let plans = planAll(context, none, snapshot.groups)
   const changing = snapshot.groups.filter((_, i) => changesCapacity(plans[i] as GroupPlan))
   if (changing.length === 0) return plans
@@ -137,9 +171,14 @@ const planRegion = async (context: PlanContext, cloud: CloudPort): Promise<Group
   ]
   const stackStatuses =
     stackNames.length > 0 ? await cloud.stackStatuses(stackNames) : new Map<string, string>()
+  // Read before any retirement of a swap is kept; later details only ever take retirements away.
+  const retiring = snapshot.groups.filter((_, i) => retiresForSwap(plans[i] as GroupPlan))
+  const ownerChanges = await readOwnerChanges(cloud, retiring)
   const checked = new Set<string>()
   const protectedIds = new Set<string>()
-  let replan = changing.filter((g) => stackStatuses.has(g.group.tags[STACK_NAME_TAG] ?? ''))
+  let replan = changing.filter(
+    (g) => stackStatuses.has(g.group.tags[STACK_NAME_TAG] ?? '') || ownerChanges.has(g.group.name),
+  )
   for (let round = 0; round < MAX_PROTECTION_ROUNDS; round++) {
     const unchecked = [...retiredBy(plans)].filter((id) => !checked.has(id))
     if (unchecked.length > 0) {
@@ -155,7 +194,7 @@ const planRegion = async (context: PlanContext, cloud: CloudPort): Promise<Group
     if (hit.size === 0 || (unchecked.length === 0 && round > 0)) break
     const again = planAll(
       context,
-      { protectedIds, stackStatuses },
+      { protectedIds, stackStatuses, ownerChanges },
       changing.filter((g) => hit.has(g.group.name)),
     )
     const replanned = new Map(again.map((p) => [p.group, p]))

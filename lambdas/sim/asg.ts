@@ -189,6 +189,14 @@ const isHalfDoneReplacement = (group: SimGroup, instance: SimInstance): boolean 
   )
 }
 
+/** Auto Scaling keeps six weeks of activities; the simulator keeps the latest of them. */
+const ACTIVITIES_KEPT = 100
+
+const recordActivity = (group: SimGroup, startMs: number, cause: string): void => {
+  group.activities.push({ startMs, cause })
+  if (group.activities.length > ACTIVITIES_KEPT) group.activities.shift()
+}
+
 /**
  * The group's owner (a scaling policy, a person) sets the desired capacity. Setting the value the group
  * already has changes nothing AWS shows (no scaling activity, no event), so no tool can tell it happened:
@@ -198,6 +206,11 @@ export const ownerSetsDesired = (world: World, region: SimRegion, group: SimGrou
   const clamped = Math.min(group.maxSize, Math.max(group.minSize, desired))
   if (clamped === group.desiredCapacity) return
   group.heldForLostReplacements = 0
+  recordActivity(
+    group,
+    world.clock.now,
+    `At ${new Date(world.clock.now).toISOString().replace(/\.\d{3}Z$/, 'Z')} a user request explicitly set group desired capacity changing the desired capacity from ${group.desiredCapacity} to ${clamped}.`,
+  )
   group.desiredCapacity = clamped
   group.owner = { ...group.owner, desiredCapacity: clamped }
   region.touch(group)

@@ -60,6 +60,7 @@ const createGroup = (region: SimRegion, spec: ScenarioGroup, index: number): Sim
     members: new Map(),
     owner: { minSize: spec.min, maxSize: spec.max, desiredCapacity: spec.desired },
     heldForLostReplacements: 0,
+    activities: [],
   }
   region.groups.set(group.name, group)
   return group

@@ -10,6 +10,7 @@ import type {
   SpotLaunchRequest,
   SpotLaunchResult,
 } from '../core/port.ts'
+import type { ScalingActivity } from '../core/scaling-activities.ts'
 import type { Catalog, Group, Instance, OnDemandPrices, SpotPrice } from '../core/types.ts'
 import type { Session } from './faults.ts'
 import type { PortContext } from './port-context.ts'
@@ -61,6 +62,9 @@ export class SimCloud implements CloudPort {
   }
   groupOfInstances(ids: readonly string[]): Promise<Map<string, string>> {
     return answer(() => reads.groupOfInstances(this.ctx, ids))
+  }
+  scalingActivities(groupName: string, since: Date): Promise<ScalingActivity[]> {
+    return answer(() => reads.scalingActivities(this.ctx, groupName, since))
   }
   launchSpot(request: SpotLaunchRequest): Promise<SpotLaunchResult> {
     return answer(() => writes.launchSpot(this.ctx, request))

@@ -7,6 +7,7 @@ import {
   GROUP_INSTANCES_CHUNK,
   INSTANCE_TYPES_PAGE_SIZE,
   PRICING_PAGE_SIZE,
+  SCALING_ACTIVITIES_PAGE_SIZE,
   SPOT_PRICES_PAGE_SIZE,
 } from '../aws/limits.ts'
 import { chunk } from '../aws/paginate.ts'
@@ -19,6 +20,7 @@ import {
 } from '../core/constants.ts'
 import { productDescriptionOf } from '../core/platform.ts'
 import type { GroupQuery, LifecycleHook } from '../core/port.ts'
+import type { ScalingActivity } from '../core/scaling-activities.ts'
 import type { Catalog, Group, Instance, OnDemandPrices, SpotPrice } from '../core/types.ts'
 import { groupNamed } from './asg-api.ts'
 import { matchesQuery, toGroup, toInstance } from './convert.ts'
@@ -134,4 +136,19 @@ export const groupOfInstances = (ctx: PortContext, ids: readonly string[]): Map<
     })
   }
   return owners
+}
+
+/** Newest first, paged as the adapter pages them (it stops at the first page that reaches `since`). */
+export const scalingActivities = (ctx: PortContext, groupName: string, since: Date): ScalingActivity[] => {
+  const recent = groupNamed(ctx.region, groupName)
+    .activities.filter((a) => a.startMs >= since.getTime())
+    .reverse()
+    .map((a) => ({ startTime: new Date(a.startMs), cause: a.cause }))
+  return paged(
+    ctx,
+    'autoscaling:DescribeScalingActivities',
+    recent.length + 1,
+    SCALING_ACTIVITIES_PAGE_SIZE,
+    () => recent,
+  )
 }

@@ -71,6 +71,16 @@ export interface SimGroup {
    * invariant 4 allows it until the owner next sets desired capacity.
    */
   heldForLostReplacements: number
+  /**
+   * Its scaling activities, oldest first: the simulator writes those of the owner's changes of desired
+   * capacity (the only ones the engine reads anything from), in Auto Scaling's words.
+   */
+  readonly activities: SimActivity[]
+}
+
+export interface SimActivity {
+  readonly startMs: number
+  readonly cause: string
 }
 
 export const subnetOf = (zone: string): string => `subnet-${zone}`

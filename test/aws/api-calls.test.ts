@@ -47,6 +47,7 @@ const EVERY_OPERATION: [string, (cloud: CloudPort) => Promise<unknown>][] = [
   ['stackStatuses', (c) => c.stackStatuses(['stack'])],
   ['lifecycleHooks', (c) => c.lifecycleHooks('web')],
   ['groupOfInstances', (c) => c.groupOfInstances(['i-1'])],
+  ['scalingActivities', (c) => c.scalingActivities('web', new Date(0))],
   ['launchSpot (launch configuration)', (c) => c.launchSpot(launch)],
   [
     'launchSpot (launch template)',

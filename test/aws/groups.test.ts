@@ -2,6 +2,7 @@ import {
   DescribeAutoScalingGroupsCommand,
   DescribeAutoScalingInstancesCommand,
   DescribeLifecycleHooksCommand,
+  DescribeScalingActivitiesCommand,
 } from '@aws-sdk/client-auto-scaling'
 import { DescribeStacksCommand } from '@aws-sdk/client-cloudformation'
 import { beforeEach, describe, expect, it } from 'vitest'
@@ -103,6 +104,46 @@ describe('groupOfInstances', () => {
     expect(owners.size).toBe(25 + 25 + 10)
     expect(owners.get(ids[0] ?? '')).toBe('web')
     expect(owners.has(ids[1] ?? '')).toBe(false)
+  })
+})
+
+describe('scalingActivities', () => {
+  const activity = (minute: number) => ({
+    ActivityId: `a-${minute}`,
+    AutoScalingGroupName: 'web',
+    Cause: `cause at minute ${minute}`,
+    StartTime: new Date(Date.UTC(2026, 0, 1, 10, minute)),
+    StatusCode: 'Successful' as const,
+  })
+
+  it('pages newest first and stops at the first page that reaches back before the swap started', async () => {
+    autoScalingMock
+      .on(DescribeScalingActivitiesCommand)
+      .resolvesOnce({ Activities: [activity(50), activity(40)], NextToken: 'page-2' })
+      .resolvesOnce({ Activities: [activity(30), activity(10)], NextToken: 'page-3' })
+      .resolvesOnce({ Activities: [activity(5)] })
+
+    const activities = await testAdapter().cloud.scalingActivities(
+      'web',
+      new Date(Date.UTC(2026, 0, 1, 10, 20)),
+    )
+
+    expect(activities.map((a) => a.cause)).toEqual([
+      'cause at minute 50',
+      'cause at minute 40',
+      'cause at minute 30',
+    ])
+    expect(autoScalingMock).toHaveReceivedCommandTimes(DescribeScalingActivitiesCommand, 2)
+    expect(autoScalingMock).toHaveReceivedNthCommandWith(DescribeScalingActivitiesCommand, 2, {
+      AutoScalingGroupName: 'web',
+      MaxRecords: 100,
+      NextToken: 'page-2',
+    })
+  })
+
+  it('lets a failure through for the planner to wait on', async () => {
+    autoScalingMock.on(DescribeScalingActivitiesCommand).rejects(awsError('Throttling', 'Rate exceeded', 400))
+    await expect(testAdapter().cloud.scalingActivities('web', new Date(0))).rejects.toThrow('Rate exceeded')
   })
 })
 

@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest'
 import type { Action } from '../../lambdas/core/actions.ts'
 import { TAG_ORIGINAL_MAX_SIZE, TAG_SWAP_DESIRED } from '../../lambdas/core/constants.ts'
 import { type CronSchedule, parseCronSchedule } from '../../lambdas/core/cron.ts'
+import type { PlanInput } from '../../lambdas/core/plan-input.ts'
 import { planGroup } from '../../lambdas/core/planner.ts'
 import { judgeRecord, parseSwapRecord, type SwapRecord } from '../../lambdas/core/swap-recovery.ts'
 import type { Instance } from '../../lambdas/core/types.ts'
-import { config, onDemandFleet, planInput, spotFor } from '../builders/world.ts'
+import { config, NOW, onDemandFleet, planInput, spotFor } from '../builders/world.ts'
 
 const recoveryKinds = (actions: readonly Action[]): string[] =>
   actions.map((a) => a.kind).filter((k) => k !== 'launch-spot' && k !== 'terminate-spot')
@@ -113,6 +114,8 @@ describe('finishing a swap an earlier run left', () => {
         retire: 'none',
         pair: expect.objectContaining({ spotInstanceId: s2.id }),
       }),
+      // Released with the pairs: the record would otherwise count them as still held.
+      expect.objectContaining({ kind: 'restore-max-size' }),
     ])
   })
 
@@ -180,5 +183,51 @@ describe('finishing a swap an earlier run left', () => {
     )
     expect(plan.skipped).toMatch(/^outside-cron-window/)
     expect(recoveryKinds(plan.actions)).toEqual(['complete-swap', 'restore-max-size'])
+  })
+
+  describe('with the group’s scaling activities since the swap started', () => {
+    // A swap from desired 2 attached S1 (record 3/1) and stopped before retiring its partner.
+    const fleet = onDemandFleet(2)
+    const s1 = spotFor(fleet[0] as Instance)
+    const halfDone = (ownerChanges: PlanInput['ownerChanges']) =>
+      planGroup(
+        planInput([...fleet, s1], {
+          groupOverrides: { desiredCapacity: 3, maxSize: 3, tags: { [TAG_SWAP_DESIRED]: '3/1' } },
+          ownerChanges,
+        }),
+      )
+    const change = (from: number, to: number) => ({ at: NOW, from, to, cause: `from ${from} to ${to}` })
+
+    it('retires the partner when they show no change of desired capacity', () => {
+      const plan = halfDone({ kind: 'read', changes: [] })
+      expect(plan.actions.filter((a) => a.kind === 'complete-swap')).toEqual([
+        expect.objectContaining({ retire: 'partner', record: `2/0/${fleet[0]?.id}` }),
+      ])
+    })
+
+    it('releases the pair when the owner scaled in and out again, though desired is as the swap left it', () => {
+      const plan = halfDone({ kind: 'read', changes: [change(3, 1), change(1, 3)] })
+      expect(plan.actions.filter((a) => a.kind === 'complete-swap' || a.kind === 'restore-max-size')).toEqual(
+        [
+          expect.objectContaining({
+            kind: 'complete-swap',
+            retire: 'none',
+            reason: expect.stringContaining(
+              `desired capacity was changed from 1 to 3 at ${NOW.toISOString()}, after the swap started`,
+            ),
+          }),
+          expect.objectContaining({ kind: 'restore-max-size' }),
+        ],
+      )
+    })
+
+    it('waits, retiring nothing, when they could not be read', () => {
+      const plan = halfDone({ kind: 'unreadable', error: 'Throttling: Rate exceeded' })
+      expect(recoveryKinds(plan.actions)).toEqual([])
+      expect(plan.instanceSkips).toContainEqual({
+        instanceId: s1.id,
+        reason: "swap waits: the group's scaling activities could not be read (Throttling: Rate exceeded)",
+      })
+    })
   })
 })

@@ -12,6 +12,7 @@ import {
   type SpotLaunchRequest,
   type SpotLaunchResult,
 } from '../../lambdas/core/port.ts'
+import type { ScalingActivity } from '../../lambdas/core/scaling-activities.ts'
 import type {
   Catalog,
   Group,
@@ -31,6 +32,8 @@ export interface FakeGroup extends Mutable<Omit<Group, 'members'>> {
   hooks: LifecycleHook[]
   /** The type the group launches when it backfills (its launch template's type). */
   launchType: string
+  /** Its scaling activities, as a test writes them (the fake does not write any itself). */
+  activities: ScalingActivity[]
 }
 
 /** An error shaped like an AWS SDK v3 ServiceException, for the error classifiers. */
@@ -91,6 +94,7 @@ export class FakeCloud implements CloudPort {
       status: undefined,
       hooks: [],
       launchType: 'm5.large',
+      activities: [],
       ...overrides,
       members: new Map(),
     }
@@ -192,6 +196,13 @@ export class FakeCloud implements CloudPort {
       if (group !== undefined) result.set(id, group.name)
     }
     return result
+  }
+
+  async scalingActivities(groupName: string, since: Date): Promise<ScalingActivity[]> {
+    this.record('scalingActivities', groupName, since)
+    return (this.groups.get(groupName)?.activities ?? [])
+      .filter((a) => a.startTime.getTime() >= since.getTime())
+      .sort((a, b) => b.startTime.getTime() - a.startTime.getTime())
   }
 
   async launchSpot(request: SpotLaunchRequest): Promise<SpotLaunchResult> {
@@ -337,7 +348,7 @@ export class FakeCloud implements CloudPort {
   }
 
   private snapshot(group: FakeGroup): Group {
-    const { members, hooks: _hooks, launchType: _launchType, ...fields } = group
+    const { members, hooks: _hooks, launchType: _launchType, activities: _activities, ...fields } = group
     const asMembers: GroupMember[] = [...members].map(([instanceId, lifecycleState]) => {
       const instance = this.instances.get(instanceId)
       return {

@@ -81,6 +81,21 @@ describe('a simulated group keeps its desired capacity', () => {
     expect(left.sort()).toEqual([...protectedIds].sort())
   })
 
+  it('writes a scaling activity in Auto Scaling’s words for each change of desired capacity, and none for the value it has', async () => {
+    const sim = testWorld(rawScenario([group('web', { desired: 2, max: 6 })]))
+    const before = new Date(sim.world.clock.now)
+    ownerSetsDesired(sim.world, sim.region, sim.group('web'), 3)
+    ownerSetsDesired(sim.world, sim.region, sim.group('web'), 3)
+    const activities = await sim.cloud().scalingActivities('web', before)
+    expect(activities).toEqual([
+      {
+        startTime: before,
+        cause: `At ${before.toISOString().replace('.000Z', 'Z')} a user request explicitly set group desired capacity changing the desired capacity from 2 to 3.`,
+      },
+    ])
+    expect(await sim.cloud().scalingActivities('web', new Date(before.getTime() + 1))).toEqual([])
+  })
+
   it('scales out by launching on-demand instances into the zones with the fewest', async () => {
     const sim = testWorld(rawScenario([group('web', { desired: 2, max: 6 })]))
     ownerSetsDesired(sim.world, sim.region, sim.group('web'), 3)

@@ -1,0 +1,84 @@
+/**
+ * Finishing a swap a crashed run left, read against the group's scaling activities: only a plan that
+ * would retire one side of a pair reads them, and an owner's change since the swap started releases it.
+ */
+import { describe, expect, it } from 'vitest'
+import { TAG_SWAP_DESIRED, TAG_SWAP_STARTED } from '../../lambdas/core/constants.ts'
+import { awsError } from '../fakes/fake-cloud.ts'
+import { cloudWithFleet, harness, spotShare } from './support.ts'
+
+/** Two on-demand members; a swap attached a spot replacement and its run died before retiring. */
+const crashedMidSwap = async () => {
+  const cloud = cloudWithFleet(2)
+  const h = harness({ 'us-east-1': cloud }, { MAX_REPLACEMENTS_IN_FLIGHT: '1' })
+  await h.run()
+  h.advanceMinutes(6)
+  cloud.failNext('terminateInGroup', new Error('process crashed'))
+  await h.run()
+  expect(cloud.group('web').desiredCapacity).toBe(3)
+  h.advanceMinutes(5)
+  cloud.calls.length = 0
+  return { cloud, h, started: new Date(cloud.group('web').tags[TAG_SWAP_STARTED] ?? '') }
+}
+
+const ownerSets = (at: Date, from: number, to: number) => ({
+  startTime: new Date(at.getTime() + 4_000),
+  cause: `At ${at.toISOString().replace(/\.\d{3}Z$/, 'Z')} a user request explicitly set group desired capacity changing the desired capacity from ${from} to ${to}.`,
+})
+
+describe('finishing a swap against the scaling activities', () => {
+  it('retires the partner when no one changed desired capacity since the swap started', async () => {
+    const { cloud, h, started } = await crashedMidSwap()
+    await h.run()
+    expect(cloud.calls.filter((c) => c.method === 'scalingActivities')).toEqual([
+      { method: 'scalingActivities', args: ['web', started] },
+    ])
+    expect(cloud.group('web').desiredCapacity).toBe(2)
+    expect(spotShare(cloud)).toEqual({ spot: 1, onDemand: 1 })
+  })
+
+  it('releases the pair, leaving desired as the owner set it, after the owner scaled in and out again', async () => {
+    const { cloud, h, started } = await crashedMidSwap()
+    const group = cloud.group('web')
+    group.activities.push(
+      ownerSets(new Date(started.getTime() + 60_000), 3, 2),
+      ownerSets(new Date(started.getTime() + 120_000), 2, 3),
+    )
+    await h.run()
+    expect(group.desiredCapacity).toBe(3)
+    expect(group.tags[TAG_SWAP_DESIRED]).toBeUndefined()
+    expect(spotShare(cloud)).toEqual({ spot: 1, onDemand: 2 })
+    expect(cloud.mutations.filter((c) => c.method === 'terminateInGroup')).toEqual([])
+  })
+
+  it('is not misled by a change from before the swap started', async () => {
+    const { cloud, h, started } = await crashedMidSwap()
+    cloud.group('web').activities.push(ownerSets(new Date(started.getTime() - 60_000), 1, 2))
+    await h.run()
+    expect(cloud.group('web').desiredCapacity).toBe(2)
+  })
+
+  it('waits while the activities cannot be read, then finishes', async () => {
+    const { cloud, h } = await crashedMidSwap()
+    cloud.failNext('scalingActivities', awsError('Throttling', 400, 'Rate exceeded'))
+    await h.run()
+    expect(cloud.group('web').desiredCapacity).toBe(3)
+    expect(cloud.mutations.filter((c) => c.method === 'terminateInGroup')).toEqual([])
+    h.advanceMinutes(5)
+    await h.run()
+    expect(cloud.group('web').desiredCapacity).toBe(2)
+  })
+
+  it('does not read them when there is no swap to finish', async () => {
+    const cloud = cloudWithFleet(2)
+    const h = harness({ 'us-east-1': cloud })
+    for (let run = 0; run < 4; run++) {
+      await h.run()
+      h.advanceMinutes(5)
+    }
+    const reads = cloud.calls.filter((c) => c.method === 'scalingActivities')
+    const swaps = cloud.mutations.filter((c) => c.method === 'attachInstances')
+    expect(swaps.length).toBeGreaterThan(0)
+    expect(reads).toEqual([])
+  })
+})

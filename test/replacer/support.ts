@@ -1,0 +1,98 @@
+/** The replacer Lambda against a FakeCloud: a fleet to start from, a clock to move, what it logged. */
+import type { Log, MetricsSink } from '../../lambdas/core/log.ts'
+import type { SpotPrice } from '../../lambdas/core/types.ts'
+import { embeddedCatalog } from '../../lambdas/data/catalog.ts'
+import { embeddedOnDemandPrices } from '../../lambdas/data/on-demand-prices.ts'
+import { createReplacer, type FanoutMessage, type ReplacerDeps } from '../../lambdas/replacer/replacer.ts'
+import { NOW, realSpotPrices } from '../builders/world.ts'
+import { FakeCloud } from '../fakes/fake-cloud.ts'
+
+/** FakeCloud stamps every launch with this time, so runs start there and age instances by advancing. */
+export const START = new Date('2026-01-01T00:00:00Z')
+
+const scheduled = {
+  source: 'aws.events',
+  'detail-type': 'Scheduled Event',
+  region: 'us-east-1',
+  detail: {},
+}
+
+const priceRows = (): SpotPrice[] =>
+  [...realSpotPrices()].map(([pool, priceUsd]) => {
+    const [instanceType, zone] = pool.split('/') as [string, string]
+    return { instanceType, zone, priceUsd, productDescription: 'Linux/UNIX', timestamp: NOW }
+  })
+
+export const cloudWithFleet = (count = 3, groupOverrides = {}): FakeCloud => {
+  const cloud = new FakeCloud('us-east-1')
+  cloud.catalog = embeddedCatalog()
+  cloud.spotPrices = priceRows()
+  cloud.onDemand = embeddedOnDemandPrices('us-east-1', 'Linux/UNIX')
+  cloud.addGroup('web', { maxSize: count, healthCheckGracePeriodSeconds: 300, ...groupOverrides })
+  for (let i = 0; i < count; i++) {
+    cloud.addInstance({
+      group: 'web',
+      zone: i % 2 ? 'us-east-1b' : 'us-east-1d',
+      launchTime: new Date(START.getTime() - (100 - i) * 60_000),
+    })
+  }
+  return cloud
+}
+
+interface Recorded {
+  logs: { level: string; message: string; attributes?: Record<string, unknown> }[]
+  metrics: { dimensions: Record<string, string>; values: { name: string; value: number }[] }[]
+  enqueued: FanoutMessage[]
+}
+
+export const harness = (
+  clouds: Record<string, FakeCloud>,
+  env: Record<string, string> = {},
+  start = START,
+) => {
+  let now = start
+  const recorded: Recorded = { logs: [], metrics: [], enqueued: [] }
+  const log: Log = Object.fromEntries(
+    (['debug', 'info', 'warn', 'error'] as const).map((level) => [
+      level,
+      (message: string, attributes?: Record<string, unknown>) =>
+        recorded.logs.push({ level, message, attributes }),
+    ]),
+  ) as unknown as Log
+  const metrics: MetricsSink = {
+    emit: (dimensions, values) =>
+      recorded.metrics.push({ dimensions: { ...dimensions }, values: [...values] }),
+  }
+  const deps: ReplacerDeps = {
+    env: { REGIONS: 'us-east-1', ...env },
+    now: () => now,
+    log,
+    metrics,
+    cloudFor: (region) => {
+      const cloud = clouds[region]
+      if (!cloud) throw new Error(`no cloud for ${region}`)
+      return cloud
+    },
+    regionDirectory: { enabledRegions: async () => Object.keys(clouds).sort() },
+    enqueue: async (_url, messages) => {
+      recorded.enqueued.push(...messages)
+    },
+  }
+  const replace = createReplacer(deps)
+  for (const cloud of Object.values(clouds)) cloud.now = () => now
+  return {
+    recorded,
+    run: (event: unknown = scheduled) => replace(event),
+    advanceMinutes: (minutes: number) => {
+      now = new Date(now.getTime() + minutes * 60_000)
+    },
+  }
+}
+
+export const spotShare = (cloud: FakeCloud, group = 'web') => {
+  const members = [...cloud.group(group).members.keys()].map((id) => cloud.instances.get(id))
+  return {
+    spot: members.filter((i) => i?.lifecycle === 'spot').length,
+    onDemand: members.filter((i) => i?.lifecycle === 'on-demand').length,
+  }
+}
