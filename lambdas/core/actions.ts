@@ -71,6 +71,21 @@ export interface CompleteSwapAction {
   readonly reason: string
 }
 
+/**
+ * A pair of an open swap vanished without its decrement (one side taken by EC2 or someone else while
+ * the interruption handler could not leave with it): Auto Scaling backfilled it and desired capacity
+ * still holds the pair's unit. With no change of desired capacity by anyone else since the swap started,
+ * that unit is spotswap's: one member leaves with a decrement, announced in the record like a retirement.
+ */
+export interface GiveBackAction {
+  readonly kind: 'give-back'
+  readonly group: string
+  readonly instanceId: string
+  /** The swap record (TAG_SWAP_DESIRED) written ahead of the termination. */
+  readonly record: string
+  readonly reason: string
+}
+
 /** The swap is over: MaxSize back as recorded (when it was raised) and the swap record removed. */
 export interface RestoreMaxSizeAction {
   readonly kind: 'restore-max-size'
@@ -90,6 +105,7 @@ export type Action =
   | LaunchSpotAction
   | SwapAction
   | CompleteSwapAction
+  | GiveBackAction
   | RestoreMaxSizeAction
   | TerminateSpotAction
 

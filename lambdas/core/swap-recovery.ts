@@ -100,24 +100,26 @@ export const currentRecord = (record: SwapRecord, stillIn: (instanceId: string) 
     : record
 
 /**
- * Whether desired capacity is still what spotswap's own steps made it, given `halfDone` pairs observed and
- * whether the last announced step's instance is still in the group. Before the first step down, desired
- * stays `after` with every pair half-done. After one, the record stands for what is left (undoing the
- * announced step while its instance is still in: the run stopped between the record and the step). Then
- * desired is `after` with `pairs` half-done. Anything else is someone else's change (the owner's resize, a
- * scale-in that took one side of a pair) or a pair that vanished without its decrement (its replacement
- * interrupted while the interruption handler could not act): the same desired with fewer pairs can also
- * be an owner's scale-in and scale-out in between. The owner's capacity stands: a +1 left over costs
- * money, a wrong retirement would cost capacity.
+ * Whether desired capacity can still be what spotswap's own steps made it, given `halfDone` pairs observed
+ * and whether the last announced step's instance is still in the group. Before the first step down,
+ * desired stays `after` with every pair half-done. After one, the record stands for what is left (undoing
+ * the announced step while its instance is still in: the run stopped between the record and the step).
+ * Then desired is `after` with at most `pairs` half-done: a pair may have vanished without its decrement
+ * (one side taken by EC2 while the interruption handler could not leave with it, Auto Scaling
+ * backfilling it), and its unit is still held. Anything else (desired not `after`, more half-done pairs
+ * than recorded) is someone else's change. The same desired with fewer pairs can also be an owner's
+ * scale-in and scale-out in between, so what this judges ours still needs the group's scaling
+ * activities to show no change of desired capacity by anyone else (recoverSwaps).
  */
 export const judgeRecord = (
   record: SwapRecord,
   desired: number,
   halfDone: number,
   stillIn: (instanceId: string) => boolean,
-): { readonly ours: boolean; readonly record: SwapRecord } => {
+): { readonly ours: boolean; readonly record: SwapRecord; readonly vanished: number } => {
   const now = currentRecord(record, stillIn)
-  return { ours: desired === now.after && halfDone === now.pairs, record: now }
+  const ours = desired === now.after && halfDone <= now.pairs
+  return { ours, record: now, vanished: ours ? now.pairs - halfDone : 0 }
 }
 
 const idle = (open: boolean, halfDone: readonly SwapPair[], waiting?: string): Recovery => ({
@@ -168,7 +170,8 @@ export const recoverSwaps = (input: RecoveryInput): Recovery => {
       `desired capacity is ${group.desiredCapacity}, not what the swap record ${TAG_SWAP_DESIRED}=${rawRecord ?? '(none)'} accounts for with ${halfDone.length} half-done pair(s)`,
     )
   }
-  if (halfDone.length === 0) return finished(group, rawRecord, recordedMax)
+  const { vanished } = judgement
+  if (halfDone.length === 0 && vanished === 0) return finished(group, rawRecord, recordedMax)
   // The record's arithmetic fits, but the owner may have changed desired capacity and back (or by as
   // much as a scale-in took of the pairs): their scaling activities tell.
   const owner = input.ownerChanges
@@ -181,12 +184,10 @@ export const recoverSwaps = (input: RecoveryInput): Recovery => {
   }
   const change = owner?.changes.at(-1)
   if (change !== undefined) {
-    return release(
-      group,
-      halfDone,
-      rawRecord,
-      `desired capacity was changed from ${change.from} to ${change.to} at ${change.at.toISOString()}, after the swap started`,
-    )
+    const what = `desired capacity was changed from ${change.from} to ${change.to} at ${change.at.toISOString()}, after the swap started`
+    return halfDone.length === 0
+      ? finished(group, rawRecord, recordedMax, group.desiredCapacity, what)
+      : release(group, halfDone, rawRecord, what)
   }
 
   // Retiring takes capacity out: only while the group has all its desired capacity in service (a backfill
@@ -198,7 +199,7 @@ export const recoverSwaps = (input: RecoveryInput): Recovery => {
       `swap waits: ${input.inService.length} in service of desired ${group.desiredCapacity}`,
     )
   }
-  return retirePairs(input, judgement.record, halfDone)
+  return retirePairs(input, judgement.record, halfDone, vanished)
 }
 
 /**
@@ -226,16 +227,18 @@ const release = (
 
 /**
  * The swap is over: put MaxSize back (never below desired, which the owner may have raised) and drop the
- * record. `desired` is what desired capacity will be by then.
+ * record. `desired` is what desired capacity will be by then; `note` says why, when it is not simply over.
  */
 const finished = (
   group: Group,
   rawRecord: string | undefined,
   recordedMax: string | undefined,
   desired = group.desiredCapacity,
+  note?: string,
 ): Recovery => {
   const originalMax = /^\d+$/.test(recordedMax ?? '') ? Number(recordedMax) : undefined
   const maxSize = originalMax === undefined ? undefined : Math.max(originalMax, desired)
+  const over = `swap finished (${TAG_SWAP_DESIRED}=${rawRecord ?? '(none)'})`
   return {
     ...idle(true, []),
     actions: [
@@ -246,31 +249,39 @@ const finished = (
         reason:
           recordedMax !== undefined && originalMax === undefined
             ? `swap finished; unreadable ${TAG_ORIGINAL_MAX_SIZE}=${recordedMax} left MaxSize as it is`
-            : `swap finished (${TAG_SWAP_DESIRED}=${rawRecord ?? '(none)'})`,
+            : note === undefined
+              ? over
+              : `${note}: the owner's capacity stands, nothing is given back; ${over}`,
       },
     ],
   }
 }
 
 /**
- * Retire one side of each half-done pair with a decrement (giving back the attach's +1), each announced
- * in the record first, so a run cut short among them is still recognised as spotswap's.
+ * Retire one side of each half-done pair with a decrement (giving back the attach's +1), then give back
+ * the unit of each vanished pair by retiring another member with a decrement, each announced in the
+ * record first, so a run cut short among them is still recognised as spotswap's.
  */
-const retirePairs = (input: RecoveryInput, record: SwapRecord, halfDone: readonly SwapPair[]): Recovery => {
+const retirePairs = (
+  input: RecoveryInput,
+  record: SwapRecord,
+  halfDone: readonly SwapPair[],
+  vanished: number,
+): Recovery => {
   const { group } = input
   const actions: Action[] = []
   let onDemandLeft = input.onDemandIds.size
   let retiringOnDemand = 0
-  let blocked = false
+  let blocked: string | undefined
   halfDone.forEach((pair, index) => {
-    if (blocked) return
+    if (blocked !== undefined) return
     const partnerIsOnDemand = input.onDemandIds.has(pair.onDemandInstanceId)
     const keepsMinimum = !partnerIsOnDemand || onDemandLeft - 1 >= input.minOnDemand
     const partnerProtected = input.isProtected(pair.onDemandInstanceId)
     const retirePartner = keepsMinimum && !partnerProtected
     // Both sides protected by the owner: neither may go, so this pair and the ones after it wait.
     if (!retirePartner && input.isProtected(pair.spotInstanceId)) {
-      blocked = true
+      blocked = 'swap waits: both sides of a pair are protected'
       return
     }
     if (retirePartner && partnerIsOnDemand) {
@@ -292,18 +303,37 @@ const retirePairs = (input: RecoveryInput, record: SwapRecord, halfDone: readonl
           : 'retiring the partner would break the on-demand minimum; retiring the replacement instead',
     })
   })
-  if (blocked)
-    return {
-      ...idle(true, halfDone, 'swap waits: both sides of a pair are protected'),
-      actions,
-      retiringOnDemand,
+  // Members outside the pairs, on-demand ones first while above the minimum, oldest first.
+  const inPairs = new Set(halfDone.flatMap((p) => [p.spotInstanceId, p.onDemandInstanceId]))
+  const free = input.inService.filter((m) => !inPairs.has(m.instanceId) && !input.isProtected(m.instanceId))
+  const freeOnDemand = free.filter((m) => input.onDemandIds.has(m.instanceId))
+  const freeOther = free.filter((m) => !input.onDemandIds.has(m.instanceId))
+  for (let n = 0; n < vanished && blocked === undefined; n++) {
+    const onDemand = onDemandLeft - 1 >= input.minOnDemand ? freeOnDemand.shift() : undefined
+    const member = onDemand ?? freeOther.shift()
+    if (member === undefined) {
+      blocked = `swap waits: no member may leave to give back a vanished pair's unit (protected, or the on-demand minimum)`
+      break
     }
-  // Every pair retired: the swap is over once they are (the executor drops the record only if they are).
+    if (onDemand !== undefined) {
+      onDemandLeft--
+      retiringOnDemand++
+    }
+    actions.push({
+      kind: 'give-back',
+      group: group.name,
+      instanceId: member.instanceId,
+      record: formatSwapRecord(stepDown(record, member.instanceId, halfDone.length + n + 1)),
+      reason: `a pair of the swap vanished without its decrement (desired capacity still holds its unit, and no one else changed it since the swap started); ${member.instanceId} leaves with a decrement`,
+    })
+  }
+  if (blocked !== undefined) return { ...idle(true, halfDone, blocked), actions, retiringOnDemand }
+  // Every unit given back: the swap is over once they are (the executor drops the record only if they are).
   const after = finished(
     group,
     rawRecordOf(actions, record),
     group.tags[TAG_ORIGINAL_MAX_SIZE],
-    group.desiredCapacity - halfDone.length,
+    group.desiredCapacity - halfDone.length - vanished,
   )
   return { ...idle(true, halfDone), actions: [...actions, ...after.actions], retiringOnDemand }
 }
@@ -311,5 +341,7 @@ const retirePairs = (input: RecoveryInput, record: SwapRecord, halfDone: readonl
 /** The record the last of these actions announces (the record itself when there are none). */
 const rawRecordOf = (actions: readonly Action[], record: SwapRecord): string => {
   const last = actions.at(-1)
-  return last?.kind === 'complete-swap' && last.record !== undefined ? last.record : formatSwapRecord(record)
+  return (last?.kind === 'complete-swap' || last?.kind === 'give-back') && last.record !== undefined
+    ? last.record
+    : formatSwapRecord(record)
 }

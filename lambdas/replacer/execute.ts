@@ -7,6 +7,7 @@ import { isCapacityErrorCode, isNotFound } from '../aws/errors.ts'
 import type {
   Action,
   CompleteSwapAction,
+  GiveBackAction,
   LaunchSpotAction,
   RestoreMaxSizeAction,
   SwapAction,
@@ -35,7 +36,9 @@ export interface Outcome {
 }
 
 const ORDER: Record<Action['kind'], number> = {
+  // Give-backs follow the pairs' retirements (a stable sort keeps the order the records were numbered in).
   'complete-swap': 2,
+  'give-back': 2,
   'restore-max-size': 3,
   'terminate-spot': 4,
   swap: 5,
@@ -47,9 +50,11 @@ const ORDER: Record<Action['kind'], number> = {
  * announced in the record as the one after the previous step, so the steps stop at the first failure,
  * and the record is dropped only once every step is done.
  */
+const STEPS_DOWN: readonly Action['kind'][] = ['complete-swap', 'give-back']
 const REQUIRES: Partial<Record<Action['kind'], readonly Action['kind'][]>> = {
-  'complete-swap': ['complete-swap'],
-  'restore-max-size': ['complete-swap'],
+  'complete-swap': STEPS_DOWN,
+  'give-back': STEPS_DOWN,
+  'restore-max-size': STEPS_DOWN,
 }
 
 const describeError = (error: unknown): string =>
@@ -85,6 +90,12 @@ const completeSwap = async (cloud: CloudPort, action: CompleteSwapAction): Promi
   if (action.record !== undefined) await cloud.tagGroup(action.group, { [TAG_SWAP_DESIRED]: action.record })
   await cloud.terminateInGroup(id, true)
   return { action, status: 'done', detail: `retired ${id}` }
+}
+
+const giveBack = async (cloud: CloudPort, action: GiveBackAction): Promise<Outcome> => {
+  await cloud.tagGroup(action.group, { [TAG_SWAP_DESIRED]: action.record })
+  await cloud.terminateInGroup(action.instanceId, true)
+  return { action, status: 'done', detail: `gave back a vanished pair's unit with ${action.instanceId}` }
 }
 
 const terminateSpot = async (cloud: CloudPort, action: TerminateSpotAction): Promise<Outcome> => {
@@ -214,6 +225,8 @@ const run = (cloud: CloudPort, action: Action): Promise<Outcome> => {
       return restoreMaxSize(cloud, action)
     case 'complete-swap':
       return completeSwap(cloud, action)
+    case 'give-back':
+      return giveBack(cloud, action)
     case 'terminate-spot':
       return terminateSpot(cloud, action)
     case 'swap':

@@ -44,6 +44,7 @@ export const summarizeOutcome = (outcome: Outcome): Record<string, unknown> => {
       summary.retire = action.retire
       break
     case 'terminate-spot':
+    case 'give-back':
       summary.instanceId = action.instanceId
       break
     case 'restore-max-size':

@@ -53,6 +53,7 @@ const CHANGES_CAPACITY: ReadonlySet<Action['kind']> = new Set([
   'launch-spot',
   'swap',
   'complete-swap',
+  'give-back',
   'restore-max-size',
 ])
 
@@ -112,6 +113,7 @@ const retiredBy = (plans: readonly GroupPlan[]): Set<string> => {
     for (const action of plan.actions) {
       if (action.kind === 'launch-spot') ids.add(action.replacing)
       if (action.kind === 'swap') for (const pair of action.pairs) ids.add(pair.onDemandInstanceId)
+      if (action.kind === 'give-back') ids.add(action.instanceId)
       if (action.kind === 'complete-swap') {
         ids.add(action.pair.onDemandInstanceId)
         if (action.retire === 'replacement') ids.add(action.pair.spotInstanceId)
@@ -120,9 +122,9 @@ const retiredBy = (plans: readonly GroupPlan[]): Set<string> => {
   return ids
 }
 
-/** Whether the plan finishes a swap by retiring one side of a pair (taking a unit of desired capacity). */
+/** Whether the plan finishes a swap by taking a unit of desired capacity (a retirement or a give-back). */
 const retiresForSwap = (plan: GroupPlan): boolean =>
-  plan.actions.some((a) => a.kind === 'complete-swap' && a.retire !== 'none')
+  plan.actions.some((a) => a.kind === 'give-back' || (a.kind === 'complete-swap' && a.retire !== 'none'))
 
 /**
  * The owner's changes of desired capacity since each group's open swap started (its record's
@@ -212,9 +214,10 @@ const planRegion = async (context: PlanContext, cloud: CloudPort): Promise<Group
  */
 const withoutUnread = (plan: GroupPlan, unread: ReadonlySet<string>): GroupPlan => {
   const unreadPair = (a: Action): boolean =>
-    a.kind === 'complete-swap' &&
-    (unread.has(a.pair.onDemandInstanceId) ||
-      (a.retire === 'replacement' && unread.has(a.pair.spotInstanceId)))
+    (a.kind === 'give-back' && unread.has(a.instanceId)) ||
+    (a.kind === 'complete-swap' &&
+      (unread.has(a.pair.onDemandInstanceId) ||
+        (a.retire === 'replacement' && unread.has(a.pair.spotInstanceId))))
   // Each retirement's record counts the ones before it: one left for later takes all after it along.
   const completesUnread = plan.actions.some(unreadPair)
   const actions = plan.actions.filter((a) => {
@@ -222,6 +225,7 @@ const withoutUnread = (plan: GroupPlan, unread: ReadonlySet<string>): GroupPlan 
     if (a.kind === 'launch-spot') return !unread.has(a.replacing)
     if (a.kind === 'swap') return a.pairs.every((pair) => !unread.has(pair.onDemandInstanceId))
     if (a.kind === 'complete-swap') return !completesUnread || a.retire === 'none'
+    if (a.kind === 'give-back') return !completesUnread
     return true
   })
   return { ...plan, actions }

@@ -4,7 +4,6 @@
  * with the most, never an instance protected from scale-in), holds terminating instances in Terminating:Wait while a termination hook
  * runs, and replaces a member that EC2 took away.
  */
-import { TAG_REPLACING_INSTANCE } from '../core/constants.ts'
 import { TERMINATING_TRANSITION } from '../core/interruption.ts'
 import { Priority } from './clock.ts'
 import { TERMINATION_HOOK_SECONDS } from './constants.ts'
@@ -174,19 +173,8 @@ export const terminateByEc2 = (world: World, region: SimRegion, instance: SimIns
     if (group !== undefined) region.removeMember(group, instance.id)
   })
   if (group === undefined || member === undefined || member.lifecycleState.startsWith('Terminating')) return
-  if (isHalfDoneReplacement(group, instance)) group.heldForLostReplacements++
   region.setMemberState(group, instance.id, 'Terminating')
   reconcile(world, region, group)
-}
-
-/** A spot member attached by a swap whose partner is still in service: desired still holds its +1. */
-const isHalfDoneReplacement = (group: SimGroup, instance: SimInstance): boolean => {
-  const partner = instance.tags[TAG_REPLACING_INSTANCE]
-  return (
-    instance.lifecycle === 'spot' &&
-    partner !== undefined &&
-    group.members.get(partner)?.lifecycleState === 'InService'
-  )
 }
 
 /** Auto Scaling keeps six weeks of activities; the simulator keeps the latest of them. */
@@ -205,7 +193,6 @@ const recordActivity = (group: SimGroup, startMs: number, cause: string): void =
 export const ownerSetsDesired = (world: World, region: SimRegion, group: SimGroup, desired: number): void => {
   const clamped = Math.min(group.maxSize, Math.max(group.minSize, desired))
   if (clamped === group.desiredCapacity) return
-  group.heldForLostReplacements = 0
   recordActivity(
     group,
     world.clock.now,

@@ -59,7 +59,6 @@ const createGroup = (region: SimRegion, spec: ScenarioGroup, index: number): Sim
     hooks: spec.terminationHook ? [{ name: `${spec.name}-drain`, transition: TERMINATING_TRANSITION }] : [],
     members: new Map(),
     owner: { minSize: spec.min, maxSize: spec.max, desiredCapacity: spec.desired },
-    heldForLostReplacements: 0,
     activities: [],
   }
   region.groups.set(group.name, group)

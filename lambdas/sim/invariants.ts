@@ -84,19 +84,13 @@ export const RESTORE_RUNS = 2
 /** Per group: clean replacer runs that ended with the group's sizes still not as its owner set them. */
 export type SizeWatch = Map<string, { readonly runs: number; readonly sinceMs: number }>
 
-/**
- * Sizes as the owner set them; or, while a swap holds units for replacements EC2 took before the
- * interruption handler could leave with the decrement (SimGroup.heldForLostReplacements), desired up to that
- * many above and MaxSize at most what that desired needs.
- */
+/** Sizes other than the owner set them (MaxSize may stay raised only as far as desired needs). */
 const sizesDiffer = (
   state: GroupState,
   owner: { minSize: number; maxSize: number; desiredCapacity: number },
-  held = 0,
 ) =>
   state.minSize !== owner.minSize ||
-  state.desired < owner.desiredCapacity ||
-  state.desired > owner.desiredCapacity + held ||
+  state.desired !== owner.desiredCapacity ||
   (state.maxSize !== owner.maxSize && state.maxSize !== Math.max(owner.maxSize, state.desired))
 
 /**
@@ -120,10 +114,9 @@ const sizeCheck = (
   const group = region.groups.get(name)
   const owner = group?.owner
   if (owner === undefined) return undefined
-  const held = group?.heldForLostReplacements ?? 0
   const clean = !session.crashed && session.failedCalls === 0
   const describe = `min/max/desired ${now.minSize}/${now.maxSize}/${now.desired}, owner set ${owner.minSize}/${owner.maxSize}/${owner.desiredCapacity}`
-  if (!sizesDiffer(now, owner, held)) {
+  if (!sizesDiffer(now, owner)) {
     watch.delete(name)
     return undefined
   }
@@ -132,7 +125,7 @@ const sizeCheck = (
     if (replacerCovered) watch.set(name, { runs: 0, sinceMs: timing.startedMs })
     return undefined
   }
-  if (!sizesDiffer(was, owner, held)) return `changed by an invocation without failures: ${describe}`
+  if (!sizesDiffer(was, owner)) return `changed by an invocation without failures: ${describe}`
   if (!replacerCovered) return undefined
   const watched = watch.get(name) ?? { runs: 0, sinceMs: Number.NEGATIVE_INFINITY }
   if (timing.startedMs < watched.sinceMs + timing.settleMs) return undefined

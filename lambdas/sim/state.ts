@@ -65,13 +65,6 @@ export interface SimGroup {
   /** The sizes the group's owner set; spotswap must leave them exactly so. */
   owner: GroupSizes
   /**
-   * Units of desired capacity a swap still held for replacements EC2 took while they were members with
-   * their partner in service (the interruption handler could not leave with the decrement in time): no
-   * one can tell such a +1 from an owner's, so spotswap leaves it (docs/reliability.md, "Limits"), and
-   * invariant 4 allows it until the owner next sets desired capacity.
-   */
-  heldForLostReplacements: number
-  /**
    * Its scaling activities, oldest first: the simulator writes those of the owner's changes of desired
    * capacity (the only ones the engine reads anything from), in Auto Scaling's words.
    */

@@ -44,25 +44,29 @@ describe('judgeRecord', () => {
     parseSwapRecord(raw.replace('P1', P1).replace('P2', P2).replace('S1', S1)) as SwapRecord
 
   it.each([
-    ['attached, nothing retired yet', '6/2', 6, 2, [], '6/2'],
-    ['P1 announced, still in: not retired', '5/1/P1', 6, 2, [P1], '6/2/P1'],
-    ['P1 retired', '5/1/P1', 5, 1, [], '5/1/P1'],
-    ['P2 announced, still in: not retired', '4/0/P2', 5, 1, [P2], '5/1/P2'],
-    ['every partner retired', '4/0/P2', 4, 0, [], '4/0/P2'],
-    ['the interruption handler took S1 away, recorded ahead', '5/1/S1', 5, 1, [], '5/1/S1'],
+    ['attached, nothing retired yet', '6/2', 6, 2, [], '6/2', 0],
+    ['P1 announced, still in: not retired', '5/1/P1', 6, 2, [P1], '6/2/P1', 0],
+    ['P1 retired', '5/1/P1', 5, 1, [], '5/1/P1', 0],
+    ['P2 announced, still in: not retired', '4/0/P2', 5, 1, [P2], '5/1/P2', 0],
+    ['every partner retired', '4/0/P2', 4, 0, [], '4/0/P2', 0],
+    ['the interruption handler took S1 away, recorded ahead', '5/1/S1', 5, 1, [], '5/1/S1', 0],
+    // A pair vanished without its decrement (Auto Scaling backfilled it): its unit is still held, if the
+    // scaling activities show no one else's change (an owner's scale-in and out would look the same).
+    ['a pair vanished before any retirement', '6/2', 6, 1, [], '6/2', 1],
+    ['both pairs vanished', '6/2', 6, 0, [], '6/2', 2],
+    ['a replacement vanished after P1 was retired', '5/1/P1', 5, 0, [], '5/1/P1', 1],
+    ['P1 announced, still in; S1 gone without its decrement', '5/1/P1', 6, 1, [P1], '6/2/P1', 1],
   ] as const)(
-    '%s (record %s, desired %i, %i half-done): as %s',
-    (_, raw, desired, halfDone, stillIn, now) => {
+    '%s (record %s, desired %i, %i half-done): as %s, %i vanished',
+    (_, raw, desired, halfDone, stillIn, now, vanished) => {
       const judged = judgeRecord(record(raw), desired, halfDone, (id) =>
         (stillIn as readonly string[]).includes(id),
       )
-      expect(judged).toEqual({ ours: true, record: record(now) })
+      expect(judged).toEqual({ ours: true, record: record(now), vanished })
     },
   )
 
   it.each([
-    ['not yet retiring: a pair missing, nothing proves the attach happened', '6/2', 6, 1, []],
-    ['the attach failed and the owner raised desired by the pairs', '6/2', 6, 0, []],
     ['the attach never happened', '6/2', 4, 0, []],
     ['the owner scaled in by one and Auto Scaling took a partner', '6/2', 5, 1, []],
     ['the owner raised desired meanwhile', '6/2', 8, 2, []],
@@ -71,20 +75,7 @@ describe('judgeRecord', () => {
     ['the owner raised desired by two during the retirements', '5/1/P1', 7, 1, []],
     ['P1 retired, then the owner raised desired by one', '5/1/P1', 6, 1, []],
     ['S1 announced by the handler, which then failed; EC2 took S1 anyway (the +1 stays)', '5/1/S1', 6, 1, []],
-    [
-      'a replacement vanished without its decrement after P1 was retired (or a scale-in and out)',
-      '5/1/P1',
-      5,
-      0,
-      [],
-    ],
-    [
-      'P1 announced, still in; S1 gone, desired as after the attach (or a scale-in and out)',
-      '5/1/P1',
-      6,
-      1,
-      [P1],
-    ],
+    ['more half-done pairs than the record counts', '5/1/P1', 5, 2, []],
   ] as const)(
     'someone else: %s (record %s, desired %i, %i half-done)',
     (_, raw, desired, halfDone, stillIn) => {
@@ -119,22 +110,68 @@ describe('finishing a swap an earlier run left', () => {
     ])
   })
 
-  it('leaves the +1 of a pair whose replacement vanished without its decrement, and drops the record', () => {
+  describe('a pair that vanished without its decrement', () => {
     // Swap from desired 3 left 4/1 after retiring one partner; its replacement was interrupted while the
-    // interruption handler could not act, and the group backfilled it. An owner's scale-in and scale-out
-    // would look the same: the +1 stays (money), rather than risk retiring capacity the owner asked for.
-    const plan = planGroup(
-      planInput(onDemandFleet(4), {
-        groupOverrides: {
-          desiredCapacity: 4,
-          maxSize: 4,
-          tags: { [TAG_SWAP_DESIRED]: '4/1/i-0000000000000abcd', [TAG_ORIGINAL_MAX_SIZE]: '3' },
+    // interruption handler could not act, and the group backfilled it: desired 4 still holds its unit.
+    const fleet = onDemandFleet(4)
+    const vanished = (overrides: Partial<PlanInput> = {}) =>
+      planGroup(
+        planInput(fleet, {
+          groupOverrides: {
+            desiredCapacity: 4,
+            maxSize: 4,
+            tags: { [TAG_SWAP_DESIRED]: '4/1/i-0000000000000abcd', [TAG_ORIGINAL_MAX_SIZE]: '3' },
+          },
+          ownerChanges: { kind: 'read', changes: [] },
+          ...overrides,
+        }),
+      )
+
+    it('gives its unit back with the oldest on-demand member, announced, then restores MaxSize', () => {
+      const oldest = fleet[0]?.id
+      expect(vanished().actions.filter((a) => a.kind !== 'launch-spot')).toEqual([
+        expect.objectContaining({ kind: 'give-back', instanceId: oldest, record: `3/0/${oldest}` }),
+        expect.objectContaining({ kind: 'restore-max-size', maxSize: 3 }),
+      ])
+    })
+
+    it('passes over a protected member and keeps the on-demand minimum', () => {
+      const plan = vanished({
+        terminationProtected: new Set([fleet[0]?.id ?? '']),
+        config: config({ minOnDemandNumber: 2 }),
+      })
+      expect(plan.actions.filter((a) => a.kind === 'give-back')).toEqual([
+        expect.objectContaining({ instanceId: fleet[1]?.id }),
+      ])
+    })
+
+    it('waits when no member may leave', () => {
+      const plan = vanished({ config: config({ minOnDemandNumber: 4 }) })
+      expect(recoveryKinds(plan.actions)).toEqual([])
+      expect(plan.instanceSkips).toContainEqual({
+        instanceId: 'web',
+        reason: expect.stringMatching(/^swap waits: no member may leave to give back/),
+      })
+    })
+
+    it('leaves the unit when the owner changed desired capacity since the swap started', () => {
+      const plan = vanished({
+        ownerChanges: {
+          kind: 'read',
+          changes: [
+            { at: NOW, from: 4, to: 3, cause: '' },
+            { at: NOW, from: 3, to: 4, cause: '' },
+          ],
         },
-      }),
-    )
-    expect(plan.actions.filter((a) => a.kind !== 'launch-spot')).toEqual([
-      expect.objectContaining({ kind: 'restore-max-size', maxSize: 4 }),
-    ])
+      })
+      expect(plan.actions.filter((a) => a.kind !== 'launch-spot')).toEqual([
+        expect.objectContaining({
+          kind: 'restore-max-size',
+          maxSize: 4,
+          reason: expect.stringContaining('nothing is given back'),
+        }),
+      ])
+    })
   })
 
   it('retires neither side while the owner protects both, and the pairs after it wait too', () => {

@@ -47,3 +47,45 @@ describe('executeActions: finishing a half-done swap', () => {
     expect(outcomes[1]?.detail).toBe('not attempted: a complete-swap action failed first')
   })
 })
+
+describe('executeActions: giving back a vanished pair’s unit', () => {
+  it('announces it in the record, then takes the member out with a decrement, and only then restores MaxSize', async () => {
+    const { cloud, partner } = halfDone()
+    const giveBack = {
+      kind: 'give-back',
+      group: 'web',
+      instanceId: partner.id,
+      record: `1/0/${partner.id}`,
+      reason: 'test',
+    } as const
+    const restore = { kind: 'restore-max-size', group: 'web', maxSize: 2, reason: 'test' } as const
+    const outcomes = await executeActions(cloud, [restore, giveBack], false)
+    expect(outcomes.map((o) => [o.action.kind, o.status])).toEqual([
+      ['give-back', 'done'],
+      ['restore-max-size', 'done'],
+    ])
+    expect(cloud.mutations.map((m) => [m.method, m.args[1]])).toEqual([
+      ['tagGroup', { 'spotswap:swap-desired': `1/0/${partner.id}` }],
+      ['terminateInGroup', true],
+      ['setMaxSize', 2],
+      ['untagGroup', ['spotswap:swap-desired', 'spotswap:swap-started', 'spotswap:original-max-size']],
+    ])
+  })
+
+  it('is not attempted after a failed retirement, and the record stays for the next run', async () => {
+    const { cloud, replacement, action } = halfDone()
+    const giveBack = {
+      kind: 'give-back',
+      group: 'web',
+      instanceId: replacement.id,
+      record: '0/0/x',
+      reason: 'test',
+    } as const
+    const restore = { kind: 'restore-max-size', group: 'web', maxSize: 2, reason: 'test' } as const
+    cloud.failNext('terminateInGroup', new Error('throttled'))
+    const outcomes = await executeActions(cloud, [action, giveBack, restore], false)
+    expect(outcomes.map((o) => o.status)).toEqual(['failed', 'failed', 'failed'])
+    expect(outcomes[1]?.detail).toBe('not attempted: a complete-swap action failed first')
+    expect(cloud.mutations.filter((m) => m.method === 'untagGroup')).toEqual([])
+  })
+})

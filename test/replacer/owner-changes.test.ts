@@ -69,6 +69,36 @@ describe('finishing a swap against the scaling activities', () => {
     expect(cloud.group('web').desiredCapacity).toBe(2)
   })
 
+  it('gives back the unit of a pair whose replacement left without its decrement, after reading protection', async () => {
+    const { cloud, h } = await crashedMidSwap()
+    const group = cloud.group('web')
+    const replacement = [...group.members.keys()].find((id) => cloud.instances.get(id)?.lifecycle === 'spot')
+    // EC2 took the replacement and the interruption handler could not leave with the decrement.
+    await cloud.detachInstances('web', [replacement ?? ''], false)
+    for (const id of group.members.keys()) group.members.set(id, 'InService')
+    cloud.calls.length = 0
+    await h.run()
+    const retired = cloud.mutations.find((c) => c.method === 'terminateInGroup')?.args[0] as string
+    expect(cloud.calls.find((c) => c.method === 'terminationProtected')?.args[0]).toContain(retired)
+    expect(group.desiredCapacity).toBe(2)
+    expect(group.tags[TAG_SWAP_DESIRED]).toBeUndefined()
+  })
+
+  it('leaves that unit when someone else changed desired capacity since the swap started', async () => {
+    const { cloud, h, started } = await crashedMidSwap()
+    const group = cloud.group('web')
+    const replacement = [...group.members.keys()].find((id) => cloud.instances.get(id)?.lifecycle === 'spot')
+    await cloud.detachInstances('web', [replacement ?? ''], false)
+    for (const id of group.members.keys()) group.members.set(id, 'InService')
+    group.activities.push(
+      ownerSets(new Date(started.getTime() + 60_000), 3, 2),
+      ownerSets(new Date(started.getTime() + 120_000), 2, 3),
+    )
+    await h.run()
+    expect(group.desiredCapacity).toBe(3)
+    expect(cloud.mutations.filter((c) => c.method === 'terminateInGroup')).toEqual([])
+  })
+
   it('does not read them when there is no swap to finish', async () => {
     const cloud = cloudWithFleet(2)
     const h = harness({ 'us-east-1': cloud })
