@@ -10,6 +10,7 @@ import type { GroupConfig } from './config.ts'
 import {
   GRACE_SLACK_SECONDS,
   ORPHAN_SCHEDULE_PERIODS,
+  TAG_INTERRUPTION_WARNED,
   TAG_REBALANCE_AT_RISK,
   TAG_REPLACING_INSTANCE,
 } from './constants.ts'
@@ -62,9 +63,15 @@ export const planGroup = (input: PlanInput): GroupPlan => {
   const onDemand = inService.filter((m) => detail(m.instanceId)?.lifecycle === 'on-demand')
   const onDemandIds = new Set(onDemand.map((m) => m.instanceId))
   const spot = inService.filter((m) => detail(m.instanceId)?.lifecycle === 'spot')
-  // Spot members the interruption handler flagged after a rebalance recommendation: replaced like
-  // on-demand ones (into another pool), without counting against the on-demand minimum.
-  const atRisk = spot.filter((m) => detail(m.instanceId)?.tags[TAG_REBALANCE_AT_RISK] !== undefined)
+  // Spot members EC2 will interrupt within two minutes, which the interruption handler left in service for
+  // us to replace ahead of the interruption.
+  const doomed = spot.filter((m) => detail(m.instanceId)?.tags[TAG_INTERRUPTION_WARNED] !== undefined)
+  const doomedIds = new Set(doomed.map((m) => m.instanceId))
+  // Those and the ones flagged after a rebalance recommendation: replaced like on-demand ones (into
+  // another pool), without counting against the on-demand minimum.
+  const atRisk = spot.filter(
+    (m) => doomedIds.has(m.instanceId) || detail(m.instanceId)?.tags[TAG_REBALANCE_AT_RISK] !== undefined,
+  )
   const atRiskIds = new Set(atRisk.map((m) => m.instanceId))
   const isPartner = (id: string): boolean => onDemandIds.has(id) || atRiskIds.has(id)
   const minOnDemand = minOnDemandCount(config, inService.length, group.mixedInstancesPolicy)
@@ -144,7 +151,8 @@ export const planGroup = (input: PlanInput): GroupPlan => {
       skipped === undefined &&
       halfDonePartners.size === 0 &&
       instance.state === 'running' &&
-      ageSeconds + GRACE_SLACK_SECONDS >= grace
+      // A doomed partner is gone in two minutes: no grace period is worth waiting for.
+      (ageSeconds + GRACE_SLACK_SECONDS >= grace || doomedIds.has(partner))
     ) {
       ready.push({ spotInstanceId: instance.id, onDemandInstanceId: partner })
     } else if (ageSeconds > orphanAfterSeconds) {
@@ -173,9 +181,14 @@ export const planGroup = (input: PlanInput): GroupPlan => {
   // 4. New replacements: at-risk spot members first, then the oldest on-demand ones, within the
   // on-demand minimum and the in-flight budget.
   if (skipped === undefined) {
-    const stillPending = wanted.length - ready.length
+    // Replacements of doomed members are outside the budget: the capacity goes either way.
+    const readyIds = new Set(ready.map((pair) => pair.spotInstanceId))
+    const stillPending = wanted.filter(
+      ([partner, instance]) => !doomedIds.has(partner) && !readyIds.has(instance.id),
+    ).length
     const launches = planLaunches(input, config, {
       budget: inFlightLimit(config.maxReplacementsInFlight, inService.length) - stillPending,
+      doomed: doomedIds,
       onDemandBudget: replaceable - wantedForOnDemand.length,
       eligible: [...atRisk, ...onDemand].filter(
         (m) => !pendingByPartner.has(m.instanceId) && !halfDonePartners.has(m.instanceId),
@@ -186,6 +199,17 @@ export const planGroup = (input: PlanInput): GroupPlan => {
       instanceSkips,
     })
     actions.push(...launches)
+  } else if (!isBeingDeleted(group)) {
+    // Not acted on now (cron window, suspended processes, a stack update): doomed members leave at once,
+    // as the interruption handler would have made them, rather than wait for EC2.
+    for (const member of doomed)
+      if (!isProtected(member.instanceId))
+        actions.push({
+          kind: 'release-doomed',
+          group: group.name,
+          instanceId: member.instanceId,
+          reason: `interrupted soon and not replaced ahead: ${skipped}`,
+        })
   }
 
   return { group: group.name, region: group.region, skipped, actions, instanceSkips, figures }

@@ -37,7 +37,7 @@ export interface Recovery {
 export const swapRecord = (desiredAfterAttach: number, pairs: number): string =>
   `${desiredAfterAttach}/${pairs}`
 
-const parseRecord = (raw: string | undefined): { after: number; pairs: number } | undefined => {
+export const parseRecord = (raw: string | undefined): { after: number; pairs: number } | undefined => {
   const match = /^(\d+)\/(\d+)$/.exec(raw ?? '')
   return match ? { after: Number(match[1]), pairs: Number(match[2]) } : undefined
 }

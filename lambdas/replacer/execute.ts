@@ -8,6 +8,7 @@ import type {
   Action,
   CompleteSwapAction,
   LaunchSpotAction,
+  ReleaseDoomedAction,
   RestoreMaxSizeAction,
   SwapAction,
   TerminateSpotAction,
@@ -38,6 +39,7 @@ const ORDER: Record<Action['kind'], number> = {
   'terminate-spot': 2,
   swap: 3,
   'launch-spot': 4,
+  'release-doomed': 5,
 }
 
 const describeError = (error: unknown): string =>
@@ -114,7 +116,40 @@ const swap = async (cloud: CloudPort, action: SwapAction): Promise<Outcome> => {
   return { action, status: 'done' }
 }
 
+/** Out of the group without a decrement: the group backfills now rather than when EC2 takes the member. */
+const releaseDoomed = async (cloud: CloudPort, action: ReleaseDoomedAction): Promise<Outcome> => {
+  try {
+    await cloud.detachInstances(action.group, [action.instanceId], false)
+  } catch (error) {
+    if (!isNotFound(error)) throw error
+    return { action, status: 'done', detail: 'already gone' }
+  }
+  return { action, status: 'done' }
+}
+
+/** A doomed member whose replacement could not be launched leaves the group at once (see releaseIfNotLaunched). */
 const launchSpot = async (cloud: CloudPort, action: LaunchSpotAction): Promise<Outcome> => {
+  let outcome: Outcome
+  try {
+    outcome = await tryLaunchSpot(cloud, action)
+  } catch (error) {
+    if (!action.releaseIfNotLaunched) throw error
+    outcome = { action, status: 'failed', detail: describeError(error) }
+  }
+  if (outcome.status !== 'failed' || !action.releaseIfNotLaunched) return outcome
+  const released = await releaseDoomed(cloud, {
+    kind: 'release-doomed',
+    group: action.group,
+    instanceId: action.replacing,
+    reason: 'no replacement could be launched ahead of its interruption',
+  })
+  return {
+    ...outcome,
+    detail: `${outcome.detail}; ${action.replacing} left the group (${released.detail ?? 'detached'})`,
+  }
+}
+
+const tryLaunchSpot = async (cloud: CloudPort, action: LaunchSpotAction): Promise<Outcome> => {
   // The attempt is recorded first: if this run stops now, the next one starts a new attempt.
   await cloud.tagInstances([action.replacing], { [TAG_REPLACEMENT_ATTEMPT]: String(action.attempt) })
   const result = await cloud.launchSpot({
@@ -152,6 +187,8 @@ const run = (cloud: CloudPort, action: Action): Promise<Outcome> => {
       return swap(cloud, action)
     case 'launch-spot':
       return launchSpot(cloud, action)
+    case 'release-doomed':
+      return releaseDoomed(cloud, action)
   }
 }
 
