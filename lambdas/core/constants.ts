@@ -33,8 +33,14 @@ export const INTERRUPTION_RUN_DELAYS_SECONDS = [0, 45, 90] as const
  * to try again. Without it an empty pool would be asked every run, all day.
  */
 export const TAG_NO_SPOT_CAPACITY_UNTIL = 'spotswap:no-spot-capacity-until'
+/**
+ * The first back-off after a capacity failure: one default schedule period, since a pool out for a
+ * moment (a few minutes is common in real traces) is back by the next run. It doubles with every
+ * attempt the instance needed (TAG_REPLACEMENT_ATTEMPT), up to CAPACITY_BACKOFF_MAX_MINUTES.
+ */
+export const CAPACITY_BACKOFF_FIRST_MINUTES = 5
 /** Six schedule periods: long enough to stop hammering an empty pool, short enough to catch its return. */
-export const CAPACITY_BACKOFF_MINUTES = 30
+export const CAPACITY_BACKOFF_MAX_MINUTES = 30
 /**
  * Written on a group for the duration of a swap: `<desired capacity after the attach>/<pairs>`. With it
  * the next run can tell a swap cut short (finish it, give back the +1) from an owner's resize (leave it).

@@ -5,7 +5,8 @@
 import type { InstanceSkip, LaunchSpotAction, ReleaseDoomedAction } from './actions.ts'
 import type { GroupConfig } from './config.ts'
 import {
-  CAPACITY_BACKOFF_MINUTES,
+  CAPACITY_BACKOFF_FIRST_MINUTES,
+  CAPACITY_BACKOFF_MAX_MINUTES,
   MAX_FLEET_OVERRIDES,
   MAX_POOL_SHARE,
   TAG_INTERRUPTION_WARNED,
@@ -75,6 +76,24 @@ const diversify = (
 const urgency = (instance: Instance, doomed: ReadonlySet<string>): number =>
   doomed.has(instance.id) ? 0 : instance.lifecycle === 'spot' ? 1 : 2
 
+/**
+ * When the instance's last capacity back-off ended; never backed off sorts first. Taking the least
+ * recently failed first is a rotation: an instance whose pools stay empty cannot take the group's
+ * in-flight budget run after run while another, in a zone that has capacity, waits behind it.
+ */
+const lastBackoffEnd = (instance: Instance): number =>
+  Date.parse(instance.tags[TAG_NO_SPOT_CAPACITY_UNTIL] ?? '') || Number.NEGATIVE_INFINITY
+
+/** 5, 10, 20, then 30 minutes: the more attempts an instance needed, the longer until the next. */
+export const capacityBackoffMinutes = (attempt: number): number =>
+  Math.min(CAPACITY_BACKOFF_MAX_MINUTES, CAPACITY_BACKOFF_FIRST_MINUTES * 2 ** Math.max(0, attempt - 1))
+
+const compareBackoffEnds = (a: Instance, b: Instance): number => {
+  const endA = lastBackoffEnd(a)
+  const endB = lastBackoffEnd(b)
+  return endA === endB ? 0 : endA < endB ? -1 : 1
+}
+
 export const planLaunches = (
   input: PlanInput,
   config: GroupConfig,
@@ -124,6 +143,7 @@ export const planLaunches = (
     .sort(
       (a, b) =>
         urgency(a.instance, budget.doomed) - urgency(b.instance, budget.doomed) ||
+        compareBackoffEnds(a.instance, b.instance) ||
         byLaunchTimeThenId(a.instance, b.instance),
     )
 
@@ -219,7 +239,9 @@ export const planLaunches = (
       tags: launchTags(group, instance, baseType),
       clientToken: clientToken(instance.id, attempt),
       attempt,
-      capacityBackoffUntil: new Date(input.now.getTime() + CAPACITY_BACKOFF_MINUTES * 60_000).toISOString(),
+      capacityBackoffUntil: new Date(
+        input.now.getTime() + capacityBackoffMinutes(attempt) * 60_000,
+      ).toISOString(),
       releaseIfNotLaunched: doomed,
       expectedHourlySavingsUsd: onDemandPrice - first.spotPriceUsd,
       reason: replacingOnDemand

@@ -420,6 +420,44 @@ describe('planGroup', () => {
     expect(launches(plan.actions)[0]?.tags['spotswap:no-spot-capacity-until']).toBeUndefined()
   })
 
+  it('takes the instances that never lacked spot capacity first, then the least recently backed off', () => {
+    const [oldest, middle, newest] = onDemandFleet(3) as [Instance, Instance, Instance]
+    const backedOff = (instance: Instance, minutesBeforeNow: number): Instance => ({
+      ...instance,
+      tags: { 'spotswap:no-spot-capacity-until': minutesAgo(minutesBeforeNow).toISOString() },
+    })
+    const order = (fleet: readonly Instance[]) =>
+      launches(
+        planGroup(
+          planInput(fleet, {
+            config: config({ minOnDemandNumber: 0, maxReplacementsInFlight: { kind: 'count', value: 3 } }),
+          }),
+        ).actions,
+      ).map((l) => l.replacing)
+    expect(order([oldest, middle, newest])).toEqual([oldest.id, middle.id, newest.id])
+    expect(order([backedOff(oldest, 1), backedOff(middle, 20), newest])).toEqual([
+      newest.id,
+      middle.id,
+      oldest.id,
+    ])
+  })
+
+  it.each([
+    [1, 5],
+    [2, 10],
+    [3, 20],
+    [4, 30],
+    [9, 30],
+  ])('backs off attempt %i for %i minutes if it finds no spot capacity', (previous, minutes) => {
+    const [instance] = onDemandFleet(1) as [Instance]
+    const tried = { ...instance, tags: { 'spotswap:replacement-attempt': String(previous - 1) } }
+    const [launch] = launches(
+      planGroup(planInput([tried], { config: config({ minOnDemandNumber: 0 }) })).actions,
+    )
+    expect(launch?.attempt).toBe(previous)
+    expect(launch?.capacityBackoffUntil).toBe(new Date(NOW.getTime() + minutes * 60_000).toISOString())
+  })
+
   it('skips an instance with API termination protection and replaces the next one instead', () => {
     const fleet = onDemandFleet(2)
     const plan = planGroup(planInput(fleet, { terminationProtected: new Set([fleet[0]?.id as string]) }))

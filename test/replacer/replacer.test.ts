@@ -383,31 +383,29 @@ describe('replacer', () => {
     )
   })
 
-  it('backs off an instance for 30 minutes when no candidate pool has spot capacity, then tries again', async () => {
+  it('backs off an instance 5, 10, 20, then 30 minutes while no candidate pool has spot capacity', async () => {
     const cloud = cloudWithFleet(1)
     const original = [...cloud.group('web').members.keys()][0] as string
-    let launches = 0
+    const launchedAt: number[] = []
+    const h = harness({ 'us-east-1': cloud })
+    let minute = 0
     cloud.launchSpot = async () => {
-      launches++
+      launchedAt.push(minute)
       return {
         ok: false,
         errors: [{ instanceType: 'm5.large', code: 'InsufficientInstanceCapacity', message: 'none' }],
       }
     }
-    const h = harness({ 'us-east-1': cloud })
     const summary = await h.run()
-    expect(JSON.stringify(summary)).toContain('next try at 2026-01-01T00:30:00.000Z')
+    expect(JSON.stringify(summary)).toContain('next try at 2026-01-01T00:05:00.000Z')
     expect(cloud.instances.get(original)?.tags['spotswap:no-spot-capacity-until']).toBe(
-      '2026-01-01T00:30:00.000Z',
+      '2026-01-01T00:05:00.000Z',
     )
-    for (let run = 0; run < 5; run++) {
+    for (minute = 5; minute <= 120; minute += 5) {
       h.advanceMinutes(5)
       await h.run()
     }
-    expect(launches).toBe(1)
-    h.advanceMinutes(5)
-    await h.run()
-    expect(launches).toBe(2)
+    expect(launchedAt).toEqual([0, 5, 15, 35, 65, 95])
   })
 
   it('does not back off for a launch that failed for another reason', async () => {
