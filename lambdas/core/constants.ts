@@ -23,6 +23,12 @@ export const TAG_REBALANCE_AT_RISK = 'spotswap:rebalance-at-risk'
  */
 export const TAG_INTERRUPTION_WARNED = 'spotswap:interruption-warned'
 /**
+ * EC2 takes a warned instance 120 s after the warning. A swap that retires it must be over well before,
+ * or the retirement fails on an instance already terminating while the attach's +1 stays: no swap, and
+ * no launch, for a doomed member later than this after its warning (it leaves the group instead).
+ */
+export const DOOMED_SWAP_DEADLINE_SECONDS = 100
+/**
  * When the interruption handler asks for replacer runs of the group, seconds after the warning: one at
  * once to launch the replacement, then two to swap it in as soon as it runs (a spot instance is usually
  * running within a minute of its launch), the last one still 30 s before EC2 takes the instance.

@@ -8,6 +8,7 @@ import type { Action, GroupPlan, InstanceSkip, SwapPair } from './actions.ts'
 import { inFlightLimit, minOnDemandCount } from './capacity.ts'
 import type { GroupConfig } from './config.ts'
 import {
+  DOOMED_SWAP_DEADLINE_SECONDS,
   GRACE_SLACK_SECONDS,
   ORPHAN_SCHEDULE_PERIODS,
   TAG_INTERRUPTION_WARNED,
@@ -65,8 +66,11 @@ export const planGroup = (input: PlanInput): GroupPlan => {
   const spot = inService.filter((m) => detail(m.instanceId)?.lifecycle === 'spot')
   // Spot members EC2 will interrupt within two minutes, which the interruption handler left in service for
   // us to replace ahead of the interruption.
+  const warnedAt = (id: string): number => Date.parse(detail(id)?.tags[TAG_INTERRUPTION_WARNED] ?? '')
   const doomed = spot.filter((m) => detail(m.instanceId)?.tags[TAG_INTERRUPTION_WARNED] !== undefined)
   const doomedIds = new Set(doomed.map((m) => m.instanceId))
+  // Too close to the interruption for a swap to be over before EC2 takes the member.
+  const tooLate = (id: string): boolean => now.getTime() >= warnedAt(id) + DOOMED_SWAP_DEADLINE_SECONDS * 1000
   // Those and the ones flagged after a rebalance recommendation: replaced like on-demand ones (into
   // another pool), without counting against the on-demand minimum.
   const atRisk = spot.filter(
@@ -152,7 +156,7 @@ export const planGroup = (input: PlanInput): GroupPlan => {
       halfDonePartners.size === 0 &&
       instance.state === 'running' &&
       // A doomed partner is gone in two minutes: no grace period is worth waiting for.
-      (ageSeconds + GRACE_SLACK_SECONDS >= grace || doomedIds.has(partner))
+      (doomedIds.has(partner) ? !tooLate(partner) : ageSeconds + GRACE_SLACK_SECONDS >= grace)
     ) {
       ready.push({ spotInstanceId: instance.id, onDemandInstanceId: partner })
     } else if (ageSeconds > orphanAfterSeconds) {
@@ -178,6 +182,20 @@ export const planGroup = (input: PlanInput): GroupPlan => {
     })
   }
 
+  // Doomed members that can no longer be swapped out (too late, or the group is not acted on now: cron
+  // window, suspended processes, a stack update) leave at once, as the interruption handler would have
+  // made them, rather than wait for EC2.
+  const released = skipped === undefined ? doomed.filter((m) => tooLate(m.instanceId)) : doomed
+  if (!isBeingDeleted(group))
+    for (const member of released)
+      if (!isProtected(member.instanceId))
+        actions.push({
+          kind: 'release-doomed',
+          group: group.name,
+          instanceId: member.instanceId,
+          reason: `interrupted soon and not replaced ahead: ${skipped ?? `more than ${DOOMED_SWAP_DEADLINE_SECONDS}s since the warning`}`,
+        })
+
   // 4. New replacements: at-risk spot members first, then the oldest on-demand ones, within the
   // on-demand minimum and the in-flight budget.
   if (skipped === undefined) {
@@ -191,7 +209,8 @@ export const planGroup = (input: PlanInput): GroupPlan => {
       doomed: doomedIds,
       onDemandBudget: replaceable - wantedForOnDemand.length,
       eligible: [...atRisk, ...onDemand].filter(
-        (m) => !pendingByPartner.has(m.instanceId) && !halfDonePartners.has(m.instanceId),
+        (m) =>
+          !pendingByPartner.has(m.instanceId) && !halfDonePartners.has(m.instanceId) && !released.includes(m),
       ),
       spotMembers: spot,
       pendingSpot: wanted.map(([, instance]) => instance),
@@ -199,17 +218,6 @@ export const planGroup = (input: PlanInput): GroupPlan => {
       instanceSkips,
     })
     actions.push(...launches)
-  } else if (!isBeingDeleted(group)) {
-    // Not acted on now (cron window, suspended processes, a stack update): doomed members leave at once,
-    // as the interruption handler would have made them, rather than wait for EC2.
-    for (const member of doomed)
-      if (!isProtected(member.instanceId))
-        actions.push({
-          kind: 'release-doomed',
-          group: group.name,
-          instanceId: member.instanceId,
-          reason: `interrupted soon and not replaced ahead: ${skipped}`,
-        })
   }
 
   return { group: group.name, region: group.region, skipped, actions, instanceSkips, figures }

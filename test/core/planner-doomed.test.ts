@@ -86,6 +86,21 @@ describe('planGroup with a member EC2 will interrupt (replaced ahead)', () => {
     ])
   })
 
+  it('neither swaps nor launches once the interruption is too close, and lets the member leave instead', () => {
+    const warnedLongAgo = {
+      [TAG_REPLACED_TYPE]: 'm5.large',
+      [TAG_INTERRUPTION_WARNED]: minutesAgo(2).toISOString(),
+    }
+    const member = doomedMember({ tags: warnedLongAgo })
+    const replacement = replacementOf(member)
+    const late = planGroup(planInput([member], { launched: [replacement] }))
+    expect(swaps(late.actions)).toEqual([])
+    expect(released(late.actions)).toEqual([member.id])
+    const alone = planGroup(planInput([member], { config: config({ minOnDemandNumber: 0 }) }))
+    expect(launches(alone.actions)).toEqual([])
+    expect(released(alone.actions)).toEqual([member.id])
+  })
+
   it('waits while its replacement is still pending, launching no second one', () => {
     const member = doomedMember()
     const replacement = replacementOf(member, { state: 'pending' })
