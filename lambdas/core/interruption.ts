@@ -35,6 +35,8 @@ export type InterruptionSignal =
       readonly kind: 'spot-interruption'
       readonly instanceId: string
       readonly instanceAction: InstanceAction
+      /** When EC2 gave the warning (the event's time), if the event says; the interruption is 120 s later. */
+      readonly warnedAt?: Date | undefined
     }
   | { readonly kind: 'rebalance-recommendation'; readonly instanceId: string }
 
@@ -322,7 +324,12 @@ const replaceAhead = (
         kind: 'mark-interrupted',
         instanceId: instance.id,
         group: group.name,
-        tags: { [TAG_INTERRUPTION_WARNED]: snapshot.now.toISOString() },
+        // The first warning's time, not this delivery's: a retried or duplicated event must not push back
+        // the point after which the replacer no longer swaps (DOOMED_SWAP_DEADLINE_SECONDS).
+        tags: {
+          [TAG_INTERRUPTION_WARNED]:
+            instance.tags[TAG_INTERRUPTION_WARNED] ?? (signal.warnedAt ?? snapshot.now).toISOString(),
+        },
       },
       {
         kind: 'request-runs',

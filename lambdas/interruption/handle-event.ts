@@ -124,7 +124,12 @@ export const handleEvent = (context: HandlerContext, item: InterruptionItem): Pr
       return Promise.resolve(resultFor(item, { outcome: 'ignored', reason: 'unrecognized-event', detail }))
     }
     case 'spot-interruption':
-      return handleSignal(context, item, { kind: event.kind, ...event.detail }, event.envelope.region)
+      return handleSignal(
+        context,
+        item,
+        { kind: event.kind, ...event.detail, warnedAt: event.envelope.time },
+        event.envelope.region,
+      )
     case 'rebalance-recommendation':
       return handleSignal(context, item, { kind: event.kind, ...event.detail }, event.envelope.region)
   }

@@ -269,6 +269,28 @@ describe('decideInterruption', () => {
       expect(kinds(snapshot, interruption(instance, instanceAction))).toEqual(expected)
     })
 
+    it.each([
+      [
+        'the time EC2 gave the warning',
+        { warnedAt: new Date('2022-05-31T22:59:30Z') },
+        {},
+        '2022-05-31T22:59:30.000Z',
+      ],
+      ['the time of this delivery when the event has none', {}, {}, NOW.toISOString()],
+      [
+        'the first warning on a second delivery',
+        { warnedAt: new Date('2022-05-31T22:59:50Z') },
+        { [TAG_INTERRUPTION_WARNED]: '2022-05-31T22:59:00.000Z' },
+        '2022-05-31T22:59:00.000Z',
+      ],
+    ])('stamps %s', (_, signalTime, tags, expected) => {
+      const instance = launchedSpot({ tags: { [TAG_LAUNCHED_FOR_GROUP]: 'web', ...tags } })
+      const decision = decideInterruption({ ...interruption(instance), ...signalTime }, replaceable(instance))
+      expect(decision.actions.find((a) => a.kind === 'mark-interrupted')).toMatchObject({
+        tags: { [TAG_INTERRUPTION_WARNED]: expected },
+      })
+    })
+
     it('detaches without replacing ahead when no run can be requested (no run-request queue)', () => {
       const instance = launchedSpot()
       expect(kinds(attached(instance, { canRequestRuns: false }), interruption(instance))).toEqual([

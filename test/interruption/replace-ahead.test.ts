@@ -10,8 +10,10 @@ import { FakeCloud } from '../fakes/fake-cloud.ts'
 import { NOW, seedConvertedGroup, TERMINATING_HOOK, testDeps } from './support.ts'
 
 const REGION = 'us-east-1'
+/** EC2's warning, delivered a few seconds after it was given (NOW). */
+const WARNED_AT = new Date(NOW.getTime() - 3_000).toISOString()
 const interruptionOf = (instanceId: string, action = 'terminate') =>
-  events.spotInterruptionWarning({ instanceId, action, region: REGION })
+  events.spotInterruptionWarning({ instanceId, action, region: REGION, time: WARNED_AT })
 
 /** A converted group and a handler that can request replacer runs (the run-request queue is configured). */
 const setup = (
@@ -40,7 +42,8 @@ describe('interruption handler replacing a member ahead of its interruption', ()
 
     expect(cloud.mutations).toEqual([
       { method: 'untagInstances', args: [[doomed], [TAG_LAUNCHED_FOR_GROUP]] },
-      { method: 'tagInstances', args: [[doomed], { [TAG_INTERRUPTION_WARNED]: NOW.toISOString() }] },
+      // Stamped with the time EC2 gave the warning: the replacer counts the two minutes from it.
+      { method: 'tagInstances', args: [[doomed], { [TAG_INTERRUPTION_WARNED]: WARNED_AT }] },
     ])
     expect(requested).toEqual([{ region: REGION, group: 'web', delays: INTERRUPTION_RUN_DELAYS_SECONDS }])
     expect(cloud.group('web').members.get(doomed)).toBe('InService')
