@@ -53,6 +53,7 @@ const CHANGES_CAPACITY: ReadonlySet<Action['kind']> = new Set([
   'swap',
   'complete-swap',
   'restore-max-size',
+  'release-doomed',
 ])
 
 const changesCapacity = (plan: GroupPlan): boolean => plan.actions.some((a) => CHANGES_CAPACITY.has(a.kind))
@@ -110,6 +111,7 @@ const retiredBy = (plans: readonly GroupPlan[]): Set<string> => {
       if (action.kind === 'launch-spot') ids.add(action.replacing)
       if (action.kind === 'swap') for (const pair of action.pairs) ids.add(pair.onDemandInstanceId)
       if (action.kind === 'complete-swap') ids.add(action.pair.onDemandInstanceId)
+      if (action.kind === 'release-doomed') ids.add(action.instanceId)
     }
   return ids
 }
@@ -177,6 +179,7 @@ const withoutUnread = (plan: GroupPlan, unread: ReadonlySet<string>): GroupPlan 
     if (a.kind === 'launch-spot') return !unread.has(a.replacing)
     if (a.kind === 'swap') return a.pairs.every((pair) => !unread.has(pair.onDemandInstanceId))
     if (a.kind === 'complete-swap') return !unread.has(a.pair.onDemandInstanceId)
+    if (a.kind === 'release-doomed') return !unread.has(a.instanceId)
     return true
   })
   return { ...plan, actions }
