@@ -20,6 +20,8 @@ export interface LaunchSpotAction {
   readonly clientToken: string
   /** Recorded on the replaced instance before the launch, and with its outcome after (TAG_REPLACEMENT_ATTEMPT). */
   readonly attempt: number
+  /** When this attempt was first made (kept while it is made again), ISO 8601. */
+  readonly attemptSince: string
   /** When no candidate pool has capacity, the replaced instance is left alone until then (ISO 8601). */
   readonly capacityBackoffUntil: string
   /**

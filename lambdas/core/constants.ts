@@ -55,8 +55,9 @@ export const CAPACITY_BACKOFF_MAX_MINUTES = 30
  */
 export const TAG_SWAP_DESIRED = 'spotswap:swap-desired'
 /**
- * Written on an instance just before a replacement is launched for it, which attempt this is (`<n>`),
- * and once EC2 answered, with the outcome (`<n>:<instance id>` or `<n>:no-instance`). The launch's client
+ * Written on an instance just before a replacement is launched for it, which attempt this is and since
+ * when (`<n>@<time>`), and once EC2 answered, with the outcome (`<n>:<instance id>@<time>` or
+ * `<n>:no-instance@<time>`). The launch's client
  * token is built from it, so overlapping runs send the same token (EC2 launches once), and every new
  * attempt, after one ended, gets a new one (core/launches.ts `nextAttempt`).
  */

@@ -20,15 +20,9 @@ import {
   TAG_SWAP_DESIRED,
 } from './constants.ts'
 import type { InstanceAction } from './events.ts'
-import { isBeingDeleted, isManaged } from './managed.ts'
+import { isBeingDeleted, isLeavingGroup, isManaged, staysInGroup } from './managed.ts'
 import type { LifecycleHook } from './port.ts'
-import {
-  currentRecord,
-  formatSwapRecord,
-  parseSwapRecord,
-  type SwapRecord,
-  stepDown,
-} from './swap-recovery.ts'
+import { currentRecord, formatSwapRecord, parseSwapRecord, stepDown } from './swap-recovery.ts'
 import type { Group, GroupMember, Instance } from './types.ts'
 
 export { TAG_REBALANCE_AT_RISK } from './constants.ts'
@@ -166,10 +160,6 @@ export const concernsManagedGroup = (decision: InterruptionDecision): boolean =>
 
 const GONE_STATES = new Set(['shutting-down', 'terminated'])
 
-/** Auto Scaling lifecycle states in which the instance is already on its way out of the group. */
-const isLeaving = (lifecycleState: string): boolean =>
-  /^(Terminating|Terminated|Detaching|Detached)/.test(lifecycleState)
-
 const skip = (
   reason: SkipReason,
   group: string | undefined,
@@ -248,7 +238,7 @@ const decideUnattached = ({
 const decideMember = (context: DecisionContext): InterruptionDecision => {
   const { signal, instance, group, config, configErrors } = context
   const member = group.members.find((m) => m.instanceId === instance.id)
-  if (member === undefined || isLeaving(member.lifecycleState)) {
+  if (member === undefined || isLeavingGroup(member.lifecycleState)) {
     const state = member?.lifecycleState ?? 'no longer listed'
     return skip(
       'already-leaving-group',
@@ -276,23 +266,25 @@ const decideMember = (context: DecisionContext): InterruptionDecision => {
     actions.push({ kind: 'untag-instance', instanceId: instance.id, keys: [TAG_LAUNCHED_FOR_GROUP] })
   }
   // A replacement attached by a swap that never retired its partner still holds the swap's +1 of desired
-  // capacity: leaving with a decrement gives it back (the partner covers the capacity); otherwise leave
-  // without one, so the group backfills. Not when the owner set desired since (it is outside what the
-  // swap's record allows): the +1 is gone, and a decrement would take the group below the owner's figure.
+  // capacity: leaving with a decrement gives it back (the partner covers the capacity). Only while the
+  // swap record (as it stands) says desired is exactly what the swap left: after an owner's resize, or
+  // without a record, the +1 cannot be told from the owner's, and a decrement could take the group below
+  // their figure; the member then leaves without one and the group backfills (a +1 left costs money).
   const partner = instance.tags[TAG_REPLACING_INSTANCE]
-  const stillIn = (id: string): boolean =>
-    group.members.some((m) => m.instanceId === id && !isLeaving(m.lifecycleState))
   const recorded = parseSwapRecord(group.tags[TAG_SWAP_DESIRED])
-  const record = recorded === undefined ? undefined : currentRecord(recorded, stillIn)
+  const record = recorded === undefined ? undefined : currentRecord(recorded, (id) => staysInGroup(group, id))
   const decrement =
     partner !== undefined &&
     group.members.some((m) => m.instanceId === partner && m.lifecycleState === 'InService') &&
-    stillHoldsSwapIncrement(group, record)
+    record !== undefined &&
+    record.pairs > 0 &&
+    group.desiredCapacity === record.after
+  // Leaving with the decrement settles the pair at once; otherwise the member is replaced ahead if it can be.
   const ahead = mode === 'replace' && !decrement ? replaceAhead(context, member) : undefined
   if (ahead !== undefined) return { ...ahead, actions: [...actions, ...ahead.actions] }
   const leave = mode === 'replace' ? 'detach' : mode
   // The decrement is recorded ahead as one pair fewer, so the replacer tells it from an owner's resize.
-  if (decrement && record !== undefined && record.pairs > 0) {
+  if (decrement && record !== undefined) {
     actions.push({
       kind: 'record-swap',
       instanceId: instance.id,
@@ -317,14 +309,6 @@ const decideMember = (context: DecisionContext): InterruptionDecision => {
     actions,
   }
 }
-
-/**
- * Whether desired capacity can still hold a swap's +1: no record (nothing says otherwise), or between
- * what the record (as it stands, see currentRecord) says desired is now less its pairs, and that.
- */
-const stillHoldsSwapIncrement = (group: Group, record: SwapRecord | undefined): boolean =>
-  record === undefined ||
-  (group.desiredCapacity <= record.after && group.desiredCapacity > record.after - record.pairs)
 
 /**
  * Replacing ahead: the member stays in service while the replacer launches its replacement into another

@@ -218,7 +218,11 @@ export const planLaunches = (
       input.maxPoolShare ?? MAX_POOL_SHARE,
       instance.subnetId,
     )
-    const attempt = nextAttempt(instance.tags[TAG_REPLACEMENT_ATTEMPT])
+    const { attempt, since } = nextAttempt(
+      instance.tags[TAG_REPLACEMENT_ATTEMPT],
+      input.now,
+      input.scheduleMinutes * 30_000,
+    )
     if (replacingOnDemand) onDemandLaunches++
     if (!doomed) budgeted++
     countPool(first.pool)
@@ -235,6 +239,7 @@ export const planLaunches = (
       tags: launchTags(group, instance, baseType),
       clientToken: clientToken(instance.id, attempt),
       attempt,
+      attemptSince: since,
       capacityBackoffUntil: capacityBackoffUntilFor(attempt),
       releaseIfNotLaunched: doomed,
       expectedHourlySavingsUsd: onDemandPrice - first.spotPriceUsd,
@@ -271,24 +276,46 @@ const launchTags = (group: Group, original: Instance, replacedType: string): Rec
   return tags
 }
 
-/**
- * The attempt a launch for an instance makes, from its TAG_REPLACEMENT_ATTEMPT: `<n>` is written before
- * launch n and `<n>:<outcome>` (the instance launched, or `no-instance`) once EC2 answered. An attempt
- * without an outcome may still be in flight in an overlapping run, or died before EC2 answered: it is made
- * again with the same token, so EC2 returns that launch's answer, or launches once if it never got the
- * request. An attempt with an outcome is over (its replacement went away, or there was none): the next
- * one gets a new token. Decided from what every run sees alike, never from the clock.
- */
-export const nextAttempt = (raw: string | undefined): number => {
-  const match = /^(\d{1,9})(:.+)?$/.exec(raw ?? '')
-  if (!match) return 1
-  const previous = Math.max(Number(match[1]), 1)
-  return match[2] === undefined ? previous : previous + 1
+export interface Attempt {
+  readonly attempt: number
+  /** When attempt `attempt` was first made (ISO 8601); kept while it is made again. */
+  readonly since: string
 }
 
-/** TAG_REPLACEMENT_ATTEMPT once EC2 answered launch `attempt`. */
-export const attemptOutcome = (attempt: number, instanceId: string | undefined): string =>
-  `${attempt}:${instanceId ?? 'no-instance'}`
+/**
+ * The attempt a launch for an instance makes, from its TAG_REPLACEMENT_ATTEMPT: `<n>@<since>` is written
+ * before launch n and `<n>:<outcome>@<since>` (the instance launched, or `no-instance`) once EC2 answered.
+ * An attempt without an outcome may still be in flight in an overlapping run, or died before EC2 answered:
+ * it is made again with the same token, so EC2 returns that launch's answer, or launches once if it never
+ * got the request. So is one that launched an instance less than `reuseMs` ago: an overlapping run may
+ * have read the outcome but not yet seen the instance (EC2 then returns the same one). Otherwise the
+ * attempt is over (its replacement went away, or there was none) and the next one gets a new token.
+ */
+export const nextAttempt = (raw: string | undefined, now: Date, reuseMs: number): Attempt => {
+  const fresh = (attempt: number): Attempt => ({ attempt, since: now.toISOString() })
+  const match = /^(\d{1,9})(?::([^@]+))?(?:@(.+))?$/.exec(raw ?? '')
+  if (!match) return fresh(1)
+  const previous = Math.max(Number(match[1]), 1)
+  const [, , outcome, since] = match
+  const sinceMs = Date.parse(since ?? '')
+  const kept = (): Attempt => ({
+    attempt: previous,
+    since: Number.isNaN(sinceMs) ? now.toISOString() : (since as string),
+  })
+  if (outcome === undefined) return kept()
+  if (outcome === 'no-instance') return fresh(previous + 1)
+  const age = now.getTime() - sinceMs
+  return age >= 0 && age < reuseMs ? kept() : fresh(previous + 1)
+}
+
+/** TAG_REPLACEMENT_ATTEMPT before launch `attempt`, and once EC2 answered it (`instanceId` or none). */
+export const attemptTag = (
+  attempt: Attempt,
+  answered?: { readonly instanceId: string | undefined },
+): string =>
+  answered === undefined
+    ? `${attempt.attempt}@${attempt.since}`
+    : `${attempt.attempt}:${answered.instanceId ?? 'no-instance'}@${attempt.since}`
 
 /**
  * Same replaced instance and attempt → same token, so two overlapping runs that saw the same state cannot

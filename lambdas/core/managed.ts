@@ -44,3 +44,11 @@ export const isRegionCovered = (region: string, config: Pick<GlobalConfig, 'regi
 /** Auto Scaling reports `Delete in progress` on a group being deleted: nothing may be done to it. */
 export const isBeingDeleted = (group: Pick<Group, 'status'>): boolean =>
   group.status?.toLowerCase().includes('delete') === true
+
+/** Auto Scaling lifecycle states in which an instance is already on its way out of its group. */
+export const isLeavingGroup = (lifecycleState: string): boolean =>
+  /^(Terminating|Terminated|Detaching|Detached)/.test(lifecycleState)
+
+/** Whether `instanceId` is a member of `group` that is not leaving it. */
+export const staysInGroup = (group: Group, instanceId: string): boolean =>
+  group.members.some((m) => m.instanceId === instanceId && !isLeavingGroup(m.lifecycleState))

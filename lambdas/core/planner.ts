@@ -18,7 +18,7 @@ import {
 import { cronAllowsAction } from './cron.ts'
 import { groupFigures } from './figures.ts'
 import { planLaunches } from './launches.ts'
-import { isBeingDeleted } from './managed.ts'
+import { isBeingDeleted, isLeavingGroup, staysInGroup } from './managed.ts'
 import { byLaunchTimeThenId, type PlanInput } from './plan-input.ts'
 import { compareCodePoints } from './selection.ts'
 import { formatSwapRecord, recoverSwaps, stepDown } from './swap-recovery.ts'
@@ -50,8 +50,6 @@ export const groupSkipReason = (input: PlanInput): string | undefined => {
  */
 const blocksRecovery = (skipped: string | undefined): string | undefined =>
   skipped === undefined || /^(outside-cron-window|desired-capacity-zero)/.test(skipped) ? undefined : skipped
-
-const isLeaving = (state: string): boolean => /^(Terminating|Detaching|Detached|Terminated)/.test(state)
 
 const gracePeriodSeconds = (group: Group, config: GroupConfig): number =>
   config.gracePeriodSeconds ?? group.healthCheckGracePeriodSeconds
@@ -103,13 +101,13 @@ export const planGroup = (input: PlanInput): GroupPlan => {
     input.terminationProtected.has(id) ||
     group.members.some((m) => m.instanceId === id && m.protectedFromScaleIn)
   const attachedSpot = group.members.filter(
-    (m) => !isLeaving(m.lifecycleState) && detail(m.instanceId)?.lifecycle === 'spot',
+    (m) => !isLeavingGroup(m.lifecycleState) && detail(m.instanceId)?.lifecycle === 'spot',
   )
   const recovery = recoverSwaps({
     group,
     spotMembers: attachedSpot,
     inService,
-    stillIn: (id) => group.members.some((m) => m.instanceId === id && !isLeaving(m.lifecycleState)),
+    stillIn: (id) => staysInGroup(group, id),
     detail,
     isPartner,
     onDemandIds,
@@ -179,9 +177,7 @@ export const planGroup = (input: PlanInput): GroupPlan => {
       inService.length >= group.desiredCapacity &&
       instance.state === 'running' &&
       // A doomed partner is gone in two minutes: no grace period is worth waiting for.
-      (doomedIds.has(partner) ? !tooLate(partner) : ageSeconds + GRACE_SLACK_SECONDS >= grace) &&
-      // Past the deadline it is terminated, by every run alike: never attached by one, terminated by another.
-      ageSeconds <= orphanAfterSeconds
+      (doomedIds.has(partner) ? !tooLate(partner) : ageSeconds + GRACE_SLACK_SECONDS >= grace)
     ) {
       ready.push({ spotInstanceId: instance.id, onDemandInstanceId: partner })
     } else if (ageSeconds > orphanAfterSeconds) {

@@ -220,11 +220,18 @@ const retirePairs = (input: RecoveryInput, record: SwapRecord, halfDone: readonl
   const actions: Action[] = []
   let onDemandLeft = input.onDemandIds.size
   let retiringOnDemand = 0
+  let blocked = false
   halfDone.forEach((pair, index) => {
+    if (blocked) return
     const partnerIsOnDemand = input.onDemandIds.has(pair.onDemandInstanceId)
     const keepsMinimum = !partnerIsOnDemand || onDemandLeft - 1 >= input.minOnDemand
     const partnerProtected = input.isProtected(pair.onDemandInstanceId)
     const retirePartner = keepsMinimum && !partnerProtected
+    // Both sides protected by the owner: neither may go, so this pair and the ones after it wait.
+    if (!retirePartner && input.isProtected(pair.spotInstanceId)) {
+      blocked = true
+      return
+    }
     if (retirePartner && partnerIsOnDemand) {
       onDemandLeft--
       retiringOnDemand++
@@ -244,6 +251,12 @@ const retirePairs = (input: RecoveryInput, record: SwapRecord, halfDone: readonl
           : 'retiring the partner would break the on-demand minimum; retiring the replacement instead',
     })
   })
+  if (blocked)
+    return {
+      ...idle(true, halfDone, 'swap waits: both sides of a pair are protected'),
+      actions,
+      retiringOnDemand,
+    }
   // Every pair retired: the swap is over once they are (the executor drops the record only if they are).
   const after = finished(
     group,

@@ -21,7 +21,7 @@ import {
   TAG_SWAP_DESIRED,
   TAG_SWAP_STARTED,
 } from '../core/constants.ts'
-import { attemptOutcome } from '../core/launches.ts'
+import { attemptTag } from '../core/launches.ts'
 import type { CloudPort } from '../core/port.ts'
 
 export type OutcomeStatus = 'done' | 'failed' | 'planned'
@@ -72,6 +72,18 @@ const completeSwap = async (cloud: CloudPort, action: CompleteSwapAction): Promi
     return { action, status: 'done', detail: `released ${action.pair.spotInstanceId}` }
   }
   const id = action.retire === 'partner' ? action.pair.onDemandInstanceId : action.pair.spotInstanceId
+  if (action.retire === 'partner') {
+    // The interruption handler may have taken the replacement out since it was observed (with its own
+    // decrement): then retiring the partner would take the pair's capacity twice.
+    const groups = await cloud.groupOfInstances([action.pair.spotInstanceId])
+    if (groups.get(action.pair.spotInstanceId) !== action.group) {
+      return {
+        action,
+        status: 'failed',
+        detail: `not retired: ${action.pair.spotInstanceId} left the group since it was observed`,
+      }
+    }
+  }
   if (action.record !== undefined) await cloud.tagGroup(action.group, { [TAG_SWAP_DESIRED]: action.record })
   await cloud.terminateInGroup(id, true)
   return { action, status: 'done', detail: `retired ${id}` }
@@ -88,7 +100,8 @@ const terminateSpot = async (cloud: CloudPort, action: TerminateSpotAction): Pro
 }
 
 /**
- * Record the swap on the group first (desired after the attach, and the original MaxSize when it must
+ * Unless an overlapping run attached the replacements meanwhile (asked just before), record the swap on
+ * the group first (desired after the attach, and the original MaxSize when it must
  * be raised), so a run cut short anywhere is finished by the next one; raise MaxSize if needed, attach,
  * retire the partners with a decrement (each announced in the record first), then restore MaxSize and
  * drop the record. If the attach fails, nothing is retired and the record stays for the next run to
@@ -96,6 +109,15 @@ const terminateSpot = async (cloud: CloudPort, action: TerminateSpotAction): Pro
  */
 const swap = async (cloud: CloudPort, action: SwapAction): Promise<Outcome> => {
   const raised = action.raiseMaxSizeTo !== undefined
+  // An overlapping run may be swapping the same pairs: its record must not be overwritten with this one's.
+  const attached = await cloud.groupOfInstances(action.pairs.map((p) => p.spotInstanceId))
+  if (attached.size > 0) {
+    return {
+      action,
+      status: 'failed',
+      detail: `not started: ${[...attached.keys()].join(', ')} attached meanwhile (an overlapping run's swap)`,
+    }
+  }
   await cloud.tagGroup(action.group, {
     [TAG_SWAP_DESIRED]: action.swapRecord,
     [TAG_SWAP_STARTED]: action.startedAt,
@@ -189,7 +211,8 @@ const launchSpot = async (cloud: CloudPort, action: LaunchSpotAction): Promise<O
 
 const tryLaunchSpot = async (cloud: CloudPort, action: LaunchSpotAction): Promise<Outcome> => {
   // The attempt is recorded first: a run that stops before EC2 answers leaves it to be made again.
-  await cloud.tagInstances([action.replacing], { [TAG_REPLACEMENT_ATTEMPT]: String(action.attempt) })
+  const attempt = { attempt: action.attempt, since: action.attemptSince }
+  await cloud.tagInstances([action.replacing], { [TAG_REPLACEMENT_ATTEMPT]: attemptTag(attempt) })
   const result = await cloud.launchSpot({
     groupName: action.group,
     launchTemplate: action.launchTemplate,
@@ -199,7 +222,7 @@ const tryLaunchSpot = async (cloud: CloudPort, action: LaunchSpotAction): Promis
     tags: action.tags,
     clientToken: action.clientToken,
   })
-  const outcome = attemptOutcome(action.attempt, result.ok ? result.instanceId : undefined)
+  const outcome = attemptTag(attempt, { instanceId: result.ok ? result.instanceId : undefined })
   if (result.ok) {
     await cloud.tagInstances([action.replacing], { [TAG_REPLACEMENT_ATTEMPT]: outcome })
     return { action, status: 'done', instanceId: result.instanceId, instanceType: result.instanceType }

@@ -110,7 +110,10 @@ const retiredBy = (plans: readonly GroupPlan[]): Set<string> => {
     for (const action of plan.actions) {
       if (action.kind === 'launch-spot') ids.add(action.replacing)
       if (action.kind === 'swap') for (const pair of action.pairs) ids.add(pair.onDemandInstanceId)
-      if (action.kind === 'complete-swap') ids.add(action.pair.onDemandInstanceId)
+      if (action.kind === 'complete-swap') {
+        ids.add(action.pair.onDemandInstanceId)
+        if (action.retire === 'replacement') ids.add(action.pair.spotInstanceId)
+      }
       if (action.kind === 'release-doomed') ids.add(action.instanceId)
     }
   return ids
@@ -171,14 +174,17 @@ const planRegion = async (context: PlanContext, cloud: CloudPort): Promise<Group
  * is not dropped while one of its pairs is left for a later run.
  */
 const withoutUnread = (plan: GroupPlan, unread: ReadonlySet<string>): GroupPlan => {
-  const completesUnread = plan.actions.some(
-    (a) => a.kind === 'complete-swap' && unread.has(a.pair.onDemandInstanceId),
-  )
+  const unreadPair = (a: Action): boolean =>
+    a.kind === 'complete-swap' &&
+    (unread.has(a.pair.onDemandInstanceId) ||
+      (a.retire === 'replacement' && unread.has(a.pair.spotInstanceId)))
+  // Each retirement's record counts the ones before it: one left for later takes all after it along.
+  const completesUnread = plan.actions.some(unreadPair)
   const actions = plan.actions.filter((a) => {
     if (completesUnread && a.kind === 'restore-max-size') return false
     if (a.kind === 'launch-spot') return !unread.has(a.replacing)
     if (a.kind === 'swap') return a.pairs.every((pair) => !unread.has(pair.onDemandInstanceId))
-    if (a.kind === 'complete-swap') return !unread.has(a.pair.onDemandInstanceId)
+    if (a.kind === 'complete-swap') return !completesUnread || a.retire === 'none'
     if (a.kind === 'release-doomed') return !unread.has(a.instanceId)
     return true
   })

@@ -1,6 +1,11 @@
 /** Builders for core inputs: realistic defaults from the committed real-data fixtures, varied per test. */
 
 import { BUILT_IN_DEFAULTS, type GroupConfig } from '../../lambdas/core/config.ts'
+import {
+  TAG_LAUNCHED_FOR_GROUP,
+  TAG_REPLACED_TYPE,
+  TAG_REPLACING_INSTANCE,
+} from '../../lambdas/core/constants.ts'
 import type { PlanInput } from '../../lambdas/core/planner.ts'
 import type { Group, GroupMember, Instance, SpotPriceBook } from '../../lambdas/core/types.ts'
 import { embeddedCatalog } from '../../lambdas/data/catalog.ts'
@@ -25,6 +30,20 @@ export const anInstance = (overrides: Partial<Instance> = {}): Instance => ({
   platform: 'Linux/UNIX',
   ...overrides,
 })
+
+/** A spot instance launched for group `web` to replace `partner`, ten minutes ago unless overridden. */
+export const spotFor = (partner: Instance, overrides: Partial<Instance> = {}): Instance =>
+  anInstance({
+    lifecycle: 'spot',
+    zone: partner.zone,
+    launchTime: minutesAgo(10),
+    tags: {
+      [TAG_LAUNCHED_FOR_GROUP]: 'web',
+      [TAG_REPLACING_INSTANCE]: partner.id,
+      [TAG_REPLACED_TYPE]: partner.type,
+    },
+    ...overrides,
+  })
 
 export const memberOf = (instance: Instance, overrides: Partial<GroupMember> = {}): GroupMember => ({
   instanceId: instance.id,

@@ -202,9 +202,8 @@ describe('engine defects found by chaos runs', () => {
 
   // Invariant 1. Two overlapping runs at the orphan deadline: one saw the replacements as not attachable
   // in time (a swap record still open when it observed) and terminated them; the other, observing just
-  // after the record was dropped, attached them and retired their partners: both sides gone. Fixed: past
-  // the deadline every run terminates, none attaches; and a termination asks Auto Scaling first whether
-  // the instance was attached meanwhile.
+  // after the record was dropped, attached them and retired their partners: both sides gone. Fixed: a
+  // termination asks Auto Scaling first whether the instance was attached meanwhile.
   it('never retires partners whose replacements an overlapping run terminated (seed 919)', async () => {
     const result = await runCase(savedCase('seed-919-overlap-at-orphan-deadline.json'))
     expect(kinds(result.violations)).toEqual([])

@@ -12,11 +12,11 @@ import { chaosCase, group, minute } from './support.ts'
 
 /** Every request as `session:operation`, in the order they reach AWS, with the simulated time. */
 const recordRequests = () => {
-  const seen: { at: number; session: number; operation: string }[] = []
+  const seen: { at: number; session: number; actor: string; operation: string }[] = []
   let world: World | undefined
   const hooks: FaultHooks = {
     decide: ({ session, operation }) => {
-      seen.push({ at: world?.clock.now ?? 0, session: session.id, operation })
+      seen.push({ at: world?.clock.now ?? 0, session: session.id, actor: session.actor, operation })
       return { kind: 'none' }
     },
   }
@@ -97,7 +97,9 @@ describe('chaos script', () => {
         },
       })
       // The interruption handler's first read: one per delivered interruption event.
-      return seen.filter((r) => r.operation === 'autoscaling:DescribeAutoScalingInstances').length
+      return seen.filter(
+        (r) => r.actor === 'interruption' && r.operation === 'autoscaling:DescribeAutoScalingInstances',
+      ).length
     }
     const once = await run(0)
     expect(once).toBeGreaterThan(0)

@@ -27,6 +27,7 @@ const launch = (replacing: string, saving: number) => ({
   capacityBackoffUntil: '2022-05-31T18:30:00.000Z',
   releaseIfNotLaunched: false,
   attempt: 1,
+  attemptSince: '2022-05-31T18:00:00.000Z',
   expectedHourlySavingsUsd: saving,
   reason: 'cheaper',
 })

@@ -123,32 +123,46 @@ describe('decideInterruption', () => {
         const instance = launchedSpot({
           tags: { [TAG_LAUNCHED_FOR_GROUP]: 'web', 'launched-for-replacing-instance': partner.id },
         })
-        const snapshot = attached(instance, { env: { TERMINATION_NOTIFICATION_ACTION: action } })
+        const snapshot = attached(instance, {
+          env: { TERMINATION_NOTIFICATION_ACTION: action },
+          groupTags: { 'spotswap:swap-desired': '3/1' },
+        })
         const group = { ...(snapshot.group as NonNullable<typeof snapshot.group>) }
         const withPartner = {
           ...snapshot,
-          group: { ...group, members: [...group.members, memberOf(partner)] },
+          group: { ...group, desiredCapacity: 3, members: [...group.members, memberOf(partner)] },
         }
         const decision = decideInterruption(interruption(instance), withPartner)
-        expect(decision.actions.at(1)).toMatchObject({ decrement: true })
+        expect(
+          decision.actions.find((a) => a.kind === action || a.kind === 'terminate-in-group'),
+        ).toMatchObject({
+          decrement: true,
+        })
         expect(decision.detail).toContain(`its partner ${partner.id} is still in service`)
       },
     )
 
     it.each([
+      // what, record, desired capacity, records written ahead, decrement
       [
-        'a swap not yet retiring: one pair and one unit fewer, ahead of the decrement',
+        'a swap not yet retiring: one pair and one unit fewer, ahead of it',
         '6/2',
+        6,
         ['5/1/<instance>'],
+        true,
       ],
-      ['retirements under way: the same', '5/1/i-0000000000000abcd', ['4/0/<instance>']],
+      ['retirements under way: the same', '5/1/i-0000000000000abcd', 5, ['4/0/<instance>'], true],
       [
         'a retirement announced but not done (its partner still in): that step undone first',
         '4/0/<partner>',
+        5,
         ['4/0/<instance>'],
+        true,
       ],
-      ['no swap record on the group', undefined, []],
-    ] as const)('with a half-done partner and %s', (_, record, written) => {
+      ['a record the owner scaled out since (desired 7, not 6)', '6/2', 7, [], false],
+      ['a record the owner scaled in since (desired 5, not 6)', '6/2', 5, [], false],
+      ['no swap record on the group (the +1 cannot be told from the owner’s)', undefined, 2, [], false],
+    ] as const)('with a half-done partner and %s', (_, record, desiredCapacity, written, decrement) => {
       const partner = anInstance()
       const instance = launchedSpot({
         tags: { [TAG_LAUNCHED_FOR_GROUP]: 'web', 'launched-for-replacing-instance': partner.id },
@@ -158,13 +172,6 @@ describe('decideInterruption', () => {
           record === undefined ? {} : { 'spotswap:swap-desired': record.replace('<partner>', partner.id) },
       })
       const group = snapshot.group as NonNullable<typeof snapshot.group>
-      // Desired as the swap left it (the record as it stands: a step not yet done counts one more).
-      const desiredAfter: Record<string, number> = {
-        '6/2': 6,
-        '5/1/i-0000000000000abcd': 5,
-        '4/0/<partner>': 5,
-      }
-      const desiredCapacity = desiredAfter[record ?? ''] ?? 2
       const withPartner = {
         ...snapshot,
         group: { ...group, desiredCapacity, members: [...group.members, memberOf(partner)] },
@@ -176,42 +183,9 @@ describe('decideInterruption', () => {
       expect(records).toEqual(written.map((r) => r.replace('<instance>', instance.id)))
       // Written before the instance leaves, never after.
       const leaves = actions.findIndex((a) => a.kind === 'detach')
-      expect(actions.findIndex((a) => a.kind === 'record-swap')).toBeLessThan(leaves)
-      expect(actions[leaves]).toMatchObject({ decrement: true })
+      if (written.length > 0) expect(actions.findIndex((a) => a.kind === 'record-swap')).toBeLessThan(leaves)
+      expect(actions[leaves]).toMatchObject({ decrement })
     })
-
-    it.each([
-      // desired now, swap record (desired after the attach / pairs), decrement
-      [4, '4/1', true],
-      [5, '5/2', true],
-      [4, '5/2', true],
-      [3, '4/1', false],
-      [6, '4/1', false],
-    ] as const)(
-      'with desired %i and swap record %s, decrements: %s (the owner resized the group since the swap)',
-      (desired, record, expected) => {
-        const partner = anInstance()
-        const instance = launchedSpot({
-          tags: { [TAG_LAUNCHED_FOR_GROUP]: 'web', 'launched-for-replacing-instance': partner.id },
-        })
-        const snapshot = attached(instance, { env: { TERMINATION_NOTIFICATION_ACTION: 'detach' } })
-        const group = snapshot.group as Group
-        const withRecord = {
-          ...snapshot,
-          group: {
-            ...group,
-            desiredCapacity: desired,
-            tags: { ...group.tags, 'spotswap:swap-desired': record },
-            members: [...group.members, memberOf(partner)],
-          },
-        }
-        const { actions } = decideInterruption(interruption(instance), withRecord)
-        expect(actions.find((a) => a.kind === 'detach')).toMatchObject({
-          kind: 'detach',
-          decrement: expected,
-        })
-      },
-    )
 
     it('takes the action from TERMINATION_NOTIFICATION_ACTION when the group has no tag', () => {
       const instance = launchedSpot()
@@ -364,19 +338,47 @@ describe('decideInterruption', () => {
       expect(kinds(protectedMember, interruption(instance))).toEqual(['untag-instance', 'detach'])
     })
 
-    it('leaves with a decrement, as before, when its on-demand partner is still in service', () => {
-      const partner = anInstance()
-      const instance = launchedSpot({
-        tags: { [TAG_LAUNCHED_FOR_GROUP]: 'web', 'launched-for-replacing-instance': partner.id },
-      })
-      const snapshot = replaceable(instance)
-      const group = snapshot.group as Group
-      const withPartner = { ...snapshot, group: { ...group, members: [...group.members, memberOf(partner)] } }
-      expect(decideInterruption(interruption(instance), withPartner).actions.at(1)).toMatchObject({
-        kind: 'detach',
-        decrement: true,
-      })
-    })
+    it.each([
+      // what, swap record, desired capacity, expected actions after the untag
+      [
+        'leaves with a decrement, as before, while the swap record matches desired',
+        '3/1',
+        3,
+        [{ kind: 'detach', decrement: true }],
+      ],
+      [
+        'is replaced ahead when the owner resized the group since the swap',
+        '3/1',
+        4,
+        [{ kind: 'mark-interrupted' }, { kind: 'request-runs' }],
+      ],
+      [
+        'is replaced ahead when the group has no swap record',
+        undefined,
+        3,
+        [{ kind: 'mark-interrupted' }, { kind: 'request-runs' }],
+      ],
+    ] as const)(
+      'a replacement whose on-demand partner is still in service %s',
+      (_, record, desired, expected) => {
+        const partner = anInstance()
+        const instance = launchedSpot({
+          tags: { [TAG_LAUNCHED_FOR_GROUP]: 'web', 'launched-for-replacing-instance': partner.id },
+        })
+        const snapshot = replaceable(instance, {
+          groupTags: record === undefined ? {} : { 'spotswap:swap-desired': record },
+        })
+        const group = snapshot.group as Group
+        const withPartner = {
+          ...snapshot,
+          group: { ...group, desiredCapacity: desired, members: [...group.members, memberOf(partner)] },
+        }
+        const actions = decideInterruption(interruption(instance), withPartner).actions
+        expect(actions.filter((a) => a.kind !== 'untag-instance' && a.kind !== 'record-swap')).toMatchObject(
+          expected,
+        )
+      },
+    )
 
     it('treats a rebalance recommendation configured to detach as before: it is no interruption yet', () => {
       const instance = launchedSpot()

@@ -9,29 +9,25 @@ import {
 import type { CronSchedule } from '../../lambdas/core/cron.ts'
 import { parseCronSchedule } from '../../lambdas/core/cron.ts'
 import { TAG_REBALANCE_AT_RISK } from '../../lambdas/core/interruption.ts'
-import { clientToken, nextAttempt } from '../../lambdas/core/launches.ts'
+import { attemptTag, clientToken, nextAttempt } from '../../lambdas/core/launches.ts'
 import { type PlanInput, planGroup } from '../../lambdas/core/planner.ts'
 import type { Instance } from '../../lambdas/core/types.ts'
-import { anInstance, config, memberOf, minutesAgo, NOW, onDemandFleet, planInput } from '../builders/world.ts'
+import {
+  anInstance,
+  config,
+  memberOf,
+  minutesAgo,
+  NOW,
+  onDemandFleet,
+  planInput,
+  spotFor,
+} from '../builders/world.ts'
 
 const launches = (actions: readonly Action[]): LaunchSpotAction[] =>
   actions.filter((a): a is LaunchSpotAction => a.kind === 'launch-spot')
 const swaps = (actions: readonly Action[]): SwapAction[] =>
   actions.filter((a): a is SwapAction => a.kind === 'swap')
 const kinds = (actions: readonly Action[]): string[] => actions.map((a) => a.kind)
-
-const spotFor = (partner: Instance, overrides: Partial<Instance> = {}): Instance =>
-  anInstance({
-    lifecycle: 'spot',
-    zone: partner.zone,
-    launchTime: minutesAgo(10),
-    tags: {
-      [TAG_LAUNCHED_FOR_GROUP]: 'web',
-      [TAG_REPLACING_INSTANCE]: partner.id,
-      [TAG_REPLACED_TYPE]: partner.type,
-    },
-    ...overrides,
-  })
 
 const cron = (raw: string): CronSchedule => parseCronSchedule(raw) as CronSchedule
 
@@ -92,30 +88,55 @@ describe('planGroup', () => {
     const [again] = launches(planGroup(planInput([original], { now: minutesAgo(-7) })).actions)
     expect(again?.clientToken).toBe(first?.clientToken)
     // After an attempt that ended (EC2 answered) without a swap, the next one gets a new token.
-    const retried = { ...original, tags: { 'spotswap:replacement-attempt': '1:i-0123456789abcdef0' } }
+    const retried = {
+      ...original,
+      tags: { 'spotswap:replacement-attempt': `1:i-0123456789abcdef0@${minutesAgo(5).toISOString()}` },
+    }
     const [next] = launches(planGroup(planInput([retried])).actions)
     expect(next).toMatchObject({ attempt: 2, clientToken: clientToken(original.id, 2) })
     expect(next?.tags['spotswap:replacement-attempt']).toBeUndefined()
   })
 
-  it('makes an attempt EC2 has not answered yet again, with its token: an overlapping run may be launching it', () => {
+  it.each([
+    ['EC2 has not answered yet', '1'],
+    [
+      'EC2 answered a moment ago (its instance not yet seen)',
+      `1:i-0123456789abcdef0@${minutesAgo(0.1).toISOString()}`,
+    ],
+  ])('makes an attempt again, with its token, when %s: an overlapping run may be launching it', (_, tag) => {
     const [original] = onDemandFleet(1) as [Instance]
-    const inFlight = { ...original, tags: { 'spotswap:replacement-attempt': '1' } }
+    const inFlight = { ...original, tags: { 'spotswap:replacement-attempt': tag } }
     const [again] = launches(planGroup(planInput([inFlight])).actions)
     expect(again).toMatchObject({ attempt: 1, clientToken: clientToken(original.id, 1) })
   })
 
   it.each([
-    [undefined, 1],
-    ['', 1],
-    ['garbage', 1],
-    ['0', 1],
-    ['3', 3],
-    ['3:i-0123456789abcdef0', 4],
-    ['3:no-instance', 4],
-    ['3@2022-05-31T22:58:00Z', 1],
-  ] as const)('reads the attempt tag %j as attempt %i', (raw, attempt) => {
-    expect(nextAttempt(raw)).toBe(attempt)
+    [undefined, 1, 'now'],
+    ['', 1, 'now'],
+    ['garbage', 1, 'now'],
+    ['0', 1, 'now'],
+    ['3', 3, 'now'],
+    ['3@2022-05-31T22:50:00.000Z', 3, '2022-05-31T22:50:00.000Z'],
+    ['3:no-instance@2022-05-31T22:59:30.000Z', 4, 'now'],
+    ['3:i-0123456789abcdef0@2022-05-31T22:59:30.000Z', 3, '2022-05-31T22:59:30.000Z'],
+    ['3:i-0123456789abcdef0@2022-05-31T22:57:00.000Z', 4, 'now'],
+    ['3:i-0123456789abcdef0', 4, 'now'],
+    ['3:i-0123456789abcdef0@not-a-date', 4, 'now'],
+  ] as const)(
+    'reads the attempt tag %j at 23:00 (reuse window 150 s) as attempt %i since %s',
+    (raw, attempt, since) => {
+      expect(nextAttempt(raw, NOW, 150_000)).toEqual({
+        attempt,
+        since: since === 'now' ? NOW.toISOString() : since,
+      })
+    },
+  )
+
+  it('writes the attempt with the time it was first made, before the launch and with its outcome', () => {
+    const attempt = { attempt: 2, since: '2022-05-31T22:59:00.000Z' }
+    expect(attemptTag(attempt)).toBe('2@2022-05-31T22:59:00.000Z')
+    expect(attemptTag(attempt, { instanceId: 'i-1' })).toBe('2:i-1@2022-05-31T22:59:00.000Z')
+    expect(attemptTag(attempt, { instanceId: undefined })).toBe('2:no-instance@2022-05-31T22:59:00.000Z')
   })
 
   it('does not launch a second replacement for an instance that already has one warming up', () => {
@@ -492,7 +513,9 @@ describe('planGroup', () => {
   ])('backs off attempt %i for %i minutes if it finds no spot capacity', (attempt, minutes) => {
     const [instance] = onDemandFleet(1) as [Instance]
     const ended: Record<string, string> =
-      attempt === 1 ? {} : { 'spotswap:replacement-attempt': `${attempt - 1}:no-instance` }
+      attempt === 1
+        ? {}
+        : { 'spotswap:replacement-attempt': `${attempt - 1}:no-instance@${minutesAgo(5).toISOString()}` }
     const [launch] = launches(
       planGroup(planInput([{ ...instance, tags: ended }], { config: config({ minOnDemandNumber: 0 }) }))
         .actions,

@@ -1,32 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import type { Action } from '../../lambdas/core/actions.ts'
-import {
-  TAG_LAUNCHED_FOR_GROUP,
-  TAG_ORIGINAL_MAX_SIZE,
-  TAG_REPLACED_TYPE,
-  TAG_REPLACING_INSTANCE,
-  TAG_SWAP_DESIRED,
-} from '../../lambdas/core/constants.ts'
+import { TAG_ORIGINAL_MAX_SIZE, TAG_SWAP_DESIRED } from '../../lambdas/core/constants.ts'
 import { type CronSchedule, parseCronSchedule } from '../../lambdas/core/cron.ts'
 import { planGroup } from '../../lambdas/core/planner.ts'
 import { judgeRecord, parseSwapRecord, type SwapRecord } from '../../lambdas/core/swap-recovery.ts'
 import type { Instance } from '../../lambdas/core/types.ts'
-import { anInstance, config, minutesAgo, onDemandFleet, planInput } from '../builders/world.ts'
+import { config, onDemandFleet, planInput, spotFor } from '../builders/world.ts'
 
 const recoveryKinds = (actions: readonly Action[]): string[] =>
   actions.map((a) => a.kind).filter((k) => k !== 'launch-spot' && k !== 'terminate-spot')
-
-const attachedFor = (partner: Instance): Instance =>
-  anInstance({
-    lifecycle: 'spot',
-    zone: partner.zone,
-    launchTime: minutesAgo(10),
-    tags: {
-      [TAG_LAUNCHED_FOR_GROUP]: 'web',
-      [TAG_REPLACING_INSTANCE]: partner.id,
-      [TAG_REPLACED_TYPE]: partner.type,
-    },
-  })
 
 describe('parseSwapRecord', () => {
   it.each([
@@ -117,8 +99,8 @@ describe('finishing a swap an earlier run left', () => {
   it('releases both pairs when a scale-in took one partner of a two-pair swap (the owner lowered desired)', () => {
     const fleet = onDemandFleet(3)
     const [first, second] = fleet as [Instance, Instance, Instance]
-    const s1 = attachedFor(first)
-    const s2 = attachedFor(second)
+    const s1 = spotFor(first)
+    const s2 = spotFor(second)
     // Swap from desired 3 left 5/2; the owner set 4 and Auto Scaling terminated `first`.
     const plan = planGroup(
       planInput([second, fleet[2] as Instance, s1, s2], {
@@ -152,9 +134,25 @@ describe('finishing a swap an earlier run left', () => {
     ])
   })
 
+  it('retires neither side while the owner protects both, and the pairs after it wait too', () => {
+    const fleet = onDemandFleet(2)
+    const s1 = spotFor(fleet[0] as Instance)
+    const plan = planGroup(
+      planInput([...fleet, s1], {
+        groupOverrides: { desiredCapacity: 3, tags: { [TAG_SWAP_DESIRED]: '3/1' } },
+        terminationProtected: new Set([fleet[0]?.id as string, s1.id]),
+      }),
+    )
+    expect(recoveryKinds(plan.actions)).toEqual([])
+    expect(plan.instanceSkips).toContainEqual({
+      instanceId: s1.id,
+      reason: 'swap waits: both sides of a pair are protected',
+    })
+  })
+
   it('waits to retire a partner while a backfill is still booting (in service below desired)', () => {
     const fleet = onDemandFleet(3)
-    const s1 = attachedFor(fleet[0] as Instance)
+    const s1 = spotFor(fleet[0] as Instance)
     // Desired 5 = 4 (owner) + 1 (swap); a spot member was interrupted and its backfill is not yet in.
     const plan = planGroup(
       planInput([...fleet, s1], {
@@ -168,9 +166,9 @@ describe('finishing a swap an earlier run left', () => {
     })
   })
 
-  it('finishes outside the cron window: giving back is not a new change', () => {
+  it('finishes outside the cron window: finishing a swap is not a new change', () => {
     const fleet = onDemandFleet(2)
-    const s1 = attachedFor(fleet[0] as Instance)
+    const s1 = spotFor(fleet[0] as Instance)
     const plan = planGroup(
       planInput([...fleet, s1], {
         config: config({

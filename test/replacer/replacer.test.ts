@@ -438,7 +438,9 @@ describe('replacer', () => {
     })
     await harness({ 'us-east-1': cloud }).run()
     const original = [...cloud.group('web').members.keys()][0] as string
-    expect(cloud.instances.get(original)?.tags).toEqual({ 'spotswap:replacement-attempt': '1:no-instance' })
+    expect(cloud.instances.get(original)?.tags).toEqual({
+      'spotswap:replacement-attempt': '1:no-instance@2026-01-01T00:00:00.000Z',
+    })
   })
 
   it('hands a region with more groups than one invocation should take to queued chunks', async () => {
