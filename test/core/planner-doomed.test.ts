@@ -2,15 +2,13 @@ import { describe, expect, it } from 'vitest'
 import type { Action, LaunchSpotAction, SwapAction } from '../../lambdas/core/actions.ts'
 import {
   TAG_INTERRUPTION_WARNED,
-  TAG_LAUNCHED_FOR_GROUP,
   TAG_NO_SPOT_CAPACITY_UNTIL,
   TAG_REPLACED_TYPE,
-  TAG_REPLACING_INSTANCE,
 } from '../../lambdas/core/constants.ts'
 import { parseCronSchedule } from '../../lambdas/core/cron.ts'
 import { planGroup } from '../../lambdas/core/planner.ts'
 import type { Instance } from '../../lambdas/core/types.ts'
-import { anInstance, config, minutesAgo, NOW, onDemandFleet, planInput } from '../builders/world.ts'
+import { anInstance, config, minutesAgo, NOW, onDemandFleet, planInput, spotFor } from '../builders/world.ts'
 
 const launches = (actions: readonly Action[]): LaunchSpotAction[] =>
   actions.filter((a): a is LaunchSpotAction => a.kind === 'launch-spot')
@@ -30,15 +28,9 @@ const doomedMember = (overrides: Partial<Instance> = {}): Instance =>
     ...overrides,
   })
 
+/** A replacement launched a minute ago: too young for any grace period, old enough for a doomed partner. */
 const replacementOf = (partner: Instance, overrides: Partial<Instance> = {}): Instance =>
-  anInstance({
-    lifecycle: 'spot',
-    type: 'm5.large',
-    zone: partner.zone,
-    launchTime: minutesAgo(1),
-    tags: { [TAG_LAUNCHED_FOR_GROUP]: 'web', [TAG_REPLACING_INSTANCE]: partner.id },
-    ...overrides,
-  })
+  spotFor(partner, { type: 'm5.large', launchTime: minutesAgo(1), ...overrides })
 
 describe('planGroup with a member EC2 will interrupt (replaced ahead)', () => {
   it('launches its replacement into another pool at once, asking the executor to release it if none starts', () => {
