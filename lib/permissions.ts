@@ -88,6 +88,7 @@ const INTERRUPTION_READS = [
   'autoscaling:DescribeAutoScalingGroups',
   'autoscaling:DescribeAutoScalingInstances',
   'autoscaling:DescribeLifecycleHooks',
+  'ec2:DescribeInstanceAttribute',
   'ec2:DescribeInstances',
 ]
 
@@ -274,7 +275,11 @@ export const replacerGrants = (selector: GroupSelector): Grant[] => [
   ...tagExistingInstances(),
 ]
 
-/** The interruption handler takes a doomed instance out of its group and marks at-risk ones; it never launches. */
+/**
+ * The interruption handler takes a doomed instance out of its group, or marks it to be replaced ahead
+ * (the replacer launches and swaps; the run-request queue's send permission is granted on the queue),
+ * and marks at-risk ones; it never launches.
+ */
 export const interruptionGrants = (selector: GroupSelector): Grant[] => [
   reads(INTERRUPTION_READS),
   changeManagedGroups(

@@ -1,7 +1,8 @@
 /**
  * spotswap's queues: the FIFO fan-out queue (one message group per region, so two invocations never
- * work on the same region at once) with its FIFO dead-letter queue, and one standard queue that keeps
- * every event EventBridge or Lambda finally failed to deliver or process.
+ * work on the same region at once) with its FIFO dead-letter queue, the run-request queue (standard, for
+ * its per-message delays) and one standard queue that keeps every event EventBridge or Lambda finally
+ * failed to deliver or process.
  */
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib'
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs'
@@ -11,6 +12,7 @@ import {
   FANOUT_MAX_RECEIVE_COUNT,
   FANOUT_RETENTION,
   FANOUT_VISIBILITY_TIMEOUT,
+  RUN_REQUEST_RETENTION,
 } from './sizing.ts'
 
 /**
@@ -45,6 +47,26 @@ export const createFanoutQueues = (scope: Construct): FanoutQueues => {
     deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: FANOUT_MAX_RECEIVE_COUNT },
   })
   return { queue, deadLetterQueue }
+}
+
+/**
+ * The interruption handler's requests for replacer runs of a group, each delayed by its own DelaySeconds
+ * (FIFO queues have no per-message delay). The replacer passes each on to the fan-out queue. A request
+ * is only worth anything within the two minutes of an interruption warning: no dead-letter queue, and a
+ * short retention; the scheduled runs reconcile whatever a lost request left.
+ */
+export const createRunRequestQueue = (scope: Construct): Queue => {
+  const queue = new Queue(scope, 'RunRequestQueue', {
+    ...COMMON,
+    visibilityTimeout: Duration.seconds(FANOUT_VISIBILITY_TIMEOUT),
+    retentionPeriod: RUN_REQUEST_RETENTION,
+  })
+  Validations.of(queue).acknowledge({
+    id: 'AwsSolutions-SQS3',
+    reason:
+      'A run request is stale two minutes after it was sent (the interrupted instance is gone) and the scheduled runs reconcile without it; a dead-letter queue would keep only noise.',
+  })
+  return queue
 }
 
 /**

@@ -59,6 +59,15 @@ export const FANOUT_MAX_RECEIVE_COUNT = 3
 /** Region work older than a day is stale (many ticks have enqueued newer work since). */
 export const FANOUT_RETENTION = Duration.days(1)
 
+/**
+ * A run request matters for the two minutes of an interruption warning; kept a little longer so a
+ * replacer briefly throttled still gets it, never long enough to run a group from a stale request.
+ */
+export const RUN_REQUEST_RETENTION = Duration.minutes(10)
+
+/** Run requests only enqueue fan-out work, so a batch of them is one short invocation. */
+export const RUN_REQUEST_BATCH_SIZE = 10
+
 /** The longest SQS allows: dead letters are evidence and must survive a long weekend. */
 export const DEAD_LETTER_RETENTION = Duration.days(14)
 

@@ -35,7 +35,7 @@ import {
 } from './functions.ts'
 import { acknowledgeWildcards } from './nag.ts'
 import { type Grant, interruptionGrants, replacerGrants, toStatement } from './permissions.ts'
-import { createFailedEventsQueue, createFanoutQueues } from './queues.ts'
+import { createFailedEventsQueue, createFanoutQueues, createRunRequestQueue } from './queues.ts'
 import { isRegionName } from './regions.ts'
 import { InterruptionRehearsal } from './rehearsal.ts'
 import {
@@ -50,6 +50,7 @@ import {
   REPLACER_MEMORY_MB,
   REPLACER_RETRY_ATTEMPTS,
   REPLACER_TIMEOUT,
+  RUN_REQUEST_BATCH_SIZE,
   replacerMaxEventAge,
 } from './sizing.ts'
 
@@ -114,6 +115,8 @@ export class SpotSwap extends Construct {
   readonly interruptionHandlerLogGroup: LogGroup
   readonly fanoutQueue: Queue
   readonly fanoutDeadLetterQueue: Queue
+  /** The interruption handler's delayed requests for replacer runs (replacing a member ahead of its interruption). */
+  readonly runRequestQueue: Queue
   /** Events and invocations that failed every retry, from both Lambdas and every home rule. */
   readonly failedEvents: Queue
   readonly alarms: readonly Alarm[]
@@ -141,6 +144,7 @@ export class SpotSwap extends Construct {
     const { queue: fanoutQueue, deadLetterQueue } = createFanoutQueues(this)
     this.fanoutQueue = fanoutQueue
     this.fanoutDeadLetterQueue = deadLetterQueue
+    this.runRequestQueue = createRunRequestQueue(this)
     const onFailure = new SqsDestination(this.failedEvents)
 
     const shared = {
@@ -172,7 +176,7 @@ export class SpotSwap extends Construct {
         'spotswap: take interrupted or at-risk spot instances out of their group without losing capacity',
       memorySize: INTERRUPTION_MEMORY_MB,
       timeout: INTERRUPTION_TIMEOUT,
-      environment: shared,
+      environment: { ...shared, RUN_REQUEST_QUEUE_URL: this.runRequestQueue.queueUrl },
       logRetention,
       // No reserved concurrency: a mass interruption must be handled for every instance within two minutes.
       onFailure,
@@ -187,6 +191,14 @@ export class SpotSwap extends Construct {
     this.grant(replacer, 'ReplacerPermissions', replacerGrants(config))
     this.grant(interruption, 'InterruptionHandlerPermissions', interruptionGrants(config))
     fanoutQueue.grantSendMessages(replacer.role)
+    this.runRequestQueue.grantSendMessages(interruption.role)
+    this.replacer.addEventSource(
+      new SqsEventSource(this.runRequestQueue, {
+        batchSize: RUN_REQUEST_BATCH_SIZE,
+        // Each request only enqueues fan-out work: the floor of concurrency is plenty.
+        maxConcurrency: MIN_FANOUT_CONCURRENCY,
+      }),
+    )
     this.replacer.addEventSource(
       new SqsEventSource(fanoutQueue, {
         // One region per invocation: each gets the whole timeout and fails alone.

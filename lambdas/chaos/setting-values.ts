@@ -83,7 +83,7 @@ export const SETTING_VALUES: Readonly<
     invalid: ['0', '11', '-1', ...INVALID_NUMBERS],
   },
   TERMINATION_NOTIFICATION_ACTION: {
-    valid: ['auto', 'detach', 'terminate'],
+    valid: ['auto', 'replace', 'detach', 'terminate'],
     invalid: ['hibernate', ...INVALID_WORDS],
   },
   REBALANCE_ACTION: {

@@ -24,6 +24,11 @@ export interface LaunchSpotAction {
   readonly attemptSince: string
   /** When no candidate pool has capacity, the replaced instance is left alone until then (ISO 8601). */
   readonly capacityBackoffUntil: string
+  /**
+   * The replaced member is doomed (TAG_INTERRUPTION_WARNED): when the launch fails, it leaves the group at
+   * once (DetachInstances without a decrement) so the group backfills before EC2 takes it.
+   */
+  readonly releaseIfNotLaunched: boolean
   /** Expected hourly saving if the first override is chosen: on-demand price − spot price. */
   readonly expectedHourlySavingsUsd: number
   readonly reason: string
@@ -101,8 +106,21 @@ export interface TerminateSpotAction {
   readonly reason: string
 }
 
+/**
+ * A doomed member (TAG_INTERRUPTION_WARNED) that cannot be replaced ahead of its interruption leaves the
+ * group now (DetachInstances without a decrement), as the interruption handler would have done: the group
+ * backfills at once instead of when EC2 takes the member.
+ */
+export interface ReleaseDoomedAction {
+  readonly kind: 'release-doomed'
+  readonly group: string
+  readonly instanceId: string
+  readonly reason: string
+}
+
 export type Action =
   | LaunchSpotAction
+  | ReleaseDoomedAction
   | SwapAction
   | CompleteSwapAction
   | GiveBackAction

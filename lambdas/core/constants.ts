@@ -16,6 +16,25 @@ export const TAG_REPLACED_TYPE = 'spotswap:replaced-instance-type'
  */
 export const TAG_REBALANCE_AT_RISK = 'spotswap:rebalance-at-risk'
 /**
+ * Written by the interruption handler on a member EC2 will interrupt in two minutes, when it replaces it
+ * ahead of the interruption instead of letting it leave at once; the value is when the warning came
+ * (ISO 8601). The replacer launches its replacement at once, into another pool and outside the in-flight
+ * budget, and swaps it in as soon as it runs: there is no grace period to wait for a doomed partner.
+ */
+export const TAG_INTERRUPTION_WARNED = 'spotswap:interruption-warned'
+/**
+ * EC2 takes a warned instance 120 s after the warning. A swap that retires it must be over well before,
+ * or the retirement fails on an instance already terminating while the attach's +1 stays: no swap, and
+ * no launch, for a doomed member later than this after its warning (it leaves the group instead).
+ */
+export const DOOMED_SWAP_DEADLINE_SECONDS = 100
+/**
+ * When the interruption handler asks for replacer runs of the group, seconds after the warning: one at
+ * once to launch the replacement, then two to swap it in as soon as it runs (a spot instance is usually
+ * running within a minute of its launch), the last one still 30 s before EC2 takes the instance.
+ */
+export const INTERRUPTION_RUN_DELAYS_SECONDS = [0, 45, 90] as const
+/**
  * Written on an on-demand instance when no candidate pool had spot capacity for it; the value is when
  * to try again. Without it an empty pool would be asked every run, all day.
  */

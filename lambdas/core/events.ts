@@ -280,6 +280,41 @@ export const instanceLaunchSuccessful: EventDefinition<
   },
 }
 
+export interface GroupRunRequestDetail {
+  readonly groupName: string
+}
+
+/**
+ * spotswap's own request for a replacer run of one group, sent by the interruption handler through the
+ * run-request queue (with a delay) when it replaces a member ahead of its interruption.
+ */
+export const groupRunRequest: EventDefinition<'group-run-request', GroupRunRequestDetail> = {
+  kind: 'group-run-request',
+  source: 'spotswap',
+  detailType: 'Group Run Request',
+  parseDetail: (detail) => {
+    const groupName = nonEmptyString(detail.groupName)
+    return groupName === undefined || groupName.length > 255
+      ? { ok: false, problem: 'detail.groupName is not a group name' }
+      : { ok: true, detail: { groupName } }
+  },
+}
+
+/** The body of a run request; `id` tells requests apart (each is one replacer run, never deduplicated). */
+export const groupRunRequestEvent = (
+  id: string,
+  region: string,
+  groupName: string,
+  now: Date,
+): Record<string, unknown> => ({
+  id,
+  source: groupRunRequest.source,
+  'detail-type': groupRunRequest.detailType,
+  region,
+  time: now.toISOString(),
+  detail: { groupName },
+})
+
 /** An EventBridge schedule rule's tick; the detail carries nothing. */
 export const scheduledEvent: EventDefinition<'scheduled', Record<string, never>> = {
   kind: 'scheduled',

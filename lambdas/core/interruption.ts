@@ -12,6 +12,8 @@ import {
   type TerminationAction,
 } from './config.ts'
 import {
+  INTERRUPTION_RUN_DELAYS_SECONDS,
+  TAG_INTERRUPTION_WARNED,
   TAG_LAUNCHED_FOR_GROUP,
   TAG_REBALANCE_AT_RISK,
   TAG_REPLACING_INSTANCE,
@@ -21,7 +23,7 @@ import type { InstanceAction } from './events.ts'
 import { isBeingDeleted, isLeavingGroup, isManaged, staysInGroup } from './managed.ts'
 import type { LifecycleHook } from './port.ts'
 import { currentRecord, formatSwapRecord, parseSwapRecord, stepDown } from './swap-recovery.ts'
-import type { Group, Instance } from './types.ts'
+import type { Group, GroupMember, Instance } from './types.ts'
 
 export { TAG_REBALANCE_AT_RISK } from './constants.ts'
 
@@ -33,6 +35,8 @@ export type InterruptionSignal =
       readonly kind: 'spot-interruption'
       readonly instanceId: string
       readonly instanceAction: InstanceAction
+      /** When EC2 gave the warning (the event's time), if the event says; the interruption is 120 s later. */
+      readonly warnedAt?: Date | undefined
     }
   | { readonly kind: 'rebalance-recommendation'; readonly instanceId: string }
 
@@ -45,6 +49,10 @@ export interface InterruptionSnapshot {
   readonly group: Group | undefined
   /** The group's lifecycle hooks; only consulted for an attached member. */
   readonly hooks: readonly LifecycleHook[]
+  /** Whether the instance has API termination protection; only read for an attached member. */
+  readonly terminationProtected: boolean
+  /** Whether replacer runs can be requested (the run-request queue is configured): replacing ahead needs them. */
+  readonly canRequestRuns: boolean
   readonly config: Pick<GlobalConfig, 'tagFilters' | 'tagFilteringMode' | 'defaults'>
   readonly now: Date
 }
@@ -81,6 +89,27 @@ export type InterruptionAction =
     }
   /** TerminateInstances: for instances outside any group that EC2 would otherwise leave behind. */
   | { readonly kind: 'terminate-instance'; readonly instanceId: string }
+  /**
+   * Mark a doomed member for the replacer to replace ahead of its interruption (TAG_INTERRUPTION_WARNED):
+   * it stays in service, and in the group, until its replacement is swapped in.
+   */
+  | {
+      readonly kind: 'mark-interrupted'
+      readonly instanceId: string
+      readonly group: string
+      readonly tags: Readonly<Record<string, string>>
+    }
+  /**
+   * Ask for replacer runs of the group after these delays (the run-request queue). If the request fails,
+   * `otherwise` is done instead: the member leaves at once, as it would without replacing ahead.
+   */
+  | {
+      readonly kind: 'request-runs'
+      readonly instanceId: string
+      readonly group: string
+      readonly delaysSeconds: readonly number[]
+      readonly otherwise: Extract<InterruptionAction, { kind: 'detach' }>
+    }
   /** Tag an at-risk member for the replacer to swap out (see TAG_REBALANCE_AT_RISK). */
   | {
       readonly kind: 'request-replacement'
@@ -230,7 +259,7 @@ const decideMember = (context: DecisionContext): InterruptionDecision => {
     if (config.rebalanceAction === 'replace') return requestReplacement(context)
   }
   // An interruption warning, or a rebalance recommendation configured to act like one.
-  const leave = leaveAction(config.terminationNotificationAction, context.snapshot.hooks)
+  const mode = leaveAction(config.terminationNotificationAction, context.snapshot.hooks)
   const ec2WillTerminate = signal.kind === 'spot-interruption' && signal.instanceAction === 'terminate'
   const actions: InterruptionAction[] = []
   if (instance.tags[TAG_LAUNCHED_FOR_GROUP] !== undefined) {
@@ -250,6 +279,10 @@ const decideMember = (context: DecisionContext): InterruptionDecision => {
     record !== undefined &&
     record.pairs > 0 &&
     group.desiredCapacity === record.after
+  // Leaving with the decrement settles the pair at once; otherwise the member is replaced ahead if it can be.
+  const ahead = mode === 'replace' && !decrement ? replaceAhead(context, member) : undefined
+  if (ahead !== undefined) return { ...ahead, actions: [...actions, ...ahead.actions] }
+  const leave = mode === 'replace' ? 'detach' : mode
   // The decrement is recorded ahead as one pair fewer, so the replacer tells it from an owner's resize.
   if (decrement && record !== undefined) {
     actions.push({
@@ -278,16 +311,76 @@ const decideMember = (context: DecisionContext): InterruptionDecision => {
 }
 
 /**
+ * Replacing ahead: the member stays in service while the replacer launches its replacement into another
+ * pool and swaps it in before EC2 takes the member, so the group never runs short and never backfills
+ * with on-demand capacity. Only for a warning of termination (a stopped or hibernated instance would
+ * outlive the swap's bookkeeping), never for a protected member (the replacer may not retire it), and
+ * only when replacer runs can be requested; otherwise undefined, and the member leaves at once.
+ */
+const replaceAhead = (
+  { signal, instance, group, configErrors, snapshot }: DecisionContext,
+  member: GroupMember,
+): Extract<InterruptionDecision, { outcome: 'act' }> | undefined => {
+  if (signal.kind !== 'spot-interruption' || signal.instanceAction !== 'terminate') return undefined
+  if (!snapshot.canRequestRuns || member.protectedFromScaleIn || snapshot.terminationProtected)
+    return undefined
+  return {
+    outcome: 'act',
+    reason: 'interrupted-member',
+    group: group.name,
+    detail: `interruption (terminate) for ${instance.id} in ${group.name}: replaced ahead; it stays in service until its replacement is swapped in`,
+    configErrors,
+    actions: [
+      {
+        kind: 'mark-interrupted',
+        instanceId: instance.id,
+        group: group.name,
+        // The first warning's time, not this delivery's: a retried or duplicated event must not push back
+        // the point after which the replacer no longer swaps (DOOMED_SWAP_DEADLINE_SECONDS).
+        tags: {
+          [TAG_INTERRUPTION_WARNED]:
+            instance.tags[TAG_INTERRUPTION_WARNED] ?? (signal.warnedAt ?? snapshot.now).toISOString(),
+        },
+      },
+      {
+        kind: 'request-runs',
+        instanceId: instance.id,
+        group: group.name,
+        delaysSeconds: INTERRUPTION_RUN_DELAYS_SECONDS,
+        otherwise: { kind: 'detach', instanceId: instance.id, group: group.name, decrement: false },
+      },
+    ],
+  }
+}
+
+/**
+ * Whether a warning for this member could be answered by replacing it ahead (the configured action, or
+ * `auto` without a termination hook): the only case in which its termination protection matters.
+ */
+export const mayReplaceAhead = (
+  instance: Instance,
+  group: Group,
+  hooks: readonly LifecycleHook[],
+  config: Pick<GlobalConfig, 'defaults'>,
+): boolean =>
+  instance.lifecycle === 'spot' &&
+  leaveAction(
+    groupConfig(config.defaults, group.name, group.tags).config.terminationNotificationAction,
+    hooks,
+  ) === 'replace'
+
+/**
  * `auto` terminates through the group when a termination hook exists, so the user's draining runs in
- * the two minutes left; without one, detaching is faster and lets the group backfill immediately.
+ * the two minutes left; without one, it replaces the member ahead of the interruption (which falls back
+ * to detaching, the fastest way to let the group backfill, when it cannot).
  */
 const leaveAction = (
   mode: TerminationAction,
   hooks: readonly LifecycleHook[],
-): 'terminate-in-group' | 'detach' => {
+): 'terminate-in-group' | 'detach' | 'replace' => {
   if (mode === 'terminate') return 'terminate-in-group'
-  if (mode === 'detach') return 'detach'
-  return hooks.some((hook) => hook.transition === TERMINATING_TRANSITION) ? 'terminate-in-group' : 'detach'
+  if (mode === 'detach' || mode === 'replace') return mode
+  return hooks.some((hook) => hook.transition === TERMINATING_TRANSITION) ? 'terminate-in-group' : 'replace'
 }
 
 const requestReplacement = ({

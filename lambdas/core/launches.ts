@@ -2,12 +2,13 @@
  * New replacements: which members get a spot replacement this run, with which ranked, diversified
  * candidate types, tags and idempotency token. Pure, like the rest of the planner.
  */
-import type { InstanceSkip, LaunchSpotAction } from './actions.ts'
+import type { InstanceSkip, LaunchSpotAction, ReleaseDoomedAction } from './actions.ts'
 import type { GroupConfig } from './config.ts'
 import {
   CAPACITY_BACKOFF_FIRST_MINUTES,
   CAPACITY_BACKOFF_MAX_MINUTES,
   MAX_POOL_SHARE,
+  TAG_INTERRUPTION_WARNED,
   TAG_LAUNCHED_BY,
   TAG_LAUNCHED_FOR_GROUP,
   TAG_NO_SPOT_CAPACITY_UNTIL,
@@ -23,8 +24,13 @@ import type { Group, GroupMember, Instance } from './types.ts'
 import { poolKey } from './types.ts'
 
 export interface LaunchBudget {
-  /** Launches allowed in total (in-flight limit). */
+  /** Launches allowed in total (in-flight limit), replacements of doomed members aside. */
   readonly budget: number
+  /**
+   * Members EC2 will interrupt within two minutes (TAG_INTERRUPTION_WARNED): replaced first, outside the
+   * budget and the capacity back-off; one that cannot be replaced is released (leaves the group) instead.
+   */
+  readonly doomed: ReadonlySet<string>
   /** Of which replacing on-demand instances (on-demand minimum). */
   readonly onDemandBudget: number
   readonly eligible: readonly GroupMember[]
@@ -67,19 +73,38 @@ const compareBackoffEnds = (a: Instance, b: Instance): number => {
   return endA === endB ? 0 : endA < endB ? -1 : 1
 }
 
+/** Doomed first (their capacity goes in two minutes), then at-risk spot members, then on-demand ones. */
+const urgency = (instance: Instance, doomed: ReadonlySet<string>): number =>
+  doomed.has(instance.id) ? 0 : instance.lifecycle === 'spot' ? 1 : 2
+
 export const planLaunches = (
   input: PlanInput,
   config: GroupConfig,
   budget: LaunchBudget,
-): LaunchSpotAction[] => {
+): (LaunchSpotAction | ReleaseDoomedAction)[] => {
   const { group, catalog } = input
-  const launches: LaunchSpotAction[] = []
-  if (budget.budget <= 0) return launches
+  const launches: (LaunchSpotAction | ReleaseDoomedAction)[] = []
+  const release = (instanceId: string, why: string): void => {
+    launches.push({
+      kind: 'release-doomed',
+      group: group.name,
+      instanceId,
+      reason: `interrupted soon and not replaceable ahead: ${why}`,
+    })
+  }
+  if (budget.budget <= 0 && budget.doomed.size === 0) return launches
   if (!group.launchTemplate && !group.launchConfigurationName && !group.mixedInstancesPolicy) {
     budget.instanceSkips.push({
       instanceId: '*',
       reason: 'no-launch-template: the group has no template or configuration',
     })
+    for (const member of budget.eligible)
+      if (
+        budget.doomed.has(member.instanceId) &&
+        !member.protectedFromScaleIn &&
+        !input.terminationProtected.has(member.instanceId)
+      )
+        release(member.instanceId, 'the group has no launch template or configuration')
     return launches
   }
   // Nothing to replace (a converged group): no pools to count, no dates to format.
@@ -105,7 +130,7 @@ export const planLaunches = (
   }
   eligible.sort(
     (a, b) =>
-      Number(a.instance.lifecycle === 'on-demand') - Number(b.instance.lifecycle === 'on-demand') ||
+      urgency(a.instance, budget.doomed) - urgency(b.instance, budget.doomed) ||
       compareBackoffEnds(a.instance, b.instance) ||
       byLaunchTimeThenId(a.instance, b.instance),
   )
@@ -122,23 +147,28 @@ export const planLaunches = (
     return until
   }
   let onDemandLaunches = 0
+  let budgeted = 0
   const skip = (instance: Instance, reason: string, extra: Partial<InstanceSkip> = {}): void => {
     budget.instanceSkips.push({ instanceId: instance.id, reason, ...extra })
+    // A doomed member must not wait for EC2: the group backfills now instead.
+    if (budget.doomed.has(instance.id)) release(instance.id, reason)
   }
   for (const { member, instance } of eligible) {
-    if (launches.length >= budget.budget) break
+    const doomed = budget.doomed.has(instance.id)
+    if (!doomed && budgeted >= budget.budget) break
     const replacingOnDemand = instance.lifecycle === 'on-demand'
     if (replacingOnDemand && onDemandLaunches >= budget.onDemandBudget) break
+    // Protected members are never touched, doomed or not: EC2 takes them and the group backfills.
     if (member.protectedFromScaleIn) {
-      skip(instance, 'protected-from-scale-in')
+      budget.instanceSkips.push({ instanceId: instance.id, reason: 'protected-from-scale-in' })
       continue
     }
     if (protectedFromTermination(instance.id)) {
-      skip(instance, 'api-termination-protection')
+      budget.instanceSkips.push({ instanceId: instance.id, reason: 'api-termination-protection' })
       continue
     }
     const backoffUntil = Date.parse(instance.tags[TAG_NO_SPOT_CAPACITY_UNTIL] ?? '')
-    if (backoffUntil > input.now.getTime()) {
+    if (!doomed && backoffUntil > input.now.getTime()) {
       skip(
         instance,
         `spot-capacity-backoff: no candidate pool had capacity; next try at ${new Date(backoffUntil).toISOString()}`,
@@ -194,6 +224,7 @@ export const planLaunches = (
       input.scheduleMinutes * 30_000,
     )
     if (replacingOnDemand) onDemandLaunches++
+    if (!doomed) budgeted++
     countPool(first.pool)
     launches.push({
       kind: 'launch-spot',
@@ -210,17 +241,23 @@ export const planLaunches = (
       attempt,
       attemptSince: since,
       capacityBackoffUntil: capacityBackoffUntilFor(attempt),
+      releaseIfNotLaunched: doomed,
       expectedHourlySavingsUsd: onDemandPrice - first.spotPriceUsd,
       reason: replacingOnDemand
         ? `on-demand ${instance.type} above the minimum; ${first.instanceType} spot at $${first.spotPriceUsd} vs $${onDemandPrice} on-demand`
-        : `spot ${instance.type} at risk (rebalance recommendation); moving to ${first.instanceType} at $${first.spotPriceUsd}`,
+        : `spot ${instance.type} ${doomed ? 'interrupted in two minutes' : 'at risk (rebalance recommendation)'}; moving to ${first.instanceType} at $${first.spotPriceUsd}`,
     })
   }
   return launches
 }
 
 /** Tags that describe one instance's own state and must not be copied onto its replacement. */
-const NOT_INHERITED = new Set([TAG_REBALANCE_AT_RISK, TAG_NO_SPOT_CAPACITY_UNTIL, TAG_REPLACEMENT_ATTEMPT])
+const NOT_INHERITED = new Set([
+  TAG_REBALANCE_AT_RISK,
+  TAG_INTERRUPTION_WARNED,
+  TAG_NO_SPOT_CAPACITY_UNTIL,
+  TAG_REPLACEMENT_ATTEMPT,
+])
 
 const copyInherited = (tags: Record<string, string>, source: Readonly<Record<string, string>>): void => {
   for (const [key, value] of Object.entries(source)) {

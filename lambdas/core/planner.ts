@@ -8,8 +8,10 @@ import type { Action, GroupPlan, InstanceSkip, SwapPair } from './actions.ts'
 import { inFlightLimit, minOnDemandCount } from './capacity.ts'
 import type { GroupConfig } from './config.ts'
 import {
+  DOOMED_SWAP_DEADLINE_SECONDS,
   GRACE_SLACK_SECONDS,
   ORPHAN_SCHEDULE_PERIODS,
+  TAG_INTERRUPTION_WARNED,
   TAG_REBALANCE_AT_RISK,
   TAG_REPLACING_INSTANCE,
 } from './constants.ts'
@@ -75,9 +77,18 @@ export const planGroup = (input: PlanInput): GroupPlan => {
     else if (lifecycle === 'spot') spot.push(member)
   }
   const onDemandIds = new Set(onDemand.map((m) => m.instanceId))
-  // Spot members the interruption handler flagged after a rebalance recommendation: replaced like
-  // on-demand ones (into another pool), without counting against the on-demand minimum.
-  const atRisk = spot.filter((m) => detail(m.instanceId)?.tags[TAG_REBALANCE_AT_RISK] !== undefined)
+  // Spot members EC2 will interrupt within two minutes, which the interruption handler left in service for
+  // us to replace ahead of the interruption.
+  const warnedAt = (id: string): number => Date.parse(detail(id)?.tags[TAG_INTERRUPTION_WARNED] ?? '')
+  const doomed = spot.filter((m) => detail(m.instanceId)?.tags[TAG_INTERRUPTION_WARNED] !== undefined)
+  const doomedIds = new Set(doomed.map((m) => m.instanceId))
+  // Too close to the interruption for a swap to be over before EC2 takes the member.
+  const tooLate = (id: string): boolean => now.getTime() >= warnedAt(id) + DOOMED_SWAP_DEADLINE_SECONDS * 1000
+  // Those and the ones flagged after a rebalance recommendation: replaced like on-demand ones (into
+  // another pool), without counting against the on-demand minimum.
+  const atRisk = spot.filter(
+    (m) => doomedIds.has(m.instanceId) || detail(m.instanceId)?.tags[TAG_REBALANCE_AT_RISK] !== undefined,
+  )
   const atRiskIds = new Set(atRisk.map((m) => m.instanceId))
   const isPartner = (id: string): boolean => onDemandIds.has(id) || atRiskIds.has(id)
   const minOnDemand = minOnDemandCount(config, inService.length, group.mixedInstancesPolicy)
@@ -166,7 +177,8 @@ export const planGroup = (input: PlanInput): GroupPlan => {
       !recovery.open &&
       inService.length >= group.desiredCapacity &&
       instance.state === 'running' &&
-      ageSeconds + GRACE_SLACK_SECONDS >= grace
+      // A doomed partner is gone in two minutes: no grace period is worth waiting for.
+      (doomedIds.has(partner) ? !tooLate(partner) : ageSeconds + GRACE_SLACK_SECONDS >= grace)
     ) {
       ready.push({ spotInstanceId: instance.id, onDemandInstanceId: partner })
     } else if (ageSeconds > orphanAfterSeconds) {
@@ -197,15 +209,35 @@ export const planGroup = (input: PlanInput): GroupPlan => {
     })
   }
 
+  // Doomed members that can no longer be swapped out (too late, or the group is not acted on now: cron
+  // window, suspended processes, a stack update) leave at once, as the interruption handler would have
+  // made them, rather than wait for EC2.
+  const released = skipped === undefined ? doomed.filter((m) => tooLate(m.instanceId)) : doomed
+  if (!isBeingDeleted(group))
+    for (const member of released)
+      if (!isProtected(member.instanceId))
+        actions.push({
+          kind: 'release-doomed',
+          group: group.name,
+          instanceId: member.instanceId,
+          reason: `interrupted soon and not replaced ahead: ${skipped ?? `more than ${DOOMED_SWAP_DEADLINE_SECONDS}s since the warning`}`,
+        })
+
   // 4. New replacements: at-risk spot members first, then the oldest on-demand ones, within the
   // on-demand minimum and the in-flight budget.
   if (skipped === undefined) {
-    const stillPending = wanted.length - ready.length
+    // Replacements of doomed members are outside the budget: the capacity goes either way.
+    const readyIds = new Set(ready.map((pair) => pair.spotInstanceId))
+    const stillPending = wanted.filter(
+      ([partner, instance]) => !doomedIds.has(partner) && !readyIds.has(instance.id),
+    ).length
     const launches = planLaunches(input, config, {
       budget: inFlightLimit(config.maxReplacementsInFlight, inService.length) - stillPending,
+      doomed: doomedIds,
       onDemandBudget: replaceable - wantedForOnDemand.length,
       eligible: [...atRisk, ...onDemand].filter(
-        (m) => !pendingByPartner.has(m.instanceId) && !halfDonePartners.has(m.instanceId),
+        (m) =>
+          !pendingByPartner.has(m.instanceId) && !halfDonePartners.has(m.instanceId) && !released.includes(m),
       ),
       spotMembers: spot,
       pendingSpot: wanted.map(([, instance]) => instance),

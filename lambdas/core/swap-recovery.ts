@@ -104,9 +104,10 @@ export const currentRecord = (record: SwapRecord, stillIn: (instanceId: string) 
  * and whether the last announced step's instance is still in the group. Before the first step down,
  * desired stays `after` with every pair half-done. After one, the record stands for what is left (undoing
  * the announced step while its instance is still in: the run stopped between the record and the step).
- * Then desired is `after` with at most `pairs` half-done: a pair may have vanished without its decrement
- * (one side taken by EC2 while the interruption handler could not leave with it, Auto Scaling
- * backfilling it), and its unit is still held. Anything else (desired not `after`, more half-done pairs
+ * Desired one above that, with the announced instance gone, means it left another way and the step's
+ * unit is still held. Then desired is `after` with at most `pairs` half-done: a pair may have vanished
+ * without its decrement (one side taken by EC2 while the interruption handler could not leave with it,
+ * Auto Scaling backfilling it), and its unit is still held. Anything else (desired not `after`, more half-done pairs
  * than recorded) is someone else's change. The same desired with fewer pairs can also be an owner's
  * scale-in and scale-out in between, so what this judges ours still needs the group's scaling
  * activities to show no change of desired capacity by anyone else (recoverSwaps).
@@ -117,7 +118,11 @@ export const judgeRecord = (
   halfDone: number,
   stillIn: (instanceId: string) => boolean,
 ): { readonly ours: boolean; readonly record: SwapRecord; readonly vanished: number } => {
-  const now = currentRecord(record, stillIn)
+  const current = currentRecord(record, stillIn)
+  // An announced step whose instance left another way (EC2 took it before the step's call, or the call
+  // failed) gave nothing back: desired one above what the step leads to says so.
+  const stepLost = current === record && record.step !== undefined && desired === record.after + 1
+  const now = stepLost ? { ...record, after: record.after + 1, pairs: record.pairs + 1 } : current
   const ours = desired === now.after && halfDone <= now.pairs
   return { ours, record: now, vanished: ours ? now.pairs - halfDone : 0 }
 }

@@ -1,8 +1,11 @@
 /**
  * The real wiring: one AWS adapter per region (created on first use and kept for the container's
- * life), Powertools telemetry, the wall clock.
+ * life), Powertools telemetry, the wall clock, and the run-request queue when RUN_REQUEST_QUEUE_URL is
+ * set (without it, doomed members leave their group at once instead of being replaced ahead).
  */
 import { createAwsCloud } from '../aws/cloud.ts'
+import { sendDelayedMessages } from '../aws/run-request-queue.ts'
+import { groupRunRequestEvent } from '../core/events.ts'
 import { createLogger, createMetrics, emfMetricsSink, powertoolsLog } from '../telemetry.ts'
 import type { InterruptionCloud, InterruptionDeps } from './deps.ts'
 
@@ -12,6 +15,8 @@ export const defaultDeps = (
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): InterruptionDeps => {
   const clouds = new Map<string, InterruptionCloud>()
+  const queueUrl = env.RUN_REQUEST_QUEUE_URL?.trim()
+  const now = (): Date => new Date()
   return {
     env,
     cloudFor: (region) => {
@@ -24,6 +29,26 @@ export const defaultDeps = (
     },
     log: powertoolsLog(createLogger(SERVICE)),
     metrics: emfMetricsSink(createMetrics(SERVICE)),
-    now: () => new Date(),
+    now,
+    ...(queueUrl
+      ? { requestRuns: (region, group, delays) => sendRunRequests(queueUrl, region, group, delays, now()) }
+      : {}),
   }
 }
+
+/** One message per delay, each a run of its own. */
+export const sendRunRequests = (
+  queueUrl: string,
+  region: string,
+  group: string,
+  delaysSeconds: readonly number[],
+  now: Date,
+  send: typeof sendDelayedMessages = sendDelayedMessages,
+): Promise<void> =>
+  send(
+    queueUrl,
+    delaysSeconds.map((delaySeconds) => ({
+      body: JSON.stringify(groupRunRequestEvent(`${now.getTime()}-${delaySeconds}s`, region, group, now)),
+      delaySeconds,
+    })),
+  )

@@ -13,6 +13,7 @@ export type InterruptionCloud = Pick<
   | 'groupOfInstances'
   | 'describeGroups'
   | 'lifecycleHooks'
+  | 'terminationProtected'
   | 'detachInstances'
   | 'terminateInGroup'
   | 'terminateInstances'
@@ -29,4 +30,9 @@ export interface InterruptionDeps {
   readonly log: Log
   readonly metrics: MetricsSink
   readonly now: () => Date
+  /**
+   * Asks for replacer runs of one group after these delays (seconds), for replacing a member ahead of its
+   * interruption; undefined when no run-request queue is configured, and doomed members leave at once.
+   */
+  readonly requestRuns?: (region: string, group: string, delaysSeconds: readonly number[]) => Promise<void>
 }

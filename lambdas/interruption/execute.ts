@@ -5,7 +5,7 @@
  */
 import { errorCode, errorMessage, isNotFound, isTransient } from '../aws/errors.ts'
 import type { InterruptionAction } from '../core/interruption.ts'
-import type { InterruptionCloud } from './deps.ts'
+import type { InterruptionCloud, InterruptionDeps } from './deps.ts'
 
 /** A failure a later attempt may not see (throttling, 5xx): thrown so Lambda retries the event. */
 export class TransientCloudError extends Error {
@@ -27,7 +27,27 @@ export type ExecutionResult =
       readonly error: string
     }
 
-const run = (cloud: InterruptionCloud, action: InterruptionAction): Promise<void> => {
+/** What executing a decision needs: the cloud, and for replacing ahead, the way to request replacer runs. */
+export interface ExecutionTarget {
+  readonly cloud: InterruptionCloud
+  readonly requestRuns: InterruptionDeps['requestRuns']
+}
+
+/** Requested runs, or the member leaves at once: a doomed member must never be left waiting for nothing. */
+const requestRuns = async (
+  { cloud, requestRuns }: ExecutionTarget,
+  action: Extract<InterruptionAction, { kind: 'request-runs' }>,
+): Promise<void> => {
+  try {
+    if (requestRuns === undefined) throw new Error('no run-request queue is configured')
+    await requestRuns(cloud.region, action.group, action.delaysSeconds)
+  } catch {
+    await run({ cloud, requestRuns }, action.otherwise)
+  }
+}
+
+const run = (target: ExecutionTarget, action: InterruptionAction): Promise<void> => {
+  const { cloud } = target
   switch (action.kind) {
     case 'untag-instance':
       return cloud.untagInstances([action.instanceId], action.keys)
@@ -38,20 +58,23 @@ const run = (cloud: InterruptionCloud, action: InterruptionAction): Promise<void
     case 'terminate-instance':
       return cloud.terminateInstances([action.instanceId])
     case 'request-replacement':
+    case 'mark-interrupted':
       return cloud.tagInstances([action.instanceId], action.tags)
     case 'record-swap':
       return cloud.tagGroup(action.group, action.tags)
+    case 'request-runs':
+      return requestRuns(target, action)
   }
 }
 
 export const executeActions = async (
-  cloud: InterruptionCloud,
+  target: ExecutionTarget,
   actions: readonly InterruptionAction[],
 ): Promise<ExecutionResult> => {
   const completed: InterruptionAction[] = []
   for (const action of actions) {
     try {
-      await run(cloud, action)
+      await run(target, action)
       completed.push(action)
     } catch (error) {
       const description = `${errorCode(error)}: ${errorMessage(error)}`

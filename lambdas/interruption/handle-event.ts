@@ -72,7 +72,7 @@ const handleSignal = async (
   const cloud = deps.cloudFor(region)
   const decision = decideInterruption(
     signal,
-    await observeInstance(cloud, signal.instanceId, config, deps.now()),
+    await observeInstance(cloud, signal.instanceId, config, deps.now(), deps.requestRuns !== undefined),
   )
   reportConfigErrors(deps, region, decision.configErrors)
   const decided = { group: decision.group, managed: concernsManagedGroup(decision), detail: decision.detail }
@@ -87,7 +87,7 @@ const handleSignal = async (
       actions: decision.actions,
     })
   }
-  const execution = await executeActions(cloud, decision.actions)
+  const execution = await executeActions({ cloud, requestRuns: deps.requestRuns }, decision.actions)
   const actions = execution.completed
   switch (execution.status) {
     case 'done':
@@ -124,7 +124,12 @@ export const handleEvent = (context: HandlerContext, item: InterruptionItem): Pr
       return Promise.resolve(resultFor(item, { outcome: 'ignored', reason: 'unrecognized-event', detail }))
     }
     case 'spot-interruption':
-      return handleSignal(context, item, { kind: event.kind, ...event.detail }, event.envelope.region)
+      return handleSignal(
+        context,
+        item,
+        { kind: event.kind, ...event.detail, warnedAt: event.envelope.time },
+        event.envelope.region,
+      )
     case 'rebalance-recommendation':
       return handleSignal(context, item, { kind: event.kind, ...event.detail }, event.envelope.region)
   }

@@ -1,9 +1,10 @@
 /**
  * Gathers what the decision needs about one instance in two rounds of parallel reads: the instance
- * and its group membership, then its group and lifecycle hooks. Events carry no group name.
+ * and its group membership, then its group and lifecycle hooks; and, only for a spot member that may be
+ * replaced ahead of its interruption, its termination protection. Events carry no group name.
  */
 import type { GlobalConfig } from '../core/config.ts'
-import { type InterruptionSnapshot, targetGroupName } from '../core/interruption.ts'
+import { type InterruptionSnapshot, mayReplaceAhead, targetGroupName } from '../core/interruption.ts'
 import { groupQuery } from '../core/managed.ts'
 import type { LifecycleHook } from '../core/port.ts'
 import type { Group } from '../core/types.ts'
@@ -14,6 +15,7 @@ export const observeInstance = async (
   instanceId: string,
   config: GlobalConfig,
   now: Date,
+  canRequestRuns: boolean,
 ): Promise<InterruptionSnapshot> => {
   const [instances, membership] = await Promise.all([
     cloud.describeInstances([instanceId]),
@@ -24,6 +26,7 @@ export const observeInstance = async (
   const groupName = targetGroupName(instance, memberOf)
   let group: Group | undefined
   let hooks: readonly LifecycleHook[] = []
+  let terminationProtected = false
   if (instance !== undefined && groupName !== undefined) {
     // Only managed groups are listed, so an unmanaged group is simply not found: the same query the
     // replacer uses, which keeps the two Lambdas in agreement about what is theirs.
@@ -33,6 +36,14 @@ export const observeInstance = async (
     ])
     group = groups.find((candidate) => candidate.name === groupName)
     hooks = groupHooks
+    // A protected member is not replaced ahead (the replacer may not retire it); read only when it matters.
+    if (
+      canRequestRuns &&
+      memberOf !== undefined &&
+      group !== undefined &&
+      mayReplaceAhead(instance, group, hooks, config)
+    )
+      terminationProtected = (await cloud.terminationProtected([instanceId])).has(instanceId)
   }
-  return { instance, memberOf, group, hooks, config, now }
+  return { instance, memberOf, group, hooks, terminationProtected, canRequestRuns, config, now }
 }

@@ -2,6 +2,7 @@
 import {
   createEventRegistry,
   type EventDefinition,
+  groupRunRequest,
   instanceLaunchSuccessful,
   REGION_NAME,
   scheduledEvent,
@@ -42,6 +43,7 @@ export const regionWork: EventDefinition<'region-work', RegionWorkDetail> = {
 export const replacerEvents = createEventRegistry([
   scheduledEvent,
   instanceLaunchSuccessful,
+  groupRunRequest,
   regionWork,
 ] as const)
 

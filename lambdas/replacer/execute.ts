@@ -9,6 +9,7 @@ import type {
   CompleteSwapAction,
   GiveBackAction,
   LaunchSpotAction,
+  ReleaseDoomedAction,
   RestoreMaxSizeAction,
   SwapAction,
   TerminateSpotAction,
@@ -43,6 +44,7 @@ const ORDER: Record<Action['kind'], number> = {
   'terminate-spot': 4,
   swap: 5,
   'launch-spot': 6,
+  'release-doomed': 7,
 }
 
 /**
@@ -185,7 +187,40 @@ const putBackMaxSize = async (cloud: CloudPort, action: SwapAction): Promise<str
   }
 }
 
+/** Out of the group without a decrement: the group backfills now rather than when EC2 takes the member. */
+const releaseDoomed = async (cloud: CloudPort, action: ReleaseDoomedAction): Promise<Outcome> => {
+  try {
+    await cloud.detachInstances(action.group, [action.instanceId], false)
+  } catch (error) {
+    if (!isNotFound(error)) throw error
+    return { action, status: 'done', detail: 'already gone' }
+  }
+  return { action, status: 'done' }
+}
+
+/** A doomed member whose replacement could not be launched leaves the group at once (see releaseIfNotLaunched). */
 const launchSpot = async (cloud: CloudPort, action: LaunchSpotAction): Promise<Outcome> => {
+  let outcome: Outcome
+  try {
+    outcome = await tryLaunchSpot(cloud, action)
+  } catch (error) {
+    if (!action.releaseIfNotLaunched) throw error
+    outcome = { action, status: 'failed', detail: describeError(error) }
+  }
+  if (outcome.status !== 'failed' || !action.releaseIfNotLaunched) return outcome
+  const released = await releaseDoomed(cloud, {
+    kind: 'release-doomed',
+    group: action.group,
+    instanceId: action.replacing,
+    reason: 'no replacement could be launched ahead of its interruption',
+  })
+  return {
+    ...outcome,
+    detail: `${outcome.detail}; ${action.replacing} left the group (${released.detail ?? 'detached'})`,
+  }
+}
+
+const tryLaunchSpot = async (cloud: CloudPort, action: LaunchSpotAction): Promise<Outcome> => {
   // The attempt is recorded first: a run that stops before EC2 answers leaves it to be made again.
   const attempt = { attempt: action.attempt, since: action.attemptSince }
   await cloud.tagInstances([action.replacing], { [TAG_REPLACEMENT_ATTEMPT]: attemptTag(attempt) })
@@ -233,6 +268,8 @@ const run = (cloud: CloudPort, action: Action): Promise<Outcome> => {
       return swap(cloud, action)
     case 'launch-spot':
       return launchSpot(cloud, action)
+    case 'release-doomed':
+      return releaseDoomed(cloud, action)
   }
 }
 

@@ -136,6 +136,31 @@ export const createReplacer = (deps: ReplacerDeps) => {
     const work: Work[] = []
     const ignored: { messageId: string | undefined; reason: string }[] = []
     let enqueued: string[] | undefined
+    /** A run for one group (a launch event, a run request): through the queue when there is one. */
+    const oneGroup = async (
+      region: string,
+      group: string,
+      messageId: string | undefined,
+      deduplication: string,
+    ): Promise<void> => {
+      if (!isRegionCovered(region, config)) {
+        ignored.push({ messageId, reason: `region-not-enabled: ${region} is not in REGIONS` })
+        return
+      }
+      if (config.fanoutQueueUrl) {
+        // Through the queue (message group = region), so it never overlaps a worker on that region.
+        await deps.enqueue(config.fanoutQueueUrl, [
+          {
+            groupId: region,
+            deduplicationId: deduplication,
+            body: JSON.stringify(regionWorkEvent(region, deps.now(), [group])),
+          },
+        ])
+        enqueued = [...(enqueued ?? []), `${region}/${group}`]
+      } else {
+        work.push({ region, onlyGroups: [group], messageId })
+      }
+    }
     for (const { messageId, event: parsed } of parseInvocation(replacerEvents, event)) {
       switch (parsed.kind) {
         case 'scheduled': {
@@ -169,28 +194,17 @@ export const createReplacer = (deps: ReplacerDeps) => {
           break
         case 'instance-launch-successful': {
           const { region } = parsed.envelope
-          if (!isRegionCovered(region, config)) {
-            ignored.push({ messageId, reason: `region-not-enabled: ${region} is not in REGIONS` })
-            break
-          }
           const group = parsed.detail.groupName
-          if (config.fanoutQueueUrl) {
-            // Through the queue (message group = region), so it never overlaps a worker on that region.
-            await deps.enqueue(config.fanoutQueueUrl, [
-              {
-                groupId: region,
-                deduplicationId: deduplicationId(
-                  region,
-                  group,
-                  parsed.envelope.id ?? parsed.detail.instanceId,
-                ),
-                body: JSON.stringify(regionWorkEvent(region, deps.now(), [group])),
-              },
-            ])
-            enqueued = [...(enqueued ?? []), `${region}/${group}`]
-          } else {
-            work.push({ region, onlyGroups: [group], messageId })
-          }
+          const id = parsed.envelope.id ?? parsed.detail.instanceId
+          await oneGroup(region, group, messageId, deduplicationId(region, group, id))
+          break
+        }
+        case 'group-run-request': {
+          const { region } = parsed.envelope
+          const group = parsed.detail.groupName
+          // Every request is a run of its own: its id first, where truncating a long group name cannot cut it.
+          const id = messageId ?? parsed.envelope.id ?? deps.now().toISOString()
+          await oneGroup(region, group, messageId, deduplicationId(id, region, group))
           break
         }
         case 'unrecognized':

@@ -55,6 +55,7 @@ const CHANGES_CAPACITY: ReadonlySet<Action['kind']> = new Set([
   'complete-swap',
   'give-back',
   'restore-max-size',
+  'release-doomed',
 ])
 
 const changesCapacity = (plan: GroupPlan): boolean => plan.actions.some((a) => CHANGES_CAPACITY.has(a.kind))
@@ -118,6 +119,7 @@ const retiredBy = (plans: readonly GroupPlan[]): Set<string> => {
         ids.add(action.pair.onDemandInstanceId)
         if (action.retire === 'replacement') ids.add(action.pair.spotInstanceId)
       }
+      if (action.kind === 'release-doomed') ids.add(action.instanceId)
     }
   return ids
 }
@@ -226,6 +228,7 @@ const withoutUnread = (plan: GroupPlan, unread: ReadonlySet<string>): GroupPlan 
     if (a.kind === 'swap') return a.pairs.every((pair) => !unread.has(pair.onDemandInstanceId))
     if (a.kind === 'complete-swap') return !completesUnread || a.retire === 'none'
     if (a.kind === 'give-back') return !completesUnread
+    if (a.kind === 'release-doomed') return !unread.has(a.instanceId)
     return true
   })
   return { ...plan, actions }

@@ -123,6 +123,22 @@ export class Invocations {
     })
   }
 
+  /**
+   * The run-request queue: each message starts a replacer run of the group once its delay is over (SQS
+   * delivers delayed messages to the replacer as it does any other).
+   */
+  private readonly requestRuns = async (
+    region: string,
+    group: string,
+    delaysSeconds: readonly number[],
+  ): Promise<void> => {
+    const { world } = this.ctx
+    for (const delay of delaysSeconds)
+      world.clock.schedule(world.clock.now + delay * 1000, Priority.invocation, 'requested run', () =>
+        this.runReplacer(region, group),
+      )
+  }
+
   /** EventBridge delivers the event to the Lambda its rule targets, at once. */
   deliver(event: SimEvent): void {
     const { world, policy } = this.ctx
@@ -158,6 +174,7 @@ export class Invocations {
         log,
         metrics,
         now: () => world.clock.nowDate(),
+        ...(this.ctx.policy.replacer ? { requestRuns: this.requestRuns } : {}),
       })
       try {
         await handle(payload)

@@ -25,6 +25,7 @@ const launch = (replacing: string, saving: number) => ({
   tags: {},
   clientToken: 't',
   capacityBackoffUntil: '2022-05-31T18:30:00.000Z',
+  releaseIfNotLaunched: false,
   attempt: 1,
   attemptSince: '2022-05-31T18:00:00.000Z',
   expectedHourlySavingsUsd: saving,

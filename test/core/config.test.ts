@@ -163,7 +163,11 @@ const BAD: readonly BadValue[] = [
   ...refused('GRACE_PERIOD', /an integer from 0 to 86400/, 'unset')('-30', '86401', '5m', '1e3', ''),
   ...inFlight('0', '0%', '101%', '-1', '25 %', '%25', '1e3', '10001', 'all', ''),
   ...multiplier('0', '-1', '11', 'Infinity', 'NaN', '1e0', ''),
-  ...refused('TERMINATION_NOTIFICATION_ACTION', /one of auto, detach, terminate/, 'detach')('explode'),
+  ...refused(
+    'TERMINATION_NOTIFICATION_ACTION',
+    /one of auto, replace, detach, terminate/,
+    'detach',
+  )('explode'),
   ...refused('REBALANCE_ACTION', /one of replace, detach, ignore/, 'ignore')('sometimes'),
 ]
 

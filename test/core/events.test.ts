@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest'
 import {
   createEventRegistry,
   type EventDefinition,
+  groupRunRequest,
+  groupRunRequestEvent,
   instanceLaunchSuccessful,
   parseInvocation,
   rebalanceRecommendation,
@@ -204,6 +206,33 @@ describe('event registry', () => {
     it.each(['unrecognized', 'malformed'])('refuses a row that claims the reserved kind %s', (kind) => {
       expect(() => createEventRegistry([{ ...custom, kind }])).toThrow(/reserved/)
     })
+  })
+})
+
+describe('the run request spotswap sends itself', () => {
+  const requests = createEventRegistry([groupRunRequest])
+  const sent = groupRunRequestEvent(
+    '1767225600000-45s',
+    'eu-west-1',
+    'web app',
+    new Date('2026-01-01T00:00:00Z'),
+  )
+
+  it('reads back what groupRunRequestEvent writes', () => {
+    expect(requests.parse(sent)).toMatchObject({
+      kind: 'group-run-request',
+      envelope: { id: '1767225600000-45s', region: 'eu-west-1', source: 'spotswap' },
+      detail: { groupName: 'web app' },
+    })
+  })
+
+  it.each([
+    ['no group name', {}],
+    ['an empty one', { groupName: ' ' }],
+    ['a number', { groupName: 7 }],
+    ['one longer than Auto Scaling allows', { groupName: 'g'.repeat(256) }],
+  ])('is malformed with %s', (_, detail) => {
+    expect(requests.parse({ ...sent, detail }).kind).toBe('malformed')
   })
 })
 

@@ -1,13 +1,18 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { parseGlobalConfig } from '../../lambdas/core/config.ts'
-import { TAG_LAUNCHED_FOR_GROUP } from '../../lambdas/core/constants.ts'
+import {
+  INTERRUPTION_RUN_DELAYS_SECONDS,
+  TAG_INTERRUPTION_WARNED,
+  TAG_LAUNCHED_FOR_GROUP,
+} from '../../lambdas/core/constants.ts'
 import {
   concernsManagedGroup,
   decideInterruption,
   type InterruptionSignal,
   type InterruptionSnapshot,
   isRegionEnabled,
+  mayReplaceAhead,
   TAG_REBALANCE_AT_RISK,
   targetGroupName,
 } from '../../lambdas/core/interruption.ts'
@@ -44,6 +49,9 @@ interface Situation {
   readonly group?: Partial<Group>
   readonly hooks?: readonly LifecycleHook[]
   readonly env?: Record<string, string>
+  readonly terminationProtected?: boolean
+  /** Whether replacer runs can be requested (a run-request queue); without, doomed members leave at once. */
+  readonly canRequestRuns?: boolean
 }
 
 /** The instance attached to a managed group `web`, as the handler would observe it. */
@@ -57,6 +65,8 @@ const attached = (instance: Instance, situation: Situation = {}): InterruptionSn
     memberOf: group.name,
     group,
     hooks: situation.hooks ?? [],
+    terminationProtected: situation.terminationProtected ?? false,
+    canRequestRuns: situation.canRequestRuns ?? false,
     config: parseGlobalConfig(situation.env ?? {}).config,
     now: NOW,
   }
@@ -149,7 +159,8 @@ describe('decideInterruption', () => {
         ['4/0/<instance>'],
         true,
       ],
-      ['a record the owner resized since (desired 7, not 6)', '6/2', 7, [], false],
+      ['a record the owner scaled out since (desired 7, not 6)', '6/2', 7, [], false],
+      ['a record the owner scaled in since (desired 5, not 6)', '6/2', 5, [], false],
       ['no swap record on the group (the +1 cannot be told from the owner’s)', undefined, 2, [], false],
     ] as const)('with a half-done partner and %s', (_, record, desiredCapacity, written, decrement) => {
       const partner = anInstance()
@@ -230,6 +241,165 @@ describe('decideInterruption', () => {
         outcome: 'act',
         group: 'web',
       })
+    })
+  })
+
+  describe('interruption warning for an attached spot member, when replacer runs can be requested', () => {
+    const replaceable = (instance: Instance, situation: Situation = {}) =>
+      attached(instance, { canRequestRuns: true, ...situation })
+
+    it('replaces it ahead by default: marks it and requests runs, detaching only if the request fails', () => {
+      const instance = launchedSpot()
+      const decision = decideInterruption(interruption(instance), replaceable(instance))
+      expect(decision).toMatchObject({ outcome: 'act', reason: 'interrupted-member', group: 'web' })
+      expect(decision.actions).toEqual([
+        { kind: 'untag-instance', instanceId: instance.id, keys: [TAG_LAUNCHED_FOR_GROUP] },
+        {
+          kind: 'mark-interrupted',
+          instanceId: instance.id,
+          group: 'web',
+          tags: { [TAG_INTERRUPTION_WARNED]: NOW.toISOString() },
+        },
+        {
+          kind: 'request-runs',
+          instanceId: instance.id,
+          group: 'web',
+          delaysSeconds: INTERRUPTION_RUN_DELAYS_SECONDS,
+          otherwise: { kind: 'detach', instanceId: instance.id, group: 'web', decrement: false },
+        },
+      ])
+    })
+
+    it.each([
+      // configured action, hooks, instance-action, expected actions
+      ['auto', [], 'terminate', ['untag-instance', 'mark-interrupted', 'request-runs']],
+      ['replace', [], 'terminate', ['untag-instance', 'mark-interrupted', 'request-runs']],
+      ['replace', [TERMINATING_HOOK], 'terminate', ['untag-instance', 'mark-interrupted', 'request-runs']],
+      ['auto', [TERMINATING_HOOK], 'terminate', ['untag-instance', 'terminate-in-group']],
+      ['auto', [], 'stop', ['untag-instance', 'detach', 'terminate-instance']],
+      ['replace', [], 'hibernate', ['untag-instance', 'detach', 'terminate-instance']],
+      ['detach', [], 'terminate', ['untag-instance', 'detach']],
+      ['terminate', [], 'terminate', ['untag-instance', 'terminate-in-group']],
+    ] as const)('%s with hooks %j and instance-action %s: %j', (action, hooks, instanceAction, expected) => {
+      const instance = launchedSpot()
+      const snapshot = replaceable(instance, {
+        hooks,
+        groupTags: { autospotting_termination_notification_action: action },
+      })
+      expect(kinds(snapshot, interruption(instance, instanceAction))).toEqual(expected)
+    })
+
+    it.each([
+      [
+        'the time EC2 gave the warning',
+        { warnedAt: new Date('2022-05-31T22:59:30Z') },
+        {},
+        '2022-05-31T22:59:30.000Z',
+      ],
+      ['the time of this delivery when the event has none', {}, {}, NOW.toISOString()],
+      [
+        'the first warning on a second delivery',
+        { warnedAt: new Date('2022-05-31T22:59:50Z') },
+        { [TAG_INTERRUPTION_WARNED]: '2022-05-31T22:59:00.000Z' },
+        '2022-05-31T22:59:00.000Z',
+      ],
+    ])('stamps %s', (_, signalTime, tags, expected) => {
+      const instance = launchedSpot({ tags: { [TAG_LAUNCHED_FOR_GROUP]: 'web', ...tags } })
+      const decision = decideInterruption({ ...interruption(instance), ...signalTime }, replaceable(instance))
+      expect(decision.actions.find((a) => a.kind === 'mark-interrupted')).toMatchObject({
+        tags: { [TAG_INTERRUPTION_WARNED]: expected },
+      })
+    })
+
+    it('detaches without replacing ahead when no run can be requested (no run-request queue)', () => {
+      const instance = launchedSpot()
+      expect(kinds(attached(instance, { canRequestRuns: false }), interruption(instance))).toEqual([
+        'untag-instance',
+        'detach',
+      ])
+    })
+
+    it('detaches a member protected from API termination: the replacer could not retire it', () => {
+      const instance = launchedSpot()
+      expect(kinds(replaceable(instance, { terminationProtected: true }), interruption(instance))).toEqual([
+        'untag-instance',
+        'detach',
+      ])
+    })
+
+    it('detaches a member protected from scale-in: the replacer could not retire it', () => {
+      const instance = launchedSpot()
+      const snapshot = replaceable(instance)
+      const group = snapshot.group as Group
+      const protectedMember = {
+        ...snapshot,
+        group: { ...group, members: group.members.map((m) => ({ ...m, protectedFromScaleIn: true })) },
+      }
+      expect(kinds(protectedMember, interruption(instance))).toEqual(['untag-instance', 'detach'])
+    })
+
+    it.each([
+      // what, swap record, desired capacity, expected actions after the untag
+      [
+        'leaves with a decrement, as before, while the swap record matches desired',
+        '3/1',
+        3,
+        [{ kind: 'detach', decrement: true }],
+      ],
+      [
+        'is replaced ahead when the owner resized the group since the swap',
+        '3/1',
+        4,
+        [{ kind: 'mark-interrupted' }, { kind: 'request-runs' }],
+      ],
+      [
+        'is replaced ahead when the group has no swap record',
+        undefined,
+        3,
+        [{ kind: 'mark-interrupted' }, { kind: 'request-runs' }],
+      ],
+    ] as const)(
+      'a replacement whose on-demand partner is still in service %s',
+      (_, record, desired, expected) => {
+        const partner = anInstance()
+        const instance = launchedSpot({
+          tags: { [TAG_LAUNCHED_FOR_GROUP]: 'web', 'launched-for-replacing-instance': partner.id },
+        })
+        const snapshot = replaceable(instance, {
+          groupTags: record === undefined ? {} : { 'spotswap:swap-desired': record },
+        })
+        const group = snapshot.group as Group
+        const withPartner = {
+          ...snapshot,
+          group: { ...group, desiredCapacity: desired, members: [...group.members, memberOf(partner)] },
+        }
+        const actions = decideInterruption(interruption(instance), withPartner).actions
+        expect(actions.filter((a) => a.kind !== 'untag-instance' && a.kind !== 'record-swap')).toMatchObject(
+          expected,
+        )
+      },
+    )
+
+    it('treats a rebalance recommendation configured to detach as before: it is no interruption yet', () => {
+      const instance = launchedSpot()
+      const snapshot = replaceable(instance, { groupTags: { autospotting_rebalance_action: 'detach' } })
+      expect(kinds(snapshot, rebalance(instance))).toEqual(['untag-instance', 'detach', 'terminate-instance'])
+    })
+  })
+
+  describe('mayReplaceAhead (whether termination protection is worth reading)', () => {
+    it.each([
+      ['auto', [], 'spot', true],
+      ['auto', [TERMINATING_HOOK], 'spot', false],
+      ['replace', [TERMINATING_HOOK], 'spot', true],
+      ['detach', [], 'spot', false],
+      ['auto', [], 'on-demand', false],
+    ] as const)('%s with hooks %j for a %s member: %s', (action, hooks, lifecycle, expected) => {
+      const instance = launchedSpot({ lifecycle })
+      const snapshot = attached(instance, {
+        groupTags: { autospotting_termination_notification_action: action },
+      })
+      expect(mayReplaceAhead(instance, snapshot.group as Group, hooks, snapshot.config)).toBe(expected)
     })
   })
 

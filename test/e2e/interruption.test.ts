@@ -10,6 +10,12 @@ import {
   AttachInstancesCommand,
   TerminateInstanceInAutoScalingGroupCommand,
 } from '@aws-sdk/client-auto-scaling'
+import {
+  CreateQueueCommand,
+  GetQueueAttributesCommand,
+  ReceiveMessageCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs'
 import { expect, it, vi } from 'vitest'
 import type { InterruptionSummary } from '../../lambdas/interruption/create-handler.ts'
 import * as events from '../events/builders.ts'
@@ -142,6 +148,75 @@ describeMoto('interruption handler against moto', (moto) => {
           reconverted.members.every((m) => m.lifecycle === 'spot' && m.lifecycleState === 'InService'),
         ).toBe(true)
         expect(reconverted.members.map((m) => m.id)).not.toContain(doomed)
+      } finally {
+        restore()
+      }
+    },
+    E2E_TIMEOUT_MS,
+  )
+
+  it(
+    'with the run-request queue, replaces the member ahead: it stays in service, the replacer launches and swaps its replacement in',
+    async () => {
+      const restore = withEnvRestored()
+      try {
+        const converted = await seedConvertedGroup({ name: 'web', size: 2 })
+        const [doomed, survivor] = converted.members.map((member) => member.id) as [string, string]
+        const doomedType = converted.members[0]?.type as string
+        const sqs = new SQSClient({ region: REGION, maxAttempts: 1 })
+        const { QueueUrl: queueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: 'run-requests' }))
+        const handler = await loadInterruptionHandler({ RUN_REQUEST_QUEUE_URL: queueUrl as string })
+
+        // Given just now: the replacer only swaps within 100 s of the warning.
+        const warning = events.spotInterruptionWarning({
+          instanceId: doomed,
+          region: REGION,
+          time: new Date().toISOString(),
+        })
+        const summary = await handler(warning, {})
+
+        expect(summary.results[0]?.actions.map((a) => a.kind)).toEqual([
+          'untag-instance',
+          'mark-interrupted',
+          'request-runs',
+        ])
+        const marked = await groupState('web', REGION)
+        expect(marked.desired).toBe(2)
+        expect(marked.members.map((m) => m.id).sort()).toEqual([doomed, survivor].sort())
+        expect((await instance(doomed))?.tags['spotswap:interruption-warned']).toBeDefined()
+        const attributes = await sqs.send(
+          new GetQueueAttributesCommand({
+            QueueUrl: queueUrl,
+            AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesDelayed'],
+          }),
+        )
+        const { ApproximateNumberOfMessages: ready, ApproximateNumberOfMessagesDelayed: delayed } =
+          attributes.Attributes ?? {}
+        expect(Number(ready) + Number(delayed)).toBe(3)
+        const received = await sqs.send(
+          new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10 }),
+        )
+        const [immediate] = received.Messages ?? []
+        expect(received.Messages).toHaveLength(1)
+
+        // The immediate request, then the one 45 s later, as the replacer receives them (no fan-out here).
+        vi.resetModules()
+        const { createHandler, defaultDeps } = await import('../../lambdas/replacer/handler.ts')
+        const replace = createHandler(defaultDeps())
+        const asDelivered = { Records: [{ eventSource: 'aws:sqs', messageId: 'm-0', body: immediate?.Body }] }
+        await replace(asDelivered, {})
+        expect((await groupState('web', REGION)).members.map((m) => m.id)).toContain(doomed)
+        await replace(asDelivered, {})
+
+        const after = await groupState('web', REGION)
+        expect(after.desired).toBe(2)
+        expect(after.members.map((m) => m.id)).not.toContain(doomed)
+        expect(after.members.map((m) => m.id)).toContain(survivor)
+        expect(after.members.every((m) => m.lifecycle === 'spot' && m.lifecycleState === 'InService')).toBe(
+          true,
+        )
+        // All instances land in the first subnet in moto, so "another pool" means another type.
+        expect(after.members.find((m) => m.id !== survivor)?.type).not.toBe(doomedType)
       } finally {
         restore()
       }

@@ -154,20 +154,25 @@ describe("the replacer's permissions", () => {
     expect(cloudFormation).toEqual(['cloudformation:DescribeStacks'])
   })
 
-  it('send to and consume from the fan-out queue, and only send to the failed-events queue', () => {
+  it('send to and consume from the fan-out queue, consume run requests, and only send to the failed-events queue', () => {
     const sqsStatements = replacer.filter((s) => s.Action.some((a) => a.startsWith('sqs:')))
     const queues = [...new Set(sqsStatements.flatMap((s) => s.Resource))].sort()
     expect(queues).toEqual([
       expect.stringMatching(/^<SpotSwapFailedEvents\w+\.Arn>$/),
       expect.stringMatching(/^<SpotSwapFanoutQueue\w+\.Arn>$/),
+      expect.stringMatching(/^<SpotSwapRunRequestQueue\w+\.Arn>$/),
     ])
     const onFailedEvents = sqsStatements.filter((s) => s.Resource.some((r) => r.includes('FailedEvents')))
-    const sendOnly = ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl']
     for (const statement of onFailedEvents) {
-      for (const action of statement.Action) expect(sendOnly).toContain(action)
+      for (const action of statement.Action) expect(SEND_ONLY).toContain(action)
     }
+    const onRunRequests = sqsStatements.filter((s) => s.Resource.some((r) => r.includes('RunRequestQueue')))
+    expect(onRunRequests.flatMap((s) => s.Action)).toContain('sqs:ReceiveMessage')
+    expect(onRunRequests.flatMap((s) => s.Action)).not.toContain('sqs:SendMessage')
   })
 })
+
+const SEND_ONLY = ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl']
 
 describe("the interruption handler's permissions", () => {
   it.each(['autoscaling:DetachInstances', 'autoscaling:TerminateInstanceInAutoScalingGroup'])(
@@ -188,6 +193,17 @@ describe("the interruption handler's permissions", () => {
       'ForAllValues:StringLike': { 'aws:TagKeys': ['spotswap:*'] },
     })
     expect(grants(interruption, 'autoscaling:DeleteTags')).toBe(false)
+  })
+
+  it('only send: run requests, and its failed invocations to the failed-events queue', () => {
+    const sqsStatements = interruption.filter((s) => s.Action.some((a) => a.startsWith('sqs:')))
+    expect([...new Set(sqsStatements.flatMap((s) => s.Resource))].sort()).toEqual([
+      expect.stringMatching(/^<SpotSwapFailedEvents\w+\.Arn>$/),
+      expect.stringMatching(/^<SpotSwapRunRequestQueue\w+\.Arn>$/),
+    ])
+    for (const statement of sqsStatements) {
+      for (const action of statement.Action) expect(SEND_ONLY).toContain(action)
+    }
   })
 
   it.each([

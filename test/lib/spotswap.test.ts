@@ -55,11 +55,13 @@ describe('the SpotSwap Lambdas', () => {
     })
   })
 
-  it('gives the interruption handler the same regions and configuration but no fan-out', () => {
+  it('gives the interruption handler the same regions and configuration, the run-request queue but no fan-out', () => {
     const variables = (
       lambda('InterruptionHandler').properties.Environment as { Variables: Record<string, unknown> }
     ).Variables
     expect(variables.REGIONS).toBe('us-east-1,eu-west-1')
+    const runRequests = resourceOf(template, 'AWS::SQS::Queue', 'RunRequestQueue')
+    expect(variables.RUN_REQUEST_QUEUE_URL).toEqual({ Ref: runRequests.logicalId })
     expect(variables).not.toHaveProperty('FANOUT_QUEUE_URL')
     expect(variables).not.toHaveProperty('SCHEDULE_MINUTES')
   })
@@ -107,7 +109,7 @@ describe('the fan-out queue', () => {
     })
   })
 
-  it.each(['FanoutQueue', 'FanoutDeadLetterQueue', 'FailedEvents'])(
+  it.each(['FanoutQueue', 'FanoutDeadLetterQueue', 'FailedEvents', 'RunRequestQueue'])(
     'refuses plain-HTTP access to %s',
     (id) => {
       const queue = resourceOf(template, 'AWS::SQS::Queue', id)
@@ -121,6 +123,29 @@ describe('the fan-out queue', () => {
       })
     },
   )
+})
+
+describe('the run-request queue', () => {
+  it('is a standard queue (per-message delays), encrypted, keeping requests ten minutes, with no dead-letter queue', () => {
+    const { properties } = resourceOf(template, 'AWS::SQS::Queue', 'RunRequestQueue')
+    expect(properties).toMatchObject({
+      SqsManagedSseEnabled: true,
+      VisibilityTimeout: 6 * 180,
+      MessageRetentionPeriod: 600,
+    })
+    expect(properties).not.toHaveProperty('FifoQueue')
+    expect(properties).not.toHaveProperty('RedrivePolicy')
+  })
+
+  it('feeds the replacer in batches of ten, at the lowest concurrency an SQS event source allows', () => {
+    const runRequests = resourceOf(template, 'AWS::SQS::Queue', 'RunRequestQueue')
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: lambda('Replacer').logicalId },
+      EventSourceArn: { 'Fn::GetAtt': [runRequests.logicalId, 'Arn'] },
+      BatchSize: 10,
+      ScalingConfig: { MaximumConcurrency: 2 },
+    })
+  })
 })
 
 describe('the EventBridge rules of the home region', () => {

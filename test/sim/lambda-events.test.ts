@@ -39,6 +39,7 @@ describe('events delivered to the Lambdas', () => {
     const scenario = parse(
       rawScenario([group('web', { min: 2, max: 4, desired: 4 })], {
         durationHours: 3,
+        env: { TERMINATION_NOTIFICATION_ACTION: 'detach' },
         interruptions: [{ at: '2022-05-31T20:00:00Z', group: 'web', count: 1 }],
       }),
     )

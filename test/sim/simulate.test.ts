@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { FaultHooks } from '../../lambdas/sim/faults.ts'
 import { ON_DEMAND_POLICY } from '../../lambdas/sim/policy.ts'
-import { simulate } from '../../lambdas/sim/simulate.ts'
+import { simulate, simulateRun } from '../../lambdas/sim/simulate.ts'
 import { group, parse, rawScenario } from './support.ts'
 
 const web = group('web', { min: 2, max: 4, desired: 4 })
@@ -59,11 +59,12 @@ describe('simulate', () => {
     expect(report.totals.convergenceMinutes).toBeNull()
   })
 
-  it('hands an interruption warning to the interruption handler, which detaches the instance so the group backfills', async () => {
+  it('hands an interruption warning to the interruption handler, which detaches the instance so the group backfills (TERMINATION_NOTIFICATION_ACTION=detach)', async () => {
     const report = await simulate(
       parse(
         rawScenario([web], {
           durationHours: 3,
+          env: { TERMINATION_NOTIFICATION_ACTION: 'detach' },
           interruptions: [{ at: '2022-05-31T20:00:00Z', group: 'web', count: 2 }],
         }),
       ),
@@ -76,6 +77,46 @@ describe('simulate', () => {
     expect(at('2022-05-31T20:05:00.000Z')).toMatchObject({ desired: 4, inService: 4, onDemand: 2 })
     expect(report.groups.web?.final).toMatchObject({ inService: 4, spot: 4 })
     expect(report.violations).toEqual([])
+  })
+
+  it('replaces interrupted members ahead by default: spot replacements swapped in before EC2 takes them, no backfill', async () => {
+    const run = await simulateRun(
+      parse(
+        rawScenario([web], {
+          durationHours: 3,
+          interruptions: [{ at: '2022-05-31T20:00:00Z', group: 'web', count: 2 }],
+        }),
+      ),
+    )
+    expect(run.report.totals.interruptions).toBe(2)
+    expect(run.report.totals.apiCalls['autoscaling:DetachInstances']).toBeUndefined()
+    // The replacements are attached while the warned members still serve: the group never runs short.
+    expect(run.availability.totalPct).toBe(100)
+    expect(run.report.groups.web?.final).toMatchObject({ inService: 4, spot: 4, onDemand: 0 })
+    const row = run.report.timeline.find((r) => r.t === '2022-05-31T20:05:00.000Z' && r.group === 'web')
+    expect(row).toMatchObject({ desired: 4, inService: 4, onDemand: 0 })
+    expect(run.report.violations).toEqual([])
+  })
+
+  it('lets an interrupted member leave at once when no other pool can replace it, so the group backfills', async () => {
+    const pinned = group('web', {
+      min: 2,
+      max: 4,
+      desired: 4,
+      tags: { 'spot-enabled': 'true', autospotting_allowed_instance_types: 'current' },
+    })
+    const run = await simulateRun(
+      parse(
+        rawScenario([pinned], {
+          durationHours: 3,
+          interruptions: [{ at: '2022-05-31T20:00:00Z', group: 'web', count: 1 }],
+        }),
+      ),
+    )
+    const byZone = run.report.groups.web?.final
+    expect(byZone).toMatchObject({ inService: 4 })
+    expect(run.report.totals.apiCalls['autoscaling:DetachInstances']).toBe(1)
+    expect(run.report.violations).toEqual([])
   })
 
   it('terminates a launched spot instance that can never be attached by its orphan deadline', async () => {

@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest'
+import { TAG_INTERRUPTION_WARNED, TAG_REPLACING_INSTANCE } from '../../lambdas/core/constants.ts'
+import { groupRunRequestEvent } from '../../lambdas/core/events.ts'
+import { silentLog } from '../../lambdas/core/log.ts'
+import type { SpotPrice } from '../../lambdas/core/types.ts'
+import { embeddedCatalog } from '../../lambdas/data/catalog.ts'
+import { embeddedOnDemandPrices } from '../../lambdas/data/on-demand-prices.ts'
+import { createReplacer, type FanoutMessage } from '../../lambdas/replacer/replacer.ts'
+import { NOW, realSpotPrices } from '../builders/world.ts'
+import { FakeCloud } from '../fakes/fake-cloud.ts'
+
+const START = new Date('2026-01-01T00:00:00Z')
+
+/** A converted group `web` of two spot members, the first of them warned of its interruption. */
+const convertedWithDoomedMember = () => {
+  const cloud = new FakeCloud('us-east-1')
+  cloud.catalog = embeddedCatalog()
+  cloud.spotPrices = [...realSpotPrices()].map(([pool, priceUsd]): SpotPrice => {
+    const [instanceType, zone] = pool.split('/') as [string, string]
+    return { instanceType, zone, priceUsd, productDescription: 'Linux/UNIX', timestamp: NOW }
+  })
+  cloud.onDemand = embeddedOnDemandPrices('us-east-1', 'Linux/UNIX')
+  cloud.addGroup('web', { maxSize: 2, minSize: 1, healthCheckGracePeriodSeconds: 300 })
+  const members = ['us-east-1b', 'us-east-1d'].map((zone, index) =>
+    cloud.addInstance({
+      group: 'web',
+      lifecycle: 'spot',
+      type: 'm5a.large',
+      zone,
+      launchTime: new Date(START.getTime() - 600 * 60_000),
+      tags: {
+        'spotswap:replaced-instance-type': 'm5.large',
+        ...(index === 0 ? { [TAG_INTERRUPTION_WARNED]: START.toISOString() } : {}),
+      },
+    }),
+  )
+  const [doomed, other] = members as [(typeof members)[number], (typeof members)[number]]
+  return { cloud, doomed: doomed.id, other: other.id }
+}
+
+const replacerFor = (cloud: FakeCloud, env: Record<string, string> = {}) => {
+  const enqueued: FanoutMessage[] = []
+  let now = START
+  const replace = createReplacer({
+    env: { REGIONS: 'us-east-1', ...env },
+    now: () => now,
+    log: silentLog,
+    metrics: { emit: () => {} },
+    cloudFor: () => cloud,
+    regionDirectory: { enabledRegions: async () => ['us-east-1'] },
+    enqueue: async (_url, messages) => {
+      enqueued.push(...messages)
+    },
+  })
+  return {
+    enqueued,
+    run: (event: unknown) => replace(event),
+    advanceSeconds: (seconds: number) => {
+      now = new Date(now.getTime() + seconds * 1000)
+    },
+  }
+}
+
+const request = (id: string) => groupRunRequestEvent(id, 'us-east-1', 'web', START)
+const viaSqs = (messageId: string, body: unknown) => ({
+  Records: [{ eventSource: 'aws:sqs', messageId, body: JSON.stringify(body) }],
+})
+
+describe('replacer runs requested for a member replaced ahead of its interruption', () => {
+  it('passes each request on to the fan-out queue as a run of that group, its message id first', async () => {
+    const { cloud } = convertedWithDoomedMember()
+    const replacer = replacerFor(cloud, { FANOUT_QUEUE_URL: 'https://sqs/q.fifo' })
+    const summary = await replacer.run(viaSqs('m-1', request('1767225600000-45s')))
+    expect(cloud.mutations).toEqual([])
+    expect(summary.enqueued).toEqual(['us-east-1/web'])
+    expect(replacer.enqueued).toEqual([
+      expect.objectContaining({ groupId: 'us-east-1', deduplicationId: 'm-1-us-east-1-web' }),
+    ])
+    expect(JSON.parse(replacer.enqueued[0]?.body ?? '{}').detail).toEqual({
+      region: 'us-east-1',
+      groups: ['web'],
+    })
+  })
+
+  it('launches the replacement at once, then swaps it in as soon as it runs and retires the doomed member', async () => {
+    const { cloud, doomed } = convertedWithDoomedMember()
+    const replacer = replacerFor(cloud)
+
+    await replacer.run(request('1767225600000-0s'))
+    const [launch] = cloud.calls.filter((c) => c.method === 'launchSpot')
+    expect(launch).toBeDefined()
+    const replacement = [...cloud.instances.values()].find((i) => i.tags[TAG_REPLACING_INSTANCE] === doomed)
+    expect(replacement?.zone).toBe('us-east-1b')
+    expect(replacement?.type).not.toBe('m5a.large')
+
+    replacer.advanceSeconds(45)
+    await replacer.run(request('1767225600000-45s'))
+    const members = cloud.group('web').members
+    expect(members.get(replacement?.id ?? '')).toBe('InService')
+    expect(members.has(doomed)).toBe(false)
+    expect(cloud.group('web').desiredCapacity).toBe(2)
+    expect(cloud.group('web').maxSize).toBe(2)
+  })
+
+  it('lets the doomed member leave at once when no other pool has capacity, so the group backfills', async () => {
+    const { cloud, doomed } = convertedWithDoomedMember()
+    cloud.launchSpot = async () => ({
+      ok: false,
+      errors: [{ instanceType: 'm5.large', code: 'InsufficientInstanceCapacity', message: 'none' }],
+    })
+    const summary = await replacerFor(cloud).run(request('1767225600000-0s'))
+    expect(cloud.mutations.filter((m) => m.method === 'detachInstances')).toEqual([
+      { method: 'detachInstances', args: ['web', [doomed], false] },
+    ])
+    expect(cloud.group('web').desiredCapacity).toBe(2)
+    expect(JSON.stringify(summary)).toContain(`${doomed} left the group`)
+  })
+
+  it('runs nothing for a request about a group in a region outside REGIONS', async () => {
+    const { cloud } = convertedWithDoomedMember()
+    const event = groupRunRequestEvent('x', 'eu-west-1', 'web', START)
+    const summary = await replacerFor(cloud).run(event)
+    expect(cloud.calls).toEqual([])
+    expect(summary.ignored).toEqual([
+      expect.objectContaining({ reason: expect.stringMatching(/^region-not-enabled/) }),
+    ])
+  })
+})
