@@ -9,8 +9,9 @@
  * giving back a vanished pair's +1, the interruption handler's decrement), the record that step leads
  * to, one unit and one pair fewer, naming the instance the step takes out (`<after>/<pairs>/<id>`). So
  * the next run can tell what spotswap did from what someone else did (`judgeRecord`): what breaks the
- * record's arithmetic is the owner's resize or a scale-in that took one side of a pair, and then the
- * owner's capacity stands.
+ * record's arithmetic is the owner's resize or a scale-in that took one side of a pair, and so is a
+ * change of desired capacity the group's scaling activities show since the swap started; then the
+ * owner's capacity stands. See docs/reliability.md, "How a swap survives a crash".
  */
 import type { Action, SwapPair } from './actions.ts'
 import {
