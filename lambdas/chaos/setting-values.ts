@@ -90,6 +90,10 @@ export const SETTING_VALUES: Readonly<
     valid: ['replace', 'detach', 'ignore', 'Detach'],
     invalid: ['terminate', ...INVALID_WORDS],
   },
+  CHEAPER_POOL_MIN_SAVING_PERCENTAGE: {
+    valid: ['0', '5', '10', '50', '100'],
+    invalid: ['-1', '101', '10%', ...INVALID_NUMBERS],
+  },
 }
 
 export const SETTING_NAMES = Object.keys(SETTING_VALUES)

@@ -19,6 +19,7 @@ import {
   parseTypeGlobs,
 } from './config-values.ts'
 import {
+  DEFAULT_CHEAPER_POOL_MIN_SAVING_PERCENTAGE,
   DEFAULT_MAX_REPLACEMENTS_IN_FLIGHT,
   DEFAULT_SCHEDULE_MINUTES,
   DEFAULT_TAG_FILTERS,
@@ -67,6 +68,8 @@ export interface GroupConfig {
   readonly onDemandPriceMultiplier: number
   readonly terminationNotificationAction: TerminationAction
   readonly rebalanceAction: RebalanceAction
+  /** Move a spot member to a pool at least this many percent cheaper than its own; 0 = never. */
+  readonly cheaperPoolMinSavingPercentage: number
 }
 
 export interface TagFilter {
@@ -183,6 +186,12 @@ export const GROUP_SETTINGS = [
     env: 'REBALANCE_ACTION',
     defaultRaw: 'replace',
     parse: parseEnum(REBALANCE_ACTIONS),
+  }),
+  setting({
+    key: 'cheaperPoolMinSavingPercentage',
+    env: 'CHEAPER_POOL_MIN_SAVING_PERCENTAGE',
+    defaultRaw: DEFAULT_CHEAPER_POOL_MIN_SAVING_PERCENTAGE,
+    parse: parseDecimal(0, 100),
   }),
 ] as const
 

@@ -89,6 +89,19 @@ export const ORPHAN_SCHEDULE_PERIODS = 3
  */
 export const GRACE_SLACK_SECONDS = 30
 
+/**
+ * A spot member moves to another pool when one is at least this much cheaper (percent of its own
+ * price): a move costs a launch and one grace period of both instances running, repaid within the hour
+ * at 10% even for a 5-minute grace period, while pools whose prices differ by less are noise.
+ */
+export const DEFAULT_CHEAPER_POOL_MIN_SAVING_PERCENTAGE = '10'
+
+/**
+ * A spot member must have run this long before it is moved to a cheaper pool: the fleet placed it by
+ * price and capacity moments ago, and a pool that just came back may go again.
+ */
+export const CHEAPER_POOL_MIN_AGE_MINUTES = 60
+
 /** "About a third": no type/zone pool holds more of a group's spot instances when others exist. */
 export const MAX_POOL_SHARE = 1 / 3
 

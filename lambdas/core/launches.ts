@@ -17,10 +17,10 @@ import {
   TAG_REPLACEMENT_ATTEMPT,
   TAG_REPLACING_INSTANCE,
 } from './constants.ts'
-import { fleetChoices } from './fleet-choices.ts'
+import { type FleetChoices, fleetChoices } from './fleet-choices.ts'
 import { byLaunchTimeThenId, type PlanInput } from './plan-input.ts'
 import { type Selection, selectCandidates } from './selection.ts'
-import type { Group, GroupMember, Instance } from './types.ts'
+import type { Group, GroupMember, Instance, InstanceTypeInfo } from './types.ts'
 import { poolKey } from './types.ts'
 
 export interface LaunchBudget {
@@ -33,6 +33,11 @@ export interface LaunchBudget {
   readonly doomed: ReadonlySet<string>
   /** Of which replacing on-demand instances (on-demand minimum). */
   readonly onDemandBudget: number
+  /**
+   * Spot members that may move to a cheaper pool (CHEAPER_POOL_MIN_SAVING_PERCENTAGE): considered last,
+   * within what is left of the budget, and only into a pool that much cheaper with room under its share.
+   */
+  readonly movable: readonly GroupMember[]
   readonly eligible: readonly GroupMember[]
   readonly spotMembers: readonly GroupMember[]
   readonly pendingSpot: readonly Instance[]
@@ -108,7 +113,11 @@ export const planLaunches = (
     return launches
   }
   // Nothing to replace (a converged group): no pools to count, no dates to format.
-  if (budget.eligible.length === 0) return launches
+  if (
+    budget.eligible.length === 0 &&
+    (budget.movable.length === 0 || config.cheaperPoolMinSavingPercentage <= 0)
+  )
+    return launches
   const poolCounts = new Map<string, number>()
   const countPool = (key: string): void => {
     poolCounts.set(key, (poolCounts.get(key) ?? 0) + 1)
@@ -145,6 +154,58 @@ export const planLaunches = (
       backoffUntil.set(attempt, until)
     }
     return until
+  }
+  const selectionFor = (
+    baseType: string,
+    original: InstanceTypeInfo,
+    zone: string,
+    onDemandPrice: number,
+  ): Selection => {
+    const cacheKey = `${baseType}|${zone}|${settingsKey}`
+    let selection = cache.get(cacheKey)
+    if (!selection) {
+      selection = selectCandidates(catalog, {
+        original,
+        zone,
+        config,
+        spotPrices: input.spotPrices,
+        originalOnDemandPrice: onDemandPrice,
+      })
+      cache.set(cacheKey, selection)
+    }
+    return selection
+  }
+  const launch = (
+    instance: Instance,
+    baseType: string,
+    { first, overrides }: FleetChoices,
+    what: { readonly doomed: boolean; readonly expectedHourlySavingsUsd: number; readonly reason: string },
+  ): void => {
+    const { attempt, since } = nextAttempt(
+      instance.tags[TAG_REPLACEMENT_ATTEMPT],
+      input.now,
+      input.scheduleMinutes * 30_000,
+    )
+    countPool(first.pool)
+    launches.push({
+      kind: 'launch-spot',
+      group: group.name,
+      replacing: instance.id,
+      replacingType: instance.type,
+      zone: instance.zone,
+      launchTemplate: group.launchTemplate ?? group.mixedInstancesPolicy?.launchTemplate,
+      launchConfigurationName: group.launchConfigurationName,
+      overrides,
+      allocationStrategy: config.spotAllocationStrategy,
+      tags: launchTags(group, instance, baseType),
+      clientToken: clientToken(instance.id, attempt),
+      attempt,
+      attemptSince: since,
+      capacityBackoffUntil: capacityBackoffUntilFor(attempt),
+      releaseIfNotLaunched: what.doomed,
+      expectedHourlySavingsUsd: what.expectedHourlySavingsUsd,
+      reason: what.reason,
+    })
   }
   let onDemandLaunches = 0
   let budgeted = 0
@@ -187,18 +248,7 @@ export const planLaunches = (
       skip(instance, `missing-on-demand-price: no on-demand price for ${baseType}; not replacing blind`)
       continue
     }
-    const cacheKey = `${baseType}|${instance.zone}|${settingsKey}`
-    let selection = cache.get(cacheKey)
-    if (!selection) {
-      selection = selectCandidates(catalog, {
-        original,
-        zone: instance.zone,
-        config,
-        spotPrices: input.spotPrices,
-        originalOnDemandPrice: onDemandPrice,
-      })
-      cache.set(cacheKey, selection)
-    }
+    const selection = selectionFor(baseType, original, instance.zone, onDemandPrice)
     if (selection.ranked.length === 0) {
       skip(instance, 'no-compatible-spot-type', { rejectedBy: countRejections(selection) })
       continue
@@ -218,34 +268,55 @@ export const planLaunches = (
       input.maxPoolShare ?? MAX_POOL_SHARE,
       instance.subnetId,
     )
-    const { attempt, since } = nextAttempt(
-      instance.tags[TAG_REPLACEMENT_ATTEMPT],
-      input.now,
-      input.scheduleMinutes * 30_000,
-    )
     if (replacingOnDemand) onDemandLaunches++
     if (!doomed) budgeted++
-    countPool(first.pool)
-    launches.push({
-      kind: 'launch-spot',
-      group: group.name,
-      replacing: instance.id,
-      replacingType: instance.type,
-      zone: instance.zone,
-      launchTemplate: group.launchTemplate ?? group.mixedInstancesPolicy?.launchTemplate,
-      launchConfigurationName: group.launchConfigurationName,
-      overrides,
-      allocationStrategy: config.spotAllocationStrategy,
-      tags: launchTags(group, instance, baseType),
-      clientToken: clientToken(instance.id, attempt),
-      attempt,
-      attemptSince: since,
-      capacityBackoffUntil: capacityBackoffUntilFor(attempt),
-      releaseIfNotLaunched: doomed,
-      expectedHourlySavingsUsd: onDemandPrice - first.spotPriceUsd,
-      reason: replacingOnDemand
-        ? `on-demand ${instance.type} above the minimum; ${first.instanceType} spot at $${first.spotPriceUsd} vs $${onDemandPrice} on-demand`
-        : `spot ${instance.type} ${doomed ? 'interrupted in two minutes' : 'at risk (rebalance recommendation)'}; moving to ${first.instanceType} at $${first.spotPriceUsd}`,
+    launch(
+      instance,
+      baseType,
+      { first, overrides },
+      {
+        doomed,
+        expectedHourlySavingsUsd: onDemandPrice - first.spotPriceUsd,
+        reason: replacingOnDemand
+          ? `on-demand ${instance.type} above the minimum; ${first.instanceType} spot at $${first.spotPriceUsd} vs $${onDemandPrice} on-demand`
+          : `spot ${instance.type} ${doomed ? 'interrupted in two minutes' : 'at risk (rebalance recommendation)'}; moving to ${first.instanceType} at $${first.spotPriceUsd}`,
+      },
+    )
+  }
+
+  // Last, with what is left of the budget: spot members a pool with room is markedly cheaper than.
+  const minSaving = config.cheaperPoolMinSavingPercentage / 100
+  const cap = Math.max(1, Math.ceil(budget.targetSpot * (input.maxPoolShare ?? MAX_POOL_SHARE)))
+  for (const member of budget.movable) {
+    if (minSaving <= 0 || budgeted >= budget.budget) break
+    const instance = input.instances.get(member.instanceId)
+    if (instance === undefined || member.protectedFromScaleIn || protectedFromTermination(instance.id))
+      continue
+    if (Date.parse(instance.tags[TAG_NO_SPOT_CAPACITY_UNTIL] ?? '') > input.now.getTime()) continue
+    const own = poolKey(instance.type, instance.zone)
+    const ownPrice = input.spotPrices.get(own)
+    const baseType = instance.tags[TAG_REPLACED_TYPE] ?? instance.type
+    const original = catalog.get(baseType)
+    const onDemandPrice = input.onDemandPrices.get(baseType)
+    if (ownPrice === undefined || original === undefined || onDemandPrice === undefined) continue
+    const selection = selectionFor(baseType, original, instance.zone, onDemandPrice)
+    const limit = ownPrice * (1 - minSaving)
+    const cheaper = selection.ranked.filter(
+      (c) => c.pool !== own && c.spotPriceUsd <= limit && (poolCounts.get(c.pool) ?? 0) < cap,
+    )
+    if (cheaper.length === 0) continue
+    const choices = fleetChoices(
+      cheaper,
+      poolCounts,
+      budget.targetSpot,
+      input.maxPoolShare ?? MAX_POOL_SHARE,
+      instance.subnetId,
+    )
+    budgeted++
+    launch(instance, baseType, choices, {
+      doomed: false,
+      expectedHourlySavingsUsd: ownPrice - choices.first.spotPriceUsd,
+      reason: `spot ${instance.type} at $${ownPrice}; ${choices.first.instanceType} at $${choices.first.spotPriceUsd} is at least ${config.cheaperPoolMinSavingPercentage}% cheaper`,
     })
   }
   return launches

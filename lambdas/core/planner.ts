@@ -8,11 +8,13 @@ import type { Action, GroupPlan, InstanceSkip, SwapPair } from './actions.ts'
 import { inFlightLimit, minOnDemandCount } from './capacity.ts'
 import type { GroupConfig } from './config.ts'
 import {
+  CHEAPER_POOL_MIN_AGE_MINUTES,
   DOOMED_SWAP_DEADLINE_SECONDS,
   GRACE_SLACK_SECONDS,
   ORPHAN_SCHEDULE_PERIODS,
   TAG_INTERRUPTION_WARNED,
   TAG_REBALANCE_AT_RISK,
+  TAG_REPLACEMENT_ATTEMPT,
   TAG_REPLACING_INSTANCE,
 } from './constants.ts'
 import { cronAllowsAction } from './cron.ts'
@@ -90,7 +92,16 @@ export const planGroup = (input: PlanInput): GroupPlan => {
     (m) => doomedIds.has(m.instanceId) || detail(m.instanceId)?.tags[TAG_REBALANCE_AT_RISK] !== undefined,
   )
   const atRiskIds = new Set(atRisk.map((m) => m.instanceId))
-  const isPartner = (id: string): boolean => onDemandIds.has(id) || atRiskIds.has(id)
+  // Spot members a replacement was launched for to move them to a cheaper pool: its partners, too.
+  const movingIds = new Set(
+    spot
+      .filter(
+        (m) =>
+          !atRiskIds.has(m.instanceId) && detail(m.instanceId)?.tags[TAG_REPLACEMENT_ATTEMPT] !== undefined,
+      )
+      .map((m) => m.instanceId),
+  )
+  const isPartner = (id: string): boolean => onDemandIds.has(id) || atRiskIds.has(id) || movingIds.has(id)
   const minOnDemand = minOnDemandCount(config, inService.length, group.mixedInstancesPolicy)
   const skipped = groupSkipReason(input)
   const figures = groupFigures(input, inService, minOnDemand)
@@ -120,6 +131,7 @@ export const planGroup = (input: PlanInput): GroupPlan => {
   })
   actions.push(...recovery.actions)
   const { halfDonePartners } = recovery
+  const halfDoneReplacements = new Set(recovery.halfDoneReplacements)
   if (recovery.waiting !== undefined) {
     // Shown against each replacement that waits, or the group when only desired capacity is owed.
     const waiters = recovery.halfDoneReplacements.length > 0 ? recovery.halfDoneReplacements : [group.name]
@@ -155,7 +167,7 @@ export const planGroup = (input: PlanInput): GroupPlan => {
     const ib = detail(b)
     return ia && ib ? byLaunchTimeThenId(ia, ib) : compareCodePoints(a, b)
   })
-  const pendingForAtRisk = pending.filter(([partner]) => atRiskIds.has(partner))
+  const pendingForAtRisk = pending.filter(([partner]) => atRiskIds.has(partner) || movingIds.has(partner))
   const pendingForOnDemand = pending.filter(([partner]) => onDemandIds.has(partner))
   for (const [, instance] of pendingForOnDemand.slice(replaceable)) {
     terminate(instance, `not-needed: the group must keep ${minOnDemand} on-demand instance(s)`)
@@ -238,6 +250,15 @@ export const planGroup = (input: PlanInput): GroupPlan => {
       eligible: [...atRisk, ...onDemand].filter(
         (m) =>
           !pendingByPartner.has(m.instanceId) && !halfDonePartners.has(m.instanceId) && !released.includes(m),
+      ),
+      movable: spot.filter(
+        (m) =>
+          !atRiskIds.has(m.instanceId) &&
+          !pendingByPartner.has(m.instanceId) &&
+          !halfDonePartners.has(m.instanceId) &&
+          !halfDoneReplacements.has(m.instanceId) &&
+          now.getTime() - (detail(m.instanceId)?.launchTime.getTime() ?? now.getTime()) >=
+            CHEAPER_POOL_MIN_AGE_MINUTES * 60_000,
       ),
       spotMembers: spot,
       pendingSpot: wanted.map(([, instance]) => instance),

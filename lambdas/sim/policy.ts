@@ -48,8 +48,8 @@ export const ON_DEMAND_POLICY: SimPolicy = {
 /**
  * The same engine configured as AutoSpotting Community Edition behaves: a run every 30 minutes, one
  * replacement in flight per group, the cheapest compatible pool, no wait for the health check grace
- * period, an interrupted instance detached, rebalance recommendations ignored, no launch-event runs.
- * No diversification either: any pool may hold the whole group (maxPoolShare 1).
+ * period, an interrupted instance detached, rebalance recommendations ignored, no launch-event runs,
+ * a spot instance never moved to a cheaper pool. No diversification either: any pool may hold the whole group (maxPoolShare 1).
  */
 export const AUTOSPOTTING_POLICY: SimPolicy = {
   name: 'autospotting',
@@ -59,6 +59,7 @@ export const AUTOSPOTTING_POLICY: SimPolicy = {
     GRACE_PERIOD: '0',
     TERMINATION_NOTIFICATION_ACTION: 'detach',
     REBALANCE_ACTION: 'ignore',
+    CHEAPER_POOL_MIN_SAVING_PERCENTAGE: '0',
   },
   replacer: true,
   scheduleMinutes: 30,

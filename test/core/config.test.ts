@@ -25,6 +25,7 @@ const GLOBAL_ENV = {
   ON_DEMAND_PRICE_MULTIPLIER: '1.5',
   TERMINATION_NOTIFICATION_ACTION: 'detach',
   REBALANCE_ACTION: 'ignore',
+  CHEAPER_POOL_MIN_SAVING_PERCENTAGE: '20',
 }
 const globalDefaults = (): GroupConfig => parseGlobalConfig(GLOBAL_ENV).config.defaults
 
@@ -50,6 +51,7 @@ const GOOD: readonly [env: string, raw: string, parsed: unknown][] = [
   ['ON_DEMAND_PRICE_MULTIPLIER', '0.8', 0.8],
   ['TERMINATION_NOTIFICATION_ACTION', 'terminate', 'terminate'],
   ['REBALANCE_ACTION', 'detach', 'detach'],
+  ['CHEAPER_POOL_MIN_SAVING_PERCENTAGE', '25', 25],
 ]
 
 describe('GROUP_SETTINGS', () => {
@@ -77,6 +79,7 @@ describe('GROUP_SETTINGS', () => {
       onDemandPriceMultiplier: 1,
       terminationNotificationAction: 'auto',
       rebalanceAction: 'replace',
+      cheaperPoolMinSavingPercentage: 10,
     })
   })
 
@@ -169,6 +172,7 @@ const BAD: readonly BadValue[] = [
     'detach',
   )('explode'),
   ...refused('REBALANCE_ACTION', /one of replace, detach, ignore/, 'ignore')('sometimes'),
+  ...refused('CHEAPER_POOL_MIN_SAVING_PERCENTAGE', /a number from 0 to 100/, '20')('-5', '101', '10%', ''),
 ]
 
 /** A valid tag for a different setting, to show it still applies next to a bad one. */

@@ -33,6 +33,7 @@ const CUSTOM_ENV = {
   ON_DEMAND_PRICE_MULTIPLIER: '1.5',
   TERMINATION_NOTIFICATION_ACTION: 'detach',
   REBALANCE_ACTION: 'ignore',
+  CHEAPER_POOL_MIN_SAVING_PERCENTAGE: '25',
 }
 const CUSTOM_FALLBACK: Record<keyof GroupConfig, string> = {
   minOnDemandNumber: '1',
@@ -49,6 +50,7 @@ const CUSTOM_FALLBACK: Record<keyof GroupConfig, string> = {
   onDemandPriceMultiplier: '1.5',
   terminationNotificationAction: 'detach',
   rebalanceAction: 'ignore',
+  cheaperPoolMinSavingPercentage: '25',
 }
 const BUILT_IN_FALLBACK: Record<keyof GroupConfig, string> = {
   minOnDemandNumber: '0',
@@ -65,6 +67,7 @@ const BUILT_IN_FALLBACK: Record<keyof GroupConfig, string> = {
   onDemandPriceMultiplier: '1',
   terminationNotificationAction: 'auto',
   rebalanceAction: 'replace',
+  cheaperPoolMinSavingPercentage: '10',
 }
 
 const DEFAULT_SETS = [
