@@ -102,6 +102,13 @@ export const DEFAULT_CHEAPER_POOL_MIN_SAVING_PERCENTAGE = '10'
  */
 export const CHEAPER_POOL_MIN_AGE_MINUTES = 60
 
+/**
+ * Moves to a cheaper pool per group per run: a fleet is re-placed gradually (say, after an upgrade that
+ * turns moves on, or a price drop across a type), never a quarter of it at once into pools that may be
+ * shallower than the ones the fleet's allocation strategy chose.
+ */
+export const CHEAPER_POOL_MOVES_PER_RUN = 1
+
 /** "About a third": no type/zone pool holds more of a group's spot instances when others exist. */
 export const MAX_POOL_SHARE = 1 / 3
 

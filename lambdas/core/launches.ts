@@ -7,6 +7,7 @@ import type { GroupConfig } from './config.ts'
 import {
   CAPACITY_BACKOFF_FIRST_MINUTES,
   CAPACITY_BACKOFF_MAX_MINUTES,
+  CHEAPER_POOL_MOVES_PER_RUN,
   MAX_POOL_SHARE,
   TAG_INTERRUPTION_WARNED,
   TAG_LAUNCHED_BY,
@@ -34,8 +35,8 @@ export interface LaunchBudget {
   /** Of which replacing on-demand instances (on-demand minimum). */
   readonly onDemandBudget: number
   /**
-   * Spot members that may move to a cheaper pool (CHEAPER_POOL_MIN_SAVING_PERCENTAGE): considered last,
-   * within what is left of the budget, and only into a pool that much cheaper with room under its share.
+   * Spot members that may move to a cheaper pool (CHEAPER_POOL_MIN_SAVING_PERCENTAGE): one per run at
+   * most, within the budget, only into a pool that much cheaper with room under its share.
    */
   readonly movable: readonly GroupMember[]
   readonly eligible: readonly GroupMember[]
@@ -287,8 +288,9 @@ export const planLaunches = (
   // Last, with what is left of the budget: spot members a pool with room is markedly cheaper than.
   const minSaving = config.cheaperPoolMinSavingPercentage / 100
   const cap = Math.max(1, Math.ceil(budget.targetSpot * (input.maxPoolShare ?? MAX_POOL_SHARE)))
+  let moves = 0
   for (const member of budget.movable) {
-    if (minSaving <= 0 || budgeted >= budget.budget) break
+    if (minSaving <= 0 || budgeted >= budget.budget || moves >= CHEAPER_POOL_MOVES_PER_RUN) break
     const instance = input.instances.get(member.instanceId)
     if (instance === undefined || member.protectedFromScaleIn || protectedFromTermination(instance.id))
       continue
@@ -313,6 +315,7 @@ export const planLaunches = (
       instance.subnetId,
     )
     budgeted++
+    moves++
     launch(instance, baseType, choices, {
       doomed: false,
       expectedHourlySavingsUsd: ownPrice - choices.first.spotPriceUsd,

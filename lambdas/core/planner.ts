@@ -130,7 +130,7 @@ export const planGroup = (input: PlanInput): GroupPlan => {
     ownerChanges: input.ownerChanges,
   })
   actions.push(...recovery.actions)
-  const { halfDonePartners } = recovery
+  const { halfDonePartners, givingBack } = recovery
   const halfDoneReplacements = new Set(recovery.halfDoneReplacements)
   if (recovery.waiting !== undefined) {
     // Shown against each replacement that waits, or the group when only desired capacity is owed.
@@ -224,7 +224,9 @@ export const planGroup = (input: PlanInput): GroupPlan => {
   // Doomed members that can no longer be swapped out (too late, or the group is not acted on now: cron
   // window, suspended processes, a stack update) leave at once, as the interruption handler would have
   // made them, rather than wait for EC2.
-  const released = skipped === undefined ? doomed.filter((m) => tooLate(m.instanceId)) : doomed
+  const released = (skipped === undefined ? doomed.filter((m) => tooLate(m.instanceId)) : doomed).filter(
+    (m) => !givingBack.has(m.instanceId),
+  )
   if (!isBeingDeleted(group))
     for (const member of released)
       if (!isProtected(member.instanceId))
@@ -243,23 +245,31 @@ export const planGroup = (input: PlanInput): GroupPlan => {
     const stillPending = wanted.filter(
       ([partner, instance]) => !doomedIds.has(partner) && !readyIds.has(instance.id),
     ).length
+    const eligible = [...atRisk, ...onDemand].filter(
+      (m) =>
+        !pendingByPartner.has(m.instanceId) &&
+        !halfDonePartners.has(m.instanceId) &&
+        !givingBack.has(m.instanceId) &&
+        !released.includes(m),
+    )
+    const movable = spot.filter(
+      (m) =>
+        !atRiskIds.has(m.instanceId) &&
+        !pendingByPartner.has(m.instanceId) &&
+        !halfDonePartners.has(m.instanceId) &&
+        !halfDoneReplacements.has(m.instanceId) &&
+        !givingBack.has(m.instanceId) &&
+        now.getTime() - (detail(m.instanceId)?.launchTime.getTime() ?? now.getTime()) >=
+          CHEAPER_POOL_MIN_AGE_MINUTES * 60_000,
+    )
     const launches = planLaunches(input, config, {
       budget: inFlightLimit(config.maxReplacementsInFlight, inService.length) - stillPending,
       doomed: doomedIds,
       onDemandBudget: replaceable - wantedForOnDemand.length,
-      eligible: [...atRisk, ...onDemand].filter(
-        (m) =>
-          !pendingByPartner.has(m.instanceId) && !halfDonePartners.has(m.instanceId) && !released.includes(m),
-      ),
-      movable: spot.filter(
-        (m) =>
-          !atRiskIds.has(m.instanceId) &&
-          !pendingByPartner.has(m.instanceId) &&
-          !halfDonePartners.has(m.instanceId) &&
-          !halfDoneReplacements.has(m.instanceId) &&
-          now.getTime() - (detail(m.instanceId)?.launchTime.getTime() ?? now.getTime()) >=
-            CHEAPER_POOL_MIN_AGE_MINUTES * 60_000,
-      ),
+      eligible,
+      // Only in a group with nothing else to replace, so moves never hold the budget on-demand and
+      // at-risk members need (one that backs off still counts).
+      movable: replaceable > 0 || eligible.some((m) => atRiskIds.has(m.instanceId)) ? [] : movable,
       spotMembers: spot,
       pendingSpot: wanted.map(([, instance]) => instance),
       targetSpot: inService.length - minOnDemand,

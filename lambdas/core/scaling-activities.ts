@@ -45,6 +45,8 @@ const SENTENCE_TIME = /^At (\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z)/
  * explains several activities (each instance it launched or terminated), so repeats count once.
  */
 export const desiredChangesSince = (activities: readonly ScalingActivity[], since: Date): DesiredChange[] => {
+  // The causes give whole seconds: a change in the swap's own second counts (it may be after it).
+  const sinceMs = Math.floor(since.getTime() / 1000) * 1000
   const changes = new Map<string, DesiredChange>()
   for (const activity of activities) {
     for (const sentence of activity.cause.split(SENTENCE_START)) {
@@ -52,7 +54,7 @@ export const desiredChangesSince = (activities: readonly ScalingActivity[], sinc
       if (change === null) continue
       const stated = Date.parse(SENTENCE_TIME.exec(sentence.trim())?.[1] ?? '')
       const at = Number.isNaN(stated) ? activity.startTime : new Date(stated)
-      if (at.getTime() < since.getTime()) continue
+      if (at.getTime() < sinceMs) continue
       const entry = { at, from: Number(change[1]), to: Number(change[2]), cause: sentence.trim() }
       changes.set(`${at.getTime()}:${entry.from}:${entry.to}`, entry)
     }

@@ -56,6 +56,8 @@ export interface Recovery {
   readonly halfDoneReplacements: readonly string[]
   /** On-demand instances this run retires: they no longer count toward what may be replaced. */
   readonly retiringOnDemand: number
+  /** Members this run gives back: they get no replacement, move or release of their own. */
+  readonly givingBack: ReadonlySet<string>
   /** A swap is still open (record or half-done pairs): no new swap starts until it is over. */
   readonly open: boolean
   /** Why the open swap waits this run, if it does. */
@@ -133,6 +135,7 @@ const idle = (open: boolean, halfDone: readonly SwapPair[], waiting?: string): R
   halfDonePartners: new Set(halfDone.map((p) => p.onDemandInstanceId)),
   halfDoneReplacements: halfDone.map((p) => p.spotInstanceId),
   retiringOnDemand: 0,
+  givingBack: new Set(),
   open,
   waiting,
 })
@@ -333,7 +336,9 @@ const retirePairs = (
       reason: `a pair of the swap vanished without its decrement (desired capacity still holds its unit, and no one else changed it since the swap started); ${member.instanceId} leaves with a decrement`,
     })
   }
-  if (blocked !== undefined) return { ...idle(true, halfDone, blocked), actions, retiringOnDemand }
+  const givingBack = new Set(actions.flatMap((a) => (a.kind === 'give-back' ? [a.instanceId] : [])))
+  if (blocked !== undefined)
+    return { ...idle(true, halfDone, blocked), actions, retiringOnDemand, givingBack }
   // Every unit given back: the swap is over once they are (the executor drops the record only if they are).
   const after = finished(
     group,
@@ -341,7 +346,7 @@ const retirePairs = (
     group.tags[TAG_ORIGINAL_MAX_SIZE],
     group.desiredCapacity - halfDone.length - vanished,
   )
-  return { ...idle(true, halfDone), actions: [...actions, ...after.actions], retiringOnDemand }
+  return { ...idle(true, halfDone), actions: [...actions, ...after.actions], retiringOnDemand, givingBack }
 }
 
 /** The record the last of these actions announces (the record itself when there are none). */

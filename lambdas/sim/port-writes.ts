@@ -153,23 +153,19 @@ export const detachInstances = (
     )
 }
 
-/** Like the adapter: an instance already out of every group is done. */
+/** Like the adapter: an instance out of every group fails with a not-found error; its caller decides. */
 export const terminateInGroup = (ctx: PortContext, instanceId: string, decrementDesired: boolean): void => {
   const operation = 'autoscaling:TerminateInstanceInAutoScalingGroup'
-  try {
-    write(
-      ctx,
-      operation,
-      { instances: [instanceId] },
-      () => {
-        asgApi.terminateInGroup(ctx.world, ctx.region, instanceId, decrementDesired)
-        recordRetired(ctx.session, ctx.region, operation, [instanceId])
-      },
-      { group: groupOfId(ctx, instanceId) },
-    )
-  } catch (error) {
-    if (!isNotFound(error)) throw error
-  }
+  write(
+    ctx,
+    operation,
+    { instances: [instanceId] },
+    () => {
+      asgApi.terminateInGroup(ctx.world, ctx.region, instanceId, decrementDesired)
+      recordRetired(ctx.session, ctx.region, operation, [instanceId])
+    },
+    { group: groupOfId(ctx, instanceId) },
+  )
 }
 
 const fleet = (ctx: PortContext, launch: SpotLaunchRequest): SpotLaunchResult =>

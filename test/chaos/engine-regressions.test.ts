@@ -221,21 +221,21 @@ describe('engine defects found by chaos runs', () => {
     expect(kinds(result.violations)).toEqual([])
   })
 
-  // Invariants 1 and 4. A swap of g1 (desired 8 -> 9, record 9/1) dies before retiring its partner; the
-  // owner then sets 7 and 9 again within one period, Auto Scaling keeping the pair. Everything but the
-  // scaling activities is as the swap left it, so the recovery retired the partner: 8 in service of the
-  // owner's 9. Fixed: the owner's change since the swap started releases the pair.
+  // Invariant 4. g3's member i-1008 gets its interruption warning; a run replaces it ahead (attach 100a,
+  // desired 5 -> 6, record 5/0/i-1008 announced), but retiring i-1008 fails (ServiceUnavailable) and EC2
+  // takes it two minutes after the warning; Auto Scaling backfills. The next run took i-1008's absence
+  // for the announced retirement and dropped the record: desired 6 of the owner's 5 for good. Fixed:
+  // desired one above what the announced step leads to says the step gave nothing back, and with no one
+  // else's change in the scaling activities the unit is given back.
   it('gives back the unit of a doomed partner EC2 took after its retirement failed (seed 482)', async () => {
-    // Invariant 4. g3's member i-1008 gets its interruption warning; a run replaces it ahead (attach
-    // 100a, desired 5 -> 6, record 5/0/i-1008 announced), but retiring i-1008 fails (ServiceUnavailable)
-    // and EC2 takes it two minutes after the warning; Auto Scaling backfills. The next run took i-1008's
-    // absence for the announced retirement and dropped the record: desired 6 of the owner's 5 for good.
-    // Fixed: desired one above what the announced step leads to says the step gave nothing back, and with
-    // no one else's change in the scaling activities the unit is given back.
     const result = await runCase(savedCase('seed-482-doomed-partner-taken-after-failed-retirement.json'))
     expect(kinds(result.violations)).toEqual([])
   })
 
+  // Invariants 1 and 4. A swap of g1 (desired 8 -> 9, record 9/1) dies before retiring its partner; the
+  // owner then sets 7 and 9 again within one period, Auto Scaling keeping the pair. Everything but the
+  // scaling activities is as the swap left it, so the recovery retired the partner: 8 in service of the
+  // owner's 9. Fixed: the owner's change since the swap started releases the pair.
   it('releases a half-done pair when the owner scaled in and out again since the swap (seed 2630)', async () => {
     const result = await runCase(savedCase('seed-2630-owner-scales-in-and-out-mid-swap.json'))
     expect(kinds(result.violations)).toEqual([])

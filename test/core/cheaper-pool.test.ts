@@ -85,13 +85,25 @@ describe('moving spot members to a cheaper pool', () => {
     expect(launches(plan(members).actions)).toEqual([])
   })
 
-  it('replaces on-demand members first, and moves only with what is left of the budget', () => {
+  it('moves nobody while on-demand members above the minimum are still to be replaced', () => {
     const [onDemand] = onDemandFleet(1) as [Instance]
     const member = spotMember('m5.large')
-    const budgetOfOne = config({ maxReplacementsInFlight: { kind: 'count', value: 1 } })
-    expect(
-      launches(plan([onDemand, member], { config: budgetOfOne }).actions).map((l) => l.replacing),
-    ).toEqual([onDemand.id])
+    expect(launches(plan([onDemand, member]).actions).map((l) => l.replacing)).toEqual([onDemand.id])
+  })
+
+  it('moves beside on-demand members the minimum keeps', () => {
+    const [onDemand] = onDemandFleet(1) as [Instance]
+    const member = spotMember('m5.large')
+    const keepOne = config({ minOnDemandNumber: 1, maxReplacementsInFlight: { kind: 'count', value: 10 } })
+    expect(launches(plan([onDemand, member], { config: keepOne }).actions).map((l) => l.replacing)).toEqual([
+      member.id,
+    ])
+  })
+
+  it('moves one member per run, so a fleet is re-placed gradually', () => {
+    const members = Array.from({ length: 6 }, () => spotMember('m5.large'))
+    const prices = new Map([...PRICES, ['m5ad.large/us-east-1a', 0.031], ['m6a.large/us-east-1a', 0.032]])
+    expect(launches(plan(members, { spotPrices: prices }).actions)).toHaveLength(1)
   })
 
   it('swaps the ready replacement in and retires the member it moves', () => {

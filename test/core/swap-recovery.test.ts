@@ -1,12 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import type { Action } from '../../lambdas/core/actions.ts'
-import { TAG_ORIGINAL_MAX_SIZE, TAG_SWAP_DESIRED } from '../../lambdas/core/constants.ts'
+import {
+  TAG_ORIGINAL_MAX_SIZE,
+  TAG_REPLACEMENT_ATTEMPT,
+  TAG_SWAP_DESIRED,
+} from '../../lambdas/core/constants.ts'
 import { type CronSchedule, parseCronSchedule } from '../../lambdas/core/cron.ts'
 import type { PlanInput } from '../../lambdas/core/plan-input.ts'
 import { planGroup } from '../../lambdas/core/planner.ts'
 import { judgeRecord, parseSwapRecord, type SwapRecord } from '../../lambdas/core/swap-recovery.ts'
 import type { Instance } from '../../lambdas/core/types.ts'
-import { config, NOW, onDemandFleet, planInput, spotFor } from '../builders/world.ts'
+import { anInstance, config, NOW, onDemandFleet, planInput, spotFor } from '../builders/world.ts'
 
 const recoveryKinds = (actions: readonly Action[]): string[] =>
   actions.map((a) => a.kind).filter((k) => k !== 'launch-spot' && k !== 'terminate-spot')
@@ -112,6 +116,26 @@ describe('finishing a swap an earlier run left', () => {
     ])
   })
 
+  it('finishes a move to a cheaper pool a crashed run left: retires the spot member it moves', () => {
+    const moving = anInstance({
+      lifecycle: 'spot',
+      tags: { [TAG_REPLACEMENT_ATTEMPT]: `1:i-0abc@${NOW.toISOString()}` },
+    })
+    const other = anInstance({ lifecycle: 'spot' })
+    const replacement = spotFor(moving)
+    const plan = planGroup(
+      planInput([moving, other, replacement], {
+        groupOverrides: { desiredCapacity: 3, maxSize: 3, tags: { [TAG_SWAP_DESIRED]: '3/1' } },
+      }),
+    )
+    expect(plan.actions.filter((a) => a.kind === 'complete-swap')).toEqual([
+      expect.objectContaining({
+        retire: 'partner',
+        pair: { spotInstanceId: replacement.id, onDemandInstanceId: moving.id },
+      }),
+    ])
+  })
+
   describe('a pair that vanished without its decrement', () => {
     // Swap from desired 3 left 4/1 after retiring one partner; its replacement was interrupted while the
     // interruption handler could not act, and the group backfilled it: desired 4 still holds its unit.
@@ -131,10 +155,15 @@ describe('finishing a swap an earlier run left', () => {
 
     it('gives its unit back with the oldest on-demand member, announced, then restores MaxSize', () => {
       const oldest = fleet[0]?.id
-      expect(vanished().actions.filter((a) => a.kind !== 'launch-spot')).toEqual([
+      const plan = vanished()
+      expect(plan.actions.filter((a) => a.kind !== 'launch-spot')).toEqual([
         expect.objectContaining({ kind: 'give-back', instanceId: oldest, record: `3/0/${oldest}` }),
         expect.objectContaining({ kind: 'restore-max-size', maxSize: 3 }),
       ])
+      // The member given back gets no replacement of its own in the same plan.
+      const replaced = plan.actions.flatMap((a) => (a.kind === 'launch-spot' ? [a.replacing] : []))
+      expect(replaced.length).toBeGreaterThan(0)
+      expect(replaced).not.toContain(oldest)
     })
 
     it('passes over a protected member and keeps the on-demand minimum', () => {

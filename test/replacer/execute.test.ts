@@ -88,4 +88,20 @@ describe('executeActions: giving back a vanished pair’s unit', () => {
     expect(outcomes[1]?.detail).toBe('not attempted: a complete-swap action failed first')
     expect(cloud.mutations.filter((m) => m.method === 'untagGroup')).toEqual([])
   })
+
+  it('stops at a failed give-back: the later ones and the MaxSize restore wait for the next run', async () => {
+    const { cloud, partner, replacement } = halfDone()
+    const giveBack = (id: string, record: string) =>
+      ({ kind: 'give-back', group: 'web', instanceId: id, record, reason: 'test' }) as const
+    const restore = { kind: 'restore-max-size', group: 'web', maxSize: 2, reason: 'test' } as const
+    cloud.failNext('terminateInGroup', new Error('throttled'))
+    const outcomes = await executeActions(
+      cloud,
+      [giveBack(partner.id, `1/1/${partner.id}`), giveBack(replacement.id, `0/0/${replacement.id}`), restore],
+      false,
+    )
+    expect(outcomes.map((o) => o.status)).toEqual(['failed', 'failed', 'failed'])
+    expect(outcomes[1]?.detail).toBe('not attempted: a give-back action failed first')
+    expect(cloud.mutations.filter((m) => m.method === 'untagGroup')).toEqual([])
+  })
 })

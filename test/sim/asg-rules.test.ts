@@ -67,13 +67,13 @@ describe('Auto Scaling rules in the simulator', () => {
     expect(sim.members('web', 'InService')).toHaveLength(2)
   })
 
-  it('reports acting on an instance outside the group as "not found", which the adapter treats as done', async () => {
+  it('reports acting on an instance outside the group as "not found", as the AWS adapter does, for the caller to judge', async () => {
     const sim = testWorld(rawScenario([group('web', { desired: 1 }), group('api', { desired: 1 })]))
     const [apiMember] = sim.members('api')
     const error = await rejection(sim.cloud().detachInstances('web', [apiMember?.id ?? ''], false))
     expect(isNotFound(error)).toBe(true)
-    // TerminateInstanceInAutoScalingGroup on a non-member resolves, exactly like the AWS adapter.
-    await expect(sim.cloud().terminateInGroup('i-00000000000000fff', false)).resolves.toBeUndefined()
+    // TerminateInstanceInAutoScalingGroup on a non-member: no decrement happened, so it is not "done".
+    expect(isNotFound(await rejection(sim.cloud().terminateInGroup('i-00000000000000fff', true)))).toBe(true)
   })
 
   it('holds a terminating instance in Terminating:Wait while its termination hook runs, replacing it meanwhile', async () => {
