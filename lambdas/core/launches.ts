@@ -20,7 +20,7 @@ import {
 } from './constants.ts'
 import { type FleetChoices, fleetChoices } from './fleet-choices.ts'
 import { byLaunchTimeThenId, type PlanInput } from './plan-input.ts'
-import { type Selection, selectCandidates } from './selection.ts'
+import { type RankedCandidate, type Selection, selectCandidates } from './selection.ts'
 import type { Group, GroupMember, Instance, InstanceTypeInfo } from './types.ts'
 import { poolKey } from './types.ts'
 
@@ -113,49 +113,8 @@ export const planLaunches = (
         release(member.instanceId, 'the group has no launch template or configuration')
     return launches
   }
-  // Nothing to replace (a converged group): no pools to count, no dates to format.
-  if (
-    budget.eligible.length === 0 &&
-    (budget.movable.length === 0 || config.cheaperPoolMinSavingPercentage <= 0)
-  )
-    return launches
-  const poolCounts = new Map<string, number>()
-  const countPool = (key: string): void => {
-    poolCounts.set(key, (poolCounts.get(key) ?? 0) + 1)
-  }
-  for (const member of budget.spotMembers) {
-    const instance = input.instances.get(member.instanceId)
-    if (instance) countPool(poolKey(instance.type, instance.zone))
-  }
-  for (const instance of budget.pendingSpot) countPool(poolKey(instance.type, instance.zone))
-
   const cache = input.selectionCache ?? new Map<string, Selection>()
-  const protectedFromTermination = (id: string): boolean => input.terminationProtected.has(id)
-  // A loop, not map().filter(): optimized `map` returns arrays of another shape than the interpreter's,
-  // and the `filter` after it then throws the optimized code away once per run.
-  const eligible: { member: GroupMember; instance: Instance }[] = []
-  for (const member of budget.eligible) {
-    const instance = input.instances.get(member.instanceId)
-    if (instance !== undefined) eligible.push({ member, instance })
-  }
-  eligible.sort(
-    (a, b) =>
-      urgency(a.instance, budget.doomed) - urgency(b.instance, budget.doomed) ||
-      compareBackoffEnds(a.instance, b.instance) ||
-      byLaunchTimeThenId(a.instance, b.instance),
-  )
-
   const settingsKey = selectionSettingsKey(config)
-  // The back-off each attempt number would get; formatting a date is dear enough to do once per group.
-  const backoffUntil = new Map<number, string>()
-  const capacityBackoffUntilFor = (attempt: number): string => {
-    let until = backoffUntil.get(attempt)
-    if (until === undefined) {
-      until = new Date(input.now.getTime() + capacityBackoffMinutes(attempt) * 60_000).toISOString()
-      backoffUntil.set(attempt, until)
-    }
-    return until
-  }
   const selectionFor = (
     baseType: string,
     original: InstanceTypeInfo,
@@ -175,6 +134,44 @@ export const planLaunches = (
       cache.set(cacheKey, selection)
     }
     return selection
+  }
+  const moves = moveCandidates(input, config, budget, selectionFor)
+  // Nothing to replace (a converged group): no pools to count, no dates to format.
+  if (budget.eligible.length === 0 && moves.length === 0) return launches
+  const poolCounts = new Map<string, number>()
+  const countPool = (key: string): void => {
+    poolCounts.set(key, (poolCounts.get(key) ?? 0) + 1)
+  }
+  for (const member of budget.spotMembers) {
+    const instance = input.instances.get(member.instanceId)
+    if (instance) countPool(poolKey(instance.type, instance.zone))
+  }
+  for (const instance of budget.pendingSpot) countPool(poolKey(instance.type, instance.zone))
+
+  const protectedFromTermination = (id: string): boolean => input.terminationProtected.has(id)
+  // A loop, not map().filter(): optimized `map` returns arrays of another shape than the interpreter's,
+  // and the `filter` after it then throws the optimized code away once per run.
+  const eligible: { member: GroupMember; instance: Instance }[] = []
+  for (const member of budget.eligible) {
+    const instance = input.instances.get(member.instanceId)
+    if (instance !== undefined) eligible.push({ member, instance })
+  }
+  eligible.sort(
+    (a, b) =>
+      urgency(a.instance, budget.doomed) - urgency(b.instance, budget.doomed) ||
+      compareBackoffEnds(a.instance, b.instance) ||
+      byLaunchTimeThenId(a.instance, b.instance),
+  )
+
+  // The back-off each attempt number would get; formatting a date is dear enough to do once per group.
+  const backoffUntil = new Map<number, string>()
+  const capacityBackoffUntilFor = (attempt: number): string => {
+    let until = backoffUntil.get(attempt)
+    if (until === undefined) {
+      until = new Date(input.now.getTime() + capacityBackoffMinutes(attempt) * 60_000).toISOString()
+      backoffUntil.set(attempt, until)
+    }
+    return until
   }
   const launch = (
     instance: Instance,
@@ -286,43 +283,98 @@ export const planLaunches = (
   }
 
   // Last, with what is left of the budget: spot members a pool with room is markedly cheaper than.
-  const minSaving = config.cheaperPoolMinSavingPercentage / 100
   const cap = Math.max(1, Math.ceil(budget.targetSpot * (input.maxPoolShare ?? MAX_POOL_SHARE)))
-  let moves = 0
-  for (const member of budget.movable) {
-    if (minSaving <= 0 || budgeted >= budget.budget || moves >= CHEAPER_POOL_MOVES_PER_RUN) break
-    const instance = input.instances.get(member.instanceId)
-    if (instance === undefined || member.protectedFromScaleIn || protectedFromTermination(instance.id))
-      continue
-    if (Date.parse(instance.tags[TAG_NO_SPOT_CAPACITY_UNTIL] ?? '') > input.now.getTime()) continue
-    const own = poolKey(instance.type, instance.zone)
-    const ownPrice = input.spotPrices.get(own)
-    const baseType = instance.tags[TAG_REPLACED_TYPE] ?? instance.type
-    const original = catalog.get(baseType)
-    const onDemandPrice = input.onDemandPrices.get(baseType)
-    if (ownPrice === undefined || original === undefined || onDemandPrice === undefined) continue
-    const selection = selectionFor(baseType, original, instance.zone, onDemandPrice)
-    const limit = ownPrice * (1 - minSaving)
-    const cheaper = selection.ranked.filter(
-      (c) => c.pool !== own && c.spotPriceUsd <= limit && (poolCounts.get(c.pool) ?? 0) < cap,
-    )
-    if (cheaper.length === 0) continue
+  let moved = 0
+  for (const move of moves) {
+    if (budgeted >= budget.budget || moved >= CHEAPER_POOL_MOVES_PER_RUN) break
+    const open = move.cheaper.filter((c) => (poolCounts.get(c.pool) ?? 0) < cap)
+    if (open.length === 0) continue
     const choices = fleetChoices(
-      cheaper,
+      open,
       poolCounts,
       budget.targetSpot,
       input.maxPoolShare ?? MAX_POOL_SHARE,
-      instance.subnetId,
+      move.instance.subnetId,
     )
     budgeted++
-    moves++
-    launch(instance, baseType, choices, {
+    moved++
+    launch(move.instance, move.baseType, choices, {
       doomed: false,
-      expectedHourlySavingsUsd: ownPrice - choices.first.spotPriceUsd,
-      reason: `spot ${instance.type} at $${ownPrice}; ${choices.first.instanceType} at $${choices.first.spotPriceUsd} is at least ${config.cheaperPoolMinSavingPercentage}% cheaper`,
+      expectedHourlySavingsUsd: move.ownPrice - choices.first.spotPriceUsd,
+      reason: `spot ${move.instance.type} at $${move.ownPrice}; ${choices.first.instanceType} at $${choices.first.spotPriceUsd} is at least ${config.cheaperPoolMinSavingPercentage}% cheaper`,
     })
   }
   return launches
+}
+
+interface MoveCandidate {
+  readonly instance: Instance
+  readonly baseType: string
+  readonly ownPrice: number
+  /** Candidates at least the configured saving cheaper, before the pool share is applied. */
+  readonly cheaper: readonly RankedCandidate[]
+}
+
+/**
+ * Movable members with some markedly cheaper candidate, in member order. Members of one pool ask the
+ * same question, so each pool is looked at once per group (a converged fleet: one look per pool, no more).
+ */
+const moveCandidates = (
+  input: PlanInput,
+  config: GroupConfig,
+  budget: LaunchBudget,
+  selectionFor: (baseType: string, original: InstanceTypeInfo, zone: string, onDemand: number) => Selection,
+): MoveCandidate[] => {
+  const minSaving = config.cheaperPoolMinSavingPercentage / 100
+  if (minSaving <= 0 || budget.movable.length === 0) return []
+  const byPool = new Map<string, { ownPrice: number; cheaper: readonly RankedCandidate[] } | null>()
+  const found: MoveCandidate[] = []
+  for (const member of budget.movable) {
+    const instance = input.instances.get(member.instanceId)
+    if (instance === undefined) continue
+    const baseType = instance.tags[TAG_REPLACED_TYPE] ?? instance.type
+    const own = poolKey(instance.type, instance.zone)
+    const key = baseType === instance.type ? own : `${baseType}|${own}`
+    let answer = byPool.get(key)
+    if (answer === undefined) {
+      const ownPrice = input.spotPrices.get(own)
+      const original = input.catalog.get(baseType)
+      const onDemandPrice = input.onDemandPrices.get(baseType)
+      if (ownPrice === undefined || original === undefined || onDemandPrice === undefined) answer = null
+      else {
+        const selection = selectionFor(baseType, original, instance.zone, onDemandPrice)
+        const cheaper = cheaperThan(selection, own, ownPrice * (1 - minSaving))
+        answer = cheaper.length === 0 ? null : { ownPrice, cheaper }
+      }
+      byPool.set(key, answer)
+    }
+    if (answer === null) continue
+    if (member.protectedFromScaleIn || input.terminationProtected.has(instance.id)) continue
+    if (Date.parse(instance.tags[TAG_NO_SPOT_CAPACITY_UNTIL] ?? '') > input.now.getTime()) continue
+    found.push({ instance, baseType, ...answer })
+  }
+  return found
+}
+
+/**
+ * The candidates of a selection priced at or below `limit`, outside `own`. Every member in the same pool
+ * of groups sharing a selection asks the same question each run (usually answered "none"), so the answer
+ * is kept with the selection.
+ */
+const cheaperCache = new WeakMap<Selection, Map<string, readonly RankedCandidate[]>>()
+const cheaperThan = (selection: Selection, own: string, limit: number): readonly RankedCandidate[] => {
+  let byPool = cheaperCache.get(selection)
+  if (byPool === undefined) {
+    byPool = new Map()
+    cheaperCache.set(selection, byPool)
+  }
+  const key = `${own}|${limit}`
+  let cheaper = byPool.get(key)
+  if (cheaper === undefined) {
+    cheaper = selection.ranked.filter((c) => c.pool !== own && c.spotPriceUsd <= limit)
+    byPool.set(key, cheaper)
+  }
+  return cheaper
 }
 
 /** Tags that describe one instance's own state and must not be copied onto its replacement. */
