@@ -73,7 +73,7 @@ export const renderResultsMarkdown = (
   const planRow = (m: typeof unconverged) => [
     m.state,
     String(m.unconvergedGroups),
-    `${m.cpuMs} ms`,
+    `${m.cpuMs} ms (runs: ${m.cpuMsRuns.join(', ')} ms)`,
     `${m.wallMs} ms`,
     `${m.rssBeforeMb} MB`,
     `${m.peakRssMb} MB`,

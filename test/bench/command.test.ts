@@ -29,6 +29,7 @@ const plan = (state: 'unconverged' | 'converged') => ({
   instances: 40,
   unconvergedGroups: state === 'unconverged' ? 4 : 0,
   cpuMs: 12,
+  cpuMsRuns: [14, 12, 11],
   wallMs: 10,
   peakRssMb: 120,
   rssBeforeMb: 100,
@@ -93,6 +94,8 @@ describe('the results page and table', () => {
       "Oracle held to Auto Scaling's zone balance: 55.00% savings. Invariant violations: none.",
     )
     expect(page).toContain('No full chaos sweep recorded (bench/chaos-sweep.json).')
+    // The planning figure is the median run; every run is shown beside it.
+    expect(page).toContain('| unconverged | 4 | 12 ms (runs: 14, 12, 11 ms) |')
   })
 
   it('quotes the latest full chaos sweep, or says why its record is unusable', () => {
