@@ -110,10 +110,10 @@ export const currentRecord = (record: SwapRecord, stillIn: (instanceId: string) 
  * Desired one above that, with the announced instance gone, means it left another way and the step's
  * unit is still held. Then desired is `after` with at most `pairs` half-done: a pair may have vanished
  * without its decrement (one side taken by EC2 while the interruption handler could not leave with it,
- * Auto Scaling backfilling it), and its unit is still held. Anything else (desired not `after`, more half-done pairs
- * than recorded) is someone else's change. The same desired with fewer pairs can also be an owner's
- * scale-in and scale-out in between, so what this judges ours still needs the group's scaling
- * activities to show no change of desired capacity by anyone else (recoverSwaps).
+ * Auto Scaling backfilling it), and its unit is still held. Anything else (desired not `after`, more
+ * half-done pairs than recorded) is someone else's change. The same desired with fewer pairs can also
+ * be an owner's scale-in and scale-out in between, so what this judges ours still needs the group's
+ * scaling activities to show no change of desired capacity by anyone else (recoverSwaps).
  */
 export const judgeRecord = (
   record: SwapRecord,
