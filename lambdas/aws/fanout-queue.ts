@@ -1,8 +1,6 @@
 /** Sends fan-out work to the replacer's SQS FIFO queue, ten messages per request (the API's limit). */
-import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs'
-import { chunk } from './paginate.ts'
-
-const SQS_BATCH_LIMIT = 10
+import type { SQSClient } from '@aws-sdk/client-sqs'
+import { defaultSqsClient, sendInBatches } from './sqs-batches.ts'
 
 export interface QueueMessage {
   readonly groupId: string
@@ -10,36 +8,18 @@ export interface QueueMessage {
   readonly body: string
 }
 
-let client: SQSClient | undefined
-
-/** Created on first use and kept for the container, like the clients in clients.ts. */
-const defaultSqsClient = (): SQSClient => {
-  client ??= new SQSClient({})
-  return client
-}
-
-export const sendFanoutMessages = async (
+export const sendFanoutMessages = (
   queueUrl: string,
   messages: readonly QueueMessage[],
   sqs: SQSClient = defaultSqsClient(),
-): Promise<void> => {
-  for (const batch of chunk(messages, SQS_BATCH_LIMIT)) {
-    const result = await sqs.send(
-      new SendMessageBatchCommand({
-        QueueUrl: queueUrl,
-        Entries: batch.map((m, i) => ({
-          Id: String(i),
-          MessageBody: m.body,
-          MessageGroupId: m.groupId,
-          MessageDeduplicationId: m.deduplicationId,
-        })),
-      }),
-    )
-    const failed = result.Failed ?? []
-    if (failed.length > 0) {
-      throw new Error(
-        `SQS rejected ${failed.length} fan-out message(s): ${failed.map((f) => f.Code).join(', ')}`,
-      )
-    }
-  }
-}
+): Promise<void> =>
+  sendInBatches(
+    sqs,
+    queueUrl,
+    messages.map((m) => ({
+      MessageBody: m.body,
+      MessageGroupId: m.groupId,
+      MessageDeduplicationId: m.deduplicationId,
+    })),
+    'fan-out message(s)',
+  )

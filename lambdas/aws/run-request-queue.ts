@@ -4,10 +4,9 @@
  * which FIFO queues do not; the replacer passes each request on to its FIFO queue, so it still never
  * overlaps a worker on the same region.
  */
-import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs'
-import { chunk } from './paginate.ts'
+import type { SQSClient } from '@aws-sdk/client-sqs'
+import { defaultSqsClient, sendInBatches } from './sqs-batches.ts'
 
-const SQS_BATCH_LIMIT = 10
 /** SQS delays a message by at most 15 minutes. */
 const MAX_DELAY_SECONDS = 900
 
@@ -16,33 +15,17 @@ export interface DelayedMessage {
   readonly delaySeconds: number
 }
 
-let client: SQSClient | undefined
-
-/** Created on first use and kept for the container, like the clients in clients.ts. */
-const defaultSqsClient = (): SQSClient => {
-  client ??= new SQSClient({})
-  return client
-}
-
-export const sendDelayedMessages = async (
+export const sendDelayedMessages = (
   queueUrl: string,
   messages: readonly DelayedMessage[],
   sqs: SQSClient = defaultSqsClient(),
-): Promise<void> => {
-  for (const batch of chunk(messages, SQS_BATCH_LIMIT)) {
-    const result = await sqs.send(
-      new SendMessageBatchCommand({
-        QueueUrl: queueUrl,
-        Entries: batch.map((m, i) => ({
-          Id: String(i),
-          MessageBody: m.body,
-          DelaySeconds: Math.min(MAX_DELAY_SECONDS, Math.max(0, Math.round(m.delaySeconds))),
-        })),
-      }),
-    )
-    const failed = result.Failed ?? []
-    if (failed.length > 0) {
-      throw new Error(`SQS rejected ${failed.length} run request(s): ${failed.map((f) => f.Code).join(', ')}`)
-    }
-  }
-}
+): Promise<void> =>
+  sendInBatches(
+    sqs,
+    queueUrl,
+    messages.map((m) => ({
+      MessageBody: m.body,
+      DelaySeconds: Math.min(MAX_DELAY_SECONDS, Math.max(0, Math.round(m.delaySeconds))),
+    })),
+    'run request(s)',
+  )
