@@ -4,7 +4,6 @@
  * cheap pools return.
  */
 import { describe, expect, it } from 'vitest'
-import type { Action, LaunchSpotAction, SwapAction } from '../../lambdas/core/actions.ts'
 import {
   TAG_LAUNCHED_FOR_GROUP,
   TAG_NO_SPOT_CAPACITY_UNTIL,
@@ -14,12 +13,8 @@ import {
 } from '../../lambdas/core/constants.ts'
 import { planGroup } from '../../lambdas/core/planner.ts'
 import type { Instance } from '../../lambdas/core/types.ts'
+import { launches, swaps } from '../builders/actions.ts'
 import { anInstance, config, minutesAgo, onDemandFleet, planInput } from '../builders/world.ts'
-
-const launches = (actions: readonly Action[]): LaunchSpotAction[] =>
-  actions.filter((a): a is LaunchSpotAction => a.kind === 'launch-spot')
-const swaps = (actions: readonly Action[]): SwapAction[] =>
-  actions.filter((a): a is SwapAction => a.kind === 'swap')
 
 /** us-east-1a: m5a.large 40% below m5.large, m5n.large 4% below; m5.large on-demand is $0.096. */
 const PRICES = new Map([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Action, LaunchSpotAction, SwapAction } from '../../lambdas/core/actions.ts'
+import type { Action } from '../../lambdas/core/actions.ts'
 import {
   TAG_INTERRUPTION_WARNED,
   TAG_NO_SPOT_CAPACITY_UNTIL,
@@ -8,12 +8,9 @@ import {
 import { parseCronSchedule } from '../../lambdas/core/cron.ts'
 import { planGroup } from '../../lambdas/core/planner.ts'
 import type { Instance } from '../../lambdas/core/types.ts'
+import { launches, swaps } from '../builders/actions.ts'
 import { anInstance, config, minutesAgo, NOW, onDemandFleet, planInput, spotFor } from '../builders/world.ts'
 
-const launches = (actions: readonly Action[]): LaunchSpotAction[] =>
-  actions.filter((a): a is LaunchSpotAction => a.kind === 'launch-spot')
-const swaps = (actions: readonly Action[]): SwapAction[] =>
-  actions.filter((a): a is SwapAction => a.kind === 'swap')
 const released = (actions: readonly Action[]): string[] =>
   actions.flatMap((a) => (a.kind === 'release-doomed' ? [a.instanceId] : []))
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Action, LaunchSpotAction, SwapAction } from '../../lambdas/core/actions.ts'
+import type { Action } from '../../lambdas/core/actions.ts'
 import {
   TAG_LAUNCHED_FOR_GROUP,
   TAG_ORIGINAL_MAX_SIZE,
@@ -12,6 +12,7 @@ import { TAG_REBALANCE_AT_RISK } from '../../lambdas/core/interruption.ts'
 import { attemptTag, clientToken, nextAttempt } from '../../lambdas/core/launches.ts'
 import { type PlanInput, planGroup } from '../../lambdas/core/planner.ts'
 import type { Instance } from '../../lambdas/core/types.ts'
+import { launches, swaps } from '../builders/actions.ts'
 import {
   anInstance,
   config,
@@ -23,10 +24,6 @@ import {
   spotFor,
 } from '../builders/world.ts'
 
-const launches = (actions: readonly Action[]): LaunchSpotAction[] =>
-  actions.filter((a): a is LaunchSpotAction => a.kind === 'launch-spot')
-const swaps = (actions: readonly Action[]): SwapAction[] =>
-  actions.filter((a): a is SwapAction => a.kind === 'swap')
 const kinds = (actions: readonly Action[]): string[] => actions.map((a) => a.kind)
 
 const cron = (raw: string): CronSchedule => parseCronSchedule(raw) as CronSchedule
