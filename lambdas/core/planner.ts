@@ -252,24 +252,30 @@ export const planGroup = (input: PlanInput): GroupPlan => {
         !givingBack.has(m.instanceId) &&
         !released.includes(m),
     )
-    const movable = spot.filter(
-      (m) =>
-        !atRiskIds.has(m.instanceId) &&
-        !pendingByPartner.has(m.instanceId) &&
-        !halfDonePartners.has(m.instanceId) &&
-        !halfDoneReplacements.has(m.instanceId) &&
-        !givingBack.has(m.instanceId) &&
-        now.getTime() - (detail(m.instanceId)?.launchTime.getTime() ?? now.getTime()) >=
-          CHEAPER_POOL_MIN_AGE_MINUTES * 60_000,
-    )
+    // Moves only in a group with nothing else to replace, so they never hold the budget on-demand and
+    // at-risk members need (one that backs off still counts); not even looked for otherwise.
+    const movesAllowed =
+      config.cheaperPoolMinSavingPercentage > 0 &&
+      replaceable === 0 &&
+      !eligible.some((m) => atRiskIds.has(m.instanceId))
+    const movable = !movesAllowed
+      ? []
+      : spot.filter(
+          (m) =>
+            !atRiskIds.has(m.instanceId) &&
+            !pendingByPartner.has(m.instanceId) &&
+            !halfDonePartners.has(m.instanceId) &&
+            !halfDoneReplacements.has(m.instanceId) &&
+            !givingBack.has(m.instanceId) &&
+            now.getTime() - (detail(m.instanceId)?.launchTime.getTime() ?? now.getTime()) >=
+              CHEAPER_POOL_MIN_AGE_MINUTES * 60_000,
+        )
     const launches = planLaunches(input, config, {
       budget: inFlightLimit(config.maxReplacementsInFlight, inService.length) - stillPending,
       doomed: doomedIds,
       onDemandBudget: replaceable - wantedForOnDemand.length,
       eligible,
-      // Only in a group with nothing else to replace, so moves never hold the budget on-demand and
-      // at-risk members need (one that backs off still counts).
-      movable: replaceable > 0 || eligible.some((m) => atRiskIds.has(m.instanceId)) ? [] : movable,
+      movable,
       spotMembers: spot,
       pendingSpot: wanted.map(([, instance]) => instance),
       targetSpot: inService.length - minOnDemand,
