@@ -6,6 +6,8 @@
 import { AutoScalingClient } from '@aws-sdk/client-auto-scaling'
 import { CloudFormationClient } from '@aws-sdk/client-cloudformation'
 import { EC2Client } from '@aws-sdk/client-ec2'
+import { ElasticLoadBalancingClient } from '@aws-sdk/client-elastic-load-balancing'
+import { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2'
 import { PricingClient } from '@aws-sdk/client-pricing'
 import {
   PRICING_CONNECTION_TIMEOUT_MS,
@@ -36,6 +38,12 @@ export const autoScalingClient = (region: string): AutoScalingClient =>
 
 export const cloudFormationClient = (region: string): CloudFormationClient =>
   memo(`cloudformation/${region}`, () => new CloudFormationClient({ region, ...standardRetries }))
+
+export const elbv2Client = (region: string): ElasticLoadBalancingV2Client =>
+  memo(`elbv2/${region}`, () => new ElasticLoadBalancingV2Client({ region, ...standardRetries }))
+
+export const elbClient = (region: string): ElasticLoadBalancingClient =>
+  memo(`elb/${region}`, () => new ElasticLoadBalancingClient({ region, ...standardRetries }))
 
 /** The Pricing API lives in us-east-1 whatever region is being priced. */
 export const pricingClient = (): PricingClient =>

@@ -15,7 +15,14 @@ import {
   untagGroup,
   untagInstances,
 } from './actions.ts'
-import { autoScalingClient, cloudFormationClient, ec2Client, pricingClient } from './clients.ts'
+import {
+  autoScalingClient,
+  cloudFormationClient,
+  ec2Client,
+  elbClient,
+  elbv2Client,
+  pricingClient,
+} from './clients.ts'
 import {
   type AdapterCaches,
   type AdapterLogger,
@@ -27,6 +34,7 @@ import {
 import { describeGroups, groupOfInstances, lifecycleHooks, scalingActivities } from './groups.ts'
 import { describeInstances, describeLaunchedSpotInstances, terminationProtected } from './instances.ts'
 import { launchSpot } from './launch.ts'
+import { trafficHealth } from './load-balancers.ts'
 import { describeInstanceTypes, describeSpotPrices } from './market.ts'
 import { onDemandPrices } from './pricing.ts'
 import { stackStatuses } from './stacks.ts'
@@ -60,6 +68,8 @@ export const createAwsCloud = (region: string, deps: AwsCloudDeps = {}): CloudPo
     autoScaling: autoScalingClient(region),
     cloudFormation: cloudFormationClient(region),
     pricing: pricingClient(),
+    elbv2: elbv2Client(region),
+    elb: elbClient(region),
     call: countedCall(deps.onApiCall),
     logger: deps.logger ?? adapterLogger(),
     now: deps.now ?? Date.now,
@@ -78,6 +88,7 @@ export const createAwsCloud = (region: string, deps: AwsCloudDeps = {}): CloudPo
     lifecycleHooks: (groupName) => lifecycleHooks(ctx, groupName),
     groupOfInstances: (ids) => groupOfInstances(ctx, ids),
     scalingActivities: (name, since) => scalingActivities(ctx, name, since),
+    trafficHealth: (sources, ids) => trafficHealth(ctx, sources, ids),
     launchSpot: (request) => launchSpot(ctx, request),
     attachInstances: (groupName, ids) => attachInstances(ctx, groupName, ids),
     detachInstances: (groupName, ids, decrement) => detachInstances(ctx, groupName, ids, decrement),

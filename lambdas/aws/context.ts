@@ -5,13 +5,15 @@
 import type { AutoScalingClient } from '@aws-sdk/client-auto-scaling'
 import type { CloudFormationClient } from '@aws-sdk/client-cloudformation'
 import type { EC2Client } from '@aws-sdk/client-ec2'
+import type { ElasticLoadBalancingClient } from '@aws-sdk/client-elastic-load-balancing'
+import type { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2'
 import type { PricingClient } from '@aws-sdk/client-pricing'
 import { CATALOG_CACHE_TTL_MS, PRICE_CACHE_TTL_MS } from '../core/constants.ts'
 import type { Log } from '../core/log.ts'
 import type { Catalog, OnDemandPrices } from '../core/types.ts'
 import { TtlCache } from './ttl-cache.ts'
 
-export type AwsService = 'ec2' | 'autoscaling' | 'cloudformation' | 'pricing'
+export type AwsService = 'ec2' | 'autoscaling' | 'cloudformation' | 'pricing' | 'elasticloadbalancing'
 
 /** `service:Operation`, e.g. `ec2:CreateFleet`, `autoscaling:AttachInstances`. */
 export type ApiCallName = `${AwsService}:${string}`
@@ -37,6 +39,10 @@ export interface AwsContext {
   readonly autoScaling: AutoScalingClient
   readonly cloudFormation: CloudFormationClient
   readonly pricing: PricingClient
+  /** Target groups (Application, Network and Gateway Load Balancers). */
+  readonly elbv2: ElasticLoadBalancingV2Client
+  /** Classic Load Balancers. */
+  readonly elb: ElasticLoadBalancingClient
   /** Every SDK call goes through here: `call('ec2:CreateFleet', () => ctx.ec2.send(...))`. */
   readonly call: <T>(name: ApiCallName, send: () => Promise<T>) => Promise<T>
   readonly logger: AdapterLogger

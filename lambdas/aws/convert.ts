@@ -27,6 +27,7 @@ import type {
   LaunchTemplateRef,
   MixedInstancesPolicy,
   SpotPrice,
+  TrafficSources,
 } from '../core/types.ts'
 
 const ARCHITECTURES: readonly Architecture[] = ['x86_64', 'i386', 'arm64', 'x86_64_mac', 'arm64_mac']
@@ -76,6 +77,32 @@ const toMixedInstancesPolicy = (group: AutoScalingGroup): MixedInstancesPolicy |
   }
 }
 
+/**
+ * TargetGroupARNs and LoadBalancerNames, and TrafficSources (which lists the same ones again, and VPC
+ * Lattice services): `elbv2` is a target group, `elb` a classic load balancer
+ * (https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_TrafficSourceIdentifier.html). A source
+ * without a type is judged by its identifier: a target group's ARN, else a classic load balancer's name.
+ */
+export const toTrafficSources = (group: AutoScalingGroup): TrafficSources => {
+  const targetGroups = new Set(group.TargetGroupARNs ?? [])
+  const classic = new Set(group.LoadBalancerNames ?? [])
+  const unreadable = new Set<string>()
+  for (const source of group.TrafficSources ?? []) {
+    const id = source.Identifier
+    if (id === undefined || id === '') continue
+    const type =
+      source.Type ?? (id.includes(':targetgroup/') ? 'elbv2' : id.startsWith('arn:') ? 'unknown' : 'elb')
+    if (type === 'elbv2') targetGroups.add(id)
+    else if (type === 'elb') classic.add(id)
+    else unreadable.add(`${type}:${id}`)
+  }
+  return {
+    targetGroupArns: [...targetGroups],
+    classicLoadBalancerNames: [...classic],
+    unreadable: [...unreadable],
+  }
+}
+
 const toGroupMember = (instance: GroupInstance): GroupMember | undefined =>
   instance.InstanceId === undefined
     ? undefined
@@ -106,6 +133,7 @@ export const toGroup = (group: AutoScalingGroup, region: string): Group => ({
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s.length > 0),
+  trafficSources: toTrafficSources(group),
   status: group.Status || undefined,
 })
 

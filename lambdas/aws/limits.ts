@@ -37,3 +37,6 @@ export const PRICING_ENDPOINT_REGION = 'us-east-1'
 
 /** DescribeScalingActivities returns at most 100 activities per page. */
 export const SCALING_ACTIVITIES_PAGE_SIZE = 100
+
+/** Target groups named per DescribeTargetGroups: a group rarely has more, and each request stays small. */
+export const TARGET_GROUPS_PER_DESCRIBE = 20

@@ -5,7 +5,15 @@
  */
 import type { AllocationStrategy } from './config.ts'
 import type { ScalingActivity } from './scaling-activities.ts'
-import type { Catalog, Group, Instance, LaunchTemplateRef, OnDemandPrices, SpotPrice } from './types.ts'
+import type {
+  Catalog,
+  Group,
+  Instance,
+  LaunchTemplateRef,
+  OnDemandPrices,
+  SpotPrice,
+  TrafficSources,
+} from './types.ts'
 
 /** A server-side narrowing for DescribeAutoScalingGroups; callers still match tags client-side. */
 export interface GroupQuery {
@@ -51,6 +59,33 @@ export type SpotLaunchResult =
       }[]
     }
 
+/** A load balancer's health-check settings: a registered target turns healthy after interval × threshold. */
+export interface HealthCheckSettings {
+  readonly intervalSeconds: number
+  readonly healthyThreshold: number
+}
+
+/**
+ * One instance's state in one traffic source, as the load balancer reports it: for a target group
+ * TargetHealth.State (`healthy`, `initial`, `unhealthy`, `unused`, `draining`, `unavailable`), for a
+ * classic load balancer InstanceState.State (`InService`, `OutOfService`, `Unknown`).
+ */
+export interface TargetState {
+  readonly state: string
+  /** The load balancer's reason code or description, when it gives one (e.g. `Target.NotRegistered`). */
+  readonly reason?: string
+}
+
+/** Traffic sources are keyed `target-group:<arn>` or `classic:<name>` (trafficSourceKey). */
+export interface TrafficHealth {
+  /** Health-check settings per traffic source; a source that could not be described is absent. */
+  readonly settings: ReadonlyMap<string, HealthCheckSettings>
+  /** Instance id → traffic source → state. An instance a source does not report is not registered there. */
+  readonly states: ReadonlyMap<string, ReadonlyMap<string, TargetState>>
+}
+
+export const trafficSourceKey = (kind: 'target-group' | 'classic', id: string): string => `${kind}:${id}`
+
 export interface CloudPort {
   readonly region: string
   describeGroups(query: GroupQuery): Promise<Group[]>
@@ -72,6 +107,11 @@ export interface CloudPort {
   groupOfInstances(ids: readonly string[]): Promise<Map<string, string>>
   /** The group's scaling activities that started at or after `since`, newest first. */
   scalingActivities(groupName: string, since: Date): Promise<ScalingActivity[]>
+  /**
+   * How these instances stand in the group's target groups (DescribeTargetHealth) and classic load
+   * balancers (DescribeInstanceHealth), with each source's health-check settings.
+   */
+  trafficHealth(sources: TrafficSources, ids: readonly string[]): Promise<TrafficHealth>
 
   launchSpot(request: SpotLaunchRequest): Promise<SpotLaunchResult>
   attachInstances(groupName: string, ids: readonly string[]): Promise<void>

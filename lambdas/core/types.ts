@@ -79,6 +79,25 @@ export interface MixedInstancesPolicy {
   readonly onDemandPercentageAboveBaseCapacity: number
 }
 
+/**
+ * Where the group's traffic comes from, as DescribeAutoScalingGroups names it (TargetGroupARNs,
+ * LoadBalancerNames, TrafficSources). A swap retires a partner only once its replacement serves in all of
+ * them: a load balancer routes to an attached instance only after it passes the health checks
+ * (https://docs.aws.amazon.com/autoscaling/ec2/userguide/attach-load-balancer-asg.html).
+ */
+export interface TrafficSources {
+  readonly targetGroupArns: readonly string[]
+  readonly classicLoadBalancerNames: readonly string[]
+  /** Traffic sources whose health spotswap cannot read (VPC Lattice, ...), as `<type>:<identifier>`. */
+  readonly unreadable: readonly string[]
+}
+
+export const NO_TRAFFIC_SOURCES: TrafficSources = {
+  targetGroupArns: [],
+  classicLoadBalancerNames: [],
+  unreadable: [],
+}
+
 export interface Group {
   readonly name: string
   readonly region: string
@@ -95,6 +114,7 @@ export interface Group {
   readonly suspendedProcesses: readonly string[]
   readonly members: readonly GroupMember[]
   readonly subnetIds: readonly string[]
+  readonly trafficSources: TrafficSources
   /** `Delete in progress` while the group is being deleted. */
   readonly status: string | undefined
 }

@@ -9,9 +9,10 @@ import type {
   LifecycleHook,
   SpotLaunchRequest,
   SpotLaunchResult,
+  TrafficHealth,
 } from '../core/port.ts'
 import type { ScalingActivity } from '../core/scaling-activities.ts'
-import type { Catalog, Group, Instance, OnDemandPrices, SpotPrice } from '../core/types.ts'
+import type { Catalog, Group, Instance, OnDemandPrices, SpotPrice, TrafficSources } from '../core/types.ts'
 import type { Session } from './faults.ts'
 import type { PortContext } from './port-context.ts'
 import * as reads from './port-reads.ts'
@@ -65,6 +66,9 @@ export class SimCloud implements CloudPort {
   }
   scalingActivities(groupName: string, since: Date): Promise<ScalingActivity[]> {
     return answer(() => reads.scalingActivities(this.ctx, groupName, since))
+  }
+  trafficHealth(sources: TrafficSources, ids: readonly string[]): Promise<TrafficHealth> {
+    return answer(() => reads.trafficHealth(this.ctx, sources, ids))
   }
   launchSpot(request: SpotLaunchRequest): Promise<SpotLaunchResult> {
     return answer(() => writes.launchSpot(this.ctx, request))

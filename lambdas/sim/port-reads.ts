@@ -19,9 +19,9 @@ import {
   TAG_LAUNCHED_FOR_GROUP,
 } from '../core/constants.ts'
 import { productDescriptionOf } from '../core/platform.ts'
-import type { GroupQuery, LifecycleHook } from '../core/port.ts'
+import type { GroupQuery, LifecycleHook, TrafficHealth } from '../core/port.ts'
 import type { ScalingActivity } from '../core/scaling-activities.ts'
-import type { Catalog, Group, Instance, OnDemandPrices, SpotPrice } from '../core/types.ts'
+import type { Catalog, Group, Instance, OnDemandPrices, SpotPrice, TrafficSources } from '../core/types.ts'
 import { groupNamed } from './asg-api.ts'
 import { matchesQuery, toGroup, toInstance } from './convert.ts'
 import { groupOfId, type PortContext, request } from './port-context.ts'
@@ -151,4 +151,18 @@ export const scalingActivities = (ctx: PortContext, groupName: string, since: Da
     SCALING_ACTIVITIES_PAGE_SIZE,
     () => recent,
   )
+}
+
+/**
+ * The simulated groups have no load balancers yet: every group's traffic sources are empty, so there is
+ * nothing to report and no request is made.
+ */
+export const trafficHealth = (
+  _ctx: PortContext,
+  sources: TrafficSources,
+  _ids: readonly string[],
+): TrafficHealth => {
+  if (sources.targetGroupArns.length > 0 || sources.classicLoadBalancerNames.length > 0)
+    throw new Error('the simulator does not model load balancers yet')
+  return { settings: new Map(), states: new Map() }
 }

@@ -7,7 +7,13 @@ import {
   TAG_REPLACING_INSTANCE,
 } from '../../lambdas/core/constants.ts'
 import type { PlanInput } from '../../lambdas/core/planner.ts'
-import type { Group, GroupMember, Instance, SpotPriceBook } from '../../lambdas/core/types.ts'
+import {
+  type Group,
+  type GroupMember,
+  type Instance,
+  NO_TRAFFIC_SOURCES,
+  type SpotPriceBook,
+} from '../../lambdas/core/types.ts'
 import { embeddedCatalog } from '../../lambdas/data/catalog.ts'
 import { embeddedOnDemandPrices } from '../../lambdas/data/on-demand-prices.ts'
 import { embeddedSpotPriceSteps, embeddedSpotWindow } from '../../lambdas/data/spot-prices.ts'
@@ -68,6 +74,7 @@ export const aGroup = (members: readonly GroupMember[], overrides: Partial<Group
   launchConfigurationName: undefined,
   mixedInstancesPolicy: undefined,
   suspendedProcesses: [],
+  trafficSources: NO_TRAFFIC_SOURCES,
   members,
   subnetIds: ['subnet-a', 'subnet-b'],
   status: undefined,

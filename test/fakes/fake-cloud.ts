@@ -11,15 +11,20 @@ import {
   PORT_WRITES,
   type SpotLaunchRequest,
   type SpotLaunchResult,
+  type TargetState,
+  type TrafficHealth,
+  trafficSourceKey,
 } from '../../lambdas/core/port.ts'
 import type { ScalingActivity } from '../../lambdas/core/scaling-activities.ts'
-import type {
-  Catalog,
-  Group,
-  GroupMember,
-  Instance,
-  OnDemandPrices,
-  SpotPrice,
+import {
+  type Catalog,
+  type Group,
+  type GroupMember,
+  type Instance,
+  NO_TRAFFIC_SOURCES,
+  type OnDemandPrices,
+  type SpotPrice,
+  type TrafficSources,
 } from '../../lambdas/core/types.ts'
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] }
@@ -59,6 +64,14 @@ export class FakeCloud implements CloudPort {
   onDemand: OnDemandPrices = { prices: new Map(), source: 'embedded' }
   readonly protectedIds = new Set<string>()
   readonly stacks = new Map<string, string>()
+  /**
+   * Load balancers: instance id → traffic source key → state. As in AWS, an instance attached to a group
+   * with traffic sources is registered (`initial`) and serves only once a test marks it healthy
+   * (markHealthy); one that leaves the group is deregistered (`draining`). Seeded members start healthy.
+   */
+  readonly targetStates = new Map<string, Map<string, TargetState>>()
+  /** Health-check settings per traffic source key; unset sources get ALB defaults (30 s × 5). */
+  readonly healthSettings = new Map<string, { intervalSeconds: number; healthyThreshold: number }>()
   private readonly failures = new Map<string, Error[]>()
   private nextId = 0x1000
   /** The time launches are stamped with; harnesses that move time set it to their clock. */
@@ -91,6 +104,7 @@ export class FakeCloud implements CloudPort {
       mixedInstancesPolicy: undefined,
       suspendedProcesses: [],
       subnetIds: ['subnet-a'],
+      trafficSources: NO_TRAFFIC_SOURCES,
       status: undefined,
       hooks: [],
       launchType: 'm5.large',
@@ -124,8 +138,40 @@ export class FakeCloud implements CloudPort {
       const group = this.group(groupName)
       group.members.set(instance.id, lifecycleState)
       group.desiredCapacity += 1
+      this.register(group, instance.id, { state: 'healthy' })
     }
     return instance
+  }
+
+  /** Marks the instance healthy in every traffic source it is registered with. */
+  markHealthy(id: string): void {
+    for (const [source, state] of this.targetStates.get(id) ?? [])
+      if (state.state !== 'draining') this.targetStates.get(id)?.set(source, { state: 'healthy' })
+  }
+
+  /** Sets the instance's state in one traffic source (or every one it is registered with). */
+  setTargetState(id: string, state: TargetState, source?: string): void {
+    const states = this.targetStates.get(id) ?? new Map<string, TargetState>()
+    this.targetStates.set(id, states)
+    for (const key of source === undefined ? [...states.keys()] : [source]) states.set(key, state)
+  }
+
+  private sourceKeys(sources: TrafficSources): string[] {
+    return [
+      ...sources.targetGroupArns.map((arn) => trafficSourceKey('target-group', arn)),
+      ...sources.classicLoadBalancerNames.map((name) => trafficSourceKey('classic', name)),
+    ]
+  }
+
+  private register(group: FakeGroup, id: string, state: TargetState): void {
+    const keys = this.sourceKeys(group.trafficSources)
+    if (keys.length === 0) return
+    this.targetStates.set(id, new Map(keys.map((key) => [key, state])))
+  }
+
+  private deregister(id: string): void {
+    for (const [source] of this.targetStates.get(id) ?? [])
+      this.targetStates.get(id)?.set(source, { state: 'draining', reason: 'Target.DeregistrationInProgress' })
   }
 
   group(name: string): FakeGroup {
@@ -205,6 +251,25 @@ export class FakeCloud implements CloudPort {
       .sort((a, b) => b.startTime.getTime() - a.startTime.getTime())
   }
 
+  async trafficHealth(sources: TrafficSources, ids: readonly string[]): Promise<TrafficHealth> {
+    this.record('trafficHealth', sources, ids)
+    const keys = this.sourceKeys(sources)
+    const settings = new Map(
+      keys.map((key) => [key, this.healthSettings.get(key) ?? { intervalSeconds: 30, healthyThreshold: 5 }]),
+    )
+    const states = new Map<string, Map<string, TargetState>>()
+    for (const id of ids) {
+      const known = this.targetStates.get(id)
+      const reported = new Map<string, TargetState>()
+      for (const key of keys) {
+        const state = known?.get(key)
+        if (state !== undefined) reported.set(key, state)
+      }
+      states.set(id, reported)
+    }
+    return { settings, states }
+  }
+
   async launchSpot(request: SpotLaunchRequest): Promise<SpotLaunchResult> {
     this.record('launchSpot', request)
     const first = request.overrides[0]
@@ -229,7 +294,10 @@ export class FakeCloud implements CloudPort {
     const group = this.group(groupName)
     if (group.desiredCapacity + ids.length > group.maxSize)
       throw awsError('ValidationError', 400, 'exceeds MaxSize')
-    for (const id of ids) group.members.set(this.liveInstance(id).id, 'InService')
+    for (const id of ids) {
+      group.members.set(this.liveInstance(id).id, 'InService')
+      this.register(group, id, { state: 'initial', reason: 'Elb.InitialHealthChecking' })
+    }
     group.desiredCapacity += ids.length
   }
 
@@ -251,6 +319,7 @@ export class FakeCloud implements CloudPort {
     if (group.hooks.some((h) => h.transition === 'autoscaling:EC2_INSTANCE_TERMINATING')) {
       // The hook holds the instance until the user's drain completes; capacity is replaced meanwhile.
       group.members.set(instanceId, 'Terminating:Wait')
+      this.deregister(instanceId)
       if (decrementDesired) group.desiredCapacity -= 1
       else this.backfill(group, this.liveInstance(instanceId).zone)
       return
@@ -332,6 +401,7 @@ export class FakeCloud implements CloudPort {
       )
     }
     group.members.delete(id)
+    this.deregister(id)
     if (decrementDesired) group.desiredCapacity -= 1
     else this.backfill(group, this.liveInstance(id).zone)
   }
