@@ -44,6 +44,12 @@ export interface RegionRunOptions {
   readonly splitAbove?: number
   /** See PlanInput.maxPoolShare; the benchmark's AutoSpotting policy sets 1. */
   readonly maxPoolShare?: number
+  /**
+   * Asks for a run of one group after a delay (the run-request queue), so a swap waiting for its
+   * replacement to serve is looked at again before the next scheduled run. Without it, the next
+   * scheduled run looks.
+   */
+  readonly requestRun?: (group: string, delaySeconds: number) => Promise<void>
 }
 
 import { GROUP_CONCURRENCY, TAG_SWAP_STARTED } from '../core/constants.ts'
