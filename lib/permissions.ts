@@ -81,6 +81,11 @@ const REPLACER_READS = [
   'ec2:DescribeInstances',
   'ec2:DescribeRegions',
   'ec2:DescribeSpotPriceHistory',
+  // A swap retires a partner only once its replacement is healthy in the group's load balancers.
+  'elasticloadbalancing:DescribeInstanceHealth',
+  'elasticloadbalancing:DescribeLoadBalancers',
+  'elasticloadbalancing:DescribeTargetGroups',
+  'elasticloadbalancing:DescribeTargetHealth',
   'pricing:GetProducts',
 ]
 

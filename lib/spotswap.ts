@@ -163,6 +163,8 @@ export class SpotSwap extends Construct {
         ...shared,
         SCHEDULE_MINUTES: String(scheduleMinutes),
         FANOUT_QUEUE_URL: fanoutQueue.queueUrl,
+        // A swap waiting for its replacements to serve asks for an early look at its group.
+        RUN_REQUEST_QUEUE_URL: this.runRequestQueue.queueUrl,
       },
       logRetention,
       reservedConcurrentExecutions: concurrency,
@@ -192,6 +194,7 @@ export class SpotSwap extends Construct {
     this.grant(interruption, 'InterruptionHandlerPermissions', interruptionGrants(config))
     fanoutQueue.grantSendMessages(replacer.role)
     this.runRequestQueue.grantSendMessages(interruption.role)
+    this.runRequestQueue.grantSendMessages(replacer.role)
     this.replacer.addEventSource(
       new SqsEventSource(this.runRequestQueue, {
         batchSize: RUN_REQUEST_BATCH_SIZE,

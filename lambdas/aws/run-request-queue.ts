@@ -5,6 +5,7 @@
  * overlaps a worker on the same region.
  */
 import type { SQSClient } from '@aws-sdk/client-sqs'
+import { groupRunRequestEvent } from '../core/events.ts'
 import { defaultSqsClient, sendInBatches } from './sqs-batches.ts'
 
 /** SQS delays a message by at most 15 minutes. */
@@ -28,4 +29,21 @@ export const sendDelayedMessages = (
       DelaySeconds: Math.min(MAX_DELAY_SECONDS, Math.max(0, Math.round(m.delaySeconds))),
     })),
     'run request(s)',
+  )
+
+/** Runs of one group, one message per delay, each a run of its own (its id names the time and delay). */
+export const sendRunRequests = (
+  queueUrl: string,
+  region: string,
+  group: string,
+  delaysSeconds: readonly number[],
+  now: Date,
+  send: typeof sendDelayedMessages = sendDelayedMessages,
+): Promise<void> =>
+  send(
+    queueUrl,
+    delaysSeconds.map((delaySeconds) => ({
+      body: JSON.stringify(groupRunRequestEvent(`${now.getTime()}-${delaySeconds}s`, region, group, now)),
+      delaySeconds,
+    })),
   )

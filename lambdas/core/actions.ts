@@ -40,9 +40,9 @@ export interface SwapPair {
 }
 
 /**
- * Attach ready spot instances and retire their on-demand partners. When the group is at MaxSize the
- * executor raises it to `raiseMaxSizeTo` for the duration (recording the original on the group) and
- * restores it afterwards.
+ * Attach ready spot instances; their partners are retired by later runs, each once its replacement serves
+ * (CompleteSwapAction). When the group is at MaxSize the executor raises it to `raiseMaxSizeTo` for the
+ * duration (recording the original on the group); the run that closes the swap restores it.
  */
 export interface SwapAction {
   readonly kind: 'swap'
@@ -54,8 +54,6 @@ export interface SwapAction {
   readonly swapRecord: string
   /** Recorded with it (TAG_SWAP_STARTED): when the swap started, ISO 8601. */
   readonly startedAt: string
-  /** Recorded ahead of each partner's retirement once the attach succeeded, one per pair in order. */
-  readonly retireRecords: readonly string[]
   readonly reason: string
 }
 
@@ -73,6 +71,11 @@ export interface CompleteSwapAction {
   readonly retire: 'partner' | 'replacement' | 'none'
   /** The swap record (TAG_SWAP_DESIRED) written ahead of the retirement; none for a release. */
   readonly record?: string
+  /**
+   * Set when the replacement is retired because it did not serve by its deadline: the partner is tagged
+   * TAG_NO_SPOT_CAPACITY_UNTIL with this time, so it gets no new replacement before then.
+   */
+  readonly backOffPartnerUntil?: string
   readonly reason: string
 }
 
@@ -153,4 +156,11 @@ export interface GroupPlan {
   readonly actions: readonly Action[]
   readonly instanceSkips: readonly InstanceSkip[]
   readonly figures: GroupFigures
+  /** Attached replacements whose load-balancer health the plan needs (read, then planned again). */
+  readonly awaitingHealth?: readonly string[]
+  /**
+   * Look at the group again this many seconds from now (a delayed run request), when that comes before
+   * the next scheduled run would: a swap waits for its replacements to serve.
+   */
+  readonly lookAgainSeconds?: number
 }

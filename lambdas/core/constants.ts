@@ -84,6 +84,27 @@ export const DEFAULT_SCHEDULE_MINUTES = 5
 export const ORPHAN_SCHEDULE_PERIODS = 3
 
 /**
+ * A swap's replacement must serve (InService, healthy in every load balancer) within the group's grace
+ * period plus twice its load balancers' health-check time after the attach, but never less than this:
+ * a target group's defaults (30 s × 5 checks) already take 150 s, and a replacement that passed its grace
+ * period running is not given up on while its first checks may still be failing for registration.
+ */
+export const HEALTH_DEADLINE_MIN_SECONDS = 300
+/** ... and never more than this: a replacement that does not serve for half an hour will not. */
+export const HEALTH_DEADLINE_MAX_SECONDS = 1800
+/**
+ * While a replacement does not serve yet, its group is looked at again this often (a delayed run
+ * request), so its partner leaves within this long of it turning healthy instead of at the next run.
+ */
+export const HEALTH_POLL_SECONDS = 30
+/**
+ * After an attach into a group with load balancers, the first look waits this long: a target group's
+ * default health checks (30 s interval × 5 healthy checks) need 150 s before a new target serves
+ * (https://docs.aws.amazon.com/elasticloadbalancing/latest/application/target-group-health-checks.html).
+ */
+export const FIRST_HEALTH_LOOK_SECONDS = 150
+
+/**
  * A replacement launches a few seconds after the run that started it, so with a grace period that is a
  * multiple of the schedule it would miss the run at exactly grace by seconds and wait a whole period.
  */

@@ -434,6 +434,12 @@ export const nextAttempt = (raw: string | undefined, now: Date, reuseMs: number)
   return age >= 0 && age < reuseMs ? kept() : fresh(previous + 1)
 }
 
+/** The attempt number TAG_REPLACEMENT_ATTEMPT records, 0 when it records none. */
+export const attemptNumber = (raw: string | undefined): number => {
+  const match = /^(\d{1,9})/.exec(raw ?? '')
+  return match ? Number(match[1]) : 0
+}
+
 /** TAG_REPLACEMENT_ATTEMPT before launch `attempt`, and once EC2 answered it (`instanceId` or none). */
 export const attemptTag = (
   attempt: Attempt,

@@ -3,6 +3,7 @@ import type { GroupConfig } from './config.ts'
 import type { OwnerChanges } from './scaling-activities.ts'
 import type { Selection } from './selection.ts'
 import { compareCodePoints } from './selection.ts'
+import type { HealthObservation } from './serving.ts'
 import type { Catalog, Group, Instance, SpotPriceBook } from './types.ts'
 
 export interface PlanInput {
@@ -36,6 +37,11 @@ export interface PlanInput {
    * activities; undefined when not read (the replacer reads them only for a plan that would retire).
    */
   readonly ownerChanges?: OwnerChanges | undefined
+  /**
+   * Load-balancer health of the group's attached replacements; undefined when not read (the replacer
+   * reads it only for a plan whose swap waits for them: GroupPlan.awaitingHealth).
+   */
+  readonly health?: HealthObservation | undefined
 }
 
 /** Oldest first, ties by id: the order in which on-demand instances are replaced. */

@@ -10,7 +10,9 @@ import type { GroupConfig } from './config.ts'
 import {
   CHEAPER_POOL_MIN_AGE_MINUTES,
   DOOMED_SWAP_DEADLINE_SECONDS,
+  FIRST_HEALTH_LOOK_SECONDS,
   GRACE_SLACK_SECONDS,
+  HEALTH_POLL_SECONDS,
   ORPHAN_SCHEDULE_PERIODS,
   TAG_INTERRUPTION_WARNED,
   TAG_REBALANCE_AT_RISK,
@@ -19,11 +21,12 @@ import {
 } from './constants.ts'
 import { cronAllowsAction } from './cron.ts'
 import { groupFigures } from './figures.ts'
-import { planLaunches } from './launches.ts'
+import { attemptNumber, planLaunches } from './launches.ts'
 import { isBeingDeleted, isLeavingGroup, staysInGroup } from './managed.ts'
 import { byLaunchTimeThenId, type PlanInput } from './plan-input.ts'
 import { compareCodePoints } from './selection.ts'
-import { formatSwapRecord, recoverSwaps, stepDown } from './swap-recovery.ts'
+import { hasTrafficSources } from './serving.ts'
+import { formatSwapRecord, recoverSwaps } from './swap-recovery.ts'
 import type { Group, GroupMember, Instance } from './types.ts'
 
 export type { PlanInput } from './plan-input.ts'
@@ -37,6 +40,9 @@ export const groupSkipReason = (input: PlanInput): string | undefined => {
   if (group.desiredCapacity === 0) return 'desired-capacity-zero'
   if (input.stackStatus?.endsWith('_IN_PROGRESS'))
     return `cloudformation-stack-in-progress (${input.stackStatus})`
+  // A swap retires a partner only once its replacement serves: where that cannot be seen, no swap starts.
+  if (group.trafficSources.unreadable.length > 0)
+    return `traffic-source-health-unreadable (${group.trafficSources.unreadable.join(', ')})`
   const suspended = SUSPENSIONS_THAT_BLOCK.filter((p) => group.suspendedProcesses.includes(p))
   if (suspended.length > 0) return `processes-suspended (${suspended.join(', ')})`
   if (!cronAllowsAction(config.cronSchedule, config.cronTimezone, config.cronScheduleState, now)) {
@@ -128,6 +134,10 @@ export const planGroup = (input: PlanInput): GroupPlan => {
     now,
     scheduleMinutes: input.scheduleMinutes,
     ownerChanges: input.ownerChanges,
+    health: input.health,
+    graceSeconds: gracePeriodSeconds(group, config),
+    leavesAt: (id) => (doomedIds.has(id) ? warnedAt(id) + DOOMED_SWAP_DEADLINE_SECONDS * 1000 : undefined),
+    attemptOf: (id) => attemptNumber(detail(id)?.tags[TAG_REPLACEMENT_ATTEMPT]),
   })
   actions.push(...recovery.actions)
   const { halfDonePartners, givingBack } = recovery
@@ -203,6 +213,7 @@ export const planGroup = (input: PlanInput): GroupPlan => {
       })
     }
   }
+  let lookAgain = recovery.lookAgainSeconds
   if (ready.length > 0) {
     const needed = group.desiredCapacity + ready.length
     const record = { after: needed, pairs: ready.length, step: undefined }
@@ -214,18 +225,27 @@ export const planGroup = (input: PlanInput): GroupPlan => {
       raiseMaxSizeTo: needed > group.maxSize ? needed : undefined,
       swapRecord: formatSwapRecord(record),
       startedAt: now.toISOString(),
-      retireRecords: ready.map((pair, index) =>
-        formatSwapRecord(stepDown(record, pair.onDemandInstanceId, index + 1)),
-      ),
-      reason: `spot replacement(s) ran for the ${grace}s grace period`,
+      reason: `spot replacement(s) ran for the ${grace}s grace period; partners retire once they serve`,
     })
+    // The partners retire once the replacements serve: look then, or when a doomed partner must leave.
+    const doomedLeave = ready
+      .filter((pair) => doomedIds.has(pair.onDemandInstanceId))
+      .map(
+        (pair) =>
+          (warnedAt(pair.onDemandInstanceId) + DOOMED_SWAP_DEADLINE_SECONDS * 1000 - now.getTime()) / 1000,
+      )
+    const firstLook = hasTrafficSources(group.trafficSources)
+      ? FIRST_HEALTH_LOOK_SECONDS
+      : HEALTH_POLL_SECONDS
+    lookAgain = Math.ceil(Math.max(HEALTH_POLL_SECONDS / 2, Math.min(firstLook, ...doomedLeave)))
   }
 
   // Doomed members that can no longer be swapped out (too late, or the group is not acted on now: cron
   // window, suspended processes, a stack update) leave at once, as the interruption handler would have
   // made them, rather than wait for EC2.
+  // A doomed partner of an attached replacement leaves through the swap (with the attach's unit).
   const released = (skipped === undefined ? doomed.filter((m) => tooLate(m.instanceId)) : doomed).filter(
-    (m) => !givingBack.has(m.instanceId),
+    (m) => !givingBack.has(m.instanceId) && !halfDonePartners.has(m.instanceId),
   )
   if (!isBeingDeleted(group))
     for (const member of released)
@@ -284,5 +304,14 @@ export const planGroup = (input: PlanInput): GroupPlan => {
     actions.push(...launches)
   }
 
-  return { group: group.name, region: group.region, skipped, actions, instanceSkips, figures }
+  return {
+    group: group.name,
+    region: group.region,
+    skipped,
+    actions,
+    instanceSkips,
+    figures,
+    ...(recovery.awaitingHealth.length > 0 ? { awaitingHealth: recovery.awaitingHealth } : {}),
+    ...(lookAgain === undefined ? {} : { lookAgainSeconds: lookAgain }),
+  }
 }

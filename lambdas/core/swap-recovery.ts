@@ -20,7 +20,16 @@ import {
   TAG_SWAP_DESIRED,
   TAG_SWAP_STARTED,
 } from './constants.ts'
+import { capacityBackoffMinutes } from './launches.ts'
 import type { OwnerChanges } from './scaling-activities.ts'
+import {
+  type HealthObservation,
+  hasTrafficSources,
+  healthCheckSeconds,
+  healthDeadlineSeconds,
+  lookAgainSeconds,
+  servingOf,
+} from './serving.ts'
 import type { Group, GroupMember, Instance } from './types.ts'
 
 export interface RecoveryInput {
@@ -47,6 +56,20 @@ export interface RecoveryInput {
    * until read: a plan that would retire something is made again once they are (run-region.ts).
    */
   readonly ownerChanges: OwnerChanges | undefined
+  /**
+   * Load-balancer health of the attached replacements; undefined until read (the replacer reads it only
+   * for groups with load balancers and attached replacements, and plans such a group again with it).
+   */
+  readonly health: HealthObservation | undefined
+  /** The group's grace period (the setting, else the group's own): part of the health deadline. */
+  readonly graceSeconds: number
+  /**
+   * For a partner EC2 takes whatever happens (interruption warned): when it must leave, serving
+   * replacement or not (DOOMED_SWAP_DEADLINE_SECONDS after the warning), epoch ms; undefined otherwise.
+   */
+  readonly leavesAt: (id: string) => number | undefined
+  /** The replacement attempt recorded on an instance (TAG_REPLACEMENT_ATTEMPT), 0 when none. */
+  readonly attemptOf: (id: string) => number
 }
 
 export interface Recovery {
@@ -62,6 +85,10 @@ export interface Recovery {
   readonly open: boolean
   /** Why the open swap waits this run, if it does. */
   readonly waiting: string | undefined
+  /** Replacements whose serving the plan waits for: their health must be read (see RecoveryInput.health). */
+  readonly awaitingHealth: readonly string[]
+  /** When to look again, seconds from now: a replacement should serve by then (or its deadline has come). */
+  readonly lookAgainSeconds: number | undefined
 }
 
 export interface SwapRecord {
@@ -138,6 +165,8 @@ const idle = (open: boolean, halfDone: readonly SwapPair[], waiting?: string): R
   givingBack: new Set(),
   open,
   waiting,
+  awaitingHealth: [],
+  lookAgainSeconds: undefined,
 })
 
 export const recoverSwaps = (input: RecoveryInput): Recovery => {
@@ -157,13 +186,20 @@ export const recoverSwaps = (input: RecoveryInput): Recovery => {
   // A swap started moments ago may still be running in an overlapping invocation (a launch-event run, a
   // retry): what it has not yet written would be misread. Its own run finishes it; a crashed one is
   // finished by a run at least half a schedule period later.
+  // Once its attach shows (every recorded pair half-done, desired as recorded, no step announced) the
+  // swap's own run has nothing left to write: a swap only attaches, later runs retire.
   const startedMs = Date.parse(group.tags[TAG_SWAP_STARTED] ?? '')
   const ageMs = input.now.getTime() - startedMs
-  if (rawRecord !== undefined && ageMs >= 0 && ageMs < input.scheduleMinutes * 30_000) {
+  const record = parseSwapRecord(rawRecord)
+  const attachShows =
+    record !== undefined &&
+    record.step === undefined &&
+    record.pairs === halfDone.length &&
+    group.desiredCapacity === record.after
+  if (rawRecord !== undefined && !attachShows && ageMs >= 0 && ageMs < input.scheduleMinutes * 30_000) {
     return idle(true, halfDone, `swap waits: started ${Math.round(ageMs / 1000)} s ago, maybe still running`)
   }
 
-  const record = parseSwapRecord(rawRecord)
   const judgement =
     record === undefined
       ? undefined
@@ -282,36 +318,83 @@ const retirePairs = (
   let onDemandLeft = input.onDemandIds.size
   let retiringOnDemand = 0
   let blocked: string | undefined
-  halfDone.forEach((pair, index) => {
-    if (blocked !== undefined) return
+  // Each step down is announced as the one after the previous step: pairs that wait take no number.
+  let steps = 0
+  const waits: string[] = []
+  const awaitingHealth: string[] = []
+  let lookAgain: number | undefined
+  const startedMs = Date.parse(group.tags[TAG_SWAP_STARTED] ?? '')
+  const health = input.health?.kind === 'read' ? input.health.health : undefined
+  const checkSeconds = healthCheckSeconds(health?.settings.values() ?? [])
+  // A swap whose start cannot be read has no time left to wait: a replacement that does not serve leaves.
+  const deadlineMs = Number.isNaN(startedMs)
+    ? input.now.getTime()
+    : startedMs + healthDeadlineSeconds(input.graceSeconds, checkSeconds) * 1000
+  const nowMs = input.now.getTime()
+  for (const pair of halfDone) {
+    if (blocked !== undefined) break
     const partnerIsOnDemand = input.onDemandIds.has(pair.onDemandInstanceId)
     const keepsMinimum = !partnerIsOnDemand || onDemandLeft - 1 >= input.minOnDemand
     const partnerProtected = input.isProtected(pair.onDemandInstanceId)
-    const retirePartner = keepsMinimum && !partnerProtected
+    let retirePartner = keepsMinimum && !partnerProtected
     // Both sides protected by the owner: neither may go, so this pair and the ones after it wait.
     if (!retirePartner && input.isProtected(pair.spotInstanceId)) {
       blocked = 'swap waits: both sides of a pair are protected'
-      return
+      break
+    }
+    let reason = retirePartner
+      ? 'its spot replacement serves; retiring the partner'
+      : partnerProtected
+        ? 'the partner was protected since the swap started; retiring the replacement instead'
+        : 'retiring the partner would break the on-demand minimum; retiring the replacement instead'
+    let backOffPartnerUntil: string | undefined
+    // Serve before retire: the partner leaves only once its replacement receives traffic. A doomed partner
+    // is the exception: EC2 takes it at its deadline whatever happens, so it leaves then.
+    const leavesAt = input.leavesAt(pair.onDemandInstanceId)
+    if (retirePartner && leavesAt !== undefined && leavesAt <= nowMs) {
+      reason = 'EC2 interrupts the partner now, so it leaves whether its replacement serves yet or not'
+    } else if (retirePartner) {
+      const serving = servingOf(group, pair.spotInstanceId, input.health)
+      if (!serving.serving) {
+        if (hasTrafficSources(group.trafficSources)) awaitingHealth.push(pair.spotInstanceId)
+        if (serving.code === 'health-unread' || nowMs < deadlineMs) {
+          // Unread health is no verdict: the pair waits (never a retirement on what could not be seen).
+          waits.push(`waiting-to-serve: ${serving.detail}`)
+          const attachedMs = Number.isNaN(startedMs) ? nowMs : startedMs
+          const inSeconds = lookAgainSeconds(
+            attachedMs,
+            checkSeconds,
+            Math.max(Math.min(deadlineMs, leavesAt ?? deadlineMs), nowMs),
+            nowMs,
+          )
+          lookAgain = Math.min(lookAgain ?? inSeconds, inSeconds)
+          continue
+        }
+        // Not serving by its deadline (a broken image, a failing health check): the replacement leaves with
+        // the attach's unit, the partner stays, and the partner gets no other replacement for a while.
+        retirePartner = false
+        const minutes = capacityBackoffMinutes(Math.max(1, input.attemptOf(pair.onDemandInstanceId)))
+        backOffPartnerUntil = new Date(nowMs + minutes * 60_000).toISOString()
+        reason = `not-serving-by-deadline: ${serving.detail} at its deadline ${new Date(deadlineMs).toISOString()}; retiring the replacement and keeping the partner, whose next replacement waits until ${backOffPartnerUntil}`
+      }
     }
     if (retirePartner && partnerIsOnDemand) {
       onDemandLeft--
       retiringOnDemand++
     }
+    steps++
     actions.push({
       kind: 'complete-swap',
       group: group.name,
       pair,
       retire: retirePartner ? 'partner' : 'replacement',
       record: formatSwapRecord(
-        stepDown(record, retirePartner ? pair.onDemandInstanceId : pair.spotInstanceId, index + 1),
+        stepDown(record, retirePartner ? pair.onDemandInstanceId : pair.spotInstanceId, steps),
       ),
-      reason: retirePartner
-        ? 'spot replacement attached by an earlier run; retiring its partner'
-        : partnerProtected
-          ? 'the partner was protected since the swap started; retiring the replacement instead'
-          : 'retiring the partner would break the on-demand minimum; retiring the replacement instead',
+      ...(backOffPartnerUntil === undefined ? {} : { backOffPartnerUntil }),
+      reason,
     })
-  })
+  }
   // Members outside the pairs, on-demand ones first while above the minimum, oldest first.
   const inPairs = new Set(halfDone.flatMap((p) => [p.spotInstanceId, p.onDemandInstanceId]))
   const free = input.inService.filter((m) => !inPairs.has(m.instanceId) && !input.isProtected(m.instanceId))
@@ -332,13 +415,16 @@ const retirePairs = (
       kind: 'give-back',
       group: group.name,
       instanceId: member.instanceId,
-      record: formatSwapRecord(stepDown(record, member.instanceId, halfDone.length + n + 1)),
+      record: formatSwapRecord(stepDown(record, member.instanceId, ++steps)),
       reason: `a pair of the swap vanished without its decrement (desired capacity still holds its unit, and no one else changed it since the swap started); ${member.instanceId} leaves with a decrement`,
     })
   }
   const givingBack = new Set(actions.flatMap((a) => (a.kind === 'give-back' ? [a.instanceId] : [])))
+  const waitingFor = { awaitingHealth, lookAgainSeconds: lookAgain }
   if (blocked !== undefined)
-    return { ...idle(true, halfDone, blocked), actions, retiringOnDemand, givingBack }
+    return { ...idle(true, halfDone, blocked), actions, retiringOnDemand, givingBack, ...waitingFor }
+  if (waits.length > 0)
+    return { ...idle(true, halfDone, waits.join('; ')), actions, retiringOnDemand, givingBack, ...waitingFor }
   // Every unit given back: the swap is over once they are (the executor drops the record only if they are).
   const after = finished(
     group,

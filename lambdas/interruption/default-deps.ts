@@ -4,8 +4,7 @@
  * set (without it, doomed members leave their group at once instead of being replaced ahead).
  */
 import { createAwsCloud } from '../aws/cloud.ts'
-import { sendDelayedMessages } from '../aws/run-request-queue.ts'
-import { groupRunRequestEvent } from '../core/events.ts'
+import { sendRunRequests } from '../aws/run-request-queue.ts'
 import { createLogger, createMetrics, emfMetricsSink, powertoolsLog } from '../telemetry.ts'
 import type { InterruptionCloud, InterruptionDeps } from './deps.ts'
 
@@ -35,20 +34,3 @@ export const defaultDeps = (
       : {}),
   }
 }
-
-/** One message per delay, each a run of its own. */
-export const sendRunRequests = (
-  queueUrl: string,
-  region: string,
-  group: string,
-  delaysSeconds: readonly number[],
-  now: Date,
-  send: typeof sendDelayedMessages = sendDelayedMessages,
-): Promise<void> =>
-  send(
-    queueUrl,
-    delaysSeconds.map((delaySeconds) => ({
-      body: JSON.stringify(groupRunRequestEvent(`${now.getTime()}-${delaySeconds}s`, region, group, now)),
-      delaySeconds,
-    })),
-  )

@@ -91,7 +91,16 @@ const completeSwap = async (cloud: CloudPort, action: CompleteSwapAction): Promi
   }
   if (action.record !== undefined) await cloud.tagGroup(action.group, { [TAG_SWAP_DESIRED]: action.record })
   await cloud.terminateInGroup(id, true)
-  return { action, status: 'done', detail: `retired ${id}` }
+  if (action.backOffPartnerUntil === undefined) return { action, status: 'done', detail: `retired ${id}` }
+  // The replacement is gone with the attach's unit: the back-off only delays the partner's next one.
+  await cloud.tagInstances([action.pair.onDemandInstanceId], {
+    [TAG_NO_SPOT_CAPACITY_UNTIL]: action.backOffPartnerUntil,
+  })
+  return {
+    action,
+    status: 'done',
+    detail: `retired ${id} (not serving by its deadline); ${action.pair.onDemandInstanceId} backs off until ${action.backOffPartnerUntil}`,
+  }
 }
 
 const giveBack = async (cloud: CloudPort, action: GiveBackAction): Promise<Outcome> => {
@@ -112,11 +121,12 @@ const terminateSpot = async (cloud: CloudPort, action: TerminateSpotAction): Pro
 
 /**
  * Unless an overlapping run attached the replacements meanwhile (asked just before), record the swap on
- * the group first (desired after the attach, and the original MaxSize when it must
- * be raised), so a run cut short anywhere is finished by the next one; raise MaxSize if needed, attach,
- * retire the partners with a decrement (each announced in the record first), then restore MaxSize and
- * drop the record. If the attach fails, nothing is retired and the record stays for the next run to
- * judge: an overlapping run may have attached the same replacements under the same record.
+ * the group first (desired after the attach, and the original MaxSize when it must be raised), so a run
+ * cut short anywhere is finished by the next one; raise MaxSize if needed, then attach. Nothing is
+ * retired here: a partner leaves only once its replacement serves (core/serving.ts), which a load
+ * balancer's health checks take time to show, so later runs retire the partners (complete-swap). If the
+ * attach fails, the record stays for the next run to judge: an overlapping run may have attached the
+ * same replacements under the same record.
  */
 const swap = async (cloud: CloudPort, action: SwapAction): Promise<Outcome> => {
   const raised = action.raiseMaxSizeTo !== undefined
@@ -159,23 +169,13 @@ const swap = async (cloud: CloudPort, action: SwapAction): Promise<Outcome> => {
       detail: `attach not confirmed, nothing retired (the next run judges by the swap record)${restored}: ${describeError(error)}`,
     }
   }
-  // Each retirement is announced in the record first; the first one that fails ends the swap's run.
-  for (const [index, pair] of action.pairs.entries()) {
-    try {
-      await cloud.tagGroup(action.group, { [TAG_SWAP_DESIRED]: action.retireRecords[index] ?? '' })
-      await cloud.terminateInGroup(pair.onDemandInstanceId, true)
-    } catch (error) {
-      // Desired still holds the +1 of each unretired pair; the record tells the next run to finish them.
-      return {
-        action,
-        status: 'failed',
-        detail: `attached; retiring ${pair.onDemandInstanceId} failed: ${describeError(error)}`,
-      }
-    }
+  // The partners stay until their replacements serve: later runs retire them (complete-swap), restore
+  // MaxSize and drop the record once every pair is done.
+  return {
+    action,
+    status: 'done',
+    detail: `attached ${action.pairs.map((p) => p.spotInstanceId).join(', ')}`,
   }
-  if (raised) await cloud.setMaxSize(action.group, action.originalMaxSize)
-  await cloud.untagGroup(action.group, SWAP_RECORD_TAGS)
-  return { action, status: 'done' }
 }
 
 const putBackMaxSize = async (cloud: CloudPort, action: SwapAction): Promise<string> => {

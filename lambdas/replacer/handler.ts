@@ -4,6 +4,7 @@
  */
 import { createAwsCloud, createRegionDirectory } from '../aws/cloud.ts'
 import { sendFanoutMessages } from '../aws/fanout-queue.ts'
+import { sendRunRequests } from '../aws/run-request-queue.ts'
 import type { CloudPort } from '../core/port.ts'
 import { createLogger, createMetrics, emfMetricsSink, powertoolsLog } from '../telemetry.ts'
 import { createReplacer, type ReplacerDeps } from './replacer.ts'
@@ -11,6 +12,7 @@ import { createReplacer, type ReplacerDeps } from './replacer.ts'
 export const defaultDeps = (): ReplacerDeps => {
   const log = powertoolsLog(createLogger('spotswap-replacer'))
   const clouds = new Map<string, CloudPort>()
+  const runRequestQueue = process.env.RUN_REQUEST_QUEUE_URL?.trim()
   return {
     env: process.env,
     now: () => new Date(),
@@ -23,6 +25,12 @@ export const defaultDeps = (): ReplacerDeps => {
     },
     regionDirectory: createRegionDirectory(),
     enqueue: sendFanoutMessages,
+    ...(runRequestQueue
+      ? {
+          requestRun: (region, group, delay) =>
+            sendRunRequests(runRequestQueue, region, group, [delay], new Date()),
+        }
+      : {}),
   }
 }
 

@@ -28,6 +28,12 @@ export interface ReplacerDeps {
   readonly cloudFor: (region: string) => CloudPort
   readonly regionDirectory: RegionDirectory
   readonly enqueue: (queueUrl: string, messages: readonly FanoutMessage[]) => Promise<void>
+  /**
+   * A run of one group after a delay, through the run-request queue (RUN_REQUEST_QUEUE_URL): a swap
+   * waiting for its replacements to serve is looked at again before the next scheduled run. Without it
+   * the next scheduled run looks.
+   */
+  readonly requestRun?: (region: string, group: string, delaySeconds: number) => Promise<void>
 }
 
 export interface RegionSummary {
@@ -87,6 +93,12 @@ export const createReplacer = (deps: ReplacerDeps) => {
         log: deps.log,
         metrics: deps.metrics,
         ...(work.onlyGroups ? { onlyGroups: work.onlyGroups } : {}),
+        ...(deps.requestRun
+          ? {
+              requestRun: (group: string, delay: number) =>
+                deps.requestRun?.(work.region, group, delay) ?? Promise.resolve(),
+            }
+          : {}),
         // Only a queue worker can hand the rest of a large region to other invocations.
         ...(config.fanoutQueueUrl && !work.onlyGroups
           ? { splitAbove: FANOUT_GROUPS_PER_REGION_MESSAGE }

@@ -8,6 +8,7 @@ import { planGroup } from '../core/planner.ts'
 import type { CloudPort } from '../core/port.ts'
 import { desiredChangesSince, type OwnerChanges } from '../core/scaling-activities.ts'
 import type { Selection } from '../core/selection.ts'
+import type { HealthObservation } from '../core/serving.ts'
 import type { Instance } from '../core/types.ts'
 import { executeActions, type Outcome } from './execute.ts'
 import { mapWithConcurrency } from './limit.ts'
@@ -80,6 +81,7 @@ interface PlanDetails {
   readonly protectedIds: ReadonlySet<string>
   readonly stackStatuses: ReadonlyMap<string, string>
   readonly ownerChanges: ReadonlyMap<string, OwnerChanges>
+  readonly health: ReadonlyMap<string, HealthObservation>
 }
 
 const planAll = (
@@ -106,6 +108,7 @@ const planAll = (
       terminationProtected: details.protectedIds,
       stackStatus: details.stackStatuses.get(managed.group.tags[STACK_NAME_TAG] ?? ''),
       ownerChanges: details.ownerChanges.get(managed.group.name),
+      health: details.health.get(managed.group.name),
       now,
       selectionCache: cacheFor(managed.productDescription),
       ...(maxPoolShare === undefined ? {} : { maxPoolShare }),
@@ -157,6 +160,31 @@ const readOwnerChanges = async (
   return new Map<string, OwnerChanges>(read)
 }
 
+/**
+ * Load-balancer health of the replacements each plan waits for, one read per group; a group whose health
+ * cannot be read waits (its plan is made again with the error, and retires nothing on it).
+ */
+const readHealth = async (
+  cloud: CloudPort,
+  groups: readonly ManagedGroup[],
+  plans: readonly GroupPlan[],
+): Promise<Map<string, HealthObservation>> => {
+  const waiting = groups.flatMap((managed, i) => {
+    const ids = plans[i]?.awaitingHealth ?? []
+    return ids.length > 0 ? [{ managed, ids }] : []
+  })
+  const read = await mapWithConcurrency(waiting, GROUP_CONCURRENCY, async ({ managed, ids }) => {
+    try {
+      const health = await cloud.trafficHealth(managed.group.trafficSources, ids)
+      return [managed.group.name, { kind: 'read', health }] as const
+    } catch (error) {
+      const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+      return [managed.group.name, { kind: 'unreadable', error: message }] as const
+    }
+  })
+  return new Map<string, HealthObservation>(read)
+}
+
 /** A plan that skips a protected instance may pick another one; a few rounds settle it. */
 const MAX_PROTECTION_ROUNDS = 3
 
@@ -172,8 +200,21 @@ const planRegion = async (context: PlanContext, cloud: CloudPort): Promise<Group
     protectedIds: new Set<string>(),
     stackStatuses: new Map<string, string>(),
     ownerChanges: new Map<string, OwnerChanges>(),
+    health: new Map<string, HealthObservation>(),
   }
   let plans = planAll(context, none, snapshot.groups)
+  // Swaps waiting for their replacements to serve: with the health read, they may retire partners now.
+  const health = await readHealth(cloud, snapshot.groups, plans)
+  if (health.size > 0) {
+    const again = new Map(
+      planAll(
+        context,
+        { ...none, health },
+        snapshot.groups.filter((g) => health.has(g.group.name)),
+      ).map((p) => [p.group, p]),
+    )
+    plans = plans.map((p) => again.get(p.group) ?? p)
+  }
   const changing = snapshot.groups.filter((_, i) => changesCapacity(plans[i] as GroupPlan))
   if (changing.length === 0) return plans
   const stackNames = [
@@ -204,7 +245,7 @@ const planRegion = async (context: PlanContext, cloud: CloudPort): Promise<Group
     if (hit.size === 0 || (unchecked.length === 0 && round > 0)) break
     const again = planAll(
       context,
-      { protectedIds, stackStatuses, ownerChanges },
+      { protectedIds, stackStatuses, ownerChanges, health },
       changing.filter((g) => hit.has(g.group.name)),
     )
     const replanned = new Map(again.map((p) => [p.group, p]))
@@ -285,6 +326,32 @@ const cleanStrays = async (
   return executeActions(cloud, actions, dryRun)
 }
 
+/**
+ * A group whose plan wants a look before the next scheduled run (a swap waiting for its replacements to
+ * serve) gets a delayed run request. Never on a dry run, and a failed request is only logged: the next
+ * scheduled run looks anyway.
+ */
+const requestLooks = async (options: RegionRunOptions, groups: readonly GroupResult[]): Promise<void> => {
+  const { requestRun, config, log, cloud } = options
+  if (requestRun === undefined || config.dryRun) return
+  for (const { plan, outcomes } of groups) {
+    const delay = plan.lookAgainSeconds
+    if (delay === undefined || delay >= config.scheduleMinutes * 60) continue
+    // A swap whose attach failed has nothing to look at before the next run.
+    if (outcomes.some((o) => o.action.kind === 'swap' && o.status === 'failed')) continue
+    try {
+      await requestRun(plan.group, delay)
+    } catch (error) {
+      log.warn('could not request an early look at the group; the next scheduled run looks', {
+        region: cloud.region,
+        group: plan.group,
+        delaySeconds: delay,
+        error: String(error),
+      })
+    }
+  }
+}
+
 export const runRegion = async (options: RegionRunOptions): Promise<RegionResult> => {
   const { cloud, config, now, log } = options
   const named = [
@@ -323,6 +390,7 @@ export const runRegion = async (options: RegionRunOptions): Promise<RegionResult
       log.info('group skipped', { region: cloud.region, group: plan.group, reason: plan.skipped })
     return { plan, outcomes }
   })
+  await requestLooks(options, groups)
   for (const { plan, outcomes } of groups)
     emitGroupMetrics(options.metrics, cloud.region, plan, outcomes, snapshot.configErrors)
   const strays = await cleanStrays(snapshot.strays, cloud, config.dryRun)

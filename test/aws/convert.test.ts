@@ -128,7 +128,30 @@ describe('toGroup', () => {
         },
       ],
       subnetIds: ['subnet-0a1a1a1a1a1a1a1a1', 'subnet-0b2b2b2b2b2b2b2b2'],
+      trafficSources: { targetGroupArns: [], classicLoadBalancerNames: [], unreadable: [] },
       status: undefined,
+    })
+  })
+
+  it('reads traffic sources from TargetGroupARNs, LoadBalancerNames and TrafficSources, once each', () => {
+    const tg = 'arn:aws:elasticloadbalancing:eu-west-1:123456789012:targetgroup/web/0123456789abcdef'
+    const tg2 = 'arn:aws:elasticloadbalancing:eu-west-1:123456789012:targetgroup/api/fedcba9876543210'
+    const lattice = 'arn:aws:vpc-lattice:eu-west-1:123456789012:targetgroup/tg-0123456789abcdef0'
+    const group: AutoScalingGroup = {
+      ...mixedInstancesGroup,
+      TargetGroupARNs: [tg],
+      LoadBalancerNames: ['classic-web'],
+      TrafficSources: [
+        { Identifier: tg, Type: 'elbv2' },
+        { Identifier: 'classic-web', Type: 'elb' },
+        { Identifier: tg2 },
+        { Identifier: lattice, Type: 'vpc-lattice' },
+      ],
+    }
+    expect(toGroup(group, 'eu-west-1').trafficSources).toEqual({
+      targetGroupArns: [tg, tg2],
+      classicLoadBalancerNames: ['classic-web'],
+      unreadable: [`vpc-lattice:${lattice}`],
     })
   })
 

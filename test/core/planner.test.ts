@@ -273,7 +273,6 @@ describe('planGroup', () => {
       originalMaxSize: 2,
       raiseMaxSizeTo: 3,
       swapRecord: '3/1',
-      retireRecords: [`2/0/${fleet[0]?.id}`],
     })
   })
 

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { BUILT_IN_DEFAULTS, groupConfig } from '../../lambdas/core/config.ts'
-import { TAG_ORIGINAL_MAX_SIZE } from '../../lambdas/core/constants.ts'
+import { TAG_ORIGINAL_MAX_SIZE, TAG_SWAP_DESIRED } from '../../lambdas/core/constants.ts'
 import { matchesAny } from '../../lambdas/core/glob.ts'
 import type { SpotLaunchRequest } from '../../lambdas/core/port.ts'
 import type { ReplacerSummary } from '../../lambdas/replacer/replacer.ts'
@@ -16,6 +16,8 @@ import { loadTagCorpus, type TagEntry, tagLabel } from './support/tag-corpus.ts'
 import { buildWorld, MANAGED, membersOf } from './support/worlds.ts'
 
 const RUNS = 12
+/** The runs plus the one after them that closes the last swap. */
+const TOTAL_RUNS = RUNS + 1
 const SCHEDULE_MINUTES = 5
 
 const failedActions = (summary: ReplacerSummary) =>
@@ -46,13 +48,30 @@ const runEntry = async (entry: TagEntry) => {
     if (!summary.ok) problems.push(`run ${run}: summary not ok: ${JSON.stringify(summary.regions)}`)
     for (const action of failedActions(summary).filter((a) => a.status === 'failed'))
       problems.push(`run ${run}: action failed: ${JSON.stringify(action)}`)
+    // A swap open between runs (its partners wait for their replacements to serve) holds one unit of
+    // desired capacity per open pair, and MaxSize raised by as much where the group was full.
     const after = sizes()
-    if (JSON.stringify(after) !== JSON.stringify(before))
-      problems.push(`run ${run}: sizes ${JSON.stringify(after)} instead of ${JSON.stringify(before)}`)
-    if (group.tags[TAG_ORIGINAL_MAX_SIZE] !== undefined)
-      problems.push(`run ${run}: ${TAG_ORIGINAL_MAX_SIZE} left on the group`)
+    const pairs = Number(/^\d+\/(\d+)/.exec(group.tags[TAG_SWAP_DESIRED] ?? '')?.[1] ?? 0)
+    const held = after.desired - before.desired
+    if (
+      after.min !== before.min ||
+      held < 0 ||
+      held > pairs ||
+      after.max > Math.max(before.max, after.desired)
+    )
+      problems.push(
+        `run ${run}: sizes ${JSON.stringify(after)} instead of ${JSON.stringify(before)} (+${pairs} open pairs)`,
+      )
+    if (group.tags[TAG_ORIGINAL_MAX_SIZE] !== undefined && group.tags[TAG_SWAP_DESIRED] === undefined)
+      problems.push(`run ${run}: ${TAG_ORIGINAL_MAX_SIZE} left on the group without an open swap`)
     harness.advanceMinutes(SCHEDULE_MINUTES)
   }
+  // The last swap closes at the next run: then the group is exactly as its owner set it.
+  await harness.run(SCHEDULED_EVENT)
+  if (JSON.stringify(sizes()) !== JSON.stringify(before) && group.tags[TAG_SWAP_DESIRED] === undefined)
+    problems.push(`end: sizes ${JSON.stringify(sizes())} instead of ${JSON.stringify(before)}`)
+  if (group.tags[TAG_ORIGINAL_MAX_SIZE] !== undefined && group.tags[TAG_SWAP_DESIRED] === undefined)
+    problems.push(`end: ${TAG_ORIGINAL_MAX_SIZE} left on the group without an open swap`)
   return { world, watch, harness, problems }
 }
 
@@ -102,7 +121,7 @@ describe('tag corpus through the replacer', () => {
     )
     if (entry.expect.effective === 'not-a-setting') {
       // A name that sets nothing: warned about (a typo must be visible) when it looks like ours.
-      expect(aboutThisTag).toHaveLength(entry.tag.startsWith('autospotting_') ? RUNS : 0)
+      expect(aboutThisTag).toHaveLength(entry.tag.startsWith('autospotting_') ? TOTAL_RUNS : 0)
       return
     }
     if (!entry.expect.configError) {
@@ -110,7 +129,7 @@ describe('tag corpus through the replacer', () => {
       return
     }
     // Once per run: the tag is re-read every time, so a fix to the tag takes effect at the next run.
-    expect(aboutThisTag).toHaveLength(RUNS)
+    expect(aboutThisTag).toHaveLength(TOTAL_RUNS)
     expect(aboutThisTag[0]).toEqual({
       level: 'warn',
       message: 'invalid configuration value',
@@ -127,7 +146,7 @@ describe('tag corpus through the replacer', () => {
     const counted = harness.metricLines.filter(
       (m) => m.name === 'ConfigErrors' && m.dimensions.Group === MANAGED && m.value > 0,
     )
-    expect(counted).toHaveLength(RUNS)
+    expect(counted).toHaveLength(TOTAL_RUNS)
   }
 
   describe('a bad value is logged as a structured warning naming group, tag, value and what was expected', () => {

@@ -82,7 +82,7 @@ describe('replacer runs requested for a member replaced ahead of its interruptio
     })
   })
 
-  it('launches the replacement at once, then swaps it in as soon as it runs and retires the doomed member', async () => {
+  it('launches the replacement at once, attaches it as soon as it runs, and retires the doomed member once it serves', async () => {
     const { cloud, doomed } = convertedWithDoomedMember()
     const replacer = replacerFor(cloud)
 
@@ -97,6 +97,11 @@ describe('replacer runs requested for a member replaced ahead of its interruptio
     await replacer.run(request('1767225600000-45s'))
     const members = cloud.group('web').members
     expect(members.get(replacement?.id ?? '')).toBe('InService')
+    // Serve before retire: the doomed member serves until the run after the attach sees its replacement serve.
+    expect(members.has(doomed)).toBe(true)
+
+    replacer.advanceSeconds(45)
+    await replacer.run(request('1767225600000-90s'))
     expect(members.has(doomed)).toBe(false)
     expect(cloud.group('web').desiredCapacity).toBe(2)
     expect(cloud.group('web').maxSize).toBe(2)

@@ -22,7 +22,7 @@ describe('replacer', () => {
     expect(types.every((t) => !t.startsWith('t'))).toBe(true)
   })
 
-  it('attaches the spot instance before retiring the on-demand one, and restores MaxSize last', async () => {
+  it('attaches the spot instance in one run, retires the on-demand one in the next, and restores MaxSize last', async () => {
     const cloud = cloudWithFleet(1)
     const h = harness({ 'us-east-1': cloud })
     await h.run()
@@ -34,21 +34,30 @@ describe('replacer', () => {
       'setMaxSize',
       'tagGroup',
       'attachInstances',
-      'tagGroup',
-      'terminateInGroup',
-      'setMaxSize',
-      'untagGroup',
     ])
-    // The record again once MaxSize is raised, and each retirement recorded ahead of it.
+    // The record again once MaxSize is raised.
     expect(cloud.mutations[2]?.args[1]).toEqual({
       'spotswap:swap-desired': '2/1',
       'spotswap:swap-started': expect.stringMatching(/^2026-01-01T00:06/),
       'spotswap:original-max-size': '1',
     })
-    expect(cloud.mutations[4]?.args[1]).toEqual({
-      'spotswap:swap-desired': `1/0/${cloud.mutations[5]?.args[0]}`,
+    // The partner serves until the next run sees its replacement serve (the group has no load balancer:
+    // InService is serving); that run is asked for early.
+    expect(h.recorded.requested).toEqual([{ region: 'us-east-1', group: 'web', delaySeconds: 30 }])
+    h.advanceSeconds(30)
+    cloud.calls.length = 0
+    await h.run()
+    expect(cloud.mutations.map((c) => c.method)).toEqual([
+      'tagGroup',
+      'terminateInGroup',
+      'setMaxSize',
+      'untagGroup',
+    ])
+    // The retirement recorded ahead of it, with a decrement.
+    expect(cloud.mutations[0]?.args[1]).toEqual({
+      'spotswap:swap-desired': `1/0/${cloud.mutations[1]?.args[0]}`,
     })
-    expect(cloud.mutations[5]?.args[1]).toBe(true)
+    expect(cloud.mutations[1]?.args[1]).toBe(true)
   })
 
   it('retires nothing when the attach fails, and the next run restores MaxSize and swaps again', async () => {

@@ -43,6 +43,8 @@ interface Recorded {
   logs: { level: string; message: string; attributes?: Record<string, unknown> }[]
   metrics: { dimensions: Record<string, string>; values: { name: string; value: number }[] }[]
   enqueued: FanoutMessage[]
+  /** Delayed runs of one group the replacer asked for (the run-request queue). */
+  requested: { region: string; group: string; delaySeconds: number }[]
 }
 
 export const harness = (
@@ -51,7 +53,7 @@ export const harness = (
   start = START,
 ) => {
   let now = start
-  const recorded: Recorded = { logs: [], metrics: [], enqueued: [] }
+  const recorded: Recorded = { logs: [], metrics: [], enqueued: [], requested: [] }
   const log: Log = Object.fromEntries(
     (['debug', 'info', 'warn', 'error'] as const).map((level) => [
       level,
@@ -77,6 +79,9 @@ export const harness = (
     enqueue: async (_url, messages) => {
       recorded.enqueued.push(...messages)
     },
+    requestRun: async (region, group, delaySeconds) => {
+      recorded.requested.push({ region, group, delaySeconds })
+    },
   }
   const replace = createReplacer(deps)
   for (const cloud of Object.values(clouds)) cloud.now = () => now
@@ -85,6 +90,9 @@ export const harness = (
     run: (event: unknown = scheduled) => replace(event),
     advanceMinutes: (minutes: number) => {
       now = new Date(now.getTime() + minutes * 60_000)
+    },
+    advanceSeconds: (seconds: number) => {
+      now = new Date(now.getTime() + seconds * 1000)
     },
   }
 }

@@ -11,6 +11,8 @@ const SERVICE_PREFIX: Record<string, string> = {
   'client-auto-scaling': 'autoscaling',
   'client-cloudformation': 'cloudformation',
   'client-ec2': 'ec2',
+  'client-elastic-load-balancing': 'elasticloadbalancing',
+  'client-elastic-load-balancing-v2': 'elasticloadbalancing',
   'client-pricing': 'pricing',
   'client-sqs': 'sqs',
 }
