@@ -1,0 +1,187 @@
+/**
+ * Serve before retire, against the stateful fake: a group behind load balancers keeps its on-demand
+ * partner until the attached replacement is healthy in every one of them; a replacement that never
+ * serves leaves by its deadline and the partner stays.
+ */
+import { describe, expect, it } from 'vitest'
+import {
+  FIRST_HEALTH_LOOK_SECONDS,
+  HEALTH_DEADLINE_MIN_SECONDS,
+  HEALTH_POLL_SECONDS,
+  TAG_NO_SPOT_CAPACITY_UNTIL,
+  TAG_ORIGINAL_MAX_SIZE,
+  TAG_SWAP_DESIRED,
+} from '../../lambdas/core/constants.ts'
+import { trafficSourceKey } from '../../lambdas/core/port.ts'
+import { awsError, type FakeCloud } from '../fakes/fake-cloud.ts'
+import { cloudWithFleet, harness, spotShare } from './support.ts'
+
+const TG = 'arn:aws:elasticloadbalancing:us-east-1:123456789012:targetgroup/web/0123456789abcdef'
+
+const behindLoadBalancers = (classic = false) => {
+  const cloud = cloudWithFleet(1, {
+    trafficSources: {
+      targetGroupArns: [TG],
+      classicLoadBalancerNames: classic ? ['web-classic'] : [],
+      unreadable: [],
+    },
+  })
+  cloud.healthSettings.set(trafficSourceKey('target-group', TG), { intervalSeconds: 30, healthyThreshold: 3 })
+  const h = harness({ 'us-east-1': cloud })
+  return { cloud, h }
+}
+
+const members = (cloud: FakeCloud) => [...cloud.group('web').members.keys()]
+const spotMember = (cloud: FakeCloud) =>
+  members(cloud).find((id) => cloud.instances.get(id)?.lifecycle === 'spot')
+const onDemandMember = (cloud: FakeCloud) =>
+  members(cloud).find((id) => cloud.instances.get(id)?.lifecycle === 'on-demand')
+
+/** Launch, then attach once the grace period is over; returns the partner and its replacement. */
+const attached = async (cloud: FakeCloud, h: ReturnType<typeof harness>) => {
+  const partner = onDemandMember(cloud) ?? ''
+  await h.run()
+  h.advanceMinutes(6)
+  await h.run()
+  const replacement = spotMember(cloud) ?? ''
+  expect(replacement).not.toBe('')
+  return { partner, replacement }
+}
+
+describe('serve before retire', () => {
+  it('keeps the partner while its replacement is registered but not yet healthy, then retires it', async () => {
+    const { cloud, h } = behindLoadBalancers()
+    const { partner, replacement } = await attached(cloud, h)
+    expect(cloud.targetStates.get(replacement)?.get(trafficSourceKey('target-group', TG))?.state).toBe(
+      'initial',
+    )
+    expect(members(cloud)).toContain(partner)
+    expect(cloud.group('web').desiredCapacity).toBe(2)
+    // The first look comes when a target group's default checks would have passed.
+    expect(h.recorded.requested).toEqual([
+      { region: 'us-east-1', group: 'web', delaySeconds: FIRST_HEALTH_LOOK_SECONDS },
+    ])
+
+    h.advanceSeconds(FIRST_HEALTH_LOOK_SECONDS)
+    cloud.calls.length = 0
+    const waiting = await h.run()
+    expect(cloud.mutations).toEqual([])
+    expect(cloud.calls.filter((c) => c.method === 'trafficHealth')).toEqual([
+      { method: 'trafficHealth', args: [cloud.group('web').trafficSources, [replacement]] },
+    ])
+    expect(JSON.stringify(waiting)).toContain(
+      `waiting-to-serve: ${replacement} is initial (Elb.InitialHealthChecking)`,
+    )
+    expect(h.recorded.requested.at(-1)).toEqual({
+      region: 'us-east-1',
+      group: 'web',
+      delaySeconds: HEALTH_POLL_SECONDS,
+    })
+
+    cloud.markHealthy(replacement)
+    h.advanceSeconds(HEALTH_POLL_SECONDS)
+    await h.run()
+    expect(members(cloud)).toEqual([replacement])
+    expect(cloud.group('web')).toMatchObject({ desiredCapacity: 1, maxSize: 1 })
+    expect(cloud.group('web').tags[TAG_SWAP_DESIRED]).toBeUndefined()
+    expect(cloud.group('web').tags[TAG_ORIGINAL_MAX_SIZE]).toBeUndefined()
+  })
+
+  it('waits for every load balancer: healthy in the target group is not enough while the classic one says OutOfService', async () => {
+    const { cloud, h } = behindLoadBalancers(true)
+    const { partner, replacement } = await attached(cloud, h)
+    cloud.setTargetState(replacement, { state: 'healthy' }, trafficSourceKey('target-group', TG))
+    cloud.setTargetState(
+      replacement,
+      { state: 'OutOfService', reason: 'Instance' },
+      trafficSourceKey('classic', 'web-classic'),
+    )
+    h.advanceMinutes(3)
+    await h.run()
+    expect(members(cloud)).toContain(partner)
+    cloud.markHealthy(replacement)
+    cloud.setTargetState(replacement, { state: 'InService' }, trafficSourceKey('classic', 'web-classic'))
+    h.advanceSeconds(30)
+    await h.run()
+    expect(members(cloud)).toEqual([replacement])
+  })
+
+  it('retires the replacement, keeps the partner and backs it off when the replacement never serves', async () => {
+    const { cloud, h } = behindLoadBalancers()
+    const { partner, replacement } = await attached(cloud, h)
+    cloud.setTargetState(replacement, { state: 'unhealthy', reason: 'Target.FailedHealthChecks' })
+    // Grace 300 s + 2 × 90 s of checks = 480 s after the attach.
+    h.advanceSeconds(470)
+    await h.run()
+    expect(members(cloud)).toEqual(expect.arrayContaining([partner, replacement]))
+    h.advanceSeconds(20)
+    const summary = await h.run()
+    expect(members(cloud)).toEqual([partner])
+    expect(cloud.instances.get(replacement)?.state).toBe('terminated')
+    expect(cloud.group('web')).toMatchObject({ desiredCapacity: 1, maxSize: 1 })
+    expect(cloud.group('web').tags[TAG_SWAP_DESIRED]).toBeUndefined()
+    const backoff = Date.parse(cloud.instances.get(partner)?.tags[TAG_NO_SPOT_CAPACITY_UNTIL] ?? '')
+    expect(backoff).toBeGreaterThan(Date.parse('2026-01-01T00:14:00Z'))
+    expect(JSON.stringify(summary)).toContain('not-serving-by-deadline')
+    // No new replacement for the partner until the back-off is over.
+    cloud.calls.length = 0
+    h.advanceMinutes(1)
+    await h.run()
+    expect(cloud.calls.filter((c) => c.method === 'launchSpot')).toEqual([])
+  })
+
+  it('retires nothing while the health cannot be read, even past the deadline', async () => {
+    const { cloud, h } = behindLoadBalancers()
+    const { partner, replacement } = await attached(cloud, h)
+    cloud.markHealthy(replacement)
+    for (let run = 0; run < 3; run++) {
+      cloud.failNext('trafficHealth', awsError('Throttling', 400, 'Rate exceeded'))
+      h.advanceSeconds(HEALTH_DEADLINE_MIN_SECONDS)
+      const summary = await h.run()
+      expect(JSON.stringify(summary)).toContain('load-balancer health could not be read')
+    }
+    expect(cloud.mutations.filter((c) => c.method === 'terminateInGroup')).toEqual([])
+    expect(members(cloud)).toEqual(expect.arrayContaining([partner, replacement]))
+    // Readable again: it serves, so the partner goes.
+    h.advanceSeconds(30)
+    await h.run()
+    expect(members(cloud)).toEqual([replacement])
+  })
+
+  it('never asks for load-balancer health in a group without load balancers', async () => {
+    const cloud = cloudWithFleet(2)
+    const h = harness({ 'us-east-1': cloud })
+    for (let run = 0; run < 6; run++) {
+      await h.run()
+      h.advanceMinutes(5)
+    }
+    expect(spotShare(cloud)).toEqual({ spot: 2, onDemand: 0 })
+    expect(cloud.calls.filter((c) => c.method === 'trafficHealth')).toEqual([])
+  })
+
+  it('skips a group whose traffic source health it cannot read (VPC Lattice), naming it', async () => {
+    const lattice = 'arn:aws:vpc-lattice:us-east-1:123456789012:targetgroup/tg-0123456789abcdef0'
+    const cloud = cloudWithFleet(1, {
+      trafficSources: {
+        targetGroupArns: [],
+        classicLoadBalancerNames: [],
+        unreadable: [`vpc-lattice:${lattice}`],
+      },
+    })
+    const h = harness({ 'us-east-1': cloud })
+    const summary = await h.run()
+    expect(cloud.mutations).toEqual([])
+    expect(summary.regions[0]?.groups?.[0]).toMatchObject({
+      skipped: `traffic-source-health-unreadable (vpc-lattice:${lattice})`,
+    })
+  })
+
+  it('asks for no early look on a dry run', async () => {
+    const cloud = cloudWithFleet(1)
+    const h = harness({ 'us-east-1': cloud }, { DRY_RUN: 'true' })
+    await h.run()
+    h.advanceMinutes(6)
+    await h.run()
+    expect(h.recorded.requested).toEqual([])
+  })
+})
