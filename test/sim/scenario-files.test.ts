@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { BUILTIN_SCENARIO, loadScenarioFile } from '../../lambdas/sim/scenario/load.ts'
 import { FAULT_FIELDS, INTERRUPTION_FIELDS, SCENARIO_FIELDS } from '../../lambdas/sim/scenario/parse.ts'
 import { GROUP_FIELDS } from '../../lambdas/sim/scenario/parse-group.ts'
+import { LOAD_BALANCER_FIELDS } from '../../lambdas/sim/scenario/parse-load-balancer.ts'
 import { REGION_FIELDS } from '../../lambdas/sim/scenario/parse-region.ts'
 
 const SCENARIOS = join(import.meta.dirname, '../../scenarios')
@@ -45,6 +46,7 @@ describe('scenario.schema.json', () => {
     ['the scenario', schema, SCENARIO_FIELDS],
     ['a region', defs.region, REGION_FIELDS],
     ['a group', defs.group, GROUP_FIELDS],
+    ['a load balancer', defs.loadBalancer, LOAD_BALANCER_FIELDS],
     ['faults', schema.properties.faults, FAULT_FIELDS],
     ['an interruption', schema.properties.interruptions?.items, INTERRUPTION_FIELDS],
   ])('documents exactly the fields the parser accepts for %s', (_, object, fields) => {
@@ -67,5 +69,6 @@ describe('scenario.schema.json', () => {
       'min',
       'name',
     ])
+    expect(defs.loadBalancer?.required).toEqual(['type'])
   })
 })

@@ -42,6 +42,36 @@ describe('parseScenario', () => {
         [START_MS + 30 * 60_000, 4],
         [START_MS + 60 * 60_000, 5],
       ],
+      loadBalancers: [],
+      unhealthyReplacementFraction: 0,
+    })
+  })
+
+  it("gives each kind of load balancer AWS's defaults for what a scenario leaves out", () => {
+    const scenario = parse(
+      rawScenario([
+        group('web', {
+          loadBalancers: [{ type: 'target-group' }, { type: 'classic', healthyThreshold: 3 }],
+          unhealthyReplacementFraction: 0.25,
+        }),
+      ]),
+    )
+    expect(scenario.regions[0]?.groups[0]).toMatchObject({
+      loadBalancers: [
+        {
+          type: 'target-group',
+          healthCheckIntervalSeconds: 30,
+          healthyThreshold: 5,
+          deregistrationDelaySeconds: 300,
+        },
+        {
+          type: 'classic',
+          healthCheckIntervalSeconds: 30,
+          healthyThreshold: 3,
+          deregistrationDelaySeconds: 300,
+        },
+      ],
+      unhealthyReplacementFraction: 0.25,
     })
   })
 
@@ -108,6 +138,27 @@ describe('parseScenario', () => {
       '$.regions["us-east-1"].capacity["m5.large/us-east-1b"].trace',
       'an embedded trace name or a file in the spot-traces JSON format',
       '"no/such/trace"',
+    ],
+    [
+      'a load balancer of an unknown type',
+      rawScenario([group('web', { loadBalancers: [{ type: 'alb' }] })]),
+      '$.regions["us-east-1"].groups[0].loadBalancers[0].type',
+      'one of "target-group", "classic"',
+      '"alb"',
+    ],
+    [
+      'a health check interval AWS does not allow',
+      rawScenario([group('web', { loadBalancers: [{ type: 'classic', healthCheckIntervalSeconds: 1 }] })]),
+      '$.regions["us-east-1"].groups[0].loadBalancers[0].healthCheckIntervalSeconds',
+      'an integer from 5 to 300',
+      '1',
+    ],
+    [
+      'a share of broken replacements above 1',
+      rawScenario([group('web', { unhealthyReplacementFraction: 1.5 })]),
+      '$.regions["us-east-1"].groups[0].unhealthyReplacementFraction',
+      'a number from 0 to 1',
+      '1.5',
     ],
     [
       'a fault rate above 1',

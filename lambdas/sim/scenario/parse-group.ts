@@ -1,6 +1,7 @@
-/** One group of a scenario region: shape, tags, launch source, protections and the owner's scaling. */
+/** One group of a scenario region: shape, tags, launch source, protections, scaling, load balancers. */
 import type { Catalog } from '../../core/types.ts'
 import { type Checker, childPath, type Json } from './check.ts'
+import { parseLoadBalancers } from './parse-load-balancer.ts'
 import type { ScenarioGroup } from './types.ts'
 
 export const GROUP_FIELDS = [
@@ -16,6 +17,8 @@ export const GROUP_FIELDS = [
   'protectedFromScaleIn',
   'terminationProtected',
   'desiredSchedule',
+  'loadBalancers',
+  'unhealthyReplacementFraction',
 ] as const
 
 /** Auto Scaling's own limits on names, sizes, tags and the grace period. */
@@ -119,6 +122,11 @@ export const parseGroup = (
     min ?? 0,
     max ?? MAX_GROUP_SIZE,
   )
+  const loadBalancers = parseLoadBalancers(check, at('loadBalancers'), fields.loadBalancers)
+  const unhealthyReplacementFraction =
+    fields.unhealthyReplacementFraction === undefined
+      ? 0
+      : check.number(at('unhealthyReplacementFraction'), fields.unhealthyReplacementFraction, 0, 1)
   if (
     name === undefined ||
     instanceType === undefined ||
@@ -129,7 +137,8 @@ export const parseGroup = (
     launch === undefined ||
     hook === undefined ||
     protectedFromScaleIn === undefined ||
-    terminationProtected === undefined
+    terminationProtected === undefined ||
+    unhealthyReplacementFraction === undefined
   )
     return undefined
   return {
@@ -145,5 +154,7 @@ export const parseGroup = (
     protectedFromScaleIn,
     terminationProtected,
     desiredSchedule,
+    loadBalancers,
+    unhealthyReplacementFraction,
   }
 }

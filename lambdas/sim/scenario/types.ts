@@ -15,6 +15,18 @@ export type ScenarioCapacity =
     }
   | { readonly kind: 'unavailable' }
 
+export type LoadBalancerType = 'target-group' | 'classic'
+
+/** A target group or classic load balancer of a group, with its health checks (parse-load-balancer.ts). */
+export interface ScenarioLoadBalancer {
+  readonly type: LoadBalancerType
+  readonly healthCheckIntervalSeconds: number
+  /** Consecutive successful checks before a registered instance is healthy. */
+  readonly healthyThreshold: number
+  /** How long a deregistered instance drains (a classic load balancer's connection draining timeout). */
+  readonly deregistrationDelaySeconds: number
+}
+
 export interface ScenarioGroup {
   readonly name: string
   readonly instanceType: string
@@ -31,6 +43,9 @@ export interface ScenarioGroup {
   readonly terminationProtected: number
   /** [time, desired] pairs set by the group's owner, sorted by time. */
   readonly desiredSchedule: readonly (readonly [number, number])[]
+  readonly loadBalancers: readonly ScenarioLoadBalancer[]
+  /** The share of the instances spotswap launches for it that never pass a health check (a broken image). */
+  readonly unhealthyReplacementFraction: number
 }
 
 export interface ScenarioRegion {
