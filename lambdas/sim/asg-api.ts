@@ -6,6 +6,7 @@
 
 import { GROUP_NAME_TAG, reconcile, terminateMember } from './asg.ts'
 import { groupNotFound, validationError } from './errors.ts'
+import { deregisterTargets, registerTargets } from './load-balancers.ts'
 import type { SimGroup, SimRegion } from './state.ts'
 import type { World } from './world.ts'
 
@@ -46,6 +47,9 @@ export const attachInstances = (
     const instance = region.live(id)
     if (instance === undefined) continue
     region.addMember(group, id, { lifecycleState: 'InService', protectedFromScaleIn: false })
+    // Registered with the group's load balancers at once; it serves once healthy
+    // (https://docs.aws.amazon.com/autoscaling/ec2/userguide/attach-instance-asg.html).
+    registerTargets(world, region, group, instance)
     instance.tags = { ...instance.tags, [GROUP_NAME_TAG]: groupName }
     world.notify((o) => o.attached?.(group, instance))
   }
@@ -75,7 +79,10 @@ export const detachInstances = (
     throw validationError(
       `Detaching ${unique.length} instance(s) with a decrement would leave desired capacity below the group's min size (${group.minSize}).`,
     )
-  for (const id of unique) region.removeMember(group, id)
+  for (const id of unique) {
+    deregisterTargets(world, region, group, id)
+    region.removeMember(group, id)
+  }
   if (decrementDesired) group.desiredCapacity -= unique.length
   region.touch(group)
   reconcile(world, region, group)

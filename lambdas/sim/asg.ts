@@ -8,6 +8,7 @@ import { TERMINATING_TRANSITION } from '../core/interruption.ts'
 import { Priority } from './clock.ts'
 import { TERMINATION_HOOK_SECONDS } from './constants.ts'
 import { launchInstance, shutDown } from './ec2.ts'
+import { deregisterTargets, registerTargets } from './load-balancers.ts'
 import { activeComposition, chooseLaunch, type LaunchChoice, mixedInstancesOf } from './mixed-instances.ts'
 import { isActiveMember, type SimGroup, type SimInstance, type SimRegion } from './state.ts'
 import type { World } from './world.ts'
@@ -62,6 +63,7 @@ export const launchMember = (
     (booted) => {
       if (group.members.get(booted.id)?.lifecycleState !== 'Pending') return
       region.setMemberState(group, booted.id, 'InService')
+      registerTargets(world, region, group, booted)
       world.emit({
         kind: 'instance-launch-successful',
         region: region.name,
@@ -84,6 +86,9 @@ export const terminateMember = (world: World, region: SimRegion, group: SimGroup
   const member = group.members.get(id)
   const instance = region.instances.get(id)
   if (member === undefined || instance === undefined) return
+  // Deregistered first, before a termination hook holds it
+  // (https://docs.aws.amazon.com/autoscaling/ec2/userguide/lifecycle-hooks-overview.html).
+  deregisterTargets(world, region, group, id)
   const finish = (): void => {
     region.setMemberState(group, id, 'Terminating:Proceed')
     shutDown(world, instance, () => region.removeMember(group, id))
@@ -173,6 +178,7 @@ export const terminateByEc2 = (world: World, region: SimRegion, instance: SimIns
     if (group !== undefined) region.removeMember(group, instance.id)
   })
   if (group === undefined || member === undefined || member.lifecycleState.startsWith('Terminating')) return
+  deregisterTargets(world, region, group, instance.id)
   region.setMemberState(group, instance.id, 'Terminating')
   reconcile(world, region, group)
 }

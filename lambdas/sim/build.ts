@@ -11,6 +11,7 @@ import { SimClock } from './clock.ts'
 import { INITIAL_INSTANCE_AGE_HOURS } from './constants.ts'
 import { launchInstance } from './ec2.ts'
 import { type FaultHooks, randomFaults } from './faults.ts'
+import { createLoadBalancers, registerSettled, trafficSourcesOf } from './load-balancers.ts'
 import { SpotMarket } from './market.ts'
 import { createRng } from './rng.ts'
 import type { Scenario, ScenarioGroup, ScenarioRegion } from './scenario/types.ts'
@@ -36,6 +37,8 @@ const toPoolCapacity = (region: ScenarioRegion): Map<string, PoolCapacity> =>
 const createGroup = (region: SimRegion, spec: ScenarioGroup, index: number): SimGroup => {
   const configurationName = spec.launch === 'configuration' ? `${spec.name}-configuration` : undefined
   if (configurationName !== undefined) region.launchConfigurations.add(configurationName)
+  const loadBalancers = createLoadBalancers(region.name, spec.name, spec.loadBalancers)
+  for (const balancer of loadBalancers) region.loadBalancers.set(balancer.key, balancer)
   const group: SimGroup = {
     name: spec.name,
     region: region.name,
@@ -60,6 +63,9 @@ const createGroup = (region: SimRegion, spec: ScenarioGroup, index: number): Sim
     members: new Map(),
     owner: { minSize: spec.min, maxSize: spec.max, desiredCapacity: spec.desired },
     activities: [],
+    loadBalancers,
+    trafficSources: trafficSourcesOf(loadBalancers),
+    unhealthyReplacementFraction: spec.unhealthyReplacementFraction,
   }
   region.groups.set(group.name, group)
   return group
@@ -83,6 +89,7 @@ const seedInstances = (world: World, region: SimRegion, group: SimGroup, spec: S
       lifecycleState: 'InService',
       protectedFromScaleIn: i < spec.protectedFromScaleIn,
     })
+    registerSettled(group, instance)
   }
 }
 
@@ -94,6 +101,7 @@ export const buildWorld = (scenario: Scenario, options: BuildOptions): World => 
     interruptions: rng.fork('interruptions'),
     backoff: rng.fork('backoff'),
     faults: rng.fork('faults'),
+    health: rng.fork('health'),
   }
   const counter = new ApiCounter()
   const world = new World(clock, options.catalog, random, counter)

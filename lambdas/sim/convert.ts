@@ -1,6 +1,6 @@
 /** Simulator state into the core's types, once, at the port's boundary (copies: callers cannot mutate state). */
 import type { GroupQuery } from '../core/port.ts'
-import { type Group, type GroupMember, type Instance, NO_TRAFFIC_SOURCES } from '../core/types.ts'
+import type { Group, GroupMember, Instance } from '../core/types.ts'
 import { type SimGroup, type SimInstance, type SimRegion, subnetOf } from './state.ts'
 
 export const toInstance = (instance: SimInstance): Instance => ({
@@ -51,7 +51,7 @@ export const toGroup = (region: SimRegion, group: SimGroup): Group => {
     suspendedProcesses: [],
     members,
     subnetIds: group.zones.map(subnetOf),
-    trafficSources: NO_TRAFFIC_SOURCES,
+    trafficSources: group.trafficSources,
     status: undefined,
   }
 }

@@ -19,6 +19,8 @@ export interface LaunchSpec {
   readonly terminationProtected?: boolean
   /** For instances present at the start: already running since this time. */
   readonly runningSinceMs?: number
+  /** Its image is broken: it never passes a load balancer health check. */
+  readonly neverHealthy?: boolean
 }
 
 export const setState = (world: World, instance: SimInstance, to: InstanceState): void => {
@@ -51,6 +53,7 @@ export const launchInstance = (
     origin: spec.origin,
     billedUntilMs: undefined,
     interruptAtMs: undefined,
+    neverHealthy: spec.neverHealthy ?? false,
   }
   region.instances.set(instance.id, instance)
   world.notify((o) => o.instanceLaunched?.(instance))

@@ -27,6 +27,13 @@ export const instanceNotFound = (id: string): SimAwsError =>
 export const groupNotFound = (name: string): SimAwsError =>
   validationError(`AutoScalingGroup name not found - AutoScalingGroup '${name}' not found`)
 
+/** Elastic Load Balancing names a missing target group or classic load balancer by its own codes. */
+export const targetGroupNotFound = (arn: string): SimAwsError =>
+  simAwsError('TargetGroupNotFound', 400, `One or more target groups not found: ${arn}`)
+
+export const loadBalancerNotFound = (name: string): SimAwsError =>
+  simAwsError('LoadBalancerNotFound', 400, `There is no ACTIVE Load Balancer named '${name}'`)
+
 /** EC2's throttling error (HTTP 503 on the Query API). */
 export const requestLimitExceeded = (operation: string): SimAwsError =>
   simAwsError('RequestLimitExceeded', 503, `Request limit exceeded for ${operation}.`)
@@ -46,6 +53,11 @@ export const TRANSIENT_ERRORS: Readonly<Record<string, readonly (readonly [strin
     ['RequestLimitExceeded', 503, 'Request limit exceeded.'],
   ],
   autoscaling: [
+    ['InternalFailure', 500, 'An internal error has occurred'],
+    ['ServiceUnavailable', 503, 'Service is unavailable'],
+    ['Throttling', 400, 'Rate exceeded'],
+  ],
+  elasticloadbalancing: [
     ['InternalFailure', 500, 'An internal error has occurred'],
     ['ServiceUnavailable', 503, 'Service is unavailable'],
     ['Throttling', 400, 'Rate exceeded'],

@@ -103,6 +103,7 @@ export const createFleet = (
     }
     world.notify((o) => o.launchFailed?.(region.name, request.groupName))
   } else {
+    const fraction = region.groups.get(request.groupName)?.unhealthyReplacementFraction ?? 0
     const instance = launchInstance(world, region, {
       type: chosen.override.instanceType,
       zone: chosen.zone,
@@ -110,6 +111,8 @@ export const createFleet = (
       tags: request.tags,
       costGroup: request.groupName,
       origin: 'spotswap',
+      // Drawn only for groups that ask for broken images, so other scenarios' runs stay as they were.
+      neverHealthy: fraction > 0 && world.random.health.chance(fraction),
     })
     result = { ok: true, instanceId: instance.id, instanceType: instance.type, zone: instance.zone }
   }

@@ -9,6 +9,7 @@ import {
   PRICING_PAGE_SIZE,
   SCALING_ACTIVITIES_PAGE_SIZE,
   SPOT_PRICES_PAGE_SIZE,
+  TARGET_GROUPS_PER_DESCRIBE,
 } from '../aws/limits.ts'
 import { chunk } from '../aws/paginate.ts'
 import {
@@ -19,11 +20,20 @@ import {
   TAG_LAUNCHED_FOR_GROUP,
 } from '../core/constants.ts'
 import { productDescriptionOf } from '../core/platform.ts'
-import type { GroupQuery, LifecycleHook, TrafficHealth } from '../core/port.ts'
+import {
+  type GroupQuery,
+  type HealthCheckSettings,
+  type LifecycleHook,
+  type TargetState,
+  type TrafficHealth,
+  trafficSourceKey,
+} from '../core/port.ts'
 import type { ScalingActivity } from '../core/scaling-activities.ts'
 import type { Catalog, Group, Instance, OnDemandPrices, SpotPrice, TrafficSources } from '../core/types.ts'
 import { groupNamed } from './asg-api.ts'
 import { matchesQuery, toGroup, toInstance } from './convert.ts'
+import { loadBalancerNotFound, targetGroupNotFound } from './errors.ts'
+import { NOT_REGISTERED, type SimLoadBalancer, targetState } from './load-balancers.ts'
 import { groupOfId, type PortContext, request } from './port-context.ts'
 import { isRunningOrPending } from './state.ts'
 
@@ -153,16 +163,91 @@ export const scalingActivities = (ctx: PortContext, groupName: string, since: Da
   )
 }
 
+const addState = (
+  states: Map<string, Map<string, TargetState>>,
+  id: string,
+  source: string,
+  state: TargetState,
+): void => {
+  const byInstance = states.get(id) ?? new Map<string, TargetState>()
+  states.set(id, byInstance)
+  byInstance.set(source, state)
+}
+
+const settingsOf = (balancer: SimLoadBalancer) => ({
+  intervalSeconds: balancer.healthCheckIntervalSeconds,
+  healthyThreshold: balancer.healthyThreshold,
+})
+
 /**
- * The simulated groups have no load balancers yet: every group's traffic sources are empty, so there is
- * nothing to report and no request is made.
+ * The requests lambdas/aws/load-balancers.ts makes: DescribeTargetGroups in batches, one
+ * DescribeTargetHealth per target group (an instance named but not registered is `unused`), one
+ * DescribeLoadBalancers for the classic ones and one DescribeInstanceHealth each (registered instances
+ * only). Nothing is asked for no instances.
  */
 export const trafficHealth = (
-  _ctx: PortContext,
+  ctx: PortContext,
   sources: TrafficSources,
-  _ids: readonly string[],
+  ids: readonly string[],
 ): TrafficHealth => {
-  if (sources.targetGroupArns.length > 0 || sources.classicLoadBalancerNames.length > 0)
-    throw new Error('the simulator does not model load balancers yet')
-  return { settings: new Map(), states: new Map() }
+  const settings = new Map<string, HealthCheckSettings>()
+  const states = new Map<string, Map<string, TargetState>>()
+  if (ids.length === 0) return { settings, states }
+  const wanted = [...new Set(ids)]
+  const balancer = (type: 'target-group' | 'classic', id: string): SimLoadBalancer => {
+    const found = ctx.region.loadBalancers.get(trafficSourceKey(type, id))
+    if (found === undefined) throw type === 'classic' ? loadBalancerNotFound(id) : targetGroupNotFound(id)
+    return found
+  }
+  const groupOf = (type: 'target-group' | 'classic', id: string | undefined) => ({
+    group: ctx.region.loadBalancers.get(trafficSourceKey(type, id ?? ''))?.group,
+  })
+  for (const arns of chunk(sources.targetGroupArns, TARGET_GROUPS_PER_DESCRIBE))
+    request(
+      ctx,
+      'elasticloadbalancing:DescribeTargetGroups',
+      () => {
+        for (const arn of arns)
+          settings.set(trafficSourceKey('target-group', arn), settingsOf(balancer('target-group', arn)))
+      },
+      groupOf('target-group', arns[0]),
+    )
+  for (const arn of sources.targetGroupArns)
+    request(
+      ctx,
+      'elasticloadbalancing:DescribeTargetHealth',
+      () => {
+        const targetGroup = balancer('target-group', arn)
+        const now = ctx.world.clock.now
+        for (const id of wanted)
+          addState(states, id, targetGroup.key, targetState(targetGroup, id, now) ?? NOT_REGISTERED)
+      },
+      groupOf('target-group', arn),
+    )
+  const names = sources.classicLoadBalancerNames
+  if (names.length > 0)
+    request(
+      ctx,
+      'elasticloadbalancing:DescribeLoadBalancers',
+      () => {
+        for (const name of names)
+          settings.set(trafficSourceKey('classic', name), settingsOf(balancer('classic', name)))
+      },
+      groupOf('classic', names[0]),
+    )
+  for (const name of names)
+    request(
+      ctx,
+      'elasticloadbalancing:DescribeInstanceHealth',
+      () => {
+        const classic = balancer('classic', name)
+        const now = ctx.world.clock.now
+        for (const id of wanted) {
+          const state = targetState(classic, id, now)
+          if (state !== undefined) addState(states, id, classic.key, state)
+        }
+      },
+      groupOf('classic', name),
+    )
+  return { settings, states }
 }

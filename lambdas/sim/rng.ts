@@ -19,8 +19,8 @@ export interface Rng {
   fork(label: string): Rng
 }
 
-/** FNV-1a, 32 bits: turns a label into seed material. */
-const hash32 = (text: string, basis = 0x811c9dc5): number => {
+/** FNV-1a, 32 bits: turns a label into seed material (and the simulator's made-up resource ids). */
+export const hash32 = (text: string, basis = 0x811c9dc5): number => {
   let h = basis >>> 0
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i)

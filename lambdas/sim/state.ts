@@ -3,9 +3,10 @@
  * in ec2.ts and asg.ts; the port (cloud.ts) converts this state into core types at the boundary.
  */
 import type { LifecycleHook, SpotLaunchResult } from '../core/port.ts'
-import type { InstanceState, LaunchTemplateRef, Lifecycle } from '../core/types.ts'
+import type { InstanceState, LaunchTemplateRef, Lifecycle, TrafficSources } from '../core/types.ts'
 import type { ApiGate } from './api-gate.ts'
 import type { CapacityModel } from './capacity.ts'
+import type { SimLoadBalancer } from './load-balancers.ts'
 import type { SpotMarket } from './market.ts'
 
 /** Who started an instance: present at the start, Auto Scaling, or spotswap through CreateFleet. */
@@ -31,6 +32,8 @@ export interface SimInstance {
   billedUntilMs: number | undefined
   /** When EC2 will interrupt it, once the two-minute warning was given. */
   interruptAtMs: number | undefined
+  /** Its image is broken: it fails every load balancer health check (unhealthyReplacementFraction). */
+  readonly neverHealthy: boolean
 }
 
 export interface SimMember {
@@ -69,6 +72,12 @@ export interface SimGroup {
    * capacity (the only ones the engine reads anything from), in Auto Scaling's words.
    */
   readonly activities: SimActivity[]
+  /** Its target groups and classic load balancers (load-balancers.ts), in the scenario's order. */
+  readonly loadBalancers: readonly SimLoadBalancer[]
+  /** The same, as DescribeAutoScalingGroups reports them. */
+  readonly trafficSources: TrafficSources
+  /** The share of the instances spotswap launches for it that never turn healthy. */
+  readonly unhealthyReplacementFraction: number
 }
 
 export interface SimActivity {
@@ -88,6 +97,8 @@ export class SimRegion {
   readonly fleetsByToken = new Map<string, SpotLaunchResult>()
   /** Launch configurations that exist (groups launching from one). */
   readonly launchConfigurations = new Set<string>()
+  /** Every group's load balancers, by traffic source key (`target-group:<arn>`, `classic:<name>`). */
+  readonly loadBalancers = new Map<string, SimLoadBalancer>()
   /** Launch templates the adapter created for launch-configuration groups and has not deleted yet. */
   readonly temporaryTemplates = new Set<string>()
   /**

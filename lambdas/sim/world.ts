@@ -40,6 +40,8 @@ export interface RandomStreams {
   readonly backoff: Rng
   /** Injected faults. */
   readonly faults: Rng
+  /** Which spot instances spotswap launches have a broken image (a group's unhealthyReplacementFraction). */
+  readonly health: Rng
 }
 
 export class World {
