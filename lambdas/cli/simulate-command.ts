@@ -50,6 +50,7 @@ export const summaryText = (scenario: Scenario, report: SimulationReport): strin
     pct(row.spotSharePct, 0),
     pct(row.savingsPct),
     pct(row.availabilityPct, 2),
+    pct(row.servingPct, 2),
     String(row.interruptions),
   ])
   const table = renderTable(
@@ -61,6 +62,7 @@ export const summaryText = (scenario: Scenario, report: SimulationReport): strin
       { header: 'Spot', align: 'right' },
       { header: 'Savings', align: 'right' },
       { header: 'Available', align: 'right' },
+      { header: 'Serving', align: 'right' },
       { header: 'Interrupted', align: 'right' },
     ],
     rows,
@@ -76,6 +78,7 @@ export const summaryText = (scenario: Scenario, report: SimulationReport): strin
     '',
     `Cost          ${usd(totals.actualCostUsd)} instead of ${usd(totals.onDemandOnlyCostUsd)} on-demand only: ${pct(totals.savingsPct)} saved`,
     `Availability  ${pct(totals.capacityAvailabilityPct, 3)} of desired capacity in service; converged: ${converged}`,
+    `Serving       ${pct(totals.servingAvailabilityPct, 3)} of desired capacity in service and healthy in its load balancers (time-weighted)`,
     `Activity      ${totals.replacements} replacements, ${totals.interruptions} interruptions, ${totals.failedLaunches} failed launches, ${requests} API requests`,
     `Invariants    ${report.violations.length === 0 ? 'no violation' : `${report.violations.length} violation(s)`}`,
     ...report.violations

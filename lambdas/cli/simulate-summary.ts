@@ -13,6 +13,8 @@ export interface GroupSummary {
   readonly spotSharePct: number
   readonly savingsPct: number
   readonly availabilityPct: number
+  /** Time-weighted: members InService and healthy in the group's load balancers, against desired. */
+  readonly servingPct: number
   readonly interruptions: number
   readonly convergenceMinutes: number | null
   /** Whether spotswap's tag filters select the group (as the scenario's environment configures them). */
@@ -51,6 +53,7 @@ export const summarizeGroups = (scenario: Scenario, report: SimulationReport): G
           spotSharePct: final.inService === 0 ? 0 : (100 * final.spot) / final.inService,
           savingsPct: figures.savingsPct,
           availabilityPct: figures.capacityAvailabilityPct,
+          servingPct: figures.servingAvailabilityPct,
           interruptions: figures.interruptions,
           convergenceMinutes: figures.convergenceMinutes,
           managed: isManaged(spec.tags, config),

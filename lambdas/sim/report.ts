@@ -5,6 +5,7 @@
  */
 import type { GroupTally } from './accounting.ts'
 import type { ApiCounter } from './api-gate.ts'
+import type { AvailabilityFigures } from './availability.ts'
 import { integrateSteps } from './costs.ts'
 import type { Violation } from './invariants.ts'
 import type { Scenario, ScenarioGroup } from './scenario/types.ts'
@@ -15,6 +16,11 @@ export interface Figures {
   readonly actualCostUsd: number
   readonly savingsPct: number
   readonly capacityAvailabilityPct: number
+  /**
+   * ∫ min(members InService and healthy in all their group's load balancers, desired) dt / ∫ desired dt,
+   * weighted by time (availability.ts); a group without load balancers counts its InService members.
+   */
+  readonly servingAvailabilityPct: number
   readonly minOnDemandViolationMinutes: number
   readonly orphanInstanceMinutes: number
   /** Null when a group (any managed group, for the totals) never reached its on-demand minimum. */
@@ -94,6 +100,7 @@ const figures = (
     actual: number
     rows: readonly TimelineRow[]
     tallies: readonly GroupTally[]
+    servingPct: number
   },
   convergedAt: number | null,
   apiCalls: Record<string, number>,
@@ -104,6 +111,7 @@ const figures = (
     actualCostUsd: round(input.actual, 4),
     savingsPct: input.onDemandOnly > 0 ? round(100 * (1 - input.actual / input.onDemandOnly), 2) : 0,
     capacityAvailabilityPct: round(availability(input.rows), 3),
+    servingAvailabilityPct: round(input.servingPct, 3),
     minOnDemandViolationMinutes: round(sum((t) => t.minOnDemandViolationMs) / 60_000, 2),
     orphanInstanceMinutes: round(sum((t) => t.orphanMs) / 60_000, 2),
     convergenceMinutes: convergedAt === null ? null : round((convergedAt - start) / 60_000, 2),
@@ -120,6 +128,7 @@ export const buildReport = (
   timeline: readonly TimelineRow[],
   violations: readonly Violation[],
   counter: ApiCounter,
+  serving: AvailabilityFigures,
 ): SimulationReport => {
   const byGroup: Record<string, Figures & { final: FinalState }> = {}
   const rowsOf = new Map<string, TimelineRow[]>()
@@ -139,6 +148,7 @@ export const buildReport = (
           actual: group.tally.actualCostUsd,
           rows,
           tallies: [group.tally],
+          servingPct: serving.byGroupPct[group.name] ?? 100,
         },
         converged,
         byKey(counter.byGroup.get(group.name)),
@@ -157,6 +167,7 @@ export const buildReport = (
       actual: groups.reduce((total, g) => total + g.tally.actualCostUsd, 0),
       rows: timeline,
       tallies: groups.map((g) => g.tally),
+      servingPct: serving.totalPct,
     },
     convergedAll,
     byKey(counter.total),

@@ -20,6 +20,7 @@ import { effectiveConfig, groupState, memberTypes } from './group-state.ts'
 import { interruptGroup, scheduleCapacityChanges } from './interruptions.ts'
 import type { Violation } from './invariants.ts'
 import { type InvocationStats, Invocations } from './invocations.ts'
+import { servingCount } from './load-balancers.ts'
 import { installMixedInstances } from './mixed-instances-group.ts'
 import { type SimPolicy, SPOTSWAP_POLICY } from './policy.ts'
 import { buildReport, type GroupInput, onDemandOnlyCost, type SimulationReport } from './report.ts'
@@ -49,6 +50,11 @@ export interface SimulationRun {
   readonly invocations: InvocationStats
   /** Availability weighted by time (availability.ts), independent of the schedule. */
   readonly availability: AvailabilityFigures
+  /**
+   * The same for members that serve traffic (InService and healthy in every load balancer of the group),
+   * against the owner's desired capacity.
+   */
+  readonly serving: AvailabilityFigures
   /** Spot instances Auto Scaling launched per group under a mixed-instances policy. */
   readonly autoScalingSpotLaunches: ReadonlyMap<string, number>
 }
@@ -110,6 +116,7 @@ export const simulateRun = async (
   const accounting = new Accounting(world, { start, end }, { deadlineOf, onOrphan: () => {} })
   world.observe(accounting)
   const availability = new AvailabilityMeter()
+  const serving = new AvailabilityMeter()
   // Group states are piecewise constant: observing the groups that changed after each step is exact.
   const observeChanged = (): void => {
     for (const region of world.regions.values())
@@ -117,6 +124,11 @@ export const simulateRun = async (
         const state = groupState(config, region, group)
         accounting.observe(group.name, state)
         availability.observe(group.name, world.clock.now, state)
+        // Against what the owner asked for: a swap's own +1 while its replacement gets healthy is no demand.
+        serving.observe(group.name, world.clock.now, {
+          inService: servingCount(group, world.clock.now),
+          desired: group.owner.desiredCapacity,
+        })
       }
   }
   const invocations = new Invocations({
@@ -192,10 +204,12 @@ export const simulateRun = async (
       }
     })
   })
+  const servingFigures = serving.finish(end)
   return {
-    report: buildReport(scenario, groups, timeline, violations, world.counter),
+    report: buildReport(scenario, groups, timeline, violations, world.counter, servingFigures),
     invocations: invocations.stats,
     availability: availability.finish(end),
+    serving: servingFigures,
     autoScalingSpotLaunches: mixed?.spotLaunches ?? new Map(),
   }
 }

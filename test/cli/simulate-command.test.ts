@@ -27,7 +27,13 @@ describe('spotswap simulate', () => {
     expect(run.out).toMatch(/^web\s+us-east-1\s+m5\.large×4\s+\S+.*100%/m)
     expect(run.out).toMatch(/^batch\s+us-east-1\s+m5\.large×1\s+m5\.large×1\s+0%/m)
     expect(run.out).toContain('Invariants    no violation')
+    expect(run.out).toMatch(/Available\s+Serving\s+Interrupted/)
+    expect(run.out).toMatch(
+      /^Serving\s+100\.000% of desired capacity in service and healthy in its load balancers/m,
+    )
     const report = JSON.parse(run.files.get('out/report.json') ?? '{}')
+    expect(report.totals.servingAvailabilityPct).toBe(100)
+    expect(report.groups.web.servingAvailabilityPct).toBe(100)
     expect(report).toEqual(JSON.parse(JSON.stringify(await simulate(loadScenarioFile(file)))))
     expect(Object.keys(report)).toEqual(['scenario', 'seed', 'totals', 'groups', 'timeline', 'violations'])
   })
@@ -38,6 +44,8 @@ describe('spotswap simulate', () => {
     expect(page.match(/<svg /g)).toHaveLength(3)
     expect(page).not.toMatch(/<script|<link|src=|@import|url\(/i)
     expect(page).toContain('Cost per hour, whole account')
+    expect(page).toContain('Serving traffic')
+    expect(page).toContain('<th class="num">Serving</th>')
   })
 
   it('explains an invalid scenario by path and exits 2', async () => {

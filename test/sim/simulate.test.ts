@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest'
+import { Priority } from '../../lambdas/sim/clock.ts'
+import { SimCloud } from '../../lambdas/sim/cloud.ts'
 import type { FaultHooks } from '../../lambdas/sim/faults.ts'
 import { ON_DEMAND_POLICY } from '../../lambdas/sim/policy.ts'
+import { round } from '../../lambdas/sim/report.ts'
 import { simulate, simulateRun } from '../../lambdas/sim/simulate.ts'
-import { group, parse, rawScenario } from './support.ts'
+import { group, launchSpotFor, parse, REGION, rawScenario, START_MS } from './support.ts'
 
 const web = group('web', { min: 2, max: 4, desired: 4 })
 
@@ -140,5 +143,57 @@ describe('simulate', () => {
     expect(report.totals.actualCostUsd).toBeGreaterThan(report.totals.onDemandOnlyCostUsd)
     expect(report.violations).toEqual([])
     expect(report.groups.web?.final).toMatchObject({ inService: 1, onDemand: 1 })
+  })
+})
+
+describe('the serving figure', () => {
+  const TARGET_GROUP = { type: 'target-group', healthCheckIntervalSeconds: 30, healthyThreshold: 3 }
+  const HOUR = 3600
+
+  it('counts new capacity once it has booted and passed the health checks; a group without load balancers once in service', async () => {
+    const scenario = parse(
+      rawScenario([
+        group('web', {
+          min: 2,
+          max: 4,
+          desired: 2,
+          loadBalancers: [TARGET_GROUP],
+          desiredSchedule: [['2022-05-31T19:00:00Z', 4]],
+        }),
+        group('batch', { desired: 1, max: 2, desiredSchedule: [['2022-05-31T19:00:00Z', 2]] }),
+      ]),
+    )
+    const run = await simulateRun(scenario, { policy: ON_DEMAND_POLICY })
+    // web: two instances out for 40 s of boot and 30 s × 3 of checks, of 2 + 4 instance-hours desired.
+    expect(run.serving.byGroupPct.web).toBeCloseTo(100 * (1 - (2 * 130) / (6 * HOUR)), 9)
+    expect(run.availability.byGroupPct.web).toBeCloseTo(100 * (1 - (2 * 40) / (6 * HOUR)), 9)
+    expect(run.serving.byGroupPct.batch).toBeCloseTo(100 * (1 - 40 / (3 * HOUR)), 9)
+    expect(run.report.groups.web?.servingAvailabilityPct).toBe(round(run.serving.byGroupPct.web ?? 0, 3))
+    expect(run.report.totals.servingAvailabilityPct).toBe(round(run.serving.totalPct, 3))
+    expect(run.report.totals.servingAvailabilityPct).toBeCloseTo(100 * (1 - (2 * 130 + 40) / (9 * HOUR)), 3)
+  })
+
+  it("is measured against the owner's desired capacity: a swap's own +1 while its replacement gets healthy is no demand", async () => {
+    const scenario = parse(rawScenario([group('web', { desired: 2, max: 4, loadBalancers: [TARGET_GROUP] })]))
+    let attachedAt = 0
+    const run = await simulateRun(scenario, {
+      policy: ON_DEMAND_POLICY,
+      prepare: (world) => {
+        const session = { id: 1, actor: 'replacer' as const, region: REGION, crashed: false, failedCalls: 0 }
+        const cloud = new SimCloud(world, REGION, session)
+        let spot = ''
+        world.clock.schedule(START_MS + 600_000, Priority.external, 'a launch', async () => {
+          const launched = await launchSpotFor(cloud, 'web', 'm5.large', 'us-east-1b')
+          spot = launched.ok ? launched.instanceId : ''
+        })
+        world.clock.schedule(START_MS + 700_000, Priority.external, 'its attach', async () => {
+          attachedAt = world.clock.now
+          await cloud.attachInstances('web', [spot])
+        })
+      },
+    })
+    expect(attachedAt).toBeGreaterThan(START_MS)
+    expect(run.report.groups.web?.final.desired).toBe(3)
+    expect(run.serving.byGroupPct.web).toBe(100)
   })
 })

@@ -9,7 +9,7 @@ header h1 span { color: var(--muted); font-weight: 500; }
 header p { margin: 4px 0; max-width: 900px; }
 .meta { color: var(--muted); }
 h2 { font-size: 16px; margin: 26px 0 10px; }
-.tiles { display: grid; grid-template-columns: repeat(6, 1fr); gap: 12px; margin-top: 20px; }
+.tiles { display: grid; grid-template-columns: repeat(7, 1fr); gap: 12px; margin-top: 20px; }
 .tile { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 12px 14px; }
 .tile .label { color: var(--muted); font-size: 12px; text-transform: uppercase; letter-spacing: .04em; }
 .tile .value { font-size: 24px; font-weight: 650; margin: 2px 0; }
