@@ -1,6 +1,7 @@
 /**
- * The six invariants of issue 7, checked after every step in which spotswap acts: one invocation of
- * its Lambdas, or several that overlapped (their effects interleave, so they are judged together).
+ * The seven invariants (issues 7 and 12), checked after every step in which spotswap acts: one
+ * invocation of its Lambdas, or several that overlapped (their effects interleave, so they are judged
+ * together).
  * Between steps only AWS and the group's owner change the account, so nothing else can break them.
  * 1. `capacity-below-desired`: a managed group lost in-service instances beyond those EC2 took or
  *    signalled (interruption warnings; rebalance recommendations the group is configured to leave on);
@@ -15,7 +16,13 @@
  *    an instance of a group spotswap does not manage, or such a group (the port records every write's
  *    targets in touches.ts);
  * 6. `retired-twice` / `double-replacement`: AWS applied a second retirement of an on-demand instance,
- *    or a spot instance was launched to replace an instance that already had a live replacement.
+ *    or a spot instance was launched to replace an instance that already had a live replacement;
+ * 7. `retired-before-serving`: a replacer run took an instance out of its group (detach, or
+ *    TerminateInstanceInAutoScalingGroup) while a replacement spotswap attached for it (its
+ *    `launched-for-replacing-instance` tag names it) was not InService and healthy in every load
+ *    balancer of the group, unless EC2 takes the instance anyway: it was warned of its interruption
+ *    (spotswap:interruption-warned) DOOMED_SWAP_DEADLINE_SECONDS or more ago (write-invariants.ts; the
+ *    facts are taken in touches.ts).
  */
 import type { GlobalConfig } from '../core/config.ts'
 import type { Session } from './faults.ts'
@@ -37,6 +44,7 @@ export interface Violation {
     | 'untouchable-touched'
     | 'retired-twice'
     | 'double-replacement'
+    | 'retired-before-serving'
   readonly detail: string
 }
 

@@ -16,7 +16,14 @@ import { instanceNotFound, simAwsError, terminationProtectedError } from './erro
 import { createFleet } from './fleet.ts'
 import { groupOfId, type PortContext, request } from './port-context.ts'
 import { isRunningOrPending } from './state.ts'
-import { recordFailure, recordGroup, recordInstances, recordLaunch, recordRetired } from './touches.ts'
+import {
+  prepareRetirements,
+  recordFailure,
+  recordGroup,
+  recordInstances,
+  recordLaunch,
+  recordRetired,
+} from './touches.ts'
 
 /** lambdas/aws/actions.ts forEachBatchSkippingMissing: a batch failing on a missing id is redone id by id. */
 const forEachBatchSkippingMissing = (ids: readonly string[], act: (batch: string[]) => void): void => {
@@ -146,7 +153,9 @@ export const detachInstances = (
       operation,
       { group: groupName, instances: batch },
       () => {
+        const retirements = prepareRetirements(ctx.session, ctx.region, operation, batch, ctx.world.clock.now)
         asgApi.detachInstances(ctx.world, ctx.region, groupName, batch, decrementDesired)
+        retirements.commit()
         recordRetired(ctx.session, ctx.region, operation, batch)
       },
       { group: groupName },
@@ -161,7 +170,15 @@ export const terminateInGroup = (ctx: PortContext, instanceId: string, decrement
     operation,
     { instances: [instanceId] },
     () => {
+      const retirements = prepareRetirements(
+        ctx.session,
+        ctx.region,
+        operation,
+        [instanceId],
+        ctx.world.clock.now,
+      )
       asgApi.terminateInGroup(ctx.world, ctx.region, instanceId, decrementDesired)
+      retirements.commit()
       recordRetired(ctx.session, ctx.region, operation, [instanceId])
     },
     { group: groupOfId(ctx, instanceId) },

@@ -6,8 +6,13 @@
  * invocation is over; facts are captured here because the world moves on (members leave, tags change).
  */
 import { isNotFound, isTransient } from '../aws/errors.ts'
-import { TAG_REPLACING_INSTANCE } from '../core/constants.ts'
+import {
+  DOOMED_SWAP_DEADLINE_SECONDS,
+  TAG_INTERRUPTION_WARNED,
+  TAG_REPLACING_INSTANCE,
+} from '../core/constants.ts'
 import type { Session } from './faults.ts'
+import { describeServing, isServing } from './load-balancers.ts'
 import { isRunningOrPending, type SimRegion } from './state.ts'
 
 export type WriteRecord =
@@ -39,6 +44,17 @@ export type WriteRecord =
       readonly operation: string
       readonly instanceId: string
       readonly group: string | undefined
+    }
+  /**
+   * A replacer run took `instanceId` out of its group while replacements of it that spotswap attached
+   * did not serve yet (`replacements`: each with why).
+   */
+  | {
+      readonly kind: 'retired-before-serving'
+      readonly operation: string
+      readonly instanceId: string
+      readonly group: string
+      readonly replacements: readonly string[]
     }
   /** CreateFleet started a new spot instance replacing `partner`; `alongside` describes replacements already alive. */
   | {
@@ -123,6 +139,50 @@ export const recordRetired = (
     const instance = region.instances.get(instanceId)
     if (instance?.lifecycle === 'on-demand')
       record(session, { kind: 'retire', operation, instanceId, group: instance.costGroup })
+  }
+}
+
+/**
+ * Replacements of `partner` spotswap attached to its group that do not serve now (InService and healthy
+ * in every load balancer of the group), each described with why. None when EC2 takes the partner anyway:
+ * it was warned and its swap's deadline has passed.
+ */
+export const unservedReplacements = (region: SimRegion, partner: string, nowMs: number): string[] => {
+  const group = region.groupOf(partner)
+  const warnedAt = Date.parse(region.instances.get(partner)?.tags[TAG_INTERRUPTION_WARNED] ?? '')
+  if (group === undefined || nowMs >= warnedAt + DOOMED_SWAP_DEADLINE_SECONDS * 1000) return []
+  const unserved: string[] = []
+  for (const id of group.members.keys()) {
+    const instance = region.instances.get(id)
+    if (instance?.origin !== 'spotswap' || instance.tags[TAG_REPLACING_INSTANCE] !== partner) continue
+    if (!isServing(group, id, nowMs)) unserved.push(`${id} (${describeServing(group, id, nowMs)})`)
+  }
+  return unserved
+}
+
+/**
+ * A replacer run is about to take these instances out of their group: the facts invariant 7 judges,
+ * taken before the request changes them. Call `commit` once AWS applied the request.
+ */
+export const prepareRetirements = (
+  session: Session,
+  region: SimRegion,
+  operation: string,
+  ids: readonly string[],
+  nowMs: number,
+): { commit: () => void } => {
+  if (session.actor !== 'replacer') return { commit: () => {} }
+  const entries: WriteRecord[] = ids.flatMap((instanceId) => {
+    const replacements = unservedReplacements(region, instanceId, nowMs)
+    const group = region.groupOf(instanceId)?.name
+    return replacements.length === 0 || group === undefined
+      ? []
+      : [{ kind: 'retired-before-serving' as const, operation, instanceId, group, replacements }]
+  })
+  return {
+    commit: () => {
+      for (const entry of entries) record(session, entry)
+    },
   }
 }
 

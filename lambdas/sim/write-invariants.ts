@@ -1,7 +1,7 @@
 /**
  * The invariants judged from what an invocation's writes touched (touches.ts) rather than from group
- * states: 5 (`untouchable-touched`), 6 (`retired-twice`, `double-replacement`) and 3 (`orphan`), whose
- * excuses depend on which requests failed.
+ * states: 5 (`untouchable-touched`), 6 (`retired-twice`, `double-replacement`), 7
+ * (`retired-before-serving`) and 3 (`orphan`), whose excuses depend on which requests failed.
  */
 import type { GlobalConfig } from '../core/config.ts'
 import { ORPHAN_SCHEDULE_PERIODS } from '../core/constants.ts'
@@ -33,7 +33,7 @@ const untouchableReasons = (config: GlobalConfig, write: WriteRecord): string[] 
   return reasons.length === 0 ? [] : [`named ${write.instanceId}, ${reasons.join(' and ')}`]
 }
 
-/** Invariants 5 and 6. */
+/** Invariants 5, 6 and 7. */
 export const checkWrites = (
   { config, ledger }: StepContext,
   writes: readonly WriteRecord[],
@@ -60,6 +60,13 @@ export const checkWrites = (
           detail: `on-demand ${write.instanceId} retired by ${write.operation} after ${first} had retired it`,
         })
     }
+    if (write.kind === 'retired-before-serving')
+      violations.push({
+        t: at,
+        group: write.group,
+        invariant: 'retired-before-serving',
+        detail: `${write.operation} took ${write.instanceId} out of ${write.group} while its replacement(s) did not serve: ${write.replacements.join(', ')}`,
+      })
     if (write.kind === 'launch' && write.alongside.length > 0)
       violations.push({
         t: at,

@@ -1,9 +1,17 @@
 import { describe, expect, it } from 'vitest'
 import { parseGlobalConfig } from '../../lambdas/core/config.ts'
+import {
+  DOOMED_SWAP_DEADLINE_SECONDS,
+  TAG_INTERRUPTION_WARNED,
+  TAG_REPLACING_INSTANCE,
+} from '../../lambdas/core/constants.ts'
+import type { SimCloud } from '../../lambdas/sim/cloud.ts'
 import { BOOT_SECONDS } from '../../lambdas/sim/constants.ts'
 import { warn } from '../../lambdas/sim/interruptions.ts'
 import {
   checkInvocation,
+  checkStep,
+  InvariantLedger,
   RESTORE_RUNS,
   type SizeWatch,
   snapshotRegion,
@@ -84,5 +92,110 @@ describe('invariant checks around an invocation', () => {
     const idle = async () => undefined
     expect(await around(sim, idle, watch)).toEqual([])
     expect(await around(sim, idle, watch)).toEqual(['group-size-not-restored'])
+  })
+})
+
+describe('invariant 7: a swap never retires a partner while its replacement is not serving', () => {
+  const TARGET_GROUP = { type: 'target-group', healthCheckIntervalSeconds: 30, healthyThreshold: 3 }
+
+  /** The group `web` with a spot replacement of its oldest member attached; the partner and the replacement. */
+  const swapped = async (groupOverrides: Record<string, unknown> = { loadBalancers: [TARGET_GROUP] }) => {
+    const sim = testWorld(rawScenario([group('web', { desired: 2, max: 4, ...groupOverrides })]))
+    const partner = sim.members('web')[0] as SimInstance
+    const launched = await sim.cloud().launchSpot({
+      groupName: 'web',
+      launchTemplate: { id: 'lt-1', name: undefined, version: '$Default' },
+      launchConfigurationName: undefined,
+      overrides: [
+        { instanceType: 'm5.large', zone: 'us-east-1b', subnetId: 'subnet-us-east-1b', priority: 0 },
+      ],
+      allocationStrategy: 'lowest-price',
+      tags: { 'launched-for-asg': 'web', [TAG_REPLACING_INSTANCE]: partner.id },
+      clientToken: 'swap-1',
+    })
+    await sim.advance(BOOT_SECONDS * 1000)
+    const replacement = launched.ok ? launched.instanceId : ''
+    await sim.cloud().attachInstances('web', [replacement])
+    return { sim, partner, replacement }
+  }
+
+  /** Runs `act` as one step of `actor` and returns the violations of invariant 7. */
+  const retiring = async (
+    sim: TestWorld,
+    act: (cloud: ReturnType<TestWorld['cloud']>) => Promise<unknown>,
+    actor: 'replacer' | 'interruption' = 'replacer',
+  ) => {
+    const cloud = sim.cloud(actor)
+    const ctx = { config, region: sim.region, ledger: new InvariantLedger() }
+    const before = snapshotRegion(config, sim.region)
+    const startedMs = sim.world.clock.now
+    await act(cloud)
+    const run = { session: cloud.session, startedMs, onlyGroup: 'web' }
+    return checkStep(ctx, [run], before, snapshotRegion(config, sim.region), 'now').filter(
+      (v) => v.invariant === 'retired-before-serving',
+    )
+  }
+
+  it.each([
+    [
+      'TerminateInstanceInAutoScalingGroup',
+      (cloud: SimCloud, id: string) => cloud.terminateInGroup(id, true),
+    ],
+    ['DetachInstances', (cloud: SimCloud, id: string) => cloud.detachInstances('web', [id], true)],
+  ])('flags %s of a partner whose attached replacement is still in its health checks', async (_, retire) => {
+    const { sim, partner, replacement } = await swapped()
+    const violations = await retiring(sim, (cloud) => retire(cloud, partner.id))
+    expect(violations).toEqual([
+      {
+        t: 'now',
+        group: 'web',
+        invariant: 'retired-before-serving',
+        detail: expect.stringContaining(
+          `took ${partner.id} out of web while its replacement(s) did not serve: ${replacement} (InService; initial in target group web-1 (Elb.InitialHealthChecking))`,
+        ),
+      },
+    ])
+  })
+
+  it('flags a partner whose replacement never turned healthy (a broken image)', async () => {
+    const { sim, partner } = await swapped({ loadBalancers: [TARGET_GROUP], unhealthyReplacementFraction: 1 })
+    await sim.advance(3_600_000)
+    const [violation] = await retiring(sim, (cloud) => cloud.terminateInGroup(partner.id, true))
+    expect(violation?.detail).toContain('unhealthy in target group web-1 (Target.FailedHealthChecks)')
+  })
+
+  it('accepts the retirement once the replacement is healthy in every load balancer', async () => {
+    const { sim, partner } = await swapped()
+    await sim.advance(90_000)
+    expect(await retiring(sim, (cloud) => cloud.terminateInGroup(partner.id, true))).toEqual([])
+  })
+
+  it('accepts a retirement in a group without load balancers: an attached replacement serves at once', async () => {
+    const { sim, partner } = await swapped({})
+    expect(await retiring(sim, (cloud) => cloud.terminateInGroup(partner.id, true))).toEqual([])
+  })
+
+  it.each([
+    ['before its swap deadline', DOOMED_SWAP_DEADLINE_SECONDS - 1, 1],
+    ['past its swap deadline, when EC2 takes it anyway', DOOMED_SWAP_DEADLINE_SECONDS, 0],
+  ])('judges a partner warned of its interruption %s', async (_, secondsAgo, expected) => {
+    const { sim, partner } = await swapped()
+    const warnedAt = new Date(sim.world.clock.now - secondsAgo * 1000).toISOString()
+    partner.tags = { ...partner.tags, [TAG_INTERRUPTION_WARNED]: warnedAt }
+    // The request itself takes 25 ms of simulated time: judged as of when AWS applies it.
+    const violations = await retiring(sim, (cloud) => cloud.terminateInGroup(partner.id, true))
+    expect(violations).toHaveLength(expected)
+  })
+
+  it('leaves the interruption handler and failed requests out: only a retirement AWS applied for a replacer run counts', async () => {
+    const { sim, partner } = await swapped()
+    expect(
+      await retiring(sim, (cloud) => cloud.detachInstances('web', [partner.id], true), 'interruption'),
+    ).toEqual([])
+    const again = await swapped()
+    const refused = await retiring(again.sim, (cloud) =>
+      cloud.detachInstances('web', [again.partner.id, 'i-0000000000000ffff'], true).catch(() => undefined),
+    )
+    expect(refused).toEqual([])
   })
 })
