@@ -113,6 +113,10 @@ export class Invocations {
           ...(this.ctx.policy.maxPoolShare === undefined
             ? {}
             : { maxPoolShare: this.ctx.policy.maxPoolShare }),
+          // A swap waiting for its replacements to serve asks for an early look through the run-request queue.
+          ...(this.ctx.policy.replacer
+            ? { requestRun: (group: string, delay: number) => this.requestRuns(region, group, [delay]) }
+            : {}),
         })
       } catch (error) {
         // The Lambda logs a failed region run and carries on; nothing else to do in the simulation.
