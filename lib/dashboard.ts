@@ -170,6 +170,7 @@ export class SpotSwapDashboard extends Construct {
         [
           handled(Metric.InterruptionsHandled, 'Spot interruption warnings'),
           handled(Metric.RebalanceRecommendationsHandled, 'Rebalance recommendations'),
+          handled(Metric.InterruptionDeadlinesHandled, 'Deadlines of members replaced ahead'),
           handled(Metric.IgnoredEvents, 'Ignored (not a managed group)'),
         ],
         THIRD,

@@ -9,6 +9,8 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs'
 import type { Construct } from 'constructs'
 import {
   DEAD_LETTER_RETENTION,
+  DEADLINE_RETENTION,
+  DEADLINE_VISIBILITY_TIMEOUT,
   FANOUT_MAX_RECEIVE_COUNT,
   FANOUT_RETENTION,
   FANOUT_VISIBILITY_TIMEOUT,
@@ -50,10 +52,11 @@ export const createFanoutQueues = (scope: Construct): FanoutQueues => {
 }
 
 /**
- * The interruption handler's requests for replacer runs of a group, each delayed by its own DelaySeconds
- * (FIFO queues have no per-message delay). The replacer passes each on to the fan-out queue. A request
- * is only worth anything within the two minutes of an interruption warning: no dead-letter queue, and a
- * short retention; the scheduled runs reconcile whatever a lost request left.
+ * Requests for replacer runs of a group, each delayed by its own DelaySeconds (FIFO queues have no
+ * per-message delay): the interruption handler's, within the two minutes of an interruption warning, and
+ * the replacer's own early looks at a swap waiting for its replacements to serve. The replacer passes each
+ * on to the fan-out queue. No dead-letter queue and a short retention: the scheduled runs reconcile
+ * whatever a lost request left.
  */
 export const createRunRequestQueue = (scope: Construct): Queue => {
   const queue = new Queue(scope, 'RunRequestQueue', {
@@ -65,6 +68,26 @@ export const createRunRequestQueue = (scope: Construct): Queue => {
     id: 'AwsSolutions-SQS3',
     reason:
       'A run request is stale two minutes after it was sent (the interrupted instance is gone) and the scheduled runs reconcile without it; a dead-letter queue would keep only noise.',
+  })
+  return queue
+}
+
+/**
+ * The interruption handler's reminders to itself, each delayed to the deadline of a member it replaces
+ * ahead of its interruption: a member still in its group then leaves, whatever the replacer's queue for
+ * the region is doing. Standard, for the per-message delay; no dead-letter queue (a reminder is stale
+ * 20 s after its delivery, when EC2 has taken the member).
+ */
+export const createDeadlineQueue = (scope: Construct): Queue => {
+  const queue = new Queue(scope, 'DeadlineQueue', {
+    ...COMMON,
+    visibilityTimeout: Duration.seconds(DEADLINE_VISIBILITY_TIMEOUT),
+    retentionPeriod: DEADLINE_RETENTION,
+  })
+  Validations.of(queue).acknowledge({
+    id: 'AwsSolutions-SQS3',
+    reason:
+      'A deadline reminder is stale once EC2 has taken the interrupted member, 20 s after its delivery; a dead-letter queue would keep only noise.',
   })
   return queue
 }

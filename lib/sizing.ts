@@ -87,3 +87,12 @@ export const MIN_FANOUT_CONCURRENCY = 2
 
 /** A month of logs covers an incident investigation; longer costs money for data nobody reads. */
 export const DEFAULT_LOG_RETENTION = RetentionDays.ONE_MONTH
+
+/**
+ * A deadline reminder is delivered 100 s after its warning and is worth nothing once EC2 took the member
+ * (20 s later): kept briefly. The visibility timeout covers a few handler timeouts, as AWS recommends
+ * for an SQS event source (https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-configure.html).
+ */
+export const DEADLINE_RETENTION = Duration.minutes(10)
+export const DEADLINE_VISIBILITY_TIMEOUT = INTERRUPTION_TIMEOUT.toSeconds() * 6
+export const DEADLINE_BATCH_SIZE = 10

@@ -35,10 +35,16 @@ import {
 } from './functions.ts'
 import { acknowledgeWildcards } from './nag.ts'
 import { type Grant, interruptionGrants, replacerGrants, toStatement } from './permissions.ts'
-import { createFailedEventsQueue, createFanoutQueues, createRunRequestQueue } from './queues.ts'
+import {
+  createDeadlineQueue,
+  createFailedEventsQueue,
+  createFanoutQueues,
+  createRunRequestQueue,
+} from './queues.ts'
 import { isRegionName } from './regions.ts'
 import { InterruptionRehearsal } from './rehearsal.ts'
 import {
+  DEADLINE_BATCH_SIZE,
   DEFAULT_LOG_RETENTION,
   DEFAULT_REPLACER_CONCURRENCY,
   FANOUT_CONCURRENCY_HEADROOM,
@@ -117,6 +123,8 @@ export class SpotSwap extends Construct {
   readonly fanoutDeadLetterQueue: Queue
   /** The interruption handler's delayed requests for replacer runs (replacing a member ahead of its interruption). */
   readonly runRequestQueue: Queue
+  /** The interruption handler's reminders to itself at the deadline of a member replaced ahead. */
+  readonly deadlineQueue: Queue
   /** Events and invocations that failed every retry, from both Lambdas and every home rule. */
   readonly failedEvents: Queue
   readonly alarms: readonly Alarm[]
@@ -145,6 +153,7 @@ export class SpotSwap extends Construct {
     this.fanoutQueue = fanoutQueue
     this.fanoutDeadLetterQueue = deadLetterQueue
     this.runRequestQueue = createRunRequestQueue(this)
+    this.deadlineQueue = createDeadlineQueue(this)
     const onFailure = new SqsDestination(this.failedEvents)
 
     const shared = {
@@ -178,7 +187,11 @@ export class SpotSwap extends Construct {
         'spotswap: take interrupted or at-risk spot instances out of their group without losing capacity',
       memorySize: INTERRUPTION_MEMORY_MB,
       timeout: INTERRUPTION_TIMEOUT,
-      environment: { ...shared, RUN_REQUEST_QUEUE_URL: this.runRequestQueue.queueUrl },
+      environment: {
+        ...shared,
+        RUN_REQUEST_QUEUE_URL: this.runRequestQueue.queueUrl,
+        DEADLINE_QUEUE_URL: this.deadlineQueue.queueUrl,
+      },
       logRetention,
       // No reserved concurrency: a mass interruption must be handled for every instance within two minutes.
       onFailure,
@@ -195,6 +208,10 @@ export class SpotSwap extends Construct {
     fanoutQueue.grantSendMessages(replacer.role)
     this.runRequestQueue.grantSendMessages(interruption.role)
     this.runRequestQueue.grantSendMessages(replacer.role)
+    this.deadlineQueue.grantSendMessages(interruption.role)
+    this.interruptionHandler.addEventSource(
+      new SqsEventSource(this.deadlineQueue, { batchSize: DEADLINE_BATCH_SIZE }),
+    )
     this.replacer.addEventSource(
       new SqsEventSource(this.runRequestQueue, {
         batchSize: RUN_REQUEST_BATCH_SIZE,

@@ -315,6 +315,38 @@ export const groupRunRequestEvent = (
   detail: { groupName },
 })
 
+export interface InterruptionDeadlineDetail {
+  readonly instanceId: string
+}
+
+/**
+ * spotswap's own reminder, sent by the interruption handler to itself through its deadline queue (with a
+ * delay) when it replaces a member ahead of its interruption: at the deadline, a member still in its group
+ * leaves at once, whatever the replacer's queue for the region is doing.
+ */
+export const interruptionDeadline: EventDefinition<'interruption-deadline', InterruptionDeadlineDetail> = {
+  kind: 'interruption-deadline',
+  source: 'spotswap',
+  detailType: 'Interrupted Member Deadline',
+  parseDetail: (detail) => {
+    const instanceId = instanceIdField(detail, 'instanceId')
+    return instanceId.ok ? { ok: true, detail: { instanceId: instanceId.detail } } : instanceId
+  },
+}
+
+export const interruptionDeadlineEvent = (
+  region: string,
+  instanceId: string,
+  now: Date,
+): Record<string, unknown> => ({
+  id: `${instanceId}-deadline-${now.getTime()}`,
+  source: interruptionDeadline.source,
+  'detail-type': interruptionDeadline.detailType,
+  region,
+  time: now.toISOString(),
+  detail: { instanceId },
+})
+
 /** An EventBridge schedule rule's tick; the detail carries nothing. */
 export const scheduledEvent: EventDefinition<'scheduled', Record<string, never>> = {
   kind: 'scheduled',

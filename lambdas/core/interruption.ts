@@ -12,6 +12,7 @@ import {
   type TerminationAction,
 } from './config.ts'
 import {
+  DOOMED_SWAP_DEADLINE_SECONDS,
   INTERRUPTION_RUN_DELAYS_SECONDS,
   TAG_INTERRUPTION_WARNED,
   TAG_LAUNCHED_FOR_GROUP,
@@ -37,6 +38,11 @@ export type InterruptionSignal =
       readonly instanceAction: InstanceAction
       /** When EC2 gave the warning (the event's time), if the event says; the interruption is 120 s later. */
       readonly warnedAt?: Date | undefined
+      /**
+       * The deadline of a member replaced ahead has come (spotswap's own reminder): it leaves now, serving
+       * replacement or not, and is not replaced ahead again.
+       */
+      readonly deadline?: boolean
     }
   | { readonly kind: 'rebalance-recommendation'; readonly instanceId: string }
 
@@ -53,6 +59,11 @@ export interface InterruptionSnapshot {
   readonly terminationProtected: boolean
   /** Whether replacer runs can be requested (the run-request queue is configured): replacing ahead needs them. */
   readonly canRequestRuns: boolean
+  /**
+   * An attached member whose replacement tag names this instance (a swap attached it and has not retired
+   * this instance yet); read only at a member's deadline.
+   */
+  readonly replacementOf?: string | undefined
   readonly config: Pick<GlobalConfig, 'tagFilters' | 'tagFilteringMode' | 'defaults'>
   readonly now: Date
 }
@@ -100,14 +111,16 @@ export type InterruptionAction =
       readonly tags: Readonly<Record<string, string>>
     }
   /**
-   * Ask for replacer runs of the group after these delays (the run-request queue). If the request fails,
-   * `otherwise` is done instead: the member leaves at once, as it would without replacing ahead.
+   * Ask for replacer runs of the group after these delays (the run-request queue), and for the handler's
+   * own reminder at the member's deadline (`deadlineInSeconds`, its deadline queue). If the runs cannot be
+   * requested, `otherwise` is done instead: the member leaves at once, as it would without replacing ahead.
    */
   | {
       readonly kind: 'request-runs'
       readonly instanceId: string
       readonly group: string
       readonly delaysSeconds: readonly number[]
+      readonly deadlineInSeconds: number
       readonly otherwise: Extract<InterruptionAction, { kind: 'detach' }>
     }
   /** Tag an at-risk member for the replacer to swap out (see TAG_REBALANCE_AT_RISK). */
@@ -270,17 +283,20 @@ const decideMember = (context: DecisionContext): InterruptionDecision => {
   // swap record (as it stands) says desired is exactly what the swap left: after an owner's resize, or
   // without a record, the +1 cannot be told from the owner's, and a decrement could take the group below
   // their figure; the member then leaves without one and the group backfills (a +1 left costs money).
+  // So does a doomed partner of an attached replacement at its deadline (the pair's unit is the attach's).
   const partner = instance.tags[TAG_REPLACING_INSTANCE]
   const recorded = parseSwapRecord(group.tags[TAG_SWAP_DESIRED])
   const record = recorded === undefined ? undefined : currentRecord(recorded, (id) => staysInGroup(group, id))
+  const otherSide = partner ?? context.snapshot.replacementOf
   const decrement =
-    partner !== undefined &&
-    group.members.some((m) => m.instanceId === partner && m.lifecycleState === 'InService') &&
+    otherSide !== undefined &&
+    group.members.some((m) => m.instanceId === otherSide && m.lifecycleState === 'InService') &&
     record !== undefined &&
     record.pairs > 0 &&
     group.desiredCapacity === record.after
   // Leaving with the decrement settles the pair at once; otherwise the member is replaced ahead if it can be.
-  const ahead = mode === 'replace' && !decrement ? replaceAhead(context, member) : undefined
+  const deadline = signal.kind === 'spot-interruption' && signal.deadline === true
+  const ahead = mode === 'replace' && !decrement && !deadline ? replaceAhead(context, member) : undefined
   if (ahead !== undefined) return { ...ahead, actions: [...actions, ...ahead.actions] }
   const leave = mode === 'replace' ? 'detach' : mode
   // The decrement is recorded ahead as one pair fewer, so the replacer tells it from an owner's resize.
@@ -296,15 +312,16 @@ const decideMember = (context: DecisionContext): InterruptionDecision => {
   // Outside the group nothing else would remove a stopped, hibernated or merely at-risk instance.
   if (leave === 'detach' && !ec2WillTerminate)
     actions.push({ kind: 'terminate-instance', instanceId: instance.id })
-  const what =
-    signal.kind === 'spot-interruption'
+  const what = deadline
+    ? 'deadline of a member replaced ahead'
+    : signal.kind === 'spot-interruption'
       ? `interruption (${signal.instanceAction})`
       : 'rebalance recommendation'
   return {
     outcome: 'act',
     reason: signal.kind === 'spot-interruption' ? 'interrupted-member' : 'at-risk-member',
     group: group.name,
-    detail: `${what} for ${instance.id} in ${group.name}: ${leave} ${decrement ? `with a decrement (its partner ${partner} is still in service)` : 'without decrementing desired capacity'}`,
+    detail: `${what} for ${instance.id} in ${group.name}: ${leave} ${decrement ? `with a decrement (the other side of its pair, ${otherSide}, is in service)` : 'without decrementing desired capacity'}`,
     configErrors,
     actions,
   }
@@ -324,6 +341,10 @@ const replaceAhead = (
   if (signal.kind !== 'spot-interruption' || signal.instanceAction !== 'terminate') return undefined
   if (!snapshot.canRequestRuns || member.protectedFromScaleIn || snapshot.terminationProtected)
     return undefined
+  const warnedAt = instance.tags[TAG_INTERRUPTION_WARNED] ?? (signal.warnedAt ?? snapshot.now).toISOString()
+  const warnedMs = Date.parse(warnedAt)
+  const deadlineMs =
+    (Number.isNaN(warnedMs) ? snapshot.now.getTime() : warnedMs) + DOOMED_SWAP_DEADLINE_SECONDS * 1000
   return {
     outcome: 'act',
     reason: 'interrupted-member',
@@ -337,16 +358,15 @@ const replaceAhead = (
         group: group.name,
         // The first warning's time, not this delivery's: a retried or duplicated event must not push back
         // the point after which the replacer no longer swaps (DOOMED_SWAP_DEADLINE_SECONDS).
-        tags: {
-          [TAG_INTERRUPTION_WARNED]:
-            instance.tags[TAG_INTERRUPTION_WARNED] ?? (signal.warnedAt ?? snapshot.now).toISOString(),
-        },
+        tags: { [TAG_INTERRUPTION_WARNED]: warnedAt },
       },
       {
         kind: 'request-runs',
         instanceId: instance.id,
         group: group.name,
         delaysSeconds: INTERRUPTION_RUN_DELAYS_SECONDS,
+        // Whatever the region's replacer queue is doing, the member leaves by its deadline.
+        deadlineInSeconds: Math.max(0, Math.ceil((deadlineMs - snapshot.now.getTime()) / 1000)),
         otherwise: { kind: 'detach', instanceId: instance.id, group: group.name, decrement: false },
       },
     ],

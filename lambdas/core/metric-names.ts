@@ -35,6 +35,8 @@ export const Metric = {
   // Interruption handler.
   InterruptionsHandled: 'InterruptionsHandled',
   RebalanceRecommendationsHandled: 'RebalanceRecommendationsHandled',
+  /** Reminders at the deadline of a member replaced ahead (it left then, or had already left). */
+  InterruptionDeadlinesHandled: 'InterruptionDeadlinesHandled',
   InterruptionActions: 'InterruptionActions',
   InterruptionHandlerDurationMs: 'InterruptionHandlerDurationMs',
   IgnoredEvents: 'IgnoredEvents',

@@ -1,10 +1,12 @@
 /**
  * The real wiring: one AWS adapter per region (created on first use and kept for the container's
  * life), Powertools telemetry, the wall clock, and the run-request queue when RUN_REQUEST_QUEUE_URL is
- * set (without it, doomed members leave their group at once instead of being replaced ahead).
+ * set (without it, doomed members leave their group at once instead of being replaced ahead), and the
+ * deadline queue for the handler's own reminders when DEADLINE_QUEUE_URL is set.
  */
 import { createAwsCloud } from '../aws/cloud.ts'
-import { sendRunRequests } from '../aws/run-request-queue.ts'
+import { sendDelayedMessages, sendRunRequests } from '../aws/run-request-queue.ts'
+import { interruptionDeadlineEvent } from '../core/events.ts'
 import { createLogger, createMetrics, emfMetricsSink, powertoolsLog } from '../telemetry.ts'
 import type { InterruptionCloud, InterruptionDeps } from './deps.ts'
 
@@ -15,6 +17,7 @@ export const defaultDeps = (
 ): InterruptionDeps => {
   const clouds = new Map<string, InterruptionCloud>()
   const queueUrl = env.RUN_REQUEST_QUEUE_URL?.trim()
+  const deadlineQueueUrl = env.DEADLINE_QUEUE_URL?.trim()
   const now = (): Date => new Date()
   return {
     env,
@@ -31,6 +34,14 @@ export const defaultDeps = (
     now,
     ...(queueUrl
       ? { requestRuns: (region, group, delays) => sendRunRequests(queueUrl, region, group, delays, now()) }
+      : {}),
+    ...(deadlineQueueUrl
+      ? {
+          requestDeadline: (region, instanceId, delaySeconds) =>
+            sendDelayedMessages(deadlineQueueUrl, [
+              { body: JSON.stringify(interruptionDeadlineEvent(region, instanceId, now())), delaySeconds },
+            ]),
+        }
       : {}),
   }
 }

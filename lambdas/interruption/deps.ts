@@ -35,4 +35,10 @@ export interface InterruptionDeps {
    * interruption; undefined when no run-request queue is configured, and doomed members leave at once.
    */
   readonly requestRuns?: (region: string, group: string, delaysSeconds: readonly number[]) => Promise<void>
+  /**
+   * Sends this handler a reminder about a member replaced ahead, delivered after `delaySeconds` (its
+   * deadline queue, DEADLINE_QUEUE_URL): then the member leaves if it is still in its group. Undefined
+   * without the queue; the replacer's own look at the deadline is then the only one.
+   */
+  readonly requestDeadline?: (region: string, instanceId: string, delaySeconds: number) => Promise<void>
 }

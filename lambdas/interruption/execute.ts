@@ -31,18 +31,25 @@ export type ExecutionResult =
 export interface ExecutionTarget {
   readonly cloud: InterruptionCloud
   readonly requestRuns: InterruptionDeps['requestRuns']
+  readonly requestDeadline?: InterruptionDeps['requestDeadline']
 }
 
-/** Requested runs, or the member leaves at once: a doomed member must never be left waiting for nothing. */
+/**
+ * Requested runs and the handler's own deadline reminder, or the member leaves at once: a doomed member
+ * must never be left waiting for nothing, nor for a region's replacer queue that is slow.
+ */
 const requestRuns = async (
-  { cloud, requestRuns }: ExecutionTarget,
+  target: ExecutionTarget,
   action: Extract<InterruptionAction, { kind: 'request-runs' }>,
 ): Promise<void> => {
+  const { cloud, requestRuns, requestDeadline } = target
   try {
     if (requestRuns === undefined) throw new Error('no run-request queue is configured')
+    if (requestDeadline !== undefined)
+      await requestDeadline(cloud.region, action.instanceId, action.deadlineInSeconds)
     await requestRuns(cloud.region, action.group, action.delaysSeconds)
   } catch {
-    await run({ cloud, requestRuns }, action.otherwise)
+    await run(target, action.otherwise)
   }
 }
 

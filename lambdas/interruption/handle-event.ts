@@ -6,6 +6,7 @@
 import type { GlobalConfig } from '../core/config.ts'
 import {
   createEventRegistry,
+  interruptionDeadline,
   type ParsedInvocationItem,
   rebalanceRecommendation,
   spotInterruptionWarning,
@@ -21,7 +22,11 @@ import { executeActions } from './execute.ts'
 import { observeInstance } from './observe.ts'
 import { type EventResult, reportConfigErrors } from './report.ts'
 
-export const INTERRUPTION_EVENTS = createEventRegistry([spotInterruptionWarning, rebalanceRecommendation])
+export const INTERRUPTION_EVENTS = createEventRegistry([
+  spotInterruptionWarning,
+  rebalanceRecommendation,
+  interruptionDeadline,
+])
 
 export type InterruptionItem = ParsedInvocationItem<typeof INTERRUPTION_EVENTS.definitions>
 
@@ -72,7 +77,7 @@ const handleSignal = async (
   const cloud = deps.cloudFor(region)
   const decision = decideInterruption(
     signal,
-    await observeInstance(cloud, signal.instanceId, config, deps.now(), deps.requestRuns !== undefined),
+    await observeInstance(cloud, signal, config, deps.now(), deps.requestRuns !== undefined),
   )
   reportConfigErrors(deps, region, decision.configErrors)
   const decided = { group: decision.group, managed: concernsManagedGroup(decision), detail: decision.detail }
@@ -87,7 +92,10 @@ const handleSignal = async (
       actions: decision.actions,
     })
   }
-  const execution = await executeActions({ cloud, requestRuns: deps.requestRuns }, decision.actions)
+  const execution = await executeActions(
+    { cloud, requestRuns: deps.requestRuns, requestDeadline: deps.requestDeadline },
+    decision.actions,
+  )
   const actions = execution.completed
   switch (execution.status) {
     case 'done':
@@ -132,5 +140,17 @@ export const handleEvent = (context: HandlerContext, item: InterruptionItem): Pr
       )
     case 'rebalance-recommendation':
       return handleSignal(context, item, { kind: event.kind, ...event.detail }, event.envelope.region)
+    case 'interruption-deadline':
+      return handleSignal(
+        context,
+        item,
+        {
+          kind: 'spot-interruption',
+          instanceId: event.detail.instanceId,
+          instanceAction: 'terminate',
+          deadline: true,
+        },
+        event.envelope.region,
+      )
   }
 }

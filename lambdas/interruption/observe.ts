@@ -1,10 +1,17 @@
 /**
  * Gathers what the decision needs about one instance in two rounds of parallel reads: the instance
  * and its group membership, then its group and lifecycle hooks; and, only for a spot member that may be
- * replaced ahead of its interruption, its termination protection. Events carry no group name.
+ * replaced ahead of its interruption, its termination protection; at a member's deadline, which member
+ * a swap attached for it. Events carry no group name.
  */
 import type { GlobalConfig } from '../core/config.ts'
-import { type InterruptionSnapshot, mayReplaceAhead, targetGroupName } from '../core/interruption.ts'
+import { TAG_REPLACING_INSTANCE } from '../core/constants.ts'
+import {
+  type InterruptionSignal,
+  type InterruptionSnapshot,
+  mayReplaceAhead,
+  targetGroupName,
+} from '../core/interruption.ts'
 import { groupQuery } from '../core/managed.ts'
 import type { LifecycleHook } from '../core/port.ts'
 import type { Group } from '../core/types.ts'
@@ -12,11 +19,12 @@ import type { InterruptionCloud } from './deps.ts'
 
 export const observeInstance = async (
   cloud: InterruptionCloud,
-  instanceId: string,
+  signal: InterruptionSignal,
   config: GlobalConfig,
   now: Date,
   canRequestRuns: boolean,
 ): Promise<InterruptionSnapshot> => {
+  const { instanceId } = signal
   const [instances, membership] = await Promise.all([
     cloud.describeInstances([instanceId]),
     cloud.groupOfInstances([instanceId]),
@@ -45,5 +53,27 @@ export const observeInstance = async (
     )
       terminationProtected = (await cloud.terminationProtected([instanceId])).has(instanceId)
   }
-  return { instance, memberOf, group, hooks, terminationProtected, canRequestRuns, config, now }
+  // At a member's deadline: is it the partner of a replacement a swap attached (whose unit it may take)?
+  let replacementOf: string | undefined
+  if (
+    signal.kind === 'spot-interruption' &&
+    signal.deadline === true &&
+    group !== undefined &&
+    memberOf !== undefined
+  ) {
+    const others = group.members.map((m) => m.instanceId).filter((id) => id !== instanceId)
+    const described = others.length > 0 ? await cloud.describeInstances(others) : []
+    replacementOf = described.find((i) => i.tags[TAG_REPLACING_INSTANCE] === instanceId)?.id
+  }
+  return {
+    instance,
+    memberOf,
+    group,
+    hooks,
+    terminationProtected,
+    canRequestRuns,
+    config,
+    now,
+    ...(replacementOf === undefined ? {} : { replacementOf }),
+  }
 }

@@ -14,7 +14,12 @@ export interface EventResult {
   /** The SQS message id when the event came through a queue. */
   readonly messageId: string | undefined
   readonly eventId: string | undefined
-  readonly kind: 'spot-interruption' | 'rebalance-recommendation' | 'unrecognized' | 'malformed'
+  readonly kind:
+    | 'spot-interruption'
+    | 'rebalance-recommendation'
+    | 'interruption-deadline'
+    | 'unrecognized'
+    | 'malformed'
   readonly region: string | undefined
   readonly instanceId: string | undefined
   readonly group: string | undefined
@@ -35,6 +40,7 @@ interface Telemetry {
 const HANDLED_METRIC = {
   'spot-interruption': Metric.InterruptionsHandled,
   'rebalance-recommendation': Metric.RebalanceRecommendationsHandled,
+  'interruption-deadline': Metric.InterruptionDeadlinesHandled,
 } as const
 
 export const reportEvent = ({ log, metrics }: Telemetry, result: EventResult, durationMs: number): void => {
@@ -49,7 +55,10 @@ export const reportEvent = ({ log, metrics }: Telemetry, result: EventResult, du
     unit: 'Milliseconds',
     value: durationMs,
   } as const
-  const isSignal = result.kind === 'spot-interruption' || result.kind === 'rebalance-recommendation'
+  const isSignal =
+    result.kind === 'spot-interruption' ||
+    result.kind === 'rebalance-recommendation' ||
+    result.kind === 'interruption-deadline'
   if (!isSignal || !result.managed || result.group === undefined) {
     metrics.emit(region, [{ name: Metric.IgnoredEvents, unit: 'Count', value: 1 }, duration])
     return

@@ -2,9 +2,12 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { parseGlobalConfig } from '../../lambdas/core/config.ts'
 import {
+  DOOMED_SWAP_DEADLINE_SECONDS,
   INTERRUPTION_RUN_DELAYS_SECONDS,
   TAG_INTERRUPTION_WARNED,
   TAG_LAUNCHED_FOR_GROUP,
+  TAG_REPLACING_INSTANCE,
+  TAG_SWAP_DESIRED,
 } from '../../lambdas/core/constants.ts'
 import {
   concernsManagedGroup,
@@ -138,7 +141,7 @@ describe('decideInterruption', () => {
         ).toMatchObject({
           decrement: true,
         })
-        expect(decision.detail).toContain(`its partner ${partner.id} is still in service`)
+        expect(decision.detail).toContain(`the other side of its pair, ${partner.id}, is in service`)
       },
     )
 
@@ -244,6 +247,73 @@ describe('decideInterruption', () => {
     })
   })
 
+  describe('the deadline of a member replaced ahead (the handler reminding itself)', () => {
+    const deadline = (instance: Instance): InterruptionSignal => ({
+      kind: 'spot-interruption',
+      instanceId: instance.id,
+      instanceAction: 'terminate',
+      deadline: true,
+    })
+    const warned = () => launchedSpot({ tags: { [TAG_INTERRUPTION_WARNED]: NOW.toISOString() } })
+
+    it('makes a member still in its group leave now, without replacing it ahead again', () => {
+      const instance = warned()
+      const decision = decideInterruption(deadline(instance), attached(instance, { canRequestRuns: true }))
+      expect(decision).toMatchObject({ outcome: 'act', reason: 'interrupted-member' })
+      expect(decision.actions).toEqual([
+        { kind: 'detach', instanceId: instance.id, group: 'web', decrement: false },
+      ])
+      expect(decision.detail).toContain('deadline of a member replaced ahead')
+    })
+
+    it('takes the unit of its attached replacement with it, announced in the swap record first', () => {
+      const instance = warned()
+      const replacement = launchedSpot({ tags: { [TAG_REPLACING_INSTANCE]: instance.id } })
+      const snapshot = attached(instance, { canRequestRuns: true, groupTags: { [TAG_SWAP_DESIRED]: '3/1' } })
+      const group = snapshot.group as Group
+      const withPair: InterruptionSnapshot = {
+        ...snapshot,
+        replacementOf: replacement.id,
+        group: { ...group, desiredCapacity: 3, members: [...group.members, memberOf(replacement)] },
+      }
+      const decision = decideInterruption(deadline(instance), withPair)
+      expect(decision.actions).toEqual([
+        {
+          kind: 'record-swap',
+          instanceId: instance.id,
+          group: 'web',
+          tags: { [TAG_SWAP_DESIRED]: `2/0/${instance.id}` },
+        },
+        { kind: 'detach', instanceId: instance.id, group: 'web', decrement: true },
+      ])
+    })
+
+    it('leaves the unit to the group when desired capacity is not what the swap record says', () => {
+      const instance = warned()
+      const replacement = launchedSpot({ tags: { [TAG_REPLACING_INSTANCE]: instance.id } })
+      const snapshot = attached(instance, { groupTags: { [TAG_SWAP_DESIRED]: '3/1' } })
+      const group = snapshot.group as Group
+      const resized: InterruptionSnapshot = {
+        ...snapshot,
+        replacementOf: replacement.id,
+        group: { ...group, desiredCapacity: 5, members: [...group.members, memberOf(replacement)] },
+      }
+      const decision = decideInterruption(deadline(instance), resized)
+      expect(decision.actions).toEqual([
+        { kind: 'detach', instanceId: instance.id, group: 'web', decrement: false },
+      ])
+    })
+
+    it('does nothing for a member that already left', () => {
+      const instance = warned()
+      const gone = decideInterruption(
+        deadline(instance),
+        attached(instance, { lifecycleState: 'Terminating' }),
+      )
+      expect(gone).toMatchObject({ outcome: 'skip', reason: 'already-leaving-group', actions: [] })
+    })
+  })
+
   describe('interruption warning for an attached spot member, when replacer runs can be requested', () => {
     const replaceable = (instance: Instance, situation: Situation = {}) =>
       attached(instance, { canRequestRuns: true, ...situation })
@@ -265,6 +335,8 @@ describe('decideInterruption', () => {
           instanceId: instance.id,
           group: 'web',
           delaysSeconds: INTERRUPTION_RUN_DELAYS_SECONDS,
+          // NOW is the warning's time: the reminder comes at the deadline.
+          deadlineInSeconds: DOOMED_SWAP_DEADLINE_SECONDS,
           otherwise: { kind: 'detach', instanceId: instance.id, group: 'web', decrement: false },
         },
       ])

@@ -196,15 +196,22 @@ describe("the interruption handler's permissions", () => {
     expect(grants(interruption, 'autoscaling:DeleteTags')).toBe(false)
   })
 
-  it('only send: run requests, and its failed invocations to the failed-events queue', () => {
+  it('only send run requests and its failed invocations; send and consume its own deadline reminders', () => {
     const sqsStatements = interruption.filter((s) => s.Action.some((a) => a.startsWith('sqs:')))
     expect([...new Set(sqsStatements.flatMap((s) => s.Resource))].sort()).toEqual([
+      expect.stringMatching(/^<SpotSwapDeadlineQueue\w+\.Arn>$/),
       expect.stringMatching(/^<SpotSwapFailedEvents\w+\.Arn>$/),
       expect.stringMatching(/^<SpotSwapRunRequestQueue\w+\.Arn>$/),
     ])
-    for (const statement of sqsStatements) {
+    for (const statement of sqsStatements.filter(
+      (s) => !s.Resource.some((r) => r.includes('DeadlineQueue')),
+    )) {
       for (const action of statement.Action) expect(SEND_ONLY).toContain(action)
     }
+    const onDeadlines = sqsStatements.filter((s) => s.Resource.some((r) => r.includes('DeadlineQueue')))
+    expect(onDeadlines.flatMap((s) => s.Action)).toEqual(
+      expect.arrayContaining(['sqs:SendMessage', 'sqs:ReceiveMessage', 'sqs:DeleteMessage']),
+    )
   })
 
   it.each([

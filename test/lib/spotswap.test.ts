@@ -44,13 +44,16 @@ describe('the SpotSwap Lambdas', () => {
     expect(lambda('InterruptionHandler').properties.ReservedConcurrentExecutions).toBeUndefined()
   })
 
-  it('gives the replacer the covered regions, the schedule and the fan-out queue', () => {
+  it('gives the replacer the covered regions, the schedule, the fan-out queue and the run-request queue', () => {
     const fanout = resourceOf(template, 'AWS::SQS::Queue', 'FanoutQueue')
+    const runRequests = resourceOf(template, 'AWS::SQS::Queue', 'RunRequestQueue')
     expect(lambda('Replacer').properties.Environment).toEqual({
       Variables: expect.objectContaining({
         REGIONS: 'us-east-1,eu-west-1',
         SCHEDULE_MINUTES: '5',
         FANOUT_QUEUE_URL: { Ref: fanout.logicalId },
+        // Early looks at a swap waiting for its replacements to serve.
+        RUN_REQUEST_QUEUE_URL: { Ref: runRequests.logicalId },
       }),
     })
   })
@@ -62,6 +65,8 @@ describe('the SpotSwap Lambdas', () => {
     expect(variables.REGIONS).toBe('us-east-1,eu-west-1')
     const runRequests = resourceOf(template, 'AWS::SQS::Queue', 'RunRequestQueue')
     expect(variables.RUN_REQUEST_QUEUE_URL).toEqual({ Ref: runRequests.logicalId })
+    const deadlines = resourceOf(template, 'AWS::SQS::Queue', 'DeadlineQueue')
+    expect(variables.DEADLINE_QUEUE_URL).toEqual({ Ref: deadlines.logicalId })
     expect(variables).not.toHaveProperty('FANOUT_QUEUE_URL')
     expect(variables).not.toHaveProperty('SCHEDULE_MINUTES')
   })
@@ -109,7 +114,7 @@ describe('the fan-out queue', () => {
     })
   })
 
-  it.each(['FanoutQueue', 'FanoutDeadLetterQueue', 'FailedEvents', 'RunRequestQueue'])(
+  it.each(['FanoutQueue', 'FanoutDeadLetterQueue', 'FailedEvents', 'RunRequestQueue', 'DeadlineQueue'])(
     'refuses plain-HTTP access to %s',
     (id) => {
       const queue = resourceOf(template, 'AWS::SQS::Queue', id)
@@ -144,6 +149,28 @@ describe('the run-request queue', () => {
       EventSourceArn: { 'Fn::GetAtt': [runRequests.logicalId, 'Arn'] },
       BatchSize: 10,
       ScalingConfig: { MaximumConcurrency: 2 },
+    })
+  })
+})
+
+describe('the deadline queue', () => {
+  it('is a standard queue (per-message delays), encrypted, short-lived, with no dead-letter queue', () => {
+    const { properties } = resourceOf(template, 'AWS::SQS::Queue', 'DeadlineQueue')
+    expect(properties).toMatchObject({
+      SqsManagedSseEnabled: true,
+      VisibilityTimeout: 6 * 30,
+      MessageRetentionPeriod: 600,
+    })
+    expect(properties).not.toHaveProperty('FifoQueue')
+    expect(properties).not.toHaveProperty('RedrivePolicy')
+  })
+
+  it('feeds the interruption handler its own reminders, with no concurrency cap', () => {
+    const deadlines = resourceOf(template, 'AWS::SQS::Queue', 'DeadlineQueue')
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: lambda('InterruptionHandler').logicalId },
+      EventSourceArn: { 'Fn::GetAtt': [deadlines.logicalId, 'Arn'] },
+      BatchSize: 10,
     })
   })
 })
