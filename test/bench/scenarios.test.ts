@@ -20,6 +20,24 @@ describe('the benchmark scenarios', () => {
     expect(scenarioPath(key).startsWith(SCENARIO_DIRECTORY)).toBe(true)
   })
 
+  it('puts the web groups behind target groups (30 s × 3, 300 s draining), and slow-health has slow and broken replacements', () => {
+    const balancersOf = (key: string) =>
+      Object.fromEntries(
+        loadScenarioFile(scenarioPath(key)).regions.flatMap((r) =>
+          r.groups.map((g) => [g.name, g.loadBalancers.map((b) => Object.values(b).join(' '))]),
+        ),
+      )
+    const web = ['target-group 30 3 300']
+    expect(balancersOf('steady-web')).toEqual({ web, api: web, render: web })
+    expect(balancersOf('daily-scaling')).toEqual({ frontend: web, workers: [] })
+    expect(balancersOf('slow-health')).toEqual({
+      storefront: ['target-group 30 10 300'],
+      'legacy-api': ['target-group 30 3 120', 'classic 30 10 300'],
+    })
+    const groups = loadScenarioFile(scenarioPath('slow-health')).regions.flatMap((r) => r.groups)
+    expect(groups.map((g) => g.unhealthyReplacementFraction)).toEqual([0.1, 0])
+  })
+
   it('large-account is exactly syntheticAccount(LARGE_ACCOUNT)', () => {
     const committed = JSON.parse(readFileSync(scenarioPath('large-account'), 'utf8')) as Record<
       string,
