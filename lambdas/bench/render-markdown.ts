@@ -138,7 +138,7 @@ export const renderResultsMarkdown = (
     '',
     sweepParagraph(sweep),
     '',
-    'Recorded by `npm run chaos -- --runs 10000 --seed 1 --jobs 2 --record bench/chaos-sweep.json` (the six invariants of [docs/reliability.md](../docs/reliability.md), checked after every simulated step).',
+    'Recorded by `npm run chaos -- --runs 10000 --seed 1 --jobs 2 --record bench/chaos-sweep.json` (the seven invariants of [docs/reliability.md](../docs/reliability.md), checked after every simulated step).',
     '',
   ]
   return lines.join('\n')

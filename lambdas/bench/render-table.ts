@@ -13,6 +13,7 @@ const COLUMNS: readonly {
 }[] = [
   { figure: 'savingsPct', header: 'Savings', format: (n) => `${n.toFixed(2)}%` },
   { figure: 'capacityAvailabilityPct', header: 'Available', format: (n) => `${n.toFixed(3)}%` },
+  { figure: 'servingAvailabilityPct', header: 'Serving', format: (n) => `${n.toFixed(3)}%` },
   { figure: 'convergenceMinutes', header: 'Converged', format: (n) => `${n.toFixed(0)} min` },
   { figure: 'interruptions', header: 'Interrupted', format: (n) => String(n) },
   { figure: 'replacements', header: 'Replacements', format: (n) => String(n) },

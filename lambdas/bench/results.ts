@@ -9,6 +9,7 @@ export const SCENARIO_KEYS = [
   'preemption-traces',
   'gpu-fleet',
   'large-account',
+  'slow-health',
 ] as const
 export type ScenarioKey = (typeof SCENARIO_KEYS)[number]
 
@@ -27,6 +28,11 @@ export interface PolicyFigures {
   readonly savingsPct: number
   /** ∫ min(in service, desired) / ∫ desired over the scenario, in percent (time-weighted). */
   readonly capacityAvailabilityPct: number
+  /**
+   * ∫ min(members serving traffic, owner's desired) / ∫ owner's desired, in percent (time-weighted): a
+   * member serves once InService and healthy in every load balancer of its group (without any: InService).
+   */
+  readonly servingAvailabilityPct: number
   /** Minutes until every managed group first reached its on-demand minimum; null if one never did. */
   readonly convergenceMinutes: number | null
   /** Interruption warnings received by spot instances. */
@@ -94,7 +100,13 @@ export const resultsProblems = (value: unknown, scenarios: readonly string[] = S
       const figures = byPolicy[policy]
       need(isObject(figures), path, 'an object')
       if (!isObject(figures)) continue
-      for (const key of ['savingsPct', 'capacityAvailabilityPct', 'interruptions', 'replacements'])
+      for (const key of [
+        'savingsPct',
+        'capacityAvailabilityPct',
+        'servingAvailabilityPct',
+        'interruptions',
+        'replacements',
+      ])
         need(isNumber(figures[key]), `${path}.${key}`, 'a number')
       for (const key of ['convergenceMinutes', 'apiCallsPerRun'])
         need(figures[key] === null || isNumber(figures[key]), `${path}.${key}`, 'a number or null')

@@ -27,6 +27,7 @@ export const policyFigures = (run: SimulationRun): PolicyFigures => {
   return {
     savingsPct: totals.savingsPct,
     capacityAvailabilityPct: round(run.availability.totalPct, 3),
+    servingAvailabilityPct: round(run.serving.totalPct, 3),
     convergenceMinutes: totals.convergenceMinutes,
     interruptions: totals.interruptions,
     replacements: totals.replacements + sum(run.autoScalingSpotLaunches.values()),
@@ -56,6 +57,7 @@ export const runScenario = async (
   figures.oracle = {
     savingsPct: oracle.savingsPct,
     capacityAvailabilityPct: 100,
+    servingAvailabilityPct: 100,
     convergenceMinutes: 0,
     interruptions: 0,
     replacements: oracle.launches,

@@ -40,6 +40,7 @@ describe('the results page and table', () => {
   const figures = {
     savingsPct: 50,
     capacityAvailabilityPct: 99.95,
+    servingAvailabilityPct: 99.9,
     convergenceMinutes: 15,
     interruptions: 2,
     replacements: 8,
@@ -83,12 +84,14 @@ describe('the results page and table', () => {
   it('gives every figure with its ratio to spotswap and says which targets were missed', () => {
     const targets = checkTargets(results)
     const text = renderResultsText(results, targets)
-    expect(text).toMatch(/oracle\s+60\.00%\s+1\.20×\s+99\.950%\s+1\.00×\s+15 min\s+1\.00×/)
+    expect(text).toMatch(
+      /oracle\s+60\.00%\s+1\.20×\s+99\.950%\s+1\.00×\s+99\.900%\s+1\.00×\s+15 min\s+1\.00×/,
+    )
     expect(text).toContain("MISSED  steady-web: savings ≥ 90% of the oracle's: 50.00% vs 60.00% = 83.3%")
     const page = renderResultsMarkdown(results, details, targets)
     expect(page).toContain('- Commit: abc1234')
     expect(page).toContain(
-      '| spotswap | 50.00% (1.00×) | 99.950% (1.00×) | 15 min (1.00×) | 2 (1.00×) | 8 (1.00×) | 4.0 (1.00×) |',
+      '| spotswap | 50.00% (1.00×) | 99.950% (1.00×) | 99.900% (1.00×) | 15 min (1.00×) | 2 (1.00×) | 8 (1.00×) | 4.0 (1.00×) |',
     )
     expect(page).toContain(
       "Oracle held to Auto Scaling's zone balance: 55.00% savings. Invariant violations: none.",

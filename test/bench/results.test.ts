@@ -12,6 +12,7 @@ import { checkTargets } from '../../lambdas/bench/targets.ts'
 const figures = (overrides: Partial<PolicyFigures> = {}): PolicyFigures => ({
   savingsPct: 60,
   capacityAvailabilityPct: 100,
+  servingAvailabilityPct: 100,
   convergenceMinutes: 10,
   interruptions: 0,
   replacements: 12,
@@ -47,6 +48,21 @@ describe('results.json shape', () => {
   it('accepts what the benchmark writes, nulls included where a figure does not apply', () => {
     const written = results({ oracle: { apiCallsPerRun: null }, 'on-demand': { convergenceMinutes: null } })
     expect(resultsProblems(JSON.parse(JSON.stringify(written)))).toEqual([])
+  })
+
+  it('wants the serving figure of every policy on every scenario, slow-health included', () => {
+    const valid = results()
+    const { servingAvailabilityPct: _, ...withoutServing } = figures()
+    const broken = {
+      ...valid,
+      scenarios: {
+        ...valid.scenarios,
+        'slow-health': { ...valid.scenarios['slow-health'], 'on-demand': withoutServing },
+      },
+    }
+    expect(resultsProblems(broken)).toEqual([
+      '$.scenarios.slow-health.on-demand.servingAvailabilityPct: expected a number',
+    ])
   })
 
   it('names every missing or mistyped field', () => {
@@ -86,7 +102,8 @@ describe('the targets', () => {
       }),
     )
     expect(missed(checks)).toEqual([])
-    expect(checks).toHaveLength(SCENARIO_KEYS.length * 3 + 2)
+    // Four per scenario, convergence within 20 min + health checks for steady-web and daily-scaling, two more.
+    expect(checks).toHaveLength(SCENARIO_KEYS.length * 4 + 2 + 2)
   })
 
   it.each([
@@ -104,6 +121,21 @@ describe('the targets', () => {
       'convergence under 4× autospotting’s',
       { autospotting: { convergenceMinutes: 30 } },
       'steady-web: converges ≥ 4× faster than autospotting',
+    ],
+    [
+      'serving more than 0.05 points below on-demand',
+      { spotswap: { servingAvailabilityPct: 99.94 }, 'on-demand': { servingAvailabilityPct: 100 } },
+      "steady-web: serving ≥ on-demand's − 0.05 points, ≥ 99.9% where on-demand's is",
+    ],
+    [
+      'serving under 99.9% where on-demand reaches it',
+      { spotswap: { servingAvailabilityPct: 99.89 }, 'on-demand': { servingAvailabilityPct: 99.92 } },
+      "steady-web: serving ≥ on-demand's − 0.05 points, ≥ 99.9% where on-demand's is",
+    ],
+    [
+      'convergence slower than 20 minutes plus the health checks',
+      { spotswap: { convergenceMinutes: 25 } },
+      'steady-web: converges within 21.5 min (20 min + the health checks)',
     ],
     [
       'no convergence at all',
