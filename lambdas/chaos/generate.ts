@@ -1,6 +1,7 @@
 /**
  * Random chaos cases with fast-check: accounts of one or two regions with groups of every shape, tags
- * valid and hostile, the owner's scaling, price spikes, capacity outages (real traces and made-up ones),
+ * valid and hostile, load balancers with quick and slow health checks and replacements that never turn
+ * healthy, the owner's scaling, price spikes, capacity outages (real traces and made-up ones),
  * interruptions, and the faults and races of generate-script.ts. `generateCase(seed)` is deterministic;
  * `caseArbitrary` lets fast-check shrink a failing case to a small one.
  */
@@ -78,6 +79,23 @@ const poolArbitrary = fc.record({
   outage: outageArbitrary,
 })
 
+/** A target group or classic load balancer: health checks from quick to slow, draining from none to AWS's default. */
+const balancerArbitrary = fc.record({
+  type: fc.constantFrom('target-group', 'target-group', 'classic'),
+  healthCheckIntervalSeconds: fc.constantFrom(5, 10, 30, 30),
+  healthyThreshold: fc.constantFrom(2, 3, 5, 10),
+  deregistrationDelaySeconds: fc.constantFrom(0, 30, 300),
+})
+
+/** A group's traffic: most groups have no load balancer; some replacements never turn healthy (a broken image). */
+const trafficArbitrary = fc.record({
+  loadBalancers: fc.oneof(
+    { weight: 3, arbitrary: fc.constant([]) },
+    { weight: 2, arbitrary: fc.array(balancerArbitrary, { minLength: 1, maxLength: 2 }) },
+  ),
+  unhealthyReplacementFraction: fc.constantFrom(0, 0, 0, 0.2, 0.5, 1),
+})
+
 const ENV_SETTINGS = [
   'MIN_ON_DEMAND_NUMBER',
   'MIN_ON_DEMAND_PERCENTAGE',
@@ -120,6 +138,8 @@ const drawArbitrary = fc.record({
     maxDelaySeconds: fc.constantFrom(30, 120, 600),
   }),
   owner: fc.array(ownerArbitrary, { maxLength: 2 }),
+  /** Per group, by index. Drawn last, so the draws above (and the cases of older seeds) stay as they were. */
+  traffic: fc.array(trafficArbitrary, { minLength: 5, maxLength: 5 }),
 })
 
 type Draw = typeof drawArbitrary extends fc.Arbitrary<infer T> ? T : never
@@ -161,6 +181,7 @@ const assemble = (seed: number, draw: Draw): ChaosCase => {
     const max = Math.max(1, desired + g.extraMax)
     const tags: Record<string, string> = { team: 'chaos', ...g.settings }
     if (g.filterTag !== undefined) tags[FILTER_KEY] = g.filterTag
+    const traffic = draw.traffic[i]
     return {
       region: g.region % draw.regionCount,
       spec: {
@@ -179,6 +200,12 @@ const assemble = (seed: number, draw: Draw): ChaosCase => {
           iso(at(draw, when)),
           g.min + Math.round((level / 1000) * (max - g.min)),
         ]),
+        ...(traffic === undefined || traffic.loadBalancers.length === 0
+          ? {}
+          : {
+              loadBalancers: traffic.loadBalancers,
+              unhealthyReplacementFraction: traffic.unhealthyReplacementFraction,
+            }),
       },
     }
   })

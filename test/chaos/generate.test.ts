@@ -67,6 +67,23 @@ describe('generateCase', () => {
         (scenarios[i]?.regions ?? []).some((r) => r.groups.some((g) => g.tags['spot-enabled'] !== 'true')),
     ],
     ['the owner scaling', (c) => groupsOf(c).some((g) => g.desiredSchedule.length > 0)],
+    ['target groups', (c) => groupsOf(c).some((g) => g.loadBalancers.some((b) => b.type === 'target-group'))],
+    [
+      'classic load balancers',
+      (c) => groupsOf(c).some((g) => g.loadBalancers.some((b) => b.type === 'classic')),
+    ],
+    [
+      'slow health checks (5 minutes and more)',
+      (c) =>
+        groupsOf(c).some((g) =>
+          g.loadBalancers.some((b) => b.healthCheckIntervalSeconds * b.healthyThreshold >= 300),
+        ),
+    ],
+    [
+      'replacements that never turn healthy',
+      (c) => groupsOf(c).some((g) => g.unhealthyReplacementFraction > 0),
+    ],
+    ['groups without load balancers', (c) => groupsOf(c).some((g) => g.loadBalancers.length === 0)],
     ['two regions', (c) => scenarioOf(c).regions.length === 2],
     [
       'a fatal environment (nothing may be touched)',
