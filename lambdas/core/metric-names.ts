@@ -32,6 +32,8 @@ export const Metric = {
   ConfigErrors: 'ConfigErrors',
   GroupsManaged: 'GroupsManaged',
   RunDurationMs: 'RunDurationMs',
+  /** Scaling-activity sentences in none of Auto Scaling's known wordings (core/scaling-activities.ts). */
+  UnclassifiedScalingActivities: 'UnclassifiedScalingActivities',
   // Interruption handler.
   InterruptionsHandled: 'InterruptionsHandled',
   RebalanceRecommendationsHandled: 'RebalanceRecommendationsHandled',

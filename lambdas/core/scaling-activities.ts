@@ -33,31 +33,61 @@ export interface DesiredChange {
  * changes of desired capacity, or why they could not be read.
  */
 export type OwnerChanges =
-  | { readonly kind: 'read'; readonly changes: readonly DesiredChange[] }
+  | {
+      readonly kind: 'read'
+      readonly changes: readonly DesiredChange[]
+      /** Sentences in none of Auto Scaling's known wordings (counted in a metric: the wording may change). */
+      readonly unclassified?: number
+    }
   | { readonly kind: 'unreadable'; readonly error: string }
 
 const SENTENCE_START = /(?=\bAt \d{4}-\d{2}-\d{2}T)/
 const DESIRED_CHANGE = /changing the desired capacity from (\d{1,9}) to (\d{1,9})/
 const SENTENCE_TIME = /^At (\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z)/
+/** An instance started, added, taken out of service, detached or terminated: no change of desired by itself. */
+const INSTANCE_MOVE =
+  /^At \S+ (?:an instance|instance i-[0-9a-f]{8,17}) was (?:started|launched|added|taken out of service|detached|terminated|moved)\b/
+
+/** What one sentence of a cause says, in Auto Scaling's wording: the one place that wording is read. */
+export type ActivitySentence =
+  | { readonly kind: 'desired-change'; readonly from: number; readonly to: number }
+  | { readonly kind: 'instance-move' }
+  | { readonly kind: 'unclassified' }
+
+export const classifySentence = (sentence: string): ActivitySentence => {
+  const change = DESIRED_CHANGE.exec(sentence)
+  if (change !== null) return { kind: 'desired-change', from: Number(change[1]), to: Number(change[2]) }
+  return INSTANCE_MOVE.test(sentence.trim()) ? { kind: 'instance-move' } : { kind: 'unclassified' }
+}
 
 /**
- * Changes of desired capacity made by someone else at or after `since`, oldest first; one change
- * explains several activities (each instance it launched or terminated), so repeats count once.
+ * Changes of desired capacity made by someone else at or after `since`, oldest first (one change explains
+ * several activities, each instance it launched or terminated, so repeats count once), and how many
+ * sentences since then were in no known wording.
  */
-export const desiredChangesSince = (activities: readonly ScalingActivity[], since: Date): DesiredChange[] => {
+export const readActivities = (
+  activities: readonly ScalingActivity[],
+  since: Date,
+): { readonly changes: DesiredChange[]; readonly unclassified: number } => {
   // The causes give whole seconds: a change in the swap's own second counts (it may be after it).
   const sinceMs = Math.floor(since.getTime() / 1000) * 1000
   const changes = new Map<string, DesiredChange>()
+  let unclassified = 0
   for (const activity of activities) {
     for (const sentence of activity.cause.split(SENTENCE_START)) {
-      const change = DESIRED_CHANGE.exec(sentence)
-      if (change === null) continue
+      if (sentence.trim() === '') continue
       const stated = Date.parse(SENTENCE_TIME.exec(sentence.trim())?.[1] ?? '')
       const at = Number.isNaN(stated) ? activity.startTime : new Date(stated)
       if (at.getTime() < sinceMs) continue
-      const entry = { at, from: Number(change[1]), to: Number(change[2]), cause: sentence.trim() }
+      const said = classifySentence(sentence)
+      if (said.kind === 'unclassified') unclassified++
+      if (said.kind !== 'desired-change') continue
+      const entry = { at, from: said.from, to: said.to, cause: sentence.trim() }
       changes.set(`${at.getTime()}:${entry.from}:${entry.to}`, entry)
     }
   }
-  return [...changes.values()].sort((a, b) => a.at.getTime() - b.at.getTime())
+  return { changes: [...changes.values()].sort((a, b) => a.at.getTime() - b.at.getTime()), unclassified }
 }
+
+export const desiredChangesSince = (activities: readonly ScalingActivity[], since: Date): DesiredChange[] =>
+  readActivities(activities, since).changes

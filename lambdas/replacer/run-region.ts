@@ -4,9 +4,10 @@
 import type { Action, GroupPlan } from '../core/actions.ts'
 import type { ConfigError, GlobalConfig } from '../core/config.ts'
 import type { Log, MetricsSink } from '../core/log.ts'
+import { DIMENSION_GROUP, DIMENSION_REGION, Metric } from '../core/metric-names.ts'
 import { planGroup } from '../core/planner.ts'
 import type { CloudPort } from '../core/port.ts'
-import { desiredChangesSince, type OwnerChanges } from '../core/scaling-activities.ts'
+import { type OwnerChanges, readActivities } from '../core/scaling-activities.ts'
 import type { Selection } from '../core/selection.ts'
 import type { HealthObservation } from '../core/serving.ts'
 import type { Instance } from '../core/types.ts'
@@ -75,6 +76,8 @@ interface PlanContext {
   readonly maxPoolShare: number | undefined
   /** One cache per product description (selections depend on its spot prices), kept across passes. */
   readonly caches: Map<string, Map<string, Selection>>
+  /** Told what the groups' scaling activities said, once read. */
+  readonly onOwnerChanges?: (changes: ReadonlyMap<string, OwnerChanges>) => void
 }
 
 interface PlanDetails {
@@ -151,7 +154,7 @@ const readOwnerChanges = async (
     const since = new Date(Number.isNaN(started) ? 0 : started)
     try {
       const activities = await cloud.scalingActivities(group.name, since)
-      return [group.name, { kind: 'read', changes: desiredChangesSince(activities, since) }] as const
+      return [group.name, { kind: 'read', ...readActivities(activities, since) }] as const
     } catch (error) {
       const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
       return [group.name, { kind: 'unreadable', error: message }] as const
@@ -225,6 +228,7 @@ const planRegion = async (context: PlanContext, cloud: CloudPort): Promise<Group
   // Read before any retirement of a swap is kept; later details only ever take retirements away.
   const retiring = snapshot.groups.filter((_, i) => retiresForSwap(plans[i] as GroupPlan))
   const ownerChanges = await readOwnerChanges(cloud, retiring)
+  context.onOwnerChanges?.(ownerChanges)
   const checked = new Set<string>()
   const protectedIds = new Set<string>()
   let replan = changing.filter(
@@ -307,6 +311,24 @@ const withoutAttachedMeanwhile = async (
   }))
 }
 
+/**
+ * Sentences of the groups' scaling activities in none of Auto Scaling's known wordings: the wording is not
+ * a documented contract, so a change in it must show (a log line and a metric) rather than pass unseen.
+ */
+const reportUnclassified = (options: RegionRunOptions, changes: ReadonlyMap<string, OwnerChanges>): void => {
+  for (const [group, read] of changes) {
+    if (read.kind !== 'read' || (read.unclassified ?? 0) === 0) continue
+    options.log.warn('scaling activities in an unknown wording', {
+      region: options.cloud.region,
+      group,
+      sentences: read.unclassified,
+    })
+    options.metrics.emit({ [DIMENSION_REGION]: options.cloud.region, [DIMENSION_GROUP]: group }, [
+      { name: Metric.UnclassifiedScalingActivities, unit: 'Count', value: read.unclassified ?? 0 },
+    ])
+  }
+}
+
 /** Strays are only terminated when AWS confirms they belong to no group at all. */
 const cleanStrays = async (
   candidates: readonly Instance[],
@@ -377,7 +399,14 @@ export const runRegion = async (options: RegionRunOptions): Promise<RegionResult
       groups: unmanaged,
     })
   }
-  const context = { snapshot, config, now, maxPoolShare: options.maxPoolShare, caches: new Map() }
+  const context: PlanContext = {
+    snapshot,
+    config,
+    now,
+    maxPoolShare: options.maxPoolShare,
+    caches: new Map(),
+    onOwnerChanges: (changes) => reportUnclassified(options, changes),
+  }
   const plans = await withoutAttachedMeanwhile(await planRegion(context, cloud), cloud, log)
   const groups = await mapWithConcurrency(plans, GROUP_CONCURRENCY, async (plan): Promise<GroupResult> => {
     const outcomes = await executeActions(cloud, plan.actions, config.dryRun)

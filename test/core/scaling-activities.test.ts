@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { desiredChangesSince, type ScalingActivity } from '../../lambdas/core/scaling-activities.ts'
+import {
+  classifySentence,
+  desiredChangesSince,
+  readActivities,
+  type ScalingActivity,
+} from '../../lambdas/core/scaling-activities.ts'
 
 const SINCE = new Date('2026-01-01T10:00:00Z')
 const activity = (startTime: string, cause: string): ScalingActivity => ({
@@ -89,5 +94,52 @@ describe('desiredChangesSince', () => {
       SINCE,
     )
     expect(change?.at).toEqual(new Date('2026-01-01T10:05:10Z'))
+  })
+})
+
+describe('classifySentence: the one reader of Auto Scaling’s wording', () => {
+  it.each([
+    [
+      'At 2026-01-01T10:05:00Z a user request explicitly set group desired capacity changing the desired capacity from 9 to 7.',
+      'desired-change',
+    ],
+    [
+      'At 2026-01-01T10:05:04Z an instance was taken out of service in response to a difference between desired and actual capacity, shrinking the capacity from 9 to 7.',
+      'instance-move',
+    ],
+    [
+      'At 2026-01-01T10:05:00Z an instance was added in response to user request. Keeping the capacity at the new desired capacity 5.',
+      'instance-move',
+    ],
+    [
+      'At 2026-01-01T10:05:00Z instance i-0123456789abcdef0 was detached in response to a user request, shrinking the capacity from 5 to 4.',
+      'instance-move',
+    ],
+    [
+      'At 2026-01-01T10:05:07Z an instance was started in response to a difference between desired and actual capacity, increasing the capacity from 0 to 16.',
+      'instance-move',
+    ],
+    ['At 2026-01-01T10:05:00Z the group was resized by a new kind of request.', 'unclassified'],
+  ])('%s → %s', (sentence, kind) => {
+    expect(classifySentence(sentence).kind).toBe(kind)
+  })
+
+  it('counts the sentences since the swap started that it could not classify', () => {
+    const read = readActivities(
+      [
+        activity(
+          '2026-01-01T10:05:10Z',
+          'At 2026-01-01T10:05:00Z the group was resized by a new kind of request.',
+        ),
+        activity('2026-01-01T09:05:10Z', 'At 2026-01-01T09:05:00Z something from before the swap.'),
+        activity(
+          '2026-01-01T10:06:10Z',
+          'At 2026-01-01T10:06:00Z a user request explicitly set group desired capacity changing the desired capacity from 3 to 4.  At 2026-01-01T10:06:04Z an instance was started in response to a difference between desired and actual capacity, increasing the capacity from 3 to 4.',
+        ),
+      ],
+      SINCE,
+    )
+    expect(read.unclassified).toBe(1)
+    expect(read.changes).toHaveLength(1)
   })
 })

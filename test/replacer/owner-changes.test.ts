@@ -50,6 +50,25 @@ describe('finishing a swap against the scaling activities', () => {
     expect(cloud.mutations.filter((c) => c.method === 'terminateInGroup')).toEqual([])
   })
 
+  it('counts sentences in an unknown wording in a metric and a warning, and still retires', async () => {
+    const { cloud, h, started } = await crashedMidSwap()
+    cloud.group('web').activities.push({
+      startTime: new Date(started.getTime() + 10_000),
+      cause: `At ${new Date(started.getTime() + 5_000).toISOString().replace(/\.\d{3}Z$/, 'Z')} the group was resized by a request of a new kind.`,
+    })
+    await h.run()
+    expect(cloud.group('web').desiredCapacity).toBe(2)
+    const counted = h.recorded.metrics.flatMap((m) =>
+      m.values
+        .filter((v) => v.name === 'UnclassifiedScalingActivities')
+        .map((v) => ({ ...m.dimensions, value: v.value })),
+    )
+    expect(counted).toEqual([{ Region: 'us-east-1', Group: 'web', value: 1 }])
+    expect(h.recorded.logs).toContainEqual(
+      expect.objectContaining({ level: 'warn', message: 'scaling activities in an unknown wording' }),
+    )
+  })
+
   it('is not misled by a change from before the swap started', async () => {
     const { cloud, h, started } = await crashedMidSwap()
     cloud.group('web').activities.push(ownerSets(new Date(started.getTime() - 60_000), 1, 2))
