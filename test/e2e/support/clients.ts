@@ -4,6 +4,8 @@
  */
 import { AutoScalingClient } from '@aws-sdk/client-auto-scaling'
 import { EC2Client, type Instance as Ec2Instance } from '@aws-sdk/client-ec2'
+import { ElasticLoadBalancingClient } from '@aws-sdk/client-elastic-load-balancing'
+import { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2'
 import { inject } from 'vitest'
 
 export type Lifecycle = 'spot' | 'on-demand'
@@ -25,6 +27,14 @@ export const ec2 = (region?: string): EC2Client =>
 
 export const autoScaling = (region?: string): AutoScalingClient =>
   new AutoScalingClient({ region: motoRegion(region), maxAttempts: 1 })
+
+/** Target groups (Application, Network and Gateway Load Balancers). */
+export const elbv2 = (region?: string): ElasticLoadBalancingV2Client =>
+  new ElasticLoadBalancingV2Client({ region: motoRegion(region), maxAttempts: 1 })
+
+/** Classic Load Balancers. */
+export const elb = (region?: string): ElasticLoadBalancingClient =>
+  new ElasticLoadBalancingClient({ region: motoRegion(region), maxAttempts: 1 })
 
 export const required = <T>(value: T | undefined, what: string): T => {
   if (value === undefined) throw new Error(`moto returned no ${what}`)

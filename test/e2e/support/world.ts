@@ -52,6 +52,10 @@ export interface GroupSeed {
   readonly healthCheckGracePeriod?: number
   /** Adds an autoscaling:EC2_INSTANCE_TERMINATING hook (moto stores it but never waits on it). */
   readonly terminationHook?: boolean
+  /** Target groups the group registers its instances with (TargetGroupARNs). */
+  readonly targetGroupArns?: readonly string[]
+  /** Classic load balancers the group registers its instances with (LoadBalancerNames). */
+  readonly loadBalancerNames?: readonly string[]
   /** @default a new network in the group's region */
   readonly network?: Network
   /** @default AWS_REGION */
@@ -165,6 +169,8 @@ export const createGroup = async (seed: GroupSeed): Promise<SeededGroup> => {
       ...(seed.healthCheckGracePeriod === undefined
         ? {}
         : { HealthCheckGracePeriod: seed.healthCheckGracePeriod }),
+      ...(seed.targetGroupArns === undefined ? {} : { TargetGroupARNs: [...seed.targetGroupArns] }),
+      ...(seed.loadBalancerNames === undefined ? {} : { LoadBalancerNames: [...seed.loadBalancerNames] }),
       Tags: Object.entries(seed.tags ?? {}).map(([Key, Value]) => ({ Key, Value, PropagateAtLaunch: true })),
     }),
   )
