@@ -171,6 +171,7 @@ export class SpotSwapDashboard extends Construct {
           handled(Metric.InterruptionsHandled, 'Spot interruption warnings'),
           handled(Metric.RebalanceRecommendationsHandled, 'Rebalance recommendations'),
           handled(Metric.InterruptionDeadlinesHandled, 'Deadlines of members replaced ahead'),
+          handled(Metric.UnclassifiedScalingActivities, 'Scaling activities in an unknown wording'),
           handled(Metric.IgnoredEvents, 'Ignored (not a managed group)'),
         ],
         THIRD,

@@ -50,10 +50,12 @@ export interface SwapAction {
   readonly pairs: readonly SwapPair[]
   readonly originalMaxSize: number
   readonly raiseMaxSizeTo: number | undefined
-  /** Recorded on the group before the attach (see TAG_SWAP_DESIRED): `<desired + pairs>/<pairs>`. */
+  /** Written on each replacement before the attach (TAG_SWAP_ID), naming the pair's swap. */
+  readonly swapId: string
+  /** Recorded on the group before anything else (TAG_SWAP, phase `attaching`). */
   readonly swapRecord: string
-  /** Recorded with it (TAG_SWAP_STARTED): when the swap started, ISO 8601. */
-  readonly startedAt: string
+  /** Recorded once the attach succeeded (phase `waiting`). */
+  readonly attachedRecord: string
   readonly reason: string
 }
 
@@ -69,7 +71,7 @@ export interface CompleteSwapAction {
    * partner removed) and both stay.
    */
   readonly retire: 'partner' | 'replacement' | 'none'
-  /** The swap record (TAG_SWAP_DESIRED) written ahead of the retirement; none for a release. */
+  /** The swap record (TAG_SWAP) written ahead of the retirement; none for a release. */
   readonly record?: string
   /**
    * Set when the replacement is retired because it did not serve by its deadline: the partner is tagged
@@ -89,7 +91,7 @@ export interface GiveBackAction {
   readonly kind: 'give-back'
   readonly group: string
   readonly instanceId: string
-  /** The swap record (TAG_SWAP_DESIRED) written ahead of the termination. */
+  /** The swap record (TAG_SWAP) written ahead of the termination. */
   readonly record: string
   readonly reason: string
 }

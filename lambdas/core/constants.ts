@@ -48,10 +48,22 @@ export const CAPACITY_BACKOFF_FIRST_MINUTES = 5
 /** Six schedule periods: long enough to stop hammering an empty pool, short enough to catch its return. */
 export const CAPACITY_BACKOFF_MAX_MINUTES = 30
 /**
- * Written on a group for the duration of a swap: `<desired capacity after the attach>/<pairs>`, and
+ * The swap record on a group for the duration of a swap (version 2, core/swap/record.ts): the swap's id,
+ * phase, the owner's desired capacity, the pairs it holds, the step it announced and the MaxSize to
+ * restore, in one tag (a group tag value holds at most 256 characters; the record needs about 140).
+ */
+export const TAG_SWAP = 'spotswap:swap'
+/**
+ * Written on each replacement just before a swap attaches it: the swap's id. With its
+ * `launched-for-replacing-instance` it names the pair on the instance itself.
+ */
+export const TAG_SWAP_ID = 'spotswap:swap-id'
+/**
+ * Version 1 of the swap record, still read so a swap open across an upgrade is finished; no longer written.
+ * It was `<desired capacity after the attach>/<pairs>`, and
  * ahead of each step that takes a unit away, the record it leads to with the instance it takes out
  * (`<after>/<pairs>/<instance id>`). With it the next run can tell a swap cut short
- * (finish it, give back the +1) from an owner's resize (leave it); see core/swap-recovery.ts.
+ * (finish it, give back the +1) from an owner's resize (leave it); see core/swap/record.ts.
  */
 export const TAG_SWAP_DESIRED = 'spotswap:swap-desired'
 /**
@@ -62,13 +74,9 @@ export const TAG_SWAP_DESIRED = 'spotswap:swap-desired'
  * attempt, after one ended, gets a new one (core/launches.ts `nextAttempt`).
  */
 export const TAG_REPLACEMENT_ATTEMPT = 'spotswap:replacement-attempt'
-/**
- * Written on a group with the swap record when a swap starts (ISO time). A record younger than half a
- * schedule period may belong to a swap still running in an overlapping invocation: the next runs leave it
- * alone until then (core/swap-recovery.ts).
- */
+/** Version 1: when the swap started (ISO time); read with TAG_SWAP_DESIRED, no longer written. */
 export const TAG_SWAP_STARTED = 'spotswap:swap-started'
-/** Written on a group while its MaxSize is raised for a swap, so a crashed run's change is undone. */
+/** Version 1: MaxSize before the swap raised it; read (and restored) with TAG_SWAP_DESIRED, no longer written. */
 export const TAG_ORIGINAL_MAX_SIZE = 'spotswap:original-max-size'
 
 /** Per-group configuration tags are `autospotting_<lower-case variable name>`. */

@@ -18,12 +18,12 @@ import {
   TAG_LAUNCHED_FOR_GROUP,
   TAG_REBALANCE_AT_RISK,
   TAG_REPLACING_INSTANCE,
-  TAG_SWAP_DESIRED,
+  TAG_SWAP,
 } from './constants.ts'
 import type { InstanceAction } from './events.ts'
 import { isBeingDeleted, isLeavingGroup, isManaged, staysInGroup } from './managed.ts'
 import type { LifecycleHook } from './port.ts'
-import { currentRecord, formatSwapRecord, parseSwapRecord, stepDown } from './swap-recovery.ts'
+import { currentRecord, formatSwapRecord, readSwapRecord, recordedDesired, stepDown } from './swap/record.ts'
 import type { Group, GroupMember, Instance } from './types.ts'
 
 export { TAG_REBALANCE_AT_RISK } from './constants.ts'
@@ -89,7 +89,7 @@ export type InterruptionAction =
       readonly decrement: boolean
     }
   /**
-   * The swap record (TAG_SWAP_DESIRED), written ahead of a decrement that takes a pair
+   * The swap record (TAG_SWAP), written ahead of a decrement that takes a pair
    * away, so the replacer can tell that decrement from an owner's resize.
    */
   | {
@@ -285,15 +285,16 @@ const decideMember = (context: DecisionContext): InterruptionDecision => {
   // their figure; the member then leaves without one and the group backfills (a +1 left costs money).
   // So does a doomed partner of an attached replacement at its deadline (the pair's unit is the attach's).
   const partner = instance.tags[TAG_REPLACING_INSTANCE]
-  const recorded = parseSwapRecord(group.tags[TAG_SWAP_DESIRED])
-  const record = recorded === undefined ? undefined : currentRecord(recorded, (id) => staysInGroup(group, id))
+  const onGroup = readSwapRecord(group.tags)
+  const record =
+    onGroup.kind === 'read' ? currentRecord(onGroup.record, (id) => staysInGroup(group, id)) : undefined
   const otherSide = partner ?? context.snapshot.replacementOf
   const decrement =
     otherSide !== undefined &&
     group.members.some((m) => m.instanceId === otherSide && m.lifecycleState === 'InService') &&
     record !== undefined &&
     record.pairs > 0 &&
-    group.desiredCapacity === record.after
+    group.desiredCapacity === recordedDesired(record)
   // Leaving with the decrement settles the pair at once; otherwise the member is replaced ahead if it can be.
   const deadline = signal.kind === 'spot-interruption' && signal.deadline === true
   const ahead = mode === 'replace' && !decrement && !deadline ? replaceAhead(context, member) : undefined
@@ -305,7 +306,7 @@ const decideMember = (context: DecisionContext): InterruptionDecision => {
       kind: 'record-swap',
       instanceId: instance.id,
       group: group.name,
-      tags: { [TAG_SWAP_DESIRED]: formatSwapRecord(stepDown(record, instance.id)) },
+      tags: { [TAG_SWAP]: formatSwapRecord(stepDown(record, instance.id)) },
     })
   }
   actions.push({ kind: leave, instanceId: instance.id, group: group.name, decrement })

@@ -26,38 +26,69 @@ import { isBeingDeleted, isLeavingGroup, staysInGroup } from './managed.ts'
 import { byLaunchTimeThenId, type PlanInput } from './plan-input.ts'
 import { compareCodePoints } from './selection.ts'
 import { hasTrafficSources } from './serving.ts'
-import { formatSwapRecord, recoverSwaps } from './swap-recovery.ts'
+import { formatSwapRecord, type SwapRecord, swapIdAt } from './swap/record.ts'
+import { recoverSwaps } from './swap/recover.ts'
 import type { Group, GroupMember, Instance } from './types.ts'
 
 export type { PlanInput } from './plan-input.ts'
 
 const SUSPENSIONS_THAT_BLOCK = ['Launch', 'Terminate'] as const
 
+export type GroupSkipCode =
+  | 'group-being-deleted'
+  | 'desired-capacity-zero'
+  | 'cloudformation-stack-in-progress'
+  | 'traffic-source-health-unreadable'
+  | 'processes-suspended'
+  | 'outside-cron-window'
+
+/** Why a group is not acted on this run: a code to act on, a detail to read. */
+export interface GroupSkip {
+  readonly code: GroupSkipCode
+  readonly detail: string
+}
+
+/**
+ * Skips that also hold an open swap: CloudFormation or the owner hold the group, or what the swap needs
+ * to see cannot be seen. Finishing a swap only gives back what spotswap itself changed, so it goes on
+ * outside the cron window and at desired 0.
+ */
+const HOLDS_OPEN_SWAP: ReadonlySet<GroupSkipCode> = new Set([
+  'group-being-deleted',
+  'cloudformation-stack-in-progress',
+  'traffic-source-health-unreadable',
+  'processes-suspended',
+])
+
+export const formatSkip = (skip: GroupSkip): string => `${skip.code} (${skip.detail})`
+
 /** Why the group must not be acted on now (launches and swaps); undefined when it may. */
-export const groupSkipReason = (input: PlanInput): string | undefined => {
+export const groupSkip = (input: PlanInput): GroupSkip | undefined => {
   const { group, config, now } = input
-  if (isBeingDeleted(group)) return 'group-being-deleted'
-  if (group.desiredCapacity === 0) return 'desired-capacity-zero'
+  if (isBeingDeleted(group))
+    return { code: 'group-being-deleted', detail: group.status ?? 'Delete in progress' }
+  if (group.desiredCapacity === 0) return { code: 'desired-capacity-zero', detail: 'desired capacity is 0' }
   if (input.stackStatus?.endsWith('_IN_PROGRESS'))
-    return `cloudformation-stack-in-progress (${input.stackStatus})`
+    return { code: 'cloudformation-stack-in-progress', detail: input.stackStatus }
   // A swap retires a partner only once its replacement serves: where that cannot be seen, no swap starts.
   if (group.trafficSources.unreadable.length > 0)
-    return `traffic-source-health-unreadable (${group.trafficSources.unreadable.join(', ')})`
+    return { code: 'traffic-source-health-unreadable', detail: group.trafficSources.unreadable.join(', ') }
   const suspended = SUSPENSIONS_THAT_BLOCK.filter((p) => group.suspendedProcesses.includes(p))
-  if (suspended.length > 0) return `processes-suspended (${suspended.join(', ')})`
+  if (suspended.length > 0) return { code: 'processes-suspended', detail: suspended.join(', ') }
   if (!cronAllowsAction(config.cronSchedule, config.cronTimezone, config.cronScheduleState, now)) {
-    return `outside-cron-window (${config.cronSchedule.raw} ${config.cronTimezone}, state ${config.cronScheduleState})`
+    return {
+      code: 'outside-cron-window',
+      detail: `${config.cronSchedule.raw} ${config.cronTimezone}, state ${config.cronScheduleState}`,
+    }
   }
   return undefined
 }
 
-/**
- * Finishing a swap only gives back what spotswap itself changed, so it goes on outside the cron window
- * and at desired 0; it waits while CloudFormation or the owner hold the group (stack update, deletion,
- * suspended processes).
- */
-const blocksRecovery = (skipped: string | undefined): string | undefined =>
-  skipped === undefined || /^(outside-cron-window|desired-capacity-zero)/.test(skipped) ? undefined : skipped
+/** groupSkip as the text the summary, `plan` and the log show. */
+export const groupSkipReason = (input: PlanInput): string | undefined => {
+  const skip = groupSkip(input)
+  return skip === undefined ? undefined : formatSkip(skip)
+}
 
 const gracePeriodSeconds = (group: Group, config: GroupConfig): number =>
   config.gracePeriodSeconds ?? group.healthCheckGracePeriodSeconds
@@ -109,7 +140,8 @@ export const planGroup = (input: PlanInput): GroupPlan => {
   )
   const isPartner = (id: string): boolean => onDemandIds.has(id) || atRiskIds.has(id) || movingIds.has(id)
   const minOnDemand = minOnDemandCount(config, inService.length, group.mixedInstancesPolicy)
-  const skipped = groupSkipReason(input)
+  const skip = groupSkip(input)
+  const skipped = skip === undefined ? undefined : formatSkip(skip)
   const figures = groupFigures(input, inService, minOnDemand)
 
   // 1-2. Finish what an earlier run left of a swap (record, MaxSize, attached replacements).
@@ -130,9 +162,8 @@ export const planGroup = (input: PlanInput): GroupPlan => {
     onDemandIds,
     minOnDemand,
     isProtected,
-    skipped: blocksRecovery(skipped),
+    held: skip !== undefined && HOLDS_OPEN_SWAP.has(skip.code) ? skipped : undefined,
     now,
-    scheduleMinutes: input.scheduleMinutes,
     ownerChanges: input.ownerChanges,
     health: input.health,
     graceSeconds: gracePeriodSeconds(group, config),
@@ -216,15 +247,26 @@ export const planGroup = (input: PlanInput): GroupPlan => {
   let lookAgain = recovery.lookAgainSeconds
   if (ready.length > 0) {
     const needed = group.desiredCapacity + ready.length
-    const record = { after: needed, pairs: ready.length, step: undefined }
+    const raise = needed > group.maxSize
+    const record: SwapRecord = {
+      version: 2,
+      id: swapIdAt(now),
+      phase: 'attaching',
+      ownerDesired: group.desiredCapacity,
+      pairs: ready.length,
+      step: undefined,
+      originalMaxSize: raise ? group.maxSize : undefined,
+      startedAt: now,
+    }
     actions.push({
       kind: 'swap',
       group: group.name,
       pairs: ready,
       originalMaxSize: group.maxSize,
-      raiseMaxSizeTo: needed > group.maxSize ? needed : undefined,
+      raiseMaxSizeTo: raise ? needed : undefined,
+      swapId: record.id as string,
       swapRecord: formatSwapRecord(record),
-      startedAt: now.toISOString(),
+      attachedRecord: formatSwapRecord({ ...record, phase: 'waiting' }),
       reason: `spot replacement(s) ran for the ${grace}s grace period; partners retire once they serve`,
     })
     // The partners retire once the replacements serve: look then, or when a doomed partner must leave.

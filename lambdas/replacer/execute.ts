@@ -16,14 +16,14 @@ import type {
 } from '../core/actions.ts'
 import {
   TAG_NO_SPOT_CAPACITY_UNTIL,
-  TAG_ORIGINAL_MAX_SIZE,
   TAG_REPLACEMENT_ATTEMPT,
   TAG_REPLACING_INSTANCE,
-  TAG_SWAP_DESIRED,
-  TAG_SWAP_STARTED,
+  TAG_SWAP,
+  TAG_SWAP_ID,
 } from '../core/constants.ts'
 import { attemptTag } from '../core/launches.ts'
 import type { CloudPort } from '../core/port.ts'
+import { SWAP_RECORD_TAGS } from '../core/swap/record.ts'
 
 export type OutcomeStatus = 'done' | 'failed' | 'planned'
 
@@ -62,9 +62,6 @@ const REQUIRES: Partial<Record<Action['kind'], readonly Action['kind'][]>> = {
 const describeError = (error: unknown): string =>
   error instanceof Error ? `${error.name}: ${error.message}` : String(error)
 
-/** The tags a swap leaves on its group until it is over. */
-const SWAP_RECORD_TAGS = [TAG_SWAP_DESIRED, TAG_SWAP_STARTED, TAG_ORIGINAL_MAX_SIZE]
-
 const restoreMaxSize = async (cloud: CloudPort, action: RestoreMaxSizeAction): Promise<Outcome> => {
   if (action.maxSize !== undefined) await cloud.setMaxSize(action.group, action.maxSize)
   await cloud.untagGroup(action.group, SWAP_RECORD_TAGS)
@@ -73,7 +70,7 @@ const restoreMaxSize = async (cloud: CloudPort, action: RestoreMaxSizeAction): P
 
 const completeSwap = async (cloud: CloudPort, action: CompleteSwapAction): Promise<Outcome> => {
   if (action.retire === 'none') {
-    await cloud.untagInstances([action.pair.spotInstanceId], [TAG_REPLACING_INSTANCE])
+    await cloud.untagInstances([action.pair.spotInstanceId], [TAG_REPLACING_INSTANCE, TAG_SWAP_ID])
     return { action, status: 'done', detail: `released ${action.pair.spotInstanceId}` }
   }
   const id = action.retire === 'partner' ? action.pair.onDemandInstanceId : action.pair.spotInstanceId
@@ -89,7 +86,7 @@ const completeSwap = async (cloud: CloudPort, action: CompleteSwapAction): Promi
       }
     }
   }
-  if (action.record !== undefined) await cloud.tagGroup(action.group, { [TAG_SWAP_DESIRED]: action.record })
+  if (action.record !== undefined) await cloud.tagGroup(action.group, { [TAG_SWAP]: action.record })
   await cloud.terminateInGroup(id, true)
   if (action.backOffPartnerUntil === undefined) return { action, status: 'done', detail: `retired ${id}` }
   // The replacement is gone with the attach's unit: the back-off only delays the partner's next one.
@@ -104,7 +101,7 @@ const completeSwap = async (cloud: CloudPort, action: CompleteSwapAction): Promi
 }
 
 const giveBack = async (cloud: CloudPort, action: GiveBackAction): Promise<Outcome> => {
-  await cloud.tagGroup(action.group, { [TAG_SWAP_DESIRED]: action.record })
+  await cloud.tagGroup(action.group, { [TAG_SWAP]: action.record })
   await cloud.terminateInGroup(action.instanceId, true)
   return { action, status: 'done', detail: `gave back a vanished pair's unit with ${action.instanceId}` }
 }
@@ -120,48 +117,24 @@ const terminateSpot = async (cloud: CloudPort, action: TerminateSpotAction): Pro
 }
 
 /**
- * Unless an overlapping run attached the replacements meanwhile (asked just before), record the swap on
- * the group first (desired after the attach, and the original MaxSize when it must be raised), so a run
- * cut short anywhere is finished by the next one; raise MaxSize if needed, then attach. Nothing is
+ * Record the swap on the group first (phase `attaching`, with the original MaxSize when it must be
+ * raised), so a run cut short anywhere is finished by the next one; name the swap on each replacement;
+ * raise MaxSize if needed; attach; then record that the attach is done (phase `waiting`). Nothing is
  * retired here: a partner leaves only once its replacement serves (core/serving.ts), which a load
- * balancer's health checks take time to show, so later runs retire the partners (complete-swap). If the
- * attach fails, the record stays for the next run to judge: an overlapping run may have attached the
- * same replacements under the same record.
+ * balancer's health checks take time to show, so later runs retire the partners (core/swap/recover.ts).
+ * If the attach fails, the record stays for the next run to judge.
  */
 const swap = async (cloud: CloudPort, action: SwapAction): Promise<Outcome> => {
   const raised = action.raiseMaxSizeTo !== undefined
-  // An overlapping run may be swapping the same pairs: its record must not be overwritten with this one's.
-  const attached = await cloud.groupOfInstances(action.pairs.map((p) => p.spotInstanceId))
-  if (attached.size > 0) {
-    return {
-      action,
-      status: 'failed',
-      detail: `not started: ${[...attached.keys()].join(', ')} attached meanwhile (an overlapping run's swap)`,
-    }
-  }
-  await cloud.tagGroup(action.group, {
-    [TAG_SWAP_DESIRED]: action.swapRecord,
-    [TAG_SWAP_STARTED]: action.startedAt,
-    ...(raised ? { [TAG_ORIGINAL_MAX_SIZE]: String(action.originalMaxSize) } : {}),
-  })
-  if (action.raiseMaxSizeTo !== undefined) {
-    await cloud.setMaxSize(action.group, action.raiseMaxSizeTo)
-    // Again: an overlapping run finishing its own swap may have dropped the record since (with MaxSize
-    // raised and no record, no later run would put MaxSize back).
-    await cloud.tagGroup(action.group, {
-      [TAG_SWAP_DESIRED]: action.swapRecord,
-      [TAG_SWAP_STARTED]: action.startedAt,
-      [TAG_ORIGINAL_MAX_SIZE]: String(action.originalMaxSize),
-    })
-  }
+  const replacements = action.pairs.map((p) => p.spotInstanceId)
+  await cloud.tagGroup(action.group, { [TAG_SWAP]: action.swapRecord })
+  await cloud.tagInstances(replacements, { [TAG_SWAP_ID]: action.swapId })
+  if (action.raiseMaxSizeTo !== undefined) await cloud.setMaxSize(action.group, action.raiseMaxSizeTo)
   try {
-    await cloud.attachInstances(
-      action.group,
-      action.pairs.map((p) => p.spotInstanceId),
-    )
+    await cloud.attachInstances(action.group, replacements)
   } catch (error) {
-    // MaxSize goes back now: an overlapping run may already have dropped the record that would restore it.
-    // Auto Scaling refuses it below desired capacity, which an attach that did happen raised.
+    // Auto Scaling refuses a MaxSize below desired capacity, which an attach that did happen raised: then
+    // the record restores it later.
     const restored = raised ? await putBackMaxSize(cloud, action) : ''
     return {
       action,
@@ -169,13 +142,10 @@ const swap = async (cloud: CloudPort, action: SwapAction): Promise<Outcome> => {
       detail: `attach not confirmed, nothing retired (the next run judges by the swap record)${restored}: ${describeError(error)}`,
     }
   }
+  await cloud.tagGroup(action.group, { [TAG_SWAP]: action.attachedRecord })
   // The partners stay until their replacements serve: later runs retire them (complete-swap), restore
   // MaxSize and drop the record once every pair is done.
-  return {
-    action,
-    status: 'done',
-    detail: `attached ${action.pairs.map((p) => p.spotInstanceId).join(', ')}`,
-  }
+  return { action, status: 'done', detail: `attached ${replacements.join(', ')}` }
 }
 
 const putBackMaxSize = async (cloud: CloudPort, action: SwapAction): Promise<string> => {

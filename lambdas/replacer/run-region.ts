@@ -1,8 +1,11 @@
 /**
  * One region, one run: observe → plan → execute → report. Used unchanged by the Lambda and the simulator.
+ * The caller's contract: no two runs of one region at a time. Deployed, every run goes through the
+ * region's message group of the FIFO fan-out queue (FANOUT_QUEUE_URL); a local caller runs one at a time.
  */
 import type { Action, GroupPlan } from '../core/actions.ts'
 import type { ConfigError, GlobalConfig } from '../core/config.ts'
+import { GROUP_CONCURRENCY } from '../core/constants.ts'
 import type { Log, MetricsSink } from '../core/log.ts'
 import { DIMENSION_GROUP, DIMENSION_REGION, Metric } from '../core/metric-names.ts'
 import { planGroup } from '../core/planner.ts'
@@ -10,6 +13,7 @@ import type { CloudPort } from '../core/port.ts'
 import { type OwnerChanges, readActivities } from '../core/scaling-activities.ts'
 import type { Selection } from '../core/selection.ts'
 import type { HealthObservation } from '../core/serving.ts'
+import { readSwapRecord } from '../core/swap/record.ts'
 import type { Instance } from '../core/types.ts'
 import { executeActions, type Outcome } from './execute.ts'
 import { mapWithConcurrency } from './limit.ts'
@@ -53,8 +57,6 @@ export interface RegionRunOptions {
    */
   readonly requestRun?: (group: string, delaySeconds: number) => Promise<void>
 }
-
-import { GROUP_CONCURRENCY, TAG_SWAP_STARTED } from '../core/constants.ts'
 
 const STACK_NAME_TAG = 'aws:cloudformation:stack-name'
 const CHANGES_CAPACITY: ReadonlySet<Action['kind']> = new Set([
@@ -150,8 +152,8 @@ const readOwnerChanges = async (
   groups: readonly ManagedGroup[],
 ): Promise<Map<string, OwnerChanges>> => {
   const read = await mapWithConcurrency(groups, GROUP_CONCURRENCY, async ({ group }) => {
-    const started = Date.parse(group.tags[TAG_SWAP_STARTED] ?? '')
-    const since = new Date(Number.isNaN(started) ? 0 : started)
+    const onGroup = readSwapRecord(group.tags)
+    const since = (onGroup.kind === 'read' ? onGroup.record.startedAt : undefined) ?? new Date(0)
     try {
       const activities = await cloud.scalingActivities(group.name, since)
       return [group.name, { kind: 'read', ...readActivities(activities, since) }] as const
@@ -286,32 +288,6 @@ const withoutUnread = (plan: GroupPlan, unread: ReadonlySet<string>): GroupPlan 
 }
 
 /**
- * A spot instance planned for termination as not (or no longer) needed may have been attached since it
- * was observed, by an overlapping run that saw it ready: asked again just before acting, such an
- * instance is left to its group. One DescribeAutoScalingInstances call, only when something is to go.
- */
-const withoutAttachedMeanwhile = async (
-  plans: readonly GroupPlan[],
-  cloud: CloudPort,
-  log: Log,
-): Promise<GroupPlan[]> => {
-  const ids = plans.flatMap((p) =>
-    p.actions.flatMap((a) => (a.kind === 'terminate-spot' ? [a.instanceId] : [])),
-  )
-  if (ids.length === 0) return [...plans]
-  const owners = await cloud.groupOfInstances(ids)
-  if (owners.size === 0) return [...plans]
-  log.info('spot instances attached by an overlapping run since observed: not terminated', {
-    region: cloud.region,
-    instances: [...owners.keys()],
-  })
-  return plans.map((plan) => ({
-    ...plan,
-    actions: plan.actions.filter((a) => a.kind !== 'terminate-spot' || !owners.has(a.instanceId)),
-  }))
-}
-
-/**
  * Sentences of the groups' scaling activities in none of Auto Scaling's known wordings: the wording is not
  * a documented contract, so a change in it must show (a log line and a metric) rather than pass unseen.
  */
@@ -407,7 +383,7 @@ export const runRegion = async (options: RegionRunOptions): Promise<RegionResult
     caches: new Map(),
     onOwnerChanges: (changes) => reportUnclassified(options, changes),
   }
-  const plans = await withoutAttachedMeanwhile(await planRegion(context, cloud), cloud, log)
+  const plans = await planRegion(context, cloud)
   const groups = await mapWithConcurrency(plans, GROUP_CONCURRENCY, async (plan): Promise<GroupResult> => {
     const outcomes = await executeActions(cloud, plan.actions, config.dryRun)
     for (const outcome of outcomes) {

@@ -7,6 +7,7 @@ import {
   TAG_INTERRUPTION_WARNED,
   TAG_LAUNCHED_FOR_GROUP,
   TAG_REPLACING_INSTANCE,
+  TAG_SWAP,
   TAG_SWAP_DESIRED,
 } from '../../lambdas/core/constants.ts'
 import {
@@ -151,15 +152,28 @@ describe('decideInterruption', () => {
         'a swap not yet retiring: one pair and one unit fewer, ahead of it',
         '6/2',
         6,
-        ['5/1/<instance>'],
+        ['v2 phase=retiring owner=4 pairs=1 step=<instance>'],
         true,
       ],
-      ['retirements under way: the same', '5/1/i-0000000000000abcd', 5, ['4/0/<instance>'], true],
+      [
+        'retirements under way: the same',
+        '5/1/i-0000000000000abcd',
+        5,
+        ['v2 phase=retiring owner=4 pairs=0 step=<instance>'],
+        true,
+      ],
       [
         'a retirement announced but not done (its partner still in): that step undone first',
         '4/0/<partner>',
         5,
-        ['4/0/<instance>'],
+        ['v2 phase=retiring owner=4 pairs=0 step=<instance>'],
+        true,
+      ],
+      [
+        'a version-2 record, waiting for its replacements to serve',
+        'v2 id=s1 phase=waiting owner=4 pairs=2 started=2026-01-01T00:00:00.000Z',
+        6,
+        ['v2 id=s1 phase=retiring owner=4 pairs=1 step=<instance> started=2026-01-01T00:00:00.000Z'],
         true,
       ],
       ['a record the owner scaled out since (desired 7, not 6)', '6/2', 7, [], false],
@@ -172,7 +186,14 @@ describe('decideInterruption', () => {
       })
       const snapshot = attached(instance, {
         groupTags:
-          record === undefined ? {} : { 'spotswap:swap-desired': record.replace('<partner>', partner.id) },
+          record === undefined
+            ? {}
+            : {
+                [record.startsWith('v2') ? TAG_SWAP : 'spotswap:swap-desired']: record.replace(
+                  '<partner>',
+                  partner.id,
+                ),
+              },
       })
       const group = snapshot.group as NonNullable<typeof snapshot.group>
       const withPartner = {
@@ -180,9 +201,7 @@ describe('decideInterruption', () => {
         group: { ...group, desiredCapacity, members: [...group.members, memberOf(partner)] },
       }
       const actions = decideInterruption(interruption(instance), withPartner).actions
-      const records = actions.flatMap((a) =>
-        a.kind === 'record-swap' ? [a.tags['spotswap:swap-desired']] : [],
-      )
+      const records = actions.flatMap((a) => (a.kind === 'record-swap' ? [a.tags[TAG_SWAP]] : []))
       expect(records).toEqual(written.map((r) => r.replace('<instance>', instance.id)))
       // Written before the instance leaves, never after.
       const leaves = actions.findIndex((a) => a.kind === 'detach')
@@ -282,7 +301,7 @@ describe('decideInterruption', () => {
           kind: 'record-swap',
           instanceId: instance.id,
           group: 'web',
-          tags: { [TAG_SWAP_DESIRED]: `2/0/${instance.id}` },
+          tags: { [TAG_SWAP]: `v2 phase=retiring owner=2 pairs=0 step=${instance.id}` },
         },
         { kind: 'detach', instanceId: instance.id, group: 'web', decrement: true },
       ])

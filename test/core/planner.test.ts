@@ -239,7 +239,11 @@ describe('planGroup', () => {
       'restore-max-size',
     ])
     expect(plan.actions).toContainEqual(
-      expect.objectContaining({ kind: 'complete-swap', record: `2/0/${fleet[0]?.id}` }),
+      // A version-1 record is read, and the step written as version 2.
+      expect.objectContaining({
+        kind: 'complete-swap',
+        record: `v2 phase=retiring owner=2 pairs=0 step=${fleet[0]?.id} max=2`,
+      }),
     )
     expect(plan.actions).toContainEqual(expect.objectContaining({ kind: 'restore-max-size', maxSize: 2 }))
   })
@@ -272,7 +276,9 @@ describe('planGroup', () => {
     expect(swaps(next.actions)[0]).toMatchObject({
       originalMaxSize: 2,
       raiseMaxSizeTo: 3,
-      swapRecord: '3/1',
+      swapId: 'srcrrw0',
+      swapRecord: 'v2 id=srcrrw0 phase=attaching owner=2 pairs=1 max=2 started=2022-05-31T23:00:00.000Z',
+      attachedRecord: 'v2 id=srcrrw0 phase=waiting owner=2 pairs=1 max=2 started=2022-05-31T23:00:00.000Z',
     })
   })
 

@@ -6,9 +6,10 @@
  */
 import { describe, expect, it } from 'vitest'
 import { BUILT_IN_DEFAULTS, groupConfig } from '../../lambdas/core/config.ts'
-import { TAG_ORIGINAL_MAX_SIZE, TAG_SWAP_DESIRED } from '../../lambdas/core/constants.ts'
+import { TAG_ORIGINAL_MAX_SIZE, TAG_SWAP } from '../../lambdas/core/constants.ts'
 import { matchesAny } from '../../lambdas/core/glob.ts'
 import type { SpotLaunchRequest } from '../../lambdas/core/port.ts'
+import { readSwapRecord } from '../../lambdas/core/swap/record.ts'
 import type { ReplacerSummary } from '../../lambdas/replacer/replacer.ts'
 import { replacerHarness, SCHEDULED_EVENT } from './support/handlers.ts'
 import { watchInvariants } from './support/invariants.ts'
@@ -51,7 +52,8 @@ const runEntry = async (entry: TagEntry) => {
     // A swap open between runs (its partners wait for their replacements to serve) holds one unit of
     // desired capacity per open pair, and MaxSize raised by as much where the group was full.
     const after = sizes()
-    const pairs = Number(/^\d+\/(\d+)/.exec(group.tags[TAG_SWAP_DESIRED] ?? '')?.[1] ?? 0)
+    const onGroup = readSwapRecord(group.tags)
+    const pairs = onGroup.kind === 'read' ? onGroup.record.pairs : 0
     const held = after.desired - before.desired
     if (
       after.min !== before.min ||
@@ -62,16 +64,18 @@ const runEntry = async (entry: TagEntry) => {
       problems.push(
         `run ${run}: sizes ${JSON.stringify(after)} instead of ${JSON.stringify(before)} (+${pairs} open pairs)`,
       )
-    if (group.tags[TAG_ORIGINAL_MAX_SIZE] !== undefined && group.tags[TAG_SWAP_DESIRED] === undefined)
-      problems.push(`run ${run}: ${TAG_ORIGINAL_MAX_SIZE} left on the group without an open swap`)
+    if (group.tags[TAG_ORIGINAL_MAX_SIZE] !== undefined)
+      problems.push(`run ${run}: the version-1 tag ${TAG_ORIGINAL_MAX_SIZE} was written`)
+    if (group.tags[TAG_SWAP] === undefined && after.max !== before.max)
+      problems.push(`run ${run}: MaxSize ${after.max} without an open swap`)
     harness.advanceMinutes(SCHEDULE_MINUTES)
   }
   // The last swap closes at the next run: then the group is exactly as its owner set it.
   await harness.run(SCHEDULED_EVENT)
-  if (JSON.stringify(sizes()) !== JSON.stringify(before) && group.tags[TAG_SWAP_DESIRED] === undefined)
+  if (JSON.stringify(sizes()) !== JSON.stringify(before) && group.tags[TAG_SWAP] === undefined)
     problems.push(`end: sizes ${JSON.stringify(sizes())} instead of ${JSON.stringify(before)}`)
-  if (group.tags[TAG_ORIGINAL_MAX_SIZE] !== undefined && group.tags[TAG_SWAP_DESIRED] === undefined)
-    problems.push(`end: ${TAG_ORIGINAL_MAX_SIZE} left on the group without an open swap`)
+  if (group.tags[TAG_SWAP] === undefined && sizes().max !== before.max)
+    problems.push(`end: MaxSize ${sizes().max} without an open swap`)
   return { world, watch, harness, problems }
 }
 

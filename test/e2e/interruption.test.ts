@@ -199,12 +199,15 @@ describeMoto('interruption handler against moto', (moto) => {
         const [immediate] = received.Messages ?? []
         expect(received.Messages).toHaveLength(1)
 
-        // The immediate request, then the one 45 s later, as the replacer receives them (no fan-out here).
+        // The immediate request, then the ones 45 s and 90 s later, as the replacer receives them (no fan-out here).
         vi.resetModules()
         const { createHandler, defaultDeps } = await import('../../lambdas/replacer/handler.ts')
         const replace = createHandler(defaultDeps())
         const asDelivered = { Records: [{ eventSource: 'aws:sqs', messageId: 'm-0', body: immediate?.Body }] }
         await replace(asDelivered, {})
+        expect((await groupState('web', REGION)).members.map((m) => m.id)).toContain(doomed)
+        await replace(asDelivered, {})
+        // Attached: the doomed member serves until a later run sees its replacement serve (moto: at once).
         expect((await groupState('web', REGION)).members.map((m) => m.id)).toContain(doomed)
         await replace(asDelivered, {})
 

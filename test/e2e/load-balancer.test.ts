@@ -183,7 +183,7 @@ describeMoto('serve before retire against moto', (moto) => {
   )
 
   it(
-    'retires no partner on health it cannot read: the target group was deleted while still attached to the group',
+    'retires no partner on health it cannot read; past the deadline the replacement leaves (the target group was deleted)',
     async () => {
       const restore = withEnvRestored()
       try {
@@ -201,16 +201,22 @@ describeMoto('serve before retire against moto', (moto) => {
           new DeleteTargetGroupCommand({ TargetGroupArn: required(balancers.targetGroupArns[0], 'arn') }),
         )
 
-        // Past the longest health deadline (HEALTH_DEADLINE_MAX_SECONDS): the read fails, and unread health
-        // is no verdict, so the partner still serves.
+        // Before the deadline: the read fails, and unread health is no verdict, so nothing is retired.
+        now = new Date(now.getTime() + 60_000)
+        const early = await run(scheduledEvent())
+        expect(early.calls).toContain('elasticloadbalancing:DescribeTargetGroups')
+        expect(early.calls).not.toContain('autoscaling:TerminateInstanceInAutoScalingGroup')
+
+        // Past the longest health deadline (HEALTH_DEADLINE_MAX_SECONDS): still unreadable, so the replacement
+        // is given up with its unit; the partner, which serves, stays, and the group is as its owner set it.
         now = new Date(now.getTime() + (HEALTH_DEADLINE_MAX_SECONDS + 60) * 1000)
         const late = await run(scheduledEvent())
-
-        expect(late.calls).toContain('elasticloadbalancing:DescribeTargetGroups')
-        expect(late.calls).not.toContain('autoscaling:TerminateInstanceInAutoScalingGroup')
         expect(late.actions).not.toContainEqual(expect.objectContaining({ retire: 'partner' }))
+        expect(late.actions).toContainEqual(expect.objectContaining({ retire: 'replacement' }))
         const state = await groupState('web')
+        expect(state.members.map((m) => m.id)).toEqual([partner])
         expect(state.members.find((m) => m.id === partner)?.lifecycleState).toBe('InService')
+        expect(state.desired).toBe(1)
       } finally {
         restore()
       }

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import {
   DOOMED_SWAP_DEADLINE_SECONDS,
   TAG_REPLACING_INSTANCE,
-  TAG_SWAP_DESIRED,
+  TAG_SWAP,
 } from '../../lambdas/core/constants.ts'
 import { interruptionDeadlineEvent } from '../../lambdas/core/events.ts'
 import { createHandler } from '../../lambdas/interruption/create-handler.ts'
@@ -85,12 +85,21 @@ describe('the deadline of a member replaced ahead', () => {
     await handler(warning(doomed), {})
     // A replacer run attached a replacement (desired 3 -> 4, recorded) and then its region stalled.
     const replacement = cloud.addInstance({ lifecycle: 'spot', tags: { [TAG_REPLACING_INSTANCE]: doomed } })
-    await cloud.tagGroup('web', { [TAG_SWAP_DESIRED]: '4/1' })
+    const record = 'v2 id=s1 phase=waiting owner=3 pairs=1 started=2026-03-02T14:05:00.000Z'
+    await cloud.tagGroup('web', { [TAG_SWAP]: record })
     await cloud.attachInstances('web', [replacement.id])
     cloud.calls.length = 0
     await handler(reminder(doomed), {})
     expect(cloud.mutations).toEqual([
-      { method: 'tagGroup', args: ['web', { [TAG_SWAP_DESIRED]: `3/0/${doomed}` }] },
+      {
+        method: 'tagGroup',
+        args: [
+          'web',
+          {
+            [TAG_SWAP]: `v2 id=s1 phase=retiring owner=3 pairs=0 step=${doomed} started=2026-03-02T14:05:00.000Z`,
+          },
+        ],
+      },
       { method: 'detachInstances', args: ['web', [doomed], true] },
     ])
     expect(cloud.group('web').desiredCapacity).toBe(3)

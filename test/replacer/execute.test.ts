@@ -55,7 +55,7 @@ describe('executeActions: giving back a vanished pair’s unit', () => {
       kind: 'give-back',
       group: 'web',
       instanceId: partner.id,
-      record: `1/0/${partner.id}`,
+      record: `v2 phase=retiring owner=1 pairs=0 step=${partner.id}`,
       reason: 'test',
     } as const
     const restore = { kind: 'restore-max-size', group: 'web', maxSize: 2, reason: 'test' } as const
@@ -65,10 +65,14 @@ describe('executeActions: giving back a vanished pair’s unit', () => {
       ['restore-max-size', 'done'],
     ])
     expect(cloud.mutations.map((m) => [m.method, m.args[1]])).toEqual([
-      ['tagGroup', { 'spotswap:swap-desired': `1/0/${partner.id}` }],
+      ['tagGroup', { 'spotswap:swap': `v2 phase=retiring owner=1 pairs=0 step=${partner.id}` }],
       ['terminateInGroup', true],
       ['setMaxSize', 2],
-      ['untagGroup', ['spotswap:swap-desired', 'spotswap:swap-started', 'spotswap:original-max-size']],
+      // Both versions' tags go: a version-1 record may have been finished as version 2.
+      [
+        'untagGroup',
+        ['spotswap:swap', 'spotswap:swap-desired', 'spotswap:swap-started', 'spotswap:original-max-size'],
+      ],
     ])
   })
 

@@ -3,7 +3,8 @@
  * would retire one side of a pair reads them, and an owner's change since the swap started releases it.
  */
 import { describe, expect, it } from 'vitest'
-import { TAG_SWAP_DESIRED, TAG_SWAP_STARTED } from '../../lambdas/core/constants.ts'
+import { TAG_SWAP } from '../../lambdas/core/constants.ts'
+import { readSwapRecord } from '../../lambdas/core/swap/record.ts'
 import { awsError } from '../fakes/fake-cloud.ts'
 import { cloudWithFleet, harness, spotShare } from './support.ts'
 
@@ -17,7 +18,9 @@ const crashedMidSwap = async () => {
   expect(cloud.group('web').desiredCapacity).toBe(3)
   h.advanceMinutes(5)
   cloud.calls.length = 0
-  return { cloud, h, started: new Date(cloud.group('web').tags[TAG_SWAP_STARTED] ?? '') }
+  const onGroup = readSwapRecord(cloud.group('web').tags)
+  const started = onGroup.kind === 'read' ? onGroup.record.startedAt : undefined
+  return { cloud, h, started: started ?? new Date(Number.NaN) }
 }
 
 const ownerSets = (at: Date, from: number, to: number) => ({
@@ -45,7 +48,7 @@ describe('finishing a swap against the scaling activities', () => {
     )
     await h.run()
     expect(group.desiredCapacity).toBe(3)
-    expect(group.tags[TAG_SWAP_DESIRED]).toBeUndefined()
+    expect(group.tags[TAG_SWAP]).toBeUndefined()
     expect(spotShare(cloud)).toEqual({ spot: 1, onDemand: 2 })
     expect(cloud.mutations.filter((c) => c.method === 'terminateInGroup')).toEqual([])
   })
@@ -99,7 +102,7 @@ describe('finishing a swap against the scaling activities', () => {
     const retired = cloud.mutations.find((c) => c.method === 'terminateInGroup')?.args[0] as string
     expect(cloud.calls.find((c) => c.method === 'terminationProtected')?.args[0]).toContain(retired)
     expect(group.desiredCapacity).toBe(2)
-    expect(group.tags[TAG_SWAP_DESIRED]).toBeUndefined()
+    expect(group.tags[TAG_SWAP]).toBeUndefined()
   })
 
   it('leaves that unit when someone else changed desired capacity since the swap started', async () => {

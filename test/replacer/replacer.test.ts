@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { TAG_ORIGINAL_MAX_SIZE } from '../../lambdas/core/constants.ts'
+import { TAG_SWAP, TAG_SWAP_ID } from '../../lambdas/core/constants.ts'
 import { awsError, FakeCloud } from '../fakes/fake-cloud.ts'
 import { cloudWithFleet, harness, START, spotShare } from './support.ts'
 
@@ -15,7 +15,7 @@ describe('replacer', () => {
     expect(spotShare(cloud)).toEqual({ spot: 3, onDemand: 0 })
     expect(group.desiredCapacity).toBe(3)
     expect(group.maxSize).toBe(3)
-    expect(group.tags[TAG_ORIGINAL_MAX_SIZE]).toBeUndefined()
+    expect(group.tags[TAG_SWAP]).toBeUndefined()
     const running = [...cloud.instances.values()].filter((i) => i.state !== 'terminated')
     expect(running).toHaveLength(3)
     const types = running.map((i) => i.type)
@@ -31,15 +31,20 @@ describe('replacer', () => {
     await h.run()
     expect(cloud.mutations.map((c) => c.method)).toEqual([
       'tagGroup',
+      'tagInstances',
       'setMaxSize',
-      'tagGroup',
       'attachInstances',
+      'tagGroup',
     ])
-    // The record again once MaxSize is raised.
-    expect(cloud.mutations[2]?.args[1]).toEqual({
-      'spotswap:swap-desired': '2/1',
-      'spotswap:swap-started': expect.stringMatching(/^2026-01-01T00:06/),
-      'spotswap:original-max-size': '1',
+    // The record first (phase attaching, the MaxSize to restore), the swap named on its replacement, and
+    // the record again once the attach is done (phase waiting).
+    const swapId = 's' + Math.floor(Date.parse('2026-01-01T00:06:00Z') / 1000).toString(36)
+    expect(cloud.mutations[0]?.args[1]).toEqual({
+      [TAG_SWAP]: `v2 id=${swapId} phase=attaching owner=1 pairs=1 max=1 started=2026-01-01T00:06:00.000Z`,
+    })
+    expect(cloud.mutations[1]?.args[1]).toEqual({ [TAG_SWAP_ID]: swapId })
+    expect(cloud.mutations[4]?.args[1]).toEqual({
+      [TAG_SWAP]: `v2 id=${swapId} phase=waiting owner=1 pairs=1 max=1 started=2026-01-01T00:06:00.000Z`,
     })
     // The partner serves until the next run sees its replacement serve (the group has no load balancer:
     // InService is serving); that run is asked for early.
@@ -55,7 +60,9 @@ describe('replacer', () => {
     ])
     // The retirement recorded ahead of it, with a decrement.
     expect(cloud.mutations[0]?.args[1]).toEqual({
-      'spotswap:swap-desired': `1/0/${cloud.mutations[1]?.args[0]}`,
+      [TAG_SWAP]: expect.stringMatching(
+        new RegExp(`^v2 id=\\w+ phase=retiring owner=1 pairs=0 step=${cloud.mutations[1]?.args[0]} max=1 `),
+      ),
     })
     expect(cloud.mutations[1]?.args[1]).toBe(true)
   })
@@ -69,12 +76,13 @@ describe('replacer', () => {
     const summary = await h.run()
     expect(cloud.mutations.some((c) => c.method === 'terminateInGroup')).toBe(false)
     expect(JSON.stringify(summary)).toContain('attach not confirmed, nothing retired')
-    // The record stays (an overlapping run may have attached under it); the next run judges it stale.
-    expect(cloud.group('web').tags[TAG_ORIGINAL_MAX_SIZE]).toBe('1')
+    // The record stays, and MaxSize is back at once; the next run finds the attach never happened.
+    expect(cloud.group('web').tags[TAG_SWAP]).toMatch(/phase=attaching/)
+    expect(cloud.group('web').maxSize).toBe(1)
     h.advanceMinutes(5)
     await h.run()
     expect(cloud.group('web')).toMatchObject({ desiredCapacity: 1, maxSize: 1 })
-    expect(cloud.group('web').tags[TAG_ORIGINAL_MAX_SIZE]).toBeUndefined()
+    expect(cloud.group('web').tags[TAG_SWAP]).toBeUndefined()
     for (let run = 0; run < 4; run++) {
       h.advanceMinutes(5)
       await h.run()
@@ -83,21 +91,27 @@ describe('replacer', () => {
     expect(spotShare(cloud)).toEqual({ spot: 1, onDemand: 0 })
   })
 
-  it('finishes a swap a crashed run left behind: retires the partner, then restores MaxSize', async () => {
+  it('finishes a swap whose run crashed right after the attach: retires the partner, then restores MaxSize', async () => {
     const cloud = cloudWithFleet(1)
     const h = harness({ 'us-east-1': cloud })
     await h.run()
     h.advanceMinutes(6)
-    cloud.failNext('terminateInGroup', new Error('process crashed'))
+    // The run dies before it records that the attach is done.
+    const original = cloud.tagGroup.bind(cloud)
+    let writes = 0
+    cloud.tagGroup = async (name, tags) => {
+      writes++
+      if (writes === 2) throw new Error('process crashed')
+      return original(name, tags)
+    }
     await h.run()
+    cloud.tagGroup = original
     expect(cloud.group('web').desiredCapacity).toBe(2)
-    expect(cloud.group('web').tags[TAG_ORIGINAL_MAX_SIZE]).toBe('1')
-    h.advanceMinutes(5)
-    await h.run()
+    expect(cloud.group('web').tags[TAG_SWAP]).toMatch(/phase=attaching/)
     h.advanceMinutes(5)
     await h.run()
     expect(cloud.group('web')).toMatchObject({ desiredCapacity: 1, maxSize: 1 })
-    expect(cloud.group('web').tags[TAG_ORIGINAL_MAX_SIZE]).toBeUndefined()
+    expect(cloud.group('web').tags[TAG_SWAP]).toBeUndefined()
     expect(spotShare(cloud)).toEqual({ spot: 1, onDemand: 0 })
   })
 

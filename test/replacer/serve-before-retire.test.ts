@@ -9,8 +9,7 @@ import {
   HEALTH_DEADLINE_MIN_SECONDS,
   HEALTH_POLL_SECONDS,
   TAG_NO_SPOT_CAPACITY_UNTIL,
-  TAG_ORIGINAL_MAX_SIZE,
-  TAG_SWAP_DESIRED,
+  TAG_SWAP,
 } from '../../lambdas/core/constants.ts'
 import { trafficSourceKey } from '../../lambdas/core/port.ts'
 import { awsError, type FakeCloud } from '../fakes/fake-cloud.ts'
@@ -70,7 +69,7 @@ describe('serve before retire', () => {
       { method: 'trafficHealth', args: [cloud.group('web').trafficSources, [replacement]] },
     ])
     expect(JSON.stringify(waiting)).toContain(
-      `waiting-to-serve: ${replacement} is initial (Elb.InitialHealthChecking)`,
+      `waiting-to-serve (not-serving-yet): ${replacement} is initial (Elb.InitialHealthChecking)`,
     )
     expect(h.recorded.requested.at(-1)).toEqual({
       region: 'us-east-1',
@@ -83,8 +82,7 @@ describe('serve before retire', () => {
     await h.run()
     expect(members(cloud)).toEqual([replacement])
     expect(cloud.group('web')).toMatchObject({ desiredCapacity: 1, maxSize: 1 })
-    expect(cloud.group('web').tags[TAG_SWAP_DESIRED]).toBeUndefined()
-    expect(cloud.group('web').tags[TAG_ORIGINAL_MAX_SIZE]).toBeUndefined()
+    expect(cloud.group('web').tags[TAG_SWAP]).toBeUndefined()
   })
 
   it('waits for every load balancer: healthy in the target group is not enough while the classic one says OutOfService', async () => {
@@ -119,7 +117,7 @@ describe('serve before retire', () => {
     expect(members(cloud)).toEqual([partner])
     expect(cloud.instances.get(replacement)?.state).toBe('terminated')
     expect(cloud.group('web')).toMatchObject({ desiredCapacity: 1, maxSize: 1 })
-    expect(cloud.group('web').tags[TAG_SWAP_DESIRED]).toBeUndefined()
+    expect(cloud.group('web').tags[TAG_SWAP]).toBeUndefined()
     const backoff = Date.parse(cloud.instances.get(partner)?.tags[TAG_NO_SPOT_CAPACITY_UNTIL] ?? '')
     expect(backoff).toBeGreaterThan(Date.parse('2026-01-01T00:14:00Z'))
     expect(JSON.stringify(summary)).toContain('not-serving-by-deadline')
@@ -130,22 +128,26 @@ describe('serve before retire', () => {
     expect(cloud.calls.filter((c) => c.method === 'launchSpot')).toEqual([])
   })
 
-  it('retires nothing while the health cannot be read, even past the deadline', async () => {
+  it('retires nothing while the health cannot be read; by the deadline it gives the replacement up', async () => {
     const { cloud, h } = behindLoadBalancers()
     const { partner, replacement } = await attached(cloud, h)
     cloud.markHealthy(replacement)
-    for (let run = 0; run < 3; run++) {
+    // Grace 300 s and no health-check settings read: the deadline is 300 s after the attach.
+    for (const seconds of [150, 120]) {
       cloud.failNext('trafficHealth', awsError('Throttling', 400, 'Rate exceeded'))
-      h.advanceSeconds(HEALTH_DEADLINE_MIN_SECONDS)
+      h.advanceSeconds(seconds)
       const summary = await h.run()
       expect(JSON.stringify(summary)).toContain('load-balancer health could not be read')
     }
     expect(cloud.mutations.filter((c) => c.method === 'terminateInGroup')).toEqual([])
     expect(members(cloud)).toEqual(expect.arrayContaining([partner, replacement]))
-    // Readable again: it serves, so the partner goes.
+    // Unreadable at the deadline: the replacement leaves with its unit, the partner (which serves) stays.
+    cloud.failNext('trafficHealth', awsError('AccessDenied', 403, 'not authorized'))
     h.advanceSeconds(30)
-    await h.run()
-    expect(members(cloud)).toEqual([replacement])
+    const summary = await h.run()
+    expect(JSON.stringify(summary)).toContain('not-serving-by-deadline')
+    expect(members(cloud)).toEqual([partner])
+    expect(cloud.group('web')).toMatchObject({ desiredCapacity: 1, maxSize: 1 })
   })
 
   it('never asks for load-balancer health in a group without load balancers', async () => {

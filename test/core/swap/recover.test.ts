@@ -1,26 +1,43 @@
 import { describe, expect, it } from 'vitest'
-import type { Action } from '../../lambdas/core/actions.ts'
+import type { Action } from '../../../lambdas/core/actions.ts'
 import {
   TAG_ORIGINAL_MAX_SIZE,
   TAG_REPLACEMENT_ATTEMPT,
+  TAG_SWAP,
   TAG_SWAP_DESIRED,
-} from '../../lambdas/core/constants.ts'
-import { type CronSchedule, parseCronSchedule } from '../../lambdas/core/cron.ts'
-import type { PlanInput } from '../../lambdas/core/plan-input.ts'
-import { planGroup } from '../../lambdas/core/planner.ts'
-import { judgeRecord, parseSwapRecord, type SwapRecord } from '../../lambdas/core/swap-recovery.ts'
-import type { Instance } from '../../lambdas/core/types.ts'
-import { anInstance, config, NOW, onDemandFleet, planInput, spotFor } from '../builders/world.ts'
+} from '../../../lambdas/core/constants.ts'
+import { type CronSchedule, parseCronSchedule } from '../../../lambdas/core/cron.ts'
+import type { PlanInput } from '../../../lambdas/core/plan-input.ts'
+import { planGroup } from '../../../lambdas/core/planner.ts'
+import {
+  formatSwapRecord,
+  judgeRecord,
+  readSwapRecord,
+  type SwapRecord,
+} from '../../../lambdas/core/swap/record.ts'
+import type { Instance } from '../../../lambdas/core/types.ts'
+import { anInstance, config, NOW, onDemandFleet, planInput, spotFor } from '../../builders/world.ts'
 
 const recoveryKinds = (actions: readonly Action[]): string[] =>
   actions.map((a) => a.kind).filter((k) => k !== 'launch-spot' && k !== 'terminate-spot')
 
-describe('parseSwapRecord', () => {
+/** A version-1 record as the group carried it. */
+const legacy = (raw: string): SwapRecord | undefined => {
+  const read = readSwapRecord({ [TAG_SWAP_DESIRED]: raw })
+  return read.kind === 'read' ? read.record : undefined
+}
+
+describe('readSwapRecord', () => {
   it.each([
-    ['5/2', { after: 5, pairs: 2, step: undefined }],
-    ['5/2/i-0123456789abcdef0', { after: 5, pairs: 2, step: 'i-0123456789abcdef0' }],
-    ['0/0', { after: 0, pairs: 0, step: undefined }],
-  ])('reads %s', (raw, record) => expect(parseSwapRecord(raw)).toEqual(record))
+    ['5/2', { ownerDesired: 3, pairs: 2, step: undefined, phase: 'waiting' }],
+    [
+      '5/2/i-0123456789abcdef0',
+      { ownerDesired: 3, pairs: 2, step: 'i-0123456789abcdef0', phase: 'retiring' },
+    ],
+    ['0/0', { ownerDesired: 0, pairs: 0, step: undefined, phase: 'waiting' }],
+  ])('reads the version-1 %s', (raw, record) =>
+    expect(legacy(raw)).toMatchObject({ version: 1, id: undefined, ...record }),
+  )
 
   it.each([
     undefined,
@@ -35,7 +52,64 @@ describe('parseSwapRecord', () => {
     ' 5/2',
     '1234567890/1',
     '2/5',
-  ])('rejects %s', (raw) => expect(parseSwapRecord(raw)).toBeUndefined())
+  ])('rejects the version-1 %s', (raw) => {
+    if (raw === undefined) expect(readSwapRecord({})).toEqual({ kind: 'none' })
+    else expect(readSwapRecord({ [TAG_SWAP_DESIRED]: raw })).toMatchObject({ kind: 'unreadable', raw })
+  })
+
+  it('reads version 1 with its start and original MaxSize, which version 2 carries in the record', () => {
+    const read = readSwapRecord({
+      [TAG_SWAP_DESIRED]: '5/2',
+      'spotswap:swap-started': '2026-01-01T00:00:00.000Z',
+      [TAG_ORIGINAL_MAX_SIZE]: '4',
+    })
+    expect(read).toMatchObject({
+      kind: 'read',
+      record: { originalMaxSize: 4, startedAt: new Date('2026-01-01T00:00:00.000Z') },
+    })
+  })
+
+  const v2: SwapRecord = {
+    version: 2,
+    id: 's1abc',
+    phase: 'retiring',
+    ownerDesired: 4,
+    pairs: 1,
+    step: 'i-0123456789abcdef0',
+    originalMaxSize: 4,
+    startedAt: new Date('2026-01-01T00:06:00.000Z'),
+  }
+
+  it('writes and reads version 2 in one tag, well under the 256 characters a tag value holds', () => {
+    const raw = formatSwapRecord(v2)
+    expect(raw).toBe(
+      'v2 id=s1abc phase=retiring owner=4 pairs=1 step=i-0123456789abcdef0 max=4 started=2026-01-01T00:06:00.000Z',
+    )
+    expect(readSwapRecord({ [TAG_SWAP]: raw })).toEqual({ kind: 'read', record: v2 })
+    const largest = formatSwapRecord({
+      ...v2,
+      ownerDesired: 999_999_999,
+      pairs: 999_999_999,
+      originalMaxSize: 999_999_999,
+      id: `s${'z'.repeat(20)}`,
+    })
+    expect(largest.length).toBeLessThan(256)
+  })
+
+  it.each([
+    'v3 phase=waiting owner=4 pairs=1',
+    'v2 phase=waiting owner=4',
+    'v2 phase=sleeping owner=4 pairs=1',
+    'v2 phase=retiring owner=4 pairs=1',
+    'v2 phase=waiting owner=4 pairs=1 step=i-0123456789abcdef0',
+    'v2 phase=waiting owner=-4 pairs=1',
+    'v2 phase=waiting owner=4 pairs=1 colour=blue',
+    'v2 phase=waiting owner=4 pairs=1 pairs=2',
+    'v2 id=S! phase=waiting owner=4 pairs=1',
+    'v2 phase=waiting owner=4 pairs=1 started=yesterday',
+  ])('believes no malformed version 2: %s', (raw) => {
+    expect(readSwapRecord({ [TAG_SWAP]: raw })).toMatchObject({ kind: 'unreadable', raw })
+  })
 })
 
 describe('judgeRecord', () => {
@@ -45,7 +119,7 @@ describe('judgeRecord', () => {
   const P2 = 'i-00000000000000a2'
   const S1 = 'i-00000000000000b1'
   const record = (raw: string): SwapRecord =>
-    parseSwapRecord(raw.replace('P1', P1).replace('P2', P2).replace('S1', S1)) as SwapRecord
+    legacy(raw.replace('P1', P1).replace('P2', P2).replace('S1', S1)) as SwapRecord
 
   it.each([
     ['attached, nothing retired yet', '6/2', 6, 2, [], '6/2', 0],
@@ -157,7 +231,11 @@ describe('finishing a swap an earlier run left', () => {
       const oldest = fleet[0]?.id
       const plan = vanished()
       expect(plan.actions.filter((a) => a.kind !== 'launch-spot')).toEqual([
-        expect.objectContaining({ kind: 'give-back', instanceId: oldest, record: `3/0/${oldest}` }),
+        expect.objectContaining({
+          kind: 'give-back',
+          instanceId: oldest,
+          record: `v2 phase=retiring owner=3 pairs=0 step=${oldest} max=3`,
+        }),
         expect.objectContaining({ kind: 'restore-max-size', maxSize: 3 }),
       ])
       // The member given back gets no replacement of its own in the same plan.
@@ -181,7 +259,7 @@ describe('finishing a swap an earlier run left', () => {
       expect(recoveryKinds(plan.actions)).toEqual([])
       expect(plan.instanceSkips).toContainEqual({
         instanceId: 'web',
-        reason: expect.stringMatching(/^swap waits: no member may leave to give back/),
+        reason: expect.stringMatching(/^swap waits \(no-member-may-leave\)/),
       })
     })
 
@@ -199,7 +277,7 @@ describe('finishing a swap an earlier run left', () => {
         expect.objectContaining({
           kind: 'restore-max-size',
           maxSize: 4,
-          reason: expect.stringContaining('nothing is given back'),
+          reason: expect.stringContaining('swap closed (owner-changed)'),
         }),
       ])
     })
@@ -217,7 +295,7 @@ describe('finishing a swap an earlier run left', () => {
     expect(recoveryKinds(plan.actions)).toEqual([])
     expect(plan.instanceSkips).toContainEqual({
       instanceId: s1.id,
-      reason: 'swap waits: both sides of a pair are protected',
+      reason: 'swap waits (both-protected): the owner protected both sides of the pair',
     })
   })
 
@@ -233,7 +311,7 @@ describe('finishing a swap an earlier run left', () => {
     expect(recoveryKinds(plan.actions)).toEqual([])
     expect(plan.instanceSkips).toContainEqual({
       instanceId: s1.id,
-      reason: 'swap waits: 4 in service of desired 5',
+      reason: 'swap waits (backfill-booting): 4 in service of desired 5',
     })
   })
 
@@ -269,7 +347,10 @@ describe('finishing a swap an earlier run left', () => {
     it('retires the partner when they show no change of desired capacity', () => {
       const plan = halfDone({ kind: 'read', changes: [] })
       expect(plan.actions.filter((a) => a.kind === 'complete-swap')).toEqual([
-        expect.objectContaining({ retire: 'partner', record: `2/0/${fleet[0]?.id}` }),
+        expect.objectContaining({
+          retire: 'partner',
+          record: `v2 phase=retiring owner=2 pairs=0 step=${fleet[0]?.id}`,
+        }),
       ])
     })
 
@@ -294,7 +375,8 @@ describe('finishing a swap an earlier run left', () => {
       expect(recoveryKinds(plan.actions)).toEqual([])
       expect(plan.instanceSkips).toContainEqual({
         instanceId: s1.id,
-        reason: "swap waits: the group's scaling activities could not be read (Throttling: Rate exceeded)",
+        reason:
+          "swap waits (activities-unreadable): the group's scaling activities could not be read (Throttling: Rate exceeded)",
       })
     })
   })

@@ -1,0 +1,164 @@
+/**
+ * The swap as a state table: what an open swap does next, from what a run observes. A swap starts by
+ * recording itself and attaching its replacements (phase `attaching`, then `waiting`); each later run
+ * finds the first row of SWAP_TRANSITIONS that holds for the group, and while the swap is finishing, the
+ * first row of PAIR_TRANSITIONS for each pair and of VANISHED_TRANSITIONS for each pair that vanished.
+ * Every step that takes a unit of desired capacity away is announced in the record first (phase
+ * `retiring`); when no pair is left the swap closes: MaxSize back, record dropped. core/swap/recover.ts
+ * turns the rows into actions; docs/reliability.md prints these tables.
+ */
+
+/** What the group's swap does this run. */
+export type SwapOutcome =
+  /** Nothing is open. */
+  | 'nothing'
+  /** Nothing is changed this run; the reason is shown against the swap's replacements. */
+  | 'wait'
+  /** The swap is over without retiring anything: MaxSize back (never below desired), record dropped. */
+  | 'close'
+  /** Each pair is released (the replacement stays as an ordinary member, the partner as an ordinary instance), then close. */
+  | 'release-and-close'
+  /** Each pair goes by PAIR_TRANSITIONS, each vanished pair by VANISHED_TRANSITIONS; close when none is left. */
+  | 'finish-pairs'
+
+export type SwapSituation =
+  | 'no-swap'
+  | 'group-held'
+  | 'record-unreadable'
+  | 'attach-not-done'
+  | 'owner-resized'
+  | 'activities-unreadable'
+  | 'owner-changed'
+  | 'backfill-booting'
+  | 'finishing'
+
+export type PairOutcome =
+  | 'wait'
+  /** This pair and every one after it wait (each step is announced as the one after the previous). */
+  | 'wait-all'
+  /** The partner leaves with a decrement (the attach's unit). */
+  | 'retire-partner'
+  /** The replacement leaves with a decrement; the partner stays. */
+  | 'retire-replacement'
+  /** The replacement leaves with a decrement; the partner stays and gets no new replacement for a while. */
+  | 'retire-replacement-and-back-off'
+
+export type PairSituation =
+  | 'both-protected'
+  | 'partner-kept'
+  | 'partner-doomed-now'
+  | 'serving'
+  | 'not-serving-yet'
+  | 'health-unread'
+  | 'not-serving-by-deadline'
+
+export type VanishedOutcome = 'give-back' | 'wait-all'
+export type VanishedSituation = 'member-may-leave' | 'no-member-may-leave'
+
+export interface Transition<S extends string, O extends string> {
+  readonly situation: S
+  readonly outcome: O
+  /** Why, in a user's words: shown in the plan, the log and the docs. */
+  readonly why: string
+}
+
+/** First match wins; the order is the order in which the situations are checked. */
+export const SWAP_TRANSITIONS: readonly Transition<SwapSituation, SwapOutcome>[] = [
+  { situation: 'no-swap', outcome: 'nothing', why: 'no swap record and no attached pair' },
+  {
+    situation: 'group-held',
+    outcome: 'wait',
+    why: 'CloudFormation or the owner hold the group (stack update, deletion, suspended processes)',
+  },
+  {
+    situation: 'record-unreadable',
+    outcome: 'release-and-close',
+    why: 'attached pairs without a record spotswap can believe: their unit cannot be told from the owner’s, so nothing is retired',
+  },
+  {
+    situation: 'attach-not-done',
+    outcome: 'close',
+    why: 'recorded, but nothing is attached and desired capacity is the owner’s: the attach never happened',
+  },
+  {
+    situation: 'owner-resized',
+    outcome: 'release-and-close',
+    why: 'desired capacity is not what the record accounts for: the owner’s figure stands, nothing is retired',
+  },
+  {
+    situation: 'activities-unreadable',
+    outcome: 'wait',
+    why: 'the group’s scaling activities could not be read: an owner’s change could not be ruled out',
+  },
+  {
+    situation: 'owner-changed',
+    outcome: 'release-and-close',
+    why: 'the scaling activities show an owner’s change of desired capacity since the swap started: theirs stands',
+  },
+  {
+    situation: 'backfill-booting',
+    outcome: 'wait',
+    why: 'fewer members in service than desired: retiring now would dip below it',
+  },
+  {
+    situation: 'finishing',
+    outcome: 'finish-pairs',
+    why: 'the record holds and no one else changed desired capacity',
+  },
+]
+
+export const PAIR_TRANSITIONS: readonly Transition<PairSituation, PairOutcome>[] = [
+  { situation: 'both-protected', outcome: 'wait-all', why: 'the owner protected both sides of the pair' },
+  {
+    situation: 'partner-kept',
+    outcome: 'retire-replacement',
+    why: 'the partner was protected since the swap started, or retiring it would break the on-demand minimum',
+  },
+  {
+    situation: 'partner-doomed-now',
+    outcome: 'retire-partner',
+    why: 'EC2 interrupts the partner now, so it leaves whether its replacement serves yet or not',
+  },
+  { situation: 'serving', outcome: 'retire-partner', why: 'its replacement serves' },
+  {
+    situation: 'not-serving-yet',
+    outcome: 'wait',
+    why: 'its replacement does not serve yet; the partner keeps serving until it does or the deadline comes',
+  },
+  {
+    situation: 'health-unread',
+    outcome: 'wait',
+    why: 'the load balancers’ health could not be read: no verdict, so nothing is retired before the deadline',
+  },
+  {
+    situation: 'not-serving-by-deadline',
+    outcome: 'retire-replacement-and-back-off',
+    why: 'its replacement did not serve (or could not be seen to) by the deadline',
+  },
+]
+
+export const VANISHED_TRANSITIONS: readonly Transition<VanishedSituation, VanishedOutcome>[] = [
+  {
+    situation: 'member-may-leave',
+    outcome: 'give-back',
+    why: 'a pair vanished without its decrement: its unit goes back with a member (on-demand first while above the minimum, oldest, unprotected)',
+  },
+  {
+    situation: 'no-member-may-leave',
+    outcome: 'wait-all',
+    why: 'a pair vanished without its decrement, and no member may leave (protected, or the on-demand minimum)',
+  },
+]
+
+const rowOf = <S extends string, O extends string>(
+  table: readonly Transition<S, O>[],
+  situation: S,
+): Transition<S, O> => {
+  const row = table.find((r) => r.situation === situation)
+  if (row === undefined) throw new Error(`no transition for ${situation}`)
+  return row
+}
+
+export const swapTransition = (situation: SwapSituation) => rowOf(SWAP_TRANSITIONS, situation)
+export const pairTransition = (situation: PairSituation) => rowOf(PAIR_TRANSITIONS, situation)
+export const vanishedTransition = (situation: VanishedSituation) => rowOf(VANISHED_TRANSITIONS, situation)

@@ -1,0 +1,243 @@
+/**
+ * Every row of the swap's state table, reached from a world that shows its situation: the row the swap
+ * takes and the actions it becomes. The fixtures are keyed by situation, so a row without a test does
+ * not compile.
+ */
+import { describe, expect, it } from 'vitest'
+import type { Action } from '../../../lambdas/core/actions.ts'
+import { TAG_REPLACING_INSTANCE, TAG_SWAP, TAG_SWAP_ID } from '../../../lambdas/core/constants.ts'
+import { trafficSourceKey } from '../../../lambdas/core/port.ts'
+import type { HealthObservation } from '../../../lambdas/core/serving.ts'
+import { type RecoveryInput, recoverSwaps } from '../../../lambdas/core/swap/recover.ts'
+import {
+  PAIR_TRANSITIONS,
+  type PairSituation,
+  SWAP_TRANSITIONS,
+  type SwapSituation,
+  VANISHED_TRANSITIONS,
+  type VanishedSituation,
+} from '../../../lambdas/core/swap/transitions.ts'
+import type { Instance } from '../../../lambdas/core/types.ts'
+import { aGroup, memberOf, NOW, onDemandFleet, spotFor } from '../../builders/world.ts'
+
+const TG = 'arn:aws:elasticloadbalancing:us-east-1:123456789012:targetgroup/web/0123456789abcdef'
+const STARTED = new Date(NOW.getTime() - 60_000)
+const [P1, P2] = onDemandFleet(2) as [Instance, Instance]
+const S1 = spotFor(P1, { tags: { [TAG_REPLACING_INSTANCE]: P1.id, [TAG_SWAP_ID]: 's1' } })
+
+interface World {
+  readonly desired?: number
+  readonly record?: string | undefined
+  readonly replacement?: Instance
+  readonly extraMembers?: readonly Instance[]
+  readonly protectedIds?: readonly string[]
+  readonly minOnDemand?: number
+  readonly held?: string
+  readonly ownerChanges?: RecoveryInput['ownerChanges']
+  readonly health?: HealthObservation
+  readonly pending?: boolean
+  readonly now?: Date
+  readonly leavesAt?: number
+  readonly withLoadBalancer?: boolean
+}
+
+const record = (phase: string, pairs: number, extra = '') =>
+  `v2 id=s1 phase=${phase} owner=2 pairs=${pairs}${extra} started=${STARTED.toISOString()}`
+
+const healthy = (state: string): HealthObservation => ({
+  kind: 'read',
+  health: {
+    settings: new Map([[trafficSourceKey('target-group', TG), { intervalSeconds: 30, healthyThreshold: 3 }]]),
+    states: new Map([[S1.id, new Map([[trafficSourceKey('target-group', TG), { state }]])]]),
+  },
+})
+
+/** A group of two on-demand members, one swap of one pair (S1 replacing P1) from desired 2. */
+const recover = (world: World) => {
+  const replacement = world.replacement === undefined ? [S1] : [world.replacement]
+  const all = [P1, P2, ...replacement, ...(world.extraMembers ?? [])]
+  const members = all.map((i) =>
+    memberOf(i, { lifecycleState: world.pending && i.lifecycle === 'spot' ? 'Pending' : 'InService' }),
+  )
+  const group = aGroup(members, {
+    desiredCapacity: world.desired ?? 3,
+    maxSize: 3,
+    tags: { 'spot-enabled': 'true', ...(world.record === undefined ? {} : { [TAG_SWAP]: world.record }) },
+    ...(world.withLoadBalancer === false
+      ? {}
+      : { trafficSources: { targetGroupArns: [TG], classicLoadBalancerNames: [], unreadable: [] } }),
+  })
+  const detail = new Map(all.map((i) => [i.id, i]))
+  const onDemandIds = new Set(all.filter((i) => i.lifecycle === 'on-demand').map((i) => i.id))
+  const input: RecoveryInput = {
+    group,
+    spotMembers: members.filter((m) => detail.get(m.instanceId)?.lifecycle === 'spot'),
+    detail: (id) => detail.get(id),
+    isPartner: (id) => onDemandIds.has(id),
+    onDemandIds,
+    minOnDemand: world.minOnDemand ?? 0,
+    isProtected: (id) => (world.protectedIds ?? []).includes(id),
+    inService: members.filter((m) => m.lifecycleState === 'InService'),
+    stillIn: (id) => all.some((i) => i.id === id),
+    held: world.held,
+    now: world.now ?? NOW,
+    ownerChanges: world.ownerChanges ?? { kind: 'read', changes: [] },
+    health: world.health,
+    graceSeconds: 300,
+    leavesAt: (id) => (id === P1.id ? world.leavesAt : undefined),
+    attemptOf: () => 1,
+  }
+  return recoverSwaps(input)
+}
+
+const kinds = (actions: readonly Action[]) =>
+  actions.map((a) => (a.kind === 'complete-swap' ? `${a.kind}:${a.retire}` : a.kind))
+
+const SWAP_FIXTURES: Record<SwapSituation, { world: World; actions: string[] }> = {
+  'no-swap': { world: { record: undefined, replacement: P2, desired: 2 }, actions: [] },
+  'group-held': {
+    world: { record: record('waiting', 1), held: 'processes-suspended (Terminate)' },
+    actions: [],
+  },
+  'record-unreadable': {
+    world: { record: 'v2 phase=waiting owner=2' },
+    actions: ['complete-swap:none', 'restore-max-size'],
+  },
+  'attach-not-done': {
+    world: { record: record('attaching', 1), desired: 2, replacement: P2 },
+    actions: ['restore-max-size'],
+  },
+  'owner-resized': {
+    world: { record: record('waiting', 1), desired: 5 },
+    actions: ['complete-swap:none', 'restore-max-size'],
+  },
+  'activities-unreadable': {
+    world: { record: record('waiting', 1), ownerChanges: { kind: 'unreadable', error: 'Throttling' } },
+    actions: [],
+  },
+  'owner-changed': {
+    world: {
+      record: record('waiting', 1),
+      ownerChanges: {
+        kind: 'read',
+        changes: [
+          { at: NOW, from: 3, to: 2, cause: '' },
+          { at: NOW, from: 2, to: 3, cause: '' },
+        ],
+      },
+    },
+    actions: ['complete-swap:none', 'restore-max-size'],
+  },
+  'backfill-booting': { world: { record: record('waiting', 1), pending: true }, actions: [] },
+  finishing: {
+    world: { record: record('waiting', 1), health: healthy('healthy') },
+    actions: ['complete-swap:partner', 'restore-max-size'],
+  },
+}
+
+const PAIR_FIXTURES: Record<PairSituation, { world: World; actions: string[] }> = {
+  'both-protected': { world: { protectedIds: [P1.id, S1.id] }, actions: [] },
+  'partner-kept': {
+    world: { protectedIds: [P1.id] },
+    actions: ['complete-swap:replacement', 'restore-max-size'],
+  },
+  'partner-doomed-now': {
+    world: { leavesAt: NOW.getTime() - 1000, health: healthy('initial') },
+    actions: ['complete-swap:partner', 'restore-max-size'],
+  },
+  serving: { world: { health: healthy('healthy') }, actions: ['complete-swap:partner', 'restore-max-size'] },
+  'not-serving-yet': { world: { health: healthy('initial') }, actions: [] },
+  'health-unread': { world: { health: { kind: 'unreadable', error: 'Throttling' } }, actions: [] },
+  'not-serving-by-deadline': {
+    world: { health: healthy('unhealthy'), now: new Date(STARTED.getTime() + 3_600_000) },
+    actions: ['complete-swap:replacement', 'restore-max-size'],
+  },
+}
+
+const VANISHED_FIXTURES: Record<VanishedSituation, { world: World; actions: string[] }> = {
+  // The record holds one pair, none is attached: its unit goes back with the oldest on-demand member.
+  'member-may-leave': {
+    world: { record: record('waiting', 1), replacement: P2 },
+    actions: ['give-back', 'restore-max-size'],
+  },
+  'no-member-may-leave': {
+    world: { record: record('waiting', 1), replacement: P2, minOnDemand: 2 },
+    actions: [],
+  },
+}
+
+describe('the swap state table', () => {
+  it.each(SWAP_TRANSITIONS.map((row) => [row.situation, row.outcome] as const))(
+    'group row %s → %s',
+    (situation) => {
+      const fixture = SWAP_FIXTURES[situation]
+      const recovery = recover({ record: record('waiting', 1), ...fixture.world })
+      expect(recovery.situation).toBe(situation)
+      expect(kinds(recovery.actions)).toEqual(fixture.actions)
+      if (SWAP_TRANSITIONS.find((r) => r.situation === situation)?.outcome === 'wait')
+        expect(recovery.waiting).toMatch(new RegExp(`^swap waits \\(${situation}\\)`))
+    },
+  )
+
+  it.each(PAIR_TRANSITIONS.map((row) => [row.situation, row.outcome] as const))(
+    'pair row %s → %s',
+    (situation, outcome) => {
+      const fixture = PAIR_FIXTURES[situation]
+      const recovery = recover({ record: record('waiting', 1), ...fixture.world })
+      expect(recovery.situation).toBe('finishing')
+      expect(kinds(recovery.actions)).toEqual(fixture.actions)
+      const named = recovery.actions.find((a) => a.kind === 'complete-swap')?.reason ?? recovery.waiting ?? ''
+      expect(named).toContain(situation)
+      if (outcome === 'retire-replacement-and-back-off')
+        expect(recovery.actions[0]).toMatchObject({ backOffPartnerUntil: expect.any(String) })
+      if (outcome === 'wait') expect(recovery.awaitingHealth).toEqual([S1.id])
+    },
+  )
+
+  it.each(VANISHED_TRANSITIONS.map((row) => [row.situation, row.outcome] as const))(
+    'vanished-pair row %s → %s',
+    (situation) => {
+      const fixture = VANISHED_FIXTURES[situation]
+      const recovery = recover({ ...fixture.world })
+      expect(kinds(recovery.actions)).toEqual(fixture.actions)
+      const named = recovery.actions.find((a) => a.kind === 'give-back')?.reason ?? recovery.waiting ?? ''
+      expect(named).toContain(situation)
+    },
+  )
+
+  it('announces each step in the record before it, one pair fewer each, phase retiring', () => {
+    const recovery = recover({ record: record('waiting', 1), health: healthy('healthy') })
+    expect(recovery.actions[0]).toMatchObject({
+      kind: 'complete-swap',
+      record: `v2 id=s1 phase=retiring owner=2 pairs=0 step=${P1.id} started=${STARTED.toISOString()}`,
+    })
+  })
+
+  it('releases a pair attached by another swap than the open one', () => {
+    const other = spotFor(P2, { tags: { [TAG_REPLACING_INSTANCE]: P2.id, [TAG_SWAP_ID]: 's0' } })
+    const recovery = recover({
+      record: record('waiting', 1),
+      extraMembers: [other],
+      desired: 4,
+      health: healthy('initial'),
+    })
+    expect(recovery.actions).toContainEqual(
+      expect.objectContaining({
+        kind: 'complete-swap',
+        retire: 'none',
+        pair: { spotInstanceId: other.id, onDemandInstanceId: P2.id },
+      }),
+    )
+  })
+
+  it('never retires a doomed partner early while its deadline is ahead and the replacement does not serve', () => {
+    const recovery = recover({
+      record: record('waiting', 1),
+      leavesAt: NOW.getTime() + 60_000,
+      health: healthy('initial'),
+    })
+    expect(recovery.actions).toEqual([])
+    // Looked at again no later than its deadline.
+    expect(recovery.lookAgainSeconds).toBeLessThanOrEqual(60)
+  })
+})
