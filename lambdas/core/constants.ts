@@ -101,16 +101,13 @@ export const HEALTH_DEADLINE_MIN_SECONDS = 300
 /** ... and never more than this: a replacement that does not serve for half an hour will not. */
 export const HEALTH_DEADLINE_MAX_SECONDS = 1800
 /**
- * While a replacement does not serve yet, its group is looked at again this often (a delayed run
- * request), so its partner leaves within this long of it turning healthy instead of at the next run.
+ * After an attach, and while a replacement does not serve yet, its group is looked at again this often
+ * (a delayed run request), so its partner leaves within this long of it turning healthy instead of at
+ * the next run. The first look reads the load balancers' health-check settings; the looks after it come
+ * when interval × healthy threshold has passed since the attach (a target group's defaults, 30 s × 5,
+ * take 150 s: https://docs.aws.amazon.com/elasticloadbalancing/latest/application/target-group-health-checks.html).
  */
 export const HEALTH_POLL_SECONDS = 30
-/**
- * After an attach into a group with load balancers, the first look waits this long: a target group's
- * default health checks (30 s interval × 5 healthy checks) need 150 s before a new target serves
- * (https://docs.aws.amazon.com/elasticloadbalancing/latest/application/target-group-health-checks.html).
- */
-export const FIRST_HEALTH_LOOK_SECONDS = 150
 
 /**
  * A replacement launches a few seconds after the run that started it, so with a grace period that is a

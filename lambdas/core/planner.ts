@@ -10,7 +10,6 @@ import type { GroupConfig } from './config.ts'
 import {
   CHEAPER_POOL_MIN_AGE_MINUTES,
   DOOMED_SWAP_DEADLINE_SECONDS,
-  FIRST_HEALTH_LOOK_SECONDS,
   GRACE_SLACK_SECONDS,
   HEALTH_POLL_SECONDS,
   ORPHAN_SCHEDULE_PERIODS,
@@ -25,7 +24,6 @@ import { attemptNumber, planLaunches } from './launches.ts'
 import { isBeingDeleted, isLeavingGroup, staysInGroup } from './managed.ts'
 import { byLaunchTimeThenId, type PlanInput } from './plan-input.ts'
 import { compareCodePoints } from './selection.ts'
-import { hasTrafficSources } from './serving.ts'
 import { formatSwapRecord, type SwapRecord, swapIdAt } from './swap/record.ts'
 import { recoverSwaps } from './swap/recover.ts'
 import type { Group, GroupMember, Instance } from './types.ts'
@@ -221,8 +219,11 @@ export const planGroup = (input: PlanInput): GroupPlan => {
   // Terminated by the last run before the orphan deadline, not the first one after it.
   const orphanAfterSeconds = grace + (ORPHAN_SCHEDULE_PERIODS - 1) * scheduleSeconds
   const ready: SwapPair[] = []
+  // Ready but for the open swap: the next swap starts once this one closes.
+  let behindOpenSwap = 0
   for (const [partner, instance] of wanted) {
     const ageSeconds = (now.getTime() - instance.launchTime.getTime()) / 1000
+    const pastGrace = doomedIds.has(partner) ? !tooLate(partner) : ageSeconds + GRACE_SLACK_SECONDS >= grace
     if (isProtected(partner)) {
       terminate(instance, `partner-protected: ${partner} was protected since its replacement was launched`)
     } else if (
@@ -231,11 +232,17 @@ export const planGroup = (input: PlanInput): GroupPlan => {
       inService.length >= group.desiredCapacity &&
       instance.state === 'running' &&
       // A doomed partner is gone in two minutes: no grace period is worth waiting for.
-      (doomedIds.has(partner) ? !tooLate(partner) : ageSeconds + GRACE_SLACK_SECONDS >= grace)
+      pastGrace
     ) {
       ready.push({ spotInstanceId: instance.id, onDemandInstanceId: partner })
     } else if (ageSeconds > orphanAfterSeconds) {
       terminate(instance, `not-attachable-in-time: not swapped within ${orphanAfterSeconds}s of launch`)
+    } else if (recovery.open && pastGrace && instance.state === 'running') {
+      behindOpenSwap++
+      instanceSkips.push({
+        instanceId: instance.id,
+        reason: `waiting-for-open-swap: replaces ${partner}; starts once the open swap closes`,
+      })
     } else {
       const graceUntil = new Date(instance.launchTime.getTime() + grace * 1000).toISOString()
       instanceSkips.push({
@@ -245,6 +252,9 @@ export const planGroup = (input: PlanInput): GroupPlan => {
     }
   }
   let lookAgain = recovery.lookAgainSeconds
+  // The open swap closes in this run: the replacements behind it start their swap at the next look.
+  if (behindOpenSwap > 0 && recovery.actions.some((a) => a.kind === 'restore-max-size'))
+    lookAgain = Math.min(lookAgain ?? HEALTH_POLL_SECONDS, HEALTH_POLL_SECONDS)
   if (ready.length > 0) {
     const needed = group.desiredCapacity + ready.length
     const raise = needed > group.maxSize
@@ -276,10 +286,8 @@ export const planGroup = (input: PlanInput): GroupPlan => {
         (pair) =>
           (warnedAt(pair.onDemandInstanceId) + DOOMED_SWAP_DEADLINE_SECONDS * 1000 - now.getTime()) / 1000,
       )
-    const firstLook = hasTrafficSources(group.trafficSources)
-      ? FIRST_HEALTH_LOOK_SECONDS
-      : HEALTH_POLL_SECONDS
-    lookAgain = Math.ceil(Math.max(HEALTH_POLL_SECONDS / 2, Math.min(firstLook, ...doomedLeave)))
+    // The first look reads the load balancers' health-check settings, which time the next one.
+    lookAgain = Math.ceil(Math.max(HEALTH_POLL_SECONDS / 2, Math.min(HEALTH_POLL_SECONDS, ...doomedLeave)))
   }
 
   // Doomed members that can no longer be swapped out (too late, or the group is not acted on now: cron

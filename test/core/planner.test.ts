@@ -262,6 +262,35 @@ describe('planGroup', () => {
     )
   })
 
+  it('asks for a look 30 s after the run that closes a swap, when a replacement waits behind it', () => {
+    const fleet = onDemandFleet(2)
+    const [first, second] = fleet as [Instance, Instance]
+    const attachedOne = spotFor(first, { tags: { ...spotFor(first).tags, 'spotswap:swap-id': 's1' } })
+    const waiting = spotFor(second, { launchTime: minutesAgo(6) })
+    const plan = planGroup(
+      planInput([...fleet, attachedOne], {
+        launched: [waiting],
+        groupOverrides: {
+          desiredCapacity: 3,
+          maxSize: 3,
+          tags: {
+            'spotswap:swap': `v2 id=s1 phase=waiting owner=2 pairs=1 max=2 started=${minutesAgo(2).toISOString()}`,
+          },
+        },
+        ownerChanges: { kind: 'read', changes: [] },
+      }),
+    )
+    expect(kinds(plan.actions).filter((k) => k !== 'launch-spot')).toEqual([
+      'complete-swap',
+      'restore-max-size',
+    ])
+    expect(plan.instanceSkips).toContainEqual({
+      instanceId: waiting.id,
+      reason: `waiting-for-open-swap: replaces ${second.id}; starts once the open swap closes`,
+    })
+    expect(plan.lookAgainSeconds).toBe(30)
+  })
+
   it('starts no new swap until the record of the last one is gone: this run restores MaxSize, the next swaps', () => {
     const fleet = onDemandFleet(2)
     const ready = spotFor(fleet[0] as Instance, { launchTime: minutesAgo(6) })

@@ -25,7 +25,7 @@ import { DeleteTargetGroupCommand } from '@aws-sdk/client-elastic-load-balancing
 import { expect, it } from 'vitest'
 import type { ApiCallName } from '../../lambdas/aws/context.ts'
 import { toTrafficSources } from '../../lambdas/aws/convert.ts'
-import { FIRST_HEALTH_LOOK_SECONDS, HEALTH_DEADLINE_MAX_SECONDS } from '../../lambdas/core/constants.ts'
+import { HEALTH_DEADLINE_MAX_SECONDS, HEALTH_POLL_SECONDS } from '../../lambdas/core/constants.ts'
 import { groupRunRequestEvent } from '../../lambdas/core/events.ts'
 import { trafficSourceKey } from '../../lambdas/core/port.ts'
 import { scheduledEvent, viaSqs } from '../events/builders.ts'
@@ -138,7 +138,7 @@ describeMoto('serve before retire against moto', (moto) => {
         ])
         expect(attached.members.map((m) => m.id)).toContain(partner)
         expect({ desired: attached.desired, max: attached.max }).toEqual({ desired: 2, max: 2 })
-        expect(looks).toEqual([{ group: 'web', delaySeconds: FIRST_HEALTH_LOOK_SECONDS }])
+        expect(looks).toEqual([{ group: 'web', delaySeconds: HEALTH_POLL_SECONDS }])
         const replacement = required(
           attached.members.find((m) => m.lifecycle === 'spot')?.id,
           'attached replacement',
@@ -146,7 +146,7 @@ describeMoto('serve before retire against moto', (moto) => {
 
         // The early look, delivered when SQS would: health is read first, the replacement serves (moto: at
         // once), so the partner goes and the swap is over in the same run.
-        now = new Date(now.getTime() + FIRST_HEALTH_LOOK_SECONDS * 1000)
+        now = new Date(now.getTime() + HEALTH_POLL_SECONDS * 1000)
         const look = await run(viaSqs(groupRunRequestEvent('look-1', REGION, 'web', now)))
         expect(kinds(look.actions)).toEqual(['complete-swap:done', 'restore-max-size:done'])
         expect(look.actions[0]).toMatchObject({ retire: 'partner' })

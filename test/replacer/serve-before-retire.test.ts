@@ -5,7 +5,6 @@
  */
 import { describe, expect, it } from 'vitest'
 import {
-  FIRST_HEALTH_LOOK_SECONDS,
   HEALTH_DEADLINE_MIN_SECONDS,
   HEALTH_POLL_SECONDS,
   TAG_NO_SPOT_CAPACITY_UNTIL,
@@ -56,12 +55,12 @@ describe('serve before retire', () => {
     )
     expect(members(cloud)).toContain(partner)
     expect(cloud.group('web').desiredCapacity).toBe(2)
-    // The first look comes when a target group's default checks would have passed.
+    // The first look comes soon, and reads the target group's health-check settings.
     expect(h.recorded.requested).toEqual([
-      { region: 'us-east-1', group: 'web', delaySeconds: FIRST_HEALTH_LOOK_SECONDS },
+      { region: 'us-east-1', group: 'web', delaySeconds: HEALTH_POLL_SECONDS },
     ])
 
-    h.advanceSeconds(FIRST_HEALTH_LOOK_SECONDS)
+    h.advanceSeconds(HEALTH_POLL_SECONDS)
     cloud.calls.length = 0
     const waiting = await h.run()
     expect(cloud.mutations).toEqual([])
@@ -71,14 +70,11 @@ describe('serve before retire', () => {
     expect(JSON.stringify(waiting)).toContain(
       `waiting-to-serve (not-serving-yet): ${replacement} is initial (Elb.InitialHealthChecking)`,
     )
-    expect(h.recorded.requested.at(-1)).toEqual({
-      region: 'us-east-1',
-      group: 'web',
-      delaySeconds: HEALTH_POLL_SECONDS,
-    })
+    // The next look comes when its checks (30 s × 3 healthy) should have passed: 90 s after the attach.
+    expect(h.recorded.requested.at(-1)).toEqual({ region: 'us-east-1', group: 'web', delaySeconds: 60 })
 
     cloud.markHealthy(replacement)
-    h.advanceSeconds(HEALTH_POLL_SECONDS)
+    h.advanceSeconds(60)
     await h.run()
     expect(members(cloud)).toEqual([replacement])
     expect(cloud.group('web')).toMatchObject({ desiredCapacity: 1, maxSize: 1 })
