@@ -81,6 +81,30 @@ interface Work {
   readonly messageId: string | undefined
 }
 
+/**
+ * Deployed (on Lambda), every replacer run of a region must go through the region's message group of the
+ * FIFO fan-out queue: the swap relies on no two runs of a region overlapping (core/swap/recover.ts). The
+ * CDK app always sets it; a hand-made deployment without it is refused, not run unsafely.
+ */
+const deploymentErrors = (
+  env: Readonly<Record<string, string | undefined>>,
+  config: GlobalConfig,
+): ConfigError[] =>
+  env.AWS_LAMBDA_FUNCTION_NAME !== undefined && config.fanoutQueueUrl === undefined
+    ? [
+        {
+          source: 'env',
+          name: 'FANOUT_QUEUE_URL',
+          value: env.FANOUT_QUEUE_URL ?? '',
+          expected:
+            'the URL of the SQS FIFO fan-out queue: required on Lambda, so that two replacer runs of a region never overlap',
+          group: undefined,
+          fallback: 'none: no action this run',
+          fatal: true,
+        },
+      ]
+    : []
+
 export const createReplacer = (deps: ReplacerDeps) => {
   const runOne = async (config: GlobalConfig, work: Work): Promise<RegionSummary> => {
     const started = Date.now()
@@ -131,7 +155,9 @@ export const createReplacer = (deps: ReplacerDeps) => {
   }
 
   return async (event: unknown): Promise<ReplacerSummary> => {
-    const { config, errors } = parseGlobalConfig(deps.env)
+    const parsed = parseGlobalConfig(deps.env)
+    const { config } = parsed
+    const errors = [...parsed.errors, ...deploymentErrors(deps.env, config)]
     const fatal = errors.filter((e) => e.fatal)
     for (const error of errors)
       deps.log[error.fatal ? 'error' : 'warn']('invalid configuration value', { ...error })

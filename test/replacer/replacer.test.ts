@@ -431,3 +431,31 @@ describe('replacer', () => {
     expect(launched).toEqual([second])
   })
 })
+
+describe('the replacer on Lambda', () => {
+  it('refuses to run without the FIFO fan-out queue, naming it, and makes no AWS call', async () => {
+    const cloud = cloudWithFleet(2)
+    const h = harness({ 'us-east-1': cloud }, { AWS_LAMBDA_FUNCTION_NAME: 'spotswap-replacer' })
+    const summary = await h.run()
+    expect(summary.ok).toBe(false)
+    expect(summary.configErrors).toEqual([
+      expect.objectContaining({
+        name: 'FANOUT_QUEUE_URL',
+        fatal: true,
+        expected: expect.stringContaining('never overlap'),
+      }),
+    ])
+    expect(cloud.calls).toEqual([])
+  })
+
+  it('runs with it, through the queue', async () => {
+    const cloud = cloudWithFleet(2)
+    const h = harness(
+      { 'us-east-1': cloud },
+      { AWS_LAMBDA_FUNCTION_NAME: 'spotswap-replacer', FANOUT_QUEUE_URL: 'https://sqs/q.fifo' },
+    )
+    const summary = await h.run()
+    expect(summary.ok).toBe(true)
+    expect(h.recorded.enqueued.map((m) => m.groupId)).toEqual(['us-east-1'])
+  })
+})
