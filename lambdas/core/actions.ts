@@ -150,11 +150,27 @@ export interface GroupFigures {
   readonly hourlyCostUsd: number
 }
 
+export type GroupSkipCode =
+  | 'group-being-deleted'
+  | 'desired-capacity-zero'
+  | 'cloudformation-stack-in-progress'
+  | 'traffic-source-health-unreadable'
+  | 'processes-suspended'
+  | 'outside-cron-window'
+
+/** Why a group is not acted on this run: a code to act on, a detail to read. */
+export interface GroupSkip {
+  readonly code: GroupSkipCode
+  readonly detail: string
+}
+
 export interface GroupPlan {
   readonly group: string
   readonly region: string
-  /** Set when the group is not acted on this run (cleanup of orphans still happens). */
+  /** Set when the group is not acted on this run (cleanup of orphans still happens): `<code> (<detail>)`. */
   readonly skipped: string | undefined
+  /** The same, typed. */
+  readonly skip?: GroupSkip
   readonly actions: readonly Action[]
   readonly instanceSkips: readonly InstanceSkip[]
   readonly figures: GroupFigures

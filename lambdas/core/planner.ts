@@ -4,7 +4,7 @@
  * swap the ones that are ready, then start new replacements within the on-demand minimum and the
  * in-flight budget.
  */
-import type { Action, GroupPlan, InstanceSkip, SwapPair } from './actions.ts'
+import type { Action, GroupPlan, GroupSkip, GroupSkipCode, InstanceSkip, SwapPair } from './actions.ts'
 import { inFlightLimit, minOnDemandCount } from './capacity.ts'
 import type { GroupConfig } from './config.ts'
 import {
@@ -31,20 +31,6 @@ import type { Group, GroupMember, Instance } from './types.ts'
 export type { PlanInput } from './plan-input.ts'
 
 const SUSPENSIONS_THAT_BLOCK = ['Launch', 'Terminate'] as const
-
-export type GroupSkipCode =
-  | 'group-being-deleted'
-  | 'desired-capacity-zero'
-  | 'cloudformation-stack-in-progress'
-  | 'traffic-source-health-unreadable'
-  | 'processes-suspended'
-  | 'outside-cron-window'
-
-/** Why a group is not acted on this run: a code to act on, a detail to read. */
-export interface GroupSkip {
-  readonly code: GroupSkipCode
-  readonly detail: string
-}
 
 /**
  * Skips that also hold an open swap: CloudFormation or the owner hold the group, or what the swap needs
@@ -358,6 +344,7 @@ export const planGroup = (input: PlanInput): GroupPlan => {
     group: group.name,
     region: group.region,
     skipped,
+    ...(skip === undefined ? {} : { skip }),
     actions,
     instanceSkips,
     figures,

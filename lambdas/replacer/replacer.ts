@@ -61,6 +61,7 @@ const summarizeRegion = (result: RegionResult): RegionSummary => ({
   groups: result.groups.map(({ plan, outcomes }) => ({
     group: plan.group,
     ...(plan.skipped ? { skipped: plan.skipped } : {}),
+    ...(plan.skip ? { skipCode: plan.skip.code } : {}),
     figures: plan.figures,
     actions: outcomes.map(summarizeOutcome),
     instanceSkips: plan.instanceSkips,

@@ -171,6 +171,7 @@ describe('serve before retire', () => {
     expect(cloud.mutations).toEqual([])
     expect(summary.regions[0]?.groups?.[0]).toMatchObject({
       skipped: `traffic-source-health-unreadable (vpc-lattice:${lattice})`,
+      skipCode: 'traffic-source-health-unreadable',
     })
   })
 
