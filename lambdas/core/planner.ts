@@ -24,13 +24,12 @@ import { attemptNumber, planLaunches } from './launches.ts'
 import { isBeingDeleted, isLeavingGroup, staysInGroup } from './managed.ts'
 import { byLaunchTimeThenId, type PlanInput } from './plan-input.ts'
 import { compareCodePoints } from './selection.ts'
+import { blockingSuspensions } from './suspended-processes.ts'
 import { formatSwapRecord, type SwapRecord, swapIdAt } from './swap/record.ts'
 import { recoverSwaps } from './swap/recover.ts'
 import type { Group, GroupMember, Instance } from './types.ts'
 
 export type { PlanInput } from './plan-input.ts'
-
-const SUSPENSIONS_THAT_BLOCK = ['Launch', 'Terminate'] as const
 
 /**
  * Skips that also hold an open swap: CloudFormation or the owner hold the group, or what the swap needs
@@ -57,7 +56,7 @@ export const groupSkip = (input: PlanInput): GroupSkip | undefined => {
   // A swap retires a partner only once its replacement serves: where that cannot be seen, no swap starts.
   if (group.trafficSources.unreadable.length > 0)
     return { code: 'traffic-source-health-unreadable', detail: group.trafficSources.unreadable.join(', ') }
-  const suspended = SUSPENSIONS_THAT_BLOCK.filter((p) => group.suspendedProcesses.includes(p))
+  const suspended = blockingSuspensions(group)
   if (suspended.length > 0) return { code: 'processes-suspended', detail: suspended.join(', ') }
   if (!cronAllowsAction(config.cronSchedule, config.cronTimezone, config.cronScheduleState, now)) {
     return {
