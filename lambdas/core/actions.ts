@@ -156,6 +156,7 @@ export type GroupSkipCode =
   | 'cloudformation-stack-in-progress'
   | 'traffic-source-health-unreadable'
   | 'processes-suspended'
+  | 'launch-hooks'
   | 'outside-cron-window'
 
 /** Why a group is not acted on this run: a code to act on, a detail to read. */

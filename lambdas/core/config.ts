@@ -70,6 +70,11 @@ export interface GroupConfig {
   readonly rebalanceAction: RebalanceAction
   /** Move a spot member to a pool at least this many percent cheaper than its own; 0 = never. */
   readonly cheaperPoolMinSavingPercentage: number
+  /**
+   * Swap groups that have EC2_INSTANCE_LAUNCHING lifecycle hooks anyway: an attached replacement skips
+   * them (its bootstrap or deployment gate never runs). Off by default: such groups are skipped.
+   */
+  readonly ignoreLaunchHooks: boolean
 }
 
 export interface TagFilter {
@@ -186,6 +191,12 @@ export const GROUP_SETTINGS = [
     env: 'REBALANCE_ACTION',
     defaultRaw: 'replace',
     parse: parseEnum(REBALANCE_ACTIONS),
+  }),
+  setting({
+    key: 'ignoreLaunchHooks',
+    env: 'IGNORE_LAUNCH_HOOKS',
+    defaultRaw: 'false',
+    parse: parseBoolean,
   }),
   setting({
     key: 'cheaperPoolMinSavingPercentage',

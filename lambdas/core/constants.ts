@@ -79,6 +79,14 @@ export const TAG_SWAP_STARTED = 'spotswap:swap-started'
 /** Version 1: MaxSize before the swap raised it; read (and restored) with TAG_SWAP_DESIRED, no longer written. */
 export const TAG_ORIGINAL_MAX_SIZE = 'spotswap:original-max-size'
 
+/**
+ * Wildcards (`*` or `?`) one glob may hold. Real instance-type, region and tag globs use one or two, so
+ * more is a typo or a hostile tag; it is refused when the setting is read, before any matching. The
+ * matcher (core/glob.ts) stays within (value + 1) × (pattern + 1) steps whatever the count; the cap
+ * keeps globs to what a person writes.
+ */
+export const MAX_GLOB_WILDCARDS = 16
+
 /** Per-group configuration tags are `autospotting_<lower-case variable name>`. */
 export const GROUP_TAG_PREFIX = 'autospotting_'
 

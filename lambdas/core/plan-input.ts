@@ -1,5 +1,6 @@
 /** What planGroup sees: one group and everything observed around it. */
 import type { GroupConfig } from './config.ts'
+import type { LifecycleHook } from './port.ts'
 import type { OwnerChanges } from './scaling-activities.ts'
 import type { Selection } from './selection.ts'
 import { compareCodePoints } from './selection.ts'
@@ -42,6 +43,11 @@ export interface PlanInput {
    * reads it only for a plan whose swap waits for them: GroupPlan.awaitingHealth).
    */
   readonly health?: HealthObservation | undefined
+  /**
+   * The group's lifecycle hooks; undefined when not read (the replacer reads them only for a plan that
+   * would launch or swap).
+   */
+  readonly lifecycleHooks?: readonly LifecycleHook[] | undefined
 }
 
 /** Oldest first, ties by id: the order in which on-demand instances are replaced. */

@@ -43,6 +43,8 @@ const HOLDS_OPEN_SWAP: ReadonlySet<GroupSkipCode> = new Set([
   'processes-suspended',
 ])
 
+const LAUNCHING_TRANSITION = 'autoscaling:EC2_INSTANCE_LAUNCHING'
+
 export const formatSkip = (skip: GroupSkip): string => `${skip.code} (${skip.detail})`
 
 /** Why the group must not be acted on now (launches and swaps); undefined when it may. */
@@ -58,6 +60,14 @@ export const groupSkip = (input: PlanInput): GroupSkip | undefined => {
     return { code: 'traffic-source-health-unreadable', detail: group.trafficSources.unreadable.join(', ') }
   const suspended = blockingSuspensions(group)
   if (suspended.length > 0) return { code: 'processes-suspended', detail: suspended.join(', ') }
+  // AttachInstances skips EC2_INSTANCE_LAUNCHING hooks: a replacement would miss the group's bootstrap or
+  // deployment gate (https://docs.aws.amazon.com/autoscaling/ec2/userguide/lifecycle-hooks-overview.html).
+  const launching = (input.lifecycleHooks ?? []).filter((h) => h.transition === LAUNCHING_TRANSITION)
+  if (launching.length > 0 && !config.ignoreLaunchHooks)
+    return {
+      code: 'launch-hooks',
+      detail: `${launching.map((h) => h.name).join(', ')}: an attached replacement would skip them; IGNORE_LAUNCH_HOOKS=true (or the tag autospotting_ignore_launch_hooks) swaps anyway`,
+    }
   if (!cronAllowsAction(config.cronSchedule, config.cronTimezone, config.cronScheduleState, now)) {
     return {
       code: 'outside-cron-window',

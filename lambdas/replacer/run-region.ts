@@ -9,7 +9,7 @@ import { GROUP_CONCURRENCY } from '../core/constants.ts'
 import type { Log, MetricsSink } from '../core/log.ts'
 import { DIMENSION_GROUP, DIMENSION_REGION, Metric } from '../core/metric-names.ts'
 import { planGroup } from '../core/planner.ts'
-import type { CloudPort } from '../core/port.ts'
+import type { CloudPort, LifecycleHook } from '../core/port.ts'
 import { type OwnerChanges, readActivities } from '../core/scaling-activities.ts'
 import type { Selection } from '../core/selection.ts'
 import type { HealthObservation } from '../core/serving.ts'
@@ -70,6 +70,9 @@ const CHANGES_CAPACITY: ReadonlySet<Action['kind']> = new Set([
 
 const changesCapacity = (plan: GroupPlan): boolean => plan.actions.some((a) => CHANGES_CAPACITY.has(a.kind))
 
+const startsReplacements = (plan: GroupPlan): boolean =>
+  plan.actions.some((a) => a.kind === 'launch-spot' || a.kind === 'swap')
+
 /** What every plan of one region run shares. */
 interface PlanContext {
   readonly snapshot: RegionSnapshot
@@ -87,6 +90,7 @@ interface PlanDetails {
   readonly stackStatuses: ReadonlyMap<string, string>
   readonly ownerChanges: ReadonlyMap<string, OwnerChanges>
   readonly health: ReadonlyMap<string, HealthObservation>
+  readonly hooks: ReadonlyMap<string, readonly LifecycleHook[]>
 }
 
 const planAll = (
@@ -114,6 +118,7 @@ const planAll = (
       stackStatus: details.stackStatuses.get(managed.group.tags[STACK_NAME_TAG] ?? ''),
       ownerChanges: details.ownerChanges.get(managed.group.name),
       health: details.health.get(managed.group.name),
+      lifecycleHooks: details.hooks.get(managed.group.name),
       now,
       selectionCache: cacheFor(managed.productDescription),
       ...(maxPoolShare === undefined ? {} : { maxPoolShare }),
@@ -206,6 +211,7 @@ const planRegion = async (context: PlanContext, cloud: CloudPort): Promise<Group
     stackStatuses: new Map<string, string>(),
     ownerChanges: new Map<string, OwnerChanges>(),
     health: new Map<string, HealthObservation>(),
+    hooks: new Map<string, readonly LifecycleHook[]>(),
   }
   let plans = planAll(context, none, snapshot.groups)
   // Swaps waiting for their replacements to serve: with the health read, they may retire partners now.
@@ -227,6 +233,15 @@ const planRegion = async (context: PlanContext, cloud: CloudPort): Promise<Group
   ]
   const stackStatuses =
     stackNames.length > 0 ? await cloud.stackStatuses(stackNames) : new Map<string, string>()
+  // Launch hooks only matter to a group about to get a new replacement or swap.
+  const starting = snapshot.groups.filter((_, i) => startsReplacements(plans[i] as GroupPlan))
+  const hooks = new Map(
+    await mapWithConcurrency(
+      starting,
+      GROUP_CONCURRENCY,
+      async ({ group }) => [group.name, await cloud.lifecycleHooks(group.name)] as const,
+    ),
+  )
   // Read before any retirement of a swap is kept; later details only ever take retirements away.
   const retiring = snapshot.groups.filter((_, i) => retiresForSwap(plans[i] as GroupPlan))
   const ownerChanges = await readOwnerChanges(cloud, retiring)
@@ -234,7 +249,10 @@ const planRegion = async (context: PlanContext, cloud: CloudPort): Promise<Group
   const checked = new Set<string>()
   const protectedIds = new Set<string>()
   let replan = changing.filter(
-    (g) => stackStatuses.has(g.group.tags[STACK_NAME_TAG] ?? '') || ownerChanges.has(g.group.name),
+    (g) =>
+      stackStatuses.has(g.group.tags[STACK_NAME_TAG] ?? '') ||
+      ownerChanges.has(g.group.name) ||
+      (hooks.get(g.group.name) ?? []).length > 0,
   )
   for (let round = 0; round < MAX_PROTECTION_ROUNDS; round++) {
     const unchecked = [...retiredBy(plans)].filter((id) => !checked.has(id))
@@ -251,7 +269,7 @@ const planRegion = async (context: PlanContext, cloud: CloudPort): Promise<Group
     if (hit.size === 0 || (unchecked.length === 0 && round > 0)) break
     const again = planAll(
       context,
-      { protectedIds, stackStatuses, ownerChanges, health },
+      { protectedIds, stackStatuses, ownerChanges, health, hooks },
       changing.filter((g) => hit.has(g.group.name)),
     )
     const replanned = new Map(again.map((p) => [p.group, p]))

@@ -26,6 +26,7 @@ const GLOBAL_ENV = {
   TERMINATION_NOTIFICATION_ACTION: 'detach',
   REBALANCE_ACTION: 'ignore',
   CHEAPER_POOL_MIN_SAVING_PERCENTAGE: '20',
+  IGNORE_LAUNCH_HOOKS: 'true',
 }
 const globalDefaults = (): GroupConfig => parseGlobalConfig(GLOBAL_ENV).config.defaults
 
@@ -52,6 +53,7 @@ const GOOD: readonly [env: string, raw: string, parsed: unknown][] = [
   ['TERMINATION_NOTIFICATION_ACTION', 'terminate', 'terminate'],
   ['REBALANCE_ACTION', 'detach', 'detach'],
   ['CHEAPER_POOL_MIN_SAVING_PERCENTAGE', '25', 25],
+  ['IGNORE_LAUNCH_HOOKS', 'TRUE', true],
 ]
 
 describe('GROUP_SETTINGS', () => {
@@ -80,6 +82,7 @@ describe('GROUP_SETTINGS', () => {
       terminationNotificationAction: 'auto',
       rebalanceAction: 'replace',
       cheaperPoolMinSavingPercentage: 10,
+      ignoreLaunchHooks: false,
     })
   })
 
@@ -173,6 +176,7 @@ const BAD: readonly BadValue[] = [
   )('explode'),
   ...refused('REBALANCE_ACTION', /one of replace, detach, ignore/, 'ignore')('sometimes'),
   ...refused('CHEAPER_POOL_MIN_SAVING_PERCENTAGE', /a number from 0 to 100/, '20')('-5', '101', '10%', ''),
+  ...refused('IGNORE_LAUNCH_HOOKS', /true or false/, 'true')('yes', '1', 'on'),
 ]
 
 /** A valid tag for a different setting, to show it still applies next to a bad one. */

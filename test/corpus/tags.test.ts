@@ -34,6 +34,7 @@ const CUSTOM_ENV = {
   TERMINATION_NOTIFICATION_ACTION: 'detach',
   REBALANCE_ACTION: 'ignore',
   CHEAPER_POOL_MIN_SAVING_PERCENTAGE: '25',
+  IGNORE_LAUNCH_HOOKS: 'true',
 }
 const CUSTOM_FALLBACK: Record<keyof GroupConfig, string> = {
   minOnDemandNumber: '1',
@@ -51,6 +52,7 @@ const CUSTOM_FALLBACK: Record<keyof GroupConfig, string> = {
   terminationNotificationAction: 'detach',
   rebalanceAction: 'ignore',
   cheaperPoolMinSavingPercentage: '25',
+  ignoreLaunchHooks: 'true',
 }
 const BUILT_IN_FALLBACK: Record<keyof GroupConfig, string> = {
   minOnDemandNumber: '0',
@@ -68,6 +70,7 @@ const BUILT_IN_FALLBACK: Record<keyof GroupConfig, string> = {
   terminationNotificationAction: 'auto',
   rebalanceAction: 'replace',
   cheaperPoolMinSavingPercentage: '10',
+  ignoreLaunchHooks: 'false',
 }
 
 const DEFAULT_SETS = [
