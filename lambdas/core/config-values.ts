@@ -3,9 +3,9 @@
  * either the value or what was expected, never throws, and is strict: `1e3`, `NaN` and ` 5%` are refused.
  */
 import type { InFlightLimit, TagFilter } from './config.ts'
-import { MAX_MIN_ON_DEMAND_NUMBER } from './constants.ts'
+import { MAX_GLOB_WILDCARDS, MAX_MIN_ON_DEMAND_NUMBER } from './constants.ts'
 import { type CronSchedule, parseCronSchedule } from './cron.ts'
-import { isValidGlob, splitList } from './glob.ts'
+import { isValidGlob, splitList, wildcardCount } from './glob.ts'
 
 export type Parsed<T> =
   | { readonly ok: true; readonly value: T }
@@ -40,6 +40,9 @@ export const parseEnum =
     return (values as readonly string[]).includes(value) ? ok(value as T) : bad(`one of ${values.join(', ')}`)
   }
 
+/** Part of every glob setting's expected text, so a glob refused for its wildcards says why. */
+const WILDCARD_LIMIT = `at most ${MAX_GLOB_WILDCARDS} wildcards (* or ?) per glob`
+
 export const parseTypeGlobs = (raw: string): Parsed<readonly string[]> => {
   const items = splitList(raw)
   // Separators and nothing else (`,` or `, ,`) would silently mean "no list": refuse it like a blank tag.
@@ -52,7 +55,7 @@ export const parseTypeGlobs = (raw: string): Parsed<readonly string[]> => {
   return invalid.length === 0
     ? ok(items)
     : bad(
-        `comma- or space-separated instance type globs such as m5.*,c6i.large or current (bad: ${invalid.join(' ')})`,
+        `comma- or space-separated instance type globs such as m5.*,c6i.large or current, ${WILDCARD_LIMIT} (bad: ${invalid.join(' ')})`,
       )
 }
 
@@ -88,7 +91,7 @@ export const parseCron = (raw: string): Parsed<CronSchedule> => {
 }
 
 export const parseTagFilters = (raw: string): Parsed<readonly TagFilter[]> => {
-  const expected = "comma-separated key=value pairs such as 'spot-enabled=true,team=web*'"
+  const expected = `comma-separated key=value pairs such as 'spot-enabled=true,team=web*', ${WILDCARD_LIMIT}`
   const pairs = raw
     .split(',')
     .map((p) => p.trim())
@@ -111,10 +114,10 @@ const REGION_GLOB = /^[a-z0-9*?-]+$/
 
 export const parseRegions = (raw: string): Parsed<readonly string[]> => {
   const items = splitList(raw)
-  const invalid = items.filter((item) => !REGION_GLOB.test(item))
+  const invalid = items.filter((item) => !REGION_GLOB.test(item) || wildcardCount(item) > MAX_GLOB_WILDCARDS)
   return invalid.length === 0
     ? ok(items)
-    : bad(`region names or globs such as us-east-1,eu-* (bad: ${invalid.join(' ')})`)
+    : bad(`region names or globs such as us-east-1,eu-*, ${WILDCARD_LIMIT} (bad: ${invalid.join(' ')})`)
 }
 
 export const parseBoolean = (raw: string): Parsed<boolean> => {

@@ -8,6 +8,7 @@ import {
   parseGlobalConfig,
   parseTagFilters,
 } from '../../lambdas/core/config.ts'
+import { MAX_GLOB_WILDCARDS } from '../../lambdas/core/constants.ts'
 import { parseCronSchedule } from '../../lambdas/core/cron.ts'
 
 /** Global defaults that differ from the built-in ones, so a fallback to "the global default" is visible. */
@@ -152,6 +153,7 @@ const inFlight = refused(
   '2',
 )
 const multiplier = refused('ON_DEMAND_PRICE_MULTIPLIER', /a number above 0 up to 10/, '1.5')
+const tooManyWildcards = new RegExp(`at most ${MAX_GLOB_WILDCARDS} wildcards \\(\\* or \\?\\) per glob`)
 
 const BAD: readonly BadValue[] = [
   ...integer('two', '-1', '1.5', '1e3', 'NaN', 'Infinity', '-Infinity', '10001', '0x10', '+1', '1 0'),
@@ -161,6 +163,12 @@ const BAD: readonly BadValue[] = [
   ...refused('ALLOWED_INSTANCE_TYPES', /a non-empty value/, 'm5.*,c5.*')('', ' \t '),
   ...refused('DISALLOWED_INSTANCE_TYPES', /instance type globs/, 't2.*')('t2.[a-z]*'),
   ...refused('DISALLOWED_INSTANCE_TYPES', /a non-empty value/, 't2.*')(''),
+  ...refused(
+    'ALLOWED_INSTANCE_TYPES',
+    tooManyWildcards,
+    'm5.*,c5.*',
+  )('*'.repeat(MAX_GLOB_WILDCARDS + 1), `m5.*,${'?'.repeat(MAX_GLOB_WILDCARDS + 1)}`),
+  ...refused('DISALLOWED_INSTANCE_TYPES', tooManyWildcards, 't2.*')(`${'*a'.repeat(MAX_GLOB_WILDCARDS)}*b`),
   ...strategy('cheapest', 'capacity_optimized', 'LOWEST_PRICE', ''),
   ...bias('newest', 'prefer-newer-generations'),
   ...cron('25 *', '9-18', '0 9-18 * * 1-5', 'always', '18-9 1-5', '*/2 *', ''),
@@ -313,6 +321,8 @@ describe('parseGlobalConfig', () => {
     ['TAG_FILTERS', 'team=[web]'],
     ['TAG_FILTERS', ','],
     ['TAG_FILTERS', `${'k'.repeat(129)}=v`],
+    ['TAG_FILTERS', `spot-enabled=true,team=${'*'.repeat(MAX_GLOB_WILDCARDS)}?`],
+    ['REGIONS', `us-east-1,${'*'.repeat(MAX_GLOB_WILDCARDS + 1)}`],
     ['TAG_FILTERING_MODE', 'opt_in'],
     ['TAG_FILTERING_MODE', 'everything'],
   ])('makes %s=%j fatal: it decides which groups are touched', (name, raw) => {
@@ -328,6 +338,22 @@ describe('parseGlobalConfig', () => {
         fatal: true,
       },
     ])
+  })
+
+  it.each([
+    ['TAG_FILTERS', `team=${'*'.repeat(MAX_GLOB_WILDCARDS - 1)}?`],
+    ['REGIONS', `us-east-1,us-${'?'.repeat(MAX_GLOB_WILDCARDS)}`],
+  ])('accepts %s=%j: as many wildcards as a glob may hold', (name, raw) => {
+    expect(parseGlobalConfig({ [name]: raw }).errors).toEqual([])
+  })
+
+  it.each([
+    ['TAG_FILTERS', `spot-enabled=true,team=${'*'.repeat(MAX_GLOB_WILDCARDS)}b*`],
+    ['REGIONS', `us-east-1,${'*-'.repeat(MAX_GLOB_WILDCARDS + 1)}1`],
+  ])('says how many wildcards a glob may hold when %s has one with more', (name, raw) => {
+    const { errors } = parseGlobalConfig({ [name]: raw })
+    expect(errors).toEqual([expect.objectContaining({ name, value: raw, fatal: true })])
+    expect(errors[0]?.expected).toMatch(tooManyWildcards)
   })
 
   it.each([
