@@ -154,7 +154,13 @@ export class SpotSwapDashboard extends Construct {
     this.dashboard.addWidgets(
       graph(
         'Replacements (account, per period)',
-        [started, completed, failed, replacements(Metric.OrphansTerminated, 'Orphans terminated')],
+        [
+          started,
+          completed,
+          failed,
+          replacements(Metric.OrphansTerminated, 'Orphans terminated'),
+          replacements(Metric.LaunchesRefused, 'Launches refused (permissions, template, image)'),
+        ],
         THIRD,
       ),
       graph('Replacement failure rate (%)', [failureRate], THIRD),

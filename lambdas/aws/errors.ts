@@ -49,6 +49,33 @@ const CAPACITY_CODES = new Set([
 /** For codes that arrive as data (CreateFleet's `Errors` array) rather than as exceptions. */
 export const isCapacityErrorCode = (code: string): boolean => CAPACITY_CODES.has(code)
 
+/**
+ * CreateFleet errors that the same request will meet again: a permission, a parameter, a launch template
+ * or image that is wrong or gone, a configuration the type does not support, a client token reused with
+ * other parameters (https://docs.aws.amazon.com/AWSEC2/latest/APIReference/errors-overview.html).
+ * Retrying them every run only repeats the refusal, so they back off like a lack of capacity.
+ */
+const PERMANENT_LAUNCH_PREFIXES = [
+  'UnauthorizedOperation',
+  'InvalidParameter',
+  'InvalidLaunchTemplate',
+  'InvalidAMIID',
+  'InvalidSubnetID',
+  'InvalidGroup',
+  'InvalidKeyPair',
+  'InvalidBlockDeviceMapping',
+  'InvalidSnapshot',
+  'InvalidInstanceType',
+  'IdempotentParameterMismatch',
+  'Unsupported',
+  'AuthFailure',
+  'OptInRequired',
+  'PendingVerification',
+]
+
+export const isPermanentLaunchErrorCode = (code: string): boolean =>
+  PERMANENT_LAUNCH_PREFIXES.some((prefix) => code.startsWith(prefix))
+
 export const isCapacityError = (error: unknown): boolean => isCapacityErrorCode(errorCode(error))
 
 const NOT_FOUND_CODES = new Set([

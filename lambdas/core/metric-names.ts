@@ -29,6 +29,8 @@ export const Metric = {
   ReplacementsCompleted: 'ReplacementsCompleted',
   ReplacementsFailed: 'ReplacementsFailed',
   OrphansTerminated: 'OrphansTerminated',
+  /** Launches EC2 refused for a reason it will refuse again (permissions, parameters, template, image). */
+  LaunchesRefused: 'LaunchesRefused',
   ConfigErrors: 'ConfigErrors',
   GroupsManaged: 'GroupsManaged',
   RunDurationMs: 'RunDurationMs',

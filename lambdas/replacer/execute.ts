@@ -3,7 +3,7 @@
  * A failed action never leads to a terminated on-demand instance: retirement only follows a successful
  * attach. Whatever is left half-done is visible in AWS (tags, MaxSize record) and finished next run.
  */
-import { isCapacityErrorCode, isNotFound } from '../aws/errors.ts'
+import { isCapacityErrorCode, isNotFound, isPermanentLaunchErrorCode } from '../aws/errors.ts'
 import type {
   Action,
   CompleteSwapAction,
@@ -34,6 +34,8 @@ export interface Outcome {
   /** For launches: the spot instance and type actually started. */
   readonly instanceId?: string
   readonly instanceType?: string
+  /** A launch EC2 refused for a reason it will refuse again (a permission, a parameter, the template). */
+  readonly refused?: boolean
 }
 
 const ORDER: Record<Action['kind'], number> = {
@@ -209,13 +211,25 @@ const tryLaunchSpot = async (cloud: CloudPort, action: LaunchSpotAction): Promis
     return { action, status: 'done', instanceId: result.instanceId, instanceType: result.instanceType }
   }
   const summary = result.errors.map((e) => `${e.instanceType ?? '?'}: ${e.code}`).join(', ')
-  const noCapacity = result.errors.length > 0 && result.errors.every((e) => isCapacityErrorCode(e.code))
-  // Recorded on the instance (state lives in AWS): the next attempt gets a new token, and after a lack
-  // of capacity every later run leaves the instance alone for a while.
+  const all = (test: (code: string) => boolean) =>
+    result.errors.length > 0 && result.errors.every((e) => test(e.code))
+  const noCapacity = all(isCapacityErrorCode)
+  // Every override refused for a reason the same request meets again: backed off like a lack of capacity,
+  // not retried every run. (Capacity and permanent errors mixed: some pool may have capacity later.)
+  const refused = !noCapacity && all((code) => isCapacityErrorCode(code) || isPermanentLaunchErrorCode(code))
+  // Recorded on the instance (state lives in AWS): the next attempt gets a new token, and after a lack of
+  // capacity or a refusal every later run leaves the instance alone for a while.
   await cloud.tagInstances([action.replacing], {
     [TAG_REPLACEMENT_ATTEMPT]: outcome,
-    ...(noCapacity ? { [TAG_NO_SPOT_CAPACITY_UNTIL]: action.capacityBackoffUntil } : {}),
+    ...(noCapacity || refused ? { [TAG_NO_SPOT_CAPACITY_UNTIL]: action.capacityBackoffUntil } : {}),
   })
+  if (refused)
+    return {
+      action,
+      status: 'failed',
+      refused: true,
+      detail: `launch refused (${summary}): EC2 will refuse it again until the group's launch template, image or permissions change; next try at ${action.capacityBackoffUntil}`,
+    }
   if (!noCapacity) return { action, status: 'failed', detail: `launch failed (${summary || 'no detail'})` }
   return {
     action,

@@ -14,6 +14,7 @@ interface Tally {
   completed: number
   failed: number
   orphans: number
+  refused: number
   configErrors: number
 }
 
@@ -23,12 +24,17 @@ const tally = (plan: GroupPlan, outcomes: readonly Outcome[], configErrors: numb
   let completed = 0
   let failed = 0
   let orphans = 0
-  for (const { status, action } of outcomes) {
+  let refused = 0
+  for (const { status, action, refused: wasRefused } of outcomes) {
     if (status === 'done') {
       if (action.kind === 'launch-spot') started++
-      else if (action.kind === 'swap') completed += action.pairs.length
+      // A replacement is complete once its partner has left (a swap only attaches).
+      else if (action.kind === 'complete-swap' && action.retire === 'partner') completed++
       else if (action.kind === 'terminate-spot') orphans++
-    } else if (status === 'failed' && (action.kind === 'launch-spot' || action.kind === 'swap')) failed++
+    } else if (status === 'failed' && (action.kind === 'launch-spot' || action.kind === 'swap')) {
+      failed++
+      if (wasRefused) refused++
+    }
   }
   return {
     hourlySavingsUsd: plan.figures.hourlySavingsUsd,
@@ -38,6 +44,7 @@ const tally = (plan: GroupPlan, outcomes: readonly Outcome[], configErrors: numb
     completed,
     failed,
     orphans,
+    refused,
     configErrors,
   }
 }
@@ -50,6 +57,7 @@ const add = (sum: Tally, t: Tally): void => {
   sum.completed += t.completed
   sum.failed += t.failed
   sum.orphans += t.orphans
+  sum.refused += t.refused
   sum.configErrors += t.configErrors
 }
 
@@ -65,6 +73,7 @@ const values = (t: Tally): MetricValue[] => {
     { name: Metric.ReplacementsCompleted, unit: 'Count', value: t.completed },
     { name: Metric.ReplacementsFailed, unit: 'Count', value: t.failed },
     { name: Metric.OrphansTerminated, unit: 'Count', value: t.orphans },
+    { name: Metric.LaunchesRefused, unit: 'Count', value: t.refused },
     { name: Metric.ConfigErrors, unit: 'Count', value: t.configErrors },
   ]
 }
@@ -99,6 +108,7 @@ export const emitRegionMetrics = (
     completed: 0,
     failed: 0,
     orphans: 0,
+    refused: 0,
     configErrors: 0,
   }
   for (const { plan, outcomes } of groups) add(sum, tally(plan, outcomes, 0))

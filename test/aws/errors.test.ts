@@ -5,6 +5,7 @@ import {
   isCapacityError,
   isCapacityErrorCode,
   isNotFound,
+  isPermanentLaunchErrorCode,
   isThrottle,
   isTransient,
 } from '../../lambdas/aws/errors.ts'
@@ -157,5 +158,22 @@ describe('ignoreNotFound', () => {
   it('rejects with any other error unchanged', async () => {
     const throttled = awsError('Throttling')
     await expect(ignoreNotFound(Promise.reject(throttled))).rejects.toBe(throttled)
+  })
+})
+
+describe('isPermanentLaunchErrorCode', () => {
+  it.each([
+    ['UnauthorizedOperation', true],
+    ['InvalidParameterValue', true],
+    ['InvalidParameterCombination', true],
+    ['InvalidLaunchTemplateId.NotFound', true],
+    ['InvalidAMIID.Malformed', true],
+    ['IdempotentParameterMismatch', true],
+    ['Unsupported', true],
+    ['InsufficientInstanceCapacity', false],
+    ['InternalError', false],
+    ['RequestLimitExceeded', false],
+  ])('%s → %s', (code, permanent) => {
+    expect(isPermanentLaunchErrorCode(code)).toBe(permanent)
   })
 })

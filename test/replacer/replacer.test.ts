@@ -367,11 +367,40 @@ describe('replacer', () => {
     expect(launchedAt).toEqual([0, 5, 15, 35, 65, 95])
   })
 
-  it('does not back off for a launch that failed for another reason', async () => {
+  it('backs off a launch EC2 refused for a reason it will refuse again, says so, and counts it', async () => {
     const cloud = cloudWithFleet(1)
     cloud.launchSpot = async () => ({
       ok: false,
-      errors: [{ instanceType: 'm5.large', code: 'InvalidParameterValue', message: 'bad' }],
+      errors: [
+        { instanceType: 'm5.large', code: 'InvalidAMIID.NotFound', message: 'gone' },
+        { instanceType: 'm5a.large', code: 'UnauthorizedOperation', message: 'denied' },
+      ],
+    })
+    const h = harness({ 'us-east-1': cloud })
+    const summary = await h.run()
+    const original = [...cloud.group('web').members.keys()][0] as string
+    expect(cloud.instances.get(original)?.tags['spotswap:no-spot-capacity-until']).toBe(
+      '2026-01-01T00:05:00.000Z',
+    )
+    expect(JSON.stringify(summary)).toContain(
+      'launch refused (m5.large: InvalidAMIID.NotFound, m5a.large: UnauthorizedOperation)',
+    )
+    const refused = h.recorded.metrics.flatMap((m) =>
+      m.dimensions.Group === 'web' ? m.values.filter((v) => v.name === 'LaunchesRefused') : [],
+    )
+    expect(refused).toEqual([expect.objectContaining({ value: 1 })])
+    // Not asked again before the back-off ends.
+    cloud.calls.length = 0
+    h.advanceMinutes(1)
+    await h.run()
+    expect(cloud.calls.filter((c) => c.method === 'launchSpot')).toEqual([])
+  })
+
+  it('does not back off for a launch that failed for a passing reason', async () => {
+    const cloud = cloudWithFleet(1)
+    cloud.launchSpot = async () => ({
+      ok: false,
+      errors: [{ instanceType: 'm5.large', code: 'InternalError', message: 'try again' }],
     })
     await harness({ 'us-east-1': cloud }).run()
     const original = [...cloud.group('web').members.keys()][0] as string
