@@ -11,13 +11,21 @@ describe('events delivered to the Lambdas', () => {
         scheduleMinutes: 60,
       }),
     )
-    const at19 = async (launchEvents: boolean) => {
+    const run = async (launchEvents: boolean) => {
       const report = await simulate(scenario, { policy: { ...SPOTSWAP_POLICY, launchEvents } })
-      return report.timeline.find((row) => row.t === '2022-05-31T19:00:00.000Z')
+      return {
+        at19: report.timeline.find((row) => row.t === '2022-05-31T19:00:00.000Z'),
+        final: report.groups.web?.final,
+      }
     }
-    // With the event, a replacement starts at 18:10 and is swapped in by the 19:00 run; without, it only starts then.
-    expect(await at19(true)).toMatchObject({ inService: 2, spot: 1 })
-    expect(await at19(false)).toMatchObject({ inService: 2, spot: 0 })
+    // With the event, a replacement starts at 18:10 and the 19:00 run attaches it (its partner leaves
+    // once it serves, at the look it asks for); without, the replacement only starts at 19:00.
+    const withEvents = await run(true)
+    expect(withEvents.at19).toMatchObject({ inService: 3, spot: 1 })
+    expect(withEvents.final).toMatchObject({ inService: 2, spot: 1 })
+    const without = await run(false)
+    expect(without.at19).toMatchObject({ inService: 2, spot: 0 })
+    expect(without.final).toMatchObject({ inService: 2, spot: 0 })
   })
 
   it('retry an interruption the handler failed on transiently, as Lambda retries an asynchronous invocation', async () => {
