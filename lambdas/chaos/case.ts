@@ -1,7 +1,7 @@
 /**
  * One chaos case: a scenario in the scenario file format plus what the scenario format cannot say
- * (scripted crashes, error storms, overlapping replacer runs, duplicated and late events, the owner
- * changing protections and opting a group out). Plain JSON, so a failing case can be printed, saved and
+ * (scripted crashes, error storms, replacer runs queued behind one in flight, duplicated and late events,
+ * the owner changing protections and opting a group out). Plain JSON, so a failing case can be printed, saved and
  * replayed; everything random in a run is drawn from the case's seed.
  */
 import type { CapacityTrace } from '../data/capacity-traces.ts'
@@ -35,11 +35,13 @@ export interface ChaosFaults {
 }
 
 /**
- * Two replacer invocations of one region in flight at once, as a scheduled run and a launch-event run
- * (or two scheduled runs after a Lambda retry) can be: the second starts `delayMs` of simulated time
- * after the first, for the whole region or for one group.
+ * A second replacer run of a region asked for while the first is in flight, as a launch event or a run
+ * request can arrive during a scheduled run: the first (the whole region) starts at `atMs`, the second
+ * (the whole region, or one group) is sent `delayMs` of simulated time later (or when the first ends, if
+ * sooner). The region's FIFO message group delivers it once the first is done: runs of a region never
+ * overlap (a crashed run is delivered again after the visibility timeout, see sim/fanout-queue.ts).
  */
-export interface OverlappingRuns {
+export interface QueuedRuns {
   readonly atMs: number
   readonly region: string
   readonly delayMs: number
@@ -71,7 +73,7 @@ export interface ChaosCase {
   /** Capacity traces the scenario names that are not embedded ones. */
   readonly traces: Readonly<Record<string, CapacityTrace>>
   readonly faults: ChaosFaults
-  readonly overlaps: readonly OverlappingRuns[]
+  readonly queuedRuns: readonly QueuedRuns[]
   readonly events: EventChaos
   readonly owner: readonly OwnerAction[]
 }

@@ -50,9 +50,9 @@ const OPTIONS: readonly OptionSpec[] = [
 const USAGE = `Usage: spotswap chaos [options]
 
 Runs random accounts (group shapes, hostile tags, scaling, price spikes, capacity outages, interruptions)
-under faults (API errors, throttling, crashes at every step of a swap, overlapping runs, duplicated and
-late events) against spotswap's replacer and interruption handler in the simulator, and checks the six
-invariants of docs/reliability.md after every step.
+under faults (API errors, throttling, crashes at every step of a swap, runs queued behind one in flight,
+duplicated and late events) against spotswap's replacer and interruption handler in the simulator, and
+checks the seven invariants of docs/reliability.md after every step.
 
 ${describeOptions(OPTIONS)}`
 
@@ -94,7 +94,7 @@ const readCase = (path: string): ChaosCase => {
   } catch (error) {
     throw new UsageError(`--replay ${path}: ${error instanceof Error ? error.message : String(error)}`)
   }
-  const fields = ['seed', 'scenario', 'traces', 'faults', 'overlaps', 'events', 'owner']
+  const fields = ['seed', 'scenario', 'traces', 'faults', 'queuedRuns', 'events', 'owner']
   if (typeof parsed !== 'object' || parsed === null || fields.some((f) => !(f in parsed)))
     throw new UsageError(`--replay ${path}: not a chaos case (expected the fields ${fields.join(', ')})`)
   return parsed as ChaosCase

@@ -1,6 +1,6 @@
 /**
  * The parts of a chaos case beyond the scenario format: faults (random and scripted crashes at every step
- * of a swap, launch and interruption handling; error storms), overlapping replacer runs, and the owner's
+ * of a swap, launch and interruption handling; error storms), replacer runs queued behind one in flight, and the owner's
  * changes to protections and opt-in. Drawn as fractions and indexes; generate.ts turns them into times
  * and names once the account is known, so shrinking one part never invalidates another.
  */
@@ -47,12 +47,12 @@ export const faultsArbitrary = fc.record({
   storms: fc.array(stormDraw, { maxLength: 2 }),
 })
 
-export const overlapArbitrary = fc.record({
+export const queuedRunsArbitrary = fc.record({
   at: fc.nat(999),
   /**
-   * The first run starts `leadMs` before a schedule boundary and the second on it: they fall into
-   * different periods (their client tokens differ), and with a short lead the second observes the
-   * account before the first has launched anything.
+   * The first run starts `leadMs` before a schedule boundary and the second is sent on it: the second
+   * runs in a later period than the first, right after it, and finds what the first left half-way
+   * (launches not yet running, a swap waiting for its replacements to serve).
    */
   nearBoundary: fc.boolean(),
   leadMs: fc.constantFrom(25, 100, 250, 1000, 2000),

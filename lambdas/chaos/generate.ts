@@ -8,8 +8,8 @@
 import fc from 'fast-check'
 import { type CapacityTrace, embeddedTrace, embeddedTraceNames } from '../data/capacity-traces.ts'
 import { embeddedZones } from '../data/spot-prices.ts'
-import type { ChaosCase, OverlappingRuns, OwnerAction } from './case.ts'
-import { faultsArbitrary, overlapArbitrary, ownerArbitrary, stormOf } from './generate-script.ts'
+import type { ChaosCase, OwnerAction, QueuedRuns } from './case.ts'
+import { faultsArbitrary, ownerArbitrary, queuedRunsArbitrary, stormOf } from './generate-script.ts'
 import { settingTags, settingValue } from './setting-values.ts'
 
 /** Inside the embedded spot price window (2022-05-31 18:00Z–24:00Z). */
@@ -131,7 +131,7 @@ const drawArbitrary = fc.record({
   interruptions: fc.array(fc.tuple(fc.nat(999), fc.nat(9), fc.integer({ min: 1, max: 3 })), { maxLength: 3 }),
   env: envArbitrary,
   faults: faultsArbitrary,
-  overlaps: fc.array(overlapArbitrary, { maxLength: 3 }),
+  queuedRuns: fc.array(queuedRunsArbitrary, { maxLength: 3 }),
   events: fc.record({
     duplicateRate: fc.constantFrom(0, 0, 0.2, 0.5, 1),
     delayRate: fc.constantFrom(0, 0, 0.2, 0.5),
@@ -241,7 +241,7 @@ const assemble = (seed: number, draw: Draw): ChaosCase => {
   })
   const groupOf = (index: number) => pick(groups, index)
   const period = draw.scheduleMinutes * 60_000
-  const overlaps = draw.overlaps.map((o): OverlappingRuns => {
+  const queuedRuns = draw.queuedRuns.map((o): QueuedRuns => {
     const region = pick(regionNames, o.region)
     const sameRegion = groups.filter((g) => regionNames[g.region] === region)
     const start = at(draw, o.at)
@@ -289,7 +289,7 @@ const assemble = (seed: number, draw: Draw): ChaosCase => {
       crashes: draw.faults.crashes,
       storms: draw.faults.storms.map((s) => stormOf(s, durationMs / 60_000)),
     },
-    overlaps,
+    queuedRuns,
     events: draw.events,
     owner,
   }

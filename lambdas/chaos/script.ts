@@ -1,7 +1,8 @@
 /**
  * Plays a chaos case's script against the simulation: the fault hooks every API request passes
  * (random errors, error storms, crashes at scripted requests, random crashes), and, before time starts,
- * the overlapping replacer runs, EventBridge's duplicated and late deliveries, and the owner's changes.
+ * replacer runs asked for while another is in flight, EventBridge's duplicated and late deliveries, and
+ * the owner's changes.
  * Random choices come from streams seeded by the case, so a case replays exactly.
  */
 import { parseGlobalConfig } from '../core/config.ts'
@@ -12,7 +13,7 @@ import type { Invocations } from '../sim/invocations.ts'
 import { createRng } from '../sim/rng.ts'
 import type { SimGroup, SimRegion } from '../sim/state.ts'
 import type { SimEvent, World } from '../sim/world.ts'
-import type { ChaosCase, EventChaos, OverlappingRuns, OwnerAction } from './case.ts'
+import type { ChaosCase, EventChaos, OwnerAction, QueuedRuns } from './case.ts'
 
 const NONE: FaultDecision = { kind: 'none' }
 
@@ -49,8 +50,11 @@ export const chaosFaults = (chaos: ChaosCase, now: () => number, startMs: number
   }
 }
 
-/** Starts the second run `delayMs` of simulated time into the first (or when the first ends, if sooner). */
-const overlap = (world: World, invocations: Invocations, run: OverlappingRuns): Promise<unknown> => {
+/**
+ * Sends the second run `delayMs` of simulated time into the first (or when the first ends, if sooner);
+ * the region's message group holds it until the first is done.
+ */
+const queueBehind = (world: World, invocations: Invocations, run: QueuedRuns): Promise<unknown> => {
   let firstDone = false
   const first = invocations.runReplacer(run.region).finally(() => {
     firstDone = true
@@ -115,9 +119,9 @@ const ownerActs = (region: SimRegion, action: OwnerAction, filterKeys: readonly 
 export const chaosPrepare =
   (chaos: ChaosCase) =>
   (world: World, invocations: Invocations): void => {
-    for (const run of chaos.overlaps)
-      world.clock.schedule(run.atMs, Priority.invocation, 'overlapping replacer runs', () =>
-        overlap(world, invocations, run).then(() => undefined),
+    for (const run of chaos.queuedRuns)
+      world.clock.schedule(run.atMs, Priority.invocation, 'queued replacer runs', () =>
+        queueBehind(world, invocations, run).then(() => undefined),
       )
     deliverWithChaos(world, invocations, chaos.events, chaos.seed)
     const env = (chaos.scenario.env ?? {}) as Record<string, string>

@@ -1,9 +1,13 @@
 /**
  * spotswap's Lambdas inside the simulation: the replacer's region run (runRegion, unchanged) and the
  * interruption handler (createHandler, unchanged), each invocation a session of its own against a
- * SimCloud. Around each, the invariants are checked; a failed or crashed interruption invocation is
- * retried as Lambda retries asynchronous invocations. Invocations may overlap (chaos runs start a second
- * one while the first is in flight): the invariants are then checked around all of them together.
+ * SimCloud. Around each, the invariants are checked.
+ *
+ * Replacer runs go through the region's message group of the FIFO fan-out queue (fanout-queue.ts), as
+ * deployed: they never overlap on a region, and a crashed or failed run is delivered again after the
+ * visibility timeout. The interruption handler is another Lambda and may run beside a replacer run
+ * (the invariants are then checked around both together); a failed or crashed handler invocation is
+ * retried as Lambda retries asynchronous invocations.
  */
 import type { GlobalConfig } from '../core/config.ts'
 import type { Log, MetricsSink } from '../core/log.ts'
@@ -14,6 +18,7 @@ import { Priority } from './clock.ts'
 import { SimCloud } from './cloud.ts'
 import { ASYNC_RETRY_DELAYS_SECONDS } from './constants.ts'
 import { toEventBridge } from './eventbridge.ts'
+import { RegionMessageGroup, type RunOutcome } from './fanout-queue.ts'
 import type { Session } from './faults.ts'
 import {
   checkStep,
@@ -58,6 +63,7 @@ export class Invocations {
   private events = 0
   private readonly ledger = new InvariantLedger()
   private readonly open = new Map<string, OpenStep>()
+  private readonly fanout = new Map<string, RegionMessageGroup>()
 
   constructor(private readonly ctx: InvocationContext) {}
 
@@ -98,9 +104,25 @@ export class Invocations {
     }
   }
 
-  async runReplacer(region: string, onlyGroup?: string): Promise<void> {
+  /**
+   * Sends a replacer run of the region (or of one group) to the region's FIFO message group: it starts at
+   * once if no run of the region is in flight, else once the runs before it are done. Resolves when the
+   * message group has nothing more to deliver now.
+   */
+  runReplacer(region: string, onlyGroup?: string): Promise<void> {
+    let group = this.fanout.get(region)
+    if (group === undefined) {
+      group = new RegionMessageGroup(this.ctx.world.clock, (work) => this.replacerRun(region, work.onlyGroup))
+      this.fanout.set(region, group)
+    }
+    return group.send({ onlyGroup })
+  }
+
+  /** One delivery of a region message: a crashed or failed run keeps its message for redelivery. */
+  private async replacerRun(region: string, onlyGroup: string | undefined): Promise<RunOutcome> {
     const session = this.session('replacer', region)
     this.stats.replacerRuns++
+    let outcome: RunOutcome = 'done'
     await this.invoke(session, onlyGroup, async (cloud) => {
       try {
         await runRegion({
@@ -119,12 +141,14 @@ export class Invocations {
             : {}),
         })
       } catch (error) {
-        // The Lambda logs a failed region run and carries on; nothing else to do in the simulation.
+        // The replacer reports the failed region in batchItemFailures: SQS delivers the message again.
         if (!session.crashed) this.ctx.log.error('region run failed', { region, error: String(error) })
+        outcome = 'redeliver'
       }
       if (session.crashed) this.stats.crashedRuns++
       else if (session.failedCalls > 0) this.stats.failedRuns++
     })
+    return outcome
   }
 
   /**

@@ -93,13 +93,15 @@ describe('engine defects found by chaos runs', () => {
   // replacement yet and both launched one, because the client token was the instance id plus the
   // schedule period, and the two runs' `now` fell into different periods. Fixed: the token is the instance
   // id plus its replacement attempt, recorded on the instance, which both runs see alike. (The group is
-  // opted in at 18:03, so the 18:05 runs are the first to act.)
-  it('launches one replacement when two overlapping runs straddle a schedule boundary', async () => {
+  // opted in at 18:03, so the 18:05 runs are the first to act.) Since issue 12 a region's runs go through
+  // its FIFO message group and never overlap: the second run now comes right after the first, in the
+  // next period, and must see the first's launch.
+  it('launches one replacement when a run queued across a schedule boundary follows another', async () => {
     const result = await runCase(
       chaosCase({
         groups: [group('web', { desired: 2, tags: { 'spot-enabled': 'false' } })],
         owner: [{ minute: 3, group: 'web', kind: 'opt-in', member: 0 }],
-        overlaps: [{ minute: 5 - 100 / 60_000, delayMs: 100, secondGroup: undefined }],
+        queuedRuns: [{ minute: 5 - 100 / 60_000, delayMs: 100, secondGroup: undefined }],
       }),
     )
     expect(kinds(result.violations)).not.toContain('double-replacement')
@@ -145,23 +147,21 @@ describe('engine defects found by chaos runs', () => {
   // attach fails (S1 is already attached) and its cleanup (`finish` in replacer/execute.ts) deletes the
   // swap record the first one wrote. The next run finds a half-done pair without a record, takes it for
   // an owner's resize and releases the pair: desired stays 3 for good (owner 2). Fixed: a failed attach
-  // leaves the record for the next run to judge.
+  // leaves the record for the next run to judge. Since issue 12 the two runs cannot overlap (the region's
+  // FIFO message group): the second waits for the crashed first one's redelivery and runs after it.
   it.each([
     ['a second whole-region run', undefined],
     ['a launch-event run', 'web'],
-  ] as const)(
-    'keeps the swap record when %s overlapping the same swap fails to attach',
-    async (_, secondGroup) => {
-      const result = await runCase(
-        chaosCase({
-          groups: [group('web', { desired: 2 })],
-          crashes: [crashBeforeRetiring],
-          overlaps: [{ minute: 1.5, delayMs: 0, secondGroup }],
-        }),
-      )
-      expect(kinds(result.violations)).not.toContain('group-size-not-restored')
-    },
-  )
+  ] as const)('restores the group when %s is queued behind a swap that crashed', async (_, secondGroup) => {
+    const result = await runCase(
+      chaosCase({
+        groups: [group('web', { desired: 2 })],
+        crashes: [crashBeforeRetiring],
+        queuedRuns: [{ minute: 1.5, delayMs: 0, secondGroup }],
+      }),
+    )
+    expect(kinds(result.violations)).not.toContain('group-size-not-restored')
+  })
 
   // Invariant 4. 18:05 a swap attaches S1 (desired 2 -> 3, record 3/1) and dies before retiring i-1001;
   // 18:06 S1 gets its interruption warning while Auto Scaling fails every request (18:05:30-18:09:30),
@@ -215,8 +215,9 @@ describe('engine defects found by chaos runs', () => {
   // Invariant 1. Two overlapping runs at the orphan deadline: one saw the replacements as not attachable
   // in time (a swap record still open when it observed) and terminated them; the other, observing just
   // after the record was dropped, attached them and retired their partners: both sides gone. Fixed: a
-  // termination asks Auto Scaling first whether the instance was attached meanwhile.
-  it('never retires partners whose replacements an overlapping run terminated (seed 919)', async () => {
+  // termination asks Auto Scaling first whether the instance was attached meanwhile. Since issue 12 the
+  // case's two runs are queued one behind the other (the region's FIFO message group).
+  it('never retires partners whose replacements a run just before terminated (seed 919)', async () => {
     const result = await runCase(savedCase('seed-919-overlap-at-orphan-deadline.json'))
     expect(kinds(result.violations)).toEqual([])
   })

@@ -109,17 +109,20 @@ describe('generateCase', () => {
     ['error storms of each service', (c) => new Set(c.faults.storms.map((s) => s.service)).size === 2],
     ['random crashes', (c) => c.faults.crashRate > 0],
     ['EC2 throttling switched off', (c) => scenarioOf(c).faults.throttle === false],
-    ['two whole-region runs overlapping', (c) => c.overlaps.some((o) => o.secondGroup === undefined)],
     [
-      'a launch-event run overlapping a whole-region run',
-      (c) => c.overlaps.some((o) => o.secondGroup !== undefined),
+      'a whole-region run queued behind another',
+      (c) => c.queuedRuns.some((o) => o.secondGroup === undefined),
     ],
     [
-      'overlapping runs across a schedule boundary',
+      'a launch-event run queued behind a whole-region run',
+      (c) => c.queuedRuns.some((o) => o.secondGroup !== undefined),
+    ],
+    [
+      'a run queued behind one started just before a schedule boundary',
       (c) => {
         const period = scenarioOf(c).scheduleMinutes * 60_000
         const periodOf = (ms: number) => Math.floor((ms - Date.parse(CHAOS_START)) / period)
-        return c.overlaps.some((o) => o.delayMs <= 100 && periodOf(o.atMs) !== periodOf(o.atMs + o.delayMs))
+        return c.queuedRuns.some((o) => o.delayMs <= 100 && periodOf(o.atMs) !== periodOf(o.atMs + o.delayMs))
       },
     ],
     ['duplicated events', (c) => c.events.duplicateRate > 0],

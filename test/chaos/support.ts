@@ -2,13 +2,7 @@
  * Hand-written chaos cases: one region, the groups given, and only the faults and races a test names.
  * Times are minutes after the start, so a case reads as a story.
  */
-import type {
-  ChaosCase,
-  CrashPoint,
-  ErrorStorm,
-  OverlappingRuns,
-  OwnerAction,
-} from '../../lambdas/chaos/case.ts'
+import type { ChaosCase, CrashPoint, ErrorStorm, OwnerAction, QueuedRuns } from '../../lambdas/chaos/case.ts'
 import { CHAOS_START } from '../../lambdas/chaos/generate.ts'
 import type { Violation } from '../../lambdas/sim/invariants.ts'
 
@@ -43,7 +37,7 @@ export interface CaseSpec {
   readonly crashes?: readonly CrashPoint[]
   readonly errorRate?: number
   readonly storms?: readonly ErrorStorm[]
-  readonly overlaps?: readonly (Omit<OverlappingRuns, 'atMs' | 'region'> & { readonly minute: number })[]
+  readonly queuedRuns?: readonly (Omit<QueuedRuns, 'atMs' | 'region'> & { readonly minute: number })[]
   readonly owner?: readonly (Omit<OwnerAction, 'atMs' | 'region'> & { readonly minute: number })[]
 }
 
@@ -71,7 +65,7 @@ export const chaosCase = (spec: CaseSpec, seed = 1): ChaosCase => ({
     crashes: spec.crashes ?? [],
     storms: spec.storms ?? [],
   },
-  overlaps: (spec.overlaps ?? []).map(({ minute: at, ...run }) => ({
+  queuedRuns: (spec.queuedRuns ?? []).map(({ minute: at, ...run }) => ({
     ...run,
     atMs: minute(at),
     region: REGION,

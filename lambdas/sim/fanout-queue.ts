@@ -1,0 +1,76 @@
+/**
+ * The replacer's FIFO fan-out queue as the simulator delivers it: one message group per region
+ * (MessageGroupId = region), so two replacer runs of a region never overlap. Scheduled ticks, launch
+ * events and run requests all become messages of the region's group; one sent while another is in flight
+ * waits and is delivered once the group is free, in order.
+ *
+ * A run that crashed or failed (the replacer reports a failed region in batchItemFailures) keeps its
+ * message: SQS delivers it again once the visibility timeout after its receipt is over, and FIFO holds
+ * every later message of the group until then
+ * (https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues-understanding-logic.html).
+ * After FANOUT_MAX_RECEIVES receipts it goes to the dead-letter queue and the group moves on.
+ */
+import { Priority, type SimClock } from './clock.ts'
+import { FANOUT_MAX_RECEIVES, FANOUT_VISIBILITY_SECONDS } from './constants.ts'
+
+/** What one message asks for: a run of the whole region, or of one group. */
+export interface RegionWork {
+  readonly onlyGroup: string | undefined
+}
+
+/** How a delivered run ended: its message deleted, or kept for redelivery. */
+export type RunOutcome = 'done' | 'redeliver'
+
+interface Message {
+  readonly work: RegionWork
+  receives: number
+}
+
+/** One region's message group. */
+export class RegionMessageGroup {
+  private readonly waiting: Message[] = []
+  /** A message is in flight: being run, or invisible until its redelivery. */
+  private busy = false
+
+  constructor(
+    private readonly clock: SimClock,
+    private readonly run: (work: RegionWork) => Promise<RunOutcome>,
+  ) {}
+
+  /**
+   * Sends a message. If the group is free it is delivered at once and this resolves once the group has
+   * nothing more to deliver now; otherwise it waits for the message in flight.
+   */
+  async send(work: RegionWork): Promise<void> {
+    this.waiting.push({ work, receives: 0 })
+    if (!this.busy) await this.deliver()
+  }
+
+  /** Messages sent and not yet done, the one in flight included. */
+  get pending(): number {
+    return this.waiting.length + (this.busy ? 1 : 0)
+  }
+
+  private async deliver(): Promise<void> {
+    this.busy = true
+    for (let message = this.waiting.shift(); message !== undefined; message = this.waiting.shift()) {
+      const receivedMs = this.clock.now
+      message.receives++
+      const outcome = await this.run(message.work)
+      if (outcome === 'redeliver' && message.receives < FANOUT_MAX_RECEIVES) {
+        const kept = message
+        this.clock.schedule(
+          receivedMs + FANOUT_VISIBILITY_SECONDS * 1000,
+          Priority.invocation,
+          'fan-out redelivery',
+          () => {
+            this.waiting.unshift(kept)
+            return this.deliver()
+          },
+        )
+        return
+      }
+    }
+    this.busy = false
+  }
+}
