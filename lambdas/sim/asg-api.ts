@@ -46,7 +46,11 @@ export const attachInstances = (
   for (const id of unique) {
     const instance = region.live(id)
     if (instance === undefined) continue
-    region.addMember(group, id, { lifecycleState: 'InService', protectedFromScaleIn: false })
+    region.addMember(group, id, {
+      lifecycleState: 'InService',
+      protectedFromScaleIn: false,
+      attachedMs: world.clock.now,
+    })
     // Registered with the group's load balancers at once; it serves once healthy
     // (https://docs.aws.amazon.com/autoscaling/ec2/userguide/attach-instance-asg.html).
     registerTargets(world, region, group, instance)

@@ -39,6 +39,8 @@ export interface SimInstance {
 export interface SimMember {
   lifecycleState: string
   protectedFromScaleIn: boolean
+  /** When AttachInstances made it a member; undefined for members Auto Scaling launched or the scenario began with. */
+  readonly attachedMs?: number
 }
 
 export interface GroupSizes {

@@ -30,7 +30,7 @@ const transient: FaultDecision = {
 }
 const denied: FaultDecision = { kind: 'error', error: simAwsError('UnauthorizedOperation', 403, 'denied') }
 
-/** Runs `acts` as overlapping invocations of one step and returns the invariants they broke. */
+/** Runs `acts` as invocations in flight together in one step and returns the invariants they broke. */
 const step = async (
   sim: TestWorld,
   acts: readonly ((cloud: Cloud) => Promise<unknown>)[],
@@ -111,7 +111,8 @@ describe('invariant 5: untouchable instances and groups', () => {
     const member = sim.group('web').members.get(spot.id)
     if (member !== undefined) member.protectedFromScaleIn = true
     warn(sim.world, sim.region, spot)
-    const detach = (c: Cloud) => c.detachInstances('web', [spot.id], false)
+    // With a decrement, as the handler leaves a replacement whose partner still serves: the pair's unit.
+    const detach = (c: Cloud) => c.detachInstances('web', [spot.id], true)
     expect(kinds(await step(sim, [(c) => c.tagInstances([spot.id], { a: 'b' })]))).toEqual([
       'untouchable-touched',
     ])
@@ -199,7 +200,7 @@ describe('invariant 3: orphans, judged against the run that should have settled 
   })
 })
 
-describe('overlapping invocations', () => {
+describe('invocations in flight together (the interruption handler beside a replacer run)', () => {
   it('are judged together: one raises MaxSize, the other restores it', async () => {
     const sim = testWorld(rawScenario([group('web', { desired: 2, max: 3 })]))
     const raise = (c: Cloud) => c.setMaxSize('web', 4)

@@ -13,7 +13,7 @@ import {
   checkStep,
   InvariantLedger,
   RESTORE_RUNS,
-  type SizeWatch,
+  SizeLedger,
   snapshotRegion,
 } from '../../lambdas/sim/invariants.ts'
 import type { SimInstance } from '../../lambdas/sim/state.ts'
@@ -25,10 +25,11 @@ const { config } = parseGlobalConfig({ MIN_ON_DEMAND_NUMBER: '1' })
 const around = async (
   sim: TestWorld,
   act: (cloud: ReturnType<TestWorld['cloud']>) => Promise<unknown>,
-  watch: SizeWatch = new Map(),
+  sizes = new SizeLedger(),
 ) => {
   const cloud = sim.cloud()
   const before = snapshotRegion(config, sim.region)
+  const startedMs = sim.world.clock.now
   await act(cloud).catch(() => undefined)
   return checkInvocation(
     sim.region,
@@ -36,7 +37,10 @@ const around = async (
     before,
     snapshotRegion(config, sim.region),
     'now',
-    watch,
+    sizes,
+    {
+      startedMs,
+    },
   ).map((v) => v.invariant)
 }
 
@@ -88,10 +92,10 @@ describe('invariant checks around an invocation', () => {
   it(`allow a group left half-swapped by a crash ${RESTORE_RUNS} clean runs to be restored`, async () => {
     const sim = testWorld(rawScenario([group('web', { desired: 2, max: 3 })]))
     await attachedSpot(sim)
-    const watch: SizeWatch = new Map()
+    const sizes = new SizeLedger()
     const idle = async () => undefined
-    expect(await around(sim, idle, watch)).toEqual([])
-    expect(await around(sim, idle, watch)).toEqual(['group-size-not-restored'])
+    expect(await around(sim, idle, sizes)).toEqual([])
+    expect(await around(sim, idle, sizes)).toEqual(['group-size-not-restored'])
   })
 })
 

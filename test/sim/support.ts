@@ -3,6 +3,7 @@
  * scenario files), a world built from it, and a port bound to a fresh invocation.
  */
 
+import { TAG_REPLACING_INSTANCE } from '../../lambdas/core/constants.ts'
 import { embeddedTrace } from '../../lambdas/data/capacity-traces.ts'
 import { embeddedCatalog } from '../../lambdas/data/catalog.ts'
 import { buildWorld } from '../../lambdas/sim/build.ts'
@@ -95,13 +96,14 @@ export const testWorld = (raw: unknown, faults?: FaultHooks): TestWorld => {
   }
 }
 
-/** Launches one spot instance for a group through the port, as the replacer would. */
+/** Launches one spot instance for a group through the port, as the replacer would (to replace `partner`). */
 export const launchSpotFor = async (
   cloud: SimCloud,
   groupName: string,
   instanceType: string,
   zone: string,
   token = `token-${instanceType}-${zone}`,
+  partner?: string,
 ) =>
   cloud.launchSpot({
     groupName,
@@ -109,6 +111,9 @@ export const launchSpotFor = async (
     launchConfigurationName: undefined,
     overrides: [{ instanceType, zone, subnetId: `subnet-${zone}`, priority: 0 }],
     allocationStrategy: 'lowest-price',
-    tags: { 'launched-for-asg': groupName },
+    tags: {
+      'launched-for-asg': groupName,
+      ...(partner === undefined ? {} : { [TAG_REPLACING_INSTANCE]: partner }),
+    },
     clientToken: token,
   })
