@@ -43,3 +43,12 @@ export const FANOUT_VISIBILITY_SECONDS = 18 * 60
 
 /** lib/sizing.ts FANOUT_MAX_RECEIVE_COUNT: a region message received this often goes to the dead-letter queue. */
 export const FANOUT_MAX_RECEIVES = 3
+
+/**
+ * The deadline queue's visibility timeout (lib/sizing.ts DEADLINE_VISIBILITY_TIMEOUT): a reminder whose
+ * handler invocation failed is delivered again this long after it was received.
+ */
+export const DEADLINE_VISIBILITY_SECONDS = 180
+
+/** lib/sizing.ts DEADLINE_RETENTION: a reminder not handled this long after it was sent is dropped. */
+export const DEADLINE_RETENTION_SECONDS = 600

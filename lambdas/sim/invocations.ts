@@ -7,16 +7,21 @@
  * deployed: they never overlap on a region, and a crashed or failed run is delivered again after the
  * visibility timeout. The interruption handler is another Lambda and may run beside a replacer run
  * (the invariants are then checked around both together); a failed or crashed handler invocation is
- * retried as Lambda retries asynchronous invocations.
+ * retried as Lambda retries asynchronous invocations, a deadline reminder as its queue redelivers it.
  */
 import type { GlobalConfig } from '../core/config.ts'
+import { interruptionDeadlineEvent } from '../core/events.ts'
 import type { Log, MetricsSink } from '../core/log.ts'
 import { isRegionCovered } from '../core/managed.ts'
 import { createHandler } from '../interruption/create-handler.ts'
 import { runRegion } from '../replacer/run-region.ts'
 import { Priority } from './clock.ts'
 import { SimCloud } from './cloud.ts'
-import { ASYNC_RETRY_DELAYS_SECONDS } from './constants.ts'
+import {
+  ASYNC_RETRY_DELAYS_SECONDS,
+  DEADLINE_RETENTION_SECONDS,
+  DEADLINE_VISIBILITY_SECONDS,
+} from './constants.ts'
 import { toEventBridge } from './eventbridge.ts'
 import { RegionMessageGroup, type RunOutcome } from './fanout-queue.ts'
 import type { Session } from './faults.ts'
@@ -50,6 +55,19 @@ export interface InvocationStats {
   handlerInvocations: number
 }
 
+/**
+ * When Lambda tries an interruption handler invocation again after a failure, seconds after the previous
+ * attempt: asynchronous invocations (EventBridge) twice, about one and then two minutes later; a deadline
+ * reminder whenever its queue's visibility timeout ends, while the queue still keeps it.
+ */
+const HANDLER_RETRIES: Readonly<Record<'event' | 'reminder', readonly number[]>> = {
+  event: ASYNC_RETRY_DELAYS_SECONDS,
+  reminder: Array.from(
+    { length: Math.floor(DEADLINE_RETENTION_SECONDS / DEADLINE_VISIBILITY_SECONDS) - 1 },
+    () => DEADLINE_VISIBILITY_SECONDS,
+  ),
+}
+
 /** Invocations of one region in flight together, and the region as it was before the first began. */
 interface OpenStep {
   readonly before: RegionSnapshot
@@ -61,6 +79,7 @@ export class Invocations {
   readonly stats: InvocationStats = { replacerRuns: 0, crashedRuns: 0, failedRuns: 0, handlerInvocations: 0 }
   private sessions = 0
   private events = 0
+  private reminders = 0
   private readonly ledger = new InvariantLedger()
   private readonly open = new Map<string, OpenStep>()
   private readonly fanout = new Map<string, RegionMessageGroup>()
@@ -182,14 +201,43 @@ export class Invocations {
     world.clock.schedule(at, Priority.invocation, event.kind, () =>
       event.kind === 'instance-launch-successful'
         ? this.runReplacer(event.region, event.group)
-        : this.handleInterruption(event.region, payload, 0),
+        : this.handleInterruption(event.region, payload, HANDLER_RETRIES.event),
+    )
+  }
+
+  /**
+   * The deadline queue: the handler's reminder about a member replaced ahead reaches it after the delay,
+   * as an SQS record whose body is the event (interruptionDeadlineEvent), whatever the region's fan-out
+   * queue is doing.
+   */
+  private readonly requestDeadline = async (
+    region: string,
+    instanceId: string,
+    delaySeconds: number,
+  ): Promise<void> => {
+    const { world } = this.ctx
+    const sentAt = world.clock.nowDate()
+    const payload = {
+      Records: [
+        {
+          eventSource: 'aws:sqs',
+          messageId: `deadline-${++this.reminders}`,
+          body: JSON.stringify(interruptionDeadlineEvent(region, instanceId, sentAt)),
+        },
+      ],
+    }
+    world.clock.schedule(
+      world.clock.now + delaySeconds * 1000,
+      Priority.invocation,
+      'deadline reminder',
+      () => this.handleInterruption(region, payload, HANDLER_RETRIES.reminder),
     )
   }
 
   private async handleInterruption(
     region: string,
     payload: Record<string, unknown>,
-    attempt: number,
+    retries: readonly number[],
   ): Promise<void> {
     const { world, env, log, metrics } = this.ctx
     const session = this.session('interruption', region)
@@ -202,7 +250,10 @@ export class Invocations {
         log,
         metrics,
         now: () => world.clock.nowDate(),
-        ...(this.ctx.policy.replacer ? { requestRuns: this.requestRuns } : {}),
+        // Replace-ahead: runs requested through the run-request queue, reminders through the deadline queue.
+        ...(this.ctx.policy.replacer
+          ? { requestRuns: this.requestRuns, requestDeadline: this.requestDeadline }
+          : {}),
       })
       try {
         await handle(payload)
@@ -211,10 +262,10 @@ export class Invocations {
       }
       failed ||= session.crashed
     })
-    const delay = ASYNC_RETRY_DELAYS_SECONDS[attempt]
+    const [delay, ...later] = retries
     if (failed && delay !== undefined)
       world.clock.schedule(world.clock.now + delay * 1000, Priority.invocation, 'interruption retry', () =>
-        this.handleInterruption(region, payload, attempt + 1),
+        this.handleInterruption(region, payload, later),
       )
   }
 }

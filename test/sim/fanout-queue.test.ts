@@ -5,9 +5,19 @@
  */
 import { describe, expect, it } from 'vitest'
 import { SimClock } from '../../lambdas/sim/clock.ts'
-import { FANOUT_MAX_RECEIVES, FANOUT_VISIBILITY_SECONDS } from '../../lambdas/sim/constants.ts'
+import {
+  DEADLINE_RETENTION_SECONDS,
+  DEADLINE_VISIBILITY_SECONDS,
+  FANOUT_MAX_RECEIVES,
+  FANOUT_VISIBILITY_SECONDS,
+} from '../../lambdas/sim/constants.ts'
 import { RegionMessageGroup, type RegionWork, type RunOutcome } from '../../lambdas/sim/fanout-queue.ts'
-import { FANOUT_MAX_RECEIVE_COUNT, FANOUT_VISIBILITY_TIMEOUT } from '../../lib/sizing.ts'
+import {
+  DEADLINE_RETENTION,
+  DEADLINE_VISIBILITY_TIMEOUT,
+  FANOUT_MAX_RECEIVE_COUNT,
+  FANOUT_VISIBILITY_TIMEOUT,
+} from '../../lib/sizing.ts'
 
 /** A message group whose runs take `runMs` of simulated time and end as `outcomes` says, in turn. */
 const messageGroup = (runMs: number, outcomes: RunOutcome[] = []) => {
@@ -75,5 +85,7 @@ describe('the simulator’s queue settings', () => {
   it('are the deployment’s', () => {
     expect(FANOUT_VISIBILITY_SECONDS).toBe(FANOUT_VISIBILITY_TIMEOUT)
     expect(FANOUT_MAX_RECEIVES).toBe(FANOUT_MAX_RECEIVE_COUNT)
+    expect(DEADLINE_VISIBILITY_SECONDS).toBe(DEADLINE_VISIBILITY_TIMEOUT)
+    expect(DEADLINE_RETENTION_SECONDS).toBe(DEADLINE_RETENTION.toSeconds())
   })
 })

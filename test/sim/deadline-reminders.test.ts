@@ -1,0 +1,83 @@
+/**
+ * The interruption handler's reminder to itself (InterruptionDeps.requestDeadline): with replace-ahead, a
+ * warned member still in its group at its deadline leaves then, whatever the region's replacer queue is
+ * doing. Here the queue is held: the replacer run just before the warning crashed, so the region's FIFO
+ * message group waits for its redelivery and the runs the handler asks for wait behind it.
+ */
+import { describe, expect, it } from 'vitest'
+import { DOOMED_SWAP_DEADLINE_SECONDS } from '../../lambdas/core/constants.ts'
+import type { Log } from '../../lambdas/core/log.ts'
+import { Priority } from '../../lambdas/sim/clock.ts'
+import { FANOUT_VISIBILITY_SECONDS, INTERRUPTION_NOTICE_SECONDS } from '../../lambdas/sim/constants.ts'
+import type { FaultHooks } from '../../lambdas/sim/faults.ts'
+import { simulateRun } from '../../lambdas/sim/simulate.ts'
+import type { World } from '../../lambdas/sim/world.ts'
+import { group, parse, rawScenario, START_MS } from './support.ts'
+
+const CRASH_MS = START_MS + 30 * 60_000
+const WARNING_MS = CRASH_MS + 10_000
+
+/** The first replacer request from `fromMs` on kills its process; the run's message waits for redelivery. */
+const crashOnceFrom = (fromMs: number) => {
+  let now = (): number => 0
+  let crashed = false
+  const hooks: FaultHooks = {
+    decide: ({ session }) => {
+      if (crashed || session.actor !== 'replacer' || now() < fromMs) return { kind: 'none' }
+      crashed = true
+      return { kind: 'crash-before' }
+    },
+  }
+  return { hooks, bind: (world: World) => (now = () => world.clock.now), crashed: () => crashed }
+}
+
+const scenario = parse(
+  rawScenario([group('web', { desired: 2, max: 4 })], {
+    durationHours: 1,
+    interruptions: [{ at: new Date(WARNING_MS).toISOString(), group: 'web', count: 1 }],
+  }),
+)
+
+describe('deadline reminders', () => {
+  it('make a doomed member still in its group leave at its deadline while the region’s runs are held', async () => {
+    const crash = crashOnceFrom(CRASH_MS)
+    const handled: string[] = []
+    const log: Log = {
+      debug: () => {},
+      info: (message, attributes) => {
+        if (message === 'interruption event') handled.push(String(attributes?.kind))
+      },
+      warn: () => {},
+      error: () => {},
+    }
+    let doomed: string | undefined
+    let leftAtMs: number | undefined
+    const run = await simulateRun(scenario, {
+      faults: crash.hooks,
+      log,
+      prepare: (world) => {
+        crash.bind(world)
+        const region = world.region('us-east-1')
+        world.observe({ interruptionWarned: (instance) => (doomed = instance.id) })
+        // Look every second around the deadline for the member leaving its group.
+        for (let ms = WARNING_MS; ms < WARNING_MS + INTERRUPTION_NOTICE_SECONDS * 1000; ms += 1000)
+          world.clock.schedule(ms, Priority.audit, 'watch the doomed member', () => {
+            const member = doomed === undefined ? undefined : region.groupOf(doomed)?.members.get(doomed)
+            const leaving = member === undefined || !member.lifecycleState.startsWith('InService')
+            if (doomed !== undefined && leaving && leftAtMs === undefined) leftAtMs = world.clock.now
+          })
+      },
+    })
+    expect(crash.crashed()).toBe(true)
+    expect(doomed).toBeDefined()
+    expect(handled).toContain('interruption-deadline')
+    // Not before its deadline (its replacement could still have come), and before EC2 takes it.
+    const deadlineMs = Math.floor(WARNING_MS / 1000) * 1000 + DOOMED_SWAP_DEADLINE_SECONDS * 1000
+    expect(leftAtMs).toBeGreaterThanOrEqual(deadlineMs)
+    expect(leftAtMs).toBeLessThan(WARNING_MS + INTERRUPTION_NOTICE_SECONDS * 1000)
+    // The region's runs were held all along: its crashed run comes back only after the visibility timeout.
+    expect(FANOUT_VISIBILITY_SECONDS * 1000).toBeGreaterThan(DOOMED_SWAP_DEADLINE_SECONDS * 1000)
+    expect(run.invocations.crashedRuns).toBe(1)
+    expect(run.report.violations).toEqual([])
+  })
+})
