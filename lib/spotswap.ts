@@ -221,10 +221,10 @@ export class SpotSwap extends Construct {
     )
     this.replacer.addEventSource(
       new SqsEventSource(fanoutQueue, {
-        // One region per invocation: each gets the whole timeout and fails alone.
+        // One region per invocation: each gets the whole timeout and fails alone. A failed region is not
+        // handed back (it would hold the region's message group for the visibility timeout); a crashed
+        // invocation's message is delivered again.
         batchSize: 1,
-        // The replacer answers with batchItemFailures for the regions that failed.
-        reportBatchItemFailures: true,
         maxConcurrency: Math.max(MIN_FANOUT_CONCURRENCY, concurrency - FANOUT_CONCURRENCY_HEADROOM),
       }),
     )

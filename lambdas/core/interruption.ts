@@ -288,10 +288,13 @@ const decideMember = (context: DecisionContext): InterruptionDecision => {
   const onGroup = readSwapRecord(group.tags)
   const record =
     onGroup.kind === 'read' ? currentRecord(onGroup.record, (id) => staysInGroup(group, id)) : undefined
-  const otherSide = partner ?? context.snapshot.replacementOf
+  // A member can be both: a former replacement (its tag still names a long-gone partner) now replaced
+  // itself. Whichever side is still in service makes the pair.
+  const inService = (id: string | undefined): boolean =>
+    id !== undefined && group.members.some((m) => m.instanceId === id && m.lifecycleState === 'InService')
+  const otherSide = [context.snapshot.replacementOf, partner].find(inService)
   const decrement =
     otherSide !== undefined &&
-    group.members.some((m) => m.instanceId === otherSide && m.lifecycleState === 'InService') &&
     record !== undefined &&
     record.pairs > 0 &&
     group.desiredCapacity === recordedDesired(record)

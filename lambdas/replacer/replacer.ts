@@ -52,8 +52,6 @@ export interface ReplacerSummary {
   readonly enqueued?: readonly string[]
   readonly ignored?: readonly { readonly messageId: string | undefined; readonly reason: string }[]
   readonly regions: readonly RegionSummary[]
-  /** For SQS invocations: messages to retry (partial batch response). */
-  readonly batchItemFailures?: readonly { readonly itemIdentifier: string }[]
 }
 
 const summarizeRegion = (result: RegionResult): RegionSummary => ({
@@ -259,10 +257,10 @@ export const createReplacer = (deps: ReplacerDeps) => {
     }
     for (const item of ignored) deps.log.warn('event ignored', item)
 
+    // A failed region run is not handed back to SQS: in the FIFO queue a message waiting out its visibility
+    // timeout (18 minutes) holds every later run of its region, health looks and deadlines included, while
+    // the next scheduled run (a few minutes away) reconciles everything the failed one would have done.
     const regions = await Promise.all(work.map((w) => runOne(config, w)))
-    const failedMessages = work
-      .filter((w, i) => regions[i]?.error !== undefined && w.messageId !== undefined)
-      .map((w) => ({ itemIdentifier: w.messageId as string }))
     return {
       ok: regions.every((r) => r.error === undefined),
       dryRun: config.dryRun,
@@ -270,7 +268,6 @@ export const createReplacer = (deps: ReplacerDeps) => {
       ...(enqueued ? { enqueued } : {}),
       ...(ignored.length > 0 ? { ignored } : {}),
       regions,
-      ...(failedMessages.length > 0 ? { batchItemFailures: failedMessages } : {}),
     }
   }
 }

@@ -137,7 +137,7 @@ export class Invocations {
     return group.send({ onlyGroup })
   }
 
-  /** One delivery of a region message: a crashed or failed run keeps its message for redelivery. */
+  /** One delivery of a region message: a crashed run keeps its message for redelivery. */
   private async replacerRun(region: string, onlyGroup: string | undefined): Promise<RunOutcome> {
     const session = this.session('replacer', region)
     this.stats.replacerRuns++
@@ -160,10 +160,11 @@ export class Invocations {
             : {}),
         })
       } catch (error) {
-        // The replacer reports the failed region in batchItemFailures: SQS delivers the message again.
+        // A failed region run is logged and its message deleted (the next tick reconciles; replacer.ts).
         if (!session.crashed) this.ctx.log.error('region run failed', { region, error: String(error) })
-        outcome = 'redeliver'
       }
+      // A crashed invocation never answers: SQS delivers its message again after the visibility timeout.
+      if (session.crashed) outcome = 'redeliver'
       if (session.crashed) this.stats.crashedRuns++
       else if (session.failedCalls > 0) this.stats.failedRuns++
     })

@@ -34,6 +34,12 @@ export const openPairs = (config: GlobalConfig, region: SimRegion, group: SimGro
     const partnerId = instance.tags[TAG_REPLACING_INSTANCE]
     const partner = partnerId === undefined ? undefined : group.members.get(partnerId)
     if (partner === undefined || !isActiveMember(partner)) continue
+    // The owner protected the replacement (scale-in or API termination): spotswap may not give it up, so the
+    // pair stays open, its unit held, until they lift the protection (the `replacement-protected` row).
+    if (member.protectedFromScaleIn || instance.terminationProtected) {
+      ends.push(Number.POSITIVE_INFINITY)
+      continue
+    }
     // A member spotswap launched joined through AttachInstances; without the time, its launch bounds it.
     ends.push((member.attachedMs ?? instance.launchMs) + pairAllowanceMs(config))
   }

@@ -307,6 +307,29 @@ describe('decideInterruption', () => {
       ])
     })
 
+    it('takes the unit too when the member was once a replacement itself (its tag names a gone partner)', () => {
+      const instance = launchedSpot({
+        tags: {
+          [TAG_INTERRUPTION_WARNED]: NOW.toISOString(),
+          [TAG_REPLACING_INSTANCE]: 'i-0000000000000dead',
+        },
+      })
+      const replacement = launchedSpot({ tags: { [TAG_REPLACING_INSTANCE]: instance.id } })
+      const snapshot = attached(instance, { groupTags: { [TAG_SWAP_DESIRED]: '3/1' } })
+      const group = snapshot.group as Group
+      const decision = decideInterruption(deadline(instance), {
+        ...snapshot,
+        replacementOf: replacement.id,
+        group: { ...group, desiredCapacity: 3, members: [...group.members, memberOf(replacement)] },
+      })
+      expect(decision.actions.at(-1)).toEqual({
+        kind: 'detach',
+        instanceId: instance.id,
+        group: 'web',
+        decrement: true,
+      })
+    })
+
     it('leaves the unit to the group when desired capacity is not what the swap record says', () => {
       const instance = warned()
       const replacement = launchedSpot({ tags: { [TAG_REPLACING_INSTANCE]: instance.id } })

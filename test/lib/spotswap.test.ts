@@ -109,7 +109,6 @@ describe('the fan-out queue', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: lambda('Replacer').logicalId },
       BatchSize: 1,
-      FunctionResponseTypes: ['ReportBatchItemFailures'],
       ScalingConfig: { MaximumConcurrency: 4 },
     })
   })

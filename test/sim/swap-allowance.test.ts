@@ -48,6 +48,18 @@ const account = (desired = 2, max = 4) => {
 const idle = async () => undefined
 
 describe('invariant 4 while a swap is open', () => {
+  it('holds the allowance of a pair whose replacement the owner protected until they lift it', async () => {
+    const { sim, step, replacements } = account(2, 3)
+    const [first] = await replacements(0)
+    expect(await step((c) => c.attachInstances('web', [first ?? '']))).toEqual([])
+    const instance = sim.region.instances.get(first ?? '')
+    if (instance === undefined) throw new Error('no replacement')
+    instance.terminationProtected = true
+    expect(openPairs(config, sim.region, sim.group('web'))).toEqual([Number.POSITIVE_INFINITY])
+    instance.terminationProtected = false
+    expect(openPairs(config, sim.region, sim.group('web'))[0]).toBeLessThan(Number.POSITIVE_INFINITY)
+  })
+
   it('accepts desired capacity above the owner’s figure by the open pairs, MaxSize raised for them', async () => {
     const { sim, step, replacements } = account(2, 2)
     const [first, second] = await replacements(0, 1)

@@ -8,7 +8,7 @@
 import type { Action, SwapPair } from '../actions.ts'
 import { TAG_REPLACING_INSTANCE, TAG_SWAP_ID } from '../constants.ts'
 import { capacityBackoffMinutes } from '../launches.ts'
-import type { OwnerChanges } from '../scaling-activities.ts'
+import type { DesiredChange, OwnerChanges } from '../scaling-activities.ts'
 import {
   type HealthObservation,
   hasTrafficSources,
@@ -154,7 +154,7 @@ export const recoverSwaps = (input: RecoveryInput): Recovery => {
         `the group's scaling activities could not be read (${owner.error})`,
       ),
     )
-  const change = owner?.changes.at(-1)
+  const change = owner?.changes.filter((c) => !describesStart(c, record)).at(-1)
   if (change !== undefined) {
     const detail = `desired capacity was changed from ${change.from} to ${change.to} at ${change.at.toISOString()}, after the swap started`
     return withReleased(
@@ -173,6 +173,16 @@ export const recoverSwaps = (input: RecoveryInput): Recovery => {
     )
   return withReleased(finishPairs(input, judged.record, halfDone, judged.vanished))
 }
+
+/**
+ * Activities give whole seconds, so a change in the swap's own second is read as possibly after it. One
+ * whose result is the desired capacity the swap recorded as the owner's is the state the swap began from
+ * (the run read the group after it): not a change since.
+ */
+const describesStart = (change: DesiredChange, record: SwapRecord): boolean =>
+  record.startedAt !== undefined &&
+  Math.floor(change.at.getTime() / 1000) === Math.floor(record.startedAt.getTime() / 1000) &&
+  change.to === record.ownerDesired
 
 const releaseAction = (group: Group, pair: SwapPair, why: string): Action => ({
   kind: 'complete-swap',
@@ -256,6 +266,8 @@ const pairSituation = (
   // Not read yet: the replacer reads it and plans again; no verdict (nor deadline) on what was not asked.
   if (input.health === undefined && serving.code === 'health-unread')
     return { situation: 'health-unread', detail: serving.detail }
+  if (nowMs >= deadlineMs && input.isProtected(pair.spotInstanceId))
+    return { situation: 'replacement-protected', detail: serving.detail }
   if (nowMs >= deadlineMs)
     return {
       situation: 'not-serving-by-deadline',

@@ -50,6 +50,7 @@ export type PairSituation =
   | 'serving'
   | 'not-serving-yet'
   | 'health-unread'
+  | 'replacement-protected'
   | 'not-serving-by-deadline'
 
 export type VanishedOutcome = 'give-back' | 'wait-all'
@@ -129,6 +130,11 @@ export const PAIR_TRANSITIONS: readonly Transition<PairSituation, PairOutcome>[]
     situation: 'health-unread',
     outcome: 'wait',
     why: 'the load balancers’ health could not be read: no verdict, so nothing is retired before the deadline',
+  },
+  {
+    situation: 'replacement-protected',
+    outcome: 'wait-all',
+    why: 'its replacement does not serve by the deadline, but the owner protected it: it stays until they lift the protection',
   },
   {
     situation: 'not-serving-by-deadline',

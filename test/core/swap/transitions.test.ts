@@ -148,6 +148,14 @@ const PAIR_FIXTURES: Record<PairSituation, { world: World; actions: string[] }> 
   serving: { world: { health: healthy('healthy') }, actions: ['complete-swap:partner', 'restore-max-size'] },
   'not-serving-yet': { world: { health: healthy('initial') }, actions: [] },
   'health-unread': { world: { health: { kind: 'unreadable', error: 'Throttling' } }, actions: [] },
+  'replacement-protected': {
+    world: {
+      health: healthy('unhealthy'),
+      now: new Date(STARTED.getTime() + 3_600_000),
+      protectedIds: [S1.id],
+    },
+    actions: [],
+  },
   'not-serving-by-deadline': {
     world: { health: healthy('unhealthy'), now: new Date(STARTED.getTime() + 3_600_000) },
     actions: ['complete-swap:replacement', 'restore-max-size'],
@@ -239,5 +247,31 @@ describe('the swap state table', () => {
     expect(recovery.actions).toEqual([])
     // Looked at again no later than its deadline.
     expect(recovery.lookAgainSeconds).toBeLessThanOrEqual(60)
+  })
+})
+
+describe('an owner change in the swap’s own second', () => {
+  const at = (ms: number) => new Date(STARTED.getTime() + ms)
+  it('is the state the swap began from when it leads to the desired capacity recorded as the owner’s', () => {
+    const recovery = recover({
+      record: record('waiting', 1),
+      health: healthy('healthy'),
+      ownerChanges: { kind: 'read', changes: [{ at: at(0), from: 1, to: 2, cause: '' }] },
+    })
+    expect(recovery.situation).toBe('finishing')
+  })
+
+  it('is a change since the swap started when it leads elsewhere, or comes a second later', () => {
+    for (const change of [
+      { at: at(0), from: 2, to: 1, cause: '' },
+      { at: at(1000), from: 1, to: 2, cause: '' },
+    ]) {
+      const recovery = recover({
+        record: record('waiting', 1),
+        health: healthy('healthy'),
+        ownerChanges: { kind: 'read', changes: [change] },
+      })
+      expect(recovery.situation).toBe('owner-changed')
+    }
   })
 })
