@@ -134,6 +134,7 @@ export const toGroup = (group: AutoScalingGroup, region: string): Group => ({
     .map((s) => s.trim())
     .filter((s) => s.length > 0),
   trafficSources: toTrafficSources(group),
+  capacityRebalance: group.CapacityRebalance ?? false,
   status: group.Status || undefined,
 })
 

@@ -140,6 +140,7 @@ export type SkipReason =
   | 'already-leaving-group'
   | 'rebalance-ignored'
   | 'replacement-already-requested'
+  | 'capacity-rebalance-group'
 
 export type ActReason = 'interrupted-member' | 'at-risk-member' | 'unattached-launched-instance'
 
@@ -165,6 +166,7 @@ const MANAGED_GROUP_SKIPS: ReadonlySet<SkipReason> = new Set([
   'already-leaving-group',
   'rebalance-ignored',
   'replacement-already-requested',
+  'capacity-rebalance-group',
 ])
 
 /** True when the event concerned an instance of a managed group (acted on, or already handled). */
@@ -260,6 +262,15 @@ const decideMember = (context: DecisionContext): InterruptionDecision => {
       configErrors,
     )
   }
+  // Auto Scaling replaces this group's at-risk and interrupted spot members itself: acting too would
+  // replace one unit twice. (Its on-demand members are still converted by the replacer.)
+  if (group.capacityRebalance && !(signal.kind === 'spot-interruption' && signal.deadline === true))
+    return skip(
+      'capacity-rebalance-group',
+      group.name,
+      `${group.name} has Capacity Rebalancing on: Auto Scaling replaces ${instance.id} itself`,
+      configErrors,
+    )
   if (signal.kind === 'rebalance-recommendation') {
     if (config.rebalanceAction === 'ignore') {
       return skip(

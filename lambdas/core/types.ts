@@ -115,6 +115,12 @@ export interface Group {
   readonly members: readonly GroupMember[]
   readonly subnetIds: readonly string[]
   readonly trafficSources: TrafficSources
+  /**
+   * CapacityRebalance: Auto Scaling itself replaces a spot member on a rebalance recommendation and
+   * launches a replacement on an interruption notice
+   * (https://docs.aws.amazon.com/autoscaling/ec2/userguide/ec2-auto-scaling-capacity-rebalancing.html).
+   */
+  readonly capacityRebalance: boolean
   /** `Delete in progress` while the group is being deleted. */
   readonly status: string | undefined
 }

@@ -51,6 +51,7 @@ export const toGroup = (region: SimRegion, group: SimGroup): Group => {
     suspendedProcesses: [],
     members,
     subnetIds: group.zones.map(subnetOf),
+    capacityRebalance: false,
     trafficSources: group.trafficSources,
     status: undefined,
   }

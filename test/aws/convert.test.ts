@@ -129,8 +129,15 @@ describe('toGroup', () => {
       ],
       subnetIds: ['subnet-0a1a1a1a1a1a1a1a1', 'subnet-0b2b2b2b2b2b2b2b2'],
       trafficSources: { targetGroupArns: [], classicLoadBalancerNames: [], unreadable: [] },
+      capacityRebalance: false,
       status: undefined,
     })
+  })
+
+  it('reads CapacityRebalance', () => {
+    expect(toGroup({ ...mixedInstancesGroup, CapacityRebalance: true }, 'eu-west-1').capacityRebalance).toBe(
+      true,
+    )
   })
 
   it('reads traffic sources from TargetGroupARNs, LoadBalancerNames and TrafficSources, once each', () => {

@@ -75,6 +75,7 @@ export const aGroup = (members: readonly GroupMember[], overrides: Partial<Group
   mixedInstancesPolicy: undefined,
   suspendedProcesses: [],
   trafficSources: NO_TRAFFIC_SOURCES,
+  capacityRebalance: false,
   members,
   subnetIds: ['subnet-a', 'subnet-b'],
   status: undefined,

@@ -266,6 +266,27 @@ describe('decideInterruption', () => {
     })
   })
 
+  describe('a group with Capacity Rebalancing on (Auto Scaling replaces its spot members itself)', () => {
+    it.each([
+      ['an interruption warning', (i: Instance) => interruption(i)],
+      ['a rebalance recommendation', (i: Instance) => rebalance(i)],
+    ])('leaves the member alone on %s, saying why', (_, signal) => {
+      const instance = launchedSpot()
+      const snapshot = attached(instance, { canRequestRuns: true, group: { capacityRebalance: true } })
+      const decision = decideInterruption(signal(instance), snapshot)
+      expect(decision).toMatchObject({ outcome: 'skip', reason: 'capacity-rebalance-group', actions: [] })
+      expect(concernsManagedGroup(decision)).toBe(true)
+    })
+
+    it('still terminates an instance launched for it that was never attached', () => {
+      const instance = launchedSpot()
+      const snapshot = { ...attached(instance, { group: { capacityRebalance: true } }), memberOf: undefined }
+      expect(decideInterruption(interruption(instance), snapshot).actions).toEqual([
+        { kind: 'terminate-instance', instanceId: instance.id },
+      ])
+    })
+  })
+
   describe('the deadline of a member replaced ahead (the handler reminding itself)', () => {
     const deadline = (instance: Instance): InterruptionSignal => ({
       kind: 'spot-interruption',

@@ -105,6 +105,7 @@ export class FakeCloud implements CloudPort {
       suspendedProcesses: [],
       subnetIds: ['subnet-a'],
       trafficSources: NO_TRAFFIC_SOURCES,
+      capacityRebalance: false,
       status: undefined,
       hooks: [],
       launchType: 'm5.large',
