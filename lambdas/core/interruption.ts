@@ -19,6 +19,7 @@ import {
   TAG_REBALANCE_AT_RISK,
   TAG_REPLACING_INSTANCE,
   TAG_SWAP,
+  TAG_SWAP_ID,
 } from './constants.ts'
 import type { InstanceAction } from './events.ts'
 import { isBeingDeleted, isLeavingGroup, isManaged, staysInGroup } from './managed.ts'
@@ -64,6 +65,8 @@ export interface InterruptionSnapshot {
    * this instance yet); read only at a member's deadline.
    */
   readonly replacementOf?: string | undefined
+  /** That replacement's tags (its swap's id among them). */
+  readonly replacementTags?: Readonly<Record<string, string>> | undefined
   readonly config: Pick<GlobalConfig, 'tagFilters' | 'tagFilteringMode' | 'defaults'>
   readonly now: Date
 }
@@ -303,7 +306,13 @@ const decideMember = (context: DecisionContext): InterruptionDecision => {
   // itself. Whichever side is still in service makes the pair.
   const inService = (id: string | undefined): boolean =>
     id !== undefined && group.members.some((m) => m.instanceId === id && m.lifecycleState === 'InService')
-  const otherSide = [context.snapshot.replacementOf, partner].find(inService)
+  // With a version-2 record, only a pair of that swap holds one of its units: the replacement carries its id.
+  const ofOpenSwap = (replacementTags: Readonly<Record<string, string>> | undefined): boolean =>
+    record?.id === undefined || replacementTags?.[TAG_SWAP_ID] === record.id
+  const otherSide = [
+    ofOpenSwap(context.snapshot.replacementTags) ? context.snapshot.replacementOf : undefined,
+    ofOpenSwap(instance.tags) ? partner : undefined,
+  ].find(inService)
   const decrement =
     otherSide !== undefined &&
     record !== undefined &&

@@ -1,11 +1,19 @@
 /**
  * Gathers what the decision needs about one instance in two rounds of parallel reads: the instance
  * and its group membership, then its group and lifecycle hooks; and, only for a spot member that may be
- * replaced ahead of its interruption, its termination protection; at a member's deadline, which member
- * a swap attached for it. Events carry no group name.
+ * replaced ahead of its interruption, its termination protection; for a spot member a replacement was
+ * launched for, which member a swap attached for it. Events carry no group name.
  */
 import type { GlobalConfig } from '../core/config.ts'
-import { TAG_REPLACING_INSTANCE } from '../core/constants.ts'
+import {
+  TAG_INTERRUPTION_WARNED,
+  TAG_REBALANCE_AT_RISK,
+  TAG_REPLACEMENT_ATTEMPT,
+  TAG_REPLACING_INSTANCE,
+} from '../core/constants.ts'
+
+const PARTNER_TAGS = [TAG_INTERRUPTION_WARNED, TAG_REBALANCE_AT_RISK, TAG_REPLACEMENT_ATTEMPT]
+
 import {
   type InterruptionSignal,
   type InterruptionSnapshot,
@@ -54,16 +62,18 @@ export const observeInstance = async (
       terminationProtected = (await cloud.terminationProtected([instanceId])).has(instanceId)
   }
   // At a member's deadline: is it the partner of a replacement a swap attached (whose unit it may take)?
-  let replacementOf: string | undefined
-  if (
-    signal.kind === 'spot-interruption' &&
-    signal.deadline === true &&
-    group !== undefined &&
-    memberOf !== undefined
-  ) {
+  let replacement: { id: string; tags: Readonly<Record<string, string>> } | undefined
+  // A spot member a replacement was launched for (replaced ahead, at risk, or moving to a cheaper pool) may
+  // be the partner of an attached one: then leaving takes the attach's unit with it.
+  const mayBePartner =
+    instance !== undefined &&
+    instance.lifecycle === 'spot' &&
+    ((signal.kind === 'spot-interruption' && signal.deadline === true) ||
+      PARTNER_TAGS.some((key) => instance.tags[key] !== undefined))
+  if (mayBePartner && group !== undefined && memberOf !== undefined) {
     const others = group.members.map((m) => m.instanceId).filter((id) => id !== instanceId)
     const described = others.length > 0 ? await cloud.describeInstances(others) : []
-    replacementOf = described.find((i) => i.tags[TAG_REPLACING_INSTANCE] === instanceId)?.id
+    replacement = described.find((i) => i.tags[TAG_REPLACING_INSTANCE] === instanceId)
   }
   return {
     instance,
@@ -74,6 +84,8 @@ export const observeInstance = async (
     canRequestRuns,
     config,
     now,
-    ...(replacementOf === undefined ? {} : { replacementOf }),
+    ...(replacement === undefined
+      ? {}
+      : { replacementOf: replacement.id, replacementTags: replacement.tags }),
   }
 }

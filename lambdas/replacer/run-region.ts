@@ -126,17 +126,26 @@ const planAll = (
   )
 }
 
-/** Instances a plan would retire (or start retiring): only these need their termination protection read. */
+/**
+ * Instances a plan would retire (or start retiring) or write to: only these need their termination
+ * protection read.
+ */
 const retiredBy = (plans: readonly GroupPlan[]): Set<string> => {
   const ids = new Set<string>()
   for (const plan of plans)
     for (const action of plan.actions) {
       if (action.kind === 'launch-spot') ids.add(action.replacing)
-      if (action.kind === 'swap') for (const pair of action.pairs) ids.add(pair.onDemandInstanceId)
+      // The swap names its replacements (a tag) before it attaches them: written to, so read too.
+      if (action.kind === 'swap')
+        for (const pair of action.pairs) {
+          ids.add(pair.onDemandInstanceId)
+          ids.add(pair.spotInstanceId)
+        }
       if (action.kind === 'give-back') ids.add(action.instanceId)
       if (action.kind === 'complete-swap') {
         ids.add(action.pair.onDemandInstanceId)
-        if (action.retire === 'replacement') ids.add(action.pair.spotInstanceId)
+        // Retired, or released (its pair tags removed): written to either way.
+        if (action.retire !== 'partner') ids.add(action.pair.spotInstanceId)
       }
       if (action.kind === 'release-doomed') ids.add(action.instanceId)
     }
@@ -282,22 +291,23 @@ const planRegion = async (context: PlanContext, cloud: CloudPort): Promise<Group
 }
 
 /**
- * Drops launches and swaps that would retire an instance not checked for termination protection. A record
- * is not dropped while one of its pairs is left for a later run.
+ * Drops launches, swaps and releases that would retire or write to an instance not checked for termination
+ * protection. A record is not dropped while one of its pairs is left for a later run.
  */
 const withoutUnread = (plan: GroupPlan, unread: ReadonlySet<string>): GroupPlan => {
   const unreadPair = (a: Action): boolean =>
     (a.kind === 'give-back' && unread.has(a.instanceId)) ||
     (a.kind === 'complete-swap' &&
-      (unread.has(a.pair.onDemandInstanceId) ||
-        (a.retire === 'replacement' && unread.has(a.pair.spotInstanceId))))
+      ((a.retire !== 'none' && unread.has(a.pair.onDemandInstanceId)) ||
+        (a.retire !== 'partner' && unread.has(a.pair.spotInstanceId))))
   // Each retirement's record counts the ones before it: one left for later takes all after it along.
   const completesUnread = plan.actions.some(unreadPair)
   const actions = plan.actions.filter((a) => {
     if (completesUnread && a.kind === 'restore-max-size') return false
     if (a.kind === 'launch-spot') return !unread.has(a.replacing)
-    if (a.kind === 'swap') return a.pairs.every((pair) => !unread.has(pair.onDemandInstanceId))
-    if (a.kind === 'complete-swap') return !completesUnread || a.retire === 'none'
+    if (a.kind === 'swap')
+      return a.pairs.every((pair) => !unread.has(pair.onDemandInstanceId) && !unread.has(pair.spotInstanceId))
+    if (a.kind === 'complete-swap') return !completesUnread || (a.retire === 'none' && !unreadPair(a))
     if (a.kind === 'give-back') return !completesUnread
     if (a.kind === 'release-doomed') return !unread.has(a.instanceId)
     return true

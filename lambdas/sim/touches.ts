@@ -13,7 +13,7 @@ import {
 } from '../core/constants.ts'
 import type { Session } from './faults.ts'
 import { describeServing, isServing } from './load-balancers.ts'
-import { isRunningOrPending, type SimRegion } from './state.ts'
+import { isActiveMember, isRunningOrPending, type SimRegion } from './state.ts'
 
 export type WriteRecord =
   /** A request naming a group (sizes, tags, attach, detach, a launch for it). */
@@ -155,6 +155,9 @@ export const unservedReplacements = (region: SimRegion, partner: string, nowMs: 
   for (const id of group.members.keys()) {
     const instance = region.instances.get(id)
     if (instance?.origin !== 'spotswap' || instance.tags[TAG_REPLACING_INSTANCE] !== partner) continue
+    // A replacement already leaving its group (interrupted, retired) replaces nothing any more.
+    const member = group.members.get(id)
+    if (member === undefined || !isActiveMember(member)) continue
     if (!isServing(group, id, nowMs)) unserved.push(`${id} (${describeServing(group, id, nowMs)})`)
   }
   return unserved

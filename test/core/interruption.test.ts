@@ -170,6 +170,13 @@ describe('decideInterruption', () => {
         true,
       ],
       [
+        'a version-2 record of another swap (the member is not its replacement)',
+        'v2 id=s2 phase=waiting owner=4 pairs=2 started=2026-01-01T00:00:00.000Z',
+        6,
+        [],
+        false,
+      ],
+      [
         'a version-2 record, waiting for its replacements to serve',
         'v2 id=s1 phase=waiting owner=4 pairs=2 started=2026-01-01T00:00:00.000Z',
         6,
@@ -182,7 +189,11 @@ describe('decideInterruption', () => {
     ] as const)('with a half-done partner and %s', (_, record, desiredCapacity, written, decrement) => {
       const partner = anInstance()
       const instance = launchedSpot({
-        tags: { [TAG_LAUNCHED_FOR_GROUP]: 'web', 'launched-for-replacing-instance': partner.id },
+        tags: {
+          [TAG_LAUNCHED_FOR_GROUP]: 'web',
+          'launched-for-replacing-instance': partner.id,
+          'spotswap:swap-id': 's1',
+        },
       })
       const snapshot = attached(instance, {
         groupTags:

@@ -84,7 +84,10 @@ describe('the deadline of a member replaced ahead', () => {
     const { cloud, doomed, handler } = setup()
     await handler(warning(doomed), {})
     // A replacer run attached a replacement (desired 3 -> 4, recorded) and then its region stalled.
-    const replacement = cloud.addInstance({ lifecycle: 'spot', tags: { [TAG_REPLACING_INSTANCE]: doomed } })
+    const replacement = cloud.addInstance({
+      lifecycle: 'spot',
+      tags: { [TAG_REPLACING_INSTANCE]: doomed, 'spotswap:swap-id': 's1' },
+    })
     const record = 'v2 id=s1 phase=waiting owner=3 pairs=1 started=2026-03-02T14:05:00.000Z'
     await cloud.tagGroup('web', { [TAG_SWAP]: record })
     await cloud.attachInstances('web', [replacement.id])
@@ -104,6 +107,24 @@ describe('the deadline of a member replaced ahead', () => {
     ])
     expect(cloud.group('web').desiredCapacity).toBe(3)
     expect(cloud.group('web').members.get(replacement.id)).toBe('InService')
+  })
+
+  it('takes the attach unit with it on a late event too (chaos seed 7507: a retried rebalance recommendation)', async () => {
+    const { cloud, doomed, handler } = setup()
+    await handler(warning(doomed), {})
+    const replacement = cloud.addInstance({
+      lifecycle: 'spot',
+      tags: { [TAG_REPLACING_INSTANCE]: doomed, 'spotswap:swap-id': 's1' },
+    })
+    await cloud.tagGroup('web', {
+      [TAG_SWAP]: 'v2 id=s1 phase=waiting owner=3 pairs=1 started=2026-03-02T14:05:00.000Z',
+      autospotting_rebalance_action: 'detach',
+    })
+    await cloud.attachInstances('web', [replacement.id])
+    cloud.calls.length = 0
+    await handler(events.rebalanceRecommendation({ instanceId: doomed, region: REGION }), {})
+    expect(cloud.mutations.map((m) => [m.method, m.args.at(-1)])).toContainEqual(['detachInstances', true])
+    expect(cloud.group('web').desiredCapacity).toBe(3)
   })
 
   it('does nothing when the member already left (the swap retired it in time)', async () => {

@@ -81,6 +81,9 @@ export interface Recovery {
   readonly lookAgainSeconds: number | undefined
 }
 
+const partnersOf = (pairs: readonly SwapPair[]): Set<string> =>
+  new Set(pairs.map((p) => p.onDemandInstanceId))
+
 const base = (situation: SwapSituation, open: boolean, halfDone: readonly SwapPair[]): Recovery => ({
   actions: [],
   situation,
@@ -113,17 +116,28 @@ export const recoverSwaps = (input: RecoveryInput): Recovery => {
   })
   const ofThisSwap = (pair: SwapPair): boolean =>
     record?.id === undefined || input.detail(pair.spotInstanceId)?.tags[TAG_SWAP_ID] === record.id
-  const halfDone = record === undefined ? named : named.filter(ofThisSwap)
-  const foreign = record === undefined ? [] : named.filter((pair) => !ofThisSwap(pair))
-  const open = onGroup.kind !== 'none' || named.length > 0
-  if (!open) return base('no-swap', false, [])
-  if (input.held !== undefined) return waitFor('group-held', halfDone, input.held)
+  // A replacement the owner protected cannot have its pair tags removed (spotswap writes nothing on it):
+  // outside the open swap it is simply no pair any more.
+  const writable = (pair: SwapPair): boolean => !input.isProtected(pair.spotInstanceId)
+  const halfDone = record === undefined ? named.filter(writable) : named.filter(ofThisSwap)
+  const foreign = record === undefined ? [] : named.filter((pair) => !ofThisSwap(pair) && writable(pair))
+  const open = onGroup.kind !== 'none' || halfDone.length > 0
+  // Partners named by a replacement the owner protected outside the open swap: spotswap cannot untag it,
+  // so they count as replaced and get no second replacement.
+  const keptByOwner = named.filter((pair) => !halfDone.includes(pair) && !foreign.includes(pair))
+  if (!open) return { ...base('no-swap', false, []), halfDonePartners: partnersOf(keptByOwner) }
+  if (input.held !== undefined)
+    return {
+      ...waitFor('group-held', halfDone, input.held),
+      halfDonePartners: partnersOf([...halfDone, ...keptByOwner]),
+    }
   const released = foreign.map((pair) =>
     releaseAction(group, pair, `${pair.spotInstanceId} was attached by another swap than the open one`),
   )
   const withReleased = (recovery: Recovery): Recovery => ({
     ...recovery,
     actions: [...released, ...recovery.actions],
+    halfDonePartners: new Set([...recovery.halfDonePartners, ...partnersOf(keptByOwner)]),
   })
 
   if (record === undefined) {
@@ -201,7 +215,10 @@ const releaseAndClose = (
   detail: string,
 ): Recovery => {
   const why = `${detail}: ${swapTransition(situation).why}`
-  const actions = halfDone.map((pair) => releaseAction(input.group, pair, why))
+  // A protected replacement keeps its tags: with the record gone it is no pair any more anyway.
+  const actions = halfDone
+    .filter((pair) => !input.isProtected(pair.spotInstanceId))
+    .map((pair) => releaseAction(input.group, pair, why))
   const close = restore(
     input.group,
     originalMaxSize,

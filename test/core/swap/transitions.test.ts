@@ -275,3 +275,17 @@ describe('an owner change in the swap’s own second', () => {
     }
   })
 })
+
+describe('a replacement the owner protected', () => {
+  it('is not written to when its swap is released: the record goes, and with it the pair', () => {
+    const recovery = recover({ record: record('waiting', 1), desired: 5, protectedIds: [S1.id] })
+    expect(recovery.situation).toBe('owner-resized')
+    expect(kinds(recovery.actions)).toEqual(['restore-max-size'])
+  })
+
+  it('is no pair once no record names its swap', () => {
+    const recovery = recover({ record: undefined, protectedIds: [S1.id] })
+    expect(recovery.situation).toBe('no-swap')
+    expect(recovery.actions).toEqual([])
+  })
+})
