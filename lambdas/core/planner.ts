@@ -223,7 +223,10 @@ export const planGroup = (input: PlanInput): GroupPlan => {
       terminate(instance, `partner-protected: ${partner} was protected since its replacement was launched`)
     } else if (
       skipped === undefined &&
-      !recovery.open &&
+      // A swap this run finishes and closes lets the next one start after it, in the same run; not for a
+      // replacement at its orphan deadline (that swap waits on the close, and the spare must go now).
+      (!recovery.open || (recovery.closes !== undefined && ageSeconds <= orphanAfterSeconds)) &&
+      !givingBack.has(partner) &&
       inService.length >= group.desiredCapacity &&
       instance.state === 'running' &&
       // A doomed partner is gone in two minutes: no grace period is worth waiting for.
@@ -251,23 +254,26 @@ export const planGroup = (input: PlanInput): GroupPlan => {
   if (behindOpenSwap > 0 && recovery.actions.some((a) => a.kind === 'restore-max-size'))
     lookAgain = Math.min(lookAgain ?? HEALTH_POLL_SECONDS, HEALTH_POLL_SECONDS)
   if (ready.length > 0) {
-    const needed = group.desiredCapacity + ready.length
-    const raise = needed > group.maxSize
+    // After this run's close, when there is one: desired back at the owner's, MaxSize restored.
+    const desiredNow = recovery.closes?.desired ?? group.desiredCapacity
+    const maxSizeNow = recovery.closes?.maxSize ?? group.maxSize
+    const needed = desiredNow + ready.length
+    const raise = needed > maxSizeNow
     const record: SwapRecord = {
       version: 2,
       id: swapIdAt(now),
       phase: 'attaching',
-      ownerDesired: group.desiredCapacity,
+      ownerDesired: desiredNow,
       pairs: ready.length,
       step: undefined,
-      originalMaxSize: raise ? group.maxSize : undefined,
+      originalMaxSize: raise ? maxSizeNow : undefined,
       startedAt: now,
     }
     actions.push({
       kind: 'swap',
       group: group.name,
       pairs: ready,
-      originalMaxSize: group.maxSize,
+      originalMaxSize: maxSizeNow,
       raiseMaxSizeTo: raise ? needed : undefined,
       swapId: record.id as string,
       swapRecord: formatSwapRecord(record),

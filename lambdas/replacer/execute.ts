@@ -59,6 +59,8 @@ const REQUIRES: Partial<Record<Action['kind'], readonly Action['kind'][]>> = {
   'complete-swap': STEPS_DOWN,
   'give-back': STEPS_DOWN,
   'restore-max-size': STEPS_DOWN,
+  // A swap that starts in the run that closed the last one is sized against the closed one's outcome.
+  swap: [...STEPS_DOWN, 'restore-max-size'],
 }
 
 const describeError = (error: unknown): string =>

@@ -262,7 +262,7 @@ describe('planGroup', () => {
     )
   })
 
-  it('asks for a look 30 s after the run that closes a swap, when a replacement waits behind it', () => {
+  it('starts the next swap in the run that closes the last one, sized after the close', () => {
     const fleet = onDemandFleet(2)
     const [first, second] = fleet as [Instance, Instance]
     const attachedOne = spotFor(first, { tags: { ...spotFor(first).tags, 'spotswap:swap-id': 's1' } })
@@ -283,12 +283,15 @@ describe('planGroup', () => {
     expect(kinds(plan.actions).filter((k) => k !== 'launch-spot')).toEqual([
       'complete-swap',
       'restore-max-size',
+      'swap',
     ])
-    expect(plan.instanceSkips).toContainEqual({
-      instanceId: waiting.id,
-      reason: `waiting-for-open-swap: replaces ${second.id}; starts once the open swap closes`,
+    // After the close: desired 2 (the owner's), MaxSize back at 2; the new swap raises it to 3 again.
+    expect(swaps(plan.actions)[0]).toMatchObject({
+      pairs: [{ spotInstanceId: waiting.id, onDemandInstanceId: second.id }],
+      originalMaxSize: 2,
+      raiseMaxSizeTo: 3,
+      swapRecord: expect.stringMatching(/ phase=attaching owner=2 pairs=1 max=2 /),
     })
-    expect(plan.lookAgainSeconds).toBe(30)
   })
 
   it('starts no new swap until the record of the last one is gone: this run restores MaxSize, the next swaps', () => {

@@ -109,3 +109,37 @@ describe('executeActions: giving back a vanished pair’s unit', () => {
     expect(cloud.mutations.filter((m) => m.method === 'untagGroup')).toEqual([])
   })
 })
+
+describe('executeActions: a swap in the run that closes the last one', () => {
+  it('is not started when closing the last one failed: it was sized against that close', async () => {
+    const cloud = new FakeCloud()
+    cloud.addGroup('web', { maxSize: 3 })
+    const partner = cloud.addInstance({ group: 'web' })
+    const replacement = cloud.addInstance({ lifecycle: 'spot' })
+    cloud.failNext('setMaxSize', new Error('throttled'))
+    const outcomes = await executeActions(
+      cloud,
+      [
+        { kind: 'restore-max-size', group: 'web', maxSize: 2, reason: 'close' },
+        {
+          kind: 'swap',
+          group: 'web',
+          pairs: [{ spotInstanceId: replacement.id, onDemandInstanceId: partner.id }],
+          originalMaxSize: 2,
+          raiseMaxSizeTo: 3,
+          swapId: 's1',
+          swapRecord: 'v2 id=s1 phase=attaching owner=1 pairs=1 max=2',
+          attachedRecord: 'v2 id=s1 phase=waiting owner=1 pairs=1 max=2',
+          reason: 'test',
+        },
+      ],
+      false,
+    )
+    expect(outcomes.map((o) => [o.action.kind, o.status])).toEqual([
+      ['restore-max-size', 'failed'],
+      ['swap', 'failed'],
+    ])
+    expect(outcomes[1]?.detail).toBe('not attempted: a restore-max-size action failed first')
+    expect(cloud.mutations.filter((m) => m.method === 'attachInstances')).toEqual([])
+  })
+})

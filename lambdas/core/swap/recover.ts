@@ -79,6 +79,11 @@ export interface Recovery {
   readonly awaitingHealth: readonly string[]
   /** When to look again, seconds from now: a replacement should serve by then (or its deadline has come). */
   readonly lookAgainSeconds: number | undefined
+  /**
+   * Set when this run's actions close the swap having finished it: the desired capacity and MaxSize the
+   * group has once they are done, so the next swap can start in the same run, after them.
+   */
+  readonly closes?: { readonly desired: number; readonly maxSize: number }
 }
 
 const partnersOf = (pairs: readonly SwapPair[]): Set<string> =>
@@ -409,11 +414,12 @@ const finishPairs = (
     last !== undefined && 'record' in last && last.record !== undefined
       ? last.record
       : formatSwapRecord(record)
-  const close = restore(
-    group,
-    record.originalMaxSize,
-    group.desiredCapacity - halfDone.length - vanished,
-    `swap closed (${closing})`,
-  )
-  return { ...recovery, actions: [...actions, close] }
+  const desiredAfter = group.desiredCapacity - halfDone.length - vanished
+  const close = restore(group, record.originalMaxSize, desiredAfter, `swap closed (${closing})`)
+  const maxSizeAfter = close.kind === 'restore-max-size' ? (close.maxSize ?? group.maxSize) : group.maxSize
+  return {
+    ...recovery,
+    actions: [...actions, close],
+    closes: { desired: desiredAfter, maxSize: maxSizeAfter },
+  }
 }
