@@ -14,6 +14,7 @@ import {
   DescribeTargetHealthCommand,
 } from '@aws-sdk/client-elastic-load-balancing-v2'
 import {
+  addTargetState,
   type HealthCheckSettings,
   type TargetState,
   type TrafficHealth,
@@ -23,17 +24,6 @@ import type { TrafficSources } from '../core/types.ts'
 import type { AwsContext } from './context.ts'
 import { TARGET_GROUPS_PER_DESCRIBE } from './limits.ts'
 import { chunk } from './paginate.ts'
-
-const addState = (
-  states: Map<string, Map<string, TargetState>>,
-  id: string,
-  source: string,
-  state: TargetState,
-): void => {
-  const byInstance = states.get(id) ?? new Map<string, TargetState>()
-  states.set(id, byInstance)
-  byInstance.set(source, state)
-}
 
 const settingsOf = (
   interval: number | undefined,
@@ -80,7 +70,7 @@ export const trafficHealth = async (
       // A target group may list an instance once per port; any port that does not serve holds it back.
       const earlier = states.get(id)?.get(source)
       if (earlier !== undefined && earlier.state !== 'healthy') continue
-      addState(states, id, source, {
+      addTargetState(states, id, source, {
         state: health.State,
         ...(health.Reason === undefined ? {} : { reason: health.Reason }),
       })
@@ -109,7 +99,7 @@ export const trafficHealth = async (
     for (const instance of response.InstanceStates ?? []) {
       if (instance.InstanceId === undefined || instance.State === undefined) continue
       if (!wanted.has(instance.InstanceId)) continue
-      addState(states, instance.InstanceId, source, {
+      addTargetState(states, instance.InstanceId, source, {
         state: instance.State,
         ...(instance.ReasonCode === undefined ? {} : { reason: instance.ReasonCode }),
       })

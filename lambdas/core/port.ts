@@ -86,6 +86,18 @@ export interface TrafficHealth {
 
 export const trafficSourceKey = (kind: 'target-group' | 'classic', id: string): string => `${kind}:${id}`
 
+/** Records one instance's state in one traffic source, as TrafficHealth.states holds it. */
+export const addTargetState = (
+  states: Map<string, Map<string, TargetState>>,
+  instanceId: string,
+  source: string,
+  state: TargetState,
+): void => {
+  const byInstance = states.get(instanceId) ?? new Map<string, TargetState>()
+  states.set(instanceId, byInstance)
+  byInstance.set(source, state)
+}
+
 export interface CloudPort {
   readonly region: string
   describeGroups(query: GroupQuery): Promise<Group[]>

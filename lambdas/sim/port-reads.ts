@@ -21,6 +21,7 @@ import {
 } from '../core/constants.ts'
 import { productDescriptionOf } from '../core/platform.ts'
 import {
+  addTargetState,
   type GroupQuery,
   type HealthCheckSettings,
   type LifecycleHook,
@@ -163,17 +164,6 @@ export const scalingActivities = (ctx: PortContext, groupName: string, since: Da
   )
 }
 
-const addState = (
-  states: Map<string, Map<string, TargetState>>,
-  id: string,
-  source: string,
-  state: TargetState,
-): void => {
-  const byInstance = states.get(id) ?? new Map<string, TargetState>()
-  states.set(id, byInstance)
-  byInstance.set(source, state)
-}
-
 const settingsOf = (balancer: SimLoadBalancer) => ({
   intervalSeconds: balancer.healthCheckIntervalSeconds,
   healthyThreshold: balancer.healthyThreshold,
@@ -220,7 +210,7 @@ export const trafficHealth = (
         const targetGroup = balancer('target-group', arn)
         const now = ctx.world.clock.now
         for (const id of wanted)
-          addState(states, id, targetGroup.key, targetState(targetGroup, id, now) ?? NOT_REGISTERED)
+          addTargetState(states, id, targetGroup.key, targetState(targetGroup, id, now) ?? NOT_REGISTERED)
       },
       groupOf('target-group', arn),
     )
@@ -244,7 +234,7 @@ export const trafficHealth = (
         const now = ctx.world.clock.now
         for (const id of wanted) {
           const state = targetState(classic, id, now)
-          if (state !== undefined) addState(states, id, classic.key, state)
+          if (state !== undefined) addTargetState(states, id, classic.key, state)
         }
       },
       groupOf('classic', name),
