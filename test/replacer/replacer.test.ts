@@ -38,7 +38,7 @@ describe('replacer', () => {
     ])
     // The record first (phase attaching, the MaxSize to restore), the swap named on its replacement, and
     // the record again once the attach is done (phase waiting).
-    const swapId = 's' + Math.floor(Date.parse('2026-01-01T00:06:00Z') / 1000).toString(36)
+    const swapId = `s${Math.floor(Date.parse('2026-01-01T00:06:00Z') / 1000).toString(36)}`
     expect(cloud.mutations[0]?.args[1]).toEqual({
       [TAG_SWAP]: `v2 id=${swapId} phase=attaching owner=1 pairs=1 max=1 started=2026-01-01T00:06:00.000Z`,
     })

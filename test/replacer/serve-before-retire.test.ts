@@ -4,12 +4,7 @@
  * serves leaves by its deadline and the partner stays.
  */
 import { describe, expect, it } from 'vitest'
-import {
-  HEALTH_DEADLINE_MIN_SECONDS,
-  HEALTH_POLL_SECONDS,
-  TAG_NO_SPOT_CAPACITY_UNTIL,
-  TAG_SWAP,
-} from '../../lambdas/core/constants.ts'
+import { HEALTH_POLL_SECONDS, TAG_NO_SPOT_CAPACITY_UNTIL, TAG_SWAP } from '../../lambdas/core/constants.ts'
 import { trafficSourceKey } from '../../lambdas/core/port.ts'
 import { awsError, type FakeCloud } from '../fakes/fake-cloud.ts'
 import { cloudWithFleet, harness, spotShare } from './support.ts'
