@@ -41,6 +41,17 @@ ${describeOptions(OPTIONS)}`
 
 const VIOLATIONS_SHOWN = 10
 
+/** Under the table: every on-demand instance above its group's minimum at the end, and why (issue 16). */
+const stillOnDemandLines = (report: SimulationReport): string[] => {
+  const lines = Object.entries(report.groups).flatMap(([group, figures]) =>
+    figures.stillOnDemand.map(
+      (s) =>
+        `  ${group} ${s.instanceId} ${s.type} ${s.zone}: ${s.reason}${s.detail === '' ? '' : ` (${s.detail})`}`,
+    ),
+  )
+  return lines.length === 0 ? [] : ['Still on-demand above the minimum at the end, and why:', ...lines]
+}
+
 export const summaryText = (scenario: Scenario, report: SimulationReport): string => {
   const rows = summarizeGroups(scenario, report).map((row) => [
     row.group,
@@ -80,6 +91,7 @@ export const summaryText = (scenario: Scenario, report: SimulationReport): strin
     `Availability  ${pct(totals.capacityAvailabilityPct, 3)} of desired capacity in service; converged: ${converged}`,
     `Serving       ${pct(totals.servingAvailabilityPct, 3)} of desired capacity in service and healthy in its load balancers (time-weighted)`,
     `Activity      ${totals.replacements} replacements, ${totals.interruptions} interruptions, ${totals.failedLaunches} failed launches, ${requests} API requests`,
+    ...stillOnDemandLines(report),
     `Invariants    ${report.violations.length === 0 ? 'no violation' : `${report.violations.length} violation(s)`}`,
     ...report.violations
       .slice(0, VIOLATIONS_SHOWN)

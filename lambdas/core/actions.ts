@@ -132,11 +132,58 @@ export type Action =
   | RestoreMaxSizeAction
   | TerminateSpotAction
 
+/** Why an instance gets no replacement this run: a code to act on, the reason text to read. */
+export type InstanceSkipCode =
+  | 'no-launch-template'
+  | 'protected-from-scale-in'
+  | 'api-termination-protection'
+  | 'spot-capacity-backoff'
+  | 'unknown-instance-type'
+  | 'missing-on-demand-price'
+  | 'no-compatible-spot-type'
+  | 'swap-waits'
+  | 'waiting-for-open-swap'
+  | 'warming-up'
+  | 'in-flight-budget'
+  | 'on-demand-minimum'
+
 export interface InstanceSkip {
   readonly instanceId: string
+  readonly code: InstanceSkipCode
+  /** `<code>: <detail>`, or the code alone. */
   readonly reason: string
   /** For `no-compatible-spot-type`: how many candidates each filter rejected. */
   readonly rejectedBy?: Readonly<Record<string, number>>
+}
+
+/**
+ * Why an on-demand member is still on-demand after this run. Progress codes (a replacement on its way) and
+ * held-back codes (something a user can read, and often act on), shared by the summary, `plan`, `simulate`
+ * and the metrics.
+ */
+export type OnDemandCode =
+  // Progress: a replacement is on its way.
+  | 'launching'
+  | 'replacement-warming-up'
+  | 'swapping'
+  | 'swap-open'
+  | 'retiring'
+  // Held back.
+  | 'on-demand-minimum'
+  | 'group-skipped'
+  | 'replacement-did-not-serve'
+  | Exclude<InstanceSkipCode, 'swap-waits' | 'waiting-for-open-swap' | 'warming-up' | 'on-demand-minimum'>
+  // A bug: the planner left the member alone and cannot say why (the simulator's liveness invariant).
+  | 'unexplained'
+
+export interface OnDemandStatus {
+  readonly instanceId: string
+  readonly type: string
+  readonly zone: string
+  readonly code: OnDemandCode
+  readonly detail: string
+  /** A replacement is on its way (launched, warming up, attached or retiring its partner). */
+  readonly progress: boolean
 }
 
 export interface GroupFigures {
@@ -174,6 +221,11 @@ export interface GroupPlan {
   readonly skip?: GroupSkip
   readonly actions: readonly Action[]
   readonly instanceSkips: readonly InstanceSkip[]
+  /**
+   * Every on-demand member in service, and what is happening to it: being replaced, or held back for a
+   * reason (core/liveness.ts). Empty for a group with no on-demand member.
+   */
+  readonly onDemand: readonly OnDemandStatus[]
   readonly figures: GroupFigures
   /** Attached replacements whose load-balancer health the plan needs (read, then planned again). */
   readonly awaitingHealth?: readonly string[]

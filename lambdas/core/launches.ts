@@ -2,7 +2,7 @@
  * New replacements: which members get a spot replacement this run, with which ranked, diversified
  * candidate types, tags and idempotency token. Pure, like the rest of the planner.
  */
-import type { InstanceSkip, LaunchSpotAction, ReleaseDoomedAction } from './actions.ts'
+import type { InstanceSkip, InstanceSkipCode, LaunchSpotAction, ReleaseDoomedAction } from './actions.ts'
 import type { GroupConfig } from './config.ts'
 import {
   CAPACITY_BACKOFF_FIRST_MINUTES,
@@ -20,8 +20,14 @@ import {
 } from './constants.ts'
 import { type FleetChoices, fleetChoices } from './fleet-choices.ts'
 import { byLaunchTimeThenId, type PlanInput } from './plan-input.ts'
-import { type RankedCandidate, type Selection, selectCandidates } from './selection.ts'
-import type { Group, GroupMember, Instance, InstanceTypeInfo } from './types.ts'
+import {
+  compareCodePoints,
+  FILTERS,
+  type RankedCandidate,
+  type Selection,
+  selectCandidates,
+} from './selection.ts'
+import type { Catalog, Group, GroupMember, Instance, InstanceTypeInfo } from './types.ts'
 import { poolKey } from './types.ts'
 
 export interface LaunchBudget {
@@ -44,7 +50,65 @@ export interface LaunchBudget {
   readonly pendingSpot: readonly Instance[]
   readonly targetSpot: number
   readonly instanceSkips: InstanceSkip[]
+  /** The group's on-demand minimum, named when it stops the launches. */
+  readonly minOnDemand: number
+  /** Replacements already under way (launched, not attached), which take part of the in-flight limit. */
+  readonly inFlight: readonly string[]
 }
+
+/** A member waits for the in-flight budget: named with what takes it (`i-1 (replacing i-9), ...`). */
+const waitsOnBudget = (
+  instanceId: string,
+  budget: LaunchBudget,
+  launches: readonly (LaunchSpotAction | ReleaseDoomedAction)[],
+): InstanceSkip => {
+  const names = [
+    ...budget.inFlight,
+    ...launches.flatMap((l) => (l.kind === 'launch-spot' ? [`a launch for ${l.replacing}`] : [])),
+  ]
+  const limit = Math.max(0, budget.budget) + budget.inFlight.length
+  const takenBy = names.length === 0 ? 'nothing (the limit is 0)' : names.join(', ')
+  return {
+    instanceId,
+    code: 'in-flight-budget',
+    reason: `in-flight-budget: ${limit} replacement(s) at a time, taken by ${takenBy}`,
+  }
+}
+
+/**
+ * No spot type priced in the zone passes the filters: name the types nearest in size to the original
+ * among those priced there, each with the first filter that refused it, so the owner knows what to
+ * change (allow a type, raise the price multiplier, or leave the zone).
+ */
+const noCandidateDetail = (
+  catalog: Catalog,
+  selection: Selection,
+  original: InstanceTypeInfo,
+  zone: string,
+): string => {
+  const distance = (info: InstanceTypeInfo): number =>
+    Math.abs(info.vcpus - original.vcpus) / original.vcpus +
+    Math.abs(info.memoryMiB - original.memoryMiB) / original.memoryMiB
+  const priced: { readonly info: InstanceTypeInfo; readonly filter: string }[] = []
+  for (const [type, filter] of selection.rejected) {
+    const info = catalog.get(type)
+    // A type without a spot price in the zone is no candidate at all.
+    if (filter !== 'spot-offered' && info !== undefined) priced.push({ info, filter })
+  }
+  const own =
+    selection.rejected.get(original.name) === 'spot-offered'
+      ? `; ${original.name} itself has no spot price in ${zone}`
+      : ''
+  if (priced.length === 0) return `no instance type has a spot price in ${zone}`
+  const nearest = priced
+    .sort((a, b) => distance(a.info) - distance(b.info) || compareCodePoints(a.info.name, b.info.name))
+    .slice(0, NEAREST_REFUSED_SHOWN)
+    .map((c) => `${c.info.name} (${c.filter})`)
+  return `none of the ${priced.length} types priced in ${zone} passes the filters; nearest in size: ${nearest.join(', ')}${own}`
+}
+
+/** How many refused types a `no-compatible-spot-type` reason names. */
+const NEAREST_REFUSED_SHOWN = 3
 
 const countRejections = (selection: Selection): Record<string, number> => {
   const counts: Record<string, number> = {}
@@ -98,12 +162,19 @@ export const planLaunches = (
       reason: `interrupted soon and not replaceable ahead: ${why}`,
     })
   }
-  if (budget.budget <= 0 && budget.doomed.size === 0) return launches
+  if (budget.budget <= 0 && budget.doomed.size === 0) {
+    // Replacements under way take the whole budget: every member waits on them, and is told so.
+    for (const member of budget.eligible)
+      budget.instanceSkips.push(waitsOnBudget(member.instanceId, budget, launches))
+    return launches
+  }
   if (!group.launchTemplate && !group.launchConfigurationName && !group.mixedInstancesPolicy) {
-    budget.instanceSkips.push({
-      instanceId: '*',
-      reason: 'no-launch-template: the group has no template or configuration',
-    })
+    for (const member of budget.eligible)
+      budget.instanceSkips.push({
+        instanceId: member.instanceId,
+        code: 'no-launch-template',
+        reason: 'no-launch-template: the group has no template or configuration',
+      })
     for (const member of budget.eligible)
       if (
         budget.doomed.has(member.instanceId) &&
@@ -207,30 +278,53 @@ export const planLaunches = (
   }
   let onDemandLaunches = 0
   let budgeted = 0
-  const skip = (instance: Instance, reason: string, extra: Partial<InstanceSkip> = {}): void => {
-    budget.instanceSkips.push({ instanceId: instance.id, reason, ...extra })
+  const skip = (
+    instance: Instance,
+    code: InstanceSkipCode,
+    detail: string,
+    extra: Pick<InstanceSkip, 'rejectedBy'> = {},
+  ): void => {
+    const reason = detail === '' ? code : `${code}: ${detail}`
+    budget.instanceSkips.push({ instanceId: instance.id, code, reason, ...extra })
     // A doomed member must not wait for EC2: the group backfills now instead.
     if (budget.doomed.has(instance.id)) release(instance.id, reason)
   }
-  for (const { member, instance } of eligible) {
+  // Where the loop stopped, and why: the members after it wait, and are told so (core/liveness.ts).
+  let stopped: { readonly at: number; readonly code: 'in-flight-budget' | 'on-demand-minimum' } | undefined
+  for (const [index, { member, instance }] of eligible.entries()) {
     const doomed = budget.doomed.has(instance.id)
-    if (!doomed && budgeted >= budget.budget) break
+    if (!doomed && budgeted >= budget.budget) {
+      stopped = { at: index, code: 'in-flight-budget' }
+      break
+    }
     const replacingOnDemand = instance.lifecycle === 'on-demand'
-    if (replacingOnDemand && onDemandLaunches >= budget.onDemandBudget) break
+    if (replacingOnDemand && onDemandLaunches >= budget.onDemandBudget) {
+      stopped = { at: index, code: 'on-demand-minimum' }
+      break
+    }
     // Protected members are never touched, doomed or not: EC2 takes them and the group backfills.
     if (member.protectedFromScaleIn) {
-      budget.instanceSkips.push({ instanceId: instance.id, reason: 'protected-from-scale-in' })
+      budget.instanceSkips.push({
+        instanceId: instance.id,
+        code: 'protected-from-scale-in',
+        reason: 'protected-from-scale-in',
+      })
       continue
     }
     if (protectedFromTermination(instance.id)) {
-      budget.instanceSkips.push({ instanceId: instance.id, reason: 'api-termination-protection' })
+      budget.instanceSkips.push({
+        instanceId: instance.id,
+        code: 'api-termination-protection',
+        reason: 'api-termination-protection',
+      })
       continue
     }
     const backoffUntil = Date.parse(instance.tags[TAG_NO_SPOT_CAPACITY_UNTIL] ?? '')
     if (!doomed && backoffUntil > input.now.getTime()) {
       skip(
         instance,
-        `spot-capacity-backoff: no candidate pool had capacity; next try at ${new Date(backoffUntil).toISOString()}`,
+        'spot-capacity-backoff',
+        `no candidate pool had capacity; next try at ${new Date(backoffUntil).toISOString()}`,
       )
       continue
     }
@@ -238,17 +332,24 @@ export const planLaunches = (
     const baseType = replacingOnDemand ? instance.type : (instance.tags[TAG_REPLACED_TYPE] ?? instance.type)
     const original = catalog.get(baseType)
     if (!original) {
-      skip(instance, `unknown-instance-type: ${baseType} is not in the instance type catalogue`)
+      skip(instance, 'unknown-instance-type', `${baseType} is not in the instance type catalogue`)
       continue
     }
     const onDemandPrice = input.onDemandPrices.get(baseType)
     if (onDemandPrice === undefined) {
-      skip(instance, `missing-on-demand-price: no on-demand price for ${baseType}; not replacing blind`)
+      skip(instance, 'missing-on-demand-price', `no on-demand price for ${baseType}; not replacing blind`)
       continue
     }
     const selection = selectionFor(baseType, original, instance.zone, onDemandPrice)
     if (selection.ranked.length === 0) {
-      skip(instance, 'no-compatible-spot-type', { rejectedBy: countRejections(selection) })
+      skip(
+        instance,
+        'no-compatible-spot-type',
+        noCandidateDetail(catalog, selection, original, instance.zone),
+        {
+          rejectedBy: countRejections(selection),
+        },
+      )
       continue
     }
     // Never back into the pool AWS just flagged.
@@ -256,7 +357,7 @@ export const planLaunches = (
     const ranked =
       atRiskPool === undefined ? selection.ranked : selection.ranked.filter((c) => c.pool !== atRiskPool)
     if (ranked.length === 0) {
-      skip(instance, 'no-compatible-spot-type: only the at-risk pool itself is compatible')
+      skip(instance, 'no-compatible-spot-type', 'only the at-risk pool itself is compatible')
       continue
     }
     const { first, overrides } = fleetChoices(
@@ -280,6 +381,21 @@ export const planLaunches = (
           : `spot ${instance.type} ${doomed ? 'interrupted in two minutes' : 'at risk (rebalance recommendation)'}; moving to ${first.instanceType} at $${first.spotPriceUsd}`,
       },
     )
+  }
+
+  if (stopped !== undefined) {
+    for (const { instance } of eligible.slice(stopped.at)) {
+      if (budget.doomed.has(instance.id)) continue
+      budget.instanceSkips.push(
+        stopped.code === 'in-flight-budget'
+          ? waitsOnBudget(instance.id, budget, launches)
+          : {
+              instanceId: instance.id,
+              code: 'on-demand-minimum',
+              reason: `on-demand-minimum: the group keeps ${budget.minOnDemand} on-demand instance(s)`,
+            },
+      )
+    }
   }
 
   // Last, with what is left of the budget: spot members a pool with room is markedly cheaper than.

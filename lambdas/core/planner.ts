@@ -21,6 +21,7 @@ import {
 import { cronAllowsAction } from './cron.ts'
 import { groupFigures } from './figures.ts'
 import { attemptNumber, planLaunches } from './launches.ts'
+import { onDemandStatuses } from './liveness.ts'
 import { isBeingDeleted, isLeavingGroup, staysInGroup } from './managed.ts'
 import { byLaunchTimeThenId, type PlanInput } from './plan-input.ts'
 import { compareCodePoints } from './selection.ts'
@@ -169,7 +170,8 @@ export const planGroup = (input: PlanInput): GroupPlan => {
   if (recovery.waiting !== undefined) {
     // Shown against each replacement that waits, or the group when only desired capacity is owed.
     const waiters = recovery.halfDoneReplacements.length > 0 ? recovery.halfDoneReplacements : [group.name]
-    for (const id of waiters) instanceSkips.push({ instanceId: id, reason: recovery.waiting })
+    for (const id of waiters)
+      instanceSkips.push({ instanceId: id, code: 'swap-waits', reason: recovery.waiting })
   }
 
   // 3. Spot instances launched earlier and not attached: keep one per partner, drop what is not needed.
@@ -239,12 +241,14 @@ export const planGroup = (input: PlanInput): GroupPlan => {
       behindOpenSwap++
       instanceSkips.push({
         instanceId: instance.id,
+        code: 'waiting-for-open-swap',
         reason: `waiting-for-open-swap: replaces ${partner}; starts once the open swap closes`,
       })
     } else {
       const graceUntil = new Date(instance.launchTime.getTime() + grace * 1000).toISOString()
       instanceSkips.push({
         instanceId: instance.id,
+        code: 'warming-up',
         reason: `warming-up: replaces ${partner}; grace until ${graceUntil}`,
       })
     }
@@ -351,6 +355,10 @@ export const planGroup = (input: PlanInput): GroupPlan => {
       pendingSpot: wanted.map(([, instance]) => instance),
       targetSpot: inService.length - minOnDemand,
       instanceSkips,
+      minOnDemand,
+      inFlight: wanted.flatMap(([partner, instance]) =>
+        doomedIds.has(partner) || readyIds.has(instance.id) ? [] : [`${instance.id} (replacing ${partner})`],
+      ),
     })
     actions.push(...launches)
   }
@@ -362,6 +370,16 @@ export const planGroup = (input: PlanInput): GroupPlan => {
     ...(skip === undefined ? {} : { skip }),
     actions,
     instanceSkips,
+    onDemand: onDemandStatuses({
+      onDemand,
+      detail,
+      actions,
+      instanceSkips,
+      pending: new Map(wanted),
+      halfDonePartners,
+      waiting: recovery.waiting,
+      skip,
+    }),
     figures,
     ...(recovery.awaitingHealth.length > 0 ? { awaitingHealth: recovery.awaitingHealth } : {}),
     ...(lookAgain === undefined ? {} : { lookAgainSeconds: lookAgain }),

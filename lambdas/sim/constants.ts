@@ -52,3 +52,9 @@ export const DEADLINE_VISIBILITY_SECONDS = 180
 
 /** lib/sizing.ts DEADLINE_RETENTION: a reminder not handled this long after it was sent is dropped. */
 export const DEADLINE_RETENTION_SECONDS = 600
+
+/**
+ * The liveness invariant (liveness.ts): an on-demand member above its group's minimum has progress or a
+ * confirmed reason at least once in this many schedule periods plus the grace period (issue 16).
+ */
+export const PROGRESS_PERIODS = 3

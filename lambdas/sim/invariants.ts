@@ -50,6 +50,7 @@ export interface Violation {
     | 'retired-twice'
     | 'double-replacement'
     | 'retired-before-serving'
+    | 'stalled-on-demand'
   readonly detail: string
 }
 

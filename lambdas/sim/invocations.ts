@@ -9,6 +9,7 @@
  * (the invariants are then checked around both together); a failed or crashed handler invocation is
  * retried as Lambda retries asynchronous invocations, a deadline reminder as its queue redelivers it.
  */
+import type { GroupPlan } from '../core/actions.ts'
 import type { GlobalConfig } from '../core/config.ts'
 import { interruptionDeadlineEvent } from '../core/events.ts'
 import type { Log, MetricsSink } from '../core/log.ts'
@@ -46,6 +47,8 @@ export interface InvocationContext {
   readonly violations: Violation[]
   /** Called after every invocation, so group states are observed as they change. */
   readonly afterInvocation: () => void
+  /** Told each group plan a replacer run made (the liveness invariant reads its on-demand statuses). */
+  readonly onPlanned?: (region: string, plan: GroupPlan) => void
 }
 
 export interface InvocationStats {
@@ -83,6 +86,8 @@ export class Invocations {
   private readonly ledger = new InvariantLedger()
   private readonly open = new Map<string, OpenStep>()
   private readonly fanout = new Map<string, RegionMessageGroup>()
+  /** Regions with a replacer run that failed or crashed since the last look (takeFailedRegions). */
+  private failedRegions = new Set<string>()
 
   constructor(private readonly ctx: InvocationContext) {}
 
@@ -123,6 +128,13 @@ export class Invocations {
     }
   }
 
+  /** The regions whose replacer runs failed or crashed since the last call. */
+  takeFailedRegions(): ReadonlySet<string> {
+    const failed = this.failedRegions
+    this.failedRegions = new Set()
+    return failed
+  }
+
   /**
    * Sends a replacer run of the region (or of one group) to the region's FIFO message group: it starts at
    * once if no run of the region is in flight, else once the runs before it are done. Resolves when the
@@ -144,7 +156,7 @@ export class Invocations {
     let outcome: RunOutcome = 'done'
     await this.invoke(session, onlyGroup, async (cloud) => {
       try {
-        await runRegion({
+        const result = await runRegion({
           cloud,
           config: this.ctx.config,
           now: this.ctx.world.clock.nowDate(),
@@ -159,11 +171,13 @@ export class Invocations {
             ? { requestRun: (group: string, delay: number) => this.requestRuns(region, group, [delay]) }
             : {}),
         })
+        for (const { plan } of result.groups) this.ctx.onPlanned?.(region, plan)
       } catch (error) {
         // A failed region run is logged and its message deleted (the next tick reconciles; replacer.ts).
         if (!session.crashed) this.ctx.log.error('region run failed', { region, error: String(error) })
       }
       // A crashed invocation never answers: SQS delivers its message again after the visibility timeout.
+      if (session.crashed || session.failedCalls > 0) this.failedRegions.add(region)
       if (session.crashed) outcome = 'redeliver'
       if (session.crashed) this.stats.crashedRuns++
       else if (session.failedCalls > 0) this.stats.failedRuns++

@@ -39,6 +39,16 @@ export interface FinalState {
   readonly types: Readonly<Record<string, number>>
 }
 
+/** An on-demand member above its group's minimum at the end, and why it is still on-demand (issue 16). */
+export interface StillOnDemand {
+  readonly instanceId: string
+  readonly type: string
+  readonly zone: string
+  /** The engine's code (OnDemandCode): progress such as `swap-open`, or a reason such as `no-compatible-spot-type`. */
+  readonly reason: string
+  readonly detail: string
+}
+
 export interface TimelineRow {
   readonly t: string
   readonly region: string
@@ -54,7 +64,9 @@ export interface SimulationReport {
   readonly scenario: string
   readonly seed: number
   readonly totals: Figures
-  readonly groups: Readonly<Record<string, Figures & { readonly final: FinalState }>>
+  readonly groups: Readonly<
+    Record<string, Figures & { readonly final: FinalState; readonly stillOnDemand: readonly StillOnDemand[] }>
+  >
   readonly timeline: readonly TimelineRow[]
   readonly violations: readonly Violation[]
 }
@@ -91,6 +103,7 @@ export interface GroupInput {
   readonly onDemandOnlyCostUsd: number
   readonly tally: GroupTally
   readonly final: FinalState
+  readonly stillOnDemand: readonly StillOnDemand[]
 }
 
 const figures = (
@@ -130,7 +143,7 @@ export const buildReport = (
   counter: ApiCounter,
   serving: AvailabilityFigures,
 ): SimulationReport => {
-  const byGroup: Record<string, Figures & { final: FinalState }> = {}
+  const byGroup: Record<string, Figures & { final: FinalState; stillOnDemand: readonly StillOnDemand[] }> = {}
   const rowsOf = new Map<string, TimelineRow[]>()
   for (const row of timeline) {
     const rows = rowsOf.get(row.group)
@@ -154,6 +167,7 @@ export const buildReport = (
         byKey(counter.byGroup.get(group.name)),
       ),
       final: group.final,
+      stillOnDemand: group.stillOnDemand,
     }
   }
   const managed = groups.filter((g) => g.managed)

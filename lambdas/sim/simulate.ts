@@ -4,6 +4,7 @@
  * every group after every step, and returns the report. No wall clock and no Math.random: a seed
  * replays the same run.
  */
+import type { OnDemandStatus } from '../core/actions.ts'
 import { parseGlobalConfig } from '../core/config.ts'
 import { ORPHAN_SCHEDULE_PERIODS } from '../core/constants.ts'
 import { discardMetrics, type Log, type MetricsSink, silentLog } from '../core/log.ts'
@@ -16,14 +17,21 @@ import { type AvailabilityFigures, AvailabilityMeter } from './availability.ts'
 import { buildWorld } from './build.ts'
 import { Priority } from './clock.ts'
 import type { FaultHooks } from './faults.ts'
-import { effectiveConfig, groupState, memberTypes } from './group-state.ts'
+import { effectiveConfig, type GroupState, groupState, memberTypes } from './group-state.ts'
 import { interruptGroup, scheduleCapacityChanges } from './interruptions.ts'
 import type { Violation } from './invariants.ts'
 import { type InvocationStats, Invocations } from './invocations.ts'
+import { LivenessWatch } from './liveness.ts'
 import { servingCount } from './load-balancers.ts'
 import { installMixedInstances } from './mixed-instances-group.ts'
 import { type SimPolicy, SPOTSWAP_POLICY } from './policy.ts'
-import { buildReport, type GroupInput, onDemandOnlyCost, type SimulationReport } from './report.ts'
+import {
+  buildReport,
+  type GroupInput,
+  onDemandOnlyCost,
+  type SimulationReport,
+  type StillOnDemand,
+} from './report.ts'
 import { endOf, type Scenario } from './scenario/types.ts'
 import type { SimInstance } from './state.ts'
 import { recordTimeline } from './timeline.ts'
@@ -79,6 +87,31 @@ const scheduleOwnerActions = (world: World, scenario: Scenario): void => {
   }
 }
 
+/**
+ * A managed group left above its on-demand minimum: each on-demand member not kept for the minimum, and
+ * what the engine last said of it.
+ */
+const stillOnDemand = (
+  state: GroupState,
+  statuses: readonly OnDemandStatus[],
+  isOnDemandMember: (id: string) => boolean,
+): StillOnDemand[] => {
+  if (!state.managed || state.onDemand <= state.requiredOnDemand) return []
+  // Members kept for the minimum, then protected ones (which count in it, as documented) fill the minimum.
+  const rank = (s: OnDemandStatus): number =>
+    s.code === 'on-demand-minimum'
+      ? 0
+      : s.code === 'protected-from-scale-in' || s.code === 'api-termination-protection'
+        ? 1
+        : 2
+  return statuses
+    .filter((s) => isOnDemandMember(s.instanceId))
+    .sort((a, b) => rank(a) - rank(b))
+    .slice(state.requiredOnDemand)
+    .filter((s) => s.code !== 'on-demand-minimum')
+    .map(({ instanceId, type, zone, code, detail }) => ({ instanceId, type, zone, reason: code, detail }))
+}
+
 export const simulate = async (
   scenario: Scenario,
   options: SimulateOptions = {},
@@ -131,6 +164,7 @@ export const simulateRun = async (
         })
       }
   }
+  const liveness = new LivenessWatch(world, config)
   const invocations = new Invocations({
     world,
     config,
@@ -140,6 +174,7 @@ export const simulateRun = async (
     metrics: options.metrics ?? discardMetrics,
     violations,
     afterInvocation: observeChanged,
+    onPlanned: (region, plan) => liveness.report(region, plan.group, plan.onDemand),
   })
   const mixed = policy.mixedInstances && installMixedInstances(world, config, policy.mixedInstances, end)
   world.onEvent((event) => {
@@ -163,6 +198,7 @@ export const simulateRun = async (
       if (replacerRuns) {
         const { regions } = await selectRegions(config.regions, directory)
         for (const region of regions) if (world.regions.has(region)) await invocations.runReplacer(region)
+        violations.push(...liveness.check(invocations.takeFailedRegions()))
       }
       timeline.push(...recordTimeline(world, config, tick))
       options.onProgress?.((world.clock.now - start) / (end - start))
@@ -201,6 +237,10 @@ export const simulateRun = async (
           onDemand: state.onDemand,
           types: memberTypes(region, group),
         },
+        stillOnDemand: stillOnDemand(state, liveness.statusesOf(region.name, group.name), (id) => {
+          const member = group.members.get(id)
+          return member?.lifecycleState === 'InService' && region.instances.get(id)?.lifecycle === 'on-demand'
+        }),
       }
     })
   })

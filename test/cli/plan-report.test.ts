@@ -37,7 +37,8 @@ const web: GroupPlan = {
   region: 'us-east-1',
   skipped: undefined,
   actions: [launch('i-1', 0.06), launch('i-2', 0.06)],
-  instanceSkips: [{ instanceId: 'i-3', reason: 'protected-from-scale-in' }],
+  instanceSkips: [{ instanceId: 'i-3', code: 'protected-from-scale-in', reason: 'protected-from-scale-in' }],
+  onDemand: [],
   figures,
 }
 const quiet: GroupPlan = {

@@ -562,7 +562,11 @@ describe('planGroup', () => {
     const fleet = onDemandFleet(2)
     const plan = planGroup(planInput(fleet, { terminationProtected: new Set([fleet[0]?.id as string]) }))
     expect(launches(plan.actions).map((a) => a.replacing)).toEqual([fleet[1]?.id])
-    expect(plan.instanceSkips[0]).toEqual({ instanceId: fleet[0]?.id, reason: 'api-termination-protection' })
+    expect(plan.instanceSkips[0]).toEqual({
+      instanceId: fleet[0]?.id,
+      code: 'api-termination-protection',
+      reason: 'api-termination-protection',
+    })
   })
 
   it('explains which filters rejected the candidates when none is compatible', () => {

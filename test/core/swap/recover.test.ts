@@ -259,6 +259,7 @@ describe('finishing a swap an earlier run left', () => {
       expect(recoveryKinds(plan.actions)).toEqual([])
       expect(plan.instanceSkips).toContainEqual({
         instanceId: 'web',
+        code: 'swap-waits',
         reason: expect.stringMatching(/^swap waits \(no-member-may-leave\)/),
       })
     })
@@ -295,6 +296,7 @@ describe('finishing a swap an earlier run left', () => {
     expect(recoveryKinds(plan.actions)).toEqual([])
     expect(plan.instanceSkips).toContainEqual({
       instanceId: s1.id,
+      code: 'swap-waits',
       reason: 'swap waits (both-protected): the owner protected both sides of the pair',
     })
   })
@@ -311,6 +313,7 @@ describe('finishing a swap an earlier run left', () => {
     expect(recoveryKinds(plan.actions)).toEqual([])
     expect(plan.instanceSkips).toContainEqual({
       instanceId: s1.id,
+      code: 'swap-waits',
       reason: 'swap waits (backfill-booting): 4 in service of desired 5',
     })
   })
@@ -375,6 +378,7 @@ describe('finishing a swap an earlier run left', () => {
       expect(recoveryKinds(plan.actions)).toEqual([])
       expect(plan.instanceSkips).toContainEqual({
         instanceId: s1.id,
+        code: 'swap-waits',
         reason:
           "swap waits (activities-unreadable): the group's scaling activities could not be read (Throttling: Rate exceeded)",
       })
