@@ -3,10 +3,11 @@
  * why a group or an instance is left alone. Pure: region results in, rows and JSON out.
  */
 
-import type { GroupFigures, InstanceSkip } from '../core/actions.ts'
+import type { GroupFigures, InstanceSkip, OnDemandStatus } from '../core/actions.ts'
 import type { ConfigError } from '../core/config.ts'
 import { HOURS_PER_MONTH } from '../core/constants.ts'
 import { summarizeOutcome } from '../replacer/outcome-summary.ts'
+import { isHeldBack } from '../replacer/reasons.ts'
 import type { RegionResult } from '../replacer/run-region.ts'
 import { pct, renderTable, usd } from './table.ts'
 
@@ -19,7 +20,12 @@ export interface PlannedGroup {
   readonly figures: GroupFigures | undefined
   readonly actions: readonly Record<string, unknown>[]
   readonly instanceSkips: readonly InstanceSkip[]
-  /** Saving per hour now (spot members) plus what the planned launches are expected to add. */
+  /** On-demand members neither being replaced nor kept for the minimum, each with its reason. */
+  readonly stillOnDemand: readonly OnDemandStatus[]
+  /**
+   * Saving per hour now (spot members) plus what replacing every on-demand member that spotswap replaces,
+   * now or once what holds it passes, would add at today's prices.
+   */
   readonly projectedHourlySavingsUsd: number
   readonly projectedMonthlySavingsUsd: number
 }
@@ -46,10 +52,9 @@ export const planRegion = (
   notManaged: readonly { name: string; reason: string }[],
 ): PlanRegion => {
   const managed = result.groups.map(({ plan, outcomes }): PlannedGroup => {
-    const launches = plan.actions.flatMap((a) =>
-      a.kind === 'launch-spot' ? [a.expectedHourlySavingsUsd] : [],
-    )
-    const hourly = round6(plan.figures.hourlySavingsUsd + launches.reduce((sum, s) => sum + s, 0))
+    // Every on-demand member spotswap replaces, now or once what holds it passes, not only this run's.
+    const toCome = plan.onDemand.reduce((sum, s) => sum + (s.projectedHourlySavingsUsd ?? 0), 0)
+    const hourly = round6(plan.figures.hourlySavingsUsd + toCome)
     return {
       region: result.region,
       group: plan.group,
@@ -58,6 +63,7 @@ export const planRegion = (
       figures: plan.figures,
       actions: outcomes.map(summarizeOutcome),
       instanceSkips: plan.instanceSkips,
+      stillOnDemand: plan.onDemand.filter(isHeldBack),
       projectedHourlySavingsUsd: hourly,
       projectedMonthlySavingsUsd: round6(hourly * HOURS_PER_MONTH),
     }
@@ -71,6 +77,7 @@ export const planRegion = (
       figures: undefined,
       actions: [],
       instanceSkips: [],
+      stillOnDemand: [],
       projectedHourlySavingsUsd: 0,
       projectedMonthlySavingsUsd: 0,
     }),
@@ -121,9 +128,18 @@ export const planText = (report: PlanReport): string => {
   ]
   const total = groups.reduce((sum, g) => sum + g.projectedHourlySavingsUsd, 0)
   lines.push('', `Projected savings once done: ${usd(total)}/hour, ${usd(total * HOURS_PER_MONTH)}/month`)
-  const skips = groups.flatMap((g) =>
-    g.instanceSkips.map((s) => `  ${g.region} ${g.group} ${s.instanceId}: ${s.reason}`),
-  )
+  const skips = groups.flatMap((g) => {
+    const explained = new Set(g.stillOnDemand.map((s) => s.instanceId))
+    return [
+      ...g.stillOnDemand.map(
+        (s) =>
+          `  ${g.region} ${g.group} ${s.instanceId} (on-demand ${s.type}, ${s.zone}): ${s.code}${s.detail === '' ? '' : `: ${s.detail}`}`,
+      ),
+      ...g.instanceSkips
+        .filter((s) => !explained.has(s.instanceId))
+        .map((s) => `  ${g.region} ${g.group} ${s.instanceId}: ${s.reason}`),
+    ]
+  })
   if (skips.length > 0) lines.push('', 'Instances left alone:', ...skips)
   for (const region of report.regions)
     if (region.error) lines.push('', `${region.region}: could not be planned: ${region.error}`)

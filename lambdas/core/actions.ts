@@ -172,6 +172,8 @@ export type OnDemandCode =
   | 'on-demand-minimum'
   | 'group-skipped'
   | 'replacement-did-not-serve'
+  // Its launch, swap or retirement waits for a read this run could not make (replacer/run-region.ts).
+  | 'protection-unread'
   | Exclude<InstanceSkipCode, 'swap-waits' | 'waiting-for-open-swap' | 'warming-up' | 'on-demand-minimum'>
   // A bug: the planner left the member alone and cannot say why (the simulator's liveness invariant).
   | 'unexplained'
@@ -184,6 +186,11 @@ export interface OnDemandStatus {
   readonly detail: string
   /** A replacement is on its way (launched, warming up, attached or retiring its partner). */
   readonly progress: boolean
+  /**
+   * What replacing it saves per hour at today's prices (on-demand less the cheapest compatible spot price
+   * in its zone), when spotswap is replacing it or will once what holds it passes; absent otherwise.
+   */
+  readonly projectedHourlySavingsUsd?: number
 }
 
 export interface GroupFigures {

@@ -110,14 +110,74 @@ const noCandidateDetail = (
 /** How many refused types a `no-compatible-spot-type` reason names. */
 const NEAREST_REFUSED_SHOWN = 3
 
+/** Per-run caches of selections when the caller keeps none (tests, one-off plans). */
+const ownCaches = new WeakMap<PlanInput, Map<string, Selection>>()
+
+/** The selection for a type in a zone, shared by the groups of a run that agree on the settings. */
+const cachedSelection = (
+  input: PlanInput,
+  config: GroupConfig,
+  baseType: string,
+  original: InstanceTypeInfo,
+  zone: string,
+  onDemandPrice: number,
+): Selection => {
+  let cache = input.selectionCache ?? ownCaches.get(input)
+  if (cache === undefined) {
+    cache = new Map()
+    ownCaches.set(input, cache)
+  }
+  const cacheKey = `${baseType}|${zone}|${selectionSettingsKey(config)}`
+  let selection = cache.get(cacheKey)
+  if (!selection) {
+    selection = selectCandidates(input.catalog, {
+      original,
+      zone,
+      config,
+      spotPrices: input.spotPrices,
+      originalOnDemandPrice: onDemandPrice,
+    })
+    cache.set(cacheKey, selection)
+  }
+  return selection
+}
+
+/**
+ * What replacing an on-demand instance of `type` in `zone` would save per hour at today's prices: its
+ * on-demand price less the cheapest compatible spot price there; undefined when nothing can replace it.
+ */
+export const projectedSaving = (
+  input: PlanInput,
+  config: GroupConfig,
+  type: string,
+  zone: string,
+): number | undefined => {
+  const original = input.catalog.get(type)
+  const onDemandPrice = input.onDemandPrices.get(type)
+  if (original === undefined || onDemandPrice === undefined) return undefined
+  const first = cachedSelection(input, config, type, original, zone, onDemandPrice).ranked[0]
+  return first === undefined ? undefined : Math.max(0, onDemandPrice - first.spotPriceUsd)
+}
+
 const countRejections = (selection: Selection): Record<string, number> => {
   const counts: Record<string, number> = {}
   for (const filter of selection.rejected.values()) counts[filter] = (counts[filter] ?? 0) + 1
   return counts
 }
 
+const settingsKeys = new WeakMap<GroupConfig, string>()
+
 /** The settings a selection depends on; groups that agree on them share selections. */
-const selectionSettingsKey = (config: GroupConfig): string =>
+const selectionSettingsKey = (config: GroupConfig): string => {
+  let key = settingsKeys.get(config)
+  if (key === undefined) {
+    key = settingsKeyOf(config)
+    settingsKeys.set(config, key)
+  }
+  return key
+}
+
+const settingsKeyOf = (config: GroupConfig): string =>
   JSON.stringify([
     config.allowedInstanceTypes,
     config.disallowedInstanceTypes,
@@ -184,28 +244,12 @@ export const planLaunches = (
         release(member.instanceId, 'the group has no launch template or configuration')
     return launches
   }
-  const cache = input.selectionCache ?? new Map<string, Selection>()
-  const settingsKey = selectionSettingsKey(config)
   const selectionFor = (
     baseType: string,
     original: InstanceTypeInfo,
     zone: string,
     onDemandPrice: number,
-  ): Selection => {
-    const cacheKey = `${baseType}|${zone}|${settingsKey}`
-    let selection = cache.get(cacheKey)
-    if (!selection) {
-      selection = selectCandidates(catalog, {
-        original,
-        zone,
-        config,
-        spotPrices: input.spotPrices,
-        originalOnDemandPrice: onDemandPrice,
-      })
-      cache.set(cacheKey, selection)
-    }
-    return selection
-  }
+  ): Selection => cachedSelection(input, config, baseType, original, zone, onDemandPrice)
   const moves = moveCandidates(input, config, budget, selectionFor)
   // Nothing to replace (a converged group): no pools to count, no dates to format.
   if (budget.eligible.length === 0 && moves.length === 0) return launches

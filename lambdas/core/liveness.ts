@@ -20,7 +20,20 @@ export interface LivenessInput {
   /** What the open swap waits for, when it waits. */
   readonly waiting: string | undefined
   readonly skip: GroupSkip | undefined
+  /** What replacing an instance of this type in this zone saves per hour; undefined when nothing can. */
+  readonly saving: (type: string, zone: string) => number | undefined
 }
+
+/**
+ * Held back for now, replaced once it passes: these members count in the projected savings. Those kept
+ * for the minimum or protected, and those no spot type can replace, do not.
+ */
+const PASSES: ReadonlySet<OnDemandCode> = new Set([
+  'in-flight-budget',
+  'spot-capacity-backoff',
+  'replacement-did-not-serve',
+  'protection-unread',
+])
 
 /** Codes that mean a replacement is on its way. */
 export const PROGRESS_CODES: ReadonlySet<OnDemandCode> = new Set([
@@ -84,13 +97,21 @@ export const onDemandStatuses = (input: LivenessInput): OnDemandStatus[] => {
   return input.onDemand.map((member) => {
     const instance = input.detail(member.instanceId)
     const { code, detail } = whatHappens(input, member.instanceId, terminated)
+    const type = instance?.type ?? member.instanceType ?? 'unknown'
+    const zone = instance?.zone ?? member.zone
+    const progress = PROGRESS_CODES.has(code)
+    const projected =
+      progress || PASSES.has(code) || input.skip?.code === 'outside-cron-window'
+        ? input.saving(type, zone)
+        : undefined
     return {
       instanceId: member.instanceId,
-      type: instance?.type ?? member.instanceType ?? 'unknown',
-      zone: instance?.zone ?? member.zone,
+      type,
+      zone,
       code,
       detail,
-      progress: PROGRESS_CODES.has(code),
+      progress,
+      ...(projected === undefined ? {} : { projectedHourlySavingsUsd: projected }),
     }
   })
 }

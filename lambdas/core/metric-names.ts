@@ -16,6 +16,8 @@ export const METRIC_SERVICE = 'spotswap'
 export const DIMENSION_REGION = 'Region'
 export const DIMENSION_GROUP = 'Group'
 export const DIMENSION_ACTION = 'Action'
+/** An on-demand member's reason code (core/actions.ts OnDemandCode), on OnDemandHeldBack per region. */
+export const DIMENSION_REASON = 'Reason'
 
 export const Metric = {
   // Replacer: state of the fleet after a run.
@@ -24,6 +26,11 @@ export const Metric = {
   SpotInstances: 'SpotInstances',
   OnDemandInstances: 'OnDemandInstances',
   SpotSharePct: 'SpotSharePct',
+  /**
+   * On-demand members with no replacement on its way and not kept for the on-demand minimum, each for a
+   * reason (per group, per region, and per region and Reason).
+   */
+  OnDemandHeldBack: 'OnDemandHeldBack',
   // Replacer: what a run did.
   ReplacementsStarted: 'ReplacementsStarted',
   ReplacementsCompleted: 'ReplacementsCompleted',

@@ -20,7 +20,7 @@ import {
 } from './constants.ts'
 import { cronAllowsAction } from './cron.ts'
 import { groupFigures } from './figures.ts'
-import { attemptNumber, planLaunches } from './launches.ts'
+import { attemptNumber, planLaunches, projectedSaving } from './launches.ts'
 import { onDemandStatuses } from './liveness.ts'
 import { isBeingDeleted, isLeavingGroup, staysInGroup } from './managed.ts'
 import { byLaunchTimeThenId, type PlanInput } from './plan-input.ts'
@@ -379,6 +379,7 @@ export const planGroup = (input: PlanInput): GroupPlan => {
       halfDonePartners,
       waiting: recovery.waiting,
       skip,
+      saving: (type, zone) => projectedSaving(input, config, type, zone),
     }),
     figures,
     ...(recovery.awaitingHealth.length > 0 ? { awaitingHealth: recovery.awaitingHealth } : {}),

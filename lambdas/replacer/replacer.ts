@@ -11,6 +11,7 @@ import { DIMENSION_REGION, Metric } from '../core/metric-names.ts'
 import type { CloudPort, RegionDirectory } from '../core/port.ts'
 import { regionWorkEvent, replacerEvents } from './events.ts'
 import { summarizeOutcome } from './outcome-summary.ts'
+import { ReasonMemory, summarizeStillOnDemand } from './reasons.ts'
 import { selectRegions } from './regions.ts'
 import { type RegionResult, runRegion } from './run-region.ts'
 
@@ -63,6 +64,7 @@ const summarizeRegion = (result: RegionResult): RegionSummary => ({
     figures: plan.figures,
     actions: outcomes.map(summarizeOutcome),
     instanceSkips: plan.instanceSkips,
+    ...summarizeStillOnDemand(plan),
   })),
   strays: result.strays.map(summarizeOutcome),
 })
@@ -105,6 +107,8 @@ const deploymentErrors = (
     : []
 
 export const createReplacer = (deps: ReplacerDeps) => {
+  // Lives as long as the Lambda container: each on-demand member's reason is logged when it changes.
+  const reasons = new ReasonMemory()
   const runOne = async (config: GlobalConfig, work: Work): Promise<RegionSummary> => {
     const started = Date.now()
     const now = deps.now()
@@ -115,6 +119,7 @@ export const createReplacer = (deps: ReplacerDeps) => {
         now,
         log: deps.log,
         metrics: deps.metrics,
+        reasons,
         ...(work.onlyGroups ? { onlyGroups: work.onlyGroups } : {}),
         ...(deps.requestRun
           ? {

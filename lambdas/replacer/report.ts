@@ -3,13 +3,15 @@ import type { GroupPlan } from '../core/actions.ts'
 import type { ConfigError } from '../core/config.ts'
 import { HOURS_PER_MONTH } from '../core/constants.ts'
 import type { MetricsSink, MetricValue } from '../core/log.ts'
-import { DIMENSION_GROUP, DIMENSION_REGION, Metric } from '../core/metric-names.ts'
+import { DIMENSION_GROUP, DIMENSION_REASON, DIMENSION_REGION, Metric } from '../core/metric-names.ts'
 import type { Outcome } from './execute.ts'
+import { heldBackByReason, isHeldBack } from './reasons.ts'
 
 interface Tally {
   hourlySavingsUsd: number
   spot: number
   onDemand: number
+  heldBack: number
   started: number
   completed: number
   failed: number
@@ -40,6 +42,7 @@ const tally = (plan: GroupPlan, outcomes: readonly Outcome[], configErrors: numb
     hourlySavingsUsd: plan.figures.hourlySavingsUsd,
     spot: plan.figures.spot,
     onDemand: plan.figures.onDemand,
+    heldBack: plan.onDemand.filter(isHeldBack).length,
     started,
     completed,
     failed,
@@ -53,6 +56,7 @@ const add = (sum: Tally, t: Tally): void => {
   sum.hourlySavingsUsd += t.hourlySavingsUsd
   sum.spot += t.spot
   sum.onDemand += t.onDemand
+  sum.heldBack += t.heldBack
   sum.started += t.started
   sum.completed += t.completed
   sum.failed += t.failed
@@ -69,6 +73,7 @@ const values = (t: Tally): MetricValue[] => {
     { name: Metric.SpotInstances, unit: 'Count', value: t.spot },
     { name: Metric.OnDemandInstances, unit: 'Count', value: t.onDemand },
     { name: Metric.SpotSharePct, unit: 'Percent', value: total === 0 ? 0 : (100 * t.spot) / total },
+    { name: Metric.OnDemandHeldBack, unit: 'Count', value: t.heldBack },
     { name: Metric.ReplacementsStarted, unit: 'Count', value: t.started },
     { name: Metric.ReplacementsCompleted, unit: 'Count', value: t.completed },
     { name: Metric.ReplacementsFailed, unit: 'Count', value: t.failed },
@@ -104,6 +109,7 @@ export const emitRegionMetrics = (
     hourlySavingsUsd: 0,
     spot: 0,
     onDemand: 0,
+    heldBack: 0,
     started: 0,
     completed: 0,
     failed: 0,
@@ -118,4 +124,8 @@ export const emitRegionMetrics = (
     ...values(sum),
     { name: Metric.GroupsManaged, unit: 'Count', value: groups.length },
   ])
+  for (const [reason, count] of Object.entries(heldBackByReason(groups.map((g) => g.plan))))
+    sink.emit({ [DIMENSION_REGION]: region, [DIMENSION_REASON]: reason }, [
+      { name: Metric.OnDemandHeldBack, unit: 'Count', value: count },
+    ])
 }

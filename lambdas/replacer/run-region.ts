@@ -19,6 +19,7 @@ import { executeActions, type Outcome } from './execute.ts'
 import { mapWithConcurrency } from './limit.ts'
 import { type ManagedGroup, observeRegion, type RegionSnapshot } from './observe.ts'
 import { summarizeOutcome } from './outcome-summary.ts'
+import { logReasonChanges, type ReasonMemory } from './reasons.ts'
 import { emitGroupMetrics, emitRegionMetrics } from './report.ts'
 
 export interface GroupResult {
@@ -56,6 +57,11 @@ export interface RegionRunOptions {
    * scheduled run looks.
    */
   readonly requestRun?: (group: string, delaySeconds: number) => Promise<void>
+  /**
+   * What the container last logged of each on-demand member's reason: a member's reason is logged when
+   * it changes (replacer/reasons.ts). Without it, reasons are not logged.
+   */
+  readonly reasons?: ReasonMemory
 }
 
 const STACK_NAME_TAG = 'aws:cloudformation:stack-name'
@@ -312,7 +318,38 @@ const withoutUnread = (plan: GroupPlan, unread: ReadonlySet<string>): GroupPlan 
     if (a.kind === 'release-doomed') return !unread.has(a.instanceId)
     return true
   })
-  return { ...plan, actions }
+  // The members whose launch, swap or retirement was dropped wait for the next run, and say so.
+  const kept = new Set(actions)
+  const waiting = new Set(plan.actions.filter((a) => !kept.has(a)).flatMap(membersOf))
+  const onDemand = plan.onDemand.map((status) =>
+    waiting.has(status.instanceId)
+      ? {
+          ...status,
+          code: 'protection-unread' as const,
+          detail:
+            'the termination protection of an instance it needs was not read in this run: the next run looks',
+          progress: false,
+        }
+      : status,
+  )
+  return { ...plan, actions, onDemand }
+}
+
+/** The on-demand side of an action: the member it replaces, swaps or retires. */
+const membersOf = (action: Action): string[] => {
+  switch (action.kind) {
+    case 'launch-spot':
+      return [action.replacing]
+    case 'swap':
+      return action.pairs.map((p) => p.onDemandInstanceId)
+    case 'complete-swap':
+      return [action.pair.onDemandInstanceId]
+    case 'give-back':
+    case 'release-doomed':
+      return [action.instanceId]
+    default:
+      return []
+  }
 }
 
 /**
@@ -421,6 +458,7 @@ export const runRegion = async (options: RegionRunOptions): Promise<RegionResult
     }
     if (plan.skipped)
       log.info('group skipped', { region: cloud.region, group: plan.group, reason: plan.skipped })
+    if (options.reasons !== undefined) logReasonChanges(log, cloud.region, plan, options.reasons)
     return { plan, outcomes }
   })
   await requestLooks(options, groups)

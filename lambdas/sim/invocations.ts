@@ -15,6 +15,7 @@ import { interruptionDeadlineEvent } from '../core/events.ts'
 import type { Log, MetricsSink } from '../core/log.ts'
 import { isRegionCovered } from '../core/managed.ts'
 import { createHandler } from '../interruption/create-handler.ts'
+import { ReasonMemory } from '../replacer/reasons.ts'
 import { runRegion } from '../replacer/run-region.ts'
 import { Priority } from './clock.ts'
 import { SimCloud } from './cloud.ts'
@@ -86,8 +87,10 @@ export class Invocations {
   private readonly ledger = new InvariantLedger()
   private readonly open = new Map<string, OpenStep>()
   private readonly fanout = new Map<string, RegionMessageGroup>()
-  /** Regions with a replacer run that failed or crashed since the last look (takeFailedRegions). */
-  private failedRegions = new Set<string>()
+  /** Regions whose last replacer run failed or crashed (a request AWS refused, or the Lambda died). */
+  private readonly failing = new Set<string>()
+  /** One replacer container for the whole simulation: reasons are logged when they change. */
+  private readonly reasons = new ReasonMemory()
 
   constructor(private readonly ctx: InvocationContext) {}
 
@@ -128,11 +131,9 @@ export class Invocations {
     }
   }
 
-  /** The regions whose replacer runs failed or crashed since the last call. */
-  takeFailedRegions(): ReadonlySet<string> {
-    const failed = this.failedRegions
-    this.failedRegions = new Set()
-    return failed
+  /** The regions whose last replacer run failed or crashed: their plans are not all carried out. */
+  failingRegions(): ReadonlySet<string> {
+    return this.failing
   }
 
   /**
@@ -162,6 +163,7 @@ export class Invocations {
           now: this.ctx.world.clock.nowDate(),
           log: this.ctx.log,
           metrics: this.ctx.metrics,
+          reasons: this.reasons,
           ...(onlyGroup === undefined ? {} : { onlyGroup }),
           ...(this.ctx.policy.maxPoolShare === undefined
             ? {}
@@ -177,7 +179,8 @@ export class Invocations {
         if (!session.crashed) this.ctx.log.error('region run failed', { region, error: String(error) })
       }
       // A crashed invocation never answers: SQS delivers its message again after the visibility timeout.
-      if (session.crashed || session.failedCalls > 0) this.failedRegions.add(region)
+      if (session.crashed || session.failedCalls > 0) this.failing.add(region)
+      else this.failing.delete(region)
       if (session.crashed) outcome = 'redeliver'
       if (session.crashed) this.stats.crashedRuns++
       else if (session.failedCalls > 0) this.stats.failedRuns++

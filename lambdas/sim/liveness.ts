@@ -12,10 +12,12 @@
  * - `in-flight-budget` only while a replacement of the group is in flight;
  * - `unknown-instance-type` / `missing-on-demand-price` / `no-launch-template` only when the catalogue,
  *   the market or the group says so;
- * - `group-skipped` is taken as given (its codes are checked by the engine's own tests), and a region
- *   run that failed for AWS's reasons (an injected error, a crash) leaves the last reasons standing;
+ * - `group-skipped` and `protection-unread` (a read left for the next run) are taken as given (the engine's
+ *   own tests check them), and while the region's last run failed for AWS's reasons (an injected error,
+ *   a crash) the last reasons stand;
  * - `unexplained` never.
- * Checked at every schedule tick, after the tick's replacer run.
+ * Checked at every schedule tick, after the tick's replacer run, for the managed groups of the regions
+ * spotswap covers (REGIONS); never in a dry run, which replaces nothing by design.
  */
 import type { OnDemandStatus } from '../core/actions.ts'
 import type { GlobalConfig } from '../core/config.ts'
@@ -24,6 +26,7 @@ import {
   TAG_NO_SPOT_CAPACITY_UNTIL,
   TAG_REPLACING_INSTANCE,
 } from '../core/constants.ts'
+import { isRegionCovered } from '../core/managed.ts'
 import { latestSpotPrices } from '../core/prices.ts'
 import { selectCandidates } from '../core/selection.ts'
 import { PROGRESS_PERIODS } from './constants.ts'
@@ -70,9 +73,13 @@ export class LivenessWatch {
   /** At a schedule tick: every on-demand member above the minimum had progress or a true reason lately. */
   check(failedRegions: ReadonlySet<string>): Violation[] {
     const violations: Violation[] = []
+    // A dry run only says what it would do: nothing is replaced, by design.
+    if (this.config.dryRun) return violations
     const now = this.world.clock.now
     const periodMs = this.config.scheduleMinutes * 60_000
-    for (const region of this.world.regions.values())
+    for (const region of this.world.regions.values()) {
+      // Groups of a region outside REGIONS are not spotswap's to replace.
+      if (!isRegionCovered(region.name, this.config)) continue
       for (const group of region.groups.values()) {
         const state = groupState(this.config, region, group)
         if (!state.managed) continue
@@ -106,6 +113,7 @@ export class LivenessWatch {
           }
         }
       }
+    }
     return violations
   }
 
@@ -157,6 +165,7 @@ export class LivenessWatch {
       case 'no-launch-template':
         return group.launchTemplate === undefined && group.launchConfigurationName === undefined
       case 'group-skipped':
+      case 'protection-unread':
         return true
       case 'unexplained':
         return false

@@ -198,7 +198,7 @@ export const simulateRun = async (
       if (replacerRuns) {
         const { regions } = await selectRegions(config.regions, directory)
         for (const region of regions) if (world.regions.has(region)) await invocations.runReplacer(region)
-        violations.push(...liveness.check(invocations.takeFailedRegions()))
+        violations.push(...liveness.check(invocations.failingRegions()))
       }
       timeline.push(...recordTimeline(world, config, tick))
       options.onProgress?.((world.clock.now - start) / (end - start))

@@ -59,6 +59,14 @@ describe('on-demand statuses in the plan', () => {
       [fleet[2]?.id as string]: 'on-demand-minimum',
     })
     expect(plan.onDemand[2]?.detail).toBe('the group keeps 1 on-demand instance(s)')
+    // What replacing them saves counts in the projection; the one kept for the minimum does not.
+    expect(plan.onDemand.map((s) => s.projectedHourlySavingsUsd !== undefined)).toEqual([true, true, false])
+  })
+
+  it('projects the saving of members that wait for the budget, as of those being replaced', () => {
+    const plan = planGroup(planInput(onDemandFleet(4)))
+    const savings = plan.onDemand.map((s) => s.projectedHourlySavingsUsd ?? 0)
+    expect(savings.every((saving) => saving > 0.03 && saving < 0.096)).toBe(true)
   })
 
   it('says the member is protected, and replaces the next one', () => {
