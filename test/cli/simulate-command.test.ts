@@ -48,6 +48,26 @@ describe('spotswap simulate', () => {
     expect(page).toContain('<th class="num">Serving</th>')
   })
 
+  it('says, under the table, in the JSON and on the page, why an on-demand instance above the minimum stays', async () => {
+    // us-east-1c prices no m5.large stand-in in the embedded data: its member stays on-demand, with why.
+    const file = writeJson(
+      tempDir(),
+      'zone-c.json',
+      rawScenario([group('web', { desired: 3 })], {}, { zones: ['us-east-1a', 'us-east-1b', 'us-east-1c'] }),
+    )
+    const run = await runCli(['simulate', '--scenario', file, '--json', 'report.json', '--html', 'page.html'])
+    expect(run.out).toMatch(
+      /^Still on-demand above the minimum at the end, and why:\n {2}web i-\w+ m5\.large us-east-1c: no-compatible-spot-type \(none of the 43 types priced in us-east-1c passes the filters; nearest in size: m4\.large \(ebs-throughput\)/m,
+    )
+    const report = JSON.parse(run.files.get('report.json') ?? '{}')
+    expect(report.groups.web.stillOnDemand).toEqual([
+      expect.objectContaining({ type: 'm5.large', zone: 'us-east-1c', reason: 'no-compatible-spot-type' }),
+    ])
+    const page = run.files.get('page.html') ?? ''
+    expect(page).toContain('<h2>Still on-demand above the minimum, and why</h2>')
+    expect(page).toContain('<td>us-east-1c</td><td>no-compatible-spot-type</td>')
+  })
+
   it('explains an invalid scenario by path and exits 2', async () => {
     const file = writeJson(tempDir(), 'bad.json', rawScenario([group('web', { desired: 9 })]))
     const run = await runCli(['simulate', '--scenario', file])
