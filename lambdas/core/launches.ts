@@ -20,13 +20,7 @@ import {
 } from './constants.ts'
 import { type FleetChoices, fleetChoices } from './fleet-choices.ts'
 import { byLaunchTimeThenId, type PlanInput } from './plan-input.ts'
-import {
-  compareCodePoints,
-  FILTERS,
-  type RankedCandidate,
-  type Selection,
-  selectCandidates,
-} from './selection.ts'
+import { compareCodePoints, type RankedCandidate, type Selection, selectCandidates } from './selection.ts'
 import type { Catalog, Group, GroupMember, Instance, InstanceTypeInfo } from './types.ts'
 import { poolKey } from './types.ts'
 
