@@ -95,6 +95,21 @@ const effectiveConfig = (group: Group, config: GroupConfig): GroupConfig => {
     : config
 }
 
+/**
+ * A replacement whose grace period ends well before the next scheduled run is swapped in then, not at
+ * that run: a grace period shorter than the schedule must not cost a whole period per batch. Not sooner
+ * than HEALTH_POLL_SECONDS, and only when it saves at least that much.
+ */
+const earlyLook = (
+  lookAgain: number | undefined,
+  warmedIn: number,
+  scheduleSeconds: number,
+): number | undefined => {
+  const at = Math.ceil(Math.max(HEALTH_POLL_SECONDS, warmedIn))
+  if (!Number.isFinite(warmedIn) || at > scheduleSeconds - HEALTH_POLL_SECONDS) return lookAgain
+  return Math.min(lookAgain ?? at, at)
+}
+
 export const planGroup = (input: PlanInput): GroupPlan => {
   const { group, now } = input
   const config = effectiveConfig(group, input.config)
@@ -218,6 +233,8 @@ export const planGroup = (input: PlanInput): GroupPlan => {
   const ready: SwapPair[] = []
   // Ready but for the open swap: the next swap starts once this one closes.
   let behindOpenSwap = 0
+  // Seconds until the first replacement warming up may be swapped in (see earlyLook below).
+  let warmedIn = Number.POSITIVE_INFINITY
   for (const [partner, instance] of wanted) {
     const ageSeconds = (now.getTime() - instance.launchTime.getTime()) / 1000
     const pastGrace = doomedIds.has(partner) ? !tooLate(partner) : ageSeconds + GRACE_SLACK_SECONDS >= grace
@@ -245,6 +262,12 @@ export const planGroup = (input: PlanInput): GroupPlan => {
         reason: `waiting-for-open-swap: replaces ${partner}; starts once the open swap closes`,
       })
     } else {
+      if (!recovery.open && instance.state !== 'pending')
+        warmedIn = Math.min(
+          warmedIn,
+          (instance.launchTime.getTime() - now.getTime()) / 1000 + grace - GRACE_SLACK_SECONDS,
+        )
+      else if (!recovery.open) warmedIn = Math.min(warmedIn, HEALTH_POLL_SECONDS)
       const graceUntil = new Date(instance.launchTime.getTime() + grace * 1000).toISOString()
       instanceSkips.push({
         instanceId: instance.id,
@@ -361,7 +384,10 @@ export const planGroup = (input: PlanInput): GroupPlan => {
       ),
     })
     actions.push(...launches)
+    if (!recovery.open && ready.length === 0 && launches.some((a) => a.kind === 'launch-spot'))
+      warmedIn = Math.min(warmedIn, grace - GRACE_SLACK_SECONDS)
   }
+  lookAgain = earlyLook(lookAgain, warmedIn, scheduleSeconds)
 
   return {
     group: group.name,

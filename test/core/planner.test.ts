@@ -699,3 +699,32 @@ describe('planGroup', () => {
     })
   })
 })
+
+describe('planGroup: a look when a replacement’s grace period ends before the next run', () => {
+  const lookFor = (grace: number, replacementAgeMinutes?: number): number | undefined => {
+    const fleet = onDemandFleet(4)
+    const launched =
+      replacementAgeMinutes === undefined
+        ? []
+        : [spotFor(fleet[0] as Instance, { launchTime: minutesAgo(replacementAgeMinutes) })]
+    return planGroup(planInput(fleet, { launched, groupOverrides: { healthCheckGracePeriodSeconds: grace } }))
+      .lookAgainSeconds
+  }
+
+  it('asks for one at the end of a new launch’s grace period, less the launch’s slack', () => {
+    expect(lookFor(60)).toBe(30)
+    expect(lookFor(120)).toBe(90)
+    expect(lookFor(300)).toBe(270)
+  })
+
+  it('asks for one when a replacement still warming up will be ready before the next run', () => {
+    // Launched 1 min ago with a 3-minute grace period: ready in 2 min less the slack.
+    expect(lookFor(180, 1)).toBe(90)
+  })
+
+  it('leaves it to the scheduled run when that comes first, or saves less than a health poll', () => {
+    expect(lookFor(600)).toBeUndefined()
+    // Ready 300 s from now: the scheduled run, at most 300 s away, looks as soon.
+    expect(lookFor(330)).toBeUndefined()
+  })
+})

@@ -34,6 +34,8 @@ const onDemandMember = (cloud: FakeCloud) =>
 const attached = async (cloud: FakeCloud, h: ReturnType<typeof harness>) => {
   const partner = onDemandMember(cloud) ?? ''
   await h.run()
+  // The launch's own look, at the end of the grace period, is the replacer test's concern.
+  h.recorded.requested.length = 0
   h.advanceMinutes(6)
   await h.run()
   const replacement = spotMember(cloud) ?? ''

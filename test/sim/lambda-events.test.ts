@@ -18,14 +18,14 @@ describe('events delivered to the Lambdas', () => {
         final: report.groups.web?.final,
       }
     }
-    // With the event, a replacement starts at 18:10 and the 19:00 run attaches it (its partner leaves
-    // once it serves, at the look it asks for); without, the replacement only starts at 19:00.
+    // With the event, a replacement starts at 18:10 and the look it asks for at the end of its grace
+    // period swaps it in, and the next one after it, long before the hourly run; without, nothing starts
+    // before the 19:00 run.
     const withEvents = await run(true)
-    expect(withEvents.at19).toMatchObject({ inService: 3, spot: 1 })
-    expect(withEvents.final).toMatchObject({ inService: 2, spot: 1 })
+    expect(withEvents.at19).toMatchObject({ inService: 2, spot: 2 })
+    expect(withEvents.final).toMatchObject({ inService: 2, spot: 2 })
     const without = await run(false)
     expect(without.at19).toMatchObject({ inService: 2, spot: 0 })
-    expect(without.final).toMatchObject({ inService: 2, spot: 0 })
   })
 
   it('retry an interruption the handler failed on transiently, as Lambda retries an asynchronous invocation', async () => {
