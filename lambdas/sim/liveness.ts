@@ -82,7 +82,11 @@ export class LivenessWatch {
       if (!isRegionCovered(region.name, this.config)) continue
       for (const group of region.groups.values()) {
         const state = groupState(this.config, region, group)
-        if (!state.managed) continue
+        if (!state.managed) {
+          // Not spotswap's while unmanaged: its clock starts again when the owner opts it back in.
+          for (const id of group.members.keys()) this.lastGood.delete(`${region.name}/${group.name}/${id}`)
+          continue
+        }
         const onDemand = [...group.members].filter(
           ([id, m]) =>
             m.lifecycleState === 'InService' && region.instances.get(id)?.lifecycle === 'on-demand',

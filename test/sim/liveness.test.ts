@@ -93,6 +93,17 @@ describe('the liveness invariant', () => {
     expect(await watched('unexplained', all).run(60)).toEqual([])
   })
 
+  it('starts a member’s clock again when its group is opted back in', async () => {
+    const { sim, run } = watched('unexplained')
+    const managed = sim.group('web').tags
+    expect(await run(10)).toEqual([])
+    sim.group('web').tags = {}
+    expect(await run(40)).toEqual([])
+    sim.group('web').tags = managed
+    expect(await run(15)).toEqual([])
+    expect(await run(10)).toHaveLength(3)
+  })
+
   it('ignores groups spotswap does not manage', async () => {
     expect(await watched('unexplained', { tags: {} }).run(60)).toEqual([])
   })
