@@ -60,6 +60,7 @@ const createGroup = (region: SimRegion, spec: ScenarioGroup, index: number): Sim
     instanceType: spec.instanceType,
     zones: region.zones,
     hooks: spec.terminationHook ? [{ name: `${spec.name}-drain`, transition: TERMINATING_TRANSITION }] : [],
+    refreshes: [],
     members: new Map(),
     owner: { minSize: spec.min, maxSize: spec.max, desiredCapacity: spec.desired },
     activities: [],

@@ -19,6 +19,7 @@ import {
   PRICE_CACHE_TTL_MS,
   TAG_LAUNCHED_FOR_GROUP,
 } from '../core/constants.ts'
+import type { InstanceRefresh } from '../core/instance-refresh.ts'
 import { productDescriptionOf } from '../core/platform.ts'
 import {
   addTargetState,
@@ -135,6 +136,15 @@ export const lifecycleHooks = (ctx: PortContext, groupName: string): LifecycleHo
   request(ctx, 'autoscaling:DescribeLifecycleHooks', () => [...groupNamed(ctx.region, groupName).hooks], {
     group: groupName,
   })
+
+/** One page: a simulated group has a handful of refreshes at most. */
+export const instanceRefreshes = (ctx: PortContext, groupName: string): InstanceRefresh[] =>
+  request(
+    ctx,
+    'autoscaling:DescribeInstanceRefreshes',
+    () => groupNamed(ctx.region, groupName).refreshes.map((r) => ({ id: r.id, status: r.status })),
+    { group: groupName },
+  )
 
 export const groupOfInstances = (ctx: PortContext, ids: readonly string[]): Map<string, string> => {
   const owners = new Map<string, string>()

@@ -65,6 +65,8 @@ export interface SimGroup {
   readonly instanceType: string
   readonly zones: readonly string[]
   readonly hooks: readonly LifecycleHook[]
+  /** Its instance refreshes, newest first, as DescribeInstanceRefreshes lists them (refresh.ts runs them). */
+  readonly refreshes: SimRefresh[]
   /** Instance id → membership, in attachment order. */
   readonly members: Map<string, SimMember>
   /** The sizes the group's owner set; spotswap must leave them exactly so. */
@@ -80,6 +82,11 @@ export interface SimGroup {
   readonly trafficSources: TrafficSources
   /** The share of the instances spotswap launches for it that never turn healthy. */
   readonly unhealthyReplacementFraction: number
+}
+
+export interface SimRefresh {
+  readonly id: string
+  status: string
 }
 
 export interface SimActivity {
