@@ -16,7 +16,7 @@ import { type OwnerChanges, readActivities } from '../core/scaling-activities.ts
 import type { Selection } from '../core/selection.ts'
 import type { HealthObservation } from '../core/serving.ts'
 import { readSwapRecord } from '../core/swap/record.ts'
-import type { Instance } from '../core/types.ts'
+import type { Instance, OnDemandPrices } from '../core/types.ts'
 import { executeActions, type Outcome } from './execute.ts'
 import { mapWithConcurrency } from './limit.ts'
 import { type ManagedGroup, observeRegion, type RegionSnapshot } from './observe.ts'
@@ -26,6 +26,8 @@ import { emitGroupMetrics, emitRegionMetrics } from './report.ts'
 export interface GroupResult {
   readonly plan: GroupPlan
   readonly outcomes: readonly Outcome[]
+  /** The product description the group's prices are for, and where its on-demand prices came from. */
+  readonly prices?: { readonly productDescription: string; readonly source: OnDemandPrices['source'] }
 }
 
 export interface RegionResult {
@@ -458,6 +460,7 @@ export const runRegion = async (options: RegionRunOptions): Promise<RegionResult
     onRefreshUnreadable: (group, error) => reportRefreshUnreadable(options, group, error),
   }
   const plans = await planRegion(context, cloud)
+  const productDescriptions = new Map(snapshot.groups.map((g) => [g.group.name, g.productDescription]))
   const groups = await mapWithConcurrency(plans, GROUP_CONCURRENCY, async (plan): Promise<GroupResult> => {
     const outcomes = await executeActions(cloud, plan.actions, config.dryRun)
     for (const outcome of outcomes) {
@@ -467,7 +470,16 @@ export const runRegion = async (options: RegionRunOptions): Promise<RegionResult
     }
     if (plan.skipped)
       log.info('group skipped', { region: cloud.region, group: plan.group, reason: plan.skipped })
-    return { plan, outcomes }
+    const productDescription = productDescriptions.get(plan.group)
+    const source =
+      productDescription === undefined ? undefined : snapshot.onDemandPrices.get(productDescription)?.source
+    return {
+      plan,
+      outcomes,
+      ...(productDescription === undefined || source === undefined
+        ? {}
+        : { prices: { productDescription, source } }),
+    }
   })
   await requestLooks(options, groups)
   for (const { plan, outcomes } of groups)
