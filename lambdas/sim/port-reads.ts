@@ -34,7 +34,7 @@ import type { ScalingActivity } from '../core/scaling-activities.ts'
 import type { Catalog, Group, Instance, OnDemandPrices, SpotPrice, TrafficSources } from '../core/types.ts'
 import { groupNamed } from './asg-api.ts'
 import { matchesQuery, toGroup, toInstance } from './convert.ts'
-import { loadBalancerNotFound, targetGroupNotFound } from './errors.ts'
+import { loadBalancerNotFound, simAwsError, targetGroupNotFound } from './errors.ts'
 import { NOT_REGISTERED, type SimLoadBalancer, targetState } from './load-balancers.ts'
 import { groupOfId, type PortContext, request } from './port-context.ts'
 import { isRunningOrPending } from './state.ts'
@@ -142,7 +142,12 @@ export const instanceRefreshes = (ctx: PortContext, groupName: string): Instance
   request(
     ctx,
     'autoscaling:DescribeInstanceRefreshes',
-    () => groupNamed(ctx.region, groupName).refreshes.map((r) => ({ id: r.id, status: r.status })),
+    () => {
+      const group = groupNamed(ctx.region, groupName)
+      // As moto answers it: an HTML page with status 500, which the SDK reports as an unknown error.
+      if (group.refreshesUnreadable) throw simAwsError('InternalFailure', 500, 'Internal Server Error')
+      return group.refreshes.map((r) => ({ id: r.id, status: r.status }))
+    },
     { group: groupName },
   )
 
