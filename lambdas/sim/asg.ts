@@ -176,16 +176,42 @@ const scaleIn = (world: World, region: SimRegion, group: SimGroup, count: number
   }
 }
 
+const isActive = (group: SimGroup, id: string): boolean => {
+  const member = group.members.get(id)
+  return member !== undefined && isActiveMember(member)
+}
+
+/** Old members Auto Scaling is replacing while their replacement is in the group too: not counted. */
+const beingReplaced = (group: SimGroup): number =>
+  [...group.replacing].filter(([oldId, { newId }]) => isActive(group, oldId) && isActive(group, newId)).length
+
+/**
+ * Replacements whose old member left before they joined (taken by EC2, or by spotswap): nothing is left
+ * to replace, so Auto Scaling gives them up first when the group stands above desired capacity.
+ */
+const giveUpReplacements = (world: World, region: SimRegion, group: SimGroup, excess: number): number => {
+  let left = excess
+  for (const [oldId, { newId, done }] of [...group.replacing]) {
+    if (left === 0) break
+    if (isActive(group, oldId) || !isActive(group, newId)) continue
+    group.replacing.delete(oldId)
+    terminateMember(world, region, group, newId)
+    left--
+    done?.()
+  }
+  return left
+}
+
 /**
  * Brings the group's launching and in-service members to its desired capacity. A mixed group whose
  * launch finds no spot capacity stays short; Auto Scaling retries (mixed-instances-group.ts).
  */
 export const reconcile = (world: World, region: SimRegion, group: SimGroup): void => {
-  const active = activeCount(group)
+  const active = activeCount(group) - beingReplaced(group)
   if (active > group.desiredCapacity) {
     // A suspended Terminate process stops scale-in.
-    if (!group.suspendedProcesses.has('Terminate'))
-      scaleIn(world, region, group, active - group.desiredCapacity)
+    if (group.suspendedProcesses.has('Terminate')) return
+    scaleIn(world, region, group, giveUpReplacements(world, region, group, active - group.desiredCapacity))
     return
   }
   // A suspended Launch process stops every launch, warm pool draws included.

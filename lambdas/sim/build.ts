@@ -68,6 +68,7 @@ const createGroup = (region: SimRegion, spec: ScenarioGroup, index: number): Sim
     refreshesUnreadable: spec.instanceRefreshesUnreadable,
     suspendedProcesses: new Set(spec.suspendedProcesses),
     capacityRebalance: spec.capacityRebalance,
+    replacing: new Map(),
     warmPool:
       spec.warmPool === undefined ? undefined : { minSize: spec.warmPool.minSize, instanceIds: new Set() },
     members: new Map(),

@@ -86,13 +86,16 @@ const replaceMember = (
   const zones = [instance.zone, ...zonesByFewest(region, group).filter((z) => z !== instance.zone)]
   const choice = chooseLaunch(world, region, group, zones)
   if (choice === undefined) return false
-  launchMember(world, region, group, choice, () => {
+  const replacement = launchMember(world, region, group, choice, () => {
+    if (group.replacing.get(instanceId)?.newId !== replacement) return
+    group.replacing.delete(instanceId)
     if (group.members.get(instanceId)?.lifecycleState === 'InService')
       terminateMember(world, region, group, instanceId)
     // It left meanwhile and the group backfilled: one too many now.
     else reconcile(world, region, group)
     done?.()
   })
+  group.replacing.set(instanceId, { newId: replacement, done })
   return true
 }
 

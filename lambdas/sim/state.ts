@@ -75,6 +75,11 @@ export interface SimGroup {
   readonly capacityRebalance: boolean
   /** Its warm pool: stopped instances beside it, not members, drawn on first when it scales out. */
   readonly warmPool: SimWarmPool | undefined
+  /**
+   * Members Auto Scaling is replacing itself (Capacity Rebalancing, instance refresh), old id → new id:
+   * while both are in the group it stands one above desired capacity on purpose, and does not scale in.
+   */
+  readonly replacing: Map<string, SimReplacement>
   /** Instance id → membership, in attachment order. */
   readonly members: Map<string, SimMember>
   /** The sizes the group's owner set; spotswap must leave them exactly so. */
@@ -90,6 +95,12 @@ export interface SimGroup {
   readonly trafficSources: TrafficSources
   /** The share of the instances spotswap launches for it that never turn healthy. */
   readonly unhealthyReplacementFraction: number
+}
+
+export interface SimReplacement {
+  readonly newId: string
+  /** Runs once the replacement joined, or was given up because the old member left first. */
+  readonly done: (() => void) | undefined
 }
 
 export interface SimWarmPool {
