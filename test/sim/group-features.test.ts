@@ -3,7 +3,10 @@
  * Capacity Rebalancing, warm pools, instance refreshes), with the real engine running against them: the
  * groups spotswap must leave alone stay as they are, the others still convert, and the invariants hold.
  */
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import type { ChaosCase } from '../../lambdas/chaos/case.ts'
+import { runCase } from '../../lambdas/chaos/runner.ts'
 import { simulate, simulateRun } from '../../lambdas/sim/simulate.ts'
 import type { World } from '../../lambdas/sim/world.ts'
 import { group, parse, REGION, rawScenario } from './support.ts'
@@ -128,5 +131,22 @@ describe('scenario group features', () => {
     ).toThrow(
       /suspendedProcesses\[1\]: expected one of Launch, Terminate, .*, got "Reboot"[\s\S]*warmPool\.minSize: expected an integer from 0 to 100, got -1/,
     )
+  })
+})
+
+describe('Auto Scaling replacing a member itself', () => {
+  // Found by chaos seed 171: a refresh launched a replacement for an on-demand partner, spotswap retired that
+  // partner (with a decrement) before the replacement joined, and the simulated group, one above desired,
+  // scaled in an in-service member: 4 in service became 2. Auto Scaling stands above desired on purpose
+  // while it replaces a member, and gives up a replacement whose old member has left.
+  it('gives up a replacement whose old member left, rather than an in-service member', async () => {
+    const saved = JSON.parse(
+      readFileSync(
+        new URL('../chaos/cases/seed-171-refresh-member-retired-by-swap.json', import.meta.url),
+        'utf8',
+      ),
+    ) as ChaosCase
+    const result = await runCase(saved)
+    expect(result.violations).toEqual([])
   })
 })
