@@ -178,6 +178,7 @@ export class SpotSwapDashboard extends Construct {
           handled(Metric.RebalanceRecommendationsHandled, 'Rebalance recommendations'),
           handled(Metric.InterruptionDeadlinesHandled, 'Deadlines of members replaced ahead'),
           handled(Metric.UnclassifiedScalingActivities, 'Scaling activities in an unknown wording'),
+          handled(Metric.InstanceRefreshUnreadable, 'Groups whose instance refreshes were unreadable'),
           handled(Metric.IgnoredEvents, 'Ignored (not a managed group)'),
         ],
         THIRD,

@@ -73,6 +73,7 @@ const reads = (actions: readonly string[]): Grant => ({
 const REPLACER_READS = [
   'autoscaling:DescribeAutoScalingGroups',
   'autoscaling:DescribeAutoScalingInstances',
+  'autoscaling:DescribeInstanceRefreshes',
   'autoscaling:DescribeLaunchConfigurations',
   'autoscaling:DescribeLifecycleHooks',
   'autoscaling:DescribeScalingActivities',

@@ -31,7 +31,13 @@ import {
   countedCall,
   createAdapterCaches,
 } from './context.ts'
-import { describeGroups, groupOfInstances, lifecycleHooks, scalingActivities } from './groups.ts'
+import {
+  describeGroups,
+  groupOfInstances,
+  instanceRefreshes,
+  lifecycleHooks,
+  scalingActivities,
+} from './groups.ts'
 import { describeInstances, describeLaunchedSpotInstances, terminationProtected } from './instances.ts'
 import { launchSpot } from './launch.ts'
 import { trafficHealth } from './load-balancers.ts'
@@ -86,6 +92,7 @@ export const createAwsCloud = (region: string, deps: AwsCloudDeps = {}): CloudPo
     terminationProtected: (ids) => terminationProtected(ctx, ids),
     stackStatuses: (names) => stackStatuses(ctx, names),
     lifecycleHooks: (groupName) => lifecycleHooks(ctx, groupName),
+    instanceRefreshes: (groupName) => instanceRefreshes(ctx, groupName),
     groupOfInstances: (ids) => groupOfInstances(ctx, ids),
     scalingActivities: (name, since) => scalingActivities(ctx, name, since),
     trafficHealth: (sources, ids) => trafficHealth(ctx, sources, ids),

@@ -103,8 +103,17 @@ export const toTrafficSources = (group: AutoScalingGroup): TrafficSources => {
   }
 }
 
+/**
+ * Instances in a warm pool (`Warmed:Pending`, `Warmed:Stopped`, `Warmed:Running`, ...) are not members:
+ * they count toward desired capacity only once the group draws them out of the pool
+ * (https://docs.aws.amazon.com/autoscaling/ec2/userguide/ec2-auto-scaling-warm-pools.html), and they are
+ * never replaced. DescribeWarmPool lists them; any answer that mixes them in gets them left out here.
+ */
+export const isWarmPoolState = (lifecycleState: string | undefined): boolean =>
+  lifecycleState?.startsWith('Warmed:') === true
+
 const toGroupMember = (instance: GroupInstance): GroupMember | undefined =>
-  instance.InstanceId === undefined
+  instance.InstanceId === undefined || isWarmPoolState(instance.LifecycleState)
     ? undefined
     : {
         instanceId: instance.InstanceId,
@@ -135,6 +144,14 @@ export const toGroup = (group: AutoScalingGroup, region: string): Group => ({
     .filter((s) => s.length > 0),
   trafficSources: toTrafficSources(group),
   capacityRebalance: group.CapacityRebalance ?? false,
+  warmPool:
+    group.WarmPoolConfiguration === undefined
+      ? undefined
+      : {
+          // Stopped is Auto Scaling's default pool state.
+          poolState: group.WarmPoolConfiguration.PoolState ?? 'Stopped',
+          reuseOnScaleIn: group.WarmPoolConfiguration.InstanceReusePolicy?.ReuseOnScaleIn ?? false,
+        },
   status: group.Status || undefined,
 })
 

@@ -1,21 +1,27 @@
 /**
- * Auto Scaling reads: the groups, their lifecycle hooks, which group an instance belongs to, and a
- * group's recent scaling activities.
+ * Auto Scaling reads: the groups, their lifecycle hooks and instance refreshes, which group an instance
+ * belongs to, and a group's recent scaling activities.
  */
 import {
   DescribeAutoScalingGroupsCommand,
   DescribeAutoScalingInstancesCommand,
+  DescribeInstanceRefreshesCommand,
   DescribeLifecycleHooksCommand,
   DescribeScalingActivitiesCommand,
   type Filter,
 } from '@aws-sdk/client-auto-scaling'
 import { GROUPS_PAGE_SIZE } from '../core/constants.ts'
+import type { InstanceRefresh } from '../core/instance-refresh.ts'
 import type { GroupQuery, LifecycleHook } from '../core/port.ts'
 import type { ScalingActivity } from '../core/scaling-activities.ts'
 import type { Group } from '../core/types.ts'
 import type { AwsContext } from './context.ts'
 import { toGroup } from './convert.ts'
-import { GROUP_INSTANCES_CHUNK, SCALING_ACTIVITIES_PAGE_SIZE } from './limits.ts'
+import {
+  GROUP_INSTANCES_CHUNK,
+  INSTANCE_REFRESHES_PAGE_SIZE,
+  SCALING_ACTIVITIES_PAGE_SIZE,
+} from './limits.ts'
 import { chunk, collectPages } from './paginate.ts'
 
 export const groupFilters = (query: GroupQuery): Filter[] => {
@@ -50,6 +56,27 @@ export const lifecycleHooks = async (ctx: AwsContext, groupName: string): Promis
     name: hook.LifecycleHookName ?? '',
     transition: hook.LifecycleTransition ?? '',
   }))
+}
+
+/**
+ * The group's instance refreshes of the last six weeks, every page
+ * (https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_DescribeInstanceRefreshes.html). Any error
+ * rejects; the caller decides what an unreadable refresh state means.
+ */
+export const instanceRefreshes = async (ctx: AwsContext, groupName: string): Promise<InstanceRefresh[]> => {
+  const refreshes = await collectPages(async (nextToken) => {
+    const page = await ctx.call('autoscaling:DescribeInstanceRefreshes', () =>
+      ctx.autoScaling.send(
+        new DescribeInstanceRefreshesCommand({
+          AutoScalingGroupName: groupName,
+          MaxRecords: INSTANCE_REFRESHES_PAGE_SIZE,
+          NextToken: nextToken,
+        }),
+      ),
+    )
+    return { items: page.InstanceRefreshes ?? [], nextToken: page.NextToken }
+  })
+  return refreshes.map((refresh) => ({ id: refresh.InstanceRefreshId ?? '', status: refresh.Status ?? '' }))
 }
 
 /** Instances outside any group are simply absent from the answer. */

@@ -40,3 +40,6 @@ export const SCALING_ACTIVITIES_PAGE_SIZE = 100
 
 /** Target groups named per DescribeTargetGroups: a group rarely has more, and each request stays small. */
 export const TARGET_GROUPS_PER_DESCRIBE = 20
+
+/** DescribeInstanceRefreshes returns at most 100 per page; six weeks of refreshes rarely need a second. */
+export const INSTANCE_REFRESHES_PAGE_SIZE = 100

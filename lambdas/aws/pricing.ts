@@ -12,31 +12,34 @@ import { errorCode, errorMessage } from './errors.ts'
 import { PRICING_PAGE_SIZE } from './limits.ts'
 import { collectPages } from './paginate.ts'
 
-/** The Pricing API's spelling of each spot product description, and the licence that goes with it. */
-const PRICING_OS: Readonly<
-  Record<string, { readonly operatingSystem: string; readonly licenseModel: string }>
-> = {
-  'Linux/UNIX': { operatingSystem: 'Linux', licenseModel: 'No License required' },
-  'Red Hat Enterprise Linux': { operatingSystem: 'RHEL', licenseModel: 'No License required' },
-  'SUSE Linux': { operatingSystem: 'SUSE', licenseModel: 'No License required' },
-  Windows: { operatingSystem: 'Windows', licenseModel: 'License Included' },
+/**
+ * The EC2 price list's operatingSystem for each spot product description. Every licence-included row,
+ * Windows too, has licenseModel `No License required` (the other value is `Bring your own license`);
+ * `License Included` is RDS's spelling and matches no EC2 product. RHEL with HA is its own operatingSystem,
+ * SQL Server editions a preInstalledSw other than `NA`, so neither is picked up
+ * (https://docs.aws.amazon.com/cost-management/latest/userguide/reading-service-price-list-file-for-services.html;
+ * the answers recorded in test/aws/fixtures/pricing-products.ts show the rows next to each one).
+ */
+const PRICING_OS: Readonly<Record<string, string>> = {
+  'Linux/UNIX': 'Linux',
+  'Red Hat Enterprise Linux': 'RHEL',
+  'SUSE Linux': 'SUSE',
+  Windows: 'Windows',
 }
+
+const LICENCE_INCLUDED = 'No License required'
 
 const termMatch = (Field: string, Value: string): Filter => ({ Type: 'TERM_MATCH', Field, Value })
 
 /** Shared-tenancy, no pre-installed software, plain (not capacity-reservation) usage in one region. */
 export const pricingFilters = (region: string, platform: string): Filter[] => {
-  const os = PRICING_OS[productDescriptionOf(platform)] ?? {
-    operatingSystem: 'Linux',
-    licenseModel: 'No License required',
-  }
   return [
     termMatch('regionCode', region),
-    termMatch('operatingSystem', os.operatingSystem),
+    termMatch('operatingSystem', PRICING_OS[productDescriptionOf(platform)] ?? 'Linux'),
     termMatch('tenancy', 'Shared'),
     termMatch('preInstalledSw', 'NA'),
     termMatch('capacitystatus', 'Used'),
-    termMatch('licenseModel', os.licenseModel),
+    termMatch('licenseModel', LICENCE_INCLUDED),
   ]
 }
 

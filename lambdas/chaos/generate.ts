@@ -6,6 +6,7 @@
  * `caseArbitrary` lets fast-check shrink a failing case to a small one.
  */
 import fc from 'fast-check'
+import { SUSPENDED_PROCESSES } from '../core/suspended-processes.ts'
 import { type CapacityTrace, embeddedTrace, embeddedTraceNames } from '../data/capacity-traces.ts'
 import { embeddedZones } from '../data/spot-prices.ts'
 import type { ChaosCase, OwnerAction, QueuedRuns } from './case.ts'
@@ -106,6 +107,37 @@ const trafficArbitrary = fc.record({
   unhealthyReplacementFraction: fc.constantFrom(0, 0, 0, 0.2, 0.5, 1),
 })
 
+/**
+ * The Auto Scaling features a group may use that change what spotswap may do with it (issue 13): a launch
+ * hook (and, now and then, its owner opting in to swaps anyway, or mistyping it), suspended processes,
+ * Capacity Rebalancing, a warm pool, instance refreshes and refresh states that cannot be read.
+ */
+const featuresArbitrary = fc.record({
+  launchHook: fc.constantFrom(false, false, false, false, true),
+  ignoreLaunchHooks: fc.constantFrom(undefined, undefined, 'true', 'false', 'yes'),
+  suspendedProcesses: fc.oneof(
+    { weight: 5, arbitrary: fc.constant<string[]>([]) },
+    {
+      weight: 1,
+      arbitrary: fc.uniqueArray(fc.constantFrom(...Object.keys(SUSPENDED_PROCESSES)), {
+        minLength: 1,
+        maxLength: 2,
+      }),
+    },
+  ),
+  capacityRebalance: fc.constantFrom(false, false, false, true),
+  warmPool: fc.oneof(
+    { weight: 4, arbitrary: fc.constant(undefined) },
+    { weight: 1, arbitrary: fc.integer({ min: 1, max: 3 }) },
+  ),
+  /** Start of each refresh (‰ of the run). */
+  refreshes: fc.oneof(
+    { weight: 4, arbitrary: fc.constant<number[]>([]) },
+    { weight: 1, arbitrary: fc.array(fc.nat(999), { minLength: 1, maxLength: 2 }) },
+  ),
+  refreshesUnreadable: fc.constantFrom(false, false, false, false, false, true),
+})
+
 const ENV_SETTINGS = [
   'MIN_ON_DEMAND_NUMBER',
   'MIN_ON_DEMAND_PERCENTAGE',
@@ -151,6 +183,8 @@ const drawArbitrary = fc.record({
   owner: fc.array(ownerArbitrary, { maxLength: 2 }),
   /** Per group, by index. Drawn last, so the draws above (and the cases of older seeds) stay as they were. */
   traffic: fc.array(trafficArbitrary, { minLength: 5, maxLength: 5 }),
+  /** Per group, by index; drawn after everything else for the same reason. */
+  features: fc.array(featuresArbitrary, { minLength: 5, maxLength: 5 }),
 })
 
 type Draw = typeof drawArbitrary extends fc.Arbitrary<infer T> ? T : never
@@ -183,6 +217,16 @@ const envOf = (draw: Draw, regions: readonly string[]): Record<string, string> =
   return env
 }
 
+/** A group's feature fields in the scenario format; the defaults are left out, so plain groups read as before. */
+const featureFields = (draw: Draw, f: Draw['features'][number]): Record<string, unknown> => ({
+  ...(f.launchHook ? { launchHook: true } : {}),
+  ...(f.suspendedProcesses.length > 0 ? { suspendedProcesses: f.suspendedProcesses } : {}),
+  ...(f.capacityRebalance ? { capacityRebalance: true } : {}),
+  ...(f.warmPool === undefined ? {} : { warmPool: { minSize: f.warmPool } }),
+  ...(f.refreshes.length > 0 ? { instanceRefreshes: f.refreshes.map((when) => iso(at(draw, when))) } : {}),
+  ...(f.refreshesUnreadable ? { instanceRefreshesUnreadable: true } : {}),
+})
+
 const assemble = (seed: number, draw: Draw): ChaosCase => {
   const regionNames = Array.from({ length: draw.regionCount }, (_, i) => pick(REGIONS, draw.firstRegion + i))
   const zones = regionNames.map((name, i) => embeddedZones(name).slice(0, draw.zoneCounts[i]))
@@ -193,6 +237,9 @@ const assemble = (seed: number, draw: Draw): ChaosCase => {
     const tags: Record<string, string> = { team: 'chaos', ...g.settings }
     if (g.filterTag !== undefined) tags[FILTER_KEY] = g.filterTag
     const traffic = draw.traffic[i]
+    const features = draw.features[i]
+    if (features?.launchHook && features.ignoreLaunchHooks !== undefined)
+      tags.autospotting_ignore_launch_hooks = features.ignoreLaunchHooks
     return {
       region: g.region % draw.regionCount,
       spec: {
@@ -217,6 +264,7 @@ const assemble = (seed: number, draw: Draw): ChaosCase => {
               loadBalancers: traffic.loadBalancers,
               unhealthyReplacementFraction: traffic.unhealthyReplacementFraction,
             }),
+        ...(features === undefined ? {} : featureFields(draw, features)),
       },
     }
   })

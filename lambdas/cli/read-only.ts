@@ -22,6 +22,7 @@ export const readOnly = (cloud: CloudPort): CloudPort => {
     terminationProtected: (ids) => cloud.terminationProtected(ids),
     stackStatuses: (names) => cloud.stackStatuses(names),
     lifecycleHooks: (name) => cloud.lifecycleHooks(name),
+    instanceRefreshes: (name) => cloud.instanceRefreshes(name),
     groupOfInstances: (ids) => cloud.groupOfInstances(ids),
     scalingActivities: (name, since) => cloud.scalingActivities(name, since),
     ...Object.fromEntries(PORT_WRITES.map((method) => [method, refuse(method)])),

@@ -211,6 +211,8 @@ export type GroupSkipCode =
   | 'traffic-source-health-unreadable'
   | 'processes-suspended'
   | 'launch-hooks'
+  | 'instance-refresh'
+  | 'instance-refresh-unknown'
   | 'outside-cron-window'
 
 /** Why a group is not acted on this run: a code to act on, a detail to read. */

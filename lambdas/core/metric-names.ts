@@ -43,6 +43,11 @@ export const Metric = {
   RunDurationMs: 'RunDurationMs',
   /** Scaling-activity sentences in none of Auto Scaling's known wordings (core/scaling-activities.ts). */
   UnclassifiedScalingActivities: 'UnclassifiedScalingActivities',
+  /**
+   * Groups whose instance refreshes could not be read (an error other than throttling): they went on as if
+   * none ran (core/instance-refresh.ts).
+   */
+  InstanceRefreshUnreadable: 'InstanceRefreshUnreadable',
   // Interruption handler.
   InterruptionsHandled: 'InterruptionsHandled',
   RebalanceRecommendationsHandled: 'RebalanceRecommendationsHandled',

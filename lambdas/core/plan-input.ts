@@ -1,5 +1,6 @@
 /** What planGroup sees: one group and everything observed around it. */
 import type { GroupConfig } from './config.ts'
+import type { RefreshObservation } from './instance-refresh.ts'
 import type { LifecycleHook } from './port.ts'
 import type { OwnerChanges } from './scaling-activities.ts'
 import type { Selection } from './selection.ts'
@@ -48,6 +49,11 @@ export interface PlanInput {
    * would launch or swap).
    */
   readonly lifecycleHooks?: readonly LifecycleHook[] | undefined
+  /**
+   * The group's instance refreshes; undefined when not read (the replacer reads them only for a plan that
+   * would launch or swap, like the hooks).
+   */
+  readonly instanceRefresh?: RefreshObservation | undefined
 }
 
 /** Oldest first, ties by id: the order in which on-demand instances are replaced. */

@@ -20,6 +20,7 @@ import {
 } from './constants.ts'
 import { cronAllowsAction } from './cron.ts'
 import { groupFigures } from './figures.ts'
+import { activeRefresh } from './instance-refresh.ts'
 import { attemptNumber, planLaunches, projectedSaving } from './launches.ts'
 import { onDemandStatuses } from './liveness.ts'
 import { isBeingDeleted, isLeavingGroup, staysInGroup } from './managed.ts'
@@ -68,6 +69,14 @@ export const groupSkip = (input: PlanInput): GroupSkip | undefined => {
     return {
       code: 'launch-hooks',
       detail: `${launching.map((h) => h.name).join(', ')}: an attached replacement would skip them; IGNORE_LAUNCH_HOOKS=true (or the tag autospotting_ignore_launch_hooks) swaps anyway`,
+    }
+  // A refresh replaces the group's instances itself: a swap now would be replaced again, or fight it.
+  const refresh = activeRefresh(input.instanceRefresh)
+  if (refresh !== undefined) return { code: 'instance-refresh', detail: `${refresh.id} is ${refresh.status}` }
+  if (input.instanceRefresh?.kind === 'throttled')
+    return {
+      code: 'instance-refresh-unknown',
+      detail: `reading its instance refreshes was throttled (${input.instanceRefresh.error}); next run reads again`,
     }
   if (!cronAllowsAction(config.cronSchedule, config.cronTimezone, config.cronScheduleState, now)) {
     return {

@@ -4,6 +4,7 @@
  * Methods that list things paginate internally and return everything.
  */
 import type { AllocationStrategy } from './config.ts'
+import type { InstanceRefresh } from './instance-refresh.ts'
 import type { ScalingActivity } from './scaling-activities.ts'
 import type {
   Catalog,
@@ -115,6 +116,8 @@ export interface CloudPort {
   /** CloudFormation stack status by stack name; stacks that do not exist are absent. */
   stackStatuses(stackNames: readonly string[]): Promise<Map<string, string>>
   lifecycleHooks(groupName: string): Promise<LifecycleHook[]>
+  /** The group's instance refreshes of the last six weeks (DescribeInstanceRefreshes), any status. */
+  instanceRefreshes(groupName: string): Promise<InstanceRefresh[]>
   /** Which group each instance belongs to (DescribeAutoScalingInstances); absent = no group. */
   groupOfInstances(ids: readonly string[]): Promise<Map<string, string>>
   /** The group's scaling activities that started at or after `since`, newest first. */

@@ -98,6 +98,18 @@ export const NO_TRAFFIC_SOURCES: TrafficSources = {
   unreadable: [],
 }
 
+/**
+ * A warm pool of pre-initialized instances beside the group, which it draws on when it scales out; they
+ * count toward desired capacity only once they leave the pool
+ * (https://docs.aws.amazon.com/autoscaling/ec2/userguide/ec2-auto-scaling-warm-pools.html).
+ */
+export interface WarmPool {
+  /** Stopped, Running or Hibernated. */
+  readonly poolState: string
+  /** InstanceReusePolicy.ReuseOnScaleIn: scale-in returns members to the pool instead of terminating them. */
+  readonly reuseOnScaleIn: boolean
+}
+
 export interface Group {
   readonly name: string
   readonly region: string
@@ -121,6 +133,11 @@ export interface Group {
    * (https://docs.aws.amazon.com/autoscaling/ec2/userguide/ec2-auto-scaling-capacity-rebalancing.html).
    */
   readonly capacityRebalance: boolean
+  /**
+   * The group's warm pool, when it has one (WarmPoolConfiguration). Its instances are not members: the
+   * adapter leaves out every `Warmed:*` instance, so they are never replaced nor counted.
+   */
+  readonly warmPool?: WarmPool | undefined
   /** `Delete in progress` while the group is being deleted. */
   readonly status: string | undefined
 }

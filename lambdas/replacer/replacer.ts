@@ -9,6 +9,7 @@ import type { Log, MetricsSink } from '../core/log.ts'
 import { isRegionCovered } from '../core/managed.ts'
 import { DIMENSION_REGION, Metric } from '../core/metric-names.ts'
 import type { CloudPort, RegionDirectory } from '../core/port.ts'
+import type { OnDemandPrices } from '../core/types.ts'
 import { regionWorkEvent, replacerEvents } from './events.ts'
 import { summarizeOutcome } from './outcome-summary.ts'
 import { ReasonMemory, summarizeStillOnDemand } from './reasons.ts'
@@ -55,13 +56,28 @@ export interface ReplacerSummary {
   readonly regions: readonly RegionSummary[]
 }
 
+/**
+ * Where a group's on-demand prices came from. When the Pricing API gave nothing for its platform they are
+ * the embedded table's (us-east-1, August 2023), so its savings are estimates and the summary says so.
+ */
+const describePrices = (productDescription: string, source: OnDemandPrices['source']) =>
+  source === 'pricing-api'
+    ? { platform: productDescription, source, savingsEstimated: false }
+    : {
+        platform: productDescription,
+        source,
+        savingsEstimated: true,
+        note: `no Pricing API answer for ${productDescription}: on-demand prices are the embedded ${productDescription} table's (us-east-1, August 2023${source === 'embedded-us-east-1' ? ', used for a region it does not list' : ''}); savings are estimated`,
+      }
+
 const summarizeRegion = (result: RegionResult): RegionSummary => ({
   region: result.region,
-  groups: result.groups.map(({ plan, outcomes }) => ({
+  groups: result.groups.map(({ plan, outcomes, prices }) => ({
     group: plan.group,
     ...(plan.skipped ? { skipped: plan.skipped } : {}),
     ...(plan.skip ? { skipCode: plan.skip.code } : {}),
     figures: plan.figures,
+    ...(prices === undefined ? {} : { prices: describePrices(prices.productDescription, prices.source) }),
     actions: outcomes.map(summarizeOutcome),
     instanceSkips: plan.instanceSkips,
     ...summarizeStillOnDemand(plan),

@@ -3,9 +3,11 @@
  * The caller's contract: no two runs of one region at a time. Deployed, every run goes through the
  * region's message group of the FIFO fan-out queue (FANOUT_QUEUE_URL); a local caller runs one at a time.
  */
+import { errorMessage, isThrottle } from '../aws/errors.ts'
 import type { Action, GroupPlan } from '../core/actions.ts'
 import type { ConfigError, GlobalConfig } from '../core/config.ts'
 import { GROUP_CONCURRENCY } from '../core/constants.ts'
+import { activeRefresh, type RefreshObservation } from '../core/instance-refresh.ts'
 import type { Log, MetricsSink } from '../core/log.ts'
 import { DIMENSION_GROUP, DIMENSION_REGION, Metric } from '../core/metric-names.ts'
 import { planGroup } from '../core/planner.ts'
@@ -14,7 +16,7 @@ import { type OwnerChanges, readActivities } from '../core/scaling-activities.ts
 import type { Selection } from '../core/selection.ts'
 import type { HealthObservation } from '../core/serving.ts'
 import { readSwapRecord } from '../core/swap/record.ts'
-import type { Instance } from '../core/types.ts'
+import type { Instance, OnDemandPrices } from '../core/types.ts'
 import { executeActions, type Outcome } from './execute.ts'
 import { mapWithConcurrency } from './limit.ts'
 import { type ManagedGroup, observeRegion, type RegionSnapshot } from './observe.ts'
@@ -25,6 +27,8 @@ import { emitGroupMetrics, emitRegionMetrics } from './report.ts'
 export interface GroupResult {
   readonly plan: GroupPlan
   readonly outcomes: readonly Outcome[]
+  /** The product description the group's prices are for, and where its on-demand prices came from. */
+  readonly prices?: { readonly productDescription: string; readonly source: OnDemandPrices['source'] }
 }
 
 export interface RegionResult {
@@ -76,6 +80,10 @@ const CHANGES_CAPACITY: ReadonlySet<Action['kind']> = new Set([
 
 const changesCapacity = (plan: GroupPlan): boolean => plan.actions.some((a) => CHANGES_CAPACITY.has(a.kind))
 
+/** Whether what was read of a group's refreshes keeps it from starting anything this run. */
+const refreshHolds = (refresh: RefreshObservation | undefined): boolean =>
+  refresh?.kind === 'throttled' || activeRefresh(refresh) !== undefined
+
 const startsReplacements = (plan: GroupPlan): boolean =>
   plan.actions.some((a) => a.kind === 'launch-spot' || a.kind === 'swap')
 
@@ -89,6 +97,8 @@ interface PlanContext {
   readonly caches: Map<string, Map<string, Selection>>
   /** Told what the groups' scaling activities said, once read. */
   readonly onOwnerChanges?: (changes: ReadonlyMap<string, OwnerChanges>) => void
+  /** Told about each group whose instance refreshes could not be read. */
+  readonly onRefreshUnreadable?: (group: string, error: string) => void
 }
 
 interface PlanDetails {
@@ -97,6 +107,7 @@ interface PlanDetails {
   readonly ownerChanges: ReadonlyMap<string, OwnerChanges>
   readonly health: ReadonlyMap<string, HealthObservation>
   readonly hooks: ReadonlyMap<string, readonly LifecycleHook[]>
+  readonly refreshes: ReadonlyMap<string, RefreshObservation>
 }
 
 const planAll = (
@@ -125,6 +136,7 @@ const planAll = (
       ownerChanges: details.ownerChanges.get(managed.group.name),
       health: details.health.get(managed.group.name),
       lifecycleHooks: details.hooks.get(managed.group.name),
+      instanceRefresh: details.refreshes.get(managed.group.name),
       now,
       selectionCache: cacheFor(managed.productDescription),
       ...(maxPoolShare === undefined ? {} : { maxPoolShare }),
@@ -210,6 +222,19 @@ const readHealth = async (
   return new Map<string, HealthObservation>(read)
 }
 
+/**
+ * A group's instance refreshes. Throttling leaves the state unknown for this run (the group waits); any
+ * other error leaves it unreadable, and the group goes on as if none ran (core/instance-refresh.ts).
+ */
+const readRefresh = async (cloud: CloudPort, groupName: string): Promise<RefreshObservation> => {
+  try {
+    return { kind: 'read', refreshes: await cloud.instanceRefreshes(groupName) }
+  } catch (error) {
+    const message = error instanceof Error ? `${error.name}: ${errorMessage(error)}` : String(error)
+    return isThrottle(error) ? { kind: 'throttled', error: message } : { kind: 'unreadable', error: message }
+  }
+}
+
 /** A plan that skips a protected instance may pick another one; a few rounds settle it. */
 const MAX_PROTECTION_ROUNDS = 3
 
@@ -227,6 +252,7 @@ const planRegion = async (context: PlanContext, cloud: CloudPort): Promise<Group
     ownerChanges: new Map<string, OwnerChanges>(),
     health: new Map<string, HealthObservation>(),
     hooks: new Map<string, readonly LifecycleHook[]>(),
+    refreshes: new Map<string, RefreshObservation>(),
   }
   let plans = planAll(context, none, snapshot.groups)
   // Swaps waiting for their replacements to serve: with the health read, they may retire partners now.
@@ -248,15 +274,19 @@ const planRegion = async (context: PlanContext, cloud: CloudPort): Promise<Group
   ]
   const stackStatuses =
     stackNames.length > 0 ? await cloud.stackStatuses(stackNames) : new Map<string, string>()
-  // Launch hooks only matter to a group about to get a new replacement or swap.
+  // Launch hooks and instance refreshes only matter to a group about to get a new replacement or swap.
   const starting = snapshot.groups.filter((_, i) => startsReplacements(plans[i] as GroupPlan))
-  const hooks = new Map(
-    await mapWithConcurrency(
-      starting,
-      GROUP_CONCURRENCY,
-      async ({ group }) => [group.name, await cloud.lifecycleHooks(group.name)] as const,
-    ),
-  )
+  const startingDetails = await mapWithConcurrency(starting, GROUP_CONCURRENCY, async ({ group }) => {
+    const [groupHooks, refresh] = await Promise.all([
+      cloud.lifecycleHooks(group.name),
+      readRefresh(cloud, group.name),
+    ])
+    return { name: group.name, groupHooks, refresh }
+  })
+  const hooks = new Map(startingDetails.map((d) => [d.name, d.groupHooks] as const))
+  const refreshes = new Map(startingDetails.map((d) => [d.name, d.refresh] as const))
+  for (const [name, refresh] of refreshes)
+    if (refresh.kind === 'unreadable') context.onRefreshUnreadable?.(name, refresh.error)
   // Read before any retirement of a swap is kept; later details only ever take retirements away.
   const retiring = snapshot.groups.filter((_, i) => retiresForSwap(plans[i] as GroupPlan))
   const ownerChanges = await readOwnerChanges(cloud, retiring)
@@ -267,7 +297,8 @@ const planRegion = async (context: PlanContext, cloud: CloudPort): Promise<Group
     (g) =>
       stackStatuses.has(g.group.tags[STACK_NAME_TAG] ?? '') ||
       ownerChanges.has(g.group.name) ||
-      (hooks.get(g.group.name) ?? []).length > 0,
+      (hooks.get(g.group.name) ?? []).length > 0 ||
+      refreshHolds(refreshes.get(g.group.name)),
   )
   for (let round = 0; round < MAX_PROTECTION_ROUNDS; round++) {
     const unchecked = [...retiredBy(plans)].filter((id) => !checked.has(id))
@@ -284,7 +315,7 @@ const planRegion = async (context: PlanContext, cloud: CloudPort): Promise<Group
     if (hit.size === 0 || (unchecked.length === 0 && round > 0)) break
     const again = planAll(
       context,
-      { protectedIds, stackStatuses, ownerChanges, health, hooks },
+      { protectedIds, stackStatuses, ownerChanges, health, hooks, refreshes },
       changing.filter((g) => hit.has(g.group.name)),
     )
     const replanned = new Map(again.map((p) => [p.group, p]))
@@ -370,6 +401,22 @@ const reportUnclassified = (options: RegionRunOptions, changes: ReadonlyMap<stri
   }
 }
 
+/**
+ * A group whose instance refreshes could not be read goes on as if none ran: a swap during a refresh wastes
+ * a launch but loses no capacity. Said in a warning and the InstanceRefreshUnreadable metric, so an account
+ * where the read always fails (a missing permission) shows.
+ */
+const reportRefreshUnreadable = (options: RegionRunOptions, group: string, error: string): void => {
+  options.log.warn('instance refreshes unreadable: the group proceeds as if none were running', {
+    region: options.cloud.region,
+    group,
+    error,
+  })
+  options.metrics.emit({ [DIMENSION_REGION]: options.cloud.region, [DIMENSION_GROUP]: group }, [
+    { name: Metric.InstanceRefreshUnreadable, unit: 'Count', value: 1 },
+  ])
+}
+
 /** Strays are only terminated when AWS confirms they belong to no group at all. */
 const cleanStrays = async (
   candidates: readonly Instance[],
@@ -447,8 +494,10 @@ export const runRegion = async (options: RegionRunOptions): Promise<RegionResult
     maxPoolShare: options.maxPoolShare,
     caches: new Map(),
     onOwnerChanges: (changes) => reportUnclassified(options, changes),
+    onRefreshUnreadable: (group, error) => reportRefreshUnreadable(options, group, error),
   }
   const plans = await planRegion(context, cloud)
+  const productDescriptions = new Map(snapshot.groups.map((g) => [g.group.name, g.productDescription]))
   const groups = await mapWithConcurrency(plans, GROUP_CONCURRENCY, async (plan): Promise<GroupResult> => {
     const outcomes = await executeActions(cloud, plan.actions, config.dryRun)
     for (const outcome of outcomes) {
@@ -459,7 +508,16 @@ export const runRegion = async (options: RegionRunOptions): Promise<RegionResult
     if (plan.skipped)
       log.info('group skipped', { region: cloud.region, group: plan.group, reason: plan.skipped })
     if (options.reasons !== undefined) logReasonChanges(log, cloud.region, plan, options.reasons)
-    return { plan, outcomes }
+    const productDescription = productDescriptions.get(plan.group)
+    const source =
+      productDescription === undefined ? undefined : snapshot.onDemandPrices.get(productDescription)?.source
+    return {
+      plan,
+      outcomes,
+      ...(productDescription === undefined || source === undefined
+        ? {}
+        : { prices: { productDescription, source } }),
+    }
   })
   await requestLooks(options, groups)
   for (const { plan, outcomes } of groups)

@@ -78,6 +78,8 @@ export class Accounting implements SimObserver {
 
   instanceStateChanged(instance: SimInstance): void {
     if (instance.state === 'running') this.runningSince.set(instance.id, this.world.clock.now)
+    // A stopped instance (a warm pool's) is not billed until it runs again.
+    if (instance.state === 'stopped') this.charge(instance, Math.min(this.world.clock.now, this.window.end))
     if (instance.state !== 'shutting-down') return
     this.charge(instance)
     this.resolveOrphan(instance)
@@ -120,7 +122,7 @@ export class Accounting implements SimObserver {
     for (const [group, { state }] of this.lastSeen) this.observe(group, state)
   }
 
-  private charge(instance: SimInstance): void {
+  private charge(instance: SimInstance, until = this.window.end): void {
     const since = this.runningSince.get(instance.id)
     if (since === undefined || instance.costGroup === undefined) return
     const market = this.world.region(instance.region).market
@@ -129,7 +131,7 @@ export class Accounting implements SimObserver {
       instance,
       since,
       this.window.start,
-      this.window.end,
+      until,
     )
     this.runningSince.delete(instance.id)
   }

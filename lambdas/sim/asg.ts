@@ -6,8 +6,9 @@
  */
 import { TERMINATING_TRANSITION } from '../core/interruption.ts'
 import { Priority } from './clock.ts'
-import { TERMINATION_HOOK_SECONDS } from './constants.ts'
+import { LAUNCH_HOOK_SECONDS, TERMINATION_HOOK_SECONDS } from './constants.ts'
 import { launchInstance, shutDown } from './ec2.ts'
+import { drawFromWarmPool, fillWarmPool, hasLaunchHook } from './group-features.ts'
 import { deregisterTargets, registerTargets } from './load-balancers.ts'
 import { activeComposition, chooseLaunch, type LaunchChoice, mixedInstancesOf } from './mixed-instances.ts'
 import { isActiveMember, type SimGroup, type SimInstance, type SimRegion } from './state.ts'
@@ -60,21 +61,49 @@ export const launchMember = (
       costGroup: group.name,
       origin: 'asg',
     },
-    (booted) => {
-      if (group.members.get(booted.id)?.lifecycleState !== 'Pending') return
-      region.setMemberState(group, booted.id, 'InService')
-      registerTargets(world, region, group, booted)
-      world.emit({
-        kind: 'instance-launch-successful',
-        region: region.name,
-        group: group.name,
-        instanceId: booted.id,
-      })
-      onInService?.(booted.id)
-    },
+    (booted) => joinWhenBooted(world, region, group, booted, onInService),
   )
   region.addMember(group, instance.id, { lifecycleState: 'Pending', protectedFromScaleIn: false })
   return instance.id
+}
+
+/**
+ * A member Auto Scaling launched (or drew from its warm pool) has booted: InService, registered with the
+ * load balancers, announced; a launch lifecycle hook holds it in Pending:Wait first (group-features.ts).
+ */
+export const joinWhenBooted = (
+  world: World,
+  region: SimRegion,
+  group: SimGroup,
+  booted: SimInstance,
+  onInService?: (id: string) => void,
+): void => {
+  if (group.members.get(booted.id)?.lifecycleState !== 'Pending') return
+  const join = (): void => {
+    region.setMemberState(group, booted.id, 'InService')
+    registerTargets(world, region, group, booted)
+    world.emit({
+      kind: 'instance-launch-successful',
+      region: region.name,
+      group: group.name,
+      instanceId: booted.id,
+    })
+    onInService?.(booted.id)
+  }
+  if (!hasLaunchHook(group)) {
+    join()
+    return
+  }
+  region.setMemberState(group, booted.id, 'Pending:Wait')
+  world.clock.schedule(
+    world.clock.now + LAUNCH_HOOK_SECONDS * 1000,
+    Priority.transition,
+    'launch hook done',
+    () => {
+      if (group.members.get(booted.id)?.lifecycleState === 'Pending:Wait' && booted.state === 'running')
+        join()
+    },
+  )
 }
 
 /** The group's zones, the one with the fewest launching or in-service members first (ties: zone order). */
@@ -147,17 +176,48 @@ const scaleIn = (world: World, region: SimRegion, group: SimGroup, count: number
   }
 }
 
+const isActive = (group: SimGroup, id: string): boolean => {
+  const member = group.members.get(id)
+  return member !== undefined && isActiveMember(member)
+}
+
+/** Old members Auto Scaling is replacing while their replacement is in the group too: not counted. */
+const beingReplaced = (group: SimGroup): number =>
+  [...group.replacing].filter(([oldId, { newId }]) => isActive(group, oldId) && isActive(group, newId)).length
+
+/**
+ * Replacements whose old member left before they joined (taken by EC2, or by spotswap): nothing is left
+ * to replace, so Auto Scaling gives them up first when the group stands above desired capacity.
+ */
+const giveUpReplacements = (world: World, region: SimRegion, group: SimGroup, excess: number): number => {
+  let left = excess
+  for (const [oldId, { newId, done }] of [...group.replacing]) {
+    if (left === 0) break
+    if (isActive(group, oldId) || !isActive(group, newId)) continue
+    group.replacing.delete(oldId)
+    terminateMember(world, region, group, newId)
+    left--
+    done?.()
+  }
+  return left
+}
+
 /**
  * Brings the group's launching and in-service members to its desired capacity. A mixed group whose
  * launch finds no spot capacity stays short; Auto Scaling retries (mixed-instances-group.ts).
  */
 export const reconcile = (world: World, region: SimRegion, group: SimGroup): void => {
-  const active = activeCount(group)
+  const active = activeCount(group) - beingReplaced(group)
   if (active > group.desiredCapacity) {
-    scaleIn(world, region, group, active - group.desiredCapacity)
+    // A suspended Terminate process stops scale-in.
+    if (group.suspendedProcesses.has('Terminate')) return
+    scaleIn(world, region, group, giveUpReplacements(world, region, group, active - group.desiredCapacity))
     return
   }
+  // A suspended Launch process stops every launch, warm pool draws included.
+  if (group.suspendedProcesses.has('Launch')) return
   for (let n = active; n < group.desiredCapacity; n++) {
+    if (drawFromWarmPool(world, region, group)) continue
     const choice = chooseLaunch(world, region, group, zonesByFewest(region, group))
     if (choice === undefined) {
       world.notify((o) => o.launchFailed?.(region.name, group.name))
@@ -165,6 +225,7 @@ export const reconcile = (world: World, region: SimRegion, group: SimGroup): voi
     }
     launchMember(world, region, group, choice)
   }
+  fillWarmPool(world, region, group)
 }
 
 /**

@@ -11,6 +11,7 @@ import { SimClock } from './clock.ts'
 import { INITIAL_INSTANCE_AGE_HOURS } from './constants.ts'
 import { launchInstance } from './ec2.ts'
 import { type FaultHooks, randomFaults } from './faults.ts'
+import { fillWarmPool, LAUNCHING_TRANSITION } from './group-features.ts'
 import { createLoadBalancers, registerSettled, trafficSourcesOf } from './load-balancers.ts'
 import { SpotMarket } from './market.ts'
 import { createRng } from './rng.ts'
@@ -59,7 +60,17 @@ const createGroup = (region: SimRegion, spec: ScenarioGroup, index: number): Sim
     launchConfigurationName: configurationName,
     instanceType: spec.instanceType,
     zones: region.zones,
-    hooks: spec.terminationHook ? [{ name: `${spec.name}-drain`, transition: TERMINATING_TRANSITION }] : [],
+    hooks: [
+      ...(spec.terminationHook ? [{ name: `${spec.name}-drain`, transition: TERMINATING_TRANSITION }] : []),
+      ...(spec.launchHook ? [{ name: `${spec.name}-bootstrap`, transition: LAUNCHING_TRANSITION }] : []),
+    ],
+    refreshes: [],
+    refreshesUnreadable: spec.instanceRefreshesUnreadable,
+    suspendedProcesses: new Set(spec.suspendedProcesses),
+    capacityRebalance: spec.capacityRebalance,
+    replacing: new Map(),
+    warmPool:
+      spec.warmPool === undefined ? undefined : { minSize: spec.warmPool.minSize, instanceIds: new Set() },
     members: new Map(),
     owner: { minSize: spec.min, maxSize: spec.max, desiredCapacity: spec.desired },
     activities: [],
@@ -127,6 +138,7 @@ export const buildWorld = (scenario: Scenario, options: BuildOptions): World => 
     for (const groupSpec of spec.groups) {
       const group = createGroup(region, groupSpec, groupIndex++)
       seedInstances(world, region, group, groupSpec)
+      fillWarmPool(world, region, group)
     }
   }
   return world

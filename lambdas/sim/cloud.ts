@@ -3,6 +3,8 @@
  * so the replacer's planner and executor and the interruption handler run against it unchanged. Every
  * method answers asynchronously, like the SDK, and each request passes the region's API gate.
  */
+
+import type { InstanceRefresh } from '../core/instance-refresh.ts'
 import type {
   CloudPort,
   GroupQuery,
@@ -60,6 +62,9 @@ export class SimCloud implements CloudPort {
   }
   lifecycleHooks(groupName: string): Promise<LifecycleHook[]> {
     return answer(() => reads.lifecycleHooks(this.ctx, groupName))
+  }
+  instanceRefreshes(groupName: string): Promise<InstanceRefresh[]> {
+    return answer(() => reads.instanceRefreshes(this.ctx, groupName))
   }
   groupOfInstances(ids: readonly string[]): Promise<Map<string, string>> {
     return answer(() => reads.groupOfInstances(this.ctx, ids))

@@ -16,6 +16,15 @@ export const INTERRUPTION_NOTICE_SECONDS = 120
 export const TERMINATION_HOOK_SECONDS = 90
 
 /**
+ * How long a launch lifecycle hook holds a member Auto Scaling launched in Pending:Wait: a bootstrap or a
+ * deployment gate (CodeDeploy) that completes the action well inside its heartbeat timeout.
+ */
+export const LAUNCH_HOOK_SECONDS = 120
+
+/** Pending → InProgress for an instance refresh: Auto Scaling starts one within a minute or so. */
+export const REFRESH_START_SECONDS = 60
+
+/**
  * Simulated time per API request: about 200 ms of latency with the replacer's 8 groups in flight.
  * It spreads a run's calls over time, which is what lets EC2's token buckets refill between them.
  */

@@ -48,10 +48,11 @@ export const toGroup = (region: SimRegion, group: SimGroup): Group => {
     launchTemplate: group.launchTemplate,
     launchConfigurationName: group.launchConfigurationName,
     mixedInstancesPolicy: undefined,
-    suspendedProcesses: [],
+    suspendedProcesses: [...group.suspendedProcesses],
     members,
     subnetIds: group.zones.map(subnetOf),
-    capacityRebalance: false,
+    capacityRebalance: group.capacityRebalance,
+    warmPool: group.warmPool === undefined ? undefined : { poolState: 'Stopped', reuseOnScaleIn: false },
     trafficSources: group.trafficSources,
     status: undefined,
   }

@@ -81,3 +81,18 @@ export const shutDown = (
     onTerminated?.(instance)
   })
 }
+
+/** Starts a stopped instance (a warm pool's): pending, then running after a boot. */
+export const startStopped = (
+  world: World,
+  instance: SimInstance,
+  onRunning: (instance: SimInstance) => void,
+): void => {
+  if (instance.state !== 'stopped') return
+  setState(world, instance, 'pending')
+  world.clock.schedule(world.clock.now + BOOT_SECONDS * 1000, Priority.transition, 'boot', () => {
+    if (instance.state !== 'pending') return
+    setState(world, instance, 'running')
+    onRunning(instance)
+  })
+}

@@ -210,6 +210,9 @@ export const registerTargets = (
   group: SimGroup,
   instance: SimInstance,
 ): void => {
+  // While AddToLoadBalancer is suspended nothing is registered, not even after it resumes
+  // (https://docs.aws.amazon.com/autoscaling/ec2/userguide/understand-how-suspending-processes-affects-other-processes.html).
+  if (group.suspendedProcesses.has('AddToLoadBalancer')) return
   const now = world.clock.now
   const bootedMs = instance.state === 'pending' ? instance.launchMs + BOOT_SECONDS * 1000 : now
   for (const balancer of group.loadBalancers) {

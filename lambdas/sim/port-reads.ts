@@ -19,6 +19,7 @@ import {
   PRICE_CACHE_TTL_MS,
   TAG_LAUNCHED_FOR_GROUP,
 } from '../core/constants.ts'
+import type { InstanceRefresh } from '../core/instance-refresh.ts'
 import { productDescriptionOf } from '../core/platform.ts'
 import {
   addTargetState,
@@ -33,7 +34,7 @@ import type { ScalingActivity } from '../core/scaling-activities.ts'
 import type { Catalog, Group, Instance, OnDemandPrices, SpotPrice, TrafficSources } from '../core/types.ts'
 import { groupNamed } from './asg-api.ts'
 import { matchesQuery, toGroup, toInstance } from './convert.ts'
-import { loadBalancerNotFound, targetGroupNotFound } from './errors.ts'
+import { loadBalancerNotFound, simAwsError, targetGroupNotFound } from './errors.ts'
 import { NOT_REGISTERED, type SimLoadBalancer, targetState } from './load-balancers.ts'
 import { groupOfId, type PortContext, request } from './port-context.ts'
 import { isRunningOrPending } from './state.ts'
@@ -135,6 +136,20 @@ export const lifecycleHooks = (ctx: PortContext, groupName: string): LifecycleHo
   request(ctx, 'autoscaling:DescribeLifecycleHooks', () => [...groupNamed(ctx.region, groupName).hooks], {
     group: groupName,
   })
+
+/** One page: a simulated group has a handful of refreshes at most. */
+export const instanceRefreshes = (ctx: PortContext, groupName: string): InstanceRefresh[] =>
+  request(
+    ctx,
+    'autoscaling:DescribeInstanceRefreshes',
+    () => {
+      const group = groupNamed(ctx.region, groupName)
+      // As moto answers it: an HTML page with status 500, which the SDK reports as an unknown error.
+      if (group.refreshesUnreadable) throw simAwsError('InternalFailure', 500, 'Internal Server Error')
+      return group.refreshes.map((r) => ({ id: r.id, status: r.status }))
+    },
+    { group: groupName },
+  )
 
 export const groupOfInstances = (ctx: PortContext, ids: readonly string[]): Map<string, string> => {
   const owners = new Map<string, string>()

@@ -17,6 +17,7 @@ import { type AvailabilityFigures, AvailabilityMeter } from './availability.ts'
 import { buildWorld } from './build.ts'
 import { Priority } from './clock.ts'
 import type { FaultHooks } from './faults.ts'
+import { onGroupEvent, scheduleRefreshes } from './group-features.ts'
 import { effectiveConfig, type GroupState, groupState, memberTypes } from './group-state.ts'
 import { interruptGroup, scheduleCapacityChanges } from './interruptions.ts'
 import type { Violation } from './invariants.ts'
@@ -77,6 +78,13 @@ const scheduleOwnerActions = (world: World, scenario: Scenario): void => {
           if (group !== undefined) ownerSetsDesired(world, region, group, desired)
         })
       }
+    for (const spec of scenario.regions) {
+      const region = world.region(spec.name)
+      for (const groupSpec of spec.groups) {
+        const group = region.groups.get(groupSpec.name)
+        if (group !== undefined) scheduleRefreshes(world, region, group, groupSpec.instanceRefreshes)
+      }
+    }
   }
   for (const interruption of scenario.interruptions) {
     const region = scenario.regions.find((r) => r.groups.some((g) => g.name === interruption.group))
@@ -179,6 +187,7 @@ export const simulateRun = async (
   const mixed = policy.mixedInstances && installMixedInstances(world, config, policy.mixedInstances, end)
   world.onEvent((event) => {
     mixed?.onEvent(event)
+    onGroupEvent(world, event)
     invocations.deliver(event)
   })
   options.prepare?.(world, invocations)

@@ -65,6 +65,21 @@ export interface SimGroup {
   readonly instanceType: string
   readonly zones: readonly string[]
   readonly hooks: readonly LifecycleHook[]
+  /** Its instance refreshes, newest first, as DescribeInstanceRefreshes lists them (group-features.ts runs them). */
+  readonly refreshes: SimRefresh[]
+  /** DescribeInstanceRefreshes fails for it (scenario `instanceRefreshesUnreadable`). */
+  readonly refreshesUnreadable: boolean
+  /** Suspended Auto Scaling processes (Launch, Terminate, AddToLoadBalancer are modelled). */
+  readonly suspendedProcesses: ReadonlySet<string>
+  /** CapacityRebalance: it replaces a spot member on a rebalance recommendation (group-features.ts). */
+  readonly capacityRebalance: boolean
+  /** Its warm pool: stopped instances beside it, not members, drawn on first when it scales out. */
+  readonly warmPool: SimWarmPool | undefined
+  /**
+   * Members Auto Scaling is replacing itself (Capacity Rebalancing, instance refresh), old id → new id:
+   * while both are in the group it stands one above desired capacity on purpose, and does not scale in.
+   */
+  readonly replacing: Map<string, SimReplacement>
   /** Instance id → membership, in attachment order. */
   readonly members: Map<string, SimMember>
   /** The sizes the group's owner set; spotswap must leave them exactly so. */
@@ -80,6 +95,23 @@ export interface SimGroup {
   readonly trafficSources: TrafficSources
   /** The share of the instances spotswap launches for it that never turn healthy. */
   readonly unhealthyReplacementFraction: number
+}
+
+export interface SimReplacement {
+  readonly newId: string
+  /** Runs once the replacement joined, or was given up because the old member left first. */
+  readonly done: (() => void) | undefined
+}
+
+export interface SimWarmPool {
+  readonly minSize: number
+  /** Instance ids in the pool (Warmed:Stopped), oldest first. */
+  readonly instanceIds: Set<string>
+}
+
+export interface SimRefresh {
+  readonly id: string
+  status: string
 }
 
 export interface SimActivity {

@@ -5,6 +5,7 @@
  * alive when a new one launched. The invariant checks (invariants.ts) judge the records once the
  * invocation is over; facts are captured here because the world moves on (members leave, tags change).
  */
+
 import { isNotFound, isTransient } from '../aws/errors.ts'
 import {
   DOOMED_SWAP_DEADLINE_SECONDS,
@@ -12,6 +13,7 @@ import {
   TAG_REPLACING_INSTANCE,
 } from '../core/constants.ts'
 import type { Session } from './faults.ts'
+import { warmPoolOwner } from './group-features.ts'
 import { describeServing, isServing } from './load-balancers.ts'
 import { isActiveMember, isRunningOrPending, type SimRegion } from './state.ts'
 
@@ -36,6 +38,8 @@ export type WriteRecord =
       readonly terminationProtected: boolean
       /** EC2 had given it the two-minute interruption warning: it goes whatever anyone does. */
       readonly warned: boolean
+      /** The group whose warm pool held it: such an instance is never spotswap's to touch. */
+      readonly warmPoolOf: string | undefined
       readonly actor: Session['actor']
     }
   /** AWS applied a request that takes an on-demand instance out of service. */
@@ -117,6 +121,7 @@ export const recordInstances = (
       protectedFromScaleIn: group?.members.get(instanceId)?.protectedFromScaleIn ?? false,
       terminationProtected: region.instances.get(instanceId)?.terminationProtected ?? false,
       warned: region.instances.get(instanceId)?.interruptAtMs !== undefined,
+      warmPoolOf: warmPoolOwner(region, instanceId)?.name,
       actor: session.actor,
     })
   }

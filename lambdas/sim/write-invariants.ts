@@ -28,6 +28,7 @@ const untouchableReasons = (config: GlobalConfig, write: WriteRecord): string[] 
   const interrupted = write.warned && write.actor === 'interruption'
   if (write.protectedFromScaleIn && !interrupted) reasons.push('protected from scale-in')
   if (write.terminationProtected && !interrupted) reasons.push('protected from API termination')
+  if (write.warmPoolOf !== undefined) reasons.push(`in the warm pool of ${write.warmPoolOf}`)
   if (write.group !== undefined && write.tags !== undefined && !isManaged(write.tags, config))
     reasons.push(`a member of ${write.group}, which spotswap does not manage`)
   return reasons.length === 0 ? [] : [`named ${write.instanceId}, ${reasons.join(' and ')}`]

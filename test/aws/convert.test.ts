@@ -140,6 +140,49 @@ describe('toGroup', () => {
     )
   })
 
+  it('reads the warm pool and leaves its instances out of the members', () => {
+    const group = toGroup(
+      {
+        ...mixedInstancesGroup,
+        MixedInstancesPolicy: undefined,
+        WarmPoolConfiguration: {
+          MinSize: 1,
+          PoolState: 'Hibernated',
+          InstanceReusePolicy: { ReuseOnScaleIn: true },
+        },
+        Instances: [
+          ...(mixedInstancesGroup.Instances ?? []),
+          ...[
+            'Warmed:Pending',
+            'Warmed:Stopped',
+            'Warmed:Running',
+            'Warmed:Hibernated',
+            'Warmed:Terminating',
+          ].map((state, i) => ({
+            InstanceId: `i-0warm${i}`,
+            AvailabilityZone: 'eu-west-1a',
+            LifecycleState: state as 'Warmed:Stopped',
+            HealthStatus: 'Healthy',
+            ProtectedFromScaleIn: false,
+          })),
+        ],
+      },
+      'eu-west-1',
+    )
+    expect(group.warmPool).toEqual({ poolState: 'Hibernated', reuseOnScaleIn: true })
+    expect(group.members.map((m) => m.instanceId)).toEqual(
+      (mixedInstancesGroup.Instances ?? []).map((i) => i.InstanceId),
+    )
+  })
+
+  it('defaults a warm pool to Stopped without reuse, and none when there is no configuration', () => {
+    expect(toGroup({ ...mixedInstancesGroup, WarmPoolConfiguration: {} }, 'eu-west-1').warmPool).toEqual({
+      poolState: 'Stopped',
+      reuseOnScaleIn: false,
+    })
+    expect(toGroup(mixedInstancesGroup, 'eu-west-1').warmPool).toBeUndefined()
+  })
+
   it('reads traffic sources from TargetGroupARNs, LoadBalancerNames and TrafficSources, once each', () => {
     const tg = 'arn:aws:elasticloadbalancing:eu-west-1:123456789012:targetgroup/web/0123456789abcdef'
     const tg2 = 'arn:aws:elasticloadbalancing:eu-west-1:123456789012:targetgroup/api/fedcba9876543210'

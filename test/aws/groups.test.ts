@@ -1,6 +1,7 @@
 import {
   DescribeAutoScalingGroupsCommand,
   DescribeAutoScalingInstancesCommand,
+  DescribeInstanceRefreshesCommand,
   DescribeLifecycleHooksCommand,
   DescribeScalingActivitiesCommand,
 } from '@aws-sdk/client-auto-scaling'
@@ -78,6 +79,52 @@ describe('lifecycleHooks', () => {
     await expect(testAdapter().cloud.lifecycleHooks('web')).resolves.toEqual([
       { name: 'drain', transition: 'autoscaling:EC2_INSTANCE_TERMINATING' },
     ])
+  })
+})
+
+describe('instanceRefreshes', () => {
+  it('lists every page of one group, newest first as Auto Scaling answers', async () => {
+    autoScalingMock
+      .on(DescribeInstanceRefreshesCommand)
+      .resolvesOnce({
+        InstanceRefreshes: [
+          {
+            InstanceRefreshId: 'c7f5a1e2',
+            AutoScalingGroupName: 'web',
+            Status: 'InProgress',
+            PercentageComplete: 40,
+          },
+        ],
+        NextToken: 'page-2',
+      })
+      .resolvesOnce({
+        InstanceRefreshes: [
+          { InstanceRefreshId: '08b91cf7', AutoScalingGroupName: 'web', Status: 'Successful' },
+        ],
+      })
+    const { cloud, apiCalls } = testAdapter()
+    await expect(cloud.instanceRefreshes('web')).resolves.toEqual([
+      { id: 'c7f5a1e2', status: 'InProgress' },
+      { id: '08b91cf7', status: 'Successful' },
+    ])
+    expect(autoScalingMock).toHaveReceivedNthCommandWith(DescribeInstanceRefreshesCommand, 1, {
+      AutoScalingGroupName: 'web',
+      MaxRecords: 100,
+    })
+    expect(autoScalingMock).toHaveReceivedNthCommandWith(DescribeInstanceRefreshesCommand, 2, {
+      AutoScalingGroupName: 'web',
+      MaxRecords: 100,
+      NextToken: 'page-2',
+    })
+    expect(apiCalls).toEqual([
+      'autoscaling:DescribeInstanceRefreshes',
+      'autoscaling:DescribeInstanceRefreshes',
+    ])
+  })
+
+  it('rejects with the service error, for the caller to classify', async () => {
+    autoScalingMock.on(DescribeInstanceRefreshesCommand).rejects(awsError('AccessDenied', 'not allowed', 403))
+    await expect(testAdapter().cloud.instanceRefreshes('web')).rejects.toMatchObject({ name: 'AccessDenied' })
   })
 })
 

@@ -2,6 +2,8 @@ import { GetProductsCommand } from '@aws-sdk/client-pricing'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { parsePriceList } from '../../lambdas/aws/pricing.ts'
 import { PRICE_CACHE_TTL_MS } from '../../lambdas/core/constants.ts'
+import { embeddedOnDemandPrices } from '../../lambdas/data/on-demand-prices.ts'
+import { answerGetProducts, EXPECTED_M5_LARGE } from './fixtures/pricing-products.ts'
 import { awsError, pricingMock, resetMocks, testAdapter } from './support.ts'
 
 beforeEach(resetMocks)
@@ -120,22 +122,47 @@ describe('onDemandPrices', () => {
     expect(logged).toEqual([])
   })
 
-  it.each([
-    ['Windows', 'Windows', 'License Included'],
-    ['Red Hat Enterprise Linux', 'RHEL', 'No License required'],
-    ['SUSE Linux', 'SUSE', 'No License required'],
-  ])(
-    'filters %s by operatingSystem %s and licenseModel %s',
-    async (platform, operatingSystem, licenseModel) => {
-      pricingMock
-        .on(GetProductsCommand)
-        .resolves({ PriceList: [priceListEntry('m5.large', 'QJ4KXFEM7B5ZPR8Y', '0.2')] })
-      await testAdapter().cloud.onDemandPrices(platform)
-      const filters = pricingMock.commandCalls(GetProductsCommand)[0]?.args[0].input.Filters ?? []
-      expect(filters).toContainEqual({ Type: 'TERM_MATCH', Field: 'operatingSystem', Value: operatingSystem })
-      expect(filters).toContainEqual({ Type: 'TERM_MATCH', Field: 'licenseModel', Value: licenseModel })
+  // Against the price list's own attribute values: each platform's filters find exactly its licence-included,
+  // shared-tenancy row without pre-installed software, never BYOL, SQL Server, RHEL with HA or reservations.
+  it.each(Object.entries(EXPECTED_M5_LARGE))(
+    'finds the %s price in a recorded Pricing API answer',
+    async (platform, usd) => {
+      pricingMock.on(GetProductsCommand).callsFake((input) => answerGetProducts(input.Filters))
+      const { cloud, logged } = testAdapter('us-east-1')
+      const result = await cloud.onDemandPrices(platform)
+      expect(result.source).toBe('pricing-api')
+      expect(Object.fromEntries(result.prices)).toEqual({ 'm5.large': usd })
+      expect(logged).toEqual([])
     },
   )
+
+  it.each([
+    ['Windows', 'Windows'],
+    ['Red Hat Enterprise Linux', 'RHEL'],
+    ['SUSE Linux', 'SUSE'],
+  ])('filters %s by operatingSystem %s, licence included', async (platform, operatingSystem) => {
+    pricingMock.on(GetProductsCommand).callsFake((input) => answerGetProducts(input.Filters))
+    await testAdapter('us-east-1').cloud.onDemandPrices(platform)
+    const filters = pricingMock.commandCalls(GetProductsCommand)[0]?.args[0].input.Filters ?? []
+    expect(filters).toContainEqual({ Type: 'TERM_MATCH', Field: 'operatingSystem', Value: operatingSystem })
+    // The EC2 price list spells licence-included Windows `No License required`; `License Included` matches nothing.
+    expect(filters).toContainEqual({
+      Type: 'TERM_MATCH',
+      Field: 'licenseModel',
+      Value: 'No License required',
+    })
+  })
+
+  it('falls back to the embedded table for a platform the Pricing API lists nothing for, and says so', async () => {
+    pricingMock.on(GetProductsCommand).callsFake((input) => answerGetProducts(input.Filters))
+    const { cloud, logged } = testAdapter('eu-west-3')
+    const result = await cloud.onDemandPrices('Windows')
+    expect(result.source).toBe('embedded-us-east-1')
+    expect(result.prices.get('m5.large')).toBe(
+      embeddedOnDemandPrices('us-east-1', 'Windows').prices.get('m5.large'),
+    )
+    expect(logged[0]?.attributes).toMatchObject({ platform: 'Windows', error: 'NoProducts' })
+  })
 
   it('falls back to the embedded prices when the Pricing API fails, logs it once and caches the answer', async () => {
     pricingMock.on(GetProductsCommand).rejects(awsError('InternalFailure', 'Internal Server Error', 500))

@@ -84,6 +84,21 @@ describe('generateCase', () => {
       (c) => groupsOf(c).some((g) => g.unhealthyReplacementFraction > 0),
     ],
     ['groups without load balancers', (c) => groupsOf(c).some((g) => g.loadBalancers.length === 0)],
+    ['launch lifecycle hooks', (c) => groupsOf(c).some((g) => g.launchHook)],
+    [
+      'launch hooks whose owner opted in to swaps',
+      (c) => groupsOf(c).some((g) => g.launchHook && g.tags.autospotting_ignore_launch_hooks === 'true'),
+    ],
+    ...['Launch', 'Terminate', 'AddToLoadBalancer', 'AZRebalance'].map(
+      (process): [string, (chaos: ChaosCase) => boolean] => [
+        `${process} suspended`,
+        (c) => groupsOf(c).some((g) => g.suspendedProcesses.includes(process)),
+      ],
+    ),
+    ['Capacity Rebalancing', (c) => groupsOf(c).some((g) => g.capacityRebalance)],
+    ['warm pools', (c) => groupsOf(c).some((g) => g.warmPool !== undefined)],
+    ['instance refreshes', (c) => groupsOf(c).some((g) => g.instanceRefreshes.length > 0)],
+    ['unreadable instance refreshes', (c) => groupsOf(c).some((g) => g.instanceRefreshesUnreadable)],
     ['two regions', (c) => scenarioOf(c).regions.length === 2],
     [
       'a fatal environment (nothing may be touched)',

@@ -4,6 +4,8 @@
  * decrement, a termination hook holds an instance in Terminating:Wait, acting on a non-member fails)
  * and records every call, so tests assert on outcomes and on the exact mutations made.
  */
+
+import type { InstanceRefresh } from '../../lambdas/core/instance-refresh.ts'
 import {
   type CloudPort,
   type GroupQuery,
@@ -35,6 +37,8 @@ export interface FakeGroup extends Mutable<Omit<Group, 'members'>> {
   /** Instance id → Auto Scaling lifecycle state. */
   readonly members: Map<string, string>
   hooks: LifecycleHook[]
+  /** Its instance refreshes, newest first, as DescribeInstanceRefreshes lists them. */
+  refreshes: InstanceRefresh[]
   /** The type the group launches when it backfills (its launch template's type). */
   launchType: string
   /** Its scaling activities, as a test writes them (the fake does not write any itself). */
@@ -108,6 +112,7 @@ export class FakeCloud implements CloudPort {
       capacityRebalance: false,
       status: undefined,
       hooks: [],
+      refreshes: [],
       launchType: 'm5.large',
       activities: [],
       ...overrides,
@@ -233,6 +238,11 @@ export class FakeCloud implements CloudPort {
   async lifecycleHooks(groupName: string): Promise<LifecycleHook[]> {
     this.record('lifecycleHooks', groupName)
     return [...(this.groups.get(groupName)?.hooks ?? [])]
+  }
+
+  async instanceRefreshes(groupName: string): Promise<InstanceRefresh[]> {
+    this.record('instanceRefreshes', groupName)
+    return [...(this.groups.get(groupName)?.refreshes ?? [])]
   }
 
   async groupOfInstances(ids: readonly string[]): Promise<Map<string, string>> {
@@ -419,7 +429,14 @@ export class FakeCloud implements CloudPort {
   }
 
   private snapshot(group: FakeGroup): Group {
-    const { members, hooks: _hooks, launchType: _launchType, activities: _activities, ...fields } = group
+    const {
+      members,
+      hooks: _hooks,
+      refreshes: _refreshes,
+      launchType: _launchType,
+      activities: _activities,
+      ...fields
+    } = group
     const asMembers: GroupMember[] = [...members].map(([instanceId, lifecycleState]) => {
       const instance = this.instances.get(instanceId)
       return {

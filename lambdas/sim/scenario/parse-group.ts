@@ -1,6 +1,7 @@
 /** One group of a scenario region: shape, tags, launch source, protections, scaling, load balancers. */
 import type { Catalog } from '../../core/types.ts'
 import { type Checker, childPath, type Json } from './check.ts'
+import { FEATURE_FIELDS, parseGroupFeatures } from './parse-group-features.ts'
 import { parseLoadBalancers } from './parse-load-balancer.ts'
 import type { ScenarioGroup } from './types.ts'
 
@@ -19,6 +20,7 @@ export const GROUP_FIELDS = [
   'desiredSchedule',
   'loadBalancers',
   'unhealthyReplacementFraction',
+  ...FEATURE_FIELDS,
 ] as const
 
 /** Auto Scaling's own limits on names, sizes, tags and the grace period. */
@@ -127,7 +129,9 @@ export const parseGroup = (
     fields.unhealthyReplacementFraction === undefined
       ? 0
       : check.number(at('unhealthyReplacementFraction'), fields.unhealthyReplacementFraction, 0, 1)
+  const features = parseGroupFeatures(check, path, fields)
   if (
+    features === undefined ||
     name === undefined ||
     instanceType === undefined ||
     min === undefined ||
@@ -156,5 +160,6 @@ export const parseGroup = (
     desiredSchedule,
     loadBalancers,
     unhealthyReplacementFraction,
+    ...features,
   }
 }

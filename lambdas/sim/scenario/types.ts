@@ -27,7 +27,23 @@ export interface ScenarioLoadBalancer {
   readonly deregistrationDelaySeconds: number
 }
 
-export interface ScenarioGroup {
+/** Auto Scaling features that change what spotswap may do with a group (parse-group-features.ts). */
+export interface ScenarioGroupFeatures {
+  /** An `autoscaling:EC2_INSTANCE_LAUNCHING` hook: members Auto Scaling launches wait in Pending:Wait. */
+  readonly launchHook: boolean
+  /** Processes suspended for the whole run (core/suspended-processes.ts names them). */
+  readonly suspendedProcesses: readonly string[]
+  /** CapacityRebalance: Auto Scaling replaces a spot member itself on a rebalance recommendation. */
+  readonly capacityRebalance: boolean
+  /** A warm pool of stopped instances the group draws on when it scales out. */
+  readonly warmPool: { readonly minSize: number } | undefined
+  /** When instance refreshes start (epoch ms, sorted); each replaces every older member, one at a time. */
+  readonly instanceRefreshes: readonly number[]
+  /** DescribeInstanceRefreshes fails for the group (as moto's HTML 500, or a missing permission). */
+  readonly instanceRefreshesUnreadable: boolean
+}
+
+export interface ScenarioGroup extends ScenarioGroupFeatures {
   readonly name: string
   readonly instanceType: string
   readonly min: number
