@@ -21,7 +21,7 @@ import { interruptGroup, scheduleCapacityChanges } from './interruptions.ts'
 import type { Violation } from './invariants.ts'
 import { type InvocationStats, Invocations } from './invocations.ts'
 import { servingCount } from './load-balancers.ts'
-import { installMixedInstances } from './mixed-instances-group.ts'
+import { installMixedInstances, type MixedInstancesStats } from './mixed-instances-group.ts'
 import { type SimPolicy, SPOTSWAP_POLICY } from './policy.ts'
 import { buildReport, type GroupInput, onDemandOnlyCost, type SimulationReport } from './report.ts'
 import { endOf, type Scenario } from './scenario/types.ts'
@@ -57,6 +57,8 @@ export interface SimulationRun {
   readonly serving: AvailabilityFigures
   /** Spot instances Auto Scaling launched per group under a mixed-instances policy. */
   readonly autoScalingSpotLaunches: ReadonlyMap<string, number>
+  /** What Auto Scaling did for the mixed-instances groups (launches per pool, their causes); asg-* only. */
+  readonly autoScaling: MixedInstancesStats | undefined
 }
 
 const scheduleOwnerActions = (world: World, scenario: Scenario): void => {
@@ -211,5 +213,6 @@ export const simulateRun = async (
     availability: availability.finish(end),
     serving: servingFigures,
     autoScalingSpotLaunches: mixed?.spotLaunches ?? new Map(),
+    autoScaling: mixed || undefined,
   }
 }

@@ -14,7 +14,7 @@ export const ZONES = ['us-east-1a', 'us-east-1b']
 export const M5_LARGE_ON_DEMAND = 0.096
 
 /** Inline traces: `hourly:1,0` has capacity in its first hour and none in its second, and so on. */
-const inlineTrace = (name: string): CapacityTrace | undefined => {
+export const inlineTrace = (name: string): CapacityTrace | undefined => {
   const match = /^hourly:([\d,]+)$/.exec(name)
   if (match?.[1] === undefined) return embeddedTrace(name)
   return { gapSeconds: 3600, instanceType: '', zone: '', data: match[1].split(',').map(Number) }
