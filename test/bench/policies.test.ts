@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { policyFigures } from '../../lambdas/bench/scenario-run.ts'
 import {
   ASG_LOWEST_PRICE_POLICY,
   ASG_PRICE_CAPACITY_OPTIMIZED_POLICY,
@@ -100,6 +101,26 @@ describe('the asg-* policies (Auto Scaling with a MixedInstancesPolicy)', () => 
         held[`${instance.type}/${instance.zone}`] = (held[`${instance.type}/${instance.zone}`] ?? 0) + 1
     }
     expect(held).toEqual(pools)
+  })
+
+  it('report the pools each chose per group, which differ where the strategies do', async () => {
+    const scenario = handMade({ spotPrices: PRICES })
+    const pools = async (policy: SimPolicy) =>
+      policyFigures(await simulateRun(scenario, { policy })).spotPoolsByGroup
+    expect(await pools(ASG_LOWEST_PRICE_POLICY)).toEqual({
+      web: {
+        'm5.large/us-east-1a': 1,
+        'm5.large/us-east-1b': 1,
+        'm5a.large/us-east-1a': 1,
+        'm5a.large/us-east-1b': 1,
+      },
+    })
+    expect(await pools(ASG_PRICE_CAPACITY_OPTIMIZED_POLICY)).toEqual({
+      web: { 'm5.large/us-east-1b': 2, 'm5a.large/us-east-1a': 2 },
+    })
+    expect(
+      policyFigures(await simulateRun(scenario, { policy: SPOTSWAP_POLICY })).spotPoolsByGroup,
+    ).toBeUndefined()
   })
 
   it('have no on-demand fallback: with no spot capacity anywhere the group runs short', async () => {
