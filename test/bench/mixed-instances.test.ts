@@ -118,6 +118,32 @@ describe('the asg-* model of a MixedInstancesPolicy group', () => {
     expect(held['m5.large/us-east-1a/spot']).toBeUndefined()
   })
 
+  it('scales in (price-capacity-optimized) from the shallowest pool first, even when it is the cheapest', async () => {
+    // us-east-1b has no spot capacity, so all four go to m5a.large in us-east-1a (0.03, as deep as
+    // m5.large at 0.04). It loses half its capacity at 19:00: two of its instances are interrupted and
+    // backfilled into m5.large, now the deeper pool; at 19:30 the group goes to 2 and the shallow pool goes.
+    const scenario = webGroup(
+      {},
+      { desiredSchedule: [['2022-05-31T19:30:00Z', 2]] },
+      {
+        capacity: {
+          ...noCapacity(['m5.large/us-east-1b', 'm5a.large/us-east-1b']),
+          'm5a.large/us-east-1a': { trace: 'hourly:2,1' },
+        },
+      },
+    )
+    const withoutRebalancing: SimPolicy = {
+      ...ASG_PRICE_CAPACITY_OPTIMIZED_POLICY,
+      mixedInstances: {
+        spotAllocationStrategy: 'price-capacity-optimized',
+        spotInstancePools: 2,
+        capacityRebalance: false,
+      },
+    }
+    const { held } = await membersAtEnd(scenario, withoutRebalancing)
+    expect(held).toEqual({ 'm5.large/us-east-1a/spot': 2 })
+  })
+
   it('replaces an interrupted spot instance once, and keeps every group within its launch bound', async () => {
     const scenario = handMade(
       { spotPrices: PRICES },
