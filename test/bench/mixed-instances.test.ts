@@ -12,7 +12,7 @@ import {
 import type { Scenario } from '../../lambdas/sim/scenario/types.ts'
 import { simulateRun } from '../../lambdas/sim/simulate.ts'
 import type { World } from '../../lambdas/sim/world.ts'
-import { handMade, PRICES, pinnedGroup } from './support.ts'
+import { handMade, PCO_WITHOUT_REBALANCING, PRICES, pinnedGroup } from './support.ts'
 
 /** Where the group's active members are at the end: `type/zone/lifecycle` → count. */
 const membersAtEnd = async (scenario: Scenario, policy: SimPolicy = ASG_PRICE_CAPACITY_OPTIMIZED_POLICY) => {
@@ -132,14 +132,7 @@ describe('the asg-* model of a MixedInstancesPolicy group', () => {
         },
       },
     )
-    const withoutRebalancing: SimPolicy = {
-      ...ASG_PRICE_CAPACITY_OPTIMIZED_POLICY,
-      mixedInstances: {
-        spotAllocationStrategy: 'price-capacity-optimized',
-        spotInstancePools: 2,
-        capacityRebalance: false,
-      },
-    }
+    const withoutRebalancing = PCO_WITHOUT_REBALANCING
     const { held } = await membersAtEnd(scenario, withoutRebalancing)
     expect(held).toEqual({ 'm5.large/us-east-1a/spot': 2 })
   })

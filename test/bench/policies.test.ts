@@ -10,7 +10,7 @@ import {
 } from '../../lambdas/sim/policy.ts'
 import { simulateRun } from '../../lambdas/sim/simulate.ts'
 import type { World } from '../../lambdas/sim/world.ts'
-import { handMade, PRICES, pinnedGroup } from './support.ts'
+import { handMade, PCO_WITHOUT_REBALANCING, PRICES, pinnedGroup } from './support.ts'
 
 const spotAt = (run: Awaited<ReturnType<typeof simulateRun>>, group = 'web') =>
   run.report.timeline.filter((row) => row.group === group).map((row) => row.spot)
@@ -136,14 +136,7 @@ describe('the asg-* policies (Auto Scaling with a MixedInstancesPolicy)', () => 
 
   it('replace an instance on its rebalance recommendation before EC2 takes it (capacity rebalancing)', async () => {
     const scenario = handMade({ spotPrices: PRICES, capacity: unavailable(['m5a.large/us-east-1a']) })
-    const withoutRebalancing: SimPolicy = {
-      ...ASG_PRICE_CAPACITY_OPTIMIZED_POLICY,
-      mixedInstances: {
-        spotAllocationStrategy: 'price-capacity-optimized',
-        spotInstancePools: 2,
-        capacityRebalance: false,
-      },
-    }
+    const withoutRebalancing = PCO_WITHOUT_REBALANCING
     const rebalanced = await simulateRun(scenario, { policy: ASG_PRICE_CAPACITY_OPTIMIZED_POLICY })
     const interrupted = await simulateRun(scenario, { policy: withoutRebalancing })
     expect(rebalanced.report.totals.interruptions).toBe(2)

@@ -6,6 +6,7 @@
 import type { CapacityTrace } from '../../lambdas/data/capacity-traces.ts'
 import { embeddedTrace } from '../../lambdas/data/capacity-traces.ts'
 import { embeddedCatalog } from '../../lambdas/data/catalog.ts'
+import { ASG_PRICE_CAPACITY_OPTIMIZED_POLICY, type SimPolicy } from '../../lambdas/sim/policy.ts'
 import { parseScenario } from '../../lambdas/sim/scenario/parse.ts'
 import type { Scenario } from '../../lambdas/sim/scenario/types.ts'
 
@@ -53,4 +54,14 @@ export const handMade = (
 export const PRICES = {
   'm5.large': { 'us-east-1a': 0.04, 'us-east-1b': 0.04 },
   'm5a.large': { 'us-east-1a': 0.03, 'us-east-1b': 0.05 },
+}
+
+/** asg-price-capacity-optimized with capacity rebalancing off: interruptions only, no early replacement. */
+export const PCO_WITHOUT_REBALANCING: SimPolicy = {
+  ...ASG_PRICE_CAPACITY_OPTIMIZED_POLICY,
+  mixedInstances: {
+    spotAllocationStrategy: 'price-capacity-optimized',
+    spotInstancePools: 2,
+    capacityRebalance: false,
+  },
 }
