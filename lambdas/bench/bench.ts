@@ -44,10 +44,7 @@ export const runBench = async (
       : loaded
     const outcome = await runScenario(scenario, catalog, (policy) => step(`${key}: ${policy}`))
     scenarios[key] = { ...outcome.figures }
-    scenarioDetails[key] = {
-      zoneBalancedOracleSavingsPct: outcome.zoneBalancedOracleSavingsPct,
-      violations: outcome.violations,
-    }
+    scenarioDetails[key] = { violations: outcome.violations }
   }
   const scale = await measureScale(options.quick ? QUICK_SCALE : FULL_SCALE, step)
   step('Lambda bundles and init time')

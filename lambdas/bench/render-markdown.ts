@@ -2,7 +2,7 @@
 
 import { type SweepRecord, sweepLine } from '../chaos/sweep-record.ts'
 import { type ColdStartMeasurement, HANDLERS } from './lambda-figures.ts'
-import { COLUMN_HEADERS, scenarioRows } from './render-table.ts'
+import { COLUMN_HEADERS, scenarioNotes, scenarioRows } from './render-table.ts'
 import type { BenchResults, PolicyKey } from './results.ts'
 import type { ScaleDetails } from './scale.ts'
 import type { TargetCheck } from './targets.ts'
@@ -12,7 +12,6 @@ export interface BenchDetails {
     Record<
       string,
       {
-        readonly zoneBalancedOracleSavingsPct: number
         readonly violations: Readonly<Partial<Record<PolicyKey, number>>>
       }
     >
@@ -64,8 +63,10 @@ export const renderResultsMarkdown = (
       '',
       table(['Policy', ...COLUMN_HEADERS], rows),
       '',
-      `Oracle held to Auto Scaling's zone balance: ${extra?.zoneBalancedOracleSavingsPct.toFixed(2)}% savings. ` +
+      [
+        ...scenarioNotes(byPolicy),
         `Invariant violations: ${violations.length === 0 ? 'none' : violations.join(', ')}.`,
+      ].join('\n\n'),
     ].join('\n')
   })
   const { scale } = results

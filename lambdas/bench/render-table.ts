@@ -1,10 +1,11 @@
 /** The benchmark on a terminal: one table per scenario, every figure with its ratio to spotswap's. */
 import { renderTable } from '../cli/table.ts'
 import type { BenchResults, PolicyFigures } from './results.ts'
-import { POLICY_KEYS } from './results.ts'
+import { MIXED_POLICY_KEYS, POLICY_KEYS } from './results.ts'
 import type { TargetCheck } from './targets.ts'
 
-type Figure = keyof PolicyFigures
+/** The figures every policy has, one column each. */
+type Figure = Exclude<keyof PolicyFigures, 'zoneBalancedOracleSavingsPct' | 'spotPoolsByGroup'>
 
 const COLUMNS: readonly {
   readonly figure: Figure
@@ -47,6 +48,41 @@ export const scenarioRows = (byPolicy: Readonly<Record<string, PolicyFigures>>):
 
 export const COLUMN_HEADERS = COLUMNS.map((c) => c.header)
 
+const poolsText = (pools: Readonly<Record<string, Readonly<Record<string, number>>>>): string =>
+  Object.entries(pools)
+    .map(
+      ([group, launches]) =>
+        `${group}: ${Object.entries(launches)
+          .map(([pool, n]) => `${pool} ×${n}`)
+          .join(', ')}`,
+    )
+    .join('; ') || 'no spot launch'
+
+/**
+ * The lines under a scenario's table: the zone-balanced oracle with spotswap's share of it, and the pools
+ * each asg-* policy launched into per group (said once when both chose the same).
+ */
+export const scenarioNotes = (byPolicy: Readonly<Record<string, PolicyFigures>>): string[] => {
+  const notes: string[] = []
+  const balanced = byPolicy.oracle?.zoneBalancedOracleSavingsPct
+  const spotswap = byPolicy.spotswap?.savingsPct
+  if (balanced !== undefined)
+    notes.push(
+      `Oracle held to Auto Scaling's zone balance: ${balanced.toFixed(2)}% savings` +
+        (spotswap === undefined || balanced <= 0
+          ? '.'
+          : `; spotswap's ${spotswap.toFixed(2)}% is ${((100 * spotswap) / balanced).toFixed(1)}% of it.`),
+    )
+  const pools = MIXED_POLICY_KEYS.flatMap((policy) => {
+    const chosen = byPolicy[policy]?.spotPoolsByGroup
+    return chosen === undefined ? [] : [{ policy, text: poolsText(chosen) }]
+  })
+  if (pools.length === 2 && pools[0]?.text === pools[1]?.text)
+    notes.push(`Spot pools (launches), the same for ${MIXED_POLICY_KEYS.join(' and ')}: ${pools[0]?.text}.`)
+  else for (const { policy, text } of pools) notes.push(`Spot pools (launches) of ${policy}: ${text}.`)
+  return notes
+}
+
 export const renderResultsText = (results: BenchResults, targets: readonly TargetCheck[]): string => {
   const header = [
     { header: 'Policy' },
@@ -55,8 +91,8 @@ export const renderResultsText = (results: BenchResults, targets: readonly Targe
       { header: '×', align: 'right' as const },
     ]),
   ]
-  const blocks = Object.entries(results.scenarios).map(
-    ([name, byPolicy]) => `${name}\n${renderTable(header, scenarioRows(byPolicy))}`,
+  const blocks = Object.entries(results.scenarios).map(([name, byPolicy]) =>
+    [name, renderTable(header, scenarioRows(byPolicy)), ...scenarioNotes(byPolicy)].join('\n'),
   )
   const { scale } = results
   const lines = [

@@ -10,6 +10,7 @@ export const SCENARIO_KEYS = [
   'gpu-fleet',
   'large-account',
   'slow-health',
+  'five-zones-48h',
 ] as const
 export type ScenarioKey = (typeof SCENARIO_KEYS)[number]
 
@@ -41,7 +42,20 @@ export interface PolicyFigures {
   readonly replacements: number
   /** API requests per Lambda invocation; null when no Lambda runs (on-demand, asg-*, oracle). */
   readonly apiCallsPerRun: number | null
+  /**
+   * The oracle only: its savings when held to Auto Scaling's zone balance (each zone's share of a group
+   * in that zone's cheapest pool), the part of a gap to the oracle that no zone-balanced policy can close.
+   */
+  readonly zoneBalancedOracleSavingsPct?: number
+  /**
+   * The asg-* policies only: spot launches per group and pool (`type/zone` → launches), the pools the
+   * allocation strategy chose; two asg-* policies with the same figures show here whether they chose alike.
+   */
+  readonly spotPoolsByGroup?: Readonly<Record<string, Readonly<Record<string, number>>>>
 }
+
+/** The policies whose figures carry spotPoolsByGroup. */
+export const MIXED_POLICY_KEYS = ['asg-lowest-price', 'asg-price-capacity-optimized'] as const
 
 export interface ScaleFigures {
   readonly regions: number
@@ -110,6 +124,21 @@ export const resultsProblems = (value: unknown, scenarios: readonly string[] = S
         need(isNumber(figures[key]), `${path}.${key}`, 'a number')
       for (const key of ['convergenceMinutes', 'apiCallsPerRun'])
         need(figures[key] === null || isNumber(figures[key]), `${path}.${key}`, 'a number or null')
+      if (policy === 'oracle')
+        need(
+          isNumber(figures.zoneBalancedOracleSavingsPct),
+          `${path}.zoneBalancedOracleSavingsPct`,
+          'a number',
+        )
+      if ((MIXED_POLICY_KEYS as readonly string[]).includes(policy))
+        need(
+          isObject(figures.spotPoolsByGroup) &&
+            Object.values(figures.spotPoolsByGroup).every(
+              (pools) => isObject(pools) && Object.values(pools).every(isNumber),
+            ),
+          `${path}.spotPoolsByGroup`,
+          'an object of groups, each an object of pools with their launches',
+        )
     }
   }
   const scale = value.scale

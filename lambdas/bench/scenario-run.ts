@@ -4,6 +4,7 @@
  */
 import { parseGlobalConfig } from '../core/config.ts'
 import type { Catalog } from '../core/types.ts'
+import type { MixedInstancesStats } from '../sim/mixed-instances-group.ts'
 import { round } from '../sim/report.ts'
 import type { Scenario } from '../sim/scenario/types.ts'
 import { type SimulationRun, simulateRun } from '../sim/simulate.ts'
@@ -13,8 +14,6 @@ import type { PolicyFigures, PolicyKey } from './results.ts'
 
 export interface ScenarioOutcome {
   readonly figures: Readonly<Record<PolicyKey, PolicyFigures>>
-  /** The oracle bound to Auto Scaling's zone balance: how much of a gap is the price of balance. */
-  readonly zoneBalancedOracleSavingsPct: number
   /** Simulated policies' invariant violations (spotswap's safety checks), by policy. */
   readonly violations: Readonly<Partial<Record<PolicyKey, number>>>
 }
@@ -32,8 +31,20 @@ export const policyFigures = (run: SimulationRun): PolicyFigures => {
     interruptions: totals.interruptions,
     replacements: totals.replacements + sum(run.autoScalingSpotLaunches.values()),
     apiCallsPerRun: invocations === 0 ? null : round(sum(Object.values(totals.apiCalls)) / invocations, 1),
+    ...(run.autoScaling === undefined ? {} : { spotPoolsByGroup: spotPoolsByGroup(run.autoScaling) }),
   }
 }
+
+/** The pools Auto Scaling launched into, per group, sorted so two policies' choices compare as text. */
+export const spotPoolsByGroup = (stats: MixedInstancesStats): Record<string, Record<string, number>> =>
+  Object.fromEntries(
+    [...stats.spotPools]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([group, pools]) => [
+        group,
+        Object.fromEntries([...pools].sort(([a], [b]) => a.localeCompare(b))),
+      ]),
+  )
 
 export const runScenario = async (
   scenario: Scenario,
@@ -62,10 +73,7 @@ export const runScenario = async (
     interruptions: 0,
     replacements: oracle.launches,
     apiCallsPerRun: null,
-  }
-  return {
-    figures: figures as Record<PolicyKey, PolicyFigures>,
     zoneBalancedOracleSavingsPct: oracleFigures(scenario, config, catalog, 'zone-balanced').savingsPct,
-    violations,
   }
+  return { figures: figures as Record<PolicyKey, PolicyFigures>, violations }
 }

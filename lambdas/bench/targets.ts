@@ -12,6 +12,11 @@ export interface TargetCheck {
 
 const PREEMPTION = 'preemption-traces'
 /**
+ * The share of the zone-balanced oracle's savings spotswap must reach on every scenario: that oracle keeps
+ * each zone's instances in the zone, as spotswap must, so only the replacement policy separates them.
+ */
+const ZONE_BALANCED_SHARE = 0.95
+/**
  * What swaps may cost serving capacity against on-demand only, in points (an owner's own scale-out
  * costs every policy the same boot and health checks).
  */
@@ -41,6 +46,15 @@ export const checkTargets = (results: BenchResults): TargetCheck[] => {
       met: share >= 0.9,
       detail: `${fixed(spotswap.savingsPct, 2)}% vs ${fixed(oracle.savingsPct, 2)}% = ${fixed(100 * share)}%`,
     })
+    const balanced = oracle.zoneBalancedOracleSavingsPct
+    if (balanced !== undefined) {
+      const balancedShare = balanced > 0 ? spotswap.savingsPct / balanced : 1
+      checks.push({
+        target: `${name}: savings ≥ ${100 * ZONE_BALANCED_SHARE}% of the zone-balanced oracle's`,
+        met: balancedShare >= ZONE_BALANCED_SHARE,
+        detail: `${fixed(spotswap.savingsPct, 2)}% vs ${fixed(balanced, 2)}% = ${fixed(100 * balancedShare)}%`,
+      })
+    }
     checks.push({
       target: `${name}: availability ≥ 99.9%`,
       met: spotswap.capacityAvailabilityPct >= 99.9,

@@ -10,13 +10,14 @@ import { LAUNCH_HOOK_SECONDS, TERMINATION_HOOK_SECONDS } from './constants.ts'
 import { launchInstance, shutDown } from './ec2.ts'
 import { drawFromWarmPool, fillWarmPool, hasLaunchHook } from './group-features.ts'
 import { deregisterTargets, registerTargets } from './load-balancers.ts'
-import { activeComposition, chooseLaunch, type LaunchChoice, mixedInstancesOf } from './mixed-instances.ts'
+import { alignedVictims, chooseLaunch, type LaunchChoice, scaleInCandidates } from './mixed-instances.ts'
 import { isActiveMember, type SimGroup, type SimInstance, type SimRegion } from './state.ts'
 import type { World } from './world.ts'
 
 export const GROUP_NAME_TAG = 'aws:autoscaling:groupName'
 
-const activeByZone = (region: SimRegion, group: SimGroup): Map<string, string[]> => {
+/** The group's launching and in-service members per zone, in the group's zone order. */
+export const activeByZone = (region: SimRegion, group: SimGroup): Map<string, string[]> => {
   const byZone = new Map<string, string[]>(group.zones.map((zone) => [zone, []]))
   for (const [id, member] of group.members) {
     if (!isActiveMember(member)) continue
@@ -137,40 +138,28 @@ export const terminateMember = (world: World, region: SimRegion, group: SimGroup
 }
 
 /**
- * A mixed group's default termination policy first aligns the group with its distribution: on-demand
- * instances beyond its base go first, then the spot instances in the dearest pools.
+ * The member scale-in terminates next, as the default termination policy picks it
+ * (https://docs.aws.amazon.com/autoscaling/ec2/userguide/ec2-auto-scaling-termination-policies.html): never one
+ * protected from scale-in; a mixed group first picks the purchase option (scaleInCandidates), then the zone
+ * with the most instances among those holding a candidate, so zones end most balanced; within it, a spot
+ * instance the allocation strategy would keep least (alignedVictims), else one at random.
  */
-const mixedVictims = (world: World, region: SimRegion, group: SimGroup, ids: readonly string[]): string[] => {
-  const mixed = mixedInstancesOf(group)
-  if (mixed === undefined) return [...ids]
-  const instances = ids.flatMap((id) => region.instances.get(id) ?? [])
-  const onDemand = instances.filter((i) => i.lifecycle === 'on-demand')
-  if (
-    onDemand.length > 0 &&
-    activeComposition(region, group).onDemand > mixed.onDemandFor(group.desiredCapacity)
-  )
-    return onDemand.map((i) => i.id)
-  const price = (id: string) => {
-    const instance = region.instances.get(id)
-    return instance === undefined
-      ? 0
-      : (region.market.spotPrice(instance.type, instance.zone, world.clock.now) ?? 0)
-  }
-  const dearest = Math.max(...ids.map(price))
-  return ids.filter((id) => price(id) === dearest)
+const scaleInVictim = (world: World, region: SimRegion, group: SimGroup): string | undefined => {
+  const byZone = activeByZone(region, group)
+  const unprotected = [...byZone.values()]
+    .flat()
+    .filter((id) => group.members.get(id)?.protectedFromScaleIn === false)
+  const eligible = new Set(scaleInCandidates(region, group, unprotected))
+  let victimZone: string[] = []
+  for (const ids of byZone.values())
+    if (ids.some((id) => eligible.has(id)) && ids.length > victimZone.length) victimZone = ids
+  const candidates = victimZone.filter((id) => eligible.has(id))
+  return world.random.asg.pick(alignedVictims(world, region, group, candidates))
 }
 
 const scaleIn = (world: World, region: SimRegion, group: SimGroup, count: number): void => {
   for (let n = 0; n < count; n++) {
-    const byZone = activeByZone(region, group)
-    const candidates = (ids: readonly string[]) =>
-      ids.filter((id) => group.members.get(id)?.protectedFromScaleIn === false)
-    let victimZone: string[] = []
-    for (const ids of byZone.values()) {
-      // The zone with the most instances loses one, as the default termination policy balances zones.
-      if (candidates(ids).length > 0 && ids.length > victimZone.length) victimZone = ids
-    }
-    const victim = world.random.asg.pick(mixedVictims(world, region, group, candidates(victimZone)))
+    const victim = scaleInVictim(world, region, group)
     if (victim === undefined) return
     terminateMember(world, region, group, victim)
   }

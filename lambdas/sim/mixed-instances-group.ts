@@ -2,8 +2,10 @@
  * The asg-* benchmark policies: at the start, the owner of every managed group switches it to a
  * MixedInstancesPolicy (the same on-demand minimum as base capacity, spot above it, the group's
  * compatible types as overrides) with capacity rebalancing, and Auto Scaling runs it from then on:
- * - the distribution change is rolled out gradually, launch before terminate: a few spot instances at a
- *   time; each on-demand instance beyond the base leaves once a spot instance is in service;
+ * - the distribution change is rolled out gradually, launch before terminate
+ *   (https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_InstancesDistribution.html): a few spot
+ *   instances at a time, each for one on-demand instance that scale-in could take (unprotected, beyond
+ *   the base), launched in its zone and terminating it once in service;
  * - a rebalance recommendation starts a replacement spot instance; the at-risk one is terminated once
  *   the replacement is in service (if EC2 has not taken it first);
  * - a launch that found no spot capacity is retried on Auto Scaling's next pass.
@@ -16,14 +18,17 @@ import { isManaged } from '../core/managed.ts'
 import { LINUX } from '../core/platform.ts'
 import { latestSpotPrices } from '../core/prices.ts'
 import { selectCandidates } from '../core/selection.ts'
-import { activeCount, launchMember, reconcile, terminateMember, zonesByFewest } from './asg.ts'
+import { poolKey } from '../core/types.ts'
+import { activeByZone, activeCount, launchMember, reconcile, terminateMember, zonesByFewest } from './asg.ts'
 import { Priority } from './clock.ts'
 import { effectiveConfig } from './group-state.ts'
 import {
   activeComposition,
   chooseLaunch,
   type MixedInstancesDistribution,
+  type MixedInstancesGroup,
   mixedInstancesOf,
+  onDemandTarget,
   setMixedInstances,
 } from './mixed-instances.ts'
 import { isActiveMember, type SimGroup, type SimRegion } from './state.ts'
@@ -41,9 +46,19 @@ export const DISTRIBUTION_BATCH_SHARE = 0.1
 /** A MixedInstancesPolicy accepts at most 40 launch template overrides. */
 export const MAX_MIXED_OVERRIDES = 40
 
-export interface MixedInstancesRun {
+/** What Auto Scaling did for the mixed groups, per group name: the launches and what caused them. */
+export interface MixedInstancesStats {
   /** Spot instances Auto Scaling launched per group (scale-out, backfill, rollout, rebalancing). */
   readonly spotLaunches: ReadonlyMap<string, number>
+  /** The same per pool (`type/zone` → launches): what the allocation strategy chose. */
+  readonly spotPools: ReadonlyMap<string, ReadonlyMap<string, number>>
+  /** On-demand instances the switch replaces: unprotected ones beyond the base at the start. */
+  readonly switchReplaces: ReadonlyMap<string, number>
+  /** Rebalance recommendations received by the group's instances. */
+  readonly rebalanceRecommendations: ReadonlyMap<string, number>
+}
+
+export interface MixedInstancesRun extends MixedInstancesStats {
   /** Reacts to the EventBridge events Auto Scaling acts on itself (rebalance recommendations). */
   readonly onEvent: (event: SimEvent) => void
 }
@@ -82,6 +97,42 @@ export const overrideTypesFor = (
     .map(([type]) => type)
 }
 
+const increment = <K>(map: Map<K, number>, key: K): void => {
+  map.set(key, (map.get(key) ?? 0) + 1)
+}
+
+const isOnDemandMember = (region: SimRegion, group: SimGroup, id: string): boolean => {
+  const member = group.members.get(id)
+  return (
+    member !== undefined &&
+    isActiveMember(member) &&
+    !member.protectedFromScaleIn &&
+    region.instances.get(id)?.lifecycle === 'on-demand'
+  )
+}
+
+/**
+ * The on-demand member the rollout replaces next: one that scale-in could take (unprotected, beyond the
+ * target, not already being replaced), in the zone with the most instances, as the termination policy
+ * would pick it. None when every on-demand instance beyond the base is protected or being replaced.
+ */
+export const nextRolloutVictim = (
+  region: SimRegion,
+  group: SimGroup,
+  claimed: ReadonlySet<string>,
+): string | undefined => {
+  const mixed = mixedInstancesOf(group)
+  if (mixed === undefined) return undefined
+  const excess = activeComposition(region, group).onDemand - onDemandTarget(group, mixed) - claimed.size
+  if (excess <= 0) return undefined
+  let victim: { id: string; zoneSize: number } | undefined
+  for (const ids of activeByZone(region, group).values())
+    for (const id of ids)
+      if (!claimed.has(id) && isOnDemandMember(region, group, id) && ids.length > (victim?.zoneSize ?? 0))
+        victim = { id, zoneSize: ids.length }
+  return victim?.id
+}
+
 export const installMixedInstances = (
   world: World,
   config: GlobalConfig,
@@ -89,48 +140,53 @@ export const installMixedInstances = (
   until: number,
 ): MixedInstancesRun => {
   const spotLaunches = new Map<string, number>()
-  /** Spot instances launched to roll out the distribution, per group; done once in service or gone. */
-  const rollingOut = new Map<SimGroup, Set<string>>()
+  const spotPools = new Map<string, Map<string, number>>()
+  const switchReplaces = new Map<string, number>()
+  const rebalanceRecommendations = new Map<string, number>()
+  /** Spot instance launched to roll out the distribution → the on-demand member it replaces, per group. */
+  const rollingOut = new Map<SimGroup, Map<string, string>>()
   /** At-risk instance → its capacity-rebalancing replacement. */
   const replacements = new Map<string, string>()
   world.observe({
     instanceLaunched: (instance) => {
-      if (instance.origin === 'asg' && instance.lifecycle === 'spot' && instance.costGroup !== undefined)
-        spotLaunches.set(instance.costGroup, (spotLaunches.get(instance.costGroup) ?? 0) + 1)
+      if (instance.origin !== 'asg' || instance.lifecycle !== 'spot' || instance.costGroup === undefined)
+        return
+      increment(spotLaunches, instance.costGroup)
+      const pools = spotPools.get(instance.costGroup) ?? new Map<string, number>()
+      spotPools.set(instance.costGroup, pools)
+      increment(pools, poolKey(instance.type, instance.zone))
     },
   })
   const pending = (group: SimGroup, id: string | undefined): boolean =>
     id !== undefined && group.members.get(id)?.lifecycleState === 'Pending'
 
   /**
-   * A rollout launch goes where on-demand instances are, most first: the scale-in that follows balances
-   * zones first, so it then takes an on-demand instance of that zone rather than a spot one elsewhere.
+   * Launch before terminate, one on-demand member at a time: the spot instance goes into the member's zone
+   * (the next zone with the fewest instances when no pool qualifies there) and the member is terminated
+   * once it is in service, if still beyond the target; the group is then brought back to its desired
+   * capacity (a scale-out meanwhile counted the launch as capacity).
    */
-  const zonesToRollOut = (region: SimRegion, group: SimGroup): string[] => {
-    const onDemandIn = new Map<string, number>()
-    for (const [id, member] of group.members) {
-      const instance = region.instances.get(id)
-      if (isActiveMember(member) && instance?.lifecycle === 'on-demand')
-        onDemandIn.set(instance.zone, (onDemandIn.get(instance.zone) ?? 0) + 1)
-    }
-    return zonesByFewest(region, group).sort((a, b) => (onDemandIn.get(b) ?? 0) - (onDemandIn.get(a) ?? 0))
-  }
-
   const rollOut = (region: SimRegion, group: SimGroup): void => {
     const mixed = mixedInstancesOf(group)
     if (mixed === undefined) return
     const batch = Math.max(1, Math.floor(group.desiredCapacity * DISTRIBUTION_BATCH_SHARE))
-    const inFlight = new Set([...(rollingOut.get(group) ?? [])].filter((id) => pending(group, id)))
+    const inFlight = new Map([...(rollingOut.get(group) ?? [])].filter(([id]) => pending(group, id)))
     rollingOut.set(group, inFlight)
-    const excess = () =>
-      activeComposition(region, group).onDemand - mixed.onDemandFor(group.desiredCapacity) - inFlight.size
-    while (inFlight.size < batch && excess() > 0) {
-      const choice = chooseLaunch(world, region, group, zonesToRollOut(region, group), 'spot')
+    while (inFlight.size < batch) {
+      const victim = nextRolloutVictim(region, group, new Set(inFlight.values()))
+      const zone = region.instances.get(victim ?? '')?.zone
+      if (victim === undefined || zone === undefined) break
+      const zones = [zone, ...zonesByFewest(region, group).filter((z) => z !== zone)]
+      const choice = chooseLaunch(world, region, group, zones, 'spot')
       if (choice === undefined) break
-      inFlight.add(
-        // One above desired once in service: the scale-in takes an on-demand instance beyond the base.
-        launchMember(world, region, group, choice, () => reconcile(world, region, group)),
-      )
+      const launched = launchMember(world, region, group, choice, () => {
+        const member = group.members.get(victim)
+        const beyondTarget = activeComposition(region, group).onDemand > onDemandTarget(group, mixed)
+        if (member !== undefined && isActiveMember(member) && beyondTarget)
+          terminateMember(world, region, group, victim)
+        reconcile(world, region, group)
+      })
+      inFlight.set(launched, victim)
     }
   }
 
@@ -162,21 +218,32 @@ export const installMixedInstances = (
 
   for (const region of world.regions.values()) {
     const groups = [...region.groups.values()].filter((group) => isManaged(group.tags, config))
-    for (const group of groups)
-      setMixedInstances(group, {
+    for (const group of groups) {
+      const mixed: MixedInstancesGroup = {
         distribution,
         overrideTypes: overrideTypesFor(world, config, region, group),
         onDemandFor: (desired) => minOnDemandCount(effectiveConfig(config, group), desired, undefined),
-      })
+      }
+      setMixedInstances(group, mixed)
+      const onDemand = [...group.members.keys()].filter((id) => isOnDemandMember(region, group, id))
+      const beyondBase = activeComposition(region, group).onDemand - onDemandTarget(group, mixed)
+      switchReplaces.set(group.name, Math.max(0, Math.min(onDemand.length, beyondBase)))
+    }
     for (let at = world.clock.now; at < until; at += MIXED_PASS_SECONDS * 1000)
       world.clock.schedule(at, Priority.external, 'auto scaling pass', () => pass(region, groups))
   }
 
   return {
     spotLaunches,
+    spotPools,
+    switchReplaces,
+    rebalanceRecommendations,
     onEvent: (event) => {
       if (event.kind !== 'rebalance-recommendation') return
       const region = world.region(event.region)
+      const group = region.groupOf(event.instanceId)
+      if (group !== undefined && mixedInstancesOf(group) !== undefined)
+        increment(rebalanceRecommendations, group.name)
       world.clock.schedule(world.clock.now, Priority.external, 'capacity rebalance', () =>
         rebalance(region, event.instanceId),
       )

@@ -8,7 +8,9 @@
  * - `price-capacity-optimized`: the cheapest of the deepest pools (the same depth model as CreateFleet).
  * A pool qualifies as it does for CreateFleet (fleet.ts): offered, spot price at most the type's
  * on-demand price (the default maximum price), and capacity. There is no on-demand fallback: when no pool
- * of any zone qualifies, the launch fails and Auto Scaling tries again later.
+ * of any zone qualifies, the launch fails and Auto Scaling tries again later. Scale-in picks the purchase
+ * option first, then the zone, then the pool (scaleInCandidates, alignedVictims). The rules and their
+ * sources are listed in docs/benchmark.md.
  *
  * Groups are registered here rather than on SimGroup so that plain groups are untouched by this model.
  */
@@ -122,4 +124,63 @@ export const chooseLaunch = (
     if (pool !== undefined) return { lifecycle: 'spot', type: pool.override.instanceType, zone: pool.zone }
   }
   return undefined
+}
+
+/** On-demand instances the group keeps at its current desired capacity. */
+export const onDemandTarget = (group: SimGroup, mixed: MixedInstancesGroup): number =>
+  mixed.onDemandFor(group.desiredCapacity)
+
+const lifecycleOf = (region: SimRegion, id: string) => region.instances.get(id)?.lifecycle
+
+/**
+ * The members scale-in may take, by purchase option first: a mixed group "first identifies which of the
+ * two types (Spot or On-Demand) should be terminated"
+ * (https://docs.aws.amazon.com/autoscaling/ec2/userguide/ec2-auto-scaling-termination-policies.html):
+ * on-demand while it holds more than its target, else spot; the other option only when the chosen one has
+ * no unprotected member. A plain group: every unprotected member. Never a spot instance launched to move
+ * toward the distribution while an on-demand one is in excess, so no launch is undone by the next scale-in.
+ */
+export const scaleInCandidates = (
+  region: SimRegion,
+  group: SimGroup,
+  unprotected: readonly string[],
+): string[] => {
+  const mixed = mixedGroups.get(group)
+  if (mixed === undefined) return [...unprotected]
+  const onDemand = unprotected.filter((id) => lifecycleOf(region, id) === 'on-demand')
+  const spot = unprotected.filter((id) => lifecycleOf(region, id) === 'spot')
+  const onDemandInExcess = activeComposition(region, group).onDemand > onDemandTarget(group, mixed)
+  const preferred = onDemandInExcess ? onDemand : spot
+  return preferred.length > 0 ? preferred : [...unprotected]
+}
+
+/**
+ * Within the chosen zone, the spot instances the allocation strategy would keep least (the remaining
+ * instances "align to the allocation strategy"): `price-capacity-optimized` those of the shallowest pool,
+ * then the dearest; `lowest-price` those of the dearest pool. On-demand and plain members: all alike.
+ */
+export const alignedVictims = (
+  world: World,
+  region: SimRegion,
+  group: SimGroup,
+  ids: readonly string[],
+): string[] => {
+  const mixed = mixedGroups.get(group)
+  if (mixed === undefined || ids.length === 0 || ids.some((id) => lifecycleOf(region, id) !== 'spot'))
+    return [...ids]
+  const now = world.clock.now
+  const rank = (id: string): [number, number] => {
+    const instance = region.instances.get(id)
+    if (instance === undefined) return [0, 0]
+    const price = region.market.spotPrice(instance.type, instance.zone, now) ?? 0
+    const share = region.capacity.share(instance.type, instance.zone, now)
+    return mixed.distribution.spotAllocationStrategy === 'price-capacity-optimized'
+      ? [share, -price]
+      : [0, -price]
+  }
+  const worst = ids.map(rank).reduce((a, b) => (b[0] < a[0] || (b[0] === a[0] && b[1] < a[1]) ? b : a))
+  return ids.filter((id) => {
+    const [share, price] = rank(id)
+    return share === worst[0] && price === worst[1]
+  })
 }

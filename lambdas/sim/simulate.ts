@@ -24,7 +24,7 @@ import type { Violation } from './invariants.ts'
 import { type InvocationStats, Invocations } from './invocations.ts'
 import { LivenessWatch } from './liveness.ts'
 import { servingCount } from './load-balancers.ts'
-import { installMixedInstances } from './mixed-instances-group.ts'
+import { installMixedInstances, type MixedInstancesStats } from './mixed-instances-group.ts'
 import { type SimPolicy, SPOTSWAP_POLICY } from './policy.ts'
 import {
   buildReport,
@@ -66,6 +66,8 @@ export interface SimulationRun {
   readonly serving: AvailabilityFigures
   /** Spot instances Auto Scaling launched per group under a mixed-instances policy. */
   readonly autoScalingSpotLaunches: ReadonlyMap<string, number>
+  /** What Auto Scaling did for the mixed-instances groups (launches per pool, their causes); asg-* only. */
+  readonly autoScaling: MixedInstancesStats | undefined
 }
 
 const scheduleOwnerActions = (world: World, scenario: Scenario): void => {
@@ -260,5 +262,6 @@ export const simulateRun = async (
     availability: availability.finish(end),
     serving: servingFigures,
     autoScalingSpotLaunches: mixed?.spotLaunches ?? new Map(),
+    autoScaling: mixed || undefined,
   }
 }

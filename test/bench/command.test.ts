@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { renderResultsMarkdown } from '../../lambdas/bench/render-markdown.ts'
-import { renderResultsText } from '../../lambdas/bench/render-table.ts'
+import { renderResultsText, scenarioNotes } from '../../lambdas/bench/render-table.ts'
 import { type BenchResults, POLICY_KEYS, SCENARIO_KEYS } from '../../lambdas/bench/results.ts'
 import type { ScaleDetails } from '../../lambdas/bench/scale.ts'
 import { checkTargets } from '../../lambdas/bench/targets.ts'
@@ -46,6 +46,15 @@ describe('the results page and table', () => {
     replacements: 8,
     apiCallsPerRun: 4,
   }
+  const pools = { web: { 'm5.large/us-east-1b': 2, 'm5a.large/us-east-1a': 1 } }
+  const extra = (policy: string) =>
+    policy === 'oracle'
+      ? { savingsPct: 60, zoneBalancedOracleSavingsPct: 55 }
+      : policy === 'asg-lowest-price'
+        ? { spotPoolsByGroup: pools }
+        : policy === 'asg-price-capacity-optimized'
+          ? { spotPoolsByGroup: { web: { 'm5.large/us-east-1b': 3 } } }
+          : {}
   const results: BenchResults = {
     commit: 'abc1234',
     date: '2022-05-31T18:00:00.000Z',
@@ -53,7 +62,7 @@ describe('the results page and table', () => {
     scenarios: Object.fromEntries(
       SCENARIO_KEYS.map((s) => [
         s,
-        Object.fromEntries(POLICY_KEYS.map((p) => [p, { ...figures, savingsPct: p === 'oracle' ? 60 : 50 }])),
+        Object.fromEntries(POLICY_KEYS.map((p) => [p, { ...figures, ...extra(p) }])),
       ]),
     ),
     scale: {
@@ -74,9 +83,7 @@ describe('the results page and table', () => {
     ],
   }
   const details = {
-    scenarios: Object.fromEntries(
-      SCENARIO_KEYS.map((s) => [s, { zoneBalancedOracleSavingsPct: 55, violations: { spotswap: 0 } }]),
-    ),
+    scenarios: Object.fromEntries(SCENARIO_KEYS.map((s) => [s, { violations: { spotswap: 0 } }])),
     scale,
     lambda: [],
   }
@@ -93,12 +100,32 @@ describe('the results page and table', () => {
     expect(page).toContain(
       '| spotswap | 50.00% (1.00×) | 99.950% (1.00×) | 99.900% (1.00×) | 15 min (1.00×) | 2 (1.00×) | 8 (1.00×) | 4.0 (1.00×) |',
     )
-    expect(page).toContain(
-      "Oracle held to Auto Scaling's zone balance: 55.00% savings. Invariant violations: none.",
+    for (const output of [text, page]) {
+      expect(output).toContain(
+        "Oracle held to Auto Scaling's zone balance: 55.00% savings; spotswap's 50.00% is 90.9% of it.",
+      )
+      expect(output).toContain(
+        'Spot pools (launches) of asg-lowest-price: web: m5.large/us-east-1b ×2, m5a.large/us-east-1a ×1.',
+      )
+      expect(output).toContain(
+        'Spot pools (launches) of asg-price-capacity-optimized: web: m5.large/us-east-1b ×3.',
+      )
+    }
+    expect(text).toContain(
+      "MISSED  steady-web: savings ≥ 95% of the zone-balanced oracle's: 50.00% vs 55.00% = 90.9%",
     )
+    expect(page).toContain('Invariant violations: none.')
     expect(page).toContain('No full chaos sweep recorded (bench/chaos-sweep.json).')
     // The planning figure is the median run; every run is shown beside it.
     expect(page).toContain('| unconverged | 4 | 12 ms (runs: 14, 12, 11 ms) |')
+  })
+
+  it('says once when the two asg-* policies chose the same pools', () => {
+    const same = { ...figures, spotPoolsByGroup: pools }
+    const notes = scenarioNotes({ 'asg-lowest-price': same, 'asg-price-capacity-optimized': same })
+    expect(notes).toEqual([
+      'Spot pools (launches), the same for asg-lowest-price and asg-price-capacity-optimized: web: m5.large/us-east-1b ×2, m5a.large/us-east-1a ×1.',
+    ])
   })
 
   it('quotes the latest full chaos sweep, or says why its record is unusable', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { policyFigures } from '../../lambdas/bench/scenario-run.ts'
 import {
   ASG_LOWEST_PRICE_POLICY,
   ASG_PRICE_CAPACITY_OPTIMIZED_POLICY,
@@ -9,7 +10,7 @@ import {
 } from '../../lambdas/sim/policy.ts'
 import { simulateRun } from '../../lambdas/sim/simulate.ts'
 import type { World } from '../../lambdas/sim/world.ts'
-import { handMade, PRICES, pinnedGroup } from './support.ts'
+import { handMade, PCO_WITHOUT_REBALANCING, PRICES, pinnedGroup } from './support.ts'
 
 const spotAt = (run: Awaited<ReturnType<typeof simulateRun>>, group = 'web') =>
   run.report.timeline.filter((row) => row.group === group).map((row) => row.spot)
@@ -102,6 +103,26 @@ describe('the asg-* policies (Auto Scaling with a MixedInstancesPolicy)', () => 
     expect(held).toEqual(pools)
   })
 
+  it('report the pools each chose per group, which differ where the strategies do', async () => {
+    const scenario = handMade({ spotPrices: PRICES })
+    const pools = async (policy: SimPolicy) =>
+      policyFigures(await simulateRun(scenario, { policy })).spotPoolsByGroup
+    expect(await pools(ASG_LOWEST_PRICE_POLICY)).toEqual({
+      web: {
+        'm5.large/us-east-1a': 1,
+        'm5.large/us-east-1b': 1,
+        'm5a.large/us-east-1a': 1,
+        'm5a.large/us-east-1b': 1,
+      },
+    })
+    expect(await pools(ASG_PRICE_CAPACITY_OPTIMIZED_POLICY)).toEqual({
+      web: { 'm5.large/us-east-1b': 2, 'm5a.large/us-east-1a': 2 },
+    })
+    expect(
+      policyFigures(await simulateRun(scenario, { policy: SPOTSWAP_POLICY })).spotPoolsByGroup,
+    ).toBeUndefined()
+  })
+
   it('have no on-demand fallback: with no spot capacity anywhere the group runs short', async () => {
     const scenario = handMade({ spotPrices: PRICES, capacity: unavailable(ALL_POOLS) })
     const asg = await simulateRun(scenario, { policy: ASG_PRICE_CAPACITY_OPTIMIZED_POLICY })
@@ -115,14 +136,7 @@ describe('the asg-* policies (Auto Scaling with a MixedInstancesPolicy)', () => 
 
   it('replace an instance on its rebalance recommendation before EC2 takes it (capacity rebalancing)', async () => {
     const scenario = handMade({ spotPrices: PRICES, capacity: unavailable(['m5a.large/us-east-1a']) })
-    const withoutRebalancing: SimPolicy = {
-      ...ASG_PRICE_CAPACITY_OPTIMIZED_POLICY,
-      mixedInstances: {
-        spotAllocationStrategy: 'price-capacity-optimized',
-        spotInstancePools: 2,
-        capacityRebalance: false,
-      },
-    }
+    const withoutRebalancing = PCO_WITHOUT_REBALANCING
     const rebalanced = await simulateRun(scenario, { policy: ASG_PRICE_CAPACITY_OPTIMIZED_POLICY })
     const interrupted = await simulateRun(scenario, { policy: withoutRebalancing })
     expect(rebalanced.report.totals.interruptions).toBe(2)

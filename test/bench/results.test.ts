@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { ratio } from '../../lambdas/bench/render-table.ts'
 import {
   type BenchResults,
+  MIXED_POLICY_KEYS,
   POLICY_KEYS,
   type PolicyFigures,
   resultsProblems,
@@ -20,6 +21,14 @@ const figures = (overrides: Partial<PolicyFigures> = {}): PolicyFigures => ({
   ...overrides,
 })
 
+/** What only some policies carry: the zone-balanced oracle, the asg-* policies' pools. */
+const policyExtras = (policy: string): Partial<PolicyFigures> =>
+  policy === 'oracle'
+    ? { zoneBalancedOracleSavingsPct: 58 }
+    : (MIXED_POLICY_KEYS as readonly string[]).includes(policy)
+      ? { spotPoolsByGroup: { web: { 'm5.large/us-east-1b': 4 } } }
+      : {}
+
 const results = (byPolicy: Partial<Record<string, Partial<PolicyFigures>>> = {}): BenchResults => ({
   commit: 'abc1234',
   date: '2022-05-31T18:00:00.000Z',
@@ -27,7 +36,9 @@ const results = (byPolicy: Partial<Record<string, Partial<PolicyFigures>>> = {})
   scenarios: Object.fromEntries(
     SCENARIO_KEYS.map((scenario) => [
       scenario,
-      Object.fromEntries(POLICY_KEYS.map((policy) => [policy, figures(byPolicy[policy])])),
+      Object.fromEntries(
+        POLICY_KEYS.map((policy) => [policy, figures({ ...policyExtras(policy), ...byPolicy[policy] })]),
+      ),
     ]),
   ),
   scale: {
@@ -62,6 +73,27 @@ describe('results.json shape', () => {
     }
     expect(resultsProblems(broken)).toEqual([
       '$.scenarios.slow-health.on-demand.servingAvailabilityPct: expected a number',
+    ])
+  })
+
+  it('wants the zone-balanced oracle on the oracle and the pools on each asg-* policy', () => {
+    const valid = results()
+    const web = valid.scenarios['steady-web'] ?? {}
+    const { zoneBalancedOracleSavingsPct: _, ...oracle } = web.oracle as PolicyFigures
+    const broken = {
+      ...valid,
+      scenarios: {
+        ...valid.scenarios,
+        'steady-web': {
+          ...web,
+          oracle,
+          'asg-lowest-price': { ...figures(), spotPoolsByGroup: { web: { 'm5.large/us-east-1b': 'four' } } },
+        },
+      },
+    }
+    expect(resultsProblems(broken)).toEqual([
+      '$.scenarios.steady-web.asg-lowest-price.spotPoolsByGroup: expected an object of groups, each an object of pools with their launches',
+      '$.scenarios.steady-web.oracle.zoneBalancedOracleSavingsPct: expected a number',
     ])
   })
 
@@ -102,8 +134,8 @@ describe('the targets', () => {
       }),
     )
     expect(missed(checks)).toEqual([])
-    // Four per scenario, convergence within 20 min + health checks for steady-web and daily-scaling, two more.
-    expect(checks).toHaveLength(SCENARIO_KEYS.length * 4 + 2 + 2)
+    // Five per scenario, convergence within 20 min + health checks for steady-web and daily-scaling, two more.
+    expect(checks).toHaveLength(SCENARIO_KEYS.length * 5 + 2 + 2)
   })
 
   it.each([
@@ -111,6 +143,11 @@ describe('the targets', () => {
       'savings under 90% of the oracle',
       { oracle: { savingsPct: 70 } },
       "steady-web: savings ≥ 90% of the oracle's",
+    ],
+    [
+      'savings under 95% of the zone-balanced oracle',
+      { oracle: { savingsPct: 62, zoneBalancedOracleSavingsPct: 64 } },
+      "steady-web: savings ≥ 95% of the zone-balanced oracle's",
     ],
     [
       'availability under 99.9%',

@@ -38,6 +38,51 @@ describe('the benchmark scenarios', () => {
     expect(groups.map((g) => g.unhealthyReplacementFraction)).toEqual([0.1, 0])
   })
 
+  it('five-zones-48h has the shapes of issues 16 and 17, and us-east-1c has no price for its groups', () => {
+    const scenario = loadScenarioFile(scenarioPath('five-zones-48h'))
+    const region = scenario.regions[0]
+    expect(scenario.durationHours).toBe(48)
+    expect(scenario.faults).toMatchObject({ apiErrorRate: 0.01, crashRate: 0.002, throttle: true })
+    expect(region?.zones).toHaveLength(5)
+    const shapes = Object.fromEntries(
+      (region?.groups ?? []).map((g) => [
+        g.name,
+        [
+          g.instanceType,
+          g.desired,
+          g.terminationHook,
+          g.protectedFromScaleIn,
+          g.launch,
+          g.desiredSchedule.length,
+        ],
+      ]),
+    )
+    expect(shapes).toEqual({
+      analytics: ['r5.16xlarge', 4, true, 0, 'template', 0],
+      web: ['m5.large', 6, false, 1, 'template', 3],
+      inference: ['g4dn.xlarge', 2, false, 0, 'configuration', 0],
+      ledger: ['c5.xlarge', 3, false, 0, 'template', 0],
+    })
+    const catalog = embeddedCatalog()
+    const market = new SpotMarket(region?.name ?? '', region?.zones ?? [], region?.spotPrices ?? new Map())
+    const spotPrices = latestSpotPrices(market.priceRows(LINUX, scenario.start))
+    for (const group of region?.groups ?? []) {
+      const config = groupConfig(
+        parseGlobalConfig(scenario.env).config.defaults,
+        group.name,
+        group.tags,
+      ).config
+      const inC = selectCandidates(catalog, {
+        original: catalog.get(group.instanceType) as NonNullable<ReturnType<typeof catalog.get>>,
+        zone: 'us-east-1c',
+        config,
+        spotPrices,
+        originalOnDemandPrice: market.onDemandPrice(group.instanceType),
+      }).ranked
+      expect(inC).toEqual([])
+    }
+  })
+
   it('large-account is exactly syntheticAccount(LARGE_ACCOUNT)', () => {
     const committed = JSON.parse(readFileSync(scenarioPath('large-account'), 'utf8')) as Record<
       string,

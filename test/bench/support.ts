@@ -6,6 +6,7 @@
 import type { CapacityTrace } from '../../lambdas/data/capacity-traces.ts'
 import { embeddedTrace } from '../../lambdas/data/capacity-traces.ts'
 import { embeddedCatalog } from '../../lambdas/data/catalog.ts'
+import { ASG_PRICE_CAPACITY_OPTIMIZED_POLICY, type SimPolicy } from '../../lambdas/sim/policy.ts'
 import { parseScenario } from '../../lambdas/sim/scenario/parse.ts'
 import type { Scenario } from '../../lambdas/sim/scenario/types.ts'
 
@@ -14,7 +15,7 @@ export const ZONES = ['us-east-1a', 'us-east-1b']
 export const M5_LARGE_ON_DEMAND = 0.096
 
 /** Inline traces: `hourly:1,0` has capacity in its first hour and none in its second, and so on. */
-const inlineTrace = (name: string): CapacityTrace | undefined => {
+export const inlineTrace = (name: string): CapacityTrace | undefined => {
   const match = /^hourly:([\d,]+)$/.exec(name)
   if (match?.[1] === undefined) return embeddedTrace(name)
   return { gapSeconds: 3600, instanceType: '', zone: '', data: match[1].split(',').map(Number) }
@@ -53,4 +54,14 @@ export const handMade = (
 export const PRICES = {
   'm5.large': { 'us-east-1a': 0.04, 'us-east-1b': 0.04 },
   'm5a.large': { 'us-east-1a': 0.03, 'us-east-1b': 0.05 },
+}
+
+/** asg-price-capacity-optimized with capacity rebalancing off: interruptions only, no early replacement. */
+export const PCO_WITHOUT_REBALANCING: SimPolicy = {
+  ...ASG_PRICE_CAPACITY_OPTIMIZED_POLICY,
+  mixedInstances: {
+    spotAllocationStrategy: 'price-capacity-optimized',
+    spotInstancePools: 2,
+    capacityRebalance: false,
+  },
 }
