@@ -20,6 +20,8 @@ export interface LivenessInput {
   /** What the open swap waits for, when it waits. */
   readonly waiting: string | undefined
   readonly skip: GroupSkip | undefined
+  /** How a member is protected, if it is. */
+  readonly protection: (id: string) => 'protected-from-scale-in' | 'api-termination-protection' | undefined
   /** What replacing an instance of this type in this zone saves per hour; undefined when nothing can. */
   readonly saving: (type: string, zone: string) => number | undefined
 }
@@ -55,7 +57,15 @@ const whatHappens = (
   for (const action of input.actions) {
     if (action.kind === 'complete-swap' && action.pair.onDemandInstanceId === id) {
       if (action.retire === 'partner') return { code: 'retiring', detail: action.reason }
-      if (action.retire === 'replacement') return { code: 'replacement-did-not-serve', detail: action.reason }
+      if (action.retire === 'replacement')
+        return {
+          // Given up past its deadline, or the partner is kept: protected, or for the minimum.
+          code:
+            action.backOffPartnerUntil !== undefined
+              ? 'replacement-did-not-serve'
+              : (input.protection(id) ?? 'on-demand-minimum'),
+          detail: action.reason,
+        }
     }
     if (action.kind === 'give-back' && action.instanceId === id)
       return { code: 'retiring', detail: action.reason }

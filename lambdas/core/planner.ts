@@ -157,7 +157,16 @@ export const planGroup = (input: PlanInput): GroupPlan => {
       .map((m) => m.instanceId),
   )
   const isPartner = (id: string): boolean => onDemandIds.has(id) || atRiskIds.has(id) || movingIds.has(id)
-  const minOnDemand = minOnDemandCount(config, inService.length, group.mixedInstancesPolicy)
+  // The minimum is the owner's share of the group's own size: a replacement attached beside its partner
+  // (an open swap's +1) is not counted, or a percentage that rounds up for the larger size would keep
+  // the partner and retire the replacement, and the next run launch again (seed 20867: 33.3% of 1 is 0,
+  // of 2 is 1).
+  const inServiceIds = new Set(inService.map((m) => m.instanceId))
+  const besidePartner = spot.filter((m) => {
+    const partner = detail(m.instanceId)?.tags[TAG_REPLACING_INSTANCE]
+    return partner !== undefined && inServiceIds.has(partner)
+  }).length
+  const minOnDemand = minOnDemandCount(config, inService.length - besidePartner, group.mixedInstancesPolicy)
   const skip = groupSkip(input)
   const skipped = skip === undefined ? undefined : formatSkip(skip)
   const figures = groupFigures(input, inService, minOnDemand)
@@ -415,6 +424,12 @@ export const planGroup = (input: PlanInput): GroupPlan => {
       waiting: recovery.waiting,
       skip,
       saving: (type, zone) => projectedSaving(input, config, type, zone),
+      protection: (id) =>
+        group.members.some((m) => m.instanceId === id && m.protectedFromScaleIn)
+          ? 'protected-from-scale-in'
+          : input.terminationProtected.has(id)
+            ? 'api-termination-protection'
+            : undefined,
     }),
     figures,
     ...(recovery.awaitingHealth.length > 0 ? { awaitingHealth: recovery.awaitingHealth } : {}),

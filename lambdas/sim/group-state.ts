@@ -1,6 +1,7 @@
 /** A group as the report and the invariant checks see it at one moment. */
 import { minOnDemandCount } from '../core/capacity.ts'
 import { type GlobalConfig, type GroupConfig, groupConfig } from '../core/config.ts'
+import { TAG_REPLACING_INSTANCE } from '../core/constants.ts'
 import { isManaged } from '../core/managed.ts'
 import type { SimGroup, SimRegion } from './state.ts'
 
@@ -54,13 +55,22 @@ export const groupState = (config: GlobalConfig, region: SimRegion, group: SimGr
   let inService = 0
   let spot = 0
   let protectedOnDemand = 0
+  const spotPartners: string[] = []
   for (const [id, member] of group.members) {
     if (member.lifecycleState !== 'InService') continue
     inService++
     const instance = region.instances.get(id)
-    if (instance?.lifecycle === 'spot') spot++
-    else if (member.protectedFromScaleIn || instance?.terminationProtected) protectedOnDemand++
+    if (instance?.lifecycle === 'spot') {
+      spot++
+      const partner = instance.tags[TAG_REPLACING_INSTANCE]
+      if (partner !== undefined) spotPartners.push(partner)
+    } else if (member.protectedFromScaleIn || instance?.terminationProtected) protectedOnDemand++
   }
+  // The minimum is a share of the group's own size: a replacement beside its in-service partner (an open
+  // swap's +1) does not count in it, as in the engine (core/planner.ts).
+  const besidePartner = spotPartners.filter(
+    (id) => group.members.get(id)?.lifecycleState === 'InService',
+  ).length
   return {
     desired: group.desiredCapacity,
     minSize: group.minSize,
@@ -68,7 +78,7 @@ export const groupState = (config: GlobalConfig, region: SimRegion, group: SimGr
     inService,
     spot,
     onDemand: inService - spot,
-    requiredOnDemand: minOnDemandCount(readTags(config, group).config, inService, undefined),
+    requiredOnDemand: minOnDemandCount(readTags(config, group).config, inService - besidePartner, undefined),
     protectedOnDemand,
     managed: readTags(config, group).managed,
   }

@@ -157,3 +157,20 @@ describe('on-demand statuses in the plan', () => {
       }
   })
 })
+
+describe('causes the liveness invariant found', () => {
+  it('does not count an open swap’s replacement in the on-demand minimum (chaos seed 20867)', () => {
+    // 33.3% of 1 rounds to 0, of 2 to 1: counting the replacement kept the partner, retired the
+    // replacement, and the next run launched again, every 5 minutes for hours.
+    const [partner] = onDemandFleet(1) as [Instance]
+    const replacement = spotFor(partner)
+    const plan = planGroup(
+      planInput([partner, replacement], {
+        groupOverrides: { desiredCapacity: 2, maxSize: 2, tags: { [TAG_SWAP_DESIRED]: '2/1' } },
+        config: config({ minOnDemandPercentage: 33.3 }),
+      }),
+    )
+    expect(plan.actions).toContainEqual(expect.objectContaining({ kind: 'complete-swap', retire: 'partner' }))
+    expect(plan.figures.minOnDemand).toBe(0)
+  })
+})
