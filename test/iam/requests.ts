@@ -254,10 +254,8 @@ const launchRequests = (): Call[] => {
       'iam:ResourceTag/spotswap:passable': 'true',
       'aws:ResourceTag/spotswap:passable': 'true',
     }),
-    launch(
-      'ssm:GetParameters',
-      'arn:aws:ssm:us-east-1::parameter/aws/service/ami-amazon-linux-latest/al2023-ami-kernel-default-x86_64',
-    ),
+    // AWS's public parameters (arn:aws:ssm:<region>::parameter/aws/service/...) have no account in their ARN,
+    // which the evaluator cannot parse; test/lib/permissions.test.ts pins that grant's resources instead.
     launch('ssm:GetParameters', `arn:aws:ssm:${REGION}:${ACCOUNT}:parameter/golden/web`),
     launch('kms:CreateGrant', `arn:aws:kms:${REGION}:${ACCOUNT}:key/6d1b0f0e-0000-4000-8000-000000000003`, {
       'kms:ViaService': `ec2.${REGION}.amazonaws.com`,

@@ -9,7 +9,7 @@ import { sdkCalls } from '../lib/support/sdk-calls.ts'
 import { NEVER } from './denied.ts'
 import { type Call, type Caller, type Queues, spotswapCalls } from './requests.ts'
 import { type Decision, evaluate, type IamRequest } from './support/evaluate.ts'
-import { type PolicyDocument, ResolvedTemplate } from './support/template.ts'
+import { ACCOUNT, type PolicyDocument, ResolvedTemplate } from './support/template.ts'
 
 let home: ResolvedTemplate
 let roles: Record<Caller, { arn: string; policy: PolicyDocument }>
@@ -40,15 +40,31 @@ beforeAll(() => {
   queuePolicies = new Map(Object.values(ids).map((id) => [home.arnOf(id), home.queuePolicyOf(id)]))
 })
 
-const as = (caller: Caller, request: IamRequest): Promise<Decision> =>
-  evaluate(
+/**
+ * The default key policy (it delegates to IAM policies of the account): a KMS key is usable only when its
+ * own policy allows, which is the operator's part (docs/deploy.md).
+ */
+const DEFAULT_KEY_POLICY: PolicyDocument = {
+  Version: '2012-10-17',
+  Statement: [
+    { Effect: 'Allow', Principal: { AWS: `arn:aws:iam::${ACCOUNT}:root` }, Action: 'kms:*', Resource: '*' },
+  ],
+}
+
+const resourcePolicyOf = (resource: string): PolicyDocument | undefined =>
+  resource.startsWith('arn:aws:kms:') ? DEFAULT_KEY_POLICY : queuePolicies.get(resource)
+
+const as = (caller: Caller, request: IamRequest): Promise<Decision> => {
+  const resourcePolicy = resourcePolicyOf(request.resource)
+  return evaluate(
     {
       principal: roles[caller].arn,
       identityPolicy: roles[caller].policy,
-      ...(queuePolicies.has(request.resource) ? { resourcePolicy: queuePolicies.get(request.resource) } : {}),
+      ...(resourcePolicy ? { resourcePolicy } : {}),
     },
     request,
   )
+}
 
 const CALLERS: readonly Caller[] = ['replacer', 'interruption']
 /** Built lazily (queue ARNs come from the template); the names only need the actions. */

@@ -171,6 +171,17 @@ describe("the replacer's permissions", () => {
     ])
   })
 
+  it('read the parameters of resolve:ssm: images: this account’s and AWS’s public ones, and nothing else of SSM', () => {
+    const ssm = replacer.filter((s) => s.Action.some((a) => a.startsWith('ssm:')))
+    expect(ssm).toEqual([
+      expect.objectContaining({
+        Action: ['ssm:GetParameters', 'ssm:GetParameter'],
+        Resource: ['arn:aws:ssm:*:123456789012:parameter/*', 'arn:aws:ssm:*::parameter/aws/service/*'],
+      }),
+    ])
+    expect(interruption.some((s) => s.Action.some((a) => a.startsWith('ssm:')))).toBe(false)
+  })
+
   it('read CloudFormation stack status and nothing else of CloudFormation', () => {
     const cloudFormation = replacer.flatMap((s) => s.Action).filter((a) => a.startsWith('cloudformation:'))
     expect(cloudFormation).toEqual(['cloudformation:DescribeStacks'])
