@@ -9,6 +9,7 @@ import {
   type ConfigurationVariable,
   type SpotSwapConfiguration,
 } from './configuration.ts'
+import { type PassableRoles, parsePassableRoles } from './pass-role.ts'
 import { DEFAULT_REGIONS, isRegionName } from './regions.ts'
 
 export interface AppConfig {
@@ -19,6 +20,8 @@ export interface AppConfig {
   readonly configuration: SpotSwapConfiguration
   readonly notificationEmail: string | undefined
   readonly rehearsalGroupName: string | undefined
+  /** Undefined: the construct's default (roles tagged spotswap:passable=true). */
+  readonly passableRoles: PassableRoles | undefined
   /** From the CLI's credentials when there are any; synth works without. */
   readonly account: string | undefined
 }
@@ -29,6 +32,8 @@ export const AppContextKey = {
   scheduleMinutes: 'spotswap:scheduleMinutes',
   notificationEmail: 'spotswap:notificationEmail',
   rehearsalGroup: 'spotswap:rehearsalGroup',
+  /** `tag:<key>=<value>` (default tag:spotswap:passable=true), `path:/<path>/` or `any`. */
+  passableRoles: 'spotswap:passableRoles',
 } as const
 
 const APP_KEYS: readonly string[] = Object.values(AppContextKey)
@@ -57,6 +62,15 @@ const isConfigurationVariable = (key: string): key is ConfigurationVariable =>
 
 /** Upper-case keys look like Lambda variables: a misspelt one must fail, not be silently ignored. */
 const looksLikeVariable = (key: string): boolean => /^[A-Z][A-Z0-9_]*$/.test(key)
+
+const passableRolesOf = (value: string): PassableRoles | undefined => {
+  if (value === '') return undefined
+  try {
+    return parsePassableRoles(value)
+  } catch (error) {
+    throw new InvalidContextError(`${AppContextKey.passableRoles}: ${(error as Error).message}`)
+  }
+}
 
 export const readAppConfig = (
   context: Readonly<Record<string, unknown>>,
@@ -103,6 +117,7 @@ export const readAppConfig = (
     configuration,
     notificationEmail: text(context[AppContextKey.notificationEmail]) || undefined,
     rehearsalGroupName: text(context[AppContextKey.rehearsalGroup]) || undefined,
+    passableRoles: passableRolesOf(text(context[AppContextKey.passableRoles])),
     account: env.CDK_DEFAULT_ACCOUNT || undefined,
   }
 }

@@ -19,6 +19,7 @@ export type RoutedEventKind = 'spot-interruption' | 'rebalance-recommendation' |
 
 export interface RoutedEvent {
   readonly kind: RoutedEventKind
+  /** Source and detail type; every rule adds its account (patternFor). */
   readonly pattern: EventPattern
   /** Which Lambda handles it in the home region. */
   readonly handler: 'interruption' | 'replacer'
@@ -56,6 +57,15 @@ export const ROUTED_EVENTS: readonly RoutedEvent[] = [
     description: 'EC2 Instance Launch Successful: reconcile the group now instead of at the next tick',
   },
 ]
+
+/**
+ * A routed event's pattern for one account: the default bus also carries events other accounts put on it
+ * (a bus policy, an organization-wide forwarder), and only this account's instances are spotswap's.
+ */
+export const patternFor = (event: RoutedEvent, account: string): EventPattern => ({
+  ...event.pattern,
+  account: [account],
+})
 
 export const forwardingRuleName = (event: RoutedEvent): string => `${event.ruleName}-forward`
 

@@ -10,8 +10,8 @@ import { EventBus as EventBusTarget } from 'aws-cdk-lib/aws-events-targets'
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam'
 import type { Queue } from 'aws-cdk-lib/aws-sqs'
 import { Construct } from 'constructs'
-import { forwardingRuleName, ROUTED_EVENTS } from './event-patterns.ts'
-import { createFailedEventsQueue } from './queues.ts'
+import { forwardingRuleName, patternFor, ROUTED_EVENTS } from './event-patterns.ts'
+import { acceptMessagesOnlyFrom, createFailedEventsQueue } from './queues.ts'
 
 /** Named, so the home dashboard can chart every region's undelivered events without a cross-region reference. */
 export const UNDELIVERED_EVENTS_QUEUE_NAME = 'spotswap-undelivered-events'
@@ -52,7 +52,10 @@ export class SpotSwapEventForwarder extends Construct {
       UNDELIVERED_EVENTS_QUEUE_NAME,
     )
     const role = new Role(this, 'ForwardingRole', {
-      assumedBy: new ServicePrincipal('events.amazonaws.com'),
+      // EventBridge supports aws:SourceAccount in a role's trust policy: only this account's rules may use it.
+      assumedBy: new ServicePrincipal('events.amazonaws.com', {
+        conditions: { StringEquals: { 'aws:SourceAccount': stack.account } },
+      }),
       description: `spotswap: forward spot and Auto Scaling events to ${props.homeRegion}`,
     })
     for (const event of ROUTED_EVENTS) {
@@ -60,10 +63,11 @@ export class SpotSwapEventForwarder extends Construct {
         new Rule(this, `Forward-${event.kind}`, {
           ruleName: forwardingRuleName(event),
           description: `spotswap: forward to ${props.homeRegion}. ${event.description}`,
-          eventPattern: event.pattern,
+          eventPattern: patternFor(event, stack.account),
           targets: [new EventBusTarget(homeBus, { role, deadLetterQueue: this.undeliveredEvents })],
         }),
       )
     }
+    acceptMessagesOnlyFrom(this.undeliveredEvents, { rules: this.rules })
   }
 }

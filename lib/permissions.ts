@@ -7,6 +7,8 @@ import { Aws } from 'aws-cdk-lib'
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam'
 import type { GlobalConfig } from '../lambdas/core/config.ts'
 import { TAG_LAUNCHED_BY, TAG_LAUNCHED_FOR_GROUP, TAG_REPLACING_INSTANCE } from '../lambdas/core/constants.ts'
+import { launchGrants } from './launch-permissions.ts'
+import { DEFAULT_PASSABLE_ROLES, type PassableRoles } from './pass-role.ts'
 
 export interface Grant {
   /** Statement id; also names the grant in tests and acknowledgements. */
@@ -62,6 +64,9 @@ export const managedGroupCondition = (selector: GroupSelector): NonNullable<Gran
 const DESCRIBE_REASON =
   'Describe*, DescribeSpotPriceHistory and pricing:GetProducts do not support resource-level permissions; they are read-only'
 
+/** Every tag request must name its keys: a ForAllValues condition alone is true when no key is given. */
+const KEYS_NAMED = { 'aws:TagKeys': 'false' } as const
+
 /** The reads each Lambda needs; every one is named by an adapter call in lambdas/aws (a test checks). */
 const reads = (actions: readonly string[]): Grant => ({
   sid: 'ReadFleet',
@@ -77,7 +82,6 @@ const REPLACER_READS = [
   'autoscaling:DescribeLaunchConfigurations',
   'autoscaling:DescribeLifecycleHooks',
   'autoscaling:DescribeScalingActivities',
-  'ec2:DescribeInstanceAttribute',
   'ec2:DescribeInstanceTypes',
   'ec2:DescribeInstances',
   'ec2:DescribeRegions',
@@ -94,9 +98,21 @@ const INTERRUPTION_READS = [
   'autoscaling:DescribeAutoScalingGroups',
   'autoscaling:DescribeAutoScalingInstances',
   'autoscaling:DescribeLifecycleHooks',
-  'ec2:DescribeInstanceAttribute',
   'ec2:DescribeInstances',
 ]
+
+/**
+ * Termination protection is an instance attribute. DescribeInstanceAttribute has no condition key that
+ * names the attribute (service authorization reference), so it cannot be kept from user data: it is at
+ * least limited to this account's instances (SECURITY.md lists the gap).
+ */
+const readInstanceAttributes = (): Grant => ({
+  sid: 'ReadTerminationProtection',
+  actions: ['ec2:DescribeInstanceAttribute'],
+  resources: [ANY_INSTANCE],
+  wildcardReason:
+    'instance ids are only known at run time; read-only, this account only (the attribute cannot be named in IAM)',
+})
 
 /** Group mutations, each only on a group that carries the enabling tag(s). */
 const changeManagedGroups = (sid: string, actions: readonly string[], selector: GroupSelector): Grant => ({
@@ -121,56 +137,86 @@ const tagManagedGroups = (
     sid: 'TagManagedGroups',
     actions,
     resources: [ANY_GROUP],
-    conditions: { ...managed, 'ForAllValues:StringLike': { 'aws:TagKeys': [SPOTSWAP_TAG_KEYS] } },
+    conditions: {
+      ...managed,
+      'ForAllValues:StringLike': { 'aws:TagKeys': [SPOTSWAP_TAG_KEYS] },
+      Null: KEYS_NAMED,
+    },
     wildcardReason:
       'group ARNs embed a random id; aws:ResourceTag limits this to managed groups and aws:TagKeys to spotswap: tags',
   }
 }
 
 /**
- * TerminateInstances only on instances spotswap launched or that belong to a group. IAM ORs statements,
- * not conditions, so each tag is its own statement. `launched-by-autospotting` stays on a spot instance
- * after the interruption handler removes `launched-for-asg`, which is when it detaches and terminates it.
+ * UpdateAutoScalingGroup only to change MaxSize: every other field with a condition key must be absent
+ * from the request (condition keys of UpdateAutoScalingGroup in "Actions, resources, and condition keys
+ * for Amazon EC2 Auto Scaling",
+ * https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonec2autoscaling.html).
+ * Fields without a key (DesiredCapacity, health checks, ...) cannot be refused here: SECURITY.md.
  */
-const terminateTaggedInstances = (): Grant[] => {
-  const reason =
-    'instance ids are only known at run time; the tag condition limits termination to instances spotswap launched or group members'
-  return [
-    {
-      sid: 'TerminateInstancesLaunchedForGroup',
-      actions: ['ec2:TerminateInstances'],
-      resources: [ANY_INSTANCE],
-      conditions: { Null: { [`ec2:ResourceTag/${TAG_LAUNCHED_FOR_GROUP}`]: 'false' } },
-      wildcardReason: reason,
+export const UPDATE_GROUP_FIELDS_REFUSED = [
+  'autoscaling:CapacityReservationIds',
+  'autoscaling:CapacityReservationResourceGroupArns',
+  'autoscaling:ImageId',
+  'autoscaling:InstanceTypes',
+  'autoscaling:LaunchConfigurationName',
+  'autoscaling:LaunchTemplateVersionSpecified',
+  'autoscaling:MinSize',
+  'autoscaling:TargetCapacityTypes',
+  'autoscaling:VPCZoneIdentifiers',
+] as const
+
+const resizeManagedGroups = (selector: GroupSelector): Grant => {
+  const grant = changeManagedGroups(
+    'RaiseMaxSizeOfManagedGroups',
+    ['autoscaling:UpdateAutoScalingGroup'],
+    selector,
+  )
+  return {
+    ...grant,
+    conditions: {
+      ...grant.conditions,
+      Null: {
+        'autoscaling:MaxSize': 'false',
+        ...Object.fromEntries(UPDATE_GROUP_FIELDS_REFUSED.map((key) => [key, 'true'])),
+      },
     },
-    {
-      sid: 'TerminateInstancesLaunchedBySpotSwap',
-      actions: ['ec2:TerminateInstances'],
-      resources: [ANY_INSTANCE],
-      conditions: { Null: { [`ec2:ResourceTag/${TAG_LAUNCHED_BY}`]: 'false' } },
-      wildcardReason: reason,
-    },
-    {
-      sid: 'TerminateGroupMembers',
-      actions: ['ec2:TerminateInstances'],
-      resources: [ANY_INSTANCE],
-      conditions: { Null: { [`aws:ResourceTag/${GROUP_MEMBER_TAG}`]: 'false' } },
-      wildcardReason: reason,
-    },
-  ]
+  }
 }
 
 /**
- * Tags on existing instances: adding is limited to `spotswap:` keys (the rebalance marker), because
+ * TerminateInstances only on a spot instance spotswap launched that is not a group member: members leave
+ * through Auto Scaling (TerminateInstanceInAutoScalingGroup), so hooks and draining run. Keys per the
+ * TerminateInstances row of the EC2 service authorization reference (ec2:InstanceMarketType,
+ * ec2:ResourceTag/*); `aws:autoscaling:groupName` is on every member and nobody can write `aws:` tags.
+ */
+const terminateUnattachedLaunches = (): Grant => ({
+  sid: 'TerminateUnattachedSpotLaunches',
+  actions: ['ec2:TerminateInstances'],
+  resources: [ANY_INSTANCE],
+  conditions: {
+    StringEquals: { 'ec2:InstanceMarketType': 'spot', [`ec2:ResourceTag/${TAG_LAUNCHED_BY}`]: 'true' },
+    Null: {
+      [`ec2:ResourceTag/${TAG_LAUNCHED_FOR_GROUP}`]: 'false',
+      [`ec2:ResourceTag/${GROUP_MEMBER_TAG}`]: 'true',
+    },
+  },
+  wildcardReason:
+    'instance ids are only known at run time; the conditions limit termination to spot instances carrying spotswap’s launch tags outside any group',
+})
+
+/**
+ * Tags on existing instances: adding is limited to `spotswap:` keys (markers, the swap outcome), because
  * adding `launched-for-asg` or `launched-by-autospotting` to an arbitrary instance would make it
- * terminable above. Removing `launched-for-asg` only ever narrows what spotswap may do.
+ * terminable above. Removing `launched-for-asg` only ever narrows what spotswap may do. Both must name
+ * their keys: DeleteTags without keys deletes every tag.
  */
 const tagExistingInstances = (): Grant[] => [
   {
     sid: 'TagInstancesWithSpotSwapKeys',
     actions: ['ec2:CreateTags'],
     resources: [ANY_INSTANCE],
-    conditions: { 'ForAllValues:StringLike': { 'aws:TagKeys': [SPOTSWAP_TAG_KEYS] } },
+    conditions: { 'ForAllValues:StringLike': { 'aws:TagKeys': [SPOTSWAP_TAG_KEYS] }, Null: KEYS_NAMED },
     wildcardReason: 'instance ids are only known at run time; aws:TagKeys allows only spotswap: tag keys',
   },
   {
@@ -181,75 +227,10 @@ const tagExistingInstances = (): Grant[] => [
       'ForAllValues:StringLike': {
         'aws:TagKeys': [SPOTSWAP_TAG_KEYS, TAG_LAUNCHED_FOR_GROUP, TAG_REPLACING_INSTANCE],
       },
+      Null: KEYS_NAMED,
     },
     wildcardReason:
       'instance ids are only known at run time; aws:TagKeys allows removing only spotswap: tags, launched-for-asg and launched-for-replacing-instance',
-  },
-]
-
-/**
- * Launching a spot replacement with an instant EC2 Fleet from the group's own launch template. The fleet
- * touches many resource types (instance, volume, network interface, subnet, security group, template,
- * key pair, fleet, spot request); they are all in this account, except AMIs and snapshots, which may be
- * public or shared. Tags can only be written as part of a launch (ec2:CreateAction).
- */
-const launchSpot = (): Grant[] => [
-  {
-    sid: 'LaunchSpotReplacements',
-    actions: ['ec2:CreateFleet', 'ec2:RunInstances'],
-    resources: [
-      arn('ec2', '*'),
-      `arn:${Aws.PARTITION}:ec2:*::image/*`,
-      `arn:${Aws.PARTITION}:ec2:*::snapshot/*`,
-    ],
-    wildcardReason:
-      "CreateFleet launches from each group's own launch template, so the subnets, security groups, key pairs and AMIs it references are only known at run time; limited to this account plus public/shared AMIs and snapshots",
-  },
-  {
-    sid: 'TagAtLaunch',
-    actions: ['ec2:CreateTags'],
-    resources: [arn('ec2', '*')],
-    conditions: {
-      StringEquals: { 'ec2:CreateAction': ['CreateFleet', 'RunInstances', 'CreateLaunchTemplate'] },
-    },
-    wildcardReason:
-      'tags are written on resources created by the same launch; ec2:CreateAction forbids tagging anything that already exists',
-  },
-  {
-    // Launch-configuration groups get a temporary `spotswap-` template per launch. IAM cannot scope by
-    // template name (template ARNs carry the generated id), so this is limited to the account.
-    sid: 'TemporaryLaunchTemplates',
-    actions: ['ec2:CreateLaunchTemplate', 'ec2:DeleteLaunchTemplate'],
-    resources: [arn('ec2', 'launch-template/*')],
-    wildcardReason:
-      'temporary spotswap- launch templates get generated ids; template ARNs cannot be scoped by name prefix',
-  },
-  {
-    sid: 'PassInstanceRolesToEc2',
-    actions: ['iam:PassRole'],
-    resources: [`arn:${Aws.PARTITION}:iam::${Aws.ACCOUNT_ID}:role/*`],
-    conditions: { StringEquals: { 'iam:PassedToService': 'ec2.amazonaws.com' } },
-    wildcardReason:
-      "the instance profile role comes from each group's launch template; iam:PassedToService restricts passing to EC2 instances",
-  },
-  {
-    // The first spot launch in an account creates EC2's spot service-linked role on the caller's behalf.
-    // (An instant fleet does not need the EC2 Fleet role, so that one is not allowed.)
-    sid: 'CreateSpotServiceLinkedRole',
-    actions: ['iam:CreateServiceLinkedRole'],
-    resources: [
-      `arn:${Aws.PARTITION}:iam::${Aws.ACCOUNT_ID}:role/aws-service-role/spot.amazonaws.com/AWSServiceRoleForEC2Spot`,
-    ],
-    conditions: { StringEquals: { 'iam:AWSServiceName': 'spot.amazonaws.com' } },
-  },
-  {
-    // A launch template with customer-managed-key encrypted volumes needs the caller to use the key, via EC2.
-    sid: 'UseVolumeKeysThroughEc2',
-    actions: ['kms:CreateGrant', 'kms:Decrypt', 'kms:DescribeKey', 'kms:GenerateDataKeyWithoutPlaintext'],
-    resources: [arn('kms', 'key/*')],
-    conditions: { StringLike: { 'kms:ViaService': 'ec2.*.amazonaws.com' } },
-    wildcardReason:
-      "EBS keys come from each group's launch template; kms:ViaService allows using them only through EC2 for the volumes it creates",
   },
 ]
 
@@ -261,9 +242,15 @@ const describeStacks = (): Grant => ({
     "a group's CloudFormation stack is found from its tags at run time; the action is read-only",
 })
 
+export interface PermissionOptions extends GroupSelector {
+  /** @default DEFAULT_PASSABLE_ROLES (roles tagged spotswap:passable=true) */
+  readonly passableRoles?: PassableRoles
+}
+
 /** Everything the replacer does: observe, launch spot, swap it in, restore MaxSize, clean up. */
-export const replacerGrants = (selector: GroupSelector): Grant[] => [
+export const replacerGrants = (options: PermissionOptions): Grant[] => [
   reads(REPLACER_READS),
+  readInstanceAttributes(),
   describeStacks(),
   changeManagedGroups(
     'SwapInManagedGroups',
@@ -271,13 +258,13 @@ export const replacerGrants = (selector: GroupSelector): Grant[] => [
       'autoscaling:AttachInstances',
       'autoscaling:DetachInstances',
       'autoscaling:TerminateInstanceInAutoScalingGroup',
-      'autoscaling:UpdateAutoScalingGroup',
     ],
-    selector,
+    options,
   ),
-  tagManagedGroups(selector),
-  ...launchSpot(),
-  ...terminateTaggedInstances(),
+  resizeManagedGroups(options),
+  tagManagedGroups(options),
+  ...launchGrants(options.passableRoles ?? DEFAULT_PASSABLE_ROLES),
+  terminateUnattachedLaunches(),
   ...tagExistingInstances(),
 ]
 
@@ -288,6 +275,7 @@ export const replacerGrants = (selector: GroupSelector): Grant[] => [
  */
 export const interruptionGrants = (selector: GroupSelector): Grant[] => [
   reads(INTERRUPTION_READS),
+  readInstanceAttributes(),
   changeManagedGroups(
     'LeaveManagedGroups',
     ['autoscaling:DetachInstances', 'autoscaling:TerminateInstanceInAutoScalingGroup'],
@@ -295,7 +283,7 @@ export const interruptionGrants = (selector: GroupSelector): Grant[] => [
   ),
   // The swap record, written ahead of a decrement that takes a half-done pair away.
   tagManagedGroups(selector, ['autoscaling:CreateOrUpdateTags']),
-  ...terminateTaggedInstances(),
+  terminateUnattachedLaunches(),
   ...tagExistingInstances(),
 ]
 

@@ -5,7 +5,9 @@
  * failed to deliver or process.
  */
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib'
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs'
+import type { IRule } from 'aws-cdk-lib/aws-events'
+import { AnyPrincipal, Effect, type IRole, PolicyStatement } from 'aws-cdk-lib/aws-iam'
+import { type IQueue, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs'
 import type { Construct } from 'constructs'
 import {
   DEAD_LETTER_RETENTION,
@@ -112,4 +114,38 @@ export const createFailedEventsQueue = (
     reason: `This queue is itself the dead-letter destination of ${deadLetterOf}; a dead-letter queue for it would only move the same messages again.`,
   })
   return queue
+}
+
+export interface QueueSenders {
+  /** Roles that send with their own credentials (the Lambdas, and Lambda destinations with them). */
+  readonly roles?: readonly IRole[]
+  /** EventBridge rules whose targets dead-letter here; EventBridge sends with aws:SourceArn = the rule. */
+  readonly rules?: readonly IRule[]
+}
+
+/**
+ * The queue refuses SendMessage (SendMessageBatch is authorised as SendMessage) from anyone but these
+ * senders, whatever their own policies allow: an explicit deny in the queue policy wins over any allow in
+ * the same account. Both keys are ANDed, and a negated operator is true for a key the request lacks, so
+ * a role's request (no aws:SourceArn) passes on its aws:PrincipalArn and EventBridge's (no principal ARN)
+ * on its rule. With no senders nobody may send (a dead-letter queue is filled by its redrive policy,
+ * not by SendMessage).
+ */
+export const acceptMessagesOnlyFrom = (queue: IQueue, senders: QueueSenders): void => {
+  const roleArns = (senders.roles ?? []).map((role) => role.roleArn)
+  const ruleArns = (senders.rules ?? []).map((rule) => rule.ruleArn)
+  const notFrom = {
+    ...(roleArns.length > 0 ? { 'aws:PrincipalArn': roleArns } : {}),
+    ...(ruleArns.length > 0 ? { 'aws:SourceArn': ruleArns } : {}),
+  }
+  queue.addToResourcePolicy(
+    new PolicyStatement({
+      sid: 'AcceptMessagesOnlyFromSpotSwap',
+      effect: Effect.DENY,
+      principals: [new AnyPrincipal()],
+      actions: ['sqs:SendMessage'],
+      resources: [queue.queueArn],
+      ...(Object.keys(notFrom).length > 0 ? { conditions: { ArnNotEquals: notFrom } } : {}),
+    }),
+  )
 }

@@ -26,7 +26,10 @@ export class InterruptionRehearsal extends Construct {
   constructor(scope: Construct, id: string, props: InterruptionRehearsalProps) {
     super(scope, id)
     const role = new Role(this, 'Role', {
-      assumedBy: new ServicePrincipal('fis.amazonaws.com'),
+      // FIS sets aws:SourceAccount when it assumes an experiment role: only this account's experiments may.
+      assumedBy: new ServicePrincipal('fis.amazonaws.com', {
+        conditions: { StringEquals: { 'aws:SourceAccount': Aws.ACCOUNT_ID } },
+      }),
       description: `spotswap rehearsal: may interrupt spot instances of ${props.groupName} only`,
       inlinePolicies: {
         interrupt: new PolicyDocument({

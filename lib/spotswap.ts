@@ -4,7 +4,7 @@
  * handler reacts to spot interruption warnings and rebalance recommendations from every covered region
  * (other regions forward them here with SpotSwapEventForwarder).
  */
-import { Duration, Stack, Token } from 'aws-cdk-lib'
+import { Annotations, Duration, Stack, Token } from 'aws-cdk-lib'
 import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch'
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions'
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events'
@@ -26,7 +26,7 @@ import {
   validateConfiguration,
 } from './configuration.ts'
 import { SpotSwapDashboard } from './dashboard.ts'
-import { ROUTED_EVENTS, SCHEDULE_RULE_NAME } from './event-patterns.ts'
+import { patternFor, ROUTED_EVENTS, SCHEDULE_RULE_NAME } from './event-patterns.ts'
 import {
   createSpotSwapFunction,
   INTERRUPTION_ENTRY,
@@ -34,8 +34,10 @@ import {
   type SpotSwapFunction,
 } from './functions.ts'
 import { acknowledgeWildcards } from './nag.ts'
+import { DEFAULT_PASSABLE_ROLES, type PassableRoles, widerPassableRolesWarning } from './pass-role.ts'
 import { type Grant, interruptionGrants, replacerGrants, toStatement } from './permissions.ts'
 import {
+  acceptMessagesOnlyFrom,
   createDeadlineQueue,
   createFailedEventsQueue,
   createFanoutQueues,
@@ -78,6 +80,12 @@ export interface SpotSwapProps {
    * @default - every built-in default (opt-in groups tagged spot-enabled=true)
    */
   readonly configuration?: SpotSwapConfiguration
+  /**
+   * Which IAM roles the replacer may pass to EC2 (the instance profile roles of the managed groups'
+   * launch templates). A wider choice than marked roles raises a synth warning.
+   * @default - roles tagged spotswap:passable=true
+   */
+  readonly passableRoles?: PassableRoles
   /**
    * E-mail address subscribed to the alarms (the recipient must confirm the subscription).
    * @default - alarms without notification
@@ -203,7 +211,10 @@ export class SpotSwap extends Construct {
     this.replacerLogGroup = replacer.logGroup
     this.interruptionHandlerLogGroup = interruption.logGroup
 
-    this.grant(replacer, 'ReplacerPermissions', replacerGrants(config))
+    const passableRoles = props.passableRoles ?? DEFAULT_PASSABLE_ROLES
+    const wider = widerPassableRolesWarning(passableRoles)
+    if (wider !== undefined) Annotations.of(this).addWarningV2('spotswap:passable-roles', wider)
+    this.grant(replacer, 'ReplacerPermissions', replacerGrants({ ...config, passableRoles }))
     this.grant(interruption, 'InterruptionHandlerPermissions', interruptionGrants(config))
     fanoutQueue.grantSendMessages(replacer.role)
     this.runRequestQueue.grantSendMessages(interruption.role)
@@ -229,7 +240,8 @@ export class SpotSwap extends Construct {
       }),
     )
 
-    new Rule(this, 'Schedule', {
+    const homeRules: Rule[] = []
+    const schedule = new Rule(this, 'Schedule', {
       ruleName: SCHEDULE_RULE_NAME,
       description: `spotswap: run the replacer every ${scheduleMinutes} minute(s)`,
       schedule: Schedule.rate(schedulePeriod),
@@ -241,12 +253,13 @@ export class SpotSwap extends Construct {
         }),
       ],
     })
+    homeRules.push(schedule)
     for (const event of ROUTED_EVENTS) {
       const handler = event.handler === 'replacer' ? this.replacer : this.interruptionHandler
-      new Rule(this, `On-${event.kind}`, {
+      const rule = new Rule(this, `On-${event.kind}`, {
         ruleName: event.ruleName,
         description: `spotswap: ${event.description}`,
-        eventPattern: event.pattern,
+        eventPattern: patternFor(event, Stack.of(this).account),
         targets: [
           new LambdaFunction(handler, {
             deadLetterQueue: this.failedEvents,
@@ -256,7 +269,14 @@ export class SpotSwap extends Construct {
           }),
         ],
       })
+      homeRules.push(rule)
     }
+    const lambdas = [replacer.role, interruption.role]
+    acceptMessagesOnlyFrom(this.failedEvents, { roles: lambdas, rules: homeRules })
+    acceptMessagesOnlyFrom(fanoutQueue, { roles: [replacer.role] })
+    acceptMessagesOnlyFrom(deadLetterQueue, {})
+    acceptMessagesOnlyFrom(this.runRequestQueue, { roles: lambdas })
+    acceptMessagesOnlyFrom(this.deadlineQueue, { roles: [interruption.role] })
 
     this.alarmTopic = props.notificationEmail ? this.createAlarmTopic(props.notificationEmail) : undefined
     const deadLetterQueues = [

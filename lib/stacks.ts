@@ -83,6 +83,7 @@ export const createSpotSwapStacks = (scope: Construct, config: AppConfig): SpotS
       configuration: config.configuration,
       ...(config.notificationEmail ? { notificationEmail: config.notificationEmail } : {}),
       ...(config.rehearsalGroupName ? { rehearsalGroupName: config.rehearsalGroupName } : {}),
+      ...(config.passableRoles ? { passableRoles: config.passableRoles } : {}),
     },
   })
   const forwarders = config.regions

@@ -19,6 +19,7 @@ import {
   type RequestLaunchTemplateData,
   type VolumeType,
 } from '@aws-sdk/client-ec2'
+import { TAG_TEMPORARY_TEMPLATE } from '../core/constants.ts'
 import type { AwsContext } from './context.ts'
 import { errorCode, errorMessage, LaunchConfigurationNotFoundError } from './errors.ts'
 
@@ -105,13 +106,26 @@ const describeLaunchConfiguration = async (ctx: AwsContext, name: string): Promi
   return lc
 }
 
+/**
+ * Tagged as it is created: the replacer's role may create a template only with this tag and delete only
+ * templates that carry it, so it can never delete a template it did not make.
+ */
 const createTemplate = async (
   ctx: AwsContext,
+  groupName: string,
   name: string,
   data: RequestLaunchTemplateData,
 ): Promise<string> => {
   const response = await ctx.call('ec2:CreateLaunchTemplate', () =>
-    ctx.ec2.send(new CreateLaunchTemplateCommand({ LaunchTemplateName: name, LaunchTemplateData: data })),
+    ctx.ec2.send(
+      new CreateLaunchTemplateCommand({
+        LaunchTemplateName: name,
+        LaunchTemplateData: data,
+        TagSpecifications: [
+          { ResourceType: 'launch-template', Tags: [{ Key: TAG_TEMPORARY_TEMPLATE, Value: groupName }] },
+        ],
+      }),
+    ),
   )
   const id = response.LaunchTemplate?.LaunchTemplateId
   if (id === undefined) throw new Error(`CreateLaunchTemplate returned no id for ${name}`)
@@ -125,14 +139,23 @@ const deleteTemplate = async (
   await ctx.call('ec2:DeleteLaunchTemplate', () => ctx.ec2.send(new DeleteLaunchTemplateCommand(target)))
 }
 
-/** Creates the template, replacing one left behind by a crashed run of the same launch. */
-const createReplacingLeftover = async (ctx: AwsContext, name: string, data: RequestLaunchTemplateData) => {
+/**
+ * Creates the template, replacing one left behind by a crashed run of the same launch. A template of that
+ * name that spotswap did not tag cannot be deleted (the role refuses): the launch then fails, and the next
+ * attempt has another token, so another name.
+ */
+const createReplacingLeftover = async (
+  ctx: AwsContext,
+  groupName: string,
+  name: string,
+  data: RequestLaunchTemplateData,
+) => {
   try {
-    return await createTemplate(ctx, name, data)
+    return await createTemplate(ctx, groupName, name, data)
   } catch (error) {
     if (errorCode(error) !== 'InvalidLaunchTemplateName.AlreadyExistsException') throw error
     await deleteTemplate(ctx, { LaunchTemplateName: name })
-    return createTemplate(ctx, name, data)
+    return createTemplate(ctx, groupName, name, data)
   }
 }
 
@@ -149,7 +172,7 @@ export const withTemporaryTemplate = async <T>(
 ): Promise<T> => {
   const lc = await describeLaunchConfiguration(ctx, launchConfigurationName)
   const name = temporaryTemplateName(groupName, clientToken)
-  const templateId = await createReplacingLeftover(ctx, name, launchTemplateData(lc))
+  const templateId = await createReplacingLeftover(ctx, groupName, name, launchTemplateData(lc))
   try {
     return await launch({ LaunchTemplateId: templateId, Version: '$Latest' })
   } finally {

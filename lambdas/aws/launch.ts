@@ -54,11 +54,15 @@ export const fleetRequest = (
     LaunchTemplateConfigs: [
       { LaunchTemplateSpecification: template, Overrides: request.overrides.map(toFleetOverride) },
     ],
+    // An instant fleet takes tag specifications for `instance` and `fleet` only (CreateFleet,
+    // https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_CreateFleet.html): volumes and network
+    // interfaces get their tags from the launch template. The fleet carries the same tags because the
+    // replacer's role may create a fleet only with spotswap's request tags (lib/permissions.ts).
     ...(tags.length > 0
       ? {
           TagSpecifications: [
             { ResourceType: 'instance', Tags: tags },
-            { ResourceType: 'volume', Tags: tags },
+            { ResourceType: 'fleet', Tags: tags },
           ],
         }
       : {}),

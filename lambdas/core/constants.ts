@@ -10,6 +10,11 @@ export const TAG_REPLACING_INSTANCE = 'launched-for-replacing-instance'
 /** The on-demand type a spot instance replaced: savings are measured against its price. */
 export const TAG_REPLACED_TYPE = 'spotswap:replaced-instance-type'
 /**
+ * On the temporary launch template made for a launch-configuration group, written when it is created
+ * (value: the group's name). The replacer's role may delete only templates carrying it.
+ */
+export const TAG_TEMPORARY_TEMPLATE = 'spotswap:temporary-template-for'
+/**
  * Written on an attached spot member at elevated risk of interruption (rebalance action `replace`);
  * the value is when it was written (ISO 8601). The replacer treats a member carrying it like an
  * on-demand member to replace, excluding the at-risk instance's type/zone pool from the candidates.

@@ -132,6 +132,13 @@ describe('launchSpot for a launch-configuration group', () => {
     expect(ec2Mock).toHaveReceivedCommandWith(CreateLaunchTemplateCommand, {
       LaunchTemplateName: templateName,
       LaunchTemplateData: launchTemplateData(legacyLc),
+      // The role may delete only templates carrying this tag, written as the template is created.
+      TagSpecifications: [
+        {
+          ResourceType: 'launch-template',
+          Tags: [{ Key: 'spotswap:temporary-template-for', Value: 'legacy web' }],
+        },
+      ],
     })
     expect(
       ec2Mock.commandCalls(CreateFleetCommand)[0]?.args[0].input.LaunchTemplateConfigs?.[0],

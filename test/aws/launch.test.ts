@@ -71,7 +71,7 @@ describe('launchSpot', () => {
       ],
       TagSpecifications: [
         { ResourceType: 'instance', Tags: tags },
-        { ResourceType: 'volume', Tags: tags },
+        { ResourceType: 'fleet', Tags: tags },
       ],
     })
     expect(apiCalls).toEqual(['ec2:CreateFleet'])

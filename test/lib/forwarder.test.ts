@@ -37,7 +37,11 @@ describe('the event forwarders', () => {
   ])('forward %s (%s / %s) to the home default bus, with a dead-letter queue', (name, source, detailType) => {
     const template = forwarderIn('ap-south-1')
     const rule = Object.values(template.findResources('AWS::Events::Rule', { Properties: { Name: name } }))[0]
-    expect(rule?.Properties.EventPattern).toEqual({ source: [source], 'detail-type': [detailType] })
+    expect(rule?.Properties.EventPattern).toEqual({
+      source: [source],
+      'detail-type': [detailType],
+      account: [{ Ref: 'AWS::AccountId' }],
+    })
     const dlq = resourceOf(template, 'AWS::SQS::Queue', 'UndeliveredEvents')
     const targets = rule?.Properties.Targets as Record<string, unknown>[]
     expect(targets).toHaveLength(1)

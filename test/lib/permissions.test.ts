@@ -79,57 +79,73 @@ describe("the replacer's permissions", () => {
     }
   })
 
-  it('terminate only instances carrying launched-for-asg, launched-by-autospotting or a group tag', () => {
-    const conditions = allowing(replacer, 'ec2:TerminateInstances').map((s) => {
-      expect(s.Resource).toEqual([ANY_INSTANCE])
-      return s.Condition
-    })
-    expect(conditions).toEqual(
-      expect.arrayContaining([
-        { Null: { 'ec2:ResourceTag/launched-for-asg': 'false' } },
-        { Null: { 'ec2:ResourceTag/launched-by-autospotting': 'false' } },
-        { Null: { 'aws:ResourceTag/aws:autoscaling:groupName': 'false' } },
-      ]),
-    )
-    expect(conditions).toHaveLength(3)
-  })
-
-  it('launch with CreateFleet and RunInstances in this account, from public or shared AMIs and snapshots', () => {
-    const [launch, ...others] = allowing(replacer, 'ec2:CreateFleet')
-    expect(others).toEqual([])
-    expect(launch?.Action).toEqual(['ec2:CreateFleet', 'ec2:RunInstances'])
-    expect(launch?.Resource).toEqual([
-      'arn:aws:ec2:*:123456789012:*',
-      'arn:aws:ec2:*::image/*',
-      'arn:aws:ec2:*::snapshot/*',
+  it('terminate with EC2 only spot instances carrying its launch tags outside any group', () => {
+    expect(allowing(replacer, 'ec2:TerminateInstances')).toEqual([
+      expect.objectContaining({
+        Resource: [ANY_INSTANCE],
+        Condition: {
+          StringEquals: {
+            'ec2:InstanceMarketType': 'spot',
+            'ec2:ResourceTag/launched-by-autospotting': 'true',
+          },
+          Null: {
+            'ec2:ResourceTag/launched-for-asg': 'false',
+            'ec2:ResourceTag/aws:autoscaling:groupName': 'true',
+          },
+        },
+      }),
     ])
   })
 
-  it('tag new resources only as part of the launch that creates them, and existing ones only with spotswap: keys', () => {
+  it('create fleets and instances only with its launch tags; other launch resources in this account, AMIs and snapshots', () => {
+    const [tagged, template, ...others] = allowing(replacer, 'ec2:CreateFleet')
+    expect(others).toEqual([])
+    expect(tagged?.Resource).toEqual(['arn:aws:ec2:*:123456789012:fleet/*', ANY_INSTANCE])
+    expect(tagged?.Condition).toEqual({
+      StringEquals: { 'aws:RequestTag/launched-by-autospotting': 'true' },
+      Null: {
+        'aws:RequestTag/launched-for-asg': 'false',
+        'aws:RequestTag/launched-for-replacing-instance': 'false',
+      },
+    })
+    expect(template?.Resource).not.toContain(ANY_INSTANCE)
+    expect(template?.Resource).toEqual(
+      expect.arrayContaining(['arn:aws:ec2:*::image/*', 'arn:aws:ec2:*::snapshot/*']),
+    )
+    expect(template?.Resource.every((r) => !r.endsWith(':*') && !r.includes(':fleet/'))).toBe(true)
+  })
+
+  it('tag new resources only as part of the launch that creates them, and existing ones only with named spotswap: keys', () => {
     const conditions = allowing(replacer, 'ec2:CreateTags').map((s) => s.Condition)
     expect(conditions).toEqual(
       expect.arrayContaining([
         { StringEquals: { 'ec2:CreateAction': ['CreateFleet', 'RunInstances', 'CreateLaunchTemplate'] } },
-        { 'ForAllValues:StringLike': { 'aws:TagKeys': ['spotswap:*'] } },
+        { 'ForAllValues:StringLike': { 'aws:TagKeys': ['spotswap:*'] }, Null: { 'aws:TagKeys': 'false' } },
       ]),
     )
     expect(conditions).toHaveLength(2)
   })
 
-  it('remove only spotswap: tags, launched-for-asg and launched-for-replacing-instance from instances', () => {
+  it('remove only named spotswap: tags, launched-for-asg and launched-for-replacing-instance from instances', () => {
     expect(allowing(replacer, 'ec2:DeleteTags').map((s) => s.Condition)).toEqual([
       {
         'ForAllValues:StringLike': {
           'aws:TagKeys': ['spotswap:*', 'launched-for-asg', 'launched-for-replacing-instance'],
         },
+        Null: { 'aws:TagKeys': 'false' },
       },
     ])
   })
 
-  it('pass roles only to EC2', () => {
+  it('pass to EC2 only roles tagged spotswap:passable=true by default', () => {
     const [passRole, ...others] = allowing(replacer, 'iam:PassRole')
     expect(others).toEqual([])
-    expect(passRole?.Condition).toEqual({ StringEquals: { 'iam:PassedToService': 'ec2.amazonaws.com' } })
+    expect(passRole?.Condition).toEqual({
+      StringEquals: {
+        'iam:PassedToService': 'ec2.amazonaws.com',
+        'iam:ResourceTag/spotswap:passable': 'true',
+      },
+    })
   })
 
   it("create only EC2's spot service-linked role", () => {
@@ -143,10 +159,27 @@ describe("the replacer's permissions", () => {
     ])
   })
 
-  it('use KMS keys only through EC2, for the encrypted volumes of a launch', () => {
-    for (const statement of allowing(replacer, 'kms:CreateGrant')) {
-      expect(statement.Condition).toEqual({ StringLike: { 'kms:ViaService': 'ec2.*.amazonaws.com' } })
-    }
+  it('use KMS keys only through EC2, and grant them only for AWS resources', () => {
+    expect(allowing(replacer, 'kms:CreateGrant').map((s) => s.Condition)).toEqual([
+      {
+        StringLike: { 'kms:ViaService': 'ec2.*.amazonaws.com' },
+        Bool: { 'kms:GrantIsForAWSResource': 'true' },
+      },
+    ])
+    expect(allowing(replacer, 'kms:Decrypt').map((s) => s.Condition)).toEqual([
+      { StringLike: { 'kms:ViaService': 'ec2.*.amazonaws.com' } },
+    ])
+  })
+
+  it('read the parameters of resolve:ssm: images: this account’s and AWS’s public ones, and nothing else of SSM', () => {
+    const ssm = replacer.filter((s) => s.Action.some((a) => a.startsWith('ssm:')))
+    expect(ssm).toEqual([
+      expect.objectContaining({
+        Action: ['ssm:GetParameters', 'ssm:GetParameter'],
+        Resource: ['arn:aws:ssm:*:123456789012:parameter/*', 'arn:aws:ssm:*::parameter/aws/service/*'],
+      }),
+    ])
+    expect(interruption.some((s) => s.Action.some((a) => a.startsWith('ssm:')))).toBe(false)
   })
 
   it('read CloudFormation stack status and nothing else of CloudFormation', () => {
@@ -192,6 +225,7 @@ describe("the interruption handler's permissions", () => {
     expect(statements[0]?.Condition).toEqual({
       StringEquals: { 'aws:ResourceTag/spot-enabled': 'true' },
       'ForAllValues:StringLike': { 'aws:TagKeys': ['spotswap:*'] },
+      Null: { 'aws:TagKeys': 'false' },
     })
     expect(grants(interruption, 'autoscaling:DeleteTags')).toBe(false)
   })

@@ -204,7 +204,12 @@ describe('the EventBridge rules of the home region', () => {
     ['spotswap-group-launch-successful', 'aws.autoscaling', 'EC2 Instance Launch Successful', 'Replacer'],
   ])('routes %s (%s / %s) to the %s', (name, source, detailType, handler) => {
     const rule = ruleTargeting(name)
-    expect(rule?.Properties.EventPattern).toEqual({ source: [source], 'detail-type': [detailType] })
+    // Only this account's events: the default bus may also carry other accounts' events.
+    expect(rule?.Properties.EventPattern).toEqual({
+      source: [source],
+      'detail-type': [detailType],
+      account: [{ Ref: 'AWS::AccountId' }],
+    })
     const failedEvents = resourceOf(template, 'AWS::SQS::Queue', 'FailedEvents')
     expect(rule?.Properties.Targets).toEqual([
       expect.objectContaining({

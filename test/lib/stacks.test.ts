@@ -1,13 +1,18 @@
 import { App, type Stack } from 'aws-cdk-lib'
 import { Template } from 'aws-cdk-lib/assertions'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { readAppConfig } from '../../lib/app-config.ts'
 import { HOME_STACK_NAME, SpotSwapStage } from '../../lib/stacks.ts'
 import { buildApp } from './support/app.ts'
 
 describe('the home stack outputs', () => {
+  // Synthesized in the hook (a longer timeout): the first synth of a file is slow on a loaded machine.
+  let template: Template
+  beforeAll(() => {
+    template = buildApp({ context: { 'spotswap:rehearsalGroup': 'web' } }).homeTemplate
+  })
+
   it('point at the dashboard, the log groups and the failed-events queue, and name the rehearsal template', () => {
-    const template = buildApp({ context: { 'spotswap:rehearsalGroup': 'web' } }).homeTemplate
     const outputs = template.findOutputs('*')
     expect(Object.keys(outputs).sort()).toEqual([
       'DashboardUrl',
