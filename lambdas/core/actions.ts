@@ -113,8 +113,9 @@ export interface TerminateSpotAction {
 
 /**
  * A doomed member (TAG_INTERRUPTION_WARNED) that cannot be replaced ahead of its interruption leaves the
- * group now (DetachInstances without a decrement), as the interruption handler would have done: the group
- * backfills at once instead of when EC2 takes the member.
+ * group now (TerminateInstanceInAutoScalingGroup without a decrement, so its termination hooks and
+ * draining run), as the interruption handler would have done: the group backfills at once instead of when
+ * EC2 takes the member.
  */
 export interface ReleaseDoomedAction {
   readonly kind: 'release-doomed'

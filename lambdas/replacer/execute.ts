@@ -161,10 +161,14 @@ const putBackMaxSize = async (cloud: CloudPort, action: SwapAction): Promise<str
   }
 }
 
-/** Out of the group without a decrement: the group backfills now rather than when EC2 takes the member. */
+/**
+ * Out of the group without a decrement: the group backfills now rather than when EC2 takes the member.
+ * Through Auto Scaling, so its termination hooks and load-balancer draining run in the time left
+ * (https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_TerminateInstanceInAutoScalingGroup.html).
+ */
 const releaseDoomed = async (cloud: CloudPort, action: ReleaseDoomedAction): Promise<Outcome> => {
   try {
-    await cloud.detachInstances(action.group, [action.instanceId], false)
+    await cloud.terminateInGroup(action.instanceId, false)
   } catch (error) {
     if (!isNotFound(error)) throw error
     return { action, status: 'done', detail: 'already gone' }
@@ -190,7 +194,7 @@ const launchSpot = async (cloud: CloudPort, action: LaunchSpotAction): Promise<O
   })
   return {
     ...outcome,
-    detail: `${outcome.detail}; ${action.replacing} left the group (${released.detail ?? 'detached'})`,
+    detail: `${outcome.detail}; ${action.replacing} left the group (${released.detail ?? 'terminated in it'})`,
   }
 }
 
