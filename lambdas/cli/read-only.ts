@@ -23,6 +23,7 @@ export const readOnly = (cloud: CloudPort): CloudPort => {
     stackStatuses: (names) => cloud.stackStatuses(names),
     lifecycleHooks: (name) => cloud.lifecycleHooks(name),
     groupOfInstances: (ids) => cloud.groupOfInstances(ids),
+    subnetZones: (ids) => cloud.subnetZones(ids),
     scalingActivities: (name, since) => cloud.scalingActivities(name, since),
     ...Object.fromEntries(PORT_WRITES.map((method) => [method, refuse(method)])),
   } as CloudPort

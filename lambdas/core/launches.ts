@@ -21,6 +21,7 @@ import {
 import { type FleetChoices, fleetChoices } from './fleet-choices.ts'
 import { byLaunchTimeThenId, type PlanInput } from './plan-input.ts'
 import { type RankedCandidate, type Selection, selectCandidates } from './selection.ts'
+import { type Placement, placementFor, subnetZonesSeen } from './subnets.ts'
 import type { Group, GroupMember, Instance, InstanceTypeInfo } from './types.ts'
 import { poolKey } from './types.ts'
 
@@ -135,7 +136,14 @@ export const planLaunches = (
     }
     return selection
   }
-  const moves = moveCandidates(input, config, budget, selectionFor)
+  // Subnet zones are only looked up when an instance's own subnet left the group's VPCZoneIdentifier.
+  let zones: ReadonlyMap<string, string> | undefined
+  const subnetZones = (): ReadonlyMap<string, string> => {
+    zones ??= subnetZonesSeen(input.instances.values(), input.subnetZones)
+    return zones
+  }
+  const placementOf = (instance: Instance): Placement => placementFor(group, instance, subnetZones)
+  const moves = moveCandidates(input, config, budget, selectionFor, placementOf)
   // Nothing to replace (a converged group): no pools to count, no dates to format.
   if (budget.eligible.length === 0 && moves.length === 0) return launches
   const poolCounts = new Map<string, number>()
@@ -246,7 +254,12 @@ export const planLaunches = (
       skip(instance, `missing-on-demand-price: no on-demand price for ${baseType}; not replacing blind`)
       continue
     }
-    const selection = selectionFor(baseType, original, instance.zone, onDemandPrice)
+    const placement = placementOf(instance)
+    if (!placement.ok) {
+      skip(instance, placement.reason)
+      continue
+    }
+    const selection = selectionFor(baseType, original, placement.zone, onDemandPrice)
     if (selection.ranked.length === 0) {
       skip(instance, 'no-compatible-spot-type', { rejectedBy: countRejections(selection) })
       continue
@@ -264,7 +277,7 @@ export const planLaunches = (
       poolCounts,
       budget.targetSpot,
       input.maxPoolShare ?? MAX_POOL_SHARE,
-      instance.subnetId,
+      placement.subnetId,
     )
     if (replacingOnDemand) onDemandLaunches++
     if (!doomed) budgeted++
@@ -294,7 +307,7 @@ export const planLaunches = (
       poolCounts,
       budget.targetSpot,
       input.maxPoolShare ?? MAX_POOL_SHARE,
-      move.instance.subnetId,
+      move.subnetId,
     )
     budgeted++
     moved++
@@ -309,6 +322,7 @@ export const planLaunches = (
 
 interface MoveCandidate {
   readonly instance: Instance
+  readonly subnetId: string | undefined
   readonly baseType: string
   readonly ownPrice: number
   /** Candidates at least the configured saving cheaper, before the pool share is applied. */
@@ -324,6 +338,7 @@ const moveCandidates = (
   config: GroupConfig,
   budget: LaunchBudget,
   selectionFor: (baseType: string, original: InstanceTypeInfo, zone: string, onDemand: number) => Selection,
+  placementOf: (instance: Instance) => Placement,
 ): MoveCandidate[] => {
   const minSaving = config.cheaperPoolMinSavingPercentage / 100
   if (minSaving <= 0 || budget.movable.length === 0) return []
@@ -351,7 +366,10 @@ const moveCandidates = (
     if (answer === null) continue
     if (member.protectedFromScaleIn || input.terminationProtected.has(instance.id)) continue
     if (Date.parse(instance.tags[TAG_NO_SPOT_CAPACITY_UNTIL] ?? '') > input.now.getTime()) continue
-    found.push({ instance, baseType, ...answer })
+    // A move stays in its zone (the cheaper pools were found there): only where the group still has a subnet.
+    const placement = placementOf(instance)
+    if (!placement.ok || placement.zone !== instance.zone) continue
+    found.push({ instance, subnetId: placement.subnetId, baseType, ...answer })
   }
   return found
 }

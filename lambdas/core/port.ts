@@ -115,6 +115,8 @@ export interface CloudPort {
   /** CloudFormation stack status by stack name; stacks that do not exist are absent. */
   stackStatuses(stackNames: readonly string[]): Promise<Map<string, string>>
   lifecycleHooks(groupName: string): Promise<LifecycleHook[]>
+  /** Each subnet's Availability Zone (DescribeSubnets); subnets that no longer exist are absent. */
+  subnetZones(subnetIds: readonly string[]): Promise<Map<string, string>>
   /** Which group each instance belongs to (DescribeAutoScalingInstances); absent = no group. */
   groupOfInstances(ids: readonly string[]): Promise<Map<string, string>>
   /** The group's scaling activities that started at or after `since`, newest first. */

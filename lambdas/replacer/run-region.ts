@@ -119,6 +119,7 @@ const planAll = (
       ownerChanges: details.ownerChanges.get(managed.group.name),
       health: details.health.get(managed.group.name),
       lifecycleHooks: details.hooks.get(managed.group.name),
+      subnetZones: snapshot.subnetZones,
       now,
       selectionCache: cacheFor(managed.productDescription),
       ...(maxPoolShare === undefined ? {} : { maxPoolShare }),
