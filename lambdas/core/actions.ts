@@ -158,6 +158,7 @@ export type GroupSkipCode =
   | 'traffic-source-health-unreadable'
   | 'processes-suspended'
   | 'launch-hooks'
+  | 'weighted-capacity'
   | 'outside-cron-window'
 
 /** Why a group is not acted on this run: a code to act on, a detail to read. */

@@ -20,6 +20,7 @@ import {
 } from './constants.ts'
 import { type FleetChoices, fleetChoices } from './fleet-choices.ts'
 import { byLaunchTimeThenId, type PlanInput } from './plan-input.ts'
+import type { FleetOverride } from './port.ts'
 import { type RankedCandidate, type Selection, selectCandidates } from './selection.ts'
 import { type Placement, placementFor, subnetZonesSeen } from './subnets.ts'
 import type { Group, GroupMember, Instance, InstanceTypeInfo } from './types.ts'
@@ -193,6 +194,7 @@ export const planLaunches = (
       input.scheduleMinutes * 30_000,
     )
     countPool(first.pool)
+    const templates = overrideTemplates(group, instance.type)
     launches.push({
       kind: 'launch-spot',
       group: group.name,
@@ -201,7 +203,7 @@ export const planLaunches = (
       zone: instance.zone,
       launchTemplate: group.launchTemplate ?? group.mixedInstancesPolicy?.launchTemplate,
       launchConfigurationName: group.launchConfigurationName,
-      overrides,
+      overrides: templates === undefined ? overrides : overrides.map(templates),
       allocationStrategy: config.spotAllocationStrategy,
       tags: launchTags(group, instance, baseType),
       clientToken: clientToken(instance.id, attempt),
@@ -393,6 +395,28 @@ const cheaperThan = (selection: Selection, own: string, limit: number): readonly
     byPool.set(key, cheaper)
   }
   return cheaper
+}
+
+/**
+ * For a MixedInstancesPolicy that gives some type its own launch template: each fleet override with the
+ * template Auto Scaling would launch its type from. A type the policy names goes with its override's
+ * template (or the policy's); any other (an allow list wider than the overrides) with the template of the
+ * type it replaces, the image that instance runs. Undefined when every type uses the policy's template.
+ */
+const overrideTemplates = (
+  group: Group,
+  replacedType: string,
+): ((override: FleetOverride) => FleetOverride) | undefined => {
+  const policy = group.mixedInstancesPolicy
+  if (policy === undefined || !policy.overrides.some((o) => o.launchTemplate !== undefined)) return undefined
+  const byType = new Map(
+    policy.overrides.map((o) => [o.instanceType, o.launchTemplate ?? policy.launchTemplate]),
+  )
+  const fallback = byType.get(replacedType) ?? policy.launchTemplate
+  return (override) => {
+    const launchTemplate = byType.get(override.instanceType) ?? fallback
+    return launchTemplate === policy.launchTemplate ? override : { ...override, launchTemplate }
+  }
 }
 
 /** Tags that describe one instance's own state and must not be copied onto its replacement. */

@@ -33,6 +33,11 @@ export interface FleetOverride {
   readonly zone: string
   /** 0 = most preferred; used by capacity-optimized-prioritized. */
   readonly priority: number
+  /**
+   * The launch template this type launches from when it is not the request's (a MixedInstancesPolicy
+   * override with its own LaunchTemplateSpecification).
+   */
+  readonly launchTemplate?: LaunchTemplateRef | undefined
 }
 
 export interface SpotLaunchRequest {
