@@ -109,6 +109,8 @@ export interface TerminateSpotAction {
   readonly group: string
   readonly instanceId: string
   readonly reason: string
+  /** Auto Scaling said, in this run, that it is a member of no group: not asked again before terminating. */
+  readonly inNoGroup?: boolean
 }
 
 /**

@@ -110,7 +110,21 @@ const giveBack = async (cloud: CloudPort, action: GiveBackAction): Promise<Outco
   return { action, status: 'done', detail: `gave back a vanished pair's unit with ${action.instanceId}` }
 }
 
+/**
+ * ec2:TerminateInstances only for a spot instance that never joined a group: one that is a member of any
+ * group now (attached since it was observed, by anyone) is left to that group, whose termination hooks
+ * and draining a TerminateInstances would skip.
+ */
 const terminateSpot = async (cloud: CloudPort, action: TerminateSpotAction): Promise<Outcome> => {
+  const owner = action.inNoGroup
+    ? undefined
+    : (await cloud.groupOfInstances([action.instanceId])).get(action.instanceId)
+  if (owner !== undefined)
+    return {
+      action,
+      status: 'failed',
+      detail: `not terminated: ${action.instanceId} is a member of ${owner}`,
+    }
   try {
     await cloud.terminateInstances([action.instanceId])
   } catch (error) {

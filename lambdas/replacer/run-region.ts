@@ -348,6 +348,7 @@ const cleanStrays = async (
       kind: 'terminate-spot',
       group: i.tags['launched-for-asg'] ?? '',
       instanceId: i.id,
+      inNoGroup: true,
       reason: 'group-gone-or-unmanaged: launched for a group that no longer exists or is no longer managed',
     }))
   return executeActions(cloud, actions, dryRun)
