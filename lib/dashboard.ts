@@ -18,7 +18,7 @@ import {
 import type { IFunction } from 'aws-cdk-lib/aws-lambda'
 import type { IQueue } from 'aws-cdk-lib/aws-sqs'
 import { Construct } from 'constructs'
-import { DIMENSION_ACTION, Metric } from '../lambdas/core/metric-names.ts'
+import { DIMENSION_ACTION, DIMENSION_REASON, Metric } from '../lambdas/core/metric-names.ts'
 import { forwardingRuleName, ROUTED_EVENTS } from './event-patterns.ts'
 import { UNDELIVERED_EVENTS_QUEUE_NAME } from './forwarder.ts'
 import { eachSeries, insights, sumOfSeries } from './metric-queries.ts'
@@ -145,6 +145,11 @@ export class SpotSwapDashboard extends Construct {
         THIRD,
       ),
       graph('Spot and on-demand instances (account)', [spotTotal, onDemandTotal], THIRD, true),
+      graph(
+        'On-demand held back, by reason',
+        [insights('MAX', Metric.OnDemandHeldBack, 'reason', gauge, 'Held back', [DIMENSION_REASON])],
+        THIRD,
+      ),
       graph(
         'Spot share by group (%)',
         [eachSeries(Metric.SpotSharePct, { schema: 'group', statistic: 'Average', period: gauge })],

@@ -12,6 +12,7 @@ import { MathExpression } from 'aws-cdk-lib/aws-cloudwatch'
 import {
   DIMENSION_ACTION,
   DIMENSION_GROUP,
+  DIMENSION_REASON,
   DIMENSION_REGION,
   DIMENSION_SERVICE,
   METRIC_NAMESPACE,
@@ -26,6 +27,8 @@ export const Schema = {
   region: [DIMENSION_REGION, POWERTOOLS_SERVICE_DIMENSION],
   group: [DIMENSION_GROUP, DIMENSION_REGION, POWERTOOLS_SERVICE_DIMENSION],
   action: [DIMENSION_ACTION, DIMENSION_GROUP, DIMENSION_REGION, POWERTOOLS_SERVICE_DIMENSION],
+  /** OnDemandHeldBack per region and reason code (replacer/report.ts). */
+  reason: [DIMENSION_REASON, DIMENSION_REGION, POWERTOOLS_SERVICE_DIMENSION],
   /** Any dimension set: for metrics whose every datum is emitted once (the interruption handler's). */
   any: undefined,
 } as const

@@ -86,6 +86,8 @@ const REPLACER_READS = [
   'ec2:DescribeInstances',
   'ec2:DescribeRegions',
   'ec2:DescribeSpotPriceHistory',
+  // The zones of a group's subnets, when the owner moved the group off a member's subnet.
+  'ec2:DescribeSubnets',
   // A swap retires a partner only once its replacement is healthy in the group's load balancers.
   'elasticloadbalancing:DescribeInstanceHealth',
   'elasticloadbalancing:DescribeLoadBalancers',

@@ -44,6 +44,7 @@ import { trafficHealth } from './load-balancers.ts'
 import { describeInstanceTypes, describeSpotPrices } from './market.ts'
 import { onDemandPrices } from './pricing.ts'
 import { stackStatuses } from './stacks.ts'
+import { subnetZones } from './subnets.ts'
 
 export { createRegionDirectory, type RegionDirectoryDeps } from './regions.ts'
 
@@ -94,6 +95,7 @@ export const createAwsCloud = (region: string, deps: AwsCloudDeps = {}): CloudPo
     lifecycleHooks: (groupName) => lifecycleHooks(ctx, groupName),
     instanceRefreshes: (groupName) => instanceRefreshes(ctx, groupName),
     groupOfInstances: (ids) => groupOfInstances(ctx, ids),
+    subnetZones: (ids) => subnetZones(ctx, ids),
     scalingActivities: (name, since) => scalingActivities(ctx, name, since),
     trafficHealth: (sources, ids) => trafficHealth(ctx, sources, ids),
     launchSpot: (request) => launchSpot(ctx, request),

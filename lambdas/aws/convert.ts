@@ -65,12 +65,23 @@ const toMixedInstancesPolicy = (group: AutoScalingGroup): MixedInstancesPolicy |
   const launchTemplate = toLaunchTemplateRef(policy?.LaunchTemplate?.LaunchTemplateSpecification)
   if (policy === undefined || launchTemplate === undefined) return undefined
   const distribution = policy.InstancesDistribution
+  // Overrides may name instance requirements instead of types; only named types are listed here.
+  const overrides = (policy.LaunchTemplate?.Overrides ?? []).flatMap((o) =>
+    o.InstanceType
+      ? [
+          {
+            instanceType: o.InstanceType,
+            launchTemplate: toLaunchTemplateRef(o.LaunchTemplateSpecification),
+            // A string of 1-999 in the API; anything unreadable counts as a weight other than 1.
+            weightedCapacity: o.WeightedCapacity === undefined ? 1 : Number(o.WeightedCapacity) || Number.NaN,
+          },
+        ]
+      : [],
+  )
   return {
     launchTemplate,
-    // Overrides may name instance requirements instead of types; only named types are listed here.
-    overrideTypes: (policy.LaunchTemplate?.Overrides ?? []).flatMap((o) =>
-      o.InstanceType ? [o.InstanceType] : [],
-    ),
+    overrideTypes: overrides.map((o) => o.instanceType),
+    overrides,
     onDemandBaseCapacity: distribution?.OnDemandBaseCapacity ?? 0,
     onDemandPercentageAboveBaseCapacity:
       distribution?.OnDemandPercentageAboveBaseCapacity ?? DEFAULT_ON_DEMAND_PERCENTAGE_ABOVE_BASE,

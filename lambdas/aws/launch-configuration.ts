@@ -17,6 +17,7 @@ import {
   type LaunchTemplateHttpTokensState,
   type LaunchTemplateInstanceMetadataEndpointState,
   type RequestLaunchTemplateData,
+  type Tenancy,
   type VolumeType,
 } from '@aws-sdk/client-ec2'
 import { TAG_TEMPORARY_TEMPLATE } from '../core/constants.ts'
@@ -56,6 +57,46 @@ const toBlockDeviceMapping = (mapping: LcBlockDeviceMapping): LaunchTemplateBloc
 
 const nonEmpty = <T>(items: readonly T[]): T[] | undefined => (items.length > 0 ? [...items] : undefined)
 
+/**
+ * Every field of a launch configuration (DescribeLaunchConfigurations' LaunchConfiguration, which holds
+ * CreateLaunchConfiguration's settings: https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_CreateLaunchConfiguration.html)
+ * and where it goes in the temporary template's data
+ * (https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_RequestLaunchTemplateData.html), or why it has
+ * no place there. Typed by the SDK's field list, so a field AWS adds fails to compile until it is decided.
+ */
+export const LAUNCH_CONFIGURATION_FIELDS: Readonly<
+  Record<keyof LaunchConfiguration, { readonly template: string } | { readonly none: string }>
+> = {
+  ImageId: { template: 'ImageId' },
+  InstanceType: { template: 'InstanceType (each fleet override names its own type)' },
+  KeyName: { template: 'KeyName' },
+  SecurityGroups: {
+    template: 'SecurityGroupIds (sg-…) and SecurityGroups (names), or NetworkInterfaces[0].Groups',
+  },
+  UserData: { template: 'UserData (base64 in both)' },
+  KernelId: { template: 'KernelId' },
+  RamdiskId: { template: 'RamDiskId' },
+  BlockDeviceMappings: { template: 'BlockDeviceMappings (NoDevice true becomes an empty string)' },
+  InstanceMonitoring: { template: 'Monitoring.Enabled' },
+  IamInstanceProfile: { template: 'IamInstanceProfile.Arn (an ARN) or IamInstanceProfile.Name' },
+  EbsOptimized: { template: 'EbsOptimized' },
+  AssociatePublicIpAddress: { template: 'NetworkInterfaces[0].AssociatePublicIpAddress' },
+  // A dedicated group must not get shared-tenancy spot instances; spot supports `dedicated`, not `host`
+  // (https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_SpotPlacement.html).
+  PlacementTenancy: { template: 'Placement.Tenancy' },
+  MetadataOptions: {
+    template: 'MetadataOptions.HttpTokens, .HttpPutResponseHopLimit, .HttpEndpoint',
+  },
+  SpotPrice: {
+    none: 'a maximum spot price; the fleet launches spot capped at the on-demand price, and a template for a fleet takes no market options',
+  },
+  ClassicLinkVPCId: { none: 'EC2-Classic ClassicLink, retired; instances launch into the group subnets' },
+  ClassicLinkVPCSecurityGroups: { none: 'EC2-Classic ClassicLink, retired' },
+  LaunchConfigurationName: { none: 'the configuration itself; the template gets its own name' },
+  LaunchConfigurationARN: { none: 'the configuration itself' },
+  CreatedTime: { none: 'when the configuration was made' },
+}
+
 /** The launch configuration's settings as launch template data. UserData is already base64 in both. */
 export const launchTemplateData = (lc: LaunchConfiguration): RequestLaunchTemplateData => {
   const securityGroups = lc.SecurityGroups ?? []
@@ -88,6 +129,7 @@ export const launchTemplateData = (lc: LaunchConfiguration): RequestLaunchTempla
     BlockDeviceMappings: nonEmpty((lc.BlockDeviceMappings ?? []).map(toBlockDeviceMapping)),
     EbsOptimized: lc.EbsOptimized,
     Monitoring: lc.InstanceMonitoring && { Enabled: lc.InstanceMonitoring.Enabled },
+    Placement: lc.PlacementTenancy ? { Tenancy: lc.PlacementTenancy as Tenancy } : undefined,
     MetadataOptions: metadata && {
       HttpTokens: metadata.HttpTokens as LaunchTemplateHttpTokensState | undefined,
       HttpPutResponseHopLimit: metadata.HttpPutResponseHopLimit,

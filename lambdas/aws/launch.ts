@@ -7,6 +7,7 @@ import {
   CreateFleetCommand,
   type CreateFleetCommandInput,
   type CreateFleetCommandOutput,
+  type FleetLaunchTemplateConfigRequest,
   type FleetLaunchTemplateOverridesRequest,
   type FleetLaunchTemplateSpecificationRequest,
   type SpotAllocationStrategy,
@@ -41,6 +42,32 @@ const toFleetOverride = (override: FleetOverride): FleetLaunchTemplateOverridesR
   Priority: override.priority,
 })
 
+/**
+ * One launch template config per template: the request's for most overrides, an override's own for the
+ * types a MixedInstancesPolicy launches from another template (an arm64 type and its arm64 image), in the
+ * order the overrides first name them. Priorities stay global, so the fleet ranks across configs.
+ */
+const launchTemplateConfigs = (
+  request: SpotLaunchRequest,
+  template: FleetLaunchTemplateSpecificationRequest,
+): FleetLaunchTemplateConfigRequest[] => {
+  const configs = new Map<
+    string,
+    FleetLaunchTemplateConfigRequest & { Overrides: FleetLaunchTemplateOverridesRequest[] }
+  >()
+  for (const override of request.overrides) {
+    const spec = override.launchTemplate === undefined ? template : fleetTemplate(override.launchTemplate)
+    const key = JSON.stringify([spec.LaunchTemplateId, spec.LaunchTemplateName, spec.Version])
+    let config = configs.get(key)
+    if (config === undefined) {
+      config = { LaunchTemplateSpecification: spec, Overrides: [] }
+      configs.set(key, config)
+    }
+    config.Overrides.push(toFleetOverride(override))
+  }
+  return [...configs.values()]
+}
+
 export const fleetRequest = (
   request: SpotLaunchRequest,
   template: FleetLaunchTemplateSpecificationRequest,
@@ -51,9 +78,7 @@ export const fleetRequest = (
     ClientToken: request.clientToken,
     TargetCapacitySpecification: { TotalTargetCapacity: 1, DefaultTargetCapacityType: 'spot' },
     SpotOptions: { AllocationStrategy: ALLOCATION_STRATEGIES[request.allocationStrategy] },
-    LaunchTemplateConfigs: [
-      { LaunchTemplateSpecification: template, Overrides: request.overrides.map(toFleetOverride) },
-    ],
+    LaunchTemplateConfigs: launchTemplateConfigs(request, template),
     // An instant fleet takes tag specifications for `instance` and `fleet` only (CreateFleet,
     // https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_CreateFleet.html): volumes and network
     // interfaces get their tags from the launch template. The fleet carries the same tags because the

@@ -24,6 +24,7 @@ export const readOnly = (cloud: CloudPort): CloudPort => {
     lifecycleHooks: (name) => cloud.lifecycleHooks(name),
     instanceRefreshes: (name) => cloud.instanceRefreshes(name),
     groupOfInstances: (ids) => cloud.groupOfInstances(ids),
+    subnetZones: (ids) => cloud.subnetZones(ids),
     scalingActivities: (name, since) => cloud.scalingActivities(name, since),
     ...Object.fromEntries(PORT_WRITES.map((method) => [method, refuse(method)])),
   } as CloudPort

@@ -109,12 +109,15 @@ export interface TerminateSpotAction {
   readonly group: string
   readonly instanceId: string
   readonly reason: string
+  /** Auto Scaling said, in this run, that it is a member of no group: not asked again before terminating. */
+  readonly inNoGroup?: boolean
 }
 
 /**
  * A doomed member (TAG_INTERRUPTION_WARNED) that cannot be replaced ahead of its interruption leaves the
- * group now (DetachInstances without a decrement), as the interruption handler would have done: the group
- * backfills at once instead of when EC2 takes the member.
+ * group now (TerminateInstanceInAutoScalingGroup without a decrement, so its termination hooks and
+ * draining run), as the interruption handler would have done: the group backfills at once instead of when
+ * EC2 takes the member.
  */
 export interface ReleaseDoomedAction {
   readonly kind: 'release-doomed'
@@ -141,6 +144,7 @@ export type InstanceSkipCode =
   | 'unknown-instance-type'
   | 'missing-on-demand-price'
   | 'no-compatible-spot-type'
+  | 'no-subnet-in-group'
   | 'swap-waits'
   | 'waiting-for-open-swap'
   | 'warming-up'
@@ -213,6 +217,7 @@ export type GroupSkipCode =
   | 'launch-hooks'
   | 'instance-refresh'
   | 'instance-refresh-unknown'
+  | 'weighted-capacity'
   | 'outside-cron-window'
 
 /** Why a group is not acted on this run: a code to act on, a detail to read. */

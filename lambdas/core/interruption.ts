@@ -101,7 +101,10 @@ export type InterruptionAction =
       readonly group: string
       readonly tags: Readonly<Record<string, string>>
     }
-  /** TerminateInstances: for instances outside any group that EC2 would otherwise leave behind. */
+  /**
+   * TerminateInstances: only for a spot instance spotswap launched that never joined a group (a member
+   * always leaves through Auto Scaling, see leaveBy).
+   */
   | { readonly kind: 'terminate-instance'; readonly instanceId: string }
   /**
    * Mark a doomed member for the replacer to replace ahead of its interruption (TAG_INTERRUPTION_WARNED):
@@ -124,7 +127,7 @@ export type InterruptionAction =
       readonly group: string
       readonly delaysSeconds: readonly number[]
       readonly deadlineInSeconds: number
-      readonly otherwise: Extract<InterruptionAction, { kind: 'detach' }>
+      readonly otherwise: Extract<InterruptionAction, { kind: 'terminate-in-group' }>
     }
   /** Tag an at-risk member for the replacer to swap out (see TAG_REBALANCE_AT_RISK). */
   | {
@@ -322,7 +325,7 @@ const decideMember = (context: DecisionContext): InterruptionDecision => {
   const deadline = signal.kind === 'spot-interruption' && signal.deadline === true
   const ahead = mode === 'replace' && !decrement && !deadline ? replaceAhead(context, member) : undefined
   if (ahead !== undefined) return { ...ahead, actions: [...actions, ...ahead.actions] }
-  const leave = mode === 'replace' ? 'detach' : mode
+  const leave = leaveBy(mode, ec2WillTerminate)
   // The decrement is recorded ahead as one pair fewer, so the replacer tells it from an owner's resize.
   if (decrement && record !== undefined) {
     actions.push({
@@ -333,9 +336,6 @@ const decideMember = (context: DecisionContext): InterruptionDecision => {
     })
   }
   actions.push({ kind: leave, instanceId: instance.id, group: group.name, decrement })
-  // Outside the group nothing else would remove a stopped, hibernated or merely at-risk instance.
-  if (leave === 'detach' && !ec2WillTerminate)
-    actions.push({ kind: 'terminate-instance', instanceId: instance.id })
   const what = deadline
     ? 'deadline of a member replaced ahead'
     : signal.kind === 'spot-interruption'
@@ -391,7 +391,12 @@ const replaceAhead = (
         delaysSeconds: INTERRUPTION_RUN_DELAYS_SECONDS,
         // Whatever the region's replacer queue is doing, the member leaves by its deadline.
         deadlineInSeconds: Math.max(0, Math.ceil((deadlineMs - snapshot.now.getTime()) / 1000)),
-        otherwise: { kind: 'detach', instanceId: instance.id, group: group.name, decrement: false },
+        otherwise: {
+          kind: 'terminate-in-group',
+          instanceId: instance.id,
+          group: group.name,
+          decrement: false,
+        },
       },
     ],
   }
@@ -414,9 +419,27 @@ export const mayReplaceAhead = (
   ) === 'replace'
 
 /**
+ * How a member leaves once it must. Through Auto Scaling (TerminateInstanceInAutoScalingGroup) whenever
+ * spotswap is the one that ends it, so the group's termination hooks and load-balancer draining run
+ * (https://docs.aws.amazon.com/autoscaling/ec2/userguide/lifecycle-hooks-overview.html) and, without a
+ * decrement, the group launches its replacement
+ * (https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_TerminateInstanceInAutoScalingGroup.html).
+ * DetachInstances only where the owner asked for `detach` and EC2 terminates the instance anyway: it
+ * leaves the group at once, deregistered from its load balancers, and EC2 ends it
+ * (https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_DetachInstances.html). A detached
+ * instance spotswap still wanted gone would need ec2:TerminateInstances on an instance of a group, which
+ * skips both hooks and draining: never.
+ */
+const leaveBy = (
+  mode: 'terminate-in-group' | 'detach' | 'replace',
+  ec2WillTerminate: boolean,
+): 'terminate-in-group' | 'detach' =>
+  mode === 'detach' && ec2WillTerminate ? 'detach' : 'terminate-in-group'
+
+/**
  * `auto` terminates through the group when a termination hook exists, so the user's draining runs in
  * the two minutes left; without one, it replaces the member ahead of the interruption (which falls back
- * to detaching, the fastest way to let the group backfill, when it cannot).
+ * to leaving at once through the group, which backfills, when it cannot).
  */
 const leaveAction = (
   mode: TerminationAction,

@@ -20,7 +20,9 @@ import {
 } from './constants.ts'
 import { type FleetChoices, fleetChoices } from './fleet-choices.ts'
 import { byLaunchTimeThenId, type PlanInput } from './plan-input.ts'
+import type { FleetOverride } from './port.ts'
 import { compareCodePoints, type RankedCandidate, type Selection, selectCandidates } from './selection.ts'
+import { type Placement, placementFor, subnetZonesSeen } from './subnets.ts'
 import type { Catalog, Group, GroupMember, Instance, InstanceTypeInfo } from './types.ts'
 import { poolKey } from './types.ts'
 
@@ -244,7 +246,14 @@ export const planLaunches = (
     zone: string,
     onDemandPrice: number,
   ): Selection => cachedSelection(input, config, baseType, original, zone, onDemandPrice)
-  const moves = moveCandidates(input, config, budget, selectionFor)
+  // Subnet zones are only looked up when an instance's own subnet left the group's VPCZoneIdentifier.
+  let zones: ReadonlyMap<string, string> | undefined
+  const subnetZones = (): ReadonlyMap<string, string> => {
+    zones ??= subnetZonesSeen(input.instances.values(), input.subnetZones)
+    return zones
+  }
+  const placementOf = (instance: Instance): Placement => placementFor(group, instance, subnetZones)
+  const moves = moveCandidates(input, config, budget, selectionFor, placementOf)
   // Nothing to replace (a converged group): no pools to count, no dates to format.
   if (budget.eligible.length === 0 && moves.length === 0) return launches
   const poolCounts = new Map<string, number>()
@@ -294,6 +303,7 @@ export const planLaunches = (
       input.scheduleMinutes * 30_000,
     )
     countPool(first.pool)
+    const templates = overrideTemplates(group, instance.type)
     launches.push({
       kind: 'launch-spot',
       group: group.name,
@@ -302,7 +312,7 @@ export const planLaunches = (
       zone: instance.zone,
       launchTemplate: group.launchTemplate ?? group.mixedInstancesPolicy?.launchTemplate,
       launchConfigurationName: group.launchConfigurationName,
-      overrides,
+      overrides: templates === undefined ? overrides : overrides.map(templates),
       allocationStrategy: config.spotAllocationStrategy,
       tags: launchTags(group, instance, baseType),
       clientToken: clientToken(instance.id, attempt),
@@ -378,7 +388,12 @@ export const planLaunches = (
       skip(instance, 'missing-on-demand-price', `no on-demand price for ${baseType}; not replacing blind`)
       continue
     }
-    const selection = selectionFor(baseType, original, instance.zone, onDemandPrice)
+    const placement = placementOf(instance)
+    if (!placement.ok) {
+      skip(instance, 'no-subnet-in-group', placement.detail)
+      continue
+    }
+    const selection = selectionFor(baseType, original, placement.zone, onDemandPrice)
     if (selection.ranked.length === 0) {
       skip(
         instance,
@@ -403,7 +418,7 @@ export const planLaunches = (
       poolCounts,
       budget.targetSpot,
       input.maxPoolShare ?? MAX_POOL_SHARE,
-      instance.subnetId,
+      placement.subnetId,
     )
     if (replacingOnDemand) onDemandLaunches++
     if (!doomed) budgeted++
@@ -448,7 +463,7 @@ export const planLaunches = (
       poolCounts,
       budget.targetSpot,
       input.maxPoolShare ?? MAX_POOL_SHARE,
-      move.instance.subnetId,
+      move.subnetId,
     )
     budgeted++
     moved++
@@ -463,6 +478,7 @@ export const planLaunches = (
 
 interface MoveCandidate {
   readonly instance: Instance
+  readonly subnetId: string | undefined
   readonly baseType: string
   readonly ownPrice: number
   /** Candidates at least the configured saving cheaper, before the pool share is applied. */
@@ -478,6 +494,7 @@ const moveCandidates = (
   config: GroupConfig,
   budget: LaunchBudget,
   selectionFor: (baseType: string, original: InstanceTypeInfo, zone: string, onDemand: number) => Selection,
+  placementOf: (instance: Instance) => Placement,
 ): MoveCandidate[] => {
   const minSaving = config.cheaperPoolMinSavingPercentage / 100
   if (minSaving <= 0 || budget.movable.length === 0) return []
@@ -505,7 +522,10 @@ const moveCandidates = (
     if (answer === null) continue
     if (member.protectedFromScaleIn || input.terminationProtected.has(instance.id)) continue
     if (Date.parse(instance.tags[TAG_NO_SPOT_CAPACITY_UNTIL] ?? '') > input.now.getTime()) continue
-    found.push({ instance, baseType, ...answer })
+    // A move stays in its zone (the cheaper pools were found there): only where the group still has a subnet.
+    const placement = placementOf(instance)
+    if (!placement.ok || placement.zone !== instance.zone) continue
+    found.push({ instance, subnetId: placement.subnetId, baseType, ...answer })
   }
   return found
 }
@@ -529,6 +549,28 @@ const cheaperThan = (selection: Selection, own: string, limit: number): readonly
     byPool.set(key, cheaper)
   }
   return cheaper
+}
+
+/**
+ * For a MixedInstancesPolicy that gives some type its own launch template: each fleet override with the
+ * template Auto Scaling would launch its type from. A type the policy names goes with its override's
+ * template (or the policy's); any other (an allow list wider than the overrides) with the template of the
+ * type it replaces, the image that instance runs. Undefined when every type uses the policy's template.
+ */
+const overrideTemplates = (
+  group: Group,
+  replacedType: string,
+): ((override: FleetOverride) => FleetOverride) | undefined => {
+  const policy = group.mixedInstancesPolicy
+  if (policy === undefined || !policy.overrides.some((o) => o.launchTemplate !== undefined)) return undefined
+  const byType = new Map(
+    policy.overrides.map((o) => [o.instanceType, o.launchTemplate ?? policy.launchTemplate]),
+  )
+  const fallback = byType.get(replacedType) ?? policy.launchTemplate
+  return (override) => {
+    const launchTemplate = byType.get(override.instanceType) ?? fallback
+    return launchTemplate === policy.launchTemplate ? override : { ...override, launchTemplate }
+  }
 }
 
 /** Tags that describe one instance's own state and must not be copied onto its replacement. */

@@ -54,6 +54,11 @@ export interface PlanInput {
    * would launch or swap, like the hooks).
    */
   readonly instanceRefresh?: RefreshObservation | undefined
+  /**
+   * Subnet → zone for subnets of the group no observed instance is in (DescribeSubnets); the others' zones
+   * are read off the instances. Only consulted when a replaced instance's subnet left the group.
+   */
+  readonly subnetZones?: ReadonlyMap<string, string> | undefined
 }
 
 /** Oldest first, ties by id: the order in which on-demand instances are replaced. */

@@ -62,6 +62,14 @@ export const groupSkip = (input: PlanInput): GroupSkip | undefined => {
     return { code: 'traffic-source-health-unreadable', detail: group.trafficSources.unreadable.join(', ') }
   const suspended = blockingSuspensions(group)
   if (suspended.length > 0) return { code: 'processes-suspended', detail: suspended.join(', ') }
+  // A swap counts one unit per instance (attach +1, retire -1); with weights an attach adds the
+  // replacement's weight (https://docs.aws.amazon.com/autoscaling/ec2/userguide/asg-instance-weighting.html).
+  const weighted = (group.mixedInstancesPolicy?.overrides ?? []).filter((o) => o.weightedCapacity !== 1)
+  if (weighted.length > 0)
+    return {
+      code: 'weighted-capacity',
+      detail: `${weighted.map((o) => `${o.instanceType}=${o.weightedCapacity}`).join(', ')}: a swap counts instances, not capacity units`,
+    }
   // AttachInstances skips EC2_INSTANCE_LAUNCHING hooks: a replacement would miss the group's bootstrap or
   // deployment gate (https://docs.aws.amazon.com/autoscaling/ec2/userguide/lifecycle-hooks-overview.html).
   const launching = (input.lifecycleHooks ?? []).filter((h) => h.transition === LAUNCHING_TRANSITION)

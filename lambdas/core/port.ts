@@ -34,6 +34,11 @@ export interface FleetOverride {
   readonly zone: string
   /** 0 = most preferred; used by capacity-optimized-prioritized. */
   readonly priority: number
+  /**
+   * The launch template this type launches from when it is not the request's (a MixedInstancesPolicy
+   * override with its own LaunchTemplateSpecification).
+   */
+  readonly launchTemplate?: LaunchTemplateRef | undefined
 }
 
 export interface SpotLaunchRequest {
@@ -118,6 +123,8 @@ export interface CloudPort {
   lifecycleHooks(groupName: string): Promise<LifecycleHook[]>
   /** The group's instance refreshes of the last six weeks (DescribeInstanceRefreshes), any status. */
   instanceRefreshes(groupName: string): Promise<InstanceRefresh[]>
+  /** Each subnet's Availability Zone (DescribeSubnets); subnets that no longer exist are absent. */
+  subnetZones(subnetIds: readonly string[]): Promise<Map<string, string>>
   /** Which group each instance belongs to (DescribeAutoScalingInstances); absent = no group. */
   groupOfInstances(ids: readonly string[]): Promise<Map<string, string>>
   /** The group's scaling activities that started at or after `since`, newest first. */

@@ -72,9 +72,23 @@ export interface LaunchTemplateRef {
   readonly version: string | undefined
 }
 
+/** One LaunchTemplateOverrides entry that names an instance type. */
+export interface MixedInstancesOverride {
+  readonly instanceType: string
+  /**
+   * The override's own launch template (LaunchTemplateSpecification), when it names one: Auto Scaling
+   * launches this type from it, e.g. an arm64 type with an arm64 image
+   * (https://docs.aws.amazon.com/autoscaling/ec2/userguide/ec2-auto-scaling-mixed-instances-groups-launch-template-overrides.html).
+   */
+  readonly launchTemplate: LaunchTemplateRef | undefined
+  /** WeightedCapacity: the capacity units one instance of the type counts for; 1 when unset. */
+  readonly weightedCapacity: number
+}
+
 export interface MixedInstancesPolicy {
   readonly launchTemplate: LaunchTemplateRef
   readonly overrideTypes: readonly string[]
+  readonly overrides: readonly MixedInstancesOverride[]
   readonly onDemandBaseCapacity: number
   readonly onDemandPercentageAboveBaseCapacity: number
 }

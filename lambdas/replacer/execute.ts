@@ -110,7 +110,21 @@ const giveBack = async (cloud: CloudPort, action: GiveBackAction): Promise<Outco
   return { action, status: 'done', detail: `gave back a vanished pair's unit with ${action.instanceId}` }
 }
 
+/**
+ * ec2:TerminateInstances only for a spot instance that never joined a group: one that is a member of any
+ * group now (attached since it was observed, by anyone) is left to that group, whose termination hooks
+ * and draining a TerminateInstances would skip.
+ */
 const terminateSpot = async (cloud: CloudPort, action: TerminateSpotAction): Promise<Outcome> => {
+  const owner = action.inNoGroup
+    ? undefined
+    : (await cloud.groupOfInstances([action.instanceId])).get(action.instanceId)
+  if (owner !== undefined)
+    return {
+      action,
+      status: 'failed',
+      detail: `not terminated: ${action.instanceId} is a member of ${owner}`,
+    }
   try {
     await cloud.terminateInstances([action.instanceId])
   } catch (error) {
@@ -161,10 +175,14 @@ const putBackMaxSize = async (cloud: CloudPort, action: SwapAction): Promise<str
   }
 }
 
-/** Out of the group without a decrement: the group backfills now rather than when EC2 takes the member. */
+/**
+ * Out of the group without a decrement: the group backfills now rather than when EC2 takes the member.
+ * Through Auto Scaling, so its termination hooks and load-balancer draining run in the time left
+ * (https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_TerminateInstanceInAutoScalingGroup.html).
+ */
 const releaseDoomed = async (cloud: CloudPort, action: ReleaseDoomedAction): Promise<Outcome> => {
   try {
-    await cloud.detachInstances(action.group, [action.instanceId], false)
+    await cloud.terminateInGroup(action.instanceId, false)
   } catch (error) {
     if (!isNotFound(error)) throw error
     return { action, status: 'done', detail: 'already gone' }
@@ -190,7 +208,7 @@ const launchSpot = async (cloud: CloudPort, action: LaunchSpotAction): Promise<O
   })
   return {
     ...outcome,
-    detail: `${outcome.detail}; ${action.replacing} left the group (${released.detail ?? 'detached'})`,
+    detail: `${outcome.detail}; ${action.replacing} left the group (${released.detail ?? 'terminated in it'})`,
   }
 }
 

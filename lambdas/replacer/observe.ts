@@ -30,6 +30,8 @@ export interface RegionSnapshot {
   readonly spotPrices: ReadonlyMap<string, SpotPriceBook>
   readonly onDemandPrices: ReadonlyMap<string, OnDemandPrices>
   readonly configErrors: readonly ConfigError[]
+  /** Zones of group subnets no instance is in, read only for groups with a member outside their subnets. */
+  readonly subnetZones: ReadonlyMap<string, string>
 }
 
 export interface ObserveScope {
@@ -73,6 +75,25 @@ const firstPlatform = (group: Group, instances: ReadonlyMap<string, Instance>): 
     if (platform !== undefined) return platform
   }
   return undefined
+}
+
+/**
+ * Subnets whose zone a plan may need and no observed instance tells: those of groups with a member
+ * outside the group's current subnets (the owner moved the group), so a converged account reads none.
+ */
+const subnetsToRead = (groups: readonly Group[], instances: ReadonlyMap<string, Instance>): string[] => {
+  const seen = new Set<string>()
+  for (const instance of instances.values()) if (instance.subnetId !== undefined) seen.add(instance.subnetId)
+  const unread = new Set<string>()
+  for (const group of groups) {
+    if (group.subnetIds.length === 0) continue
+    const moved = group.members.some((m) => {
+      const subnet = instances.get(m.instanceId)?.subnetId
+      return subnet !== undefined && !group.subnetIds.includes(subnet)
+    })
+    if (moved) for (const subnet of group.subnetIds) if (!seen.has(subnet)) unread.add(subnet)
+  }
+  return [...unread].sort()
 }
 
 const chunksOf = (names: readonly string[], size: number): string[][] =>
@@ -132,9 +153,11 @@ export const observeRegion = async (
   const strays = onlyGroups === undefined ? straysAmong(launchedAll, managed, memberIds) : []
 
   const descriptions = [...new Set(groups.map((g) => g.productDescription))].sort()
-  const [spotRows, onDemand] = await Promise.all([
+  const unreadSubnets = subnetsToRead(managed, instances)
+  const [spotRows, onDemand, subnetZones] = await Promise.all([
     Promise.all(descriptions.map((d) => cloud.describeSpotPrices(d, now))),
     Promise.all(descriptions.map((d) => cloud.onDemandPrices(d))),
+    unreadSubnets.length > 0 ? cloud.subnetZones(unreadSubnets) : new Map<string, string>(),
   ])
   return {
     region: cloud.region,
@@ -145,5 +168,6 @@ export const observeRegion = async (
     spotPrices: new Map(descriptions.map((d, i) => [d, latestSpotPrices(spotRows[i] ?? [])])),
     onDemandPrices: new Map(descriptions.map((d, i) => [d, onDemand[i] as OnDemandPrices])),
     configErrors,
+    subnetZones,
   }
 }

@@ -137,6 +137,7 @@ const planAll = (
       health: details.health.get(managed.group.name),
       lifecycleHooks: details.hooks.get(managed.group.name),
       instanceRefresh: details.refreshes.get(managed.group.name),
+      subnetZones: snapshot.subnetZones,
       now,
       selectionCache: cacheFor(managed.productDescription),
       ...(maxPoolShare === undefined ? {} : { maxPoolShare }),
@@ -431,6 +432,7 @@ const cleanStrays = async (
       kind: 'terminate-spot',
       group: i.tags['launched-for-asg'] ?? '',
       instanceId: i.id,
+      inNoGroup: true,
       reason: 'group-gone-or-unmanaged: launched for a group that no longer exists or is no longer managed',
     }))
   return executeActions(cloud, actions, dryRun)

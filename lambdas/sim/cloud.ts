@@ -69,6 +69,9 @@ export class SimCloud implements CloudPort {
   groupOfInstances(ids: readonly string[]): Promise<Map<string, string>> {
     return answer(() => reads.groupOfInstances(this.ctx, ids))
   }
+  subnetZones(subnetIds: readonly string[]): Promise<Map<string, string>> {
+    return answer(() => reads.subnetZones(this.ctx, subnetIds))
+  }
   scalingActivities(groupName: string, since: Date): Promise<ScalingActivity[]> {
     return answer(() => reads.scalingActivities(this.ctx, groupName, since))
   }

@@ -170,6 +170,7 @@ export class LivenessWatch {
         return group.launchTemplate === undefined && group.launchConfigurationName === undefined
       case 'group-skipped':
       case 'protection-unread':
+      case 'no-subnet-in-group':
         return true
       case 'unexplained':
         return false

@@ -37,7 +37,7 @@ import { matchesQuery, toGroup, toInstance } from './convert.ts'
 import { loadBalancerNotFound, simAwsError, targetGroupNotFound } from './errors.ts'
 import { NOT_REGISTERED, type SimLoadBalancer, targetState } from './load-balancers.ts'
 import { groupOfId, type PortContext, request } from './port-context.ts'
-import { isRunningOrPending } from './state.ts'
+import { isRunningOrPending, zoneOfSubnet } from './state.ts'
 
 const pages = (items: number, pageSize: number): number => Math.max(1, Math.ceil(items / pageSize))
 
@@ -150,6 +150,17 @@ export const instanceRefreshes = (ctx: PortContext, groupName: string): Instance
     },
     { group: groupName },
   )
+
+/** The simulator's subnets are `subnet-<zone>`, one per zone of the region (state.ts subnetOf). */
+export const subnetZones = (ctx: PortContext, subnetIds: readonly string[]): Map<string, string> =>
+  request(ctx, 'ec2:DescribeSubnets', () => {
+    const zones = new Map<string, string>()
+    for (const id of subnetIds) {
+      const zone = zoneOfSubnet(id)
+      if (zone !== undefined && ctx.region.zones.includes(zone)) zones.set(id, zone)
+    }
+    return zones
+  })
 
 export const groupOfInstances = (ctx: PortContext, ids: readonly string[]): Map<string, string> => {
   const owners = new Map<string, string>()

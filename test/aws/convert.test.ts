@@ -105,6 +105,10 @@ describe('toGroup', () => {
       mixedInstancesPolicy: {
         launchTemplate: { id: 'lt-0a1b2c3d4e5f60718', name: 'web', version: '$Latest' },
         overrideTypes: ['m5.large', 't3.large'],
+        overrides: [
+          { instanceType: 'm5.large', launchTemplate: undefined, weightedCapacity: 1 },
+          { instanceType: 't3.large', launchTemplate: undefined, weightedCapacity: 1 },
+        ],
         onDemandBaseCapacity: 1,
         onDemandPercentageAboveBaseCapacity: 25,
       },
@@ -203,6 +207,34 @@ describe('toGroup', () => {
       classicLoadBalancerNames: ['classic-web'],
       unreadable: [`vpc-lattice:${lattice}`],
     })
+  })
+
+  it('reads each override’s own launch template and weight (WeightedCapacity is a string)', () => {
+    const group = {
+      ...mixedInstancesGroup,
+      MixedInstancesPolicy: {
+        ...mixedInstancesGroup.MixedInstancesPolicy,
+        LaunchTemplate: {
+          ...mixedInstancesGroup.MixedInstancesPolicy?.LaunchTemplate,
+          Overrides: [
+            { InstanceType: 'm5.large', WeightedCapacity: '2' },
+            {
+              InstanceType: 'm6g.large',
+              LaunchTemplateSpecification: { LaunchTemplateId: 'lt-0arm', Version: '4' },
+            },
+            { InstanceRequirements: { VCpuCount: { Min: 2 }, MemoryMiB: { Min: 4096 } } },
+          ],
+        },
+      },
+    }
+    expect(toGroup(group, 'eu-west-1').mixedInstancesPolicy?.overrides).toEqual([
+      { instanceType: 'm5.large', launchTemplate: undefined, weightedCapacity: 2 },
+      {
+        instanceType: 'm6g.large',
+        launchTemplate: { id: 'lt-0arm', name: undefined, version: '4' },
+        weightedCapacity: 1,
+      },
+    ])
   })
 
   it('defaults the instances distribution as Auto Scaling does: no base, 100% on-demand above it', () => {

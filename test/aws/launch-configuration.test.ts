@@ -6,7 +6,11 @@ import {
 } from '@aws-sdk/client-ec2'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { LaunchConfigurationNotFoundError } from '../../lambdas/aws/errors.ts'
-import { launchTemplateData, temporaryTemplateName } from '../../lambdas/aws/launch-configuration.ts'
+import {
+  LAUNCH_CONFIGURATION_FIELDS,
+  launchTemplateData,
+  temporaryTemplateName,
+} from '../../lambdas/aws/launch-configuration.ts'
 import type { SpotLaunchRequest } from '../../lambdas/core/port.ts'
 import { autoScalingMock, awsError, ec2Mock, resetMocks, testAdapter } from './support.ts'
 
@@ -72,6 +76,84 @@ describe('temporaryTemplateName', () => {
     expect(temporaryTemplateName(request.groupName, request.clientToken)).toBe(templateName)
     expect(temporaryTemplateName(request.groupName, 'another token')).not.toBe(templateName)
     expect(temporaryTemplateName('x'.repeat(300), 't')).toHaveLength(128)
+  })
+})
+
+/**
+ * Each launch-configuration field: a value set on a bare configuration, and what it becomes in the template
+ * data (undefined: nothing, for fields with no launch-template equivalent).
+ */
+const FIELD_CASES: Record<
+  keyof LaunchConfiguration,
+  readonly [Partial<LaunchConfiguration>, object | undefined]
+> = {
+  ImageId: [{ ImageId: 'ami-0aaaa' }, { ImageId: 'ami-0aaaa' }],
+  InstanceType: [{ InstanceType: 'c5.xlarge' }, { InstanceType: 'c5.xlarge' }],
+  KeyName: [{ KeyName: 'ops' }, { KeyName: 'ops' }],
+  SecurityGroups: [
+    { SecurityGroups: ['sg-0a', 'legacy-name'] },
+    { SecurityGroupIds: ['sg-0a'], SecurityGroups: ['legacy-name'] },
+  ],
+  UserData: [{ UserData: 'ZWNobw==' }, { UserData: 'ZWNobw==' }],
+  KernelId: [{ KernelId: 'aki-1' }, { KernelId: 'aki-1' }],
+  RamdiskId: [{ RamdiskId: 'ari-1' }, { RamDiskId: 'ari-1' }],
+  BlockDeviceMappings: [
+    {
+      BlockDeviceMappings: [{ DeviceName: '/dev/sdc', Ebs: { VolumeSize: 8, Throughput: 250, Iops: 3000 } }],
+    },
+    {
+      BlockDeviceMappings: [{ DeviceName: '/dev/sdc', Ebs: { VolumeSize: 8, Throughput: 250, Iops: 3000 } }],
+    },
+  ],
+  InstanceMonitoring: [{ InstanceMonitoring: { Enabled: true } }, { Monitoring: { Enabled: true } }],
+  IamInstanceProfile: [{ IamInstanceProfile: 'web' }, { IamInstanceProfile: { Name: 'web' } }],
+  EbsOptimized: [{ EbsOptimized: true }, { EbsOptimized: true }],
+  AssociatePublicIpAddress: [
+    { AssociatePublicIpAddress: false },
+    { NetworkInterfaces: [{ DeviceIndex: 0, AssociatePublicIpAddress: false }] },
+  ],
+  PlacementTenancy: [{ PlacementTenancy: 'dedicated' }, { Placement: { Tenancy: 'dedicated' } }],
+  MetadataOptions: [
+    { MetadataOptions: { HttpTokens: 'required', HttpPutResponseHopLimit: 1, HttpEndpoint: 'disabled' } },
+    { MetadataOptions: { HttpTokens: 'required', HttpPutResponseHopLimit: 1, HttpEndpoint: 'disabled' } },
+  ],
+  SpotPrice: [{ SpotPrice: '0.05' }, undefined],
+  ClassicLinkVPCId: [{ ClassicLinkVPCId: 'vpc-1' }, undefined],
+  ClassicLinkVPCSecurityGroups: [{ ClassicLinkVPCSecurityGroups: ['sg-1'] }, undefined],
+  LaunchConfigurationName: [{ LaunchConfigurationName: 'other' }, undefined],
+  LaunchConfigurationARN: [{ LaunchConfigurationARN: 'arn:aws:autoscaling:x' }, undefined],
+  CreatedTime: [{ CreatedTime: new Date('2020-01-01T00:00:00Z') }, undefined],
+}
+
+describe('LAUNCH_CONFIGURATION_FIELDS: every launch-configuration field and where it goes', () => {
+  const bare: LaunchConfiguration = {
+    LaunchConfigurationName: 'bare',
+    ImageId: undefined,
+    InstanceType: undefined,
+    CreatedTime: undefined,
+  }
+  const defined = (data: object) =>
+    Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined))
+
+  it('lists the same fields as the test table, each either mapped or with a reason it has no equivalent', () => {
+    expect(Object.keys(LAUNCH_CONFIGURATION_FIELDS).sort()).toEqual(Object.keys(FIELD_CASES).sort())
+    for (const [field, [, expected]] of Object.entries(FIELD_CASES))
+      expect(LAUNCH_CONFIGURATION_FIELDS[field as keyof LaunchConfiguration]).toHaveProperty(
+        expected === undefined ? 'none' : 'template',
+      )
+  })
+
+  it.each(Object.entries(FIELD_CASES))('%s', (_field, [set, expected]) => {
+    const data = defined(launchTemplateData({ ...bare, ...set }))
+    if (expected === undefined) expect(data).toEqual(defined(launchTemplateData(bare)))
+    else expect(data).toMatchObject(expected)
+  })
+
+  it('keeps dedicated tenancy: a dedicated group never gets shared-tenancy spot instances', () => {
+    expect(launchTemplateData({ ...legacyLc, PlacementTenancy: 'dedicated' }).Placement).toEqual({
+      Tenancy: 'dedicated',
+    })
+    expect(launchTemplateData(legacyLc).Placement).toBeUndefined()
   })
 })
 

@@ -37,6 +37,44 @@ const launched = (overrides: Record<string, string>) => ({
 })
 
 describe('launchSpot', () => {
+  it('launches a type whose MixedInstancesPolicy override names its own template from that template', async () => {
+    ec2Mock.on(CreateFleetCommand).resolves(launched({ InstanceType: 'm6g.large' }))
+    const arm = { id: 'lt-0arm', name: undefined, version: '3' }
+    await testAdapter().cloud.launchSpot({
+      ...request,
+      overrides: [
+        {
+          instanceType: 'm6g.large',
+          subnetId: 'subnet-a',
+          zone: 'eu-west-1a',
+          priority: 0,
+          launchTemplate: arm,
+        },
+        { instanceType: 'm5.large', subnetId: 'subnet-a', zone: 'eu-west-1a', priority: 1 },
+        {
+          instanceType: 'c6g.large',
+          subnetId: 'subnet-a',
+          zone: 'eu-west-1a',
+          priority: 2,
+          launchTemplate: arm,
+        },
+      ],
+    })
+    expect(fleetInput()?.LaunchTemplateConfigs).toEqual([
+      {
+        LaunchTemplateSpecification: { LaunchTemplateId: 'lt-0arm', Version: '3' },
+        Overrides: [
+          { InstanceType: 'm6g.large', SubnetId: 'subnet-a', Priority: 0 },
+          { InstanceType: 'c6g.large', SubnetId: 'subnet-a', Priority: 2 },
+        ],
+      },
+      {
+        LaunchTemplateSpecification: { LaunchTemplateId: 'lt-0a1b2c3d4e5f60718', Version: '$Latest' },
+        Overrides: [{ InstanceType: 'm5.large', SubnetId: 'subnet-a', Priority: 1 }],
+      },
+    ])
+  })
+
   it('creates an instant fleet of one spot instance from the group template with tags and the client token', async () => {
     ec2Mock
       .on(CreateFleetCommand)

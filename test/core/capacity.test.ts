@@ -15,6 +15,10 @@ const policy = (
 ): MixedInstancesPolicy => ({
   launchTemplate: { id: 'lt-1', name: undefined, version: '$Latest' },
   overrideTypes: ['m5.large', 'm5a.large'],
+  overrides: [
+    { instanceType: 'm5.large', launchTemplate: undefined, weightedCapacity: 1 },
+    { instanceType: 'm5a.large', launchTemplate: undefined, weightedCapacity: 1 },
+  ],
   onDemandBaseCapacity,
   onDemandPercentageAboveBaseCapacity,
 })

@@ -90,14 +90,14 @@ describe('decideInterruption', () => {
   describe('interruption warning for an attached spot member', () => {
     it.each([
       // configured action, hooks, instance-action, expected actions
-      ['auto', [], 'terminate', ['untag-instance', 'detach']],
+      ['auto', [], 'terminate', ['untag-instance', 'terminate-in-group']],
       ['auto', [TERMINATING_HOOK], 'terminate', ['untag-instance', 'terminate-in-group']],
-      ['auto', [LAUNCHING_HOOK], 'terminate', ['untag-instance', 'detach']],
-      ['auto', [], 'stop', ['untag-instance', 'detach', 'terminate-instance']],
-      ['auto', [], 'hibernate', ['untag-instance', 'detach', 'terminate-instance']],
+      ['auto', [LAUNCHING_HOOK], 'terminate', ['untag-instance', 'terminate-in-group']],
+      ['auto', [], 'stop', ['untag-instance', 'terminate-in-group']],
+      ['auto', [], 'hibernate', ['untag-instance', 'terminate-in-group']],
       ['auto', [TERMINATING_HOOK], 'stop', ['untag-instance', 'terminate-in-group']],
       ['detach', [TERMINATING_HOOK], 'terminate', ['untag-instance', 'detach']],
-      ['detach', [], 'stop', ['untag-instance', 'detach', 'terminate-instance']],
+      ['detach', [], 'stop', ['untag-instance', 'terminate-in-group']],
       ['terminate', [], 'terminate', ['untag-instance', 'terminate-in-group']],
       ['terminate', [], 'hibernate', ['untag-instance', 'terminate-in-group']],
     ] as const)('%s with hooks %j and instance-action %s: %j', (action, hooks, instanceAction, expected) => {
@@ -115,7 +115,7 @@ describe('decideInterruption', () => {
       expect(decision).toMatchObject({ outcome: 'act', reason: 'interrupted-member', group: 'web' })
       expect(decision.actions).toEqual([
         { kind: 'untag-instance', instanceId: instance.id, keys: [TAG_LAUNCHED_FOR_GROUP] },
-        { kind: 'detach', instanceId: instance.id, group: 'web', decrement: false },
+        { kind: 'terminate-in-group', instanceId: instance.id, group: 'web', decrement: false },
       ])
       expect(decision.detail).toContain('without decrementing desired capacity')
     })
@@ -215,7 +215,7 @@ describe('decideInterruption', () => {
       const records = actions.flatMap((a) => (a.kind === 'record-swap' ? [a.tags[TAG_SWAP]] : []))
       expect(records).toEqual(written.map((r) => r.replace('<instance>', instance.id)))
       // Written before the instance leaves, never after.
-      const leaves = actions.findIndex((a) => a.kind === 'detach')
+      const leaves = actions.findIndex((a) => a.kind === 'terminate-in-group')
       if (written.length > 0) expect(actions.findIndex((a) => a.kind === 'record-swap')).toBeLessThan(leaves)
       expect(actions[leaves]).toMatchObject({ decrement })
     })
@@ -256,15 +256,14 @@ describe('decideInterruption', () => {
 
     it('does not untag a spot member spotswap did not launch (e.g. the group launched it itself)', () => {
       const instance = anInstance({ lifecycle: 'spot' })
-      expect(kinds(attached(instance), interruption(instance))).toEqual(['detach'])
+      expect(kinds(attached(instance), interruption(instance))).toEqual(['terminate-in-group'])
     })
 
     it('still moves a member out when EC2 already stopped it (late event), so nothing stopped stays behind', () => {
       const instance = launchedSpot({ state: 'stopped' })
       expect(kinds(attached(instance), interruption(instance, 'stop'))).toEqual([
         'untag-instance',
-        'detach',
-        'terminate-instance',
+        'terminate-in-group',
       ])
     })
 
@@ -312,7 +311,7 @@ describe('decideInterruption', () => {
       const decision = decideInterruption(deadline(instance), attached(instance, { canRequestRuns: true }))
       expect(decision).toMatchObject({ outcome: 'act', reason: 'interrupted-member' })
       expect(decision.actions).toEqual([
-        { kind: 'detach', instanceId: instance.id, group: 'web', decrement: false },
+        { kind: 'terminate-in-group', instanceId: instance.id, group: 'web', decrement: false },
       ])
       expect(decision.detail).toContain('deadline of a member replaced ahead')
     })
@@ -335,7 +334,7 @@ describe('decideInterruption', () => {
           group: 'web',
           tags: { [TAG_SWAP]: `v2 phase=retiring owner=2 pairs=0 step=${instance.id}` },
         },
-        { kind: 'detach', instanceId: instance.id, group: 'web', decrement: true },
+        { kind: 'terminate-in-group', instanceId: instance.id, group: 'web', decrement: true },
       ])
     })
 
@@ -355,7 +354,7 @@ describe('decideInterruption', () => {
         group: { ...group, desiredCapacity: 3, members: [...group.members, memberOf(replacement)] },
       })
       expect(decision.actions.at(-1)).toEqual({
-        kind: 'detach',
+        kind: 'terminate-in-group',
         instanceId: instance.id,
         group: 'web',
         decrement: true,
@@ -374,7 +373,7 @@ describe('decideInterruption', () => {
       }
       const decision = decideInterruption(deadline(instance), resized)
       expect(decision.actions).toEqual([
-        { kind: 'detach', instanceId: instance.id, group: 'web', decrement: false },
+        { kind: 'terminate-in-group', instanceId: instance.id, group: 'web', decrement: false },
       ])
     })
 
@@ -411,7 +410,7 @@ describe('decideInterruption', () => {
           delaysSeconds: INTERRUPTION_RUN_DELAYS_SECONDS,
           // NOW is the warning's time: the reminder comes at the deadline.
           deadlineInSeconds: DOOMED_SWAP_DEADLINE_SECONDS,
-          otherwise: { kind: 'detach', instanceId: instance.id, group: 'web', decrement: false },
+          otherwise: { kind: 'terminate-in-group', instanceId: instance.id, group: 'web', decrement: false },
         },
       ])
     })
@@ -422,8 +421,8 @@ describe('decideInterruption', () => {
       ['replace', [], 'terminate', ['untag-instance', 'mark-interrupted', 'request-runs']],
       ['replace', [TERMINATING_HOOK], 'terminate', ['untag-instance', 'mark-interrupted', 'request-runs']],
       ['auto', [TERMINATING_HOOK], 'terminate', ['untag-instance', 'terminate-in-group']],
-      ['auto', [], 'stop', ['untag-instance', 'detach', 'terminate-instance']],
-      ['replace', [], 'hibernate', ['untag-instance', 'detach', 'terminate-instance']],
+      ['auto', [], 'stop', ['untag-instance', 'terminate-in-group']],
+      ['replace', [], 'hibernate', ['untag-instance', 'terminate-in-group']],
       ['detach', [], 'terminate', ['untag-instance', 'detach']],
       ['terminate', [], 'terminate', ['untag-instance', 'terminate-in-group']],
     ] as const)('%s with hooks %j and instance-action %s: %j', (action, hooks, instanceAction, expected) => {
@@ -457,23 +456,23 @@ describe('decideInterruption', () => {
       })
     })
 
-    it('detaches without replacing ahead when no run can be requested (no run-request queue)', () => {
+    it('terminates it in its group without replacing ahead when no run can be requested (no run-request queue)', () => {
       const instance = launchedSpot()
       expect(kinds(attached(instance, { canRequestRuns: false }), interruption(instance))).toEqual([
         'untag-instance',
-        'detach',
+        'terminate-in-group',
       ])
     })
 
-    it('detaches a member protected from API termination: the replacer could not retire it', () => {
+    it('lets a member protected from API termination leave at once: the replacer could not retire it', () => {
       const instance = launchedSpot()
       expect(kinds(replaceable(instance, { terminationProtected: true }), interruption(instance))).toEqual([
         'untag-instance',
-        'detach',
+        'terminate-in-group',
       ])
     })
 
-    it('detaches a member protected from scale-in: the replacer could not retire it', () => {
+    it('lets a member protected from scale-in leave at once: the replacer could not retire it', () => {
       const instance = launchedSpot()
       const snapshot = replaceable(instance)
       const group = snapshot.group as Group
@@ -481,7 +480,7 @@ describe('decideInterruption', () => {
         ...snapshot,
         group: { ...group, members: group.members.map((m) => ({ ...m, protectedFromScaleIn: true })) },
       }
-      expect(kinds(protectedMember, interruption(instance))).toEqual(['untag-instance', 'detach'])
+      expect(kinds(protectedMember, interruption(instance))).toEqual(['untag-instance', 'terminate-in-group'])
     })
 
     it.each([
@@ -490,7 +489,7 @@ describe('decideInterruption', () => {
         'leaves with a decrement, as before, while the swap record matches desired',
         '3/1',
         3,
-        [{ kind: 'detach', decrement: true }],
+        [{ kind: 'terminate-in-group', decrement: true }],
       ],
       [
         'is replaced ahead when the owner resized the group since the swap',
@@ -529,7 +528,7 @@ describe('decideInterruption', () => {
     it('treats a rebalance recommendation configured to detach as before: it is no interruption yet', () => {
       const instance = launchedSpot()
       const snapshot = replaceable(instance, { groupTags: { autospotting_rebalance_action: 'detach' } })
-      expect(kinds(snapshot, rebalance(instance))).toEqual(['untag-instance', 'detach', 'terminate-instance'])
+      expect(kinds(snapshot, rebalance(instance))).toEqual(['untag-instance', 'terminate-in-group'])
     })
   })
 
@@ -566,10 +565,10 @@ describe('decideInterruption', () => {
 
     it.each([
       // rebalance action, termination action, hooks, expected
-      ['detach', 'auto', [], ['untag-instance', 'detach', 'terminate-instance']],
+      ['detach', 'auto', [], ['untag-instance', 'terminate-in-group']],
       ['detach', 'auto', [TERMINATING_HOOK], ['untag-instance', 'terminate-in-group']],
       ['detach', 'terminate', [], ['untag-instance', 'terminate-in-group']],
-      ['detach', 'detach', [TERMINATING_HOOK], ['untag-instance', 'detach', 'terminate-instance']],
+      ['detach', 'detach', [TERMINATING_HOOK], ['untag-instance', 'terminate-in-group']],
     ] as const)(
       '%s (termination action %s, hooks %j) acts as on an interruption: %j',
       (action, termination, hooks, expected) => {
@@ -607,7 +606,10 @@ describe('decideInterruption', () => {
       const instance = launchedSpot({
         tags: { [TAG_LAUNCHED_FOR_GROUP]: 'web', [TAG_REBALANCE_AT_RISK]: '2022-05-31T22:00:00.000Z' },
       })
-      expect(kinds(attached(instance), interruption(instance))).toEqual(['untag-instance', 'detach'])
+      expect(kinds(attached(instance), interruption(instance))).toEqual([
+        'untag-instance',
+        'terminate-in-group',
+      ])
     })
   })
 
@@ -813,6 +815,61 @@ describe('decideInterruption', () => {
       ),
     )
   })
+})
+
+describe('how a member leaves (through Auto Scaling, so termination hooks and draining run)', () => {
+  it('never terminates a member with TerminateInstances, and detaches only when the owner asks and EC2 ends it', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('terminate', 'stop', 'hibernate', 'rebalance'),
+        fc.constantFrom('auto', 'detach', 'terminate', 'replace'),
+        fc.constantFrom('replace', 'detach'),
+        fc.boolean(),
+        fc.boolean(),
+        (signalName, termination, rebalanceAction, hasHook, canRequestRuns) => {
+          const instance = launchedSpot()
+          const snapshot = attached(instance, {
+            hooks: hasHook ? [TERMINATING_HOOK] : [],
+            canRequestRuns,
+            groupTags: {
+              autospotting_termination_notification_action: termination,
+              autospotting_rebalance_action: rebalanceAction,
+            },
+          })
+          const signal =
+            signalName === 'rebalance' ? rebalance(instance) : interruption(instance, signalName as 'stop')
+          const actions = decideInterruption(signal, snapshot).actions
+          const fallbacks = actions.flatMap((a) => (a.kind === 'request-runs' ? [a.otherwise] : []))
+          const kinds = [...actions, ...fallbacks].map((a) => a.kind)
+          expect(kinds).not.toContain('terminate-instance')
+          const ec2EndsIt = signalName === 'terminate'
+          if (kinds.includes('detach')) expect([termination, ec2EndsIt]).toEqual(['detach', true])
+        },
+      ),
+    )
+  })
+
+  it.each([
+    ['a rebalance recommendation with REBALANCE_ACTION=detach', 'auto', 'rebalance'],
+    ['an interruption EC2 will stop the instance for', 'detach', 'stop'],
+    ['an interruption EC2 will hibernate the instance for', 'auto', 'hibernate'],
+  ] as const)(
+    '%s: TerminateInstanceInAutoScalingGroup without a decrement, so the group backfills',
+    (_what, termination, signalName) => {
+      const instance = launchedSpot()
+      const snapshot = attached(instance, {
+        groupTags: {
+          autospotting_termination_notification_action: termination,
+          autospotting_rebalance_action: 'detach',
+        },
+      })
+      const signal = signalName === 'rebalance' ? rebalance(instance) : interruption(instance, signalName)
+      expect(decideInterruption(signal, snapshot).actions).toEqual([
+        { kind: 'untag-instance', instanceId: instance.id, keys: [TAG_LAUNCHED_FOR_GROUP] },
+        { kind: 'terminate-in-group', instanceId: instance.id, group: 'web', decrement: false },
+      ])
+    },
+  )
 })
 
 describe('concernsManagedGroup', () => {

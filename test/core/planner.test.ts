@@ -609,6 +609,10 @@ describe('planGroup', () => {
           mixedInstancesPolicy: {
             launchTemplate: { id: 'lt-9', name: undefined, version: '1' },
             overrideTypes: ['m5.large', 'm5a.large'],
+            overrides: [
+              { instanceType: 'm5.large', launchTemplate: undefined, weightedCapacity: 1 },
+              { instanceType: 'm5a.large', launchTemplate: undefined, weightedCapacity: 1 },
+            ],
             onDemandBaseCapacity: 1,
             onDemandPercentageAboveBaseCapacity: 50,
           },

@@ -66,7 +66,7 @@ describe('environment corpus through the interruption handler', () => {
       switch (entry.expect.behaviour) {
         case 'acts':
           expect(result).toMatchObject({ outcome: 'acted', reason: 'interrupted-member' })
-          expect(cloud.mutations.map((m) => m.method)).toEqual(['untagInstances', 'detachInstances'])
+          expect(cloud.mutations.map((m) => m.method)).toEqual(['untagInstances', 'terminateInGroup'])
           break
         case 'dry-run':
           expect(result).toMatchObject({ outcome: 'dry-run', reason: 'interrupted-member' })

@@ -126,7 +126,7 @@ describeMoto('interruption handler against moto', (moto) => {
         expect(after.members.map((m) => m.id)).toContain(survivor)
         const backfill = after.members.filter((m) => m.id !== survivor)
         expect(backfill).toEqual([expect.objectContaining({ lifecycle: 'on-demand' })])
-        // Still running until EC2 reclaims it, but no longer marked as launched for the group.
+        // Terminated through the group (EC2 would reclaim it anyway), never left marked as launched for it.
         expect((await instance(doomed))?.tags['launched-for-asg']).toBeUndefined()
 
         // The next replacer runs replace the on-demand backfill with spot again.
@@ -315,6 +315,42 @@ describeMoto('interruption handler against moto', (moto) => {
         // Unlike a detach, which leaves the instance running outside the group, the group terminated it
         // (moto runs no hook, so termination is immediate).
         expect(await instance(doomed)).toBeUndefined()
+      } finally {
+        restore()
+      }
+    },
+    E2E_TIMEOUT_MS,
+  )
+
+  it(
+    'with REBALANCE_ACTION=detach, the at-risk member leaves through the group (no decrement): it backfills, nothing runs outside',
+    async () => {
+      const restore = withEnvRestored()
+      try {
+        const converted = await seedConvertedGroup({
+          name: 'web',
+          size: 2,
+          tags: { 'spot-enabled': 'true', autospotting_rebalance_action: 'detach' },
+        })
+        const atRisk = converted.members[0]?.id as string
+        const handler = await loadInterruptionHandler()
+
+        const summary = await handler(
+          events.rebalanceRecommendation({ instanceId: atRisk, region: REGION }),
+          {},
+        )
+
+        // TerminateInstanceInAutoScalingGroup, never DetachInstances + TerminateInstances: the group's
+        // termination hooks and load-balancer draining run.
+        expect(summary.results[0]?.actions).toEqual([
+          expect.objectContaining({ kind: 'untag-instance' }),
+          expect.objectContaining({ kind: 'terminate-in-group', decrement: false }),
+        ])
+        const after = await groupState('web', REGION)
+        expect(after.desired).toBe(2)
+        expect(after.members.map((m) => m.id)).not.toContain(atRisk)
+        expect(after.members).toHaveLength(2)
+        expect(await instance(atRisk)).toBeUndefined()
       } finally {
         restore()
       }

@@ -123,6 +123,9 @@ describeMoto('serve before retire against moto', (moto) => {
 
         const launch = await run(scheduledEvent())
         expect(kinds(launch.actions)).toEqual(['launch-spot:done'])
+        // The launch's own look, at the end of its grace period (moto's 300 s less the launch's slack).
+        expect(looks).toEqual([{ group: 'web', delaySeconds: 270 }])
+        looks.length = 0
 
         // After the grace period (moto's 300 s): the swap attaches and nothing leaves.
         now = new Date(now.getTime() + 6 * 60_000)

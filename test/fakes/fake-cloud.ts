@@ -68,6 +68,8 @@ export class FakeCloud implements CloudPort {
   onDemand: OnDemandPrices = { prices: new Map(), source: 'embedded' }
   readonly protectedIds = new Set<string>()
   readonly stacks = new Map<string, string>()
+  /** Subnet → Availability Zone, as DescribeSubnets answers; unknown subnets are absent. */
+  readonly subnets = new Map<string, string>()
   /**
    * Load balancers: instance id → traffic source key → state. As in AWS, an instance attached to a group
    * with traffic sources is registered (`initial`) and serves only once a test marks it healthy
@@ -243,6 +245,13 @@ export class FakeCloud implements CloudPort {
   async instanceRefreshes(groupName: string): Promise<InstanceRefresh[]> {
     this.record('instanceRefreshes', groupName)
     return [...(this.groups.get(groupName)?.refreshes ?? [])]
+  }
+
+  async subnetZones(subnetIds: readonly string[]): Promise<Map<string, string>> {
+    this.record('subnetZones', subnetIds)
+    return new Map(
+      subnetIds.flatMap((id) => (this.subnets.has(id) ? [[id, this.subnets.get(id) as string]] : [])),
+    )
   }
 
   async groupOfInstances(ids: readonly string[]): Promise<Map<string, string>> {

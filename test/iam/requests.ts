@@ -78,11 +78,13 @@ export const spotswapCalls = (queues: Queues): Record<string, Call[]> => ({
     ),
     ...reads(
       REPLACER,
+      'autoscaling:DescribeInstanceRefreshes',
       'autoscaling:DescribeLaunchConfigurations',
       'autoscaling:DescribeScalingActivities',
       'ec2:DescribeInstanceTypes',
       'ec2:DescribeRegions',
       'ec2:DescribeSpotPriceHistory',
+      'ec2:DescribeSubnets',
       'elasticloadbalancing:DescribeInstanceHealth',
       'elasticloadbalancing:DescribeLoadBalancers',
       'elasticloadbalancing:DescribeTargetGroups',

@@ -72,7 +72,7 @@ describe('the deadline of a member replaced ahead', () => {
     await handler(warning(doomed), {})
     cloud.calls.length = 0
     const summary = await handler(reminder(doomed), {})
-    expect(cloud.mutations).toEqual([{ method: 'detachInstances', args: ['web', [doomed], false] }])
+    expect(cloud.mutations).toEqual([{ method: 'terminateInGroup', args: [doomed, false] }])
     expect(cloud.group('web').members.has(doomed)).toBe(false)
     expect(cloud.group('web').desiredCapacity).toBe(3)
     expect(summary.results).toEqual([
@@ -103,7 +103,7 @@ describe('the deadline of a member replaced ahead', () => {
           },
         ],
       },
-      { method: 'detachInstances', args: ['web', [doomed], true] },
+      { method: 'terminateInGroup', args: [doomed, true] },
     ])
     expect(cloud.group('web').desiredCapacity).toBe(3)
     expect(cloud.group('web').members.get(replacement.id)).toBe('InService')
@@ -123,7 +123,7 @@ describe('the deadline of a member replaced ahead', () => {
     await cloud.attachInstances('web', [replacement.id])
     cloud.calls.length = 0
     await handler(events.rebalanceRecommendation({ instanceId: doomed, region: REGION }), {})
-    expect(cloud.mutations.map((m) => [m.method, m.args.at(-1)])).toContainEqual(['detachInstances', true])
+    expect(cloud.mutations.map((m) => [m.method, m.args.at(-1)])).toContainEqual(['terminateInGroup', true])
     expect(cloud.group('web').desiredCapacity).toBe(3)
   })
 

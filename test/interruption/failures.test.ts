@@ -69,7 +69,7 @@ describe('interruption handler: bad input never throws', () => {
     const { cloud, doomed, handler } = setup()
     const summary = await handler(events.viaSqs('garbage', interruptionOf(doomed)), {})
     expect(summary.results.map((r) => r.outcome)).toEqual(['invalid', 'acted'])
-    expect(cloud.mutations.map((m) => m.method)).toEqual(['untagInstances', 'detachInstances'])
+    expect(cloud.mutations.map((m) => m.method)).toEqual(['untagInstances', 'terminateInGroup'])
   })
 })
 
@@ -77,7 +77,7 @@ describe('interruption handler: AWS failures', () => {
   it.each([
     ['throttling while reading', 'describeInstances', throttlingError()],
     ['a 5xx while reading groups', 'describeGroups', serviceUnavailableError()],
-    ['throttling while detaching', 'detachInstances', throttlingError()],
+    ['throttling while leaving the group', 'terminateInGroup', throttlingError()],
     ['a 5xx while untagging', 'untagInstances', serviceUnavailableError()],
   ] as const)(
     '%s throws so Lambda retries, and the retry completes the job',
@@ -99,18 +99,18 @@ describe('interruption handler: AWS failures', () => {
   it('keeps the AWS error as the cause of the retryable error', async () => {
     const { cloud, doomed, handler } = setup()
     const throttled = throttlingError()
-    cloud.failNext('detachInstances', throttled)
+    cloud.failNext('terminateInGroup', throttled)
     const failure = await handler(interruptionOf(doomed), {}).catch((error: unknown) => error)
     expect(failure).toBeInstanceOf(TransientCloudError)
     expect((failure as Error).cause).toBe(throttled)
-    expect((failure as Error).message).toContain('detach')
+    expect((failure as Error).message).toContain('terminate-in-group')
   })
 
   it('finishes the other events of an SQS batch before throwing for the transient one', async () => {
     const cloud = new FakeCloud('us-east-1')
     const { ids } = seedConvertedGroup(cloud, { size: 2 })
     const [first, second] = ids as [string, string]
-    cloud.failNext('terminateInstances', serviceUnavailableError())
+    cloud.failNext('terminateInGroup', serviceUnavailableError())
     const handler = createHandler(testDeps([cloud]))
     const batch = events.viaSqs(
       events.spotInterruptionWarning({ instanceId: first, region: 'us-east-1', action: 'stop' }),
@@ -123,18 +123,22 @@ describe('interruption handler: AWS failures', () => {
   it('a permanent failure (access denied) is reported, not thrown: a retry would fail the same way', async () => {
     const { cloud, deps, doomed, handler } = setup()
     cloud.failNext(
-      'detachInstances',
-      awsError('AccessDenied', 403, 'not authorized to perform autoscaling:DetachInstances'),
+      'terminateInGroup',
+      awsError(
+        'AccessDenied',
+        403,
+        'not authorized to perform autoscaling:TerminateInstanceInAutoScalingGroup',
+      ),
     )
     const summary = await handler(interruptionOf(doomed), {})
     expect(summary.results[0]).toMatchObject({
       outcome: 'failed',
-      reason: 'detach-failed',
+      reason: 'terminate-in-group-failed',
       detail: expect.stringContaining('AccessDenied'),
       actions: [expect.objectContaining({ kind: 'untag-instance' })],
     })
     expect(deps.telemetry.logs().filter((line) => line.level === 'ERROR')).toEqual([
-      expect.objectContaining({ message: 'interruption event failed', reason: 'detach-failed' }),
+      expect.objectContaining({ message: 'interruption event failed', reason: 'terminate-in-group-failed' }),
     ])
   })
 
@@ -153,8 +157,12 @@ describe('interruption handler: AWS failures', () => {
   it('an instance that left between reading and acting counts as already handled', async () => {
     const { cloud, doomed, handler } = setup()
     cloud.failNext(
-      'detachInstances',
-      awsError('ValidationError', 400, `The instance ${doomed} is not part of Auto Scaling group web.`),
+      'terminateInGroup',
+      awsError(
+        'ValidationError',
+        400,
+        `Instance Id not found - No managed instance found for instance ID: ${doomed}`,
+      ),
     )
     const summary = await handler(interruptionOf(doomed), {})
     expect(summary.results[0]).toMatchObject({ outcome: 'skipped', reason: 'already-handled' })

@@ -22,7 +22,7 @@ const liveMembers = (cloud: FakeCloud, name = 'web') => [...cloud.group(name).me
 
 describe('interruption handler', () => {
   describe('an interruption warning for a spot member of a converted group', () => {
-    it('detaches it without decrementing desired capacity, and the group backfills with on-demand at once', async () => {
+    it('terminates it through its group without a decrement, and the group backfills with on-demand at once', async () => {
       const { cloud, ids, handler } = setup()
       const [doomed] = ids as [string]
 
@@ -30,7 +30,7 @@ describe('interruption handler', () => {
 
       expect(cloud.mutations).toEqual([
         { method: 'untagInstances', args: [[doomed], [TAG_LAUNCHED_FOR_GROUP]] },
-        { method: 'detachInstances', args: ['web', [doomed], false] },
+        { method: 'terminateInGroup', args: [doomed, false] },
       ])
       const group = cloud.group('web')
       expect(group.desiredCapacity).toBe(3)
@@ -71,16 +71,12 @@ describe('interruption handler', () => {
     })
 
     it.each(['stop', 'hibernate'])(
-      'also terminates a detached instance EC2 would %s, leaving nothing stopped',
+      'terminates an instance EC2 would %s through its group, leaving nothing stopped',
       async (action) => {
         const { cloud, ids, handler } = setup()
         const [doomed] = ids as [string]
         await handler(interruptionOf(doomed, action), {})
-        expect(cloud.mutations.map((m) => m.method)).toEqual([
-          'untagInstances',
-          'detachInstances',
-          'terminateInstances',
-        ])
+        expect(cloud.mutations.map((m) => m.method)).toEqual(['untagInstances', 'terminateInGroup'])
         expect(cloud.instances.get(doomed)?.state).toBe('terminated')
       },
     )
@@ -96,14 +92,16 @@ describe('interruption handler', () => {
 
       expect(cloud.mutations).toHaveLength(afterFirst)
       expect(cloud.group('web').desiredCapacity).toBe(desired)
-      expect(second.results).toEqual([expect.objectContaining({ outcome: 'skipped', reason: 'no-group' })])
+      expect(second.results).toEqual([
+        expect.objectContaining({ outcome: 'skipped', reason: 'instance-gone' }),
+      ])
     })
 
     it('acts once when the same event arrives twice in one SQS batch', async () => {
       const { cloud, ids, handler } = setup()
       const [doomed] = ids as [string]
       const summary = await handler(events.viaSqs(interruptionOf(doomed), interruptionOf(doomed)), {})
-      const leaving = cloud.calls.filter((c) => c.method === 'detachInstances')
+      const leaving = cloud.calls.filter((c) => c.method === 'terminateInGroup')
       expect(leaving).toHaveLength(2)
       expect(cloud.group('web').desiredCapacity).toBe(3)
       expect(liveMembers(cloud)).toHaveLength(3)
@@ -158,7 +156,7 @@ describe('interruption handler', () => {
     it('reads the same tag filters as the replacer', async () => {
       const { cloud, ids, handler } = setup({ tags: { team: 'web' } }, { TAG_FILTERS: 'team=web*' })
       await handler(interruptionOf(ids[0] as string), {})
-      expect(cloud.mutations.map((m) => m.method)).toContain('detachInstances')
+      expect(cloud.mutations.map((m) => m.method)).toContain('terminateInGroup')
     })
 
     it('ignores an event from a region outside REGIONS without calling AWS', async () => {
@@ -190,17 +188,17 @@ describe('interruption handler', () => {
       expect(cloud.group('web').members.get(atRisk)).toBe('InService')
     })
 
-    it('moves the member out like an interruption when the group says detach, leaving no spot instance running outside', async () => {
+    it('makes the member leave through its group when the group says detach (hooks and draining run; no TerminateInstances)', async () => {
       const { cloud, ids, handler } = setup({
         tags: { 'spot-enabled': 'true', autospotting_rebalance_action: 'detach' },
       })
       const [atRisk] = ids as [string]
       await handler(rebalanceOf(atRisk), {})
-      expect(cloud.mutations.map((m) => m.method)).toEqual([
-        'untagInstances',
-        'detachInstances',
-        'terminateInstances',
+      expect(cloud.mutations.map((m) => [m.method, ...m.args])).toEqual([
+        ['untagInstances', [atRisk], [TAG_LAUNCHED_FOR_GROUP]],
+        ['terminateInGroup', atRisk, false],
       ])
+      expect(cloud.instances.get(atRisk)?.state).toBe('terminated')
       expect(cloud.group('web').desiredCapacity).toBe(3)
     })
 
@@ -225,7 +223,7 @@ describe('interruption handler', () => {
       outcome: 'dry-run',
       actions: [
         expect.objectContaining({ kind: 'untag-instance' }),
-        expect.objectContaining({ kind: 'detach' }),
+        expect.objectContaining({ kind: 'terminate-in-group' }),
       ],
     })
   })
@@ -241,7 +239,7 @@ describe('interruption handler', () => {
     )
     expect(deps.cloudsAsked).toEqual(['us-west-2'])
     expect(east.calls).toEqual([])
-    expect(west.mutations.map((m) => m.method)).toEqual(['untagInstances', 'detachInstances'])
+    expect(west.mutations.map((m) => m.method)).toEqual(['untagInstances', 'terminateInGroup'])
   })
 
   it('needs two rounds of reads and no more than two writes for an interruption', async () => {

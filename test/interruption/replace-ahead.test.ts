@@ -65,13 +65,13 @@ describe('interruption handler replacing a member ahead of its interruption', ()
     expect(cloud.mutations.map((m) => m.method)).toEqual([
       'untagInstances',
       'tagInstances',
-      'detachInstances',
+      'terminateInGroup',
     ])
     expect(cloud.group('web').members.has(doomed)).toBe(false)
     expect(cloud.group('web').desiredCapacity).toBe(3)
   })
 
-  it('detaches a member protected from API termination instead: the replacer may not retire it', async () => {
+  it('lets a member protected from API termination leave at once instead: the replacer may not retire it', async () => {
     const { cloud, ids, requested, handler } = setup()
     const [doomed] = ids as [string]
     cloud.protectedIds.add(doomed)
@@ -79,21 +79,17 @@ describe('interruption handler replacing a member ahead of its interruption', ()
     await handler(interruptionOf(doomed), {})
 
     expect(requested).toEqual([])
-    expect(cloud.mutations.map((m) => m.method)).toEqual(['untagInstances', 'detachInstances'])
+    expect(cloud.mutations.map((m) => m.method)).toEqual(['untagInstances', 'terminateInGroup'])
   })
 
   it.each(['stop', 'hibernate'])(
-    'does not replace ahead an instance EC2 would %s: it leaves and is terminated',
+    'does not replace ahead an instance EC2 would %s: it is terminated through its group',
     async (action) => {
       const { cloud, ids, requested, handler } = setup()
       const [doomed] = ids as [string]
       await handler(interruptionOf(doomed, action), {})
       expect(requested).toEqual([])
-      expect(cloud.mutations.map((m) => m.method)).toEqual([
-        'untagInstances',
-        'detachInstances',
-        'terminateInstances',
-      ])
+      expect(cloud.mutations.map((m) => m.method)).toEqual(['untagInstances', 'terminateInGroup'])
     },
   )
 

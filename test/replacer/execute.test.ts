@@ -143,3 +143,29 @@ describe('executeActions: a swap in the run that closes the last one', () => {
     expect(cloud.mutations.filter((m) => m.method === 'attachInstances')).toEqual([])
   })
 })
+
+describe('executeActions: terminating a spot instance spotswap launched', () => {
+  const drop = (instanceId: string) =>
+    ({ kind: 'terminate-spot', group: 'web', instanceId, reason: 'partner-gone: test' }) as const
+
+  it('terminates one that is in no group with TerminateInstances', async () => {
+    const cloud = new FakeCloud()
+    cloud.addGroup('web', { maxSize: 4 })
+    const loose = cloud.addInstance({ lifecycle: 'spot' })
+    const [outcome] = await executeActions(cloud, [drop(loose.id)], false)
+    expect(outcome?.status).toBe('done')
+    expect(cloud.mutations).toEqual([{ method: 'terminateInstances', args: [[loose.id]] }])
+  })
+
+  it('leaves one that joined a group since it was observed to that group: never TerminateInstances on a member', async () => {
+    const cloud = new FakeCloud()
+    cloud.addGroup('web', { maxSize: 4 })
+    const joined = cloud.addInstance({ group: 'web', lifecycle: 'spot' })
+    const [outcome] = await executeActions(cloud, [drop(joined.id)], false)
+    expect(outcome).toMatchObject({
+      status: 'failed',
+      detail: `not terminated: ${joined.id} is a member of web`,
+    })
+    expect(cloud.mutations).toEqual([])
+  })
+})

@@ -114,9 +114,11 @@ describe('replacer runs requested for a member replaced ahead of its interruptio
       errors: [{ instanceType: 'm5.large', code: 'InsufficientInstanceCapacity', message: 'none' }],
     })
     const summary = await replacerFor(cloud).run(request('1767225600000-0s'))
-    expect(cloud.mutations.filter((m) => m.method === 'detachInstances')).toEqual([
-      { method: 'detachInstances', args: ['web', [doomed], false] },
+    // Through Auto Scaling, without a decrement: its termination hooks and draining run, the group backfills.
+    expect(cloud.mutations.filter((m) => m.method === 'terminateInGroup')).toEqual([
+      { method: 'terminateInGroup', args: [doomed, false] },
     ])
+    expect(cloud.mutations.map((m) => m.method)).not.toContain('detachInstances')
     expect(cloud.group('web').desiredCapacity).toBe(2)
     expect(JSON.stringify(summary)).toContain(`${doomed} left the group`)
   })
