@@ -71,6 +71,10 @@ const toMixedInstancesPolicy = (group: AutoScalingGroup): MixedInstancesPolicy |
     overrideTypes: (policy.LaunchTemplate?.Overrides ?? []).flatMap((o) =>
       o.InstanceType ? [o.InstanceType] : [],
     ),
+    overrideTemplateIds: (policy.LaunchTemplate?.Overrides ?? []).flatMap((o) => {
+      const id = o.LaunchTemplateSpecification?.LaunchTemplateId
+      return id ? [id] : []
+    }),
     onDemandBaseCapacity: distribution?.OnDemandBaseCapacity ?? 0,
     onDemandPercentageAboveBaseCapacity:
       distribution?.OnDemandPercentageAboveBaseCapacity ?? DEFAULT_ON_DEMAND_PERCENTAGE_ABOVE_BASE,

@@ -4,6 +4,7 @@
  */
 import type { AllocationStrategy } from './config.ts'
 import type { FleetOverride } from './port.ts'
+import type { UntrustedInstance } from './provenance.ts'
 import type { LaunchTemplateRef } from './types.ts'
 
 export interface LaunchSpotAction {
@@ -177,6 +178,11 @@ export interface GroupPlan {
   readonly figures: GroupFigures
   /** Attached replacements whose load-balancer health the plan needs (read, then planned again). */
   readonly awaitingHealth?: readonly string[]
+  /**
+   * Instances tagged as spotswap's launches (or as an open swap's replacements) that provenance refused
+   * (core/provenance.ts): never attached, terminated nor counted as pairs; logged and counted.
+   */
+  readonly untrusted?: readonly UntrustedInstance[]
   /**
    * Look at the group again this many seconds from now (a delayed run request), when that comes before
    * the next scheduled run would: a swap waits for its replacements to serve.

@@ -443,11 +443,24 @@ export const attemptNumber = (raw: string | undefined): number => {
 /** TAG_REPLACEMENT_ATTEMPT before launch `attempt`, and once EC2 answered it (`instanceId` or none). */
 export const attemptTag = (
   attempt: Attempt,
-  answered?: { readonly instanceId: string | undefined },
+  answered?: { readonly instanceId: string | undefined; readonly launchTemplateId?: string | undefined },
 ): string =>
   answered === undefined
     ? `${attempt.attempt}@${attempt.since}`
-    : `${attempt.attempt}:${answered.instanceId ?? 'no-instance'}@${attempt.since}`
+    : `${attempt.attempt}:${answered.instanceId ?? 'no-instance'}${answered.instanceId !== undefined && answered.launchTemplateId !== undefined ? `/${answered.launchTemplateId}` : ''}@${attempt.since}`
+
+/** What an attempt tag records EC2 launched: the instance, and the temporary template it came from. */
+export interface RecordedOutcome {
+  readonly instanceId: string
+  /** Set for a launch-configuration group: the temporary launch template, deleted since. */
+  readonly launchTemplateId: string | undefined
+}
+
+/** The outcome TAG_REPLACEMENT_ATTEMPT records (`<n>:<instance>[/<template>]@<since>`), if it records one. */
+export const recordedOutcome = (raw: string | undefined): RecordedOutcome | undefined => {
+  const match = /^\d{1,9}:(i-[0-9a-f]{8,17})(?:\/(lt-[0-9a-f]{8,17}))?@/.exec(raw ?? '')
+  return match ? { instanceId: match[1] as string, launchTemplateId: match[2] } : undefined
+}
 
 /**
  * Same replaced instance and attempt → same token, so two overlapping runs that saw the same state cannot

@@ -23,6 +23,7 @@ import { groupFigures } from './figures.ts'
 import { attemptNumber, planLaunches } from './launches.ts'
 import { isBeingDeleted, isLeavingGroup, staysInGroup } from './managed.ts'
 import { byLaunchTimeThenId, type PlanInput } from './plan-input.ts'
+import { sortLaunches, untrustedReason } from './provenance.ts'
 import { compareCodePoints } from './selection.ts'
 import { blockingSuspensions } from './suspended-processes.ts'
 import { formatSwapRecord, type SwapRecord, swapIdAt } from './swap/record.ts'
@@ -176,8 +177,12 @@ export const planGroup = (input: PlanInput): GroupPlan => {
   const terminate = (instance: Instance, reason: string): void => {
     actions.push({ kind: 'terminate-spot', group: group.name, instanceId: instance.id, reason })
   }
+  // Only spotswap's own launches are attached or terminated; anything else tagged like one is reported.
+  const { trusted, untrusted } = sortLaunches(input.launched, group, detail)
+  for (const suspect of untrusted)
+    instanceSkips.push({ instanceId: suspect.instanceId, reason: untrustedReason(suspect) })
   const pendingByPartner = new Map<string, Instance>()
-  for (const instance of [...input.launched].sort(byLaunchTimeThenId)) {
+  for (const instance of trusted.sort(byLaunchTimeThenId)) {
     const partner = instance.tags[TAG_REPLACING_INSTANCE]
     if (partner === undefined || !isPartner(partner)) {
       terminate(instance, 'partner-gone: the instance it was launched to replace is no longer in service')
@@ -363,6 +368,7 @@ export const planGroup = (input: PlanInput): GroupPlan => {
     actions,
     instanceSkips,
     figures,
+    ...(untrusted.length > 0 ? { untrusted } : {}),
     ...(recovery.awaitingHealth.length > 0 ? { awaitingHealth: recovery.awaitingHealth } : {}),
     ...(lookAgain === undefined ? {} : { lookAgainSeconds: lookAgain }),
   }

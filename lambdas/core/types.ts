@@ -75,6 +75,8 @@ export interface LaunchTemplateRef {
 export interface MixedInstancesPolicy {
   readonly launchTemplate: LaunchTemplateRef
   readonly overrideTypes: readonly string[]
+  /** Launch templates overrides name instead of the policy's own (an override may carry its own). */
+  readonly overrideTemplateIds?: readonly string[]
   readonly onDemandBaseCapacity: number
   readonly onDemandPercentageAboveBaseCapacity: number
 }

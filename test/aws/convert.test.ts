@@ -105,6 +105,8 @@ describe('toGroup', () => {
       mixedInstancesPolicy: {
         launchTemplate: { id: 'lt-0a1b2c3d4e5f60718', name: 'web', version: '$Latest' },
         overrideTypes: ['m5.large', 't3.large'],
+        // An override's own template: provenance accepts launches from it too.
+        overrideTemplateIds: ['lt-0fedcba9876543210'],
         onDemandBaseCapacity: 1,
         onDemandPercentageAboveBaseCapacity: 25,
       },

@@ -1,0 +1,122 @@
+/**
+ * Provenance: which instances outside a group spotswap may treat as its own launches (attach them, or
+ * clean them up). Anyone who may tag an instance can write `launched-for-asg`; what one tag cannot forge
+ * is three facts together:
+ * - EC2 says the instance is spot (its InstanceLifecycle);
+ * - EC2's own `aws:ec2launchtemplate:id` (TAG_LAUNCH_TEMPLATE_ID, reserved to AWS) names a template the
+ *   group's launches come from: its launch template, its mixed-instances policy's (or an override's), or
+ *   for a launch-configuration group the temporary template spotswap made for that launch, whose id the
+ *   launch recorded on the partner since the template is deleted right after;
+ * - its partner (`launched-for-replacing-instance`) records it as the outcome of its replacement attempt
+ *   (`spotswap:replacement-attempt=<n>:<id>`).
+ * An instance that carries TAG_JOINED_GROUP joined a group once: taken out by a person or the interruption
+ * handler, it is theirs now, never spotswap's to terminate or attach again. Members of a managed group are
+ * the group's, whoever launched them: provenance is only asked about instances outside it, and about the
+ * replacements an open swap would retire a partner for (core/swap/recover.ts).
+ */
+import {
+  TAG_JOINED_GROUP,
+  TAG_LAUNCH_TEMPLATE_ID,
+  TAG_REPLACEMENT_ATTEMPT,
+  TAG_REPLACING_INSTANCE,
+} from './constants.ts'
+import { recordedOutcome } from './launches.ts'
+import type { Group, Instance } from './types.ts'
+
+export type ProvenanceCode =
+  | 'not-spot'
+  | 'joined-a-group'
+  | 'no-partner'
+  | 'partner-unseen'
+  | 'outcome-not-recorded'
+  | 'foreign-template'
+
+export type Provenance =
+  | { readonly ours: true }
+  | { readonly ours: false; readonly code: ProvenanceCode; readonly detail: string }
+
+/** An instance tagged as spotswap's launch that is not, and was left alone: logged, counted, shown by `plan`. */
+export interface UntrustedInstance {
+  readonly instanceId: string
+  readonly code: ProvenanceCode
+  readonly detail: string
+}
+
+const OURS: Provenance = { ours: true }
+
+const refuse = (code: ProvenanceCode, detail: string): Provenance => ({ ours: false, code, detail })
+
+/** The launch templates the group's own launches (and so spotswap's, which use them) come from. */
+export const groupTemplateIds = (group: Group): ReadonlySet<string> => {
+  const ids = new Set<string>()
+  const add = (id: string | undefined): void => {
+    if (id !== undefined && id !== '') ids.add(id)
+  }
+  add(group.launchTemplate?.id)
+  add(group.mixedInstancesPolicy?.launchTemplate.id)
+  for (const id of group.mixedInstancesPolicy?.overrideTemplateIds ?? []) add(id)
+  return ids
+}
+
+/**
+ * Whether `instance`, not a member of `group`, is spotswap's launch for it. `partner` is the instance its
+ * `launched-for-replacing-instance` names, in any state (terminated ones stay visible for a while,
+ * https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/terminating-instances.html); undefined when unseen.
+ * `group` is undefined for a group that is gone: then its templates cannot be compared, and the other two
+ * facts decide.
+ */
+export const launchProvenance = (
+  instance: Instance,
+  group: Group | undefined,
+  partner: Instance | undefined,
+): Provenance => {
+  if (instance.lifecycle !== 'spot') return refuse('not-spot', `${instance.id} is an on-demand instance`)
+  const joined = instance.tags[TAG_JOINED_GROUP]
+  if (joined !== undefined)
+    return refuse('joined-a-group', `${instance.id} joined ${joined} once and was taken out of it since`)
+  const partnerId = instance.tags[TAG_REPLACING_INSTANCE]
+  if (partnerId === undefined) return refuse('no-partner', `${instance.id} names no instance it replaces`)
+  if (partner === undefined)
+    return refuse('partner-unseen', `${partnerId}, which ${instance.id} names as its partner, cannot be seen`)
+  const outcome = recordedOutcome(partner.tags[TAG_REPLACEMENT_ATTEMPT])
+  if (outcome?.instanceId !== instance.id)
+    return refuse(
+      'outcome-not-recorded',
+      `${partnerId} records ${outcome?.instanceId ?? 'no launch'} as its replacement, not ${instance.id}`,
+    )
+  if (group === undefined) return OURS
+  const template = instance.tags[TAG_LAUNCH_TEMPLATE_ID]
+  const allowed = new Set(groupTemplateIds(group))
+  if (group.launchConfigurationName !== undefined && outcome.launchTemplateId !== undefined)
+    allowed.add(outcome.launchTemplateId)
+  if (template === undefined || !allowed.has(template))
+    return refuse(
+      'foreign-template',
+      `${instance.id} was launched from ${template ?? 'no launch template'}, not from ${[...allowed].join(' or ') || "the group's (unknown)"}`,
+    )
+  return OURS
+}
+
+/**
+ * The group's launched instances split into spotswap's own (`trusted`) and the rest (`untrusted`), which
+ * the plan leaves alone and reports.
+ */
+export const sortLaunches = (
+  launched: readonly Instance[],
+  group: Group,
+  detail: (id: string) => Instance | undefined,
+): { readonly trusted: Instance[]; readonly untrusted: UntrustedInstance[] } => {
+  const trusted: Instance[] = []
+  const untrusted: UntrustedInstance[] = []
+  for (const instance of launched) {
+    const partnerId = instance.tags[TAG_REPLACING_INSTANCE]
+    const verdict = launchProvenance(instance, group, partnerId === undefined ? undefined : detail(partnerId))
+    if (verdict.ours) trusted.push(instance)
+    else untrusted.push({ instanceId: instance.id, code: verdict.code, detail: verdict.detail })
+  }
+  return { trusted, untrusted }
+}
+
+/** As a line for the log, the summary and `plan`. */
+export const untrustedReason = (untrusted: UntrustedInstance): string =>
+  `not-spotswaps-launch (${untrusted.code}): ${untrusted.detail}; never attached nor terminated`
