@@ -10,6 +10,7 @@ import {
   CHEAPER_POOL_MOVES_PER_RUN,
   MAX_POOL_SHARE,
   TAG_INTERRUPTION_WARNED,
+  TAG_JOINED_GROUP,
   TAG_LAUNCHED_BY,
   TAG_LAUNCHED_FOR_GROUP,
   TAG_NO_SPOT_CAPACITY_UNTIL,
@@ -379,6 +380,8 @@ const cheaperThan = (selection: Selection, own: string, limit: number): readonly
 
 /** Tags that describe one instance's own state and must not be copied onto its replacement. */
 const NOT_INHERITED = new Set([
+  // A new launch has joined no group yet (a spot member replaced ahead carries it).
+  TAG_JOINED_GROUP,
   TAG_REBALANCE_AT_RISK,
   TAG_INTERRUPTION_WARNED,
   TAG_NO_SPOT_CAPACITY_UNTIL,
@@ -458,7 +461,7 @@ export interface RecordedOutcome {
 
 /** The outcome TAG_REPLACEMENT_ATTEMPT records (`<n>:<instance>[/<template>]@<since>`), if it records one. */
 export const recordedOutcome = (raw: string | undefined): RecordedOutcome | undefined => {
-  const match = /^\d{1,9}:(i-[0-9a-f]{8,17})(?:\/(lt-[0-9a-f]{8,17}))?@/.exec(raw ?? '')
+  const match = /^\d{1,9}:(i-[0-9a-f]{8,17})(?:\/(lt-[0-9a-z]{1,32}))?@/.exec(raw ?? '')
   return match ? { instanceId: match[1] as string, launchTemplateId: match[2] } : undefined
 }
 

@@ -15,6 +15,7 @@ import type {
   TerminateSpotAction,
 } from '../core/actions.ts'
 import {
+  TAG_JOINED_GROUP,
   TAG_NO_SPOT_CAPACITY_UNTIL,
   TAG_REPLACEMENT_ATTEMPT,
   TAG_REPLACING_INSTANCE,
@@ -146,6 +147,9 @@ const swap = async (cloud: CloudPort, action: SwapAction): Promise<Outcome> => {
       detail: `attach not confirmed, nothing retired (the next run judges by the swap record)${restored}: ${describeError(error)}`,
     }
   }
+  // Membership history: once in a group, a replacement is never spotswap's to terminate or attach again,
+  // even after a person takes it out (core/provenance.ts).
+  await cloud.tagInstances(replacements, { [TAG_JOINED_GROUP]: action.group })
   await cloud.tagGroup(action.group, { [TAG_SWAP]: action.attachedRecord })
   // The partners stay until their replacements serve: later runs retire them (complete-swap), restore
   // MaxSize and drop the record once every pair is done.
@@ -207,7 +211,13 @@ const tryLaunchSpot = async (cloud: CloudPort, action: LaunchSpotAction): Promis
     tags: action.tags,
     clientToken: action.clientToken,
   })
-  const outcome = attemptTag(attempt, { instanceId: result.ok ? result.instanceId : undefined })
+  // With the temporary template of a launch-configuration group, which is deleted: provenance needs it.
+  const outcome = attemptTag(
+    attempt,
+    result.ok
+      ? { instanceId: result.instanceId, launchTemplateId: result.launchTemplateId }
+      : { instanceId: undefined },
+  )
   if (result.ok) {
     await cloud.tagInstances([action.replacing], { [TAG_REPLACEMENT_ATTEMPT]: outcome })
     return { action, status: 'done', instanceId: result.instanceId, instanceType: result.instanceType }

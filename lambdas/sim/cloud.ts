@@ -5,6 +5,7 @@
  */
 import type {
   CloudPort,
+  DescribeInstancesOptions,
   GroupQuery,
   LifecycleHook,
   SpotLaunchRequest,
@@ -37,8 +38,8 @@ export class SimCloud implements CloudPort {
   describeGroups(query: GroupQuery): Promise<Group[]> {
     return answer(() => reads.describeGroups(this.ctx, query))
   }
-  describeInstances(ids: readonly string[]): Promise<Instance[]> {
-    return answer(() => reads.describeInstances(this.ctx, ids))
+  describeInstances(ids: readonly string[], options?: DescribeInstancesOptions): Promise<Instance[]> {
+    return answer(() => reads.describeInstances(this.ctx, ids, options))
   }
   describeLaunchedSpotInstances(): Promise<Instance[]> {
     return answer(() => reads.describeLaunchedSpotInstances(this.ctx))

@@ -101,8 +101,8 @@ export class SimRegion {
   readonly launchConfigurations = new Set<string>()
   /** Every group's load balancers, by traffic source key (`target-group:<arn>`, `classic:<name>`). */
   readonly loadBalancers = new Map<string, SimLoadBalancer>()
-  /** Launch templates the adapter created for launch-configuration groups and has not deleted yet. */
-  readonly temporaryTemplates = new Set<string>()
+  /** Launch templates the adapter created for launch-configuration groups and has not deleted yet, by name: id. */
+  readonly temporaryTemplates = new Map<string, string>()
   /**
    * When the adapter's container caches expire (lambdas/aws/context.ts): a warm Lambda reads the
    * catalogue and on-demand prices once per TTL, so the simulator counts those reads as often.
