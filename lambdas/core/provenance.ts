@@ -8,7 +8,10 @@
  *   for a launch-configuration group the temporary template spotswap made for that launch, whose id the
  *   launch recorded on the partner since the template is deleted right after;
  * - its partner (`launched-for-replacing-instance`) records it as the outcome of its replacement attempt
- *   (`spotswap:replacement-attempt=<n>:<id>`).
+ *   (`spotswap:replacement-attempt=<n>:<id>`); or, while that attempt has no outcome yet (the run that made
+ *   it died before EC2's answer was recorded: `<n>@<since>`), it was launched after the attempt began. The
+ *   next launch of the attempt (same client token) records it; until then it may still be attached or
+ *   cleaned up, so a run cut short cannot leave an orphan nobody may terminate.
  * An instance that carries TAG_JOINED_GROUP joined a group once: taken out by a person or the interruption
  * handler, it is theirs now, never spotswap's to terminate or attach again. Members of a managed group are
  * the group's, whoever launched them: provenance is only asked about instances outside it, and about the
@@ -20,7 +23,7 @@ import {
   TAG_REPLACEMENT_ATTEMPT,
   TAG_REPLACING_INSTANCE,
 } from './constants.ts'
-import { recordedOutcome } from './launches.ts'
+import { type RecordedOutcome, recordedOutcome } from './launches.ts'
 import type { Group, Instance } from './types.ts'
 
 export type ProvenanceCode =
@@ -45,6 +48,14 @@ export interface UntrustedInstance {
 const OURS: Provenance = { ours: true }
 
 const refuse = (code: ProvenanceCode, detail: string): Provenance => ({ ours: false, code, detail })
+
+/** An attempt made but not answered (`<n>@<since>`) accounts for a launch made since it began. */
+const pendingOutcome = (attempt: string | undefined, instance: Instance): RecordedOutcome | undefined => {
+  const since = Date.parse(/^\d{1,9}@(.+)$/.exec(attempt ?? '')?.[1] ?? '')
+  return instance.launchTime.getTime() >= since
+    ? { instanceId: instance.id, launchTemplateId: undefined }
+    : undefined
+}
 
 /** The launch templates the group's own launches (and so spotswap's, which use them) come from. */
 export const groupTemplateIds = (group: Group): ReadonlySet<string> => {
@@ -78,13 +89,18 @@ export const launchProvenance = (
   if (partnerId === undefined) return refuse('no-partner', `${instance.id} names no instance it replaces`)
   if (partner === undefined)
     return refuse('partner-unseen', `${partnerId}, which ${instance.id} names as its partner, cannot be seen`)
-  const outcome = recordedOutcome(partner.tags[TAG_REPLACEMENT_ATTEMPT])
+  const attempt = partner.tags[TAG_REPLACEMENT_ATTEMPT]
+  const recorded = recordedOutcome(attempt)
+  const outcome = recorded ?? pendingOutcome(attempt, instance)
   if (outcome?.instanceId !== instance.id)
     return refuse(
       'outcome-not-recorded',
       `${partnerId} records ${outcome?.instanceId ?? 'no launch'} as its replacement, not ${instance.id}`,
     )
   if (group === undefined) return OURS
+  // A launch-configuration group's temporary template is known once the answer is recorded: before, the
+  // other facts decide (a gap as narrow as a run cut short between CreateFleet and recording its answer).
+  if (recorded === undefined && group.launchConfigurationName !== undefined) return OURS
   const template = instance.tags[TAG_LAUNCH_TEMPLATE_ID]
   const allowed = new Set(groupTemplateIds(group))
   if (group.launchConfigurationName !== undefined && outcome.launchTemplateId !== undefined)

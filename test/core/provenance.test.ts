@@ -83,6 +83,22 @@ describe('launchProvenance', () => {
     expect(launchProvenance({ ...launch, tags }, group, recorded)).toMatchObject({ code: 'foreign-template' })
   })
 
+  it('accepts a launch made after an attempt whose answer was never recorded, not one made before it', () => {
+    const pending = (since: Date): Instance => ({
+      ...partner,
+      tags: { [TAG_REPLACEMENT_ATTEMPT]: `1@${since.toISOString()}` },
+    })
+    // The run died between CreateFleet and recording its answer: the launch is still spotswap's.
+    expect(launchProvenance(launch, group, pending(minutesAgo(11)))).toEqual({ ours: true })
+    expect(launchProvenance(launch, group, pending(minutesAgo(9)))).toMatchObject({
+      code: 'outcome-not-recorded',
+    })
+    // Still not an on-demand instance, nor one from another template.
+    expect(
+      launchProvenance({ ...launch, lifecycle: 'on-demand' }, group, pending(minutesAgo(11))),
+    ).toMatchObject({ code: 'not-spot' })
+  })
+
   it("accepts a launch-configuration group's temporary template only as the partner recorded it", () => {
     const lcGroup = aGroup([], { launchTemplate: undefined, launchConfigurationName: 'web-lc' })
     const fromTemporary = {
@@ -95,6 +111,9 @@ describe('launchProvenance', () => {
     expect(
       launchProvenance(fromTemporary, lcGroup, recording(partner, launch.id, 'lt-00000000000000def')),
     ).toMatchObject({ code: 'foreign-template' })
+    // Before the answer is recorded the temporary template is unknown: spot and timing decide.
+    const pending = { ...partner, tags: { [TAG_REPLACEMENT_ATTEMPT]: `1@${minutesAgo(11).toISOString()}` } }
+    expect(launchProvenance(fromTemporary, lcGroup, pending)).toEqual({ ours: true })
     // A recorded template counts only for launch-configuration groups.
     expect(
       launchProvenance(fromTemporary, group, recording(partner, launch.id, 'lt-00000000000000abc')),
