@@ -97,6 +97,19 @@ export interface GiveBackAction {
   readonly reason: string
 }
 
+/**
+ * Members that carry spotswap's launch tags but are no pair of an open swap: they joined the group for
+ * good. TAG_JOINED_GROUP is written, then `launched-for-asg` and `launched-for-replacing-instance` are
+ * removed, so a member a person detaches later is never taken for a launch to clean up
+ * (core/provenance.ts). TAG_REPLACED_TYPE stays: the savings figures read it.
+ */
+export interface SettleMembersAction {
+  readonly kind: 'settle-members'
+  readonly group: string
+  readonly instanceIds: readonly string[]
+  readonly reason: string
+}
+
 /** The swap is over: MaxSize back as recorded (when it was raised) and the swap record removed. */
 export interface RestoreMaxSizeAction {
   readonly kind: 'restore-max-size'
@@ -131,6 +144,7 @@ export type Action =
   | CompleteSwapAction
   | GiveBackAction
   | RestoreMaxSizeAction
+  | SettleMembersAction
   | TerminateSpotAction
 
 export interface InstanceSkip {

@@ -23,7 +23,7 @@ import { groupFigures } from './figures.ts'
 import { attemptNumber, planLaunches } from './launches.ts'
 import { isBeingDeleted, isLeavingGroup, staysInGroup } from './managed.ts'
 import { byLaunchTimeThenId, type PlanInput } from './plan-input.ts'
-import { sortLaunches, untrustedReason } from './provenance.ts'
+import { membersToSettle, sortLaunches, untrustedReason } from './provenance.ts'
 import { compareCodePoints } from './selection.ts'
 import { blockingSuspensions } from './suspended-processes.ts'
 import { formatSwapRecord, type SwapRecord, swapIdAt } from './swap/record.ts'
@@ -312,6 +312,22 @@ export const planGroup = (input: PlanInput): GroupPlan => {
           instanceId: member.instanceId,
           reason: `interrupted soon and not replaced ahead: ${skipped ?? `more than ${DOOMED_SWAP_DEADLINE_SECONDS}s since the warning`}`,
         })
+
+  // Members of a closed swap joined for good: their launch tags go, so a later detach is never cleaned up.
+  if (skipped === undefined && !recovery.open) {
+    const isPair = (id: string): boolean => {
+      const partner = detail(id)?.tags[TAG_REPLACING_INSTANCE]
+      return partner !== undefined && isPartner(partner)
+    }
+    const settled = membersToSettle(group, detail, isPair, isProtected)
+    if (settled.length > 0)
+      actions.push({
+        kind: 'settle-members',
+        group: group.name,
+        instanceIds: settled,
+        reason: 'joined the group for good (no swap open): launch tags removed, membership recorded',
+      })
+  }
 
   // 4. New replacements: at-risk spot members first, then the oldest on-demand ones, within the
   // on-demand minimum and the in-flight budget.

@@ -20,10 +20,12 @@
 import {
   TAG_JOINED_GROUP,
   TAG_LAUNCH_TEMPLATE_ID,
+  TAG_LAUNCHED_FOR_GROUP,
   TAG_REPLACEMENT_ATTEMPT,
   TAG_REPLACING_INSTANCE,
 } from './constants.ts'
 import { type RecordedOutcome, recordedOutcome } from './launches.ts'
+import { isLeavingGroup } from './managed.ts'
 import type { Group, Instance } from './types.ts'
 
 export type ProvenanceCode =
@@ -87,24 +89,33 @@ export const launchProvenance = (
     return refuse('joined-a-group', `${instance.id} joined ${joined} once and was taken out of it since`)
   const partnerId = instance.tags[TAG_REPLACING_INSTANCE]
   if (partnerId === undefined) return refuse('no-partner', `${instance.id} names no instance it replaces`)
-  if (partner === undefined)
-    return refuse('partner-unseen', `${partnerId}, which ${instance.id} names as its partner, cannot be seen`)
-  const attempt = partner.tags[TAG_REPLACEMENT_ATTEMPT]
+  const unseen = `${partnerId}, which ${instance.id} names as its partner, cannot be seen`
+  const attempt = partner?.tags[TAG_REPLACEMENT_ATTEMPT]
   const recorded = recordedOutcome(attempt)
-  const outcome = recorded ?? pendingOutcome(attempt, instance)
-  if (outcome?.instanceId !== instance.id)
-    return refuse(
-      'outcome-not-recorded',
-      `${partnerId} records ${outcome?.instanceId ?? 'no launch'} as its replacement, not ${instance.id}`,
-    )
-  if (group === undefined) return OURS
-  // A launch-configuration group's temporary template is known once the answer is recorded: before, the
-  // other facts decide (a gap as narrow as a run cut short between CreateFleet and recording its answer).
-  if (recorded === undefined && group.launchConfigurationName !== undefined) return OURS
+  if (partner !== undefined) {
+    const outcome = recorded ?? pendingOutcome(attempt, instance)
+    if (outcome?.instanceId !== instance.id)
+      return refuse(
+        'outcome-not-recorded',
+        `${partnerId} records ${outcome?.instanceId ?? 'no launch'} as its replacement, not ${instance.id}`,
+      )
+  }
+  // A partner gone from EC2's view (terminated over about an hour ago, while no run could act) records
+  // nothing any more. Its launch is never attached (only a member is a partner), but is still cleaned up
+  // when EC2's template tag says it came from the group: spotswap's runs failing for an hour must not
+  // leave an orphan for good. Without the group, nothing is left to check it against.
+  if (group === undefined) return partner === undefined ? refuse('partner-unseen', unseen) : OURS
   const template = instance.tags[TAG_LAUNCH_TEMPLATE_ID]
+  // A launch-configuration group's temporary template is known once the answer is recorded; before (a run
+  // cut short between CreateFleet and recording it), or with the partner unseen, a launch from some
+  // template is as far as it goes: the group's own instances come from none.
+  if (group.launchConfigurationName !== undefined && recorded?.launchTemplateId === undefined)
+    return template !== undefined
+      ? OURS
+      : refuse('foreign-template', `${instance.id} was launched from no launch template`)
   const allowed = new Set(groupTemplateIds(group))
-  if (group.launchConfigurationName !== undefined && outcome.launchTemplateId !== undefined)
-    allowed.add(outcome.launchTemplateId)
+  if (group.launchConfigurationName !== undefined && recorded?.launchTemplateId !== undefined)
+    allowed.add(recorded.launchTemplateId)
   if (template === undefined || !allowed.has(template))
     return refuse(
       'foreign-template',
@@ -132,6 +143,23 @@ export const sortLaunches = (
   }
   return { trusted, untrusted }
 }
+
+/**
+ * Members that carry spotswap's launch tags (AutoSpotting's names) and are no pair: with no swap open,
+ * they are in the group for good. Protected ones are the owner's: spotswap writes nothing on them.
+ */
+export const membersToSettle = (
+  group: Group,
+  detail: (id: string) => Instance | undefined,
+  isPair: (id: string) => boolean,
+  isProtected: (id: string) => boolean,
+): string[] =>
+  group.members.flatMap((member) => {
+    const tags = detail(member.instanceId)?.tags
+    if (tags === undefined || isLeavingGroup(member.lifecycleState)) return []
+    if (tags[TAG_LAUNCHED_FOR_GROUP] === undefined && tags[TAG_REPLACING_INSTANCE] === undefined) return []
+    return isPair(member.instanceId) || isProtected(member.instanceId) ? [] : [member.instanceId]
+  })
 
 /** As a line for the log, the summary and `plan`. */
 export const untrustedReason = (untrusted: UntrustedInstance): string =>

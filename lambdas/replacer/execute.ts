@@ -11,11 +11,13 @@ import type {
   LaunchSpotAction,
   ReleaseDoomedAction,
   RestoreMaxSizeAction,
+  SettleMembersAction,
   SwapAction,
   TerminateSpotAction,
 } from '../core/actions.ts'
 import {
   TAG_JOINED_GROUP,
+  TAG_LAUNCHED_FOR_GROUP,
   TAG_NO_SPOT_CAPACITY_UNTIL,
   TAG_REPLACEMENT_ATTEMPT,
   TAG_REPLACING_INSTANCE,
@@ -48,6 +50,7 @@ const ORDER: Record<Action['kind'], number> = {
   swap: 5,
   'launch-spot': 6,
   'release-doomed': 7,
+  'settle-members': 8,
 }
 
 /**
@@ -165,6 +168,13 @@ const putBackMaxSize = async (cloud: CloudPort, action: SwapAction): Promise<str
   }
 }
 
+/** The membership first: a run cut short in between leaves the evidence, not the launch tags alone. */
+const settleMembers = async (cloud: CloudPort, action: SettleMembersAction): Promise<Outcome> => {
+  await cloud.tagInstances(action.instanceIds, { [TAG_JOINED_GROUP]: action.group })
+  await cloud.untagInstances(action.instanceIds, [TAG_LAUNCHED_FOR_GROUP, TAG_REPLACING_INSTANCE])
+  return { action, status: 'done', detail: `settled ${action.instanceIds.join(', ')}` }
+}
+
 /** Out of the group without a decrement: the group backfills now rather than when EC2 takes the member. */
 const releaseDoomed = async (cloud: CloudPort, action: ReleaseDoomedAction): Promise<Outcome> => {
   try {
@@ -266,6 +276,8 @@ const run = (cloud: CloudPort, action: Action): Promise<Outcome> => {
       return launchSpot(cloud, action)
     case 'release-doomed':
       return releaseDoomed(cloud, action)
+    case 'settle-members':
+      return settleMembers(cloud, action)
   }
 }
 

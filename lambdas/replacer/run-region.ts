@@ -69,7 +69,9 @@ const CHANGES_CAPACITY: ReadonlySet<Action['kind']> = new Set([
   'release-doomed',
 ])
 
-const changesCapacity = (plan: GroupPlan): boolean => plan.actions.some((a) => CHANGES_CAPACITY.has(a.kind))
+/** Plans that change capacity, or write to members (whose protection must be read first). */
+const changesCapacity = (plan: GroupPlan): boolean =>
+  plan.actions.some((a) => CHANGES_CAPACITY.has(a.kind) || a.kind === 'settle-members')
 
 const startsReplacements = (plan: GroupPlan): boolean =>
   plan.actions.some((a) => a.kind === 'launch-spot' || a.kind === 'swap')
@@ -149,6 +151,7 @@ const retiredBy = (plans: readonly GroupPlan[]): Set<string> => {
         if (action.retire !== 'partner') ids.add(action.pair.spotInstanceId)
       }
       if (action.kind === 'release-doomed') ids.add(action.instanceId)
+      if (action.kind === 'settle-members') for (const id of action.instanceIds) ids.add(id)
     }
   return ids
 }
@@ -311,6 +314,7 @@ const withoutUnread = (plan: GroupPlan, unread: ReadonlySet<string>): GroupPlan 
     if (a.kind === 'complete-swap') return !completesUnread || (a.retire === 'none' && !unreadPair(a))
     if (a.kind === 'give-back') return !completesUnread
     if (a.kind === 'release-doomed') return !unread.has(a.instanceId)
+    if (a.kind === 'settle-members') return a.instanceIds.every((id) => !unread.has(id))
     return true
   })
   return { ...plan, actions }

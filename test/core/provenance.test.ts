@@ -65,7 +65,6 @@ describe('launchProvenance', () => {
   it.each([
     ['not-spot', { ...launch, lifecycle: 'on-demand' as const }, recorded],
     ['joined-a-group', { ...launch, tags: { ...launch.tags, [TAG_JOINED_GROUP]: 'web' } }, recorded],
-    ['partner-unseen', launch, undefined],
     ['outcome-not-recorded', launch, partner],
     ['outcome-not-recorded', launch, recording(partner, 'i-0000000000000dead')],
     [
@@ -144,6 +143,16 @@ describe('launchProvenance', () => {
   it('checks spot and the recorded outcome alone when the group is gone', () => {
     expect(launchProvenance(launch, undefined, recorded)).toEqual({ ours: true })
     expect(launchProvenance(launch, undefined, partner)).toMatchObject({ code: 'outcome-not-recorded' })
+    expect(launchProvenance(launch, undefined, undefined)).toMatchObject({ code: 'partner-unseen' })
+  })
+
+  it("decides by the group's template alone once the partner is out of EC2's sight", () => {
+    expect(launchProvenance(launch, group, undefined)).toEqual({ ours: true })
+    const foreign = { ...launch, tags: { ...launch.tags, [TAG_LAUNCH_TEMPLATE_ID]: 'lt-0bad' } }
+    expect(launchProvenance(foreign, group, undefined)).toMatchObject({ code: 'foreign-template' })
+    expect(launchProvenance({ ...launch, lifecycle: 'on-demand' }, group, undefined)).toMatchObject({
+      code: 'not-spot',
+    })
   })
 })
 
@@ -205,5 +214,34 @@ describe('planGroup with instances tagged as spotswap launches', () => {
     const input = planInput([...fleet, forged])
     expect(input.group.members).toContainEqual(memberOf(forged))
     expect(planGroup(input).untrusted).toBeUndefined()
+  })
+})
+
+describe('planGroup settling members of a closed swap', () => {
+  const settled = (input: ReturnType<typeof planInput>) =>
+    planGroup(input).actions.flatMap((a) => (a.kind === 'settle-members' ? a.instanceIds : []))
+
+  it('records membership and drops the launch tags of a replacement whose partner was retired', () => {
+    const fleet = onDemandFleet(1)
+    const retired = anInstance({ state: 'terminated' })
+    const joined = spotFor(retired, { launchTime: minutesAgo(120) })
+    expect(settled(planInput([...fleet, joined]))).toEqual([joined.id])
+  })
+
+  it('leaves a pair of an open swap, a protected member and a skipped group alone', () => {
+    const fleet = onDemandFleet(2)
+    const partner = fleet[0] as Instance
+    const halfDone = spotFor(partner, { launchTime: minutesAgo(30) })
+    expect(settled(planInput([...fleet, halfDone]))).toEqual([])
+    const retired = anInstance({ state: 'terminated' })
+    const joined = spotFor(retired, { launchTime: minutesAgo(120) })
+    expect(settled(planInput([...fleet, joined], { terminationProtected: new Set([joined.id]) }))).toEqual([])
+    expect(
+      settled(planInput([...fleet, joined], { groupOverrides: { suspendedProcesses: ['Launch'] } })),
+    ).toEqual([])
+  })
+
+  it('does not settle an on-demand member that carries no launch tags', () => {
+    expect(settled(planInput(onDemandFleet(2)))).toEqual([])
   })
 })
