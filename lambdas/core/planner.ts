@@ -23,7 +23,13 @@ import { groupFigures } from './figures.ts'
 import { attemptNumber, planLaunches } from './launches.ts'
 import { isBeingDeleted, isLeavingGroup, staysInGroup } from './managed.ts'
 import { byLaunchTimeThenId, type PlanInput } from './plan-input.ts'
-import { membersToSettle, sortLaunches, untrustedReason } from './provenance.ts'
+import {
+  corroboratesRecord,
+  launchProvenance,
+  membersToSettle,
+  sortLaunches,
+  untrustedReason,
+} from './provenance.ts'
 import { compareCodePoints } from './selection.ts'
 import { blockingSuspensions } from './suspended-processes.ts'
 import { formatSwapRecord, type SwapRecord, swapIdAt } from './swap/record.ts'
@@ -163,6 +169,13 @@ export const planGroup = (input: PlanInput): GroupPlan => {
     graceSeconds: gracePeriodSeconds(group, config),
     leavesAt: (id) => (doomedIds.has(id) ? warnedAt(id) + DOOMED_SWAP_DEADLINE_SECONDS * 1000 : undefined),
     attemptOf: (id) => attemptNumber(detail(id)?.tags[TAG_REPLACEMENT_ATTEMPT]),
+    provenanceOf: (id, partner) => {
+      const replacement = detail(id)
+      return replacement === undefined
+        ? { ours: false, code: 'partner-unseen', detail: `${id} cannot be seen` }
+        : launchProvenance(replacement, group, detail(partner), true)
+    },
+    corroborates: (record) => corroboratesRecord(record, group, detail, input.launched, isPartner),
   })
   actions.push(...recovery.actions)
   const { halfDonePartners, givingBack } = recovery
@@ -178,7 +191,9 @@ export const planGroup = (input: PlanInput): GroupPlan => {
     actions.push({ kind: 'terminate-spot', group: group.name, instanceId: instance.id, reason })
   }
   // Only spotswap's own launches are attached or terminated; anything else tagged like one is reported.
-  const { trusted, untrusted } = sortLaunches(input.launched, group, detail)
+  const sorted = sortLaunches(input.launched, group, detail)
+  const { trusted } = sorted
+  const untrusted = [...(recovery.untrusted ?? []), ...sorted.untrusted]
   for (const suspect of untrusted)
     instanceSkips.push({ instanceId: suspect.instanceId, reason: untrustedReason(suspect) })
   const pendingByPartner = new Map<string, Instance>()

@@ -23,9 +23,11 @@ import {
   TAG_LAUNCHED_FOR_GROUP,
   TAG_REPLACEMENT_ATTEMPT,
   TAG_REPLACING_INSTANCE,
+  TAG_SWAP_ID,
 } from './constants.ts'
 import { type RecordedOutcome, recordedOutcome } from './launches.ts'
 import { isLeavingGroup } from './managed.ts'
+import type { SwapRecord } from './swap/record.ts'
 import type { Group, Instance } from './types.ts'
 
 export type ProvenanceCode =
@@ -82,10 +84,12 @@ export const launchProvenance = (
   instance: Instance,
   group: Group | undefined,
   partner: Instance | undefined,
+  /** Asked about a member an open swap attached (which joined the group by that attach). */
+  attached = false,
 ): Provenance => {
   if (instance.lifecycle !== 'spot') return refuse('not-spot', `${instance.id} is an on-demand instance`)
   const joined = instance.tags[TAG_JOINED_GROUP]
-  if (joined !== undefined)
+  if (joined !== undefined && !attached)
     return refuse('joined-a-group', `${instance.id} joined ${joined} once and was taken out of it since`)
   const partnerId = instance.tags[TAG_REPLACING_INSTANCE]
   if (partnerId === undefined) return refuse('no-partner', `${instance.id} names no instance it replaces`)
@@ -160,6 +164,39 @@ export const membersToSettle = (
     if (tags[TAG_LAUNCHED_FOR_GROUP] === undefined && tags[TAG_REPLACING_INSTANCE] === undefined) return []
     return isPair(member.instanceId) || isProtected(member.instanceId) ? [] : [member.instanceId]
   })
+
+/**
+ * Whether what spotswap can see accounts for an open swap's units beyond its attached pairs: an instance
+ * (member or launch) carrying the swap's id, or a partner in the group whose recorded replacement is no
+ * longer in it nor among the launches (it left without its decrement: the unit the record holds).
+ */
+export const corroboratesRecord = (
+  record: SwapRecord,
+  group: Group,
+  detail: (id: string) => Instance | undefined,
+  launched: readonly Instance[],
+  isPartner: (id: string) => boolean,
+): boolean => {
+  const launchedIds = new Set(launched.map((i) => i.id))
+  const inGroup = (id: string): boolean => group.members.some((m) => m.instanceId === id)
+  // Only spotswap's own launches speak for it: anyone can write the swap's id on an instance.
+  const carriesId = (instance: Instance | undefined, attached: boolean): boolean => {
+    if (record.id === undefined || instance?.tags[TAG_SWAP_ID] !== record.id) return false
+    const partner = detail(instance.tags[TAG_REPLACING_INSTANCE] ?? '')
+    return launchProvenance(instance, group, partner, attached).ours
+  }
+  // A launch carrying it was attached by the swap and has left the group since.
+  if (
+    launched.some((i) => carriesId(i, true)) ||
+    group.members.some((m) => carriesId(detail(m.instanceId), true))
+  )
+    return true
+  return group.members.some((m) => {
+    if (!isPartner(m.instanceId)) return false
+    const gone = recordedOutcome(detail(m.instanceId)?.tags[TAG_REPLACEMENT_ATTEMPT])?.instanceId
+    return gone !== undefined && !inGroup(gone) && !launchedIds.has(gone)
+  })
+}
 
 /** As a line for the log, the summary and `plan`. */
 export const untrustedReason = (untrusted: UntrustedInstance): string =>

@@ -5,6 +5,7 @@ import {
   TAG_LAUNCHED_FOR_GROUP,
   TAG_ORIGINAL_MAX_SIZE,
   TAG_REPLACED_TYPE,
+  TAG_REPLACEMENT_ATTEMPT,
   TAG_REPLACING_INSTANCE,
 } from '../../lambdas/core/constants.ts'
 import type { CronSchedule } from '../../lambdas/core/cron.ts'
@@ -374,21 +375,26 @@ describe('planGroup', () => {
       )
     })
 
-    it('launches no second replacement for its partner, and terminates one launched before', () => {
+    it('launches no second replacement for its partner, and leaves alone one its partner does not record', () => {
       const fleet = onDemandFleet(2)
       const attached = spotFor(fleet[0] as Instance)
       const duplicate = spotFor(fleet[0] as Instance, { launchTime: minutesAgo(1) })
+      const partner = {
+        ...(fleet[0] as Instance),
+        tags: { [TAG_REPLACEMENT_ATTEMPT]: `1:${attached.id}@${minutesAgo(10).toISOString()}` },
+      }
       const plan = planGroup(
-        planInput([...fleet, attached], {
+        planInput([partner, fleet[1] as Instance, attached], {
           launched: [duplicate],
           config: config({ maxReplacementsInFlight: { kind: 'count', value: 10 } }),
           groupOverrides: { desiredCapacity: 3, tags: { 'spotswap:swap-desired': '3/1' } },
         }),
       )
       expect(launches(plan.actions).map((a) => a.replacing)).not.toContain(fleet[0]?.id)
-      expect(plan.actions).toContainEqual(
-        expect.objectContaining({ kind: 'terminate-spot', instanceId: duplicate.id }),
-      )
+      expect(plan.actions.filter((a) => a.kind === 'terminate-spot')).toEqual([])
+      expect(plan.untrusted).toEqual([
+        expect.objectContaining({ instanceId: duplicate.id, code: 'outcome-not-recorded' }),
+      ])
     })
 
     it('waits while the attached replacement is still Pending: no retirement, no restore, no second launch', () => {

@@ -6,6 +6,8 @@ import {
   TAG_LAUNCHED_FOR_GROUP,
   TAG_REPLACEMENT_ATTEMPT,
   TAG_REPLACING_INSTANCE,
+  TAG_SWAP,
+  TAG_SWAP_ID,
 } from '../../lambdas/core/constants.ts'
 import { attemptTag, recordedOutcome } from '../../lambdas/core/launches.ts'
 import { planGroup } from '../../lambdas/core/planner.ts'
@@ -243,5 +245,30 @@ describe('planGroup settling members of a closed swap', () => {
 
   it('does not settle an on-demand member that carries no launch tags', () => {
     expect(settled(planInput(onDemandFleet(2)))).toEqual([])
+  })
+})
+
+describe('planGroup with a swap record and pairs that are not spotswap launches', () => {
+  it('retires no partner for a member someone tagged as its replacement, and reports it', () => {
+    const fleet = onDemandFleet(2)
+    const partner = fleet[0] as Instance
+    const started = minutesAgo(20)
+    // Attached by a person with every tag a swap writes, from another template.
+    const planted = spotFor(partner, {
+      tags: { ...spotFor(partner).tags, [TAG_LAUNCH_TEMPLATE_ID]: 'lt-0planted', [TAG_SWAP_ID]: 's1' },
+    })
+    const plan = planGroup(
+      planInput([...fleet, planted], {
+        groupOverrides: {
+          desiredCapacity: 3,
+          tags: { [TAG_SWAP]: `v2 id=s1 phase=waiting owner=2 pairs=1 started=${started.toISOString()}` },
+        },
+        ownerChanges: { kind: 'read', changes: [] },
+      }),
+    )
+    expect(plan.actions.filter((a) => a.kind === 'complete-swap' || a.kind === 'give-back')).toEqual([])
+    expect(plan.untrusted).toContainEqual(
+      expect.objectContaining({ instanceId: planted.id, code: 'foreign-template' }),
+    )
   })
 })
