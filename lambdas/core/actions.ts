@@ -173,6 +173,7 @@ export type GroupSkipCode =
   | 'processes-suspended'
   | 'launch-hooks'
   | 'outside-cron-window'
+  | 'plan-budget-exceeded'
 
 /** Why a group is not acted on this run: a code to act on, a detail to read. */
 export interface GroupSkip {

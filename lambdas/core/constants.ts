@@ -191,10 +191,11 @@ export const FANOUT_GROUPS_PER_REGION_MESSAGE = 200
 export const GROUP_CONCURRENCY = 8
 
 /**
- * Work units one group's plan may spend choosing instance types: one unit per candidate type a filter
- * looks at (core/selection.ts). Counted, not timed, so a chaos seed replays exactly. A real group needs a
- * few thousand (a catalogue of ~800 types × 14 filters for each distinct type/zone it replaces, most
- * cached across groups); this is two orders of magnitude above, so only a group built to stall the
- * region (hundreds of types and zones, each uncached) reaches it, and is skipped while the others proceed.
+ * Work units one group's plan may spend choosing instance types: one unit per filter a candidate type
+ * goes through (core/selection.ts). Counted, not timed, so a chaos seed replays exactly. One selection (a
+ * type in a zone: the few hundred types priced there, through up to 14 filters) takes at most ~10,000; a
+ * mixed-instances group of 20 types in 6 zones needs 120 of them, 1.2 million, and selections are shared
+ * across groups. Only a group built to stall the region goes past this, and is skipped while the
+ * region's other groups proceed.
  */
-export const PLAN_WORK_UNITS_PER_GROUP = 2_000_000
+export const PLAN_WORK_UNITS_PER_GROUP = 5_000_000

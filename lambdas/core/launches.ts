@@ -24,6 +24,7 @@ import { byLaunchTimeThenId, type PlanInput } from './plan-input.ts'
 import { type RankedCandidate, type Selection, selectCandidates } from './selection.ts'
 import type { Group, GroupMember, Instance, InstanceTypeInfo } from './types.ts'
 import { poolKey } from './types.ts'
+import type { WorkMeter } from './work-budget.ts'
 
 export interface LaunchBudget {
   /** Launches allowed in total (in-flight limit), replacements of doomed members aside. */
@@ -45,6 +46,8 @@ export interface LaunchBudget {
   readonly pendingSpot: readonly Instance[]
   readonly targetSpot: number
   readonly instanceSkips: InstanceSkip[]
+  /** Counts the group's selection work (core/work-budget.ts); none counts nothing. */
+  readonly meter?: WorkMeter
 }
 
 const countRejections = (selection: Selection): Record<string, number> => {
@@ -125,13 +128,17 @@ export const planLaunches = (
     const cacheKey = `${baseType}|${zone}|${settingsKey}`
     let selection = cache.get(cacheKey)
     if (!selection) {
-      selection = selectCandidates(catalog, {
-        original,
-        zone,
-        config,
-        spotPrices: input.spotPrices,
-        originalOnDemandPrice: onDemandPrice,
-      })
+      selection = selectCandidates(
+        catalog,
+        {
+          original,
+          zone,
+          config,
+          spotPrices: input.spotPrices,
+          originalOnDemandPrice: onDemandPrice,
+        },
+        budget.meter,
+      )
       cache.set(cacheKey, selection)
     }
     return selection
@@ -249,6 +256,8 @@ export const planLaunches = (
     }
     const selection = selectionFor(baseType, original, instance.zone, onDemandPrice)
     if (selection.ranked.length === 0) {
+      // Every catalogue type through the filters, once per selection.
+      budget.meter?.charge(catalog.size)
       skip(instance, 'no-compatible-spot-type', { rejectedBy: countRejections(selection) })
       continue
     }

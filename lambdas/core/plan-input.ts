@@ -48,6 +48,8 @@ export interface PlanInput {
    * would launch or swap).
    */
   readonly lifecycleHooks?: readonly LifecycleHook[] | undefined
+  /** Work units the plan may spend choosing instance types. @default PLAN_WORK_UNITS_PER_GROUP */
+  readonly workUnits?: number
 }
 
 /** Oldest first, ties by id: the order in which on-demand instances are replaced. */

@@ -13,6 +13,7 @@ import {
   GRACE_SLACK_SECONDS,
   HEALTH_POLL_SECONDS,
   ORPHAN_SCHEDULE_PERIODS,
+  PLAN_WORK_UNITS_PER_GROUP,
   TAG_INTERRUPTION_WARNED,
   TAG_REBALANCE_AT_RISK,
   TAG_REPLACEMENT_ATTEMPT,
@@ -35,6 +36,7 @@ import { blockingSuspensions } from './suspended-processes.ts'
 import { formatSwapRecord, type SwapRecord, swapIdAt } from './swap/record.ts'
 import { recoverSwaps } from './swap/recover.ts'
 import type { Group, GroupMember, Instance } from './types.ts'
+import { PlanBudgetExceededError, WorkMeter } from './work-budget.ts'
 
 export type { PlanInput } from './plan-input.ts'
 
@@ -101,7 +103,33 @@ const effectiveConfig = (group: Group, config: GroupConfig): GroupConfig => {
     : config
 }
 
+/**
+ * planGroup within the group's work budget (PlanInput.workUnits): a group whose plan would take more is
+ * skipped (`plan-budget-exceeded`), nothing done to it this run, and the region's other groups proceed.
+ */
 export const planGroup = (input: PlanInput): GroupPlan => {
+  const meter = new WorkMeter(input.workUnits ?? PLAN_WORK_UNITS_PER_GROUP)
+  try {
+    return planWithin(input, meter)
+  } catch (error) {
+    if (!(error instanceof PlanBudgetExceededError)) throw error
+    const { group } = input
+    const inService = group.members.filter((m) => m.lifecycleState === 'InService')
+    const minOnDemand = minOnDemandCount(input.config, inService.length, group.mixedInstancesPolicy)
+    const skip: GroupSkip = { code: 'plan-budget-exceeded', detail: error.message }
+    return {
+      group: group.name,
+      region: group.region,
+      skipped: formatSkip(skip),
+      skip,
+      actions: [],
+      instanceSkips: [],
+      figures: groupFigures(input, inService, minOnDemand),
+    }
+  }
+}
+
+const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
   const { group, now } = input
   const config = effectiveConfig(group, input.config)
   const actions: Action[] = []
@@ -387,6 +415,7 @@ export const planGroup = (input: PlanInput): GroupPlan => {
       pendingSpot: wanted.map(([, instance]) => instance),
       targetSpot: inService.length - minOnDemand,
       instanceSkips,
+      meter,
     })
     actions.push(...launches)
   }

@@ -463,6 +463,10 @@ export const runRegion = async (options: RegionRunOptions): Promise<RegionResult
     if (plan.skipped)
       log.info('group skipped', { region: cloud.region, group: plan.group, reason: plan.skipped })
     reportUntrusted(options, cloud.region, plan.group, plan.untrusted ?? [])
+    if (plan.skip?.code === 'plan-budget-exceeded')
+      options.metrics.emit({ [DIMENSION_REGION]: cloud.region, [DIMENSION_GROUP]: plan.group }, [
+        { name: Metric.PlanBudgetExceeded, unit: 'Count', value: 1 },
+      ])
     return { plan, outcomes }
   })
   await requestLooks(options, groups)
