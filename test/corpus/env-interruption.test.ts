@@ -66,7 +66,8 @@ describe('environment corpus through the interruption handler', () => {
       switch (entry.expect.behaviour) {
         case 'acts':
           expect(result).toMatchObject({ outcome: 'acted', reason: 'interrupted-member' })
-          expect(cloud.mutations.map((m) => m.method)).toEqual(['untagInstances', 'detachInstances'])
+          // A settled member carries no launch tag to remove first: it only leaves.
+          expect(cloud.mutations.map((m) => m.method)).toEqual(['detachInstances'])
           break
         case 'dry-run':
           expect(result).toMatchObject({ outcome: 'dry-run', reason: 'interrupted-member' })
