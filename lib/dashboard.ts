@@ -184,6 +184,8 @@ export class SpotSwapDashboard extends Construct {
           handled(Metric.InterruptionDeadlinesHandled, 'Deadlines of members replaced ahead'),
           handled(Metric.UnclassifiedScalingActivities, 'Scaling activities in an unknown wording'),
           handled(Metric.InstanceRefreshUnreadable, 'Groups whose instance refreshes were unreadable'),
+          handled(Metric.UntrustedInstances, 'Instances tagged as launches, left alone'),
+          handled(Metric.PlanBudgetExceeded, 'Groups over their planning budget'),
           handled(Metric.IgnoredEvents, 'Ignored (not a managed group)'),
         ],
         THIRD,

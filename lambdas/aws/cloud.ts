@@ -85,7 +85,7 @@ export const createAwsCloud = (region: string, deps: AwsCloudDeps = {}): CloudPo
   return {
     region,
     describeGroups: (query) => describeGroups(ctx, query),
-    describeInstances: (ids) => describeInstances(ctx, ids),
+    describeInstances: (ids, options) => describeInstances(ctx, ids, options),
     describeLaunchedSpotInstances: () => describeLaunchedSpotInstances(ctx),
     describeInstanceTypes: () => describeInstanceTypes(ctx),
     describeSpotPrices: (productDescription, now) => describeSpotPrices(ctx, productDescription, now),

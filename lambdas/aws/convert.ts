@@ -82,6 +82,11 @@ const toMixedInstancesPolicy = (group: AutoScalingGroup): MixedInstancesPolicy |
     launchTemplate,
     overrideTypes: overrides.map((o) => o.instanceType),
     overrides,
+    // Overrides may name their own launch template (instance requirements as well as named types).
+    overrideTemplateIds: (policy.LaunchTemplate?.Overrides ?? []).flatMap((o) => {
+      const id = o.LaunchTemplateSpecification?.LaunchTemplateId
+      return id ? [id] : []
+    }),
     onDemandBaseCapacity: distribution?.OnDemandBaseCapacity ?? 0,
     onDemandPercentageAboveBaseCapacity:
       distribution?.OnDemandPercentageAboveBaseCapacity ?? DEFAULT_ON_DEMAND_PERCENTAGE_ABOVE_BASE,

@@ -1,6 +1,7 @@
 /** EC2 instance reads. */
 import { DescribeInstanceAttributeCommand, DescribeInstancesCommand, type Filter } from '@aws-sdk/client-ec2'
 import { INSTANCE_ID_FILTER_CHUNK, TAG_LAUNCHED_FOR_GROUP } from '../core/constants.ts'
+import type { DescribeInstancesOptions } from '../core/port.ts'
 import type { Instance } from '../core/types.ts'
 import type { AwsContext } from './context.ts'
 import { toInstance } from './convert.ts'
@@ -29,11 +30,16 @@ const describeWithFilters = async (ctx: AwsContext, filters: Filter[]): Promise<
  * By an `instance-id` filter rather than InstanceIds: InstanceIds fails the whole call with
  * InvalidInstanceID.NotFound when one id has just gone, a filter simply leaves it out.
  */
-export const describeInstances = async (ctx: AwsContext, ids: readonly string[]): Promise<Instance[]> => {
+export const describeInstances = async (
+  ctx: AwsContext,
+  ids: readonly string[],
+  options: DescribeInstancesOptions = {},
+): Promise<Instance[]> => {
   const instances: Instance[] = []
   for (const idsChunk of chunk([...new Set(ids)], INSTANCE_ID_FILTER_CHUNK)) {
+    const byId: Filter = { Name: 'instance-id', Values: idsChunk }
     instances.push(
-      ...(await describeWithFilters(ctx, [{ Name: 'instance-id', Values: idsChunk }, NOT_TERMINATED])),
+      ...(await describeWithFilters(ctx, options.includeTerminated ? [byId] : [byId, NOT_TERMINATED])),
     )
   }
   return instances

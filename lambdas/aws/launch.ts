@@ -115,7 +115,11 @@ export const toLaunchResult = (
     const override = launched.LaunchTemplateAndOverrides?.Overrides
     const instanceType = launched.InstanceType ?? override?.InstanceType ?? ''
     const zone = override?.AvailabilityZone ?? zoneOfLaunch(request, instanceType, override?.SubnetId)
-    return { ok: true, instanceId, instanceType, zone }
+    // A launch-configuration group's temporary template is deleted after the launch: its id is recorded
+    // (core/provenance.ts). From the answer, which a repeated client token replays with the first template.
+    const template = launched.LaunchTemplateAndOverrides?.LaunchTemplateSpecification?.LaunchTemplateId
+    const temporary = request.launchTemplate === undefined && template !== undefined
+    return { ok: true, instanceId, instanceType, zone, ...(temporary ? { launchTemplateId: template } : {}) }
   }
   const errors = (response.Errors ?? []).map((error) => ({
     instanceType: error.LaunchTemplateAndOverrides?.Overrides?.InstanceType,
@@ -144,7 +148,12 @@ const createFleet = async (
     const response = await ctx.call('ec2:CreateFleet', () =>
       ctx.ec2.send(new CreateFleetCommand(fleetRequest(request, template))),
     )
-    return toLaunchResult(response, request)
+    const result = toLaunchResult(response, request)
+    // An answer that does not name the template: the temporary one this request used.
+    const temporary = request.launchTemplate === undefined ? template.LaunchTemplateId : undefined
+    return result.ok && result.launchTemplateId === undefined && temporary !== undefined
+      ? { ...result, launchTemplateId: temporary }
+      : result
   } catch (error) {
     // Capacity can also be refused for the request as a whole; to the caller it is the same outcome.
     if (!isCapacityError(error)) throw error

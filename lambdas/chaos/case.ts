@@ -55,7 +55,19 @@ export interface EventChaos {
   readonly maxDelaySeconds: number
 }
 
-export type OwnerActionKind = 'protect-from-scale-in' | 'protect-from-termination' | 'opt-out' | 'opt-in'
+/**
+ * `forge-launch`: someone launches an on-demand instance carrying every tag spotswap writes on a launch for
+ * the group (naming a member as its partner, EC2's template tag of the group's template included);
+ * `detach-member`: the owner detaches a member (a spot one when there is one) without a decrement and
+ * keeps it. Neither may ever be attached or terminated by spotswap (invariant 5).
+ */
+export type OwnerActionKind =
+  | 'protect-from-scale-in'
+  | 'protect-from-termination'
+  | 'opt-out'
+  | 'opt-in'
+  | 'forge-launch'
+  | 'detach-member'
 
 /** The group's owner acts on the group mid-run: `member` picks an in-service member (modulo their number). */
 export interface OwnerAction {

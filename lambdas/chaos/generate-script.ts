@@ -70,6 +70,8 @@ export const ownerArbitrary = fc.record({
     'protect-from-termination',
     'opt-out',
     'opt-in',
+    'forge-launch',
+    'detach-member',
   ),
   member: fc.nat(9),
 })

@@ -6,7 +6,16 @@
  * Random choices come from streams seeded by the case, so a case replays exactly.
  */
 import { parseGlobalConfig } from '../core/config.ts'
+import {
+  TAG_LAUNCH_TEMPLATE_ID,
+  TAG_LAUNCHED_BY,
+  TAG_LAUNCHED_FOR_GROUP,
+  TAG_REPLACED_TYPE,
+  TAG_REPLACING_INSTANCE,
+} from '../core/constants.ts'
+import { detachInstances } from '../sim/asg-api.ts'
 import { Priority } from '../sim/clock.ts'
+import { launchInstance } from '../sim/ec2.ts'
 import { simAwsError, TRANSIENT_ERRORS } from '../sim/errors.ts'
 import type { FaultDecision, FaultHooks } from '../sim/faults.ts'
 import type { Invocations } from '../sim/invocations.ts'
@@ -88,13 +97,61 @@ const deliverWithChaos = (world: World, invocations: Invocations, events: EventC
 const inService = (group: SimGroup): string[] =>
   [...group.members].filter(([, m]) => m.lifecycleState === 'InService').map(([id]) => id)
 
+/**
+ * Someone launches an on-demand instance dressed as spotswap's launch for the group: every tag a launch
+ * carries, partner named, from the group's template (so EC2's template tag is the group's too).
+ */
+const forgeLaunch = (world: World, region: SimRegion, group: SimGroup, partner: string | undefined): void => {
+  if (partner === undefined) return
+  const instance = launchInstance(world, region, {
+    type: group.instanceType,
+    zone: region.instances.get(partner)?.zone ?? group.zones[0] ?? '',
+    lifecycle: 'on-demand',
+    tags: {
+      [TAG_LAUNCHED_BY]: 'true',
+      [TAG_LAUNCHED_FOR_GROUP]: group.name,
+      [TAG_REPLACING_INSTANCE]: partner,
+      [TAG_REPLACED_TYPE]: group.instanceType,
+      ...(group.launchTemplate?.id === undefined
+        ? {}
+        : { [TAG_LAUNCH_TEMPLATE_ID]: group.launchTemplate.id }),
+    },
+    costGroup: undefined,
+    origin: 'owner',
+  })
+  instance.ownerKeeps = true
+}
+
+/** The owner detaches a member (a spot one first: spotswap's replacements) and keeps it running. */
+const detachMember = (world: World, region: SimRegion, group: SimGroup, pick: number): void => {
+  const members = inService(group)
+  const spot = members.filter((id) => region.instances.get(id)?.lifecycle === 'spot')
+  const from = spot.length > 0 ? spot : members
+  const id = from[pick % Math.max(1, from.length)]
+  const instance = id === undefined ? undefined : region.instances.get(id)
+  if (id === undefined || instance === undefined || group.desiredCapacity <= group.minSize) return
+  detachInstances(world, region, group.name, [id], false)
+  instance.ownerKeeps = true
+}
+
 /** What the owner does: protect a member, or take the group out of (or into) spotswap's hands by its tags. */
-const ownerActs = (region: SimRegion, action: OwnerAction, filterKeys: readonly string[]): void => {
+const ownerActs = (
+  world: World,
+  region: SimRegion,
+  action: OwnerAction,
+  filterKeys: readonly string[],
+): void => {
   const group = region.groups.get(action.group)
   if (group === undefined) return
   const members = inService(group)
   const id = members[action.member % Math.max(1, members.length)]
   switch (action.kind) {
+    case 'forge-launch':
+      forgeLaunch(world, region, group, id)
+      break
+    case 'detach-member':
+      detachMember(world, region, group, action.member)
+      break
     case 'protect-from-scale-in': {
       const member = id === undefined ? undefined : group.members.get(id)
       if (member !== undefined) member.protectedFromScaleIn = true
@@ -128,6 +185,6 @@ export const chaosPrepare =
     const filterKeys = parseGlobalConfig(env).config.tagFilters.map((f) => f.key)
     for (const action of chaos.owner)
       world.clock.schedule(action.atMs, Priority.external, `owner: ${action.kind}`, () =>
-        ownerActs(world.region(action.region), action, filterKeys),
+        ownerActs(world, world.region(action.region), action, filterKeys),
       )
   }

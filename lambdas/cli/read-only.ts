@@ -14,7 +14,7 @@ export const readOnly = (cloud: CloudPort): CloudPort => {
   return {
     region: cloud.region,
     describeGroups: (query) => cloud.describeGroups(query),
-    describeInstances: (ids) => cloud.describeInstances(ids),
+    describeInstances: (ids, options) => cloud.describeInstances(ids, options),
     describeLaunchedSpotInstances: () => cloud.describeLaunchedSpotInstances(),
     describeInstanceTypes: () => cloud.describeInstanceTypes(),
     describeSpotPrices: (description, now) => cloud.describeSpotPrices(description, now),

@@ -4,6 +4,7 @@
  */
 import type { AllocationStrategy } from './config.ts'
 import type { FleetOverride } from './port.ts'
+import type { UntrustedInstance } from './provenance.ts'
 import type { LaunchTemplateRef } from './types.ts'
 
 export interface LaunchSpotAction {
@@ -96,6 +97,19 @@ export interface GiveBackAction {
   readonly reason: string
 }
 
+/**
+ * Members that carry spotswap's launch tags but are no pair of an open swap: they joined the group for
+ * good. TAG_JOINED_GROUP is written, then `launched-for-asg` and `launched-for-replacing-instance` are
+ * removed, so a member a person detaches later is never taken for a launch to clean up
+ * (core/provenance.ts). TAG_REPLACED_TYPE stays: the savings figures read it.
+ */
+export interface SettleMembersAction {
+  readonly kind: 'settle-members'
+  readonly group: string
+  readonly instanceIds: readonly string[]
+  readonly reason: string
+}
+
 /** The swap is over: MaxSize back as recorded (when it was raised) and the swap record removed. */
 export interface RestoreMaxSizeAction {
   readonly kind: 'restore-max-size'
@@ -133,6 +147,7 @@ export type Action =
   | CompleteSwapAction
   | GiveBackAction
   | RestoreMaxSizeAction
+  | SettleMembersAction
   | TerminateSpotAction
 
 /** Why an instance gets no replacement this run: a code to act on, the reason text to read. */
@@ -145,6 +160,7 @@ export type InstanceSkipCode =
   | 'missing-on-demand-price'
   | 'no-compatible-spot-type'
   | 'no-subnet-in-group'
+  | 'not-spotswaps-launch'
   | 'swap-waits'
   | 'waiting-for-open-swap'
   | 'warming-up'
@@ -178,7 +194,10 @@ export type OnDemandCode =
   | 'replacement-did-not-serve'
   // Its launch, swap or retirement waits for a read this run could not make (replacer/run-region.ts).
   | 'protection-unread'
-  | Exclude<InstanceSkipCode, 'swap-waits' | 'waiting-for-open-swap' | 'warming-up' | 'on-demand-minimum'>
+  | Exclude<
+      InstanceSkipCode,
+      'swap-waits' | 'waiting-for-open-swap' | 'warming-up' | 'on-demand-minimum' | 'not-spotswaps-launch'
+    >
   // A bug: the planner left the member alone and cannot say why (the simulator's liveness invariant).
   | 'unexplained'
 
@@ -219,6 +238,7 @@ export type GroupSkipCode =
   | 'instance-refresh-unknown'
   | 'weighted-capacity'
   | 'outside-cron-window'
+  | 'plan-budget-exceeded'
 
 /** Why a group is not acted on this run: a code to act on, a detail to read. */
 export interface GroupSkip {
@@ -243,6 +263,11 @@ export interface GroupPlan {
   readonly figures: GroupFigures
   /** Attached replacements whose load-balancer health the plan needs (read, then planned again). */
   readonly awaitingHealth?: readonly string[]
+  /**
+   * Instances tagged as spotswap's launches (or as an open swap's replacements) that provenance refused
+   * (core/provenance.ts): never attached, terminated nor counted as pairs; logged and counted.
+   */
+  readonly untrusted?: readonly UntrustedInstance[]
   /**
    * Look at the group again this many seconds from now (a delayed run request), when that comes before
    * the next scheduled run would: a swap waits for its replacements to serve.

@@ -79,6 +79,22 @@ export const TAG_SWAP_DESIRED = 'spotswap:swap-desired'
  * attempt, after one ended, gets a new one (core/launches.ts `nextAttempt`).
  */
 export const TAG_REPLACEMENT_ATTEMPT = 'spotswap:replacement-attempt'
+/**
+ * Written on a replacement by the run whose AttachInstances Auto Scaling confirmed: the group it joined.
+ * An instance that carries it joined a group once; when it is no member any more, a person (or the
+ * interruption handler) took it out, and spotswap never terminates nor attaches it again
+ * (core/provenance.ts). Members that are no pair of an open swap lose TAG_LAUNCHED_FOR_GROUP and
+ * TAG_REPLACING_INSTANCE and keep this one (with TAG_REPLACED_TYPE, which the savings figures read).
+ */
+export const TAG_JOINED_GROUP = 'spotswap:joined-group'
+/**
+ * EC2 writes this tag on every instance launched from a launch template, and tags with the `aws:` prefix
+ * cannot be written by anyone else
+ * (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/launch-instances-from-launch-template.html,
+ * https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/Using_Tags.html): provenance compares it with the
+ * group's templates.
+ */
+export const TAG_LAUNCH_TEMPLATE_ID = 'aws:ec2launchtemplate:id'
 /** Version 1: when the swap started (ISO time); read with TAG_SWAP_DESIRED, no longer written. */
 export const TAG_SWAP_STARTED = 'spotswap:swap-started'
 /** Version 1: MaxSize before the swap raised it; read (and restored) with TAG_SWAP_DESIRED, no longer written. */
@@ -178,3 +194,13 @@ export const FANOUT_GROUPS_PER_REGION_MESSAGE = 200
 
 /** Groups of one region executed at once: enough to converge a big region in one run, few enough to stay under EC2's mutating-call token bucket. */
 export const GROUP_CONCURRENCY = 8
+
+/**
+ * Work units one group's plan may spend choosing instance types: one unit per filter a candidate type
+ * goes through (core/selection.ts). Counted, not timed, so a chaos seed replays exactly. One selection (a
+ * type in a zone: the few hundred types priced there, through up to 14 filters) takes at most ~10,000; a
+ * mixed-instances group of 20 types in 6 zones needs 120 of them, 1.2 million, and selections are shared
+ * across groups. Only a group built to stall the region goes past this, and is skipped while the
+ * region's other groups proceed.
+ */
+export const PLAN_WORK_UNITS_PER_GROUP = 5_000_000

@@ -24,6 +24,7 @@ import {
 import type { InstanceAction } from './events.ts'
 import { isBeingDeleted, isLeavingGroup, isManaged, staysInGroup } from './managed.ts'
 import type { LifecycleHook } from './port.ts'
+import { launchProvenance, untrustedReason } from './provenance.ts'
 import { currentRecord, formatSwapRecord, readSwapRecord, recordedDesired, stepDown } from './swap/record.ts'
 import type { Group, GroupMember, Instance } from './types.ts'
 
@@ -67,6 +68,8 @@ export interface InterruptionSnapshot {
   readonly replacementOf?: string | undefined
   /** That replacement's tags (its swap's id among them). */
   readonly replacementTags?: Readonly<Record<string, string>> | undefined
+  /** For an instance outside any group: the partner it names, in any state (provenance reads it). */
+  readonly partner?: Instance | undefined
   readonly config: Pick<GlobalConfig, 'tagFilters' | 'tagFilteringMode' | 'defaults'>
   readonly now: Date
 }
@@ -141,6 +144,7 @@ export type SkipReason =
   | 'instance-gone'
   | 'not-spot'
   | 'no-group'
+  | 'not-spotswaps-launch'
   | 'group-not-managed'
   | 'group-deleting'
   | 'already-leaving-group'
@@ -242,10 +246,21 @@ const decideUnattached = ({
   group,
   config,
   configErrors,
+  snapshot,
 }: DecisionContext): InterruptionDecision => {
   if (signal.kind === 'rebalance-recommendation' && config.rebalanceAction === 'ignore') {
     return skip('rebalance-ignored', group.name, `rebalance action for ${group.name} is ignore`, configErrors)
   }
+  // Only spotswap's own launch is terminated: a member someone detached, or an instance tagged like a
+  // launch, is theirs (core/provenance.ts).
+  const verdict = launchProvenance(instance, group, snapshot.partner)
+  if (!verdict.ours)
+    return skip(
+      'not-spotswaps-launch',
+      group.name,
+      untrustedReason({ instanceId: instance.id, ...verdict }),
+      configErrors,
+    )
   return {
     outcome: 'act',
     reason: 'unattached-launched-instance',

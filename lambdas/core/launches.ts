@@ -10,6 +10,7 @@ import {
   CHEAPER_POOL_MOVES_PER_RUN,
   MAX_POOL_SHARE,
   TAG_INTERRUPTION_WARNED,
+  TAG_JOINED_GROUP,
   TAG_LAUNCHED_BY,
   TAG_LAUNCHED_FOR_GROUP,
   TAG_NO_SPOT_CAPACITY_UNTIL,
@@ -25,6 +26,7 @@ import { compareCodePoints, type RankedCandidate, type Selection, selectCandidat
 import { type Placement, placementFor, subnetZonesSeen } from './subnets.ts'
 import type { Catalog, Group, GroupMember, Instance, InstanceTypeInfo } from './types.ts'
 import { poolKey } from './types.ts'
+import type { WorkMeter } from './work-budget.ts'
 
 export interface LaunchBudget {
   /** Launches allowed in total (in-flight limit), replacements of doomed members aside. */
@@ -50,6 +52,8 @@ export interface LaunchBudget {
   readonly minOnDemand: number
   /** Replacements already under way (launched, not attached), which take part of the in-flight limit. */
   readonly inFlight: readonly string[]
+  /** Counts the group's selection work (core/work-budget.ts); none counts nothing. */
+  readonly meter?: WorkMeter
 }
 
 /** A member waits for the in-flight budget: named with what takes it (`i-1 (replacing i-9), ...`). */
@@ -117,6 +121,7 @@ const cachedSelection = (
   original: InstanceTypeInfo,
   zone: string,
   onDemandPrice: number,
+  meter?: WorkMeter,
 ): Selection => {
   let cache = input.selectionCache ?? ownCaches.get(input)
   if (cache === undefined) {
@@ -126,13 +131,11 @@ const cachedSelection = (
   const cacheKey = `${baseType}|${zone}|${selectionSettingsKey(config)}`
   let selection = cache.get(cacheKey)
   if (!selection) {
-    selection = selectCandidates(input.catalog, {
-      original,
-      zone,
-      config,
-      spotPrices: input.spotPrices,
-      originalOnDemandPrice: onDemandPrice,
-    })
+    selection = selectCandidates(
+      input.catalog,
+      { original, zone, config, spotPrices: input.spotPrices, originalOnDemandPrice: onDemandPrice },
+      meter,
+    )
     cache.set(cacheKey, selection)
   }
   return selection
@@ -147,11 +150,12 @@ export const projectedSaving = (
   config: GroupConfig,
   type: string,
   zone: string,
+  meter?: WorkMeter,
 ): number | undefined => {
   const original = input.catalog.get(type)
   const onDemandPrice = input.onDemandPrices.get(type)
   if (original === undefined || onDemandPrice === undefined) return undefined
-  const first = cachedSelection(input, config, type, original, zone, onDemandPrice).ranked[0]
+  const first = cachedSelection(input, config, type, original, zone, onDemandPrice, meter).ranked[0]
   return first === undefined ? undefined : Math.max(0, onDemandPrice - first.spotPriceUsd)
 }
 
@@ -245,7 +249,7 @@ export const planLaunches = (
     original: InstanceTypeInfo,
     zone: string,
     onDemandPrice: number,
-  ): Selection => cachedSelection(input, config, baseType, original, zone, onDemandPrice)
+  ): Selection => cachedSelection(input, config, baseType, original, zone, onDemandPrice, budget.meter)
   // Subnet zones are only looked up when an instance's own subnet left the group's VPCZoneIdentifier.
   let zones: ReadonlyMap<string, string> | undefined
   const subnetZones = (): ReadonlyMap<string, string> => {
@@ -395,6 +399,8 @@ export const planLaunches = (
     }
     const selection = selectionFor(baseType, original, placement.zone, onDemandPrice)
     if (selection.ranked.length === 0) {
+      // Every catalogue type through the filters, once per selection.
+      budget.meter?.charge(catalog.size)
       skip(
         instance,
         'no-compatible-spot-type',
@@ -575,6 +581,8 @@ const overrideTemplates = (
 
 /** Tags that describe one instance's own state and must not be copied onto its replacement. */
 const NOT_INHERITED = new Set([
+  // A new launch has joined no group yet (a spot member replaced ahead carries it).
+  TAG_JOINED_GROUP,
   TAG_REBALANCE_AT_RISK,
   TAG_INTERRUPTION_WARNED,
   TAG_NO_SPOT_CAPACITY_UNTIL,
@@ -639,11 +647,24 @@ export const attemptNumber = (raw: string | undefined): number => {
 /** TAG_REPLACEMENT_ATTEMPT before launch `attempt`, and once EC2 answered it (`instanceId` or none). */
 export const attemptTag = (
   attempt: Attempt,
-  answered?: { readonly instanceId: string | undefined },
+  answered?: { readonly instanceId: string | undefined; readonly launchTemplateId?: string | undefined },
 ): string =>
   answered === undefined
     ? `${attempt.attempt}@${attempt.since}`
-    : `${attempt.attempt}:${answered.instanceId ?? 'no-instance'}@${attempt.since}`
+    : `${attempt.attempt}:${answered.instanceId ?? 'no-instance'}${answered.instanceId !== undefined && answered.launchTemplateId !== undefined ? `/${answered.launchTemplateId}` : ''}@${attempt.since}`
+
+/** What an attempt tag records EC2 launched: the instance, and the temporary template it came from. */
+export interface RecordedOutcome {
+  readonly instanceId: string
+  /** Set for a launch-configuration group: the temporary launch template, deleted since. */
+  readonly launchTemplateId: string | undefined
+}
+
+/** The outcome TAG_REPLACEMENT_ATTEMPT records (`<n>:<instance>[/<template>]@<since>`), if it records one. */
+export const recordedOutcome = (raw: string | undefined): RecordedOutcome | undefined => {
+  const match = /^\d{1,9}:(i-[0-9a-f]{8,17})(?:\/(lt-[0-9a-z]{1,32}))?@/.exec(raw ?? '')
+  return match ? { instanceId: match[1] as string, launchTemplateId: match[2] } : undefined
+}
 
 /**
  * Same replaced instance and attempt → same token, so two overlapping runs that saw the same state cannot

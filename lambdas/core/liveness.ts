@@ -90,6 +90,8 @@ const whatHappens = (
       case 'swap-waits':
       case 'waiting-for-open-swap':
       case 'warming-up':
+      // Said of instances outside the group, never of a member.
+      case 'not-spotswaps-launch':
         break
       default:
         return { code: skip.code, detail: skipDetail(skip) }

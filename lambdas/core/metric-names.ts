@@ -41,6 +41,13 @@ export const Metric = {
   ConfigErrors: 'ConfigErrors',
   GroupsManaged: 'GroupsManaged',
   RunDurationMs: 'RunDurationMs',
+  /**
+   * Instances tagged as spotswap's launches that provenance refused (core/provenance.ts): left alone.
+   * Anything above 0 means someone else writes spotswap's tags.
+   */
+  UntrustedInstances: 'UntrustedInstances',
+  /** Groups whose plan ran over its work budget this run (PLAN_WORK_UNITS_PER_GROUP): skipped. */
+  PlanBudgetExceeded: 'PlanBudgetExceeded',
   /** Scaling-activity sentences in none of Auto Scaling's known wordings (core/scaling-activities.ts). */
   UnclassifiedScalingActivities: 'UnclassifiedScalingActivities',
   /**

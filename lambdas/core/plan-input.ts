@@ -59,6 +59,8 @@ export interface PlanInput {
    * are read off the instances. Only consulted when a replaced instance's subnet left the group.
    */
   readonly subnetZones?: ReadonlyMap<string, string> | undefined
+  /** Work units the plan may spend choosing instance types. @default PLAN_WORK_UNITS_PER_GROUP */
+  readonly workUnits?: number
 }
 
 /** Oldest first, ties by id: the order in which on-demand instances are replaced. */

@@ -13,6 +13,7 @@ import {
   GRACE_SLACK_SECONDS,
   HEALTH_POLL_SECONDS,
   ORPHAN_SCHEDULE_PERIODS,
+  PLAN_WORK_UNITS_PER_GROUP,
   TAG_INTERRUPTION_WARNED,
   TAG_REBALANCE_AT_RISK,
   TAG_REPLACEMENT_ATTEMPT,
@@ -25,11 +26,19 @@ import { attemptNumber, planLaunches, projectedSaving } from './launches.ts'
 import { onDemandStatuses } from './liveness.ts'
 import { isBeingDeleted, isLeavingGroup, staysInGroup } from './managed.ts'
 import { byLaunchTimeThenId, type PlanInput } from './plan-input.ts'
+import {
+  corroboratesRecord,
+  launchProvenance,
+  membersToSettle,
+  sortLaunches,
+  untrustedReason,
+} from './provenance.ts'
 import { compareCodePoints } from './selection.ts'
 import { blockingSuspensions } from './suspended-processes.ts'
 import { formatSwapRecord, type SwapRecord, swapIdAt } from './swap/record.ts'
 import { recoverSwaps } from './swap/recover.ts'
 import type { Group, GroupMember, Instance } from './types.ts'
+import { PlanBudgetExceededError, WorkMeter } from './work-budget.ts'
 
 export type { PlanInput } from './plan-input.ts'
 
@@ -127,7 +136,42 @@ const earlyLook = (
   return Math.min(lookAgain ?? at, at)
 }
 
+/**
+ * planGroup within the group's work budget (PlanInput.workUnits): a group whose plan would take more is
+ * skipped (`plan-budget-exceeded`), nothing done to it this run, and the region's other groups proceed.
+ */
 export const planGroup = (input: PlanInput): GroupPlan => {
+  const meter = new WorkMeter(input.workUnits ?? PLAN_WORK_UNITS_PER_GROUP)
+  try {
+    return planWithin(input, meter)
+  } catch (error) {
+    if (!(error instanceof PlanBudgetExceededError)) throw error
+    const { group } = input
+    const inService = group.members.filter((m) => m.lifecycleState === 'InService')
+    const minOnDemand = minOnDemandCount(input.config, inService.length, group.mixedInstancesPolicy)
+    const skip: GroupSkip = { code: 'plan-budget-exceeded', detail: error.message }
+    const onDemand = inService.filter((m) => input.instances.get(m.instanceId)?.lifecycle === 'on-demand')
+    return {
+      group: group.name,
+      region: group.region,
+      skipped: formatSkip(skip),
+      skip,
+      actions: [],
+      instanceSkips: [],
+      onDemand: onDemand.map((m) => ({
+        instanceId: m.instanceId,
+        type: input.instances.get(m.instanceId)?.type ?? m.instanceType ?? 'unknown',
+        zone: input.instances.get(m.instanceId)?.zone ?? m.zone,
+        code: 'group-skipped' as const,
+        detail: `${skip.code}: ${skip.detail}`,
+        progress: false,
+      })),
+      figures: groupFigures(input, inService, minOnDemand),
+    }
+  }
+}
+
+const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
   const { group, now } = input
   const config = effectiveConfig(group, input.config)
   const actions: Action[] = []
@@ -204,6 +248,13 @@ export const planGroup = (input: PlanInput): GroupPlan => {
     graceSeconds: gracePeriodSeconds(group, config),
     leavesAt: (id) => (doomedIds.has(id) ? warnedAt(id) + DOOMED_SWAP_DEADLINE_SECONDS * 1000 : undefined),
     attemptOf: (id) => attemptNumber(detail(id)?.tags[TAG_REPLACEMENT_ATTEMPT]),
+    provenanceOf: (id, partner) => {
+      const replacement = detail(id)
+      return replacement === undefined
+        ? { ours: false, code: 'partner-unseen', detail: `${id} cannot be seen` }
+        : launchProvenance(replacement, group, detail(partner), true)
+    },
+    corroborates: (record) => corroboratesRecord(record, group, detail, input.launched, isPartner),
   })
   actions.push(...recovery.actions)
   const { halfDonePartners, givingBack } = recovery
@@ -219,8 +270,18 @@ export const planGroup = (input: PlanInput): GroupPlan => {
   const terminate = (instance: Instance, reason: string): void => {
     actions.push({ kind: 'terminate-spot', group: group.name, instanceId: instance.id, reason })
   }
+  // Only spotswap's own launches are attached or terminated; anything else tagged like one is reported.
+  const sorted = sortLaunches(input.launched, group, detail)
+  const { trusted } = sorted
+  const untrusted = [...(recovery.untrusted ?? []), ...sorted.untrusted]
+  for (const suspect of untrusted)
+    instanceSkips.push({
+      instanceId: suspect.instanceId,
+      code: 'not-spotswaps-launch',
+      reason: untrustedReason(suspect),
+    })
   const pendingByPartner = new Map<string, Instance>()
-  for (const instance of [...input.launched].sort(byLaunchTimeThenId)) {
+  for (const instance of trusted.sort(byLaunchTimeThenId)) {
     const partner = instance.tags[TAG_REPLACING_INSTANCE]
     if (partner === undefined || !isPartner(partner)) {
       terminate(instance, 'partner-gone: the instance it was launched to replace is no longer in service')
@@ -361,6 +422,22 @@ export const planGroup = (input: PlanInput): GroupPlan => {
           reason: `interrupted soon and not replaced ahead: ${skipped ?? `more than ${DOOMED_SWAP_DEADLINE_SECONDS}s since the warning`}`,
         })
 
+  // Members of a closed swap joined for good: their launch tags go, so a later detach is never cleaned up.
+  if (skipped === undefined && !recovery.open) {
+    const isPair = (id: string): boolean => {
+      const partner = detail(id)?.tags[TAG_REPLACING_INSTANCE]
+      return partner !== undefined && isPartner(partner)
+    }
+    const settled = membersToSettle(group, detail, isPair, isProtected)
+    if (settled.length > 0)
+      actions.push({
+        kind: 'settle-members',
+        group: group.name,
+        instanceIds: settled,
+        reason: 'joined the group for good (no swap open): launch tags removed, membership recorded',
+      })
+  }
+
   // 4. New replacements: at-risk spot members first, then the oldest on-demand ones, within the
   // on-demand minimum and the in-flight budget.
   if (skipped === undefined) {
@@ -408,6 +485,7 @@ export const planGroup = (input: PlanInput): GroupPlan => {
       inFlight: wanted.flatMap(([partner, instance]) =>
         doomedIds.has(partner) || readyIds.has(instance.id) ? [] : [`${instance.id} (replacing ${partner})`],
       ),
+      meter,
     })
     actions.push(...launches)
     if (!recovery.open && ready.length === 0 && launches.some((a) => a.kind === 'launch-spot'))
@@ -431,7 +509,7 @@ export const planGroup = (input: PlanInput): GroupPlan => {
       halfDonePartners,
       waiting: recovery.waiting,
       skip,
-      saving: (type, zone) => projectedSaving(input, config, type, zone),
+      saving: (type, zone) => projectedSaving(input, config, type, zone, meter),
       protection: (id) =>
         group.members.some((m) => m.instanceId === id && m.protectedFromScaleIn)
           ? 'protected-from-scale-in'
@@ -440,6 +518,7 @@ export const planGroup = (input: PlanInput): GroupPlan => {
             : undefined,
     }),
     figures,
+    ...(untrusted.length > 0 ? { untrusted } : {}),
     ...(recovery.awaitingHealth.length > 0 ? { awaitingHealth: recovery.awaitingHealth } : {}),
     ...(lookAgain === undefined ? {} : { lookAgainSeconds: lookAgain }),
   }

@@ -54,7 +54,18 @@ export interface SpotLaunchRequest {
 }
 
 export type SpotLaunchResult =
-  | { readonly ok: true; readonly instanceId: string; readonly instanceType: string; readonly zone: string }
+  | {
+      readonly ok: true
+      readonly instanceId: string
+      readonly instanceType: string
+      readonly zone: string
+      /**
+       * For a launch-configuration group, the temporary launch template the instance came from: recorded
+       * on the partner with the outcome (provenance compares it with the instance's own
+       * `aws:ec2launchtemplate:id` once the template is deleted).
+       */
+      readonly launchTemplateId?: string
+    }
   | {
       readonly ok: false
       /** Per-override errors as the API reported them, e.g. InsufficientInstanceCapacity. */
@@ -104,11 +115,19 @@ export const addTargetState = (
   byInstance.set(source, state)
 }
 
+export interface DescribeInstancesOptions {
+  /** Partners of spotswap's launches are read in any state: provenance reads what they record. */
+  readonly includeTerminated?: boolean
+}
+
 export interface CloudPort {
   readonly region: string
   describeGroups(query: GroupQuery): Promise<Group[]>
-  /** Instances by id, any state except terminated; missing ids are simply absent. */
-  describeInstances(ids: readonly string[]): Promise<Instance[]>
+  /**
+   * Instances by id, any state except terminated (terminated ones too with `includeTerminated`: EC2 shows
+   * them for a while after, tags included); missing ids are simply absent.
+   */
+  describeInstances(ids: readonly string[], options?: DescribeInstancesOptions): Promise<Instance[]>
   /** Pending or running instances carrying `launched-for-asg`, attached or not. */
   describeLaunchedSpotInstances(): Promise<Instance[]>
   describeInstanceTypes(): Promise<Catalog>

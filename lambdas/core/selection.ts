@@ -2,11 +2,13 @@
  * Which spot types may replace an instance, and in what order. A pipeline of named filters: every
  * rejected candidate records the first filter that refused it, so "why not c6i.large?" has an answer.
  */
+
 import type { GroupConfig } from './config.ts'
 import { matchesGlob } from './glob.ts'
 import { spotPricesIn } from './prices.ts'
 import type { Catalog, InstanceTypeInfo, SpotPriceBook } from './types.ts'
 import { poolKey } from './types.ts'
+import type { WorkMeter } from './work-budget.ts'
 
 export interface SelectionContext {
   readonly original: InstanceTypeInfo
@@ -175,8 +177,19 @@ export const compareCandidates =
   }
 
 /** `FILTERS.find` without a closure per candidate: this runs for every catalogue type of every selection. */
-const firstRefusing = (candidate: InstanceTypeInfo, ctx: SelectionContext): CandidateFilter | undefined => {
-  for (const filter of FILTERS) if (!filter.keep(candidate, ctx)) return filter
+const firstRefusing = (
+  candidate: InstanceTypeInfo,
+  ctx: SelectionContext,
+  meter?: WorkMeter,
+): CandidateFilter | undefined => {
+  for (let i = 0; i < FILTERS.length; i++) {
+    const filter = FILTERS[i] as CandidateFilter
+    if (!filter.keep(candidate, ctx)) {
+      meter?.charge(i + 1)
+      return filter
+    }
+  }
+  meter?.charge(FILTERS.length)
   return undefined
 }
 
@@ -196,12 +209,12 @@ const rejections = (catalog: Catalog, ctx: SelectionContext): Map<string, string
  * here; the order they come in does not matter, the ranking decides it. Rejections, every type included,
  * are worked out when first asked for: most selections are never asked why, and the filters are pure.
  */
-export const selectCandidates = (catalog: Catalog, ctx: SelectionContext): Selection => {
+export const selectCandidates = (catalog: Catalog, ctx: SelectionContext, meter?: WorkMeter): Selection => {
   const ranked: RankedCandidate[] = []
   for (const type of spotPricesIn(ctx.spotPrices, ctx.zone).keys()) {
     // Catalogues are keyed by type name.
     const candidate = catalog.get(type)
-    if (candidate === undefined || firstRefusing(candidate, ctx) !== undefined) continue
+    if (candidate === undefined || firstRefusing(candidate, ctx, meter) !== undefined) continue
     ranked.push({
       instanceType: candidate.name,
       zone: ctx.zone,

@@ -89,6 +89,8 @@ export interface MixedInstancesPolicy {
   readonly launchTemplate: LaunchTemplateRef
   readonly overrideTypes: readonly string[]
   readonly overrides: readonly MixedInstancesOverride[]
+  /** Launch templates overrides name instead of the policy's own (an override may carry its own). */
+  readonly overrideTemplateIds?: readonly string[]
   readonly onDemandBaseCapacity: number
   readonly onDemandPercentageAboveBaseCapacity: number
 }

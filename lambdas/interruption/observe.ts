@@ -75,11 +75,18 @@ export const observeInstance = async (
     const described = others.length > 0 ? await cloud.describeInstances(others) : []
     replacement = described.find((i) => i.tags[TAG_REPLACING_INSTANCE] === instanceId)
   }
+  // Outside any group: what its partner recorded decides whether it is spotswap's launch to terminate.
+  const partnerId = memberOf === undefined ? instance?.tags[TAG_REPLACING_INSTANCE] : undefined
+  const partner =
+    partnerId === undefined || group === undefined
+      ? undefined
+      : (await cloud.describeInstances([partnerId], { includeTerminated: true }))[0]
   return {
     instance,
     memberOf,
     group,
     hooks,
+    ...(partner === undefined ? {} : { partner }),
     terminationProtected,
     canRequestRuns,
     config,

@@ -11,10 +11,13 @@ import type {
   LaunchSpotAction,
   ReleaseDoomedAction,
   RestoreMaxSizeAction,
+  SettleMembersAction,
   SwapAction,
   TerminateSpotAction,
 } from '../core/actions.ts'
 import {
+  TAG_JOINED_GROUP,
+  TAG_LAUNCHED_FOR_GROUP,
   TAG_NO_SPOT_CAPACITY_UNTIL,
   TAG_REPLACEMENT_ATTEMPT,
   TAG_REPLACING_INSTANCE,
@@ -47,6 +50,7 @@ const ORDER: Record<Action['kind'], number> = {
   swap: 5,
   'launch-spot': 6,
   'release-doomed': 7,
+  'settle-members': 8,
 }
 
 /**
@@ -160,6 +164,9 @@ const swap = async (cloud: CloudPort, action: SwapAction): Promise<Outcome> => {
       detail: `attach not confirmed, nothing retired (the next run judges by the swap record)${restored}: ${describeError(error)}`,
     }
   }
+  // Membership history: once in a group, a replacement is never spotswap's to terminate or attach again,
+  // even after a person takes it out (core/provenance.ts).
+  await cloud.tagInstances(replacements, { [TAG_JOINED_GROUP]: action.group })
   await cloud.tagGroup(action.group, { [TAG_SWAP]: action.attachedRecord })
   // The partners stay until their replacements serve: later runs retire them (complete-swap), restore
   // MaxSize and drop the record once every pair is done.
@@ -173,6 +180,13 @@ const putBackMaxSize = async (cloud: CloudPort, action: SwapAction): Promise<str
   } catch (error) {
     return `; MaxSize left raised (${describeError(error)})`
   }
+}
+
+/** The membership first: a run cut short in between leaves the evidence, not the launch tags alone. */
+const settleMembers = async (cloud: CloudPort, action: SettleMembersAction): Promise<Outcome> => {
+  await cloud.tagInstances(action.instanceIds, { [TAG_JOINED_GROUP]: action.group })
+  await cloud.untagInstances(action.instanceIds, [TAG_LAUNCHED_FOR_GROUP, TAG_REPLACING_INSTANCE])
+  return { action, status: 'done', detail: `settled ${action.instanceIds.join(', ')}` }
 }
 
 /**
@@ -225,7 +239,13 @@ const tryLaunchSpot = async (cloud: CloudPort, action: LaunchSpotAction): Promis
     tags: action.tags,
     clientToken: action.clientToken,
   })
-  const outcome = attemptTag(attempt, { instanceId: result.ok ? result.instanceId : undefined })
+  // With the temporary template of a launch-configuration group, which is deleted: provenance needs it.
+  const outcome = attemptTag(
+    attempt,
+    result.ok
+      ? { instanceId: result.instanceId, launchTemplateId: result.launchTemplateId }
+      : { instanceId: undefined },
+  )
   if (result.ok) {
     await cloud.tagInstances([action.replacing], { [TAG_REPLACEMENT_ATTEMPT]: outcome })
     return { action, status: 'done', instanceId: result.instanceId, instanceType: result.instanceType }
@@ -274,6 +294,8 @@ const run = (cloud: CloudPort, action: Action): Promise<Outcome> => {
       return launchSpot(cloud, action)
     case 'release-doomed':
       return releaseDoomed(cloud, action)
+    case 'settle-members':
+      return settleMembers(cloud, action)
   }
 }
 

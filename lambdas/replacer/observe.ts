@@ -4,7 +4,7 @@
  * the first plan wants to change.
  */
 import { type ConfigError, type GlobalConfig, type GroupConfig, groupConfig } from '../core/config.ts'
-import { TAG_LAUNCHED_FOR_GROUP } from '../core/constants.ts'
+import { TAG_LAUNCHED_FOR_GROUP, TAG_REPLACING_INSTANCE } from '../core/constants.ts'
 import { groupQuery, isManaged } from '../core/managed.ts'
 import { productDescriptionOf } from '../core/platform.ts'
 import type { CloudPort } from '../core/port.ts'
@@ -129,6 +129,15 @@ export const observeRegion = async (
   const missing = [...memberIds].filter((id) => !instances.has(id))
   const memberDetails = missing.length > 0 ? await cloud.describeInstances(missing) : []
   for (const instance of memberDetails) instances.set(instance.id, instance)
+  // Provenance reads what a launch's partner recorded, also once it left its group (core/provenance.ts).
+  const partners = new Set<string>()
+  for (const instance of launchedAll) {
+    const partner = instance.tags[TAG_REPLACING_INSTANCE]
+    if (partner !== undefined && !memberIds.has(instance.id) && !instances.has(partner)) partners.add(partner)
+  }
+  const partnerDetails =
+    partners.size > 0 ? await cloud.describeInstances([...partners], { includeTerminated: true }) : []
+  for (const instance of partnerDetails) instances.set(instance.id, instance)
 
   const unattachedByGroup = new Map<string, Instance[]>()
   for (const instance of launchedAll) {

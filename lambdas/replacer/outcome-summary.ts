@@ -50,6 +50,9 @@ export const summarizeOutcome = (outcome: Outcome): Record<string, unknown> => {
     case 'restore-max-size':
       summary.maxSize = action.maxSize
       break
+    case 'settle-members':
+      summary.instanceIds = action.instanceIds
+      break
   }
   return summary
 }

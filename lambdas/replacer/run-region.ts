@@ -6,12 +6,13 @@
 import { errorMessage, isThrottle } from '../aws/errors.ts'
 import type { Action, GroupPlan } from '../core/actions.ts'
 import type { ConfigError, GlobalConfig } from '../core/config.ts'
-import { GROUP_CONCURRENCY } from '../core/constants.ts'
+import { GROUP_CONCURRENCY, TAG_LAUNCHED_FOR_GROUP, TAG_REPLACING_INSTANCE } from '../core/constants.ts'
 import { activeRefresh, type RefreshObservation } from '../core/instance-refresh.ts'
 import type { Log, MetricsSink } from '../core/log.ts'
 import { DIMENSION_GROUP, DIMENSION_REGION, Metric } from '../core/metric-names.ts'
 import { planGroup } from '../core/planner.ts'
 import type { CloudPort, LifecycleHook } from '../core/port.ts'
+import { launchProvenance, type UntrustedInstance, untrustedReason } from '../core/provenance.ts'
 import { type OwnerChanges, readActivities } from '../core/scaling-activities.ts'
 import type { Selection } from '../core/selection.ts'
 import type { HealthObservation } from '../core/serving.ts'
@@ -78,7 +79,9 @@ const CHANGES_CAPACITY: ReadonlySet<Action['kind']> = new Set([
   'release-doomed',
 ])
 
-const changesCapacity = (plan: GroupPlan): boolean => plan.actions.some((a) => CHANGES_CAPACITY.has(a.kind))
+/** Plans that change capacity, or write to members (whose protection must be read first). */
+const changesCapacity = (plan: GroupPlan): boolean =>
+  plan.actions.some((a) => CHANGES_CAPACITY.has(a.kind) || a.kind === 'settle-members')
 
 /** Whether what was read of a group's refreshes keeps it from starting anything this run. */
 const refreshHolds = (refresh: RefreshObservation | undefined): boolean =>
@@ -167,6 +170,7 @@ const retiredBy = (plans: readonly GroupPlan[]): Set<string> => {
         if (action.retire !== 'partner') ids.add(action.pair.spotInstanceId)
       }
       if (action.kind === 'release-doomed') ids.add(action.instanceId)
+      if (action.kind === 'settle-members') for (const id of action.instanceIds) ids.add(id)
     }
   return ids
 }
@@ -348,6 +352,7 @@ const withoutUnread = (plan: GroupPlan, unread: ReadonlySet<string>): GroupPlan 
     if (a.kind === 'complete-swap') return !completesUnread || (a.retire === 'none' && !unreadPair(a))
     if (a.kind === 'give-back') return !completesUnread
     if (a.kind === 'release-doomed') return !unread.has(a.instanceId)
+    if (a.kind === 'settle-members') return a.instanceIds.every((id) => !unread.has(id))
     return true
   })
   // The members whose launch, swap or retirement was dropped wait for the next run, and say so.
@@ -418,24 +423,60 @@ const reportRefreshUnreadable = (options: RegionRunOptions, group: string, error
   ])
 }
 
-/** Strays are only terminated when AWS confirms they belong to no group at all. */
+/**
+ * Strays are only terminated when they are spotswap's launches (spot, never in a group, recorded by their
+ * partner: the group's templates cannot be compared any more) and AWS confirms they belong to no group.
+ */
 const cleanStrays = async (
   candidates: readonly Instance[],
   cloud: CloudPort,
-  dryRun: boolean,
+  options: Pick<RegionRunOptions, 'log' | 'metrics'> & { readonly dryRun: boolean },
 ): Promise<Outcome[]> => {
   if (candidates.length === 0) return []
-  const owners = await cloud.groupOfInstances(candidates.map((i) => i.id))
-  const actions: Action[] = candidates
+  const partnerIds = candidates.flatMap((i) => i.tags[TAG_REPLACING_INSTANCE] ?? [])
+  const partners = new Map(
+    (await cloud.describeInstances(partnerIds, { includeTerminated: true })).map((i) => [i.id, i]),
+  )
+  const ours = candidates.filter((i) => {
+    const verdict = launchProvenance(i, undefined, partners.get(i.tags[TAG_REPLACING_INSTANCE] ?? ''))
+    if (verdict.ours) return true
+    reportUntrusted(options, cloud.region, i.tags[TAG_LAUNCHED_FOR_GROUP] ?? '', [
+      { instanceId: i.id, code: verdict.code, detail: verdict.detail },
+    ])
+    return false
+  })
+  if (ours.length === 0) return []
+  const owners = await cloud.groupOfInstances(ours.map((i) => i.id))
+  const actions: Action[] = ours
     .filter((i) => !owners.has(i.id))
     .map((i) => ({
       kind: 'terminate-spot',
-      group: i.tags['launched-for-asg'] ?? '',
+      group: i.tags[TAG_LAUNCHED_FOR_GROUP] ?? '',
       instanceId: i.id,
       inNoGroup: true,
       reason: 'group-gone-or-unmanaged: launched for a group that no longer exists or is no longer managed',
     }))
-  return executeActions(cloud, actions, dryRun)
+  return executeActions(cloud, actions, options.dryRun)
+}
+
+/** Instances tagged as spotswap's launches that are not: a warning each, and a count per group. */
+const reportUntrusted = (
+  options: Pick<RegionRunOptions, 'log' | 'metrics'>,
+  region: string,
+  group: string,
+  untrusted: readonly UntrustedInstance[],
+): void => {
+  if (untrusted.length === 0) return
+  for (const suspect of untrusted)
+    options.log.warn('instance tagged as spotswap launch left alone', {
+      region,
+      group,
+      instanceId: suspect.instanceId,
+      reason: untrustedReason(suspect),
+    })
+  options.metrics.emit({ [DIMENSION_REGION]: region, [DIMENSION_GROUP]: group }, [
+    { name: Metric.UntrustedInstances, unit: 'Count', value: untrusted.length },
+  ])
 }
 
 /**
@@ -476,7 +517,7 @@ export const runRegion = async (options: RegionRunOptions): Promise<RegionResult
   })
   if ('chunks' in observed) {
     log.info('region deferred in chunks', { region: cloud.region, chunks: observed.chunks.length })
-    const strays = await cleanStrays(observed.strays, cloud, config.dryRun)
+    const strays = await cleanStrays(observed.strays, cloud, { ...options, dryRun: config.dryRun })
     return { region: cloud.region, groups: [], strays, configErrors: [], deferred: observed.chunks }
   }
   const snapshot = observed
@@ -510,6 +551,11 @@ export const runRegion = async (options: RegionRunOptions): Promise<RegionResult
     if (plan.skipped)
       log.info('group skipped', { region: cloud.region, group: plan.group, reason: plan.skipped })
     if (options.reasons !== undefined) logReasonChanges(log, cloud.region, plan, options.reasons)
+    reportUntrusted(options, cloud.region, plan.group, plan.untrusted ?? [])
+    if (plan.skip?.code === 'plan-budget-exceeded')
+      options.metrics.emit({ [DIMENSION_REGION]: cloud.region, [DIMENSION_GROUP]: plan.group }, [
+        { name: Metric.PlanBudgetExceeded, unit: 'Count', value: 1 },
+      ])
     const productDescription = productDescriptions.get(plan.group)
     const source =
       productDescription === undefined ? undefined : snapshot.onDemandPrices.get(productDescription)?.source
@@ -524,7 +570,7 @@ export const runRegion = async (options: RegionRunOptions): Promise<RegionResult
   await requestLooks(options, groups)
   for (const { plan, outcomes } of groups)
     emitGroupMetrics(options.metrics, cloud.region, plan, outcomes, snapshot.configErrors)
-  const strays = await cleanStrays(snapshot.strays, cloud, config.dryRun)
+  const strays = await cleanStrays(snapshot.strays, cloud, { ...options, dryRun: config.dryRun })
   for (const outcome of strays)
     log.info('stray spot instance', { region: cloud.region, ...summarizeOutcome(outcome) })
   emitRegionMetrics(options.metrics, cloud.region, groups, snapshot.configErrors)

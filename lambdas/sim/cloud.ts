@@ -7,6 +7,7 @@
 import type { InstanceRefresh } from '../core/instance-refresh.ts'
 import type {
   CloudPort,
+  DescribeInstancesOptions,
   GroupQuery,
   LifecycleHook,
   SpotLaunchRequest,
@@ -39,8 +40,8 @@ export class SimCloud implements CloudPort {
   describeGroups(query: GroupQuery): Promise<Group[]> {
     return answer(() => reads.describeGroups(this.ctx, query))
   }
-  describeInstances(ids: readonly string[]): Promise<Instance[]> {
-    return answer(() => reads.describeInstances(this.ctx, ids))
+  describeInstances(ids: readonly string[], options?: DescribeInstancesOptions): Promise<Instance[]> {
+    return answer(() => reads.describeInstances(this.ctx, ids, options))
   }
   describeLaunchedSpotInstances(): Promise<Instance[]> {
     return answer(() => reads.describeLaunchedSpotInstances(this.ctx))

@@ -6,6 +6,12 @@ export const BOOT_SECONDS = 40
 /** shutting-down → terminated; billing stops at shutting-down, as EC2 bills. */
 export const SHUTDOWN_SECONDS = 30
 
+/**
+ * A terminated instance stays visible in DescribeInstances, tags included, for about an hour
+ * (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/terminating-instances.html), then is gone.
+ */
+export const TERMINATED_VISIBLE_SECONDS = 3600
+
 /** EC2 gives a spot instance two minutes between the interruption warning and the interruption. */
 export const INTERRUPTION_NOTICE_SECONDS = 120
 

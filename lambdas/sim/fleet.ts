@@ -8,6 +8,7 @@
  * the pools with the deepest capacity; `capacity-optimized-prioritized` the highest priority among the
  * deepest. Depth is the pool's capacity share (capacity.ts): 1 for a pool without a trace.
  */
+import { TAG_LAUNCH_TEMPLATE_ID } from '../core/constants.ts'
 import type { FleetOverride, SpotLaunchRequest, SpotLaunchResult } from '../core/port.ts'
 import { launchInstance } from './ec2.ts'
 import { type SimRegion, zoneOfSubnet } from './state.ts'
@@ -70,10 +71,17 @@ export const byStrategy =
       : a.priceUsd - b.priceUsd || a.override.priority - b.override.priority
   }
 
+/**
+ * `templateId` is the launch template the fleet launches from: EC2 tags each instance launched from a
+ * template with its id under `aws:ec2launchtemplate:id`
+ * (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/launch-instances-from-launch-template.html).
+ * `temporary` when it is a template made for this launch (a launch-configuration group).
+ */
 export const createFleet = (
   world: World,
   region: SimRegion,
   request: SpotLaunchRequest,
+  template: { readonly id: string | undefined; readonly temporary: boolean },
 ): SpotLaunchResult => {
   const earlier = region.fleetsByToken.get(request.clientToken)
   if (earlier !== undefined) return earlier
@@ -108,13 +116,20 @@ export const createFleet = (
       type: chosen.override.instanceType,
       zone: chosen.zone,
       lifecycle: 'spot',
-      tags: request.tags,
+      tags:
+        template.id === undefined ? request.tags : { ...request.tags, [TAG_LAUNCH_TEMPLATE_ID]: template.id },
       costGroup: request.groupName,
       origin: 'spotswap',
       // Drawn only for groups that ask for broken images, so other scenarios' runs stay as they were.
       neverHealthy: fraction > 0 && world.random.health.chance(fraction),
     })
-    result = { ok: true, instanceId: instance.id, instanceType: instance.type, zone: instance.zone }
+    result = {
+      ok: true,
+      instanceId: instance.id,
+      instanceType: instance.type,
+      zone: instance.zone,
+      ...(template.temporary && template.id !== undefined ? { launchTemplateId: template.id } : {}),
+    }
   }
   region.fleetsByToken.set(request.clientToken, result)
   return result

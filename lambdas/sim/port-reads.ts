@@ -23,6 +23,7 @@ import type { InstanceRefresh } from '../core/instance-refresh.ts'
 import { productDescriptionOf } from '../core/platform.ts'
 import {
   addTargetState,
+  type DescribeInstancesOptions,
   type GroupQuery,
   type HealthCheckSettings,
   type LifecycleHook,
@@ -33,11 +34,12 @@ import {
 import type { ScalingActivity } from '../core/scaling-activities.ts'
 import type { Catalog, Group, Instance, OnDemandPrices, SpotPrice, TrafficSources } from '../core/types.ts'
 import { groupNamed } from './asg-api.ts'
+import { TERMINATED_VISIBLE_SECONDS } from './constants.ts'
 import { matchesQuery, toGroup, toInstance } from './convert.ts'
 import { loadBalancerNotFound, simAwsError, targetGroupNotFound } from './errors.ts'
 import { NOT_REGISTERED, type SimLoadBalancer, targetState } from './load-balancers.ts'
 import { groupOfId, type PortContext, request } from './port-context.ts'
-import { isRunningOrPending, zoneOfSubnet } from './state.ts'
+import { isRunningOrPending, type SimInstance, zoneOfSubnet } from './state.ts'
 
 const pages = (items: number, pageSize: number): number => Math.max(1, Math.ceil(items / pageSize))
 
@@ -54,11 +56,24 @@ export const describeGroups = (ctx: PortContext, query: GroupQuery): Group[] => 
   )
 }
 
-export const describeInstances = (ctx: PortContext, ids: readonly string[]): Instance[] =>
+/** Terminated instances stay visible for TERMINATED_VISIBLE_SECONDS after their shutdown began. */
+const visible = (ctx: PortContext, id: string, includeTerminated: boolean): SimInstance | undefined => {
+  if (!includeTerminated) return ctx.region.live(id)
+  const instance = ctx.region.instances.get(id)
+  const shutdownMs = instance?.billedUntilMs
+  if (instance?.state !== 'terminated' || shutdownMs === undefined) return instance
+  return ctx.world.clock.now - shutdownMs <= TERMINATED_VISIBLE_SECONDS * 1000 ? instance : undefined
+}
+
+export const describeInstances = (
+  ctx: PortContext,
+  ids: readonly string[],
+  options: DescribeInstancesOptions = {},
+): Instance[] =>
   chunk([...new Set(ids)], INSTANCE_ID_FILTER_CHUNK).flatMap((ids) =>
     request(ctx, 'ec2:DescribeInstances', () =>
       ids.flatMap((id) => {
-        const instance = ctx.region.live(id)
+        const instance = visible(ctx, id, options.includeTerminated === true)
         return instance === undefined ? [] : [toInstance(instance)]
       }),
     ),

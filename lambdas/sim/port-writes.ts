@@ -185,7 +185,11 @@ export const terminateInGroup = (ctx: PortContext, instanceId: string, decrement
   )
 }
 
-const fleet = (ctx: PortContext, launch: SpotLaunchRequest): SpotLaunchResult =>
+const fleet = (
+  ctx: PortContext,
+  launch: SpotLaunchRequest,
+  template: { readonly id: string | undefined; readonly temporary: boolean },
+): SpotLaunchResult =>
   write(
     ctx,
     'ec2:CreateFleet',
@@ -193,7 +197,7 @@ const fleet = (ctx: PortContext, launch: SpotLaunchRequest): SpotLaunchResult =>
     () => {
       // A repeated ClientToken answers with the first launch and starts nothing new.
       const repeated = ctx.region.fleetsByToken.has(launch.clientToken)
-      const result = createFleet(ctx.world, ctx.region, launch)
+      const result = createFleet(ctx.world, ctx.region, launch, template)
       if (result.ok && !repeated) recordLaunch(ctx.session, ctx.region, launch.groupName, result.instanceId)
       return result
     },
@@ -232,7 +236,7 @@ const withTemporaryTemplate = (
             400,
             `Launch template name already in use: ${name}`,
           )
-        templates.add(name)
+        templates.set(name, ctx.world.newTemplateId())
       },
       { group },
     )
@@ -246,7 +250,7 @@ const withTemporaryTemplate = (
     create()
   }
   try {
-    return fleet(ctx, launch)
+    return fleet(ctx, launch, { id: templates.get(name), temporary: true })
   } finally {
     if (!ctx.session.crashed) {
       try {
@@ -258,8 +262,17 @@ const withTemporaryTemplate = (
   }
 }
 
+/** The template's id; a group's own templates are named by id or name (sim groups carry both). */
+const templateIdOf = (ctx: PortContext, launch: SpotLaunchRequest): string | undefined => {
+  const ref = launch.launchTemplate
+  if (ref?.id !== undefined) return ref.id
+  const group = ctx.region.groups.get(launch.groupName)
+  return group?.launchTemplate?.name === ref?.name ? group?.launchTemplate?.id : undefined
+}
+
 export const launchSpot = (ctx: PortContext, launch: SpotLaunchRequest): SpotLaunchResult => {
-  if (launch.launchTemplate !== undefined) return fleet(ctx, launch)
+  if (launch.launchTemplate !== undefined)
+    return fleet(ctx, launch, { id: templateIdOf(ctx, launch), temporary: false })
   if (launch.launchConfigurationName !== undefined)
     return withTemporaryTemplate(ctx, launch, launch.launchConfigurationName)
   throw new MissingLaunchSourceError(launch.groupName)

@@ -10,7 +10,8 @@ import type { SimLoadBalancer } from './load-balancers.ts'
 import type { SpotMarket } from './market.ts'
 
 /** Who started an instance: present at the start, Auto Scaling, or spotswap through CreateFleet. */
-export type InstanceOrigin = 'initial' | 'asg' | 'spotswap'
+/** `owner`: launched by someone else than Auto Scaling and spotswap (chaos forges launches so). */
+export type InstanceOrigin = 'initial' | 'asg' | 'spotswap' | 'owner'
 
 export interface SimInstance {
   readonly id: string
@@ -34,6 +35,8 @@ export interface SimInstance {
   interruptAtMs: number | undefined
   /** Its image is broken: it fails every load balancer health check (unhealthyReplacementFraction). */
   readonly neverHealthy: boolean
+  /** The owner's now: launched by someone else, or a member the owner detached. spotswap must not touch it. */
+  ownerKeeps?: boolean
 }
 
 export interface SimMember {
@@ -133,8 +136,8 @@ export class SimRegion {
   readonly launchConfigurations = new Set<string>()
   /** Every group's load balancers, by traffic source key (`target-group:<arn>`, `classic:<name>`). */
   readonly loadBalancers = new Map<string, SimLoadBalancer>()
-  /** Launch templates the adapter created for launch-configuration groups and has not deleted yet. */
-  readonly temporaryTemplates = new Set<string>()
+  /** Launch templates the adapter created for launch-configuration groups and has not deleted yet, by name: id. */
+  readonly temporaryTemplates = new Map<string, string>()
   /**
    * When the adapter's container caches expire (lambdas/aws/context.ts): a warm Lambda reads the
    * catalogue and on-demand prices once per TTL, so the simulator counts those reads as often.

@@ -34,6 +34,8 @@ export type WriteRecord =
       /** The group it was a member of, and that group's tags, when the request was made. */
       readonly group: string | undefined
       readonly tags: Readonly<Record<string, string>> | undefined
+      /** Someone else's instance (forged launch tags, or a member its owner detached). */
+      readonly ownerKeeps?: boolean
       readonly protectedFromScaleIn: boolean
       readonly terminationProtected: boolean
       /** EC2 had given it the two-minute interruption warning: it goes whatever anyone does. */
@@ -120,6 +122,7 @@ export const recordInstances = (
       tags: group?.tags,
       protectedFromScaleIn: group?.members.get(instanceId)?.protectedFromScaleIn ?? false,
       terminationProtected: region.instances.get(instanceId)?.terminationProtected ?? false,
+      ownerKeeps: region.instances.get(instanceId)?.ownerKeeps === true,
       warned: region.instances.get(instanceId)?.interruptAtMs !== undefined,
       warmPoolOf: warmPoolOwner(region, instanceId)?.name,
       actor: session.actor,

@@ -49,6 +49,7 @@ export class World {
   private readonly observers: SimObserver[] = []
   private eventSink: (event: SimEvent) => void = () => {}
   private nextId = 0x1000
+  private nextTemplateId = 0
 
   constructor(
     readonly clock: SimClock,
@@ -78,6 +79,12 @@ export class World {
 
   emit(event: SimEvent): void {
     this.eventSink(event)
+  }
+
+  /** Temporary launch templates' ids (`lt-f` and 16 hex digits), apart from the groups' own. */
+  newTemplateId(): string {
+    this.nextTemplateId += 1
+    return `lt-f${this.nextTemplateId.toString(16).padStart(16, '0')}`
   }
 
   /** EC2-shaped ids (`i-` and 17 hex digits), in launch order. */

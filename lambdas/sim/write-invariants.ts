@@ -29,6 +29,8 @@ const untouchableReasons = (config: GlobalConfig, write: WriteRecord): string[] 
   if (write.protectedFromScaleIn && !interrupted) reasons.push('protected from scale-in')
   if (write.terminationProtected && !interrupted) reasons.push('protected from API termination')
   if (write.warmPoolOf !== undefined) reasons.push(`in the warm pool of ${write.warmPoolOf}`)
+  if (write.ownerKeeps === true)
+    reasons.push("the owner's (launched by someone else, or detached by the owner)")
   if (write.group !== undefined && write.tags !== undefined && !isManaged(write.tags, config))
     reasons.push(`a member of ${write.group}, which spotswap does not manage`)
   return reasons.length === 0 ? [] : [`named ${write.instanceId}, ${reasons.join(' and ')}`]

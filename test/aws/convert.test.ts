@@ -107,8 +107,14 @@ describe('toGroup', () => {
         overrideTypes: ['m5.large', 't3.large'],
         overrides: [
           { instanceType: 'm5.large', launchTemplate: undefined, weightedCapacity: 1 },
-          { instanceType: 't3.large', launchTemplate: undefined, weightedCapacity: 1 },
+          {
+            instanceType: 't3.large',
+            launchTemplate: { id: 'lt-0fedcba9876543210', name: undefined, version: '$Latest' },
+            weightedCapacity: 1,
+          },
         ],
+        // An override's own template: provenance accepts launches from it too.
+        overrideTemplateIds: ['lt-0fedcba9876543210'],
         onDemandBaseCapacity: 1,
         onDemandPercentageAboveBaseCapacity: 25,
       },

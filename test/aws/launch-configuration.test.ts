@@ -210,6 +210,8 @@ describe('launchSpot for a launch-configuration group', () => {
       instanceId: 'i-0fff5555aaaa6666b',
       instanceType: 't3.large',
       zone: 'eu-west-1a',
+      // Recorded on the partner: the template is deleted, and provenance compares the instance's with it.
+      launchTemplateId: 'lt-0temporary000001',
     })
     expect(ec2Mock).toHaveReceivedCommandWith(CreateLaunchTemplateCommand, {
       LaunchTemplateName: templateName,

@@ -149,7 +149,14 @@ export const mixedInstancesGroup: AutoScalingGroup = {
         LaunchTemplateName: 'web',
         Version: '$Latest',
       },
-      Overrides: [{ InstanceType: 'm5.large' }, { InstanceType: 't3.large', WeightedCapacity: '1' }],
+      Overrides: [
+        { InstanceType: 'm5.large' },
+        {
+          InstanceType: 't3.large',
+          WeightedCapacity: '1',
+          LaunchTemplateSpecification: { LaunchTemplateId: 'lt-0fedcba9876543210', Version: '$Latest' },
+        },
+      ],
     },
     InstancesDistribution: {
       OnDemandAllocationStrategy: 'prioritized',

@@ -2,8 +2,10 @@
 
 import { BUILT_IN_DEFAULTS, type GroupConfig } from '../../lambdas/core/config.ts'
 import {
+  TAG_LAUNCH_TEMPLATE_ID,
   TAG_LAUNCHED_FOR_GROUP,
   TAG_REPLACED_TYPE,
+  TAG_REPLACEMENT_ATTEMPT,
   TAG_REPLACING_INSTANCE,
 } from '../../lambdas/core/constants.ts'
 import type { PlanInput } from '../../lambdas/core/planner.ts'
@@ -37,13 +39,20 @@ export const anInstance = (overrides: Partial<Instance> = {}): Instance => ({
   ...overrides,
 })
 
-/** A spot instance launched for group `web` to replace `partner`, ten minutes ago unless overridden. */
+/** The template of the groups aGroup builds; EC2 tags what is launched from it (TAG_LAUNCH_TEMPLATE_ID). */
+export const GROUP_TEMPLATE_ID = 'lt-0123'
+
+/**
+ * A spot instance launched for group `web` to replace `partner`, ten minutes ago unless overridden, from
+ * the group's template. planInput records it as its partner's attempt outcome, as the launch did.
+ */
 export const spotFor = (partner: Instance, overrides: Partial<Instance> = {}): Instance =>
   anInstance({
     lifecycle: 'spot',
     zone: partner.zone,
     launchTime: minutesAgo(10),
     tags: {
+      [TAG_LAUNCH_TEMPLATE_ID]: GROUP_TEMPLATE_ID,
       [TAG_LAUNCHED_FOR_GROUP]: 'web',
       [TAG_REPLACING_INSTANCE]: partner.id,
       [TAG_REPLACED_TYPE]: partner.type,
@@ -70,7 +79,7 @@ export const aGroup = (members: readonly GroupMember[], overrides: Partial<Group
   healthCheckGracePeriodSeconds: 300,
   tags: { 'spot-enabled': 'true' },
   propagatedTags: {},
-  launchTemplate: { id: 'lt-0123', name: 'web', version: '$Default' },
+  launchTemplate: { id: GROUP_TEMPLATE_ID, name: 'web', version: '$Default' },
   launchConfigurationName: undefined,
   mixedInstancesPolicy: undefined,
   suspendedProcesses: [],
@@ -110,21 +119,44 @@ export const onDemandFleet = (count: number, type = 'm5.large'): Instance[] =>
     }),
   )
 
+/**
+ * The instances as spotswap's launches leave them: a partner without an attempt tag records the newest
+ * spot instance naming it as its launch's outcome (`1:<id>@<launch time>`). A test that sets the tag
+ * itself (another outcome, a forged one) keeps its own.
+ */
+export const withRecordedOutcomes = (instances: readonly Instance[]): Instance[] => {
+  const newest = new Map<string, Instance>()
+  for (const instance of instances) {
+    const partner = instance.lifecycle === 'spot' ? instance.tags[TAG_REPLACING_INSTANCE] : undefined
+    const known = partner === undefined ? undefined : newest.get(partner)
+    if (partner !== undefined && (known === undefined || known.launchTime < instance.launchTime))
+      newest.set(partner, instance)
+  }
+  return instances.map((instance) => {
+    const launch = newest.get(instance.id)
+    if (launch === undefined || instance.tags[TAG_REPLACEMENT_ATTEMPT] !== undefined) return instance
+    const tag = `1:${launch.id}@${launch.launchTime.toISOString()}`
+    return { ...instance, tags: { ...instance.tags, [TAG_REPLACEMENT_ATTEMPT]: tag } }
+  })
+}
+
 export const planInput = (
   instances: readonly Instance[],
   overrides: Partial<PlanInput> & {
     groupOverrides?: Partial<Group>
     memberOverrides?: Partial<GroupMember>
+    /** Instances observed outside the group, e.g. a partner that left it (detached, or terminated). */
+    others?: readonly Instance[]
   } = {},
 ): PlanInput => {
-  const { groupOverrides, memberOverrides, ...rest } = overrides
+  const { groupOverrides, memberOverrides, others = [], ...rest } = overrides
   const launched = rest.launched ?? []
   return {
     group: aGroup(
       instances.map((i) => memberOf(i, memberOverrides)),
       groupOverrides,
     ),
-    instances: new Map([...instances, ...launched].map((i) => [i.id, i])),
+    instances: new Map(withRecordedOutcomes([...instances, ...others, ...launched]).map((i) => [i.id, i])),
     launched,
     catalog: embeddedCatalog(),
     spotPrices: realSpotPrices(),

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import {
+  TAG_LAUNCH_TEMPLATE_ID,
   TAG_LAUNCHED_FOR_GROUP,
   TAG_NO_SPOT_CAPACITY_UNTIL,
   TAG_REPLACED_TYPE,
@@ -14,7 +15,14 @@ import {
 import { planGroup } from '../../lambdas/core/planner.ts'
 import type { Instance } from '../../lambdas/core/types.ts'
 import { launches, swaps } from '../builders/actions.ts'
-import { anInstance, config, minutesAgo, onDemandFleet, planInput } from '../builders/world.ts'
+import {
+  anInstance,
+  config,
+  GROUP_TEMPLATE_ID,
+  minutesAgo,
+  onDemandFleet,
+  planInput,
+} from '../builders/world.ts'
 
 /** us-east-1a: m5a.large 40% below m5.large, m5n.large 4% below; m5.large on-demand is $0.096. */
 const PRICES = new Map([
@@ -105,15 +113,20 @@ describe('moving spot members to a cheaper pool', () => {
     const member = spotMember('m5.large', {
       tags: {
         [TAG_REPLACED_TYPE]: 'm5.large',
-        [TAG_REPLACEMENT_ATTEMPT]: `1:i-0abc@${minutesAgo(6).toISOString()}`,
+        [TAG_REPLACEMENT_ATTEMPT]: `1:i-00000000000000abc@${minutesAgo(6).toISOString()}`,
       },
     })
     const replacement = anInstance({
+      id: 'i-00000000000000abc',
       lifecycle: 'spot',
       type: 'm5a.large',
       zone: 'us-east-1a',
       launchTime: minutesAgo(6),
-      tags: { [TAG_LAUNCHED_FOR_GROUP]: 'web', [TAG_REPLACING_INSTANCE]: member.id },
+      tags: {
+        [TAG_LAUNCH_TEMPLATE_ID]: GROUP_TEMPLATE_ID,
+        [TAG_LAUNCHED_FOR_GROUP]: 'web',
+        [TAG_REPLACING_INSTANCE]: member.id,
+      },
     })
     const result = plan([member], { launched: [replacement] })
     expect(swaps(result.actions)[0]?.pairs).toEqual([

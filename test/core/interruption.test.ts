@@ -5,7 +5,10 @@ import {
   DOOMED_SWAP_DEADLINE_SECONDS,
   INTERRUPTION_RUN_DELAYS_SECONDS,
   TAG_INTERRUPTION_WARNED,
+  TAG_JOINED_GROUP,
+  TAG_LAUNCH_TEMPLATE_ID,
   TAG_LAUNCHED_FOR_GROUP,
+  TAG_REPLACEMENT_ATTEMPT,
   TAG_REPLACING_INSTANCE,
   TAG_SWAP,
   TAG_SWAP_DESIRED,
@@ -22,7 +25,7 @@ import {
 } from '../../lambdas/core/interruption.ts'
 import type { LifecycleHook } from '../../lambdas/core/port.ts'
 import type { Group, Instance } from '../../lambdas/core/types.ts'
-import { aGroup, anInstance, memberOf, NOW } from '../builders/world.ts'
+import { aGroup, anInstance, GROUP_TEMPLATE_ID, memberOf, NOW } from '../builders/world.ts'
 
 const TERMINATING_HOOK: LifecycleHook = { name: 'drain', transition: 'autoscaling:EC2_INSTANCE_TERMINATING' }
 const LAUNCHING_HOOK: LifecycleHook = { name: 'warm-up', transition: 'autoscaling:EC2_INSTANCE_LAUNCHING' }
@@ -76,12 +79,30 @@ const attached = (instance: Instance, situation: Situation = {}): InterruptionSn
   }
 }
 
-/** Launched for `web` but not attached to it (yet). */
-const unattached = (instance: Instance, situation: Situation = {}): InterruptionSnapshot => ({
-  ...attached(instance, situation),
-  memberOf: undefined,
-  group: aGroup([], { tags: { 'spot-enabled': 'true', ...situation.groupTags } }),
-})
+/**
+ * Launched for `web` but not attached to it (yet), from the group's template, and recorded by its partner
+ * as the launch's outcome: spotswap's own launch (core/provenance.ts).
+ */
+const unattached = (instance: Instance, situation: Situation = {}): InterruptionSnapshot => {
+  const partner = anInstance()
+  const launch = {
+    ...instance,
+    tags: {
+      ...instance.tags,
+      [TAG_REPLACING_INSTANCE]: partner.id,
+      [TAG_LAUNCH_TEMPLATE_ID]: GROUP_TEMPLATE_ID,
+    },
+  }
+  return {
+    ...attached(launch, situation),
+    memberOf: undefined,
+    group: aGroup([], { tags: { 'spot-enabled': 'true', ...situation.groupTags }, ...situation.group }),
+    partner: {
+      ...partner,
+      tags: { [TAG_REPLACEMENT_ATTEMPT]: `1:${instance.id}@${NOW.toISOString()}` },
+    },
+  }
+}
 
 const kinds = (snapshot: InterruptionSnapshot, signal: InterruptionSignal): string[] =>
   decideInterruption(signal, snapshot).actions.map((action) => action.kind)
@@ -290,7 +311,7 @@ describe('decideInterruption', () => {
 
     it('still terminates an instance launched for it that was never attached', () => {
       const instance = launchedSpot()
-      const snapshot = { ...attached(instance, { group: { capacityRebalance: true } }), memberOf: undefined }
+      const snapshot = unattached(instance, { group: { capacityRebalance: true } })
       expect(decideInterruption(interruption(instance), snapshot).actions).toEqual([
         { kind: 'terminate-instance', instanceId: instance.id },
       ])
@@ -627,6 +648,21 @@ describe('decideInterruption', () => {
       )
       expect(decision).toMatchObject({ outcome: 'act', reason: 'unattached-launched-instance', group: 'web' })
       expect(decision.actions).toEqual([{ kind: 'terminate-instance', instanceId: instance.id }])
+    })
+
+    it.each([
+      ['a member its owner detached', { [TAG_JOINED_GROUP]: 'web' }, {}, 'joined-a-group'],
+      ['one from another template', { [TAG_LAUNCH_TEMPLATE_ID]: 'lt-0other' }, {}, 'foreign-template'],
+    ])('never terminates %s: it is not spotswap’s launch', (_, tags, fields, code) => {
+      const instance = launchedSpot(fields)
+      const snapshot = unattached(instance)
+      const own = snapshot.instance as Instance
+      const decision = decideInterruption(rebalance(instance), {
+        ...snapshot,
+        instance: { ...own, tags: { ...own.tags, ...tags } },
+      })
+      expect(decision).toMatchObject({ outcome: 'skip', reason: 'not-spotswaps-launch', actions: [] })
+      expect(decision.detail).toContain(code)
     })
 
     it('leaves it alone on a rebalance recommendation when configured to ignore', () => {

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import type { Action } from '../../lambdas/core/actions.ts'
 import {
+  TAG_LAUNCH_TEMPLATE_ID,
   TAG_LAUNCHED_FOR_GROUP,
   TAG_ORIGINAL_MAX_SIZE,
   TAG_REPLACED_TYPE,
+  TAG_REPLACEMENT_ATTEMPT,
   TAG_REPLACING_INSTANCE,
 } from '../../lambdas/core/constants.ts'
 import type { CronSchedule } from '../../lambdas/core/cron.ts'
@@ -16,6 +18,7 @@ import { launches, swaps } from '../builders/actions.ts'
 import {
   anInstance,
   config,
+  GROUP_TEMPLATE_ID,
   memberOf,
   minutesAgo,
   NOW,
@@ -176,8 +179,10 @@ describe('planGroup', () => {
     expect(swaps(planGroup(planInput(fleet, { launched: [spot] })).actions)).toHaveLength(0)
   })
 
+  // A partner that left the group is still seen (terminated ones for a while): it records the launch.
+  const gonePartner = anInstance({ state: 'terminated' })
   it.each([
-    ['partner-gone', (_fleet: Instance[]) => spotFor(anInstance())],
+    ['partner-gone', (_fleet: Instance[]) => spotFor(gonePartner)],
     [
       'not-attachable-in-time',
       (fleet: Instance[]) => spotFor(fleet[0] as Instance, { launchTime: minutesAgo(21), state: 'pending' }),
@@ -185,25 +190,24 @@ describe('planGroup', () => {
   ])('terminates a launched spot instance: %s', (reason, make) => {
     const fleet = onDemandFleet(2)
     const stray = make(fleet)
-    const plan = planGroup(planInput(fleet, { launched: [stray] }))
+    const plan = planGroup(planInput(fleet, { launched: [stray], others: [gonePartner] }))
     const terminated = plan.actions.filter((a) => a.kind === 'terminate-spot')
     expect(terminated).toEqual([
       expect.objectContaining({ instanceId: stray.id, reason: expect.stringMatching(`^${reason}`) }),
     ])
   })
 
-  it('keeps the oldest of two replacements launched for the same instance and terminates the other', () => {
+  it('leaves alone a second spot instance its partner does not record, and reports it', () => {
     const fleet = onDemandFleet(1)
-    const first = spotFor(fleet[0] as Instance, { launchTime: minutesAgo(3) })
-    const second = spotFor(fleet[0] as Instance, { launchTime: minutesAgo(2) })
-    const plan = planGroup(planInput(fleet, { launched: [second, first] }))
-    expect(plan.actions).toEqual([
-      expect.objectContaining({
-        kind: 'terminate-spot',
-        instanceId: second.id,
-        reason: expect.stringMatching(/^duplicate/),
-      }),
-    ])
+    const recorded = spotFor(fleet[0] as Instance, { launchTime: minutesAgo(2) })
+    const other = spotFor(fleet[0] as Instance, { launchTime: minutesAgo(3) })
+    const plan = planGroup(planInput(fleet, { launched: [other, recorded] }))
+    expect(plan.actions).toEqual([])
+    expect(plan.instanceSkips).toContainEqual({
+      instanceId: other.id,
+      code: 'not-spotswaps-launch',
+      reason: expect.stringMatching(/^not-spotswaps-launch \(outcome-not-recorded\)/),
+    })
   })
 
   it('terminates replacements no longer needed after the on-demand minimum was raised', () => {
@@ -372,21 +376,26 @@ describe('planGroup', () => {
       )
     })
 
-    it('launches no second replacement for its partner, and terminates one launched before', () => {
+    it('launches no second replacement for its partner, and leaves alone one its partner does not record', () => {
       const fleet = onDemandFleet(2)
       const attached = spotFor(fleet[0] as Instance)
       const duplicate = spotFor(fleet[0] as Instance, { launchTime: minutesAgo(1) })
+      const partner = {
+        ...(fleet[0] as Instance),
+        tags: { [TAG_REPLACEMENT_ATTEMPT]: `1:${attached.id}@${minutesAgo(10).toISOString()}` },
+      }
       const plan = planGroup(
-        planInput([...fleet, attached], {
+        planInput([partner, fleet[1] as Instance, attached], {
           launched: [duplicate],
           config: config({ maxReplacementsInFlight: { kind: 'count', value: 10 } }),
           groupOverrides: { desiredCapacity: 3, tags: { 'spotswap:swap-desired': '3/1' } },
         }),
       )
       expect(launches(plan.actions).map((a) => a.replacing)).not.toContain(fleet[0]?.id)
-      expect(plan.actions).toContainEqual(
-        expect.objectContaining({ kind: 'terminate-spot', instanceId: duplicate.id }),
-      )
+      expect(plan.actions.filter((a) => a.kind === 'terminate-spot')).toEqual([])
+      expect(plan.untrusted).toEqual([
+        expect.objectContaining({ instanceId: duplicate.id, code: 'outcome-not-recorded' }),
+      ])
     })
 
     it('waits while the attached replacement is still Pending: no retirement, no restore, no second launch', () => {
@@ -488,9 +497,13 @@ describe('planGroup', () => {
 
   it('still cleans up orphans of a skipped group', () => {
     const fleet = onDemandFleet(1)
-    const stray = spotFor(anInstance())
+    const stray = spotFor(gonePartner)
     const plan = planGroup(
-      planInput(fleet, { launched: [stray], groupOverrides: { suspendedProcesses: ['Launch'] } }),
+      planInput(fleet, {
+        launched: [stray],
+        others: [gonePartner],
+        groupOverrides: { suspendedProcesses: ['Launch'] },
+      }),
     )
     expect(kinds(plan.actions)).toEqual(['terminate-spot'])
   })
@@ -694,7 +707,11 @@ describe('planGroup', () => {
         lifecycle: 'spot',
         zone: 'us-east-1b',
         launchTime: minutesAgo(6),
-        tags: { [TAG_LAUNCHED_FOR_GROUP]: 'web', [TAG_REPLACING_INSTANCE]: member.id },
+        tags: {
+          [TAG_LAUNCH_TEMPLATE_ID]: GROUP_TEMPLATE_ID,
+          [TAG_LAUNCHED_FOR_GROUP]: 'web',
+          [TAG_REPLACING_INSTANCE]: member.id,
+        },
       })
       const plan = planGroup(planInput([member], { launched: [replacement] }))
       expect(swaps(plan.actions)[0]?.pairs).toEqual([

@@ -66,7 +66,8 @@ describe('environment corpus through the interruption handler', () => {
       switch (entry.expect.behaviour) {
         case 'acts':
           expect(result).toMatchObject({ outcome: 'acted', reason: 'interrupted-member' })
-          expect(cloud.mutations.map((m) => m.method)).toEqual(['untagInstances', 'terminateInGroup'])
+          // A settled member carries no launch tag to remove first: it only leaves, through Auto Scaling.
+          expect(cloud.mutations.map((m) => m.method)).toEqual(['terminateInGroup'])
           break
         case 'dry-run':
           expect(result).toMatchObject({ outcome: 'dry-run', reason: 'interrupted-member' })

@@ -87,7 +87,15 @@ describeMoto('replacer against moto', (moto) => {
         const running = (await allInstances()).filter((i) => i.state === 'running' || i.state === 'pending')
         const spot = running.filter((i) => i.lifecycle === 'spot')
         expect(spot.map((i) => i.id).sort()).toEqual(web.members.map((m) => m.id).sort())
-        expect(spot.every((i) => i.tags['launched-for-asg'] === 'web' && i.tags.team === 'web')).toBe(true)
+        // Members for good once no swap is open: the launch tags gave way to the membership record.
+        expect(
+          spot.every(
+            (i) =>
+              i.tags['spotswap:joined-group'] === 'web' &&
+              i.tags['launched-for-asg'] === undefined &&
+              i.tags.team === 'web',
+          ),
+        ).toBe(true)
 
         expect(await groupState('batch')).toEqual(batchBefore)
       } finally {

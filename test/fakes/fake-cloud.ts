@@ -5,9 +5,11 @@
  * and records every call, so tests assert on outcomes and on the exact mutations made.
  */
 
+import { TAG_LAUNCH_TEMPLATE_ID } from '../../lambdas/core/constants.ts'
 import type { InstanceRefresh } from '../../lambdas/core/instance-refresh.ts'
 import {
   type CloudPort,
+  type DescribeInstancesOptions,
   type GroupQuery,
   type LifecycleHook,
   PORT_WRITES,
@@ -80,6 +82,7 @@ export class FakeCloud implements CloudPort {
   readonly healthSettings = new Map<string, { intervalSeconds: number; healthyThreshold: number }>()
   private readonly failures = new Map<string, Error[]>()
   private nextId = 0x1000
+  private nextTemplate = 0x100
   /** The time launches are stamped with; harnesses that move time set it to their clock. */
   now: () => Date = () => new Date('2026-01-01T00:00:00Z')
 
@@ -193,11 +196,11 @@ export class FakeCloud implements CloudPort {
     return [...this.groups.values()].filter((g) => matchesQuery(g, query)).map((g) => this.snapshot(g))
   }
 
-  async describeInstances(ids: readonly string[]): Promise<Instance[]> {
+  async describeInstances(ids: readonly string[], options?: DescribeInstancesOptions): Promise<Instance[]> {
     this.record('describeInstances', ids)
     return ids.flatMap((id) => {
       const instance = this.instances.get(id)
-      return instance === undefined || instance.state === 'terminated'
+      return instance === undefined || (instance.state === 'terminated' && !options?.includeTerminated)
         ? []
         : [{ ...instance, tags: { ...instance.tags } }]
     })
@@ -298,15 +301,28 @@ export class FakeCloud implements CloudPort {
         ok: false,
         errors: [{ instanceType: undefined, code: 'InvalidParameter', message: 'no overrides' }],
       }
+    // EC2 tags what it launches from a template with the template's id; a launch-configuration group's
+    // launch comes from a temporary template, whose id the answer names.
+    const temporary =
+      request.launchTemplate === undefined
+        ? `lt-0${(this.nextTemplate++).toString(16).padStart(16, '0')}`
+        : undefined
+    const template = request.launchTemplate?.id ?? temporary
     const instance = this.addInstance({
       type: first.instanceType,
       zone: first.zone,
       subnetId: first.subnetId,
       lifecycle: 'spot',
       launchTime: this.now(),
-      tags: { ...request.tags },
+      tags: { ...request.tags, ...(template === undefined ? {} : { [TAG_LAUNCH_TEMPLATE_ID]: template }) },
     })
-    return { ok: true, instanceId: instance.id, instanceType: instance.type, zone: instance.zone }
+    return {
+      ok: true,
+      instanceId: instance.id,
+      instanceType: instance.type,
+      zone: instance.zone,
+      ...(temporary === undefined ? {} : { launchTemplateId: temporary }),
+    }
   }
 
   async attachInstances(groupName: string, ids: readonly string[]): Promise<void> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { TAG_LAUNCHED_FOR_GROUP } from '../../lambdas/core/constants.ts'
+import { TAG_LAUNCHED_FOR_GROUP, TAG_REPLACING_INSTANCE } from '../../lambdas/core/constants.ts'
 import { TAG_REBALANCE_AT_RISK } from '../../lambdas/core/interruption.ts'
 import { createHandler } from '../../lambdas/interruption/create-handler.ts'
 import * as events from '../events/builders.ts'
@@ -121,7 +121,22 @@ describe('interruption handler', () => {
 
     it('terminates a spot instance launched for the group but not attached yet, and nothing else', async () => {
       const { cloud, handler } = setup()
-      const pending = cloud.addInstance({ lifecycle: 'spot', tags: { [TAG_LAUNCHED_FOR_GROUP]: 'web' } })
+      // Launched from the group's template (EC2's tag) and recorded by its partner: spotswap's launch.
+      const partner = [...cloud.group('web').members.keys()][0] as string
+      const pending = cloud.addInstance({
+        lifecycle: 'spot',
+        tags: {
+          [TAG_LAUNCHED_FOR_GROUP]: 'web',
+          [TAG_REPLACING_INSTANCE]: partner,
+          'aws:ec2launchtemplate:id': 'lt-0123456789abcdef0',
+        },
+      })
+      const partnerInstance = cloud.instances.get(partner)
+      if (partnerInstance !== undefined)
+        partnerInstance.tags = {
+          ...partnerInstance.tags,
+          'spotswap:replacement-attempt': `1:${pending.id}@2026-01-01T00:00:00.000Z`,
+        }
       const summary = await handler(interruptionOf(pending.id), {})
       expect(cloud.mutations).toEqual([{ method: 'terminateInstances', args: [[pending.id]] }])
       expect(cloud.group('web').desiredCapacity).toBe(3)

@@ -169,3 +169,30 @@ describe('executeActions: terminating a spot instance spotswap launched', () => 
     expect(cloud.mutations).toEqual([])
   })
 })
+
+describe('executeActions: settling members', () => {
+  it('records the membership before it removes the launch tags, keeping the replaced type', async () => {
+    const cloud = new FakeCloud()
+    cloud.addGroup('web', { maxSize: 4 })
+    const member = cloud.addInstance({
+      group: 'web',
+      lifecycle: 'spot',
+      tags: {
+        'launched-for-asg': 'web',
+        'launched-for-replacing-instance': 'i-00000000000000001',
+        'spotswap:replaced-instance-type': 'm5.large',
+      },
+    })
+    const [outcome] = await executeActions(
+      cloud,
+      [{ kind: 'settle-members', group: 'web', instanceIds: [member.id], reason: 'test' }],
+      false,
+    )
+    expect(outcome?.status).toBe('done')
+    expect(cloud.mutations.map((m) => m.method)).toEqual(['tagInstances', 'untagInstances'])
+    expect(cloud.instances.get(member.id)?.tags).toEqual({
+      'spotswap:joined-group': 'web',
+      'spotswap:replaced-instance-type': 'm5.large',
+    })
+  })
+})

@@ -1,7 +1,23 @@
 import { describe, expect, it } from 'vitest'
-import { TAG_SWAP, TAG_SWAP_ID } from '../../lambdas/core/constants.ts'
+import {
+  TAG_JOINED_GROUP,
+  TAG_REPLACEMENT_ATTEMPT,
+  TAG_SWAP,
+  TAG_SWAP_ID,
+} from '../../lambdas/core/constants.ts'
 import { awsError, FakeCloud } from '../fakes/fake-cloud.ts'
 import { cloudWithFleet, harness, START, spotShare } from './support.ts'
+
+/** A spot instance launched for a group deleted since, whose terminated partner records the launch. */
+const strayOf = (cloud: FakeCloud) => {
+  const partner = cloud.addInstance({ state: 'terminated' })
+  const stray = cloud.addInstance({
+    lifecycle: 'spot',
+    tags: { 'launched-for-asg': 'deleted-group', 'launched-for-replacing-instance': partner.id },
+  })
+  partner.tags = { [TAG_REPLACEMENT_ATTEMPT]: `1:${stray.id}@2026-01-01T00:00:00.000Z` }
+  return stray
+}
 
 describe('replacer', () => {
   it('converges a full 3-instance group to spot over a few runs with desired and MaxSize unchanged and no orphans', async () => {
@@ -38,16 +54,18 @@ describe('replacer', () => {
       'tagInstances',
       'setMaxSize',
       'attachInstances',
+      'tagInstances',
       'tagGroup',
     ])
-    // The record first (phase attaching, the MaxSize to restore), the swap named on its replacement, and
-    // the record again once the attach is done (phase waiting).
+    // The record first (phase attaching, the MaxSize to restore), the swap named on its replacement, the
+    // group it joined on it once the attach is done (membership history), and the record again (waiting).
     const swapId = `s${Math.floor(Date.parse('2026-01-01T00:06:00Z') / 1000).toString(36)}`
     expect(cloud.mutations[0]?.args[1]).toEqual({
       [TAG_SWAP]: `v2 id=${swapId} phase=attaching owner=1 pairs=1 max=1 started=2026-01-01T00:06:00.000Z`,
     })
     expect(cloud.mutations[1]?.args[1]).toEqual({ [TAG_SWAP_ID]: swapId })
-    expect(cloud.mutations[4]?.args[1]).toEqual({
+    expect(cloud.mutations[4]?.args[1]).toEqual({ [TAG_JOINED_GROUP]: 'web' })
+    expect(cloud.mutations[5]?.args[1]).toEqual({
       [TAG_SWAP]: `v2 id=${swapId} phase=waiting owner=1 pairs=1 max=1 started=2026-01-01T00:06:00.000Z`,
     })
     // The partner serves until the next run sees its replacement serve (the group has no load balancer:
@@ -234,7 +252,12 @@ describe('replacer', () => {
 
   it('terminates a spot instance launched for a group that no longer exists, but not one attached elsewhere', async () => {
     const cloud = cloudWithFleet(1)
-    const stray = cloud.addInstance({ lifecycle: 'spot', tags: { 'launched-for-asg': 'deleted-group' } })
+    const stray = strayOf(cloud)
+    // Tagged alike, but no partner records it: not spotswap's, left alone.
+    const forged = cloud.addInstance({
+      lifecycle: 'spot',
+      tags: { 'launched-for-asg': 'deleted-group', 'launched-for-replacing-instance': 'i-00000000000000001' },
+    })
     cloud.addGroup('manual', { tags: {} })
     const adopted = cloud.addInstance({
       group: 'manual',
@@ -244,6 +267,7 @@ describe('replacer', () => {
     await harness({ 'us-east-1': cloud }).run()
     expect(cloud.instances.get(stray.id)?.state).toBe('terminated')
     expect(cloud.instances.get(adopted.id)?.state).toBe('running')
+    expect(cloud.instances.get(forged.id)?.state).toBe('running')
   })
 
   it('emits savings, counts and replacement metrics per group and per region', async () => {
@@ -419,7 +443,7 @@ describe('replacer', () => {
   it('hands a region with more groups than one invocation should take to queued chunks', async () => {
     const cloud = cloudWithFleet(0)
     for (let g = 0; g < 450; g++) cloud.addGroup(`g${String(g).padStart(3, '0')}`, { maxSize: 2 })
-    const stray = cloud.addInstance({ lifecycle: 'spot', tags: { 'launched-for-asg': 'deleted-group' } })
+    const stray = strayOf(cloud)
     const h = harness({ 'us-east-1': cloud }, { FANOUT_QUEUE_URL: 'https://sqs/q.fifo' })
     const work = {
       source: 'spotswap',
@@ -436,6 +460,7 @@ describe('replacer', () => {
     expect(cloud.calls.map((c) => c.method)).toEqual([
       'describeGroups',
       'describeLaunchedSpotInstances',
+      'describeInstances',
       'groupOfInstances',
       'terminateInstances',
     ])

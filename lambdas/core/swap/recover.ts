@@ -8,6 +8,7 @@
 import type { Action, SwapPair } from '../actions.ts'
 import { TAG_REPLACING_INSTANCE, TAG_SWAP_ID } from '../constants.ts'
 import { capacityBackoffMinutes } from '../launches.ts'
+import type { Provenance, UntrustedInstance } from '../provenance.ts'
 import type { DesiredChange, OwnerChanges } from '../scaling-activities.ts'
 import {
   type HealthObservation,
@@ -58,10 +59,22 @@ export interface RecoveryInput {
   readonly leavesAt: (id: string) => number | undefined
   /** The replacement attempt recorded on an instance (TAG_REPLACEMENT_ATTEMPT), 0 when none. */
   readonly attemptOf: (id: string) => number
+  /**
+   * Whether a member named as a replacement is spotswap's launch for its partner (core/provenance.ts):
+   * a pair whose replacement is not is no pair; it is dropped and reported, never retired for.
+   */
+  readonly provenanceOf: (replacementId: string, partnerId: string) => Provenance
+  /**
+   * Whether something spotswap can see accounts for units the record holds beyond its attached pairs:
+   * an instance carrying the swap's id, or a partner whose recorded replacement is gone.
+   */
+  readonly corroborates: (record: SwapRecord) => boolean
 }
 
 export interface Recovery {
   readonly actions: readonly Action[]
+  /** Members named as replacements of an open swap that provenance refused: no pairs, reported. */
+  readonly untrusted?: readonly UntrustedInstance[]
   /** Where the swap stands: the row of SWAP_TRANSITIONS that applied. */
   readonly situation: SwapSituation
   /** Partners of attached replacements: they must not get another one. */
@@ -108,17 +121,29 @@ const waitFor = (situation: SwapSituation, halfDone: readonly SwapPair[], detail
 })
 
 export const recoverSwaps = (input: RecoveryInput): Recovery => {
-  const { group } = input
-  const onGroup = readSwapRecord(group.tags)
-  const record = onGroup.kind === 'read' ? onGroup.record : undefined
+  const onGroup = validated(readSwapRecord(input.group.tags), input.group, input.now)
   // The pairs: attached replacements naming a partner that is still to be retired. With a record of
   // version 2, only the ones carrying its id; others are left from another swap and are released.
+  const untrusted: UntrustedInstance[] = []
   const named: SwapPair[] = input.spotMembers.flatMap((m) => {
     const partner = input.detail(m.instanceId)?.tags[TAG_REPLACING_INSTANCE]
-    return partner !== undefined && input.isPartner(partner)
-      ? [{ spotInstanceId: m.instanceId, onDemandInstanceId: partner }]
-      : []
+    if (partner === undefined || !input.isPartner(partner)) return []
+    const verdict = input.provenanceOf(m.instanceId, partner)
+    if (verdict.ours) return [{ spotInstanceId: m.instanceId, onDemandInstanceId: partner }]
+    untrusted.push({ instanceId: m.instanceId, code: verdict.code, detail: verdict.detail })
+    return []
   })
+  const recovered = recoverNamed(input, onGroup, named)
+  return untrusted.length === 0 ? recovered : { ...recovered, untrusted }
+}
+
+const recoverNamed = (
+  input: RecoveryInput,
+  onGroup: ReturnType<typeof readSwapRecord>,
+  named: readonly SwapPair[],
+): Recovery => {
+  const { group } = input
+  const record = onGroup.kind === 'read' ? onGroup.record : undefined
   const ofThisSwap = (pair: SwapPair): boolean =>
     record?.id === undefined || input.detail(pair.spotInstanceId)?.tags[TAG_SWAP_ID] === record.id
   // A replacement the owner protected cannot have its pair tags removed (spotswap writes nothing on it):
@@ -164,6 +189,17 @@ export const recoverSwaps = (input: RecoveryInput): Recovery => {
   }
   if (halfDone.length === 0 && judged.vanished === 0)
     return withReleased(closeSwap('finishing', input, record, group.desiredCapacity))
+  // Units to give back with no pair attached: only when something spotswap did accounts for them.
+  if (halfDone.length === 0 && !input.corroborates(record))
+    return withReleased(
+      releaseAndClose(
+        'record-unverified',
+        input,
+        [],
+        record.originalMaxSize,
+        `the swap record ${formatSwapRecord(record)} holds ${judged.vanished} unit(s)`,
+      ),
+    )
   const owner = input.ownerChanges
   if (owner?.kind === 'unreadable')
     return withReleased(
@@ -191,6 +227,38 @@ export const recoverSwaps = (input: RecoveryInput): Recovery => {
       ),
     )
   return withReleased(finishPairs(input, judged.record, halfDone, judged.vanished))
+}
+
+/**
+ * A record is believed only when it is one spotswap could have written for this group now: it did not
+ * start in the future, and the MaxSize it would restore is not above the group's (a swap only ever raises MaxSize, so restoring lowers it or
+ * leaves it). Anything else is unreadable: its pairs are released, nothing is retired on it, and the
+ * MaxSize it names is not applied.
+ */
+const validated = (
+  onGroup: ReturnType<typeof readSwapRecord>,
+  group: Group,
+  now: Date,
+): ReturnType<typeof readSwapRecord> => {
+  if (onGroup.kind === 'none') return onGroup
+  const lowering = (max: number | undefined): number | undefined =>
+    max !== undefined && max <= group.maxSize ? max : undefined
+  if (onGroup.kind === 'unreadable') return { ...onGroup, originalMaxSize: lowering(onGroup.originalMaxSize) }
+  const { record } = onGroup
+  const started = record.startedAt
+  const problem =
+    started !== undefined && started.getTime() > now.getTime()
+      ? 'it started in the future'
+      : record.originalMaxSize !== undefined && record.originalMaxSize > group.maxSize
+        ? 'it would raise MaxSize'
+        : undefined
+  return problem === undefined
+    ? onGroup
+    : {
+        kind: 'unreadable',
+        raw: `${formatSwapRecord(record)} (${problem})`,
+        originalMaxSize: lowering(record.originalMaxSize),
+      }
 }
 
 /**

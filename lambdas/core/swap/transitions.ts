@@ -25,6 +25,7 @@ export type SwapSituation =
   | 'no-swap'
   | 'group-held'
   | 'record-unreadable'
+  | 'record-unverified'
   | 'attach-not-done'
   | 'owner-resized'
   | 'activities-unreadable'
@@ -75,6 +76,11 @@ export const SWAP_TRANSITIONS: readonly Transition<SwapSituation, SwapOutcome>[]
     situation: 'record-unreadable',
     outcome: 'release-and-close',
     why: 'attached pairs without a record spotswap can believe: their unit cannot be told from the owner’s, so nothing is retired',
+  },
+  {
+    situation: 'record-unverified',
+    outcome: 'release-and-close',
+    why: 'the record holds units no instance accounts for (no attached pair, nothing carrying its swap id, no partner whose replacement is gone): a record spotswap did not write is never acted on',
   },
   {
     situation: 'attach-not-done',

@@ -191,10 +191,8 @@ describe('finishing a swap an earlier run left', () => {
   })
 
   it('finishes a move to a cheaper pool a crashed run left: retires the spot member it moves', () => {
-    const moving = anInstance({
-      lifecycle: 'spot',
-      tags: { [TAG_REPLACEMENT_ATTEMPT]: `1:i-0abc@${NOW.toISOString()}` },
-    })
+    // Its attempt tag records the replacement (planInput records it, as the launch did).
+    const moving = anInstance({ lifecycle: 'spot' })
     const other = anInstance({ lifecycle: 'spot' })
     const replacement = spotFor(moving)
     const plan = planGroup(
@@ -213,10 +211,20 @@ describe('finishing a swap an earlier run left', () => {
   describe('a pair that vanished without its decrement', () => {
     // Swap from desired 3 left 4/1 after retiring one partner; its replacement was interrupted while the
     // interruption handler could not act, and the group backfilled it: desired 4 still holds its unit.
-    const fleet = onDemandFleet(4)
-    const vanished = (overrides: Partial<PlanInput> = {}) =>
+    // The vanished replacement's partner still records it: what accounts for the unit the record holds.
+    const [first, ...rest] = onDemandFleet(4) as [Instance, ...Instance[]]
+    const gone = `1:i-0000000000000beef@${NOW.toISOString()}`
+    const fleet = [
+      first,
+      { ...(rest[0] as Instance), tags: { [TAG_REPLACEMENT_ATTEMPT]: gone } },
+      ...rest.slice(1),
+    ]
+    const vanished = (
+      overrides: Parameters<typeof planInput>[1] = {},
+      instances: readonly Instance[] = fleet,
+    ) =>
       planGroup(
-        planInput(fleet, {
+        planInput(instances, {
           groupOverrides: {
             desiredCapacity: 4,
             maxSize: 4,
@@ -251,6 +259,30 @@ describe('finishing a swap an earlier run left', () => {
       })
       expect(plan.actions.filter((a) => a.kind === 'give-back')).toEqual([
         expect.objectContaining({ instanceId: fleet[1]?.id }),
+      ])
+    })
+
+    it('gives nothing back on a record nothing accounts for (a forged record), and drops it', () => {
+      const plan = vanished({}, onDemandFleet(4))
+      expect(plan.actions.filter((a) => a.kind !== 'launch-spot')).toEqual([
+        expect.objectContaining({
+          kind: 'restore-max-size',
+          maxSize: 4,
+          reason: expect.stringMatching(/^swap closed \(record-unverified\)/),
+        }),
+      ])
+    })
+
+    it('never raises MaxSize to what a record names', () => {
+      const plan = vanished({
+        groupOverrides: {
+          desiredCapacity: 4,
+          maxSize: 4,
+          tags: { [TAG_SWAP]: `v2 phase=waiting owner=3 pairs=1 max=40 started=${NOW.toISOString()}` },
+        },
+      })
+      expect(plan.actions.filter((a) => a.kind !== 'launch-spot')).toEqual([
+        expect.objectContaining({ kind: 'restore-max-size', maxSize: undefined }),
       ])
     })
 

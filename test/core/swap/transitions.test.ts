@@ -39,6 +39,10 @@ interface World {
   readonly now?: Date
   readonly leavesAt?: number
   readonly withLoadBalancer?: boolean
+  /** Replacements provenance refuses (core/provenance.ts). */
+  readonly forged?: readonly string[]
+  /** Whether anything spotswap did accounts for units beyond the attached pairs. */
+  readonly corroborated?: boolean
 }
 
 const record = (phase: string, pairs: number, extra = '') =>
@@ -86,6 +90,11 @@ const recover = (world: World) => {
     graceSeconds: 300,
     leavesAt: (id) => (id === P1.id ? world.leavesAt : undefined),
     attemptOf: () => 1,
+    provenanceOf: (id) =>
+      (world.forged ?? []).includes(id)
+        ? { ours: false, code: 'not-spot', detail: `${id} is forged` }
+        : { ours: true },
+    corroborates: () => world.corroborated ?? true,
   }
   return recoverSwaps(input)
 }
@@ -102,6 +111,10 @@ const SWAP_FIXTURES: Record<SwapSituation, { world: World; actions: string[] }> 
   'record-unreadable': {
     world: { record: 'v2 phase=waiting owner=2' },
     actions: ['complete-swap:none', 'restore-max-size'],
+  },
+  'record-unverified': {
+    world: { record: record('waiting', 1), replacement: P2, desired: 3, corroborated: false },
+    actions: ['restore-max-size'],
   },
   'attach-not-done': {
     world: { record: record('attaching', 1), desired: 2, replacement: P2 },

@@ -8,7 +8,7 @@
  * - a standalone on-demand instance in no group; never to be touched.
  * - `fleet`: a converted group, 3 spot members with fixed ids (FLEET_IDS) that events can name.
  */
-import { TAG_LAUNCHED_BY, TAG_LAUNCHED_FOR_GROUP } from '../../../lambdas/core/constants.ts'
+import { TAG_LAUNCHED_BY } from '../../../lambdas/core/constants.ts'
 import type { SpotPrice } from '../../../lambdas/core/types.ts'
 import { embeddedCatalog } from '../../../lambdas/data/catalog.ts'
 import { embeddedOnDemandPrices } from '../../../lambdas/data/on-demand-prices.ts'
@@ -78,9 +78,10 @@ export const buildWorld = (region = 'us-east-1', groupTags: Readonly<Record<stri
       lifecycle: 'spot',
       type: index % 2 === 0 ? 'm5a.large' : 'm6i.large',
       zone: `${region}${'bd'[index % 2]}`,
+      // As spotswap leaves members once their swap closed: membership recorded, launch tags gone.
       tags: {
         [TAG_LAUNCHED_BY]: 'true',
-        [TAG_LAUNCHED_FOR_GROUP]: CONVERTED,
+        'spotswap:joined-group': CONVERTED,
         'spotswap:replaced-instance-type': 'm5.large',
       },
     })

@@ -7,6 +7,9 @@
  */
 import { randomInt } from 'node:crypto'
 import { beforeEach, describe, inject } from 'vitest'
+import { addLaunchTemplateTagAfterCreateFleet } from './launch-template-tag.ts'
+
+addLaunchTemplateTagAfterCreateFleet()
 
 export interface MotoEnv {
   readonly endpoint: string
