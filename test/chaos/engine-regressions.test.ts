@@ -21,6 +21,16 @@ const savedCase = (name: string): ChaosCase =>
   JSON.parse(readFileSync(new URL(`./cases/${name}`, import.meta.url), 'utf8')) as ChaosCase
 
 describe('engine defects found by chaos runs', () => {
+  // Invariant 8 (liveness). A group of 1 r5.16xlarge with MIN_ON_DEMAND_PERCENTAGE=33.3: the replacer
+  // launches (33.3% of 1 rounds to 0), attaches, then counts 2 in service (33.3% of 2 rounds to 1), keeps
+  // the partner and retires the replacement; the next run launches again, every 5 minutes for hours.
+  // Fixed by 1d84e6b (a replacement beside its partner does not count in the minimum's size).
+  it('does not count a swap’s own replacement in the size the on-demand minimum is a share of', async () => {
+    const result = await runCase(savedCase('seed-20867-minimum-counted-a-swaps-replacement.json'))
+    expect(result.error).toBeUndefined()
+    expect(kinds(result.violations)).toEqual([])
+  })
+
   // Invariant 6. 18:00 launch S1 for i-1001; 18:05 swap attaches S1 and the process dies right after the
   // attach. 18:10: the planner completes the half-done swap (complete-swap retires i-1001) and, in the same
   // plan, launches S2 for i-1001 again: planGroup's `eligible` (core/planner.ts) excludes partners with a
