@@ -254,7 +254,7 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
         ? { ours: false, code: 'partner-unseen', detail: `${id} cannot be seen` }
         : launchProvenance(replacement, group, detail(partner), true)
     },
-    corroborates: (record) => corroboratesRecord(record, group, detail, input.launched, isPartner),
+    corroborates: (record) => corroboratesRecord(record, group, detail, input.launched),
   })
   actions.push(...recovery.actions)
   const { halfDonePartners, givingBack } = recovery

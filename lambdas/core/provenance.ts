@@ -175,27 +175,17 @@ export const corroboratesRecord = (
   group: Group,
   detail: (id: string) => Instance | undefined,
   launched: readonly Instance[],
-  isPartner: (id: string) => boolean,
 ): boolean => {
-  const launchedIds = new Set(launched.map((i) => i.id))
-  const inGroup = (id: string): boolean => group.members.some((m) => m.instanceId === id)
-  // Only spotswap's own launches speak for it: anyone can write the swap's id on an instance.
-  const carriesId = (instance: Instance | undefined, attached: boolean): boolean => {
+  // Only spotswap's own launches speak for it: anyone can write the swap's id on an instance. A record
+  // is refused when an instance claiming to be its pair (carrying its id) is not spotswap's launch.
+  const planted = (instance: Instance | undefined, attached: boolean): boolean => {
     if (record.id === undefined || instance?.tags[TAG_SWAP_ID] !== record.id) return false
     const partner = detail(instance.tags[TAG_REPLACING_INSTANCE] ?? '')
-    return launchProvenance(instance, group, partner, attached).ours
+    return !launchProvenance(instance, group, partner, attached).ours
   }
-  // A launch carrying it was attached by the swap and has left the group since.
-  if (
-    launched.some((i) => carriesId(i, true)) ||
-    group.members.some((m) => carriesId(detail(m.instanceId), true))
+  return !(
+    launched.some((i) => planted(i, true)) || group.members.some((m) => planted(detail(m.instanceId), true))
   )
-    return true
-  return group.members.some((m) => {
-    if (!isPartner(m.instanceId)) return false
-    const gone = recordedOutcome(detail(m.instanceId)?.tags[TAG_REPLACEMENT_ATTEMPT])?.instanceId
-    return gone !== undefined && !inGroup(gone) && !launchedIds.has(gone)
-  })
 }
 
 /** As a line for the log, the summary and `plan`. */

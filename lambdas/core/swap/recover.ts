@@ -189,7 +189,12 @@ const recoverNamed = (
   }
   if (halfDone.length === 0 && judged.vanished === 0)
     return withReleased(closeSwap('finishing', input, record, group.desiredCapacity))
-  // Units to give back with no pair attached: only when something spotswap did accounts for them.
+  // Units to give back with no pair attached: never when what claims to be the swap's pair is not
+  // spotswap's launch (an instance carrying the swap's id from another template: a planted pair). When
+  // nothing in view speaks either way the unit is given back: a pair whose both sides left through Auto
+  // Scaling is out of view within the hour, and refusing left the group one above its owner's size for
+  // good (chaos: 56 of 10,000 cases, invariant 4). SECURITY.md's SCP, reserving `spotswap:*` tags to
+  // spotswap's roles, is the defence against a record forged with nothing else.
   if (halfDone.length === 0 && !input.corroborates(record))
     return withReleased(
       releaseAndClose(

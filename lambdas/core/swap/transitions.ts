@@ -80,7 +80,7 @@ export const SWAP_TRANSITIONS: readonly Transition<SwapSituation, SwapOutcome>[]
   {
     situation: 'record-unverified',
     outcome: 'release-and-close',
-    why: 'the record holds units no instance accounts for (no attached pair, nothing carrying its swap id, no partner whose replacement is gone): a record spotswap did not write is never acted on',
+    why: "the record holds units, and what claims to be its pair (an instance carrying its swap id) is not spotswap's launch: a record spotswap did not write is never acted on",
   },
   {
     situation: 'attach-not-done',
