@@ -181,6 +181,9 @@ export const corroboratesRecord = (
   const planted = (instance: Instance | undefined, attached: boolean): boolean => {
     if (record.id === undefined || instance?.tags[TAG_SWAP_ID] !== record.id) return false
     const partner = detail(instance.tags[TAG_REPLACING_INSTANCE] ?? '')
+    // One that joined a group by spotswap's confirmed attach and was taken out since was the swap's:
+    // evidence for the record, whatever its partner records now.
+    if (instance.tags[TAG_JOINED_GROUP] !== undefined) return false
     return !launchProvenance(instance, group, partner, attached).ours
   }
   return !(

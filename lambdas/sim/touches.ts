@@ -202,6 +202,8 @@ const liveReplacements = (region: SimRegion, partner: string, exceptId: string):
   [...region.instances.values()].flatMap((i) => {
     if (i.id === exceptId || i.origin !== 'spotswap' || i.tags[TAG_REPLACING_INSTANCE] !== partner) return []
     if (!isRunningOrPending(i) || i.interruptAtMs !== undefined) return []
+    // A member its owner detached is theirs now (issue 14): it replaces nothing of spotswap's any more.
+    if (i.ownerKeeps === true) return []
     const group = region.groupOf(i.id)
     const state = group?.members.get(i.id)?.lifecycleState
     if (state === undefined) return [`${i.id} (${i.state}, not attached)`]
