@@ -158,8 +158,10 @@ const ownerActs = (
       break
     }
     case 'protect-from-termination': {
+      // EC2 refuses it on a spot instance: "You can't enable termination protection for Spot Instances"
+      // (ModifyInstanceAttribute, DisableApiTermination; https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_ModifyInstanceAttribute.html).
       const instance = id === undefined ? undefined : region.instances.get(id)
-      if (instance !== undefined) instance.terminationProtected = true
+      if (instance !== undefined && instance.lifecycle !== 'spot') instance.terminationProtected = true
       break
     }
     case 'opt-out':

@@ -125,4 +125,33 @@ describe('chaos script', () => {
     })
     expect(protectedIds).toHaveLength(1)
   })
+  it('never protects a spot member from termination: EC2 refuses it on spot instances', async () => {
+    const chaos = chaosCase({
+      groups: [group('web', { desired: 3 })],
+      owner: [0, 1, 2].map((member) => ({
+        minute: 50,
+        group: 'web',
+        kind: 'protect-from-termination',
+        member,
+      })),
+    })
+    let seen: { lifecycle: string; protected: boolean }[] = []
+    await simulate(scenarioOf(chaos), {
+      prepare: (world, invocations) => {
+        chaosPrepare(chaos)(world, invocations)
+        world.clock.schedule(minute(51), 0, 'look', () => {
+          const region = world.region('us-east-1')
+          const web = region.groups.get('web')
+          seen = [...(web?.members.keys() ?? [])].flatMap((id) => {
+            const instance = region.instances.get(id)
+            return instance === undefined
+              ? []
+              : [{ lifecycle: instance.lifecycle, protected: instance.terminationProtected === true }]
+          })
+        })
+      },
+    })
+    expect(seen.filter((m) => m.lifecycle === 'spot').length).toBeGreaterThan(0)
+    expect(seen.filter((m) => m.lifecycle === 'spot' && m.protected)).toEqual([])
+  })
 })
