@@ -115,6 +115,12 @@ export interface RestoreMaxSizeAction {
   readonly kind: 'restore-max-size'
   readonly group: string
   readonly maxSize: number | undefined
+  /**
+   * Launches the swap named (TAG_SWAP_ID) but never attached (`attach-not-done`): the name is removed
+   * first, so they may be attached again or cleaned up. A launch outside the group still carrying a swap's
+   * name was attached and taken out since: never spotswap's again (core/provenance.ts).
+   */
+  readonly unname?: readonly string[]
   readonly reason: string
 }
 

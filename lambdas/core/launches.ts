@@ -18,6 +18,7 @@ import {
   TAG_REPLACED_TYPE,
   TAG_REPLACEMENT_ATTEMPT,
   TAG_REPLACING_INSTANCE,
+  TAG_SWAP_ID,
 } from './constants.ts'
 import { type FleetChoices, fleetChoices } from './fleet-choices.ts'
 import { byLaunchTimeThenId, type PlanInput } from './plan-input.ts'
@@ -587,6 +588,8 @@ const NOT_INHERITED = new Set([
   TAG_INTERRUPTION_WARNED,
   TAG_NO_SPOT_CAPACITY_UNTIL,
   TAG_REPLACEMENT_ATTEMPT,
+  // The swap that attached the partner is not the launch's: a launch named by a swap was attached by it.
+  TAG_SWAP_ID,
 ])
 
 const copyInherited = (tags: Record<string, string>, source: Readonly<Record<string, string>>): void => {

@@ -18,6 +18,7 @@ import {
   TAG_REBALANCE_AT_RISK,
   TAG_REPLACEMENT_ATTEMPT,
   TAG_REPLACING_INSTANCE,
+  TAG_SWAP_ID,
 } from './constants.ts'
 import { cronAllowsAction } from './cron.ts'
 import { groupFigures } from './figures.ts'
@@ -256,7 +257,17 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
     },
     corroborates: (record) => corroboratesRecord(record, group, detail, input.launched),
   })
-  actions.push(...recovery.actions)
+  // A swap whose attach never happened unnames its launches as it closes: they are spotswap's again.
+  const unname = input.launched
+    .filter(
+      (i) => recovery.unattachedSwapId !== undefined && i.tags[TAG_SWAP_ID] === recovery.unattachedSwapId,
+    )
+    .map((i) => i.id)
+  actions.push(
+    ...recovery.actions.map((a) =>
+      a.kind === 'restore-max-size' && unname.length > 0 ? { ...a, unname } : a,
+    ),
+  )
   const { halfDonePartners, givingBack } = recovery
   const halfDoneReplacements = new Set(recovery.halfDoneReplacements)
   if (recovery.waiting !== undefined) {
@@ -271,7 +282,7 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
     actions.push({ kind: 'terminate-spot', group: group.name, instanceId: instance.id, reason })
   }
   // Only spotswap's own launches are attached or terminated; anything else tagged like one is reported.
-  const sorted = sortLaunches(input.launched, group, detail)
+  const sorted = sortLaunches(input.launched, group, detail, recovery.unattachedSwapId)
   const { trusted } = sorted
   const untrusted = [...(recovery.untrusted ?? []), ...sorted.untrusted]
   for (const suspect of untrusted)

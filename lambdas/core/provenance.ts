@@ -13,7 +13,11 @@
  *   next launch of the attempt (same client token) records it; until then it may still be attached or
  *   cleaned up, so a run cut short cannot leave an orphan nobody may terminate.
  * An instance that carries TAG_JOINED_GROUP joined a group once: taken out by a person or the interruption
- * handler, it is theirs now, never spotswap's to terminate or attach again. Members of a managed group are
+ * handler, it is theirs now, never spotswap's to terminate or attach again. So is one outside the group that
+ * carries a swap's id (TAG_SWAP_ID, written just before the attach) unless that swap's record shows the
+ * attach never happened (`attach-not-done`, which then removes the id): a run that died right after the
+ * attach wrote no TAG_JOINED_GROUP, and a person may take the replacement out before the next run (chaos
+ * seeds 5813, 6442, 6950). Members of a managed group are
  * the group's, whoever launched them: provenance is only asked about instances outside it, and about the
  * replacements an open swap would retire a partner for (core/swap/recover.ts).
  */
@@ -86,11 +90,21 @@ export const launchProvenance = (
   partner: Instance | undefined,
   /** Asked about a member an open swap attached (which joined the group by that attach). */
   attached = false,
+  /** The open swap's id when its record shows no attach (Recovery.unattachedSwapId). */
+  unattachedSwapId?: string,
 ): Provenance => {
   if (instance.lifecycle !== 'spot') return refuse('not-spot', `${instance.id} is an on-demand instance`)
   const joined = instance.tags[TAG_JOINED_GROUP]
   if (joined !== undefined && !attached)
     return refuse('joined-a-group', `${instance.id} joined ${joined} once and was taken out of it since`)
+  // One copied from its partner (launches before TAG_SWAP_ID stopped being inherited) names the partner's swap.
+  const swapId = instance.tags[TAG_SWAP_ID]
+  const named = swapId !== undefined && swapId !== partner?.tags[TAG_SWAP_ID]
+  if (named && !attached && swapId !== unattachedSwapId)
+    return refuse(
+      'joined-a-group',
+      `${instance.id} was attached by swap ${swapId} and is out of the group since`,
+    )
   const partnerId = instance.tags[TAG_REPLACING_INSTANCE]
   if (partnerId === undefined) return refuse('no-partner', `${instance.id} names no instance it replaces`)
   const unseen = `${partnerId}, which ${instance.id} names as its partner, cannot be seen`
@@ -136,12 +150,14 @@ export const sortLaunches = (
   launched: readonly Instance[],
   group: Group,
   detail: (id: string) => Instance | undefined,
+  unattachedSwapId?: string,
 ): { readonly trusted: Instance[]; readonly untrusted: UntrustedInstance[] } => {
   const trusted: Instance[] = []
   const untrusted: UntrustedInstance[] = []
   for (const instance of launched) {
     const partnerId = instance.tags[TAG_REPLACING_INSTANCE]
-    const verdict = launchProvenance(instance, group, partnerId === undefined ? undefined : detail(partnerId))
+    const partner = partnerId === undefined ? undefined : detail(partnerId)
+    const verdict = launchProvenance(instance, group, partner, false, unattachedSwapId)
     if (verdict.ours) trusted.push(instance)
     else untrusted.push({ instanceId: instance.id, code: verdict.code, detail: verdict.detail })
   }

@@ -71,6 +71,9 @@ const describeError = (error: unknown): string =>
   error instanceof Error ? `${error.name}: ${error.message}` : String(error)
 
 const restoreMaxSize = async (cloud: CloudPort, action: RestoreMaxSizeAction): Promise<Outcome> => {
+  // Before the record goes: a run cut short in between closes the swap again and unnames them then.
+  if (action.unname !== undefined && action.unname.length > 0)
+    await cloud.untagInstances(action.unname, [TAG_SWAP_ID])
   if (action.maxSize !== undefined) await cloud.setMaxSize(action.group, action.maxSize)
   await cloud.untagGroup(action.group, SWAP_RECORD_TAGS)
   return { action, status: 'done' }

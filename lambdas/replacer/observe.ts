@@ -7,7 +7,7 @@ import { type ConfigError, type GlobalConfig, type GroupConfig, groupConfig } fr
 import { TAG_LAUNCHED_FOR_GROUP, TAG_REPLACING_INSTANCE } from '../core/constants.ts'
 import { groupQuery, isManaged } from '../core/managed.ts'
 import { productDescriptionOf } from '../core/platform.ts'
-import type { CloudPort } from '../core/port.ts'
+import type { CloudPort, GroupQuery } from '../core/port.ts'
 import { latestSpotPrices } from '../core/prices.ts'
 import type { Catalog, Group, Instance, OnDemandPrices, SpotPriceBook } from '../core/types.ts'
 
@@ -26,6 +26,8 @@ export interface RegionSnapshot {
   readonly instances: ReadonlyMap<string, Instance>
   /** Launched-for spot instances whose group is not managed (or gone) and that are members of no managed group. */
   readonly strays: readonly Instance[]
+  /** The groups strays were launched for that still exist (unmanaged now): provenance compares templates. */
+  readonly strayGroups?: ReadonlyMap<string, Group>
   readonly catalog: Catalog
   readonly spotPrices: ReadonlyMap<string, SpotPriceBook>
   readonly onDemandPrices: ReadonlyMap<string, OnDemandPrices>
@@ -50,6 +52,7 @@ export interface DeferredRegion {
   readonly chunks: readonly (readonly string[])[]
   /** Chunk workers only see their own groups, so strays are found here, against all managed groups. */
   readonly strays: readonly Instance[]
+  readonly strayGroups?: ReadonlyMap<string, Group>
 }
 
 const memberIdsOf = (groups: readonly Group[]): Set<string> => {
@@ -66,6 +69,26 @@ const straysAmong = (
 ): Instance[] => {
   const names = new Set(managed.map((g) => g.name))
   return launched.filter((i) => !memberIds.has(i.id) && !names.has(i.tags[TAG_LAUNCHED_FOR_GROUP] ?? ''))
+}
+
+/**
+ * The groups that strays name and that still exist, by name. A group opted out by the value of the filter
+ * tag is outside a query for the opted-in value: those are looked up once more by the tag key alone (one
+ * call, only when such strays exist). A group that lost the tag altogether is not found: its strays are
+ * reported, never terminated.
+ */
+const groupsOfStrays = async (
+  cloud: CloudPort,
+  query: GroupQuery,
+  strays: readonly Instance[],
+  listed: readonly Group[],
+): Promise<Map<string, Group>> => {
+  const names = new Set(strays.map((i) => i.tags[TAG_LAUNCHED_FOR_GROUP] ?? ''))
+  const found = new Map(listed.filter((g) => names.has(g.name)).map((g) => [g.name, g]))
+  if (found.size === names.size || query.tagKey === undefined || query.tagValues.length === 0) return found
+  for (const group of await cloud.describeGroups({ tagKey: query.tagKey, tagValues: [] }))
+    if (names.has(group.name)) found.set(group.name, group)
+  return found
 }
 
 /** The platform of the group's first member whose details say one. */
@@ -106,17 +129,20 @@ export const observeRegion = async (
   scope: ObserveScope = {},
 ): Promise<RegionSnapshot | DeferredRegion> => {
   const { onlyGroups, splitAbove } = scope
-  const allGroups = await cloud.describeGroups(groupQuery(config))
+  const query = groupQuery(config)
+  const allGroups = await cloud.describeGroups(query)
   const managed = allGroups.filter(
     (g) => isManaged(g.tags, config) && (onlyGroups === undefined || onlyGroups.has(g.name)),
   )
   if (onlyGroups === undefined && splitAbove !== undefined && managed.length > splitAbove) {
     const names = managed.map((g) => g.name).sort()
     const launched = await cloud.describeLaunchedSpotInstances()
+    const strays = straysAmong(launched, managed, memberIdsOf(managed))
     return {
       region: cloud.region,
       chunks: chunksOf(names, splitAbove),
-      strays: straysAmong(launched, managed, memberIdsOf(managed)),
+      strays,
+      strayGroups: await groupsOfStrays(cloud, query, strays, allGroups),
     }
   }
   const [launchedAll, catalog] = await Promise.all([
@@ -160,6 +186,7 @@ export const observeRegion = async (
   })
   // When some groups were asked for, strays of other groups are the next full run's business.
   const strays = onlyGroups === undefined ? straysAmong(launchedAll, managed, memberIds) : []
+  const strayGroups = await groupsOfStrays(cloud, query, strays, allGroups)
 
   const descriptions = [...new Set(groups.map((g) => g.productDescription))].sort()
   const unreadSubnets = subnetsToRead(managed, instances)
@@ -173,6 +200,7 @@ export const observeRegion = async (
     groups,
     instances,
     strays,
+    strayGroups,
     catalog,
     spotPrices: new Map(descriptions.map((d, i) => [d, latestSpotPrices(spotRows[i] ?? [])])),
     onDemandPrices: new Map(descriptions.map((d, i) => [d, onDemand[i] as OnDemandPrices])),

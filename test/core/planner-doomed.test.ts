@@ -4,6 +4,7 @@ import {
   TAG_INTERRUPTION_WARNED,
   TAG_NO_SPOT_CAPACITY_UNTIL,
   TAG_REPLACED_TYPE,
+  TAG_SWAP_ID,
 } from '../../lambdas/core/constants.ts'
 import { parseCronSchedule } from '../../lambdas/core/cron.ts'
 import { planGroup } from '../../lambdas/core/planner.ts'
@@ -40,6 +41,20 @@ describe('planGroup with a member EC2 will interrupt (replaced ahead)', () => {
     )
     expect(launch?.tags[TAG_INTERRUPTION_WARNED]).toBeUndefined()
     expect(launch?.reason).toContain('interrupted in two minutes')
+  })
+
+  it('does not copy the swap id that attached the member onto its replacement (it would read as attached)', () => {
+    const member = doomedMember({
+      tags: {
+        [TAG_REPLACED_TYPE]: 'm5.large',
+        [TAG_INTERRUPTION_WARNED]: NOW.toISOString(),
+        [TAG_SWAP_ID]: 's1',
+      },
+    })
+    const plan = planGroup(planInput([member], { config: config({ minOnDemandNumber: 0 }) }))
+    const [launch] = launches(plan.actions)
+    expect(launch?.replacing).toBe(member.id)
+    expect(launch?.tags[TAG_SWAP_ID]).toBeUndefined()
   })
 
   it('replaces it outside the in-flight budget and before the on-demand instances', () => {

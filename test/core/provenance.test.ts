@@ -212,6 +212,70 @@ describe('planGroup with instances tagged as spotswap launches', () => {
     expect(plan.untrusted?.map((u) => u.code)).toEqual(['joined-a-group'])
   })
 
+  // Chaos seeds 5813, 6442, 6950: the run that attached it died before writing TAG_JOINED_GROUP, and the
+  // owner took the replacement out (keeping it) before the next run. Its swap id says it was attached.
+  it('does not terminate a launch outside the group that a swap named, once the swap shows its attach', () => {
+    // The owner's two and the backfill Auto Scaling launched when the replacement was taken out.
+    const fleet = onDemandFleet(3)
+    const partner = fleet[0] as Instance
+    const started = minutesAgo(40)
+    const detached = spotFor(partner, {
+      launchTime: minutesAgo(60),
+      tags: { ...spotFor(partner).tags, [TAG_SWAP_ID]: 's1' },
+    })
+    // desired 3 = the owner's 2 + the attached pair: the attach happened; the pair vanished.
+    const plan = planGroup(
+      planInput([...fleet], {
+        launched: [detached],
+        groupOverrides: {
+          desiredCapacity: 3,
+          maxSize: 3,
+          tags: {
+            'spot-enabled': 'true',
+            [TAG_SWAP]: `v2 id=s1 phase=attaching owner=2 pairs=1 started=${started.toISOString()}`,
+          },
+        },
+        ownerChanges: { kind: 'read', changes: [] },
+      }),
+    )
+    expect(plan.actions.filter((a) => JSON.stringify(a).includes(detached.id))).toEqual([])
+    expect(plan.actions.map((a) => a.kind)).toContain('give-back')
+    expect(plan.untrusted).toEqual([
+      expect.objectContaining({ instanceId: detached.id, code: 'joined-a-group' }),
+    ])
+  })
+
+  it('unnames and may clean up the launches of a swap whose attach never happened', () => {
+    const fleet = onDemandFleet(2)
+    const partner = fleet[0] as Instance
+    const started = minutesAgo(40)
+    const launch = spotFor(partner, {
+      launchTime: minutesAgo(60),
+      tags: { ...spotFor(partner).tags, [TAG_SWAP_ID]: 's1' },
+    })
+    // desired is the owner's 2: the attach never happened (the run died before it).
+    const plan = planGroup(
+      planInput([...fleet], {
+        launched: [launch],
+        others: [recording(partner, launch.id)],
+        groupOverrides: {
+          tags: {
+            'spot-enabled': 'true',
+            [TAG_SWAP]: `v2 id=s1 phase=attaching owner=2 pairs=1 started=${started.toISOString()}`,
+          },
+        },
+      }),
+    )
+    expect(plan.untrusted).toBeUndefined()
+    expect(plan.actions).toContainEqual(
+      expect.objectContaining({ kind: 'restore-max-size', unname: [launch.id] }),
+    )
+    // An hour old: past its orphan deadline, so it goes.
+    expect(plan.actions).toContainEqual(
+      expect.objectContaining({ kind: 'terminate-spot', instanceId: launch.id }),
+    )
+  })
+
   it('counts a member as the group, whoever launched it', () => {
     const fleet = onDemandFleet(2)
     const forged = forgedFor(fleet[0] as Instance, minutesAgo(600))

@@ -110,6 +110,22 @@ describe('executeActions: giving back a vanished pair’s unit', () => {
   })
 })
 
+describe('executeActions: closing a swap whose attach never happened', () => {
+  it('unnames its launches before the record goes, so a run cut short in between does it again', async () => {
+    const cloud = new FakeCloud()
+    cloud.addGroup('web', { maxSize: 2 })
+    const launch = cloud.addInstance({ lifecycle: 'spot', tags: { 'spotswap:swap-id': 's1' } })
+    const outcomes = await executeActions(
+      cloud,
+      [{ kind: 'restore-max-size', group: 'web', maxSize: undefined, unname: [launch.id], reason: 'close' }],
+      false,
+    )
+    expect(outcomes.map((o) => o.status)).toEqual(['done'])
+    expect(cloud.mutations.map((m) => m.method)).toEqual(['untagInstances', 'untagGroup'])
+    expect(cloud.instances.get(launch.id)?.tags['spotswap:swap-id']).toBeUndefined()
+  })
+})
+
 describe('executeActions: a swap in the run that closes the last one', () => {
   it('is not started when closing the last one failed: it was sized against that close', async () => {
     const cloud = new FakeCloud()

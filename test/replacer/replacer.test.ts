@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
   TAG_JOINED_GROUP,
+  TAG_LAUNCH_TEMPLATE_ID,
   TAG_REPLACEMENT_ATTEMPT,
   TAG_SWAP,
   TAG_SWAP_ID,
@@ -270,6 +271,38 @@ describe('replacer', () => {
     expect(cloud.instances.get(forged.id)?.state).toBe('running')
   })
 
+  // Chaos seed 12239: runs blocked for 90 minutes, the partners scaled in meanwhile (so gone from EC2's
+  // view), then the owner opted the group out: only the group's template can vouch for the launch.
+  it('terminates a launch for a group opted out since when its partner is gone, by the group template', async () => {
+    const cloud = cloudWithFleet(1)
+    cloud.addGroup('opted-out', { tags: { 'spot-enabled': 'false' } })
+    const template = cloud.group('opted-out').launchTemplate?.id ?? ''
+    const launch = (tags: Record<string, string>) =>
+      cloud.addInstance({
+        lifecycle: 'spot',
+        tags: {
+          'launched-for-asg': 'opted-out',
+          'launched-for-replacing-instance': 'i-000000000000dead0',
+          ...tags,
+        },
+      })
+    const ours = launch({ [TAG_LAUNCH_TEMPLATE_ID]: template })
+    const foreign = launch({ [TAG_LAUNCH_TEMPLATE_ID]: 'lt-0aaaaaaaaaaaaaaaa' })
+    const gone = cloud.addInstance({
+      lifecycle: 'spot',
+      tags: {
+        'launched-for-asg': 'deleted-group',
+        'launched-for-replacing-instance': 'i-000000000000dead1',
+        [TAG_LAUNCH_TEMPLATE_ID]: template,
+      },
+    })
+    await harness({ 'us-east-1': cloud }).run()
+    expect(cloud.instances.get(ours.id)?.state).toBe('terminated')
+    expect(cloud.instances.get(foreign.id)?.state).toBe('running')
+    // The group is gone: nothing is left to compare its template with.
+    expect(cloud.instances.get(gone.id)?.state).toBe('running')
+  })
+
   it('emits savings, counts and replacement metrics per group and per region', async () => {
     const cloud = cloudWithFleet(2)
     const h = harness({ 'us-east-1': cloud })
@@ -460,6 +493,8 @@ describe('replacer', () => {
     expect(cloud.calls.map((c) => c.method)).toEqual([
       'describeGroups',
       'describeLaunchedSpotInstances',
+      // The stray's group is not among those listed: looked up by the filter's tag key alone.
+      'describeGroups',
       'describeInstances',
       'groupOfInstances',
       'terminateInstances',
@@ -477,19 +512,35 @@ describe('replacer', () => {
     expect(chunkSummary.regions[0]?.groups).toHaveLength(200)
   })
 
-  it('reads termination protection only for instances about to be retired, and moves on past a protected one', async () => {
+  it('reads termination protection of the instance about to be retired, then of the group once one is protected', async () => {
     const cloud = cloudWithFleet(3)
-    const [oldest, second] = [...cloud.group('web').members.keys()] as [string, string]
+    const [oldest, second, third] = [...cloud.group('web').members.keys()] as [string, string, string]
     cloud.protectedIds.add(oldest)
     await harness({ 'us-east-1': cloud }).run()
     expect(cloud.calls.filter((c) => c.method === 'terminationProtected').map((c) => c.args[0])).toEqual([
       [oldest],
-      [second],
+      [second, third],
     ])
     const launched = cloud.calls
       .filter((c) => c.method === 'launchSpot')
       .map((c) => (c.args[0] as { tags: Record<string, string> }).tags['launched-for-replacing-instance'])
     expect(launched).toEqual([second])
+  })
+})
+
+describe('the replacer with many members protected from API termination', () => {
+  // Chaos seed 7442: read one at a time, four protected oldest members used up the run's rounds, and each
+  // run ended before reaching an unprotected one: five on-demand members kept for good.
+  it('reaches the first unprotected member however many older ones are protected', async () => {
+    const cloud = cloudWithFleet(20)
+    const ids = [...cloud.group('web').members.keys()]
+    for (const id of ids.slice(0, 16)) cloud.protectedIds.add(id)
+    await harness({ 'us-east-1': cloud }).run()
+    const launched = cloud.calls
+      .filter((c) => c.method === 'launchSpot')
+      .map((c) => (c.args[0] as { tags: Record<string, string> }).tags['launched-for-replacing-instance'])
+    expect(launched).toEqual(ids.slice(16, 16 + launched.length))
+    expect(launched.length).toBeGreaterThan(0)
   })
 })
 

@@ -93,6 +93,13 @@ export interface Recovery {
   /** When to look again, seconds from now: a replacement should serve by then (or its deadline has come). */
   readonly lookAgainSeconds: number | undefined
   /**
+   * The id of a swap closing this run with nothing to show its launches ever joined the group (its record
+   * never said the attach was done, nothing of it is attached, no unit is given back): launches carrying
+   * it stay spotswap's to attach or clean up, and the close unnames them. Any other launch outside the
+   * group carrying a swap's id joined the group and was taken out since (core/provenance.ts).
+   */
+  readonly unattachedSwapId?: string
+  /**
    * Set when this run's actions close the swap having finished it: the desired capacity and MaxSize the
    * group has once they are done, so the next swap can start in the same run, after them.
    */
@@ -175,17 +182,26 @@ const recoverNamed = (
     const raw = onGroup.kind === 'unreadable' ? onGroup.raw : '(none)'
     return releaseAndClose('record-unreadable', input, halfDone, maxSize, `the swap record is ${raw}`)
   }
+  // A swap that never recorded its attach done and has nothing attached, closed without giving a unit
+  // back: nothing shows its launches joined the group, so they are spotswap's again (unnamed as it closes).
+  const unconfirmedId = record.phase === 'attaching' && halfDone.length === 0 ? record.id : undefined
+  const closingUnconfirmed = (recovery: Recovery): Recovery =>
+    unconfirmedId === undefined ? recovery : { ...recovery, unattachedSwapId: unconfirmedId }
   if (
     record.phase === 'attaching' &&
     halfDone.length === 0 &&
     group.desiredCapacity === record.ownerDesired
   ) {
-    return withReleased(closeSwap('attach-not-done', input, record, group.desiredCapacity))
+    return withReleased(
+      closingUnconfirmed(closeSwap('attach-not-done', input, record, group.desiredCapacity)),
+    )
   }
   const judged = judgeRecord(record, group.desiredCapacity, halfDone.length, input.stillIn)
   if (!judged.ours) {
     const detail = `desired capacity is ${group.desiredCapacity}, not what the swap record accounts for with ${halfDone.length} half-done pair(s)`
-    return withReleased(releaseAndClose('owner-resized', input, halfDone, record.originalMaxSize, detail))
+    return withReleased(
+      closingUnconfirmed(releaseAndClose('owner-resized', input, halfDone, record.originalMaxSize, detail)),
+    )
   }
   if (halfDone.length === 0 && judged.vanished === 0)
     return withReleased(closeSwap('finishing', input, record, group.desiredCapacity))
@@ -219,7 +235,7 @@ const recoverNamed = (
     const detail = `desired capacity was changed from ${change.from} to ${change.to} at ${change.at.toISOString()}, after the swap started`
     return withReleased(
       halfDone.length === 0
-        ? closeSwap('owner-changed', input, record, group.desiredCapacity, detail)
+        ? closingUnconfirmed(closeSwap('owner-changed', input, record, group.desiredCapacity, detail))
         : releaseAndClose('owner-changed', input, halfDone, record.originalMaxSize, detail),
     )
   }
@@ -409,9 +425,9 @@ const finishPairs = (
     const { situation, detail } = pairSituation(input, pair, keepsMinimum, deadlineMs)
     const row = pairTransition(situation)
     const why = detail === '' ? row.why : `${detail}: ${row.why}`
-    if (row.outcome === 'wait-all') {
-      blocked = `swap waits (${situation}): ${why}`
-      break
+    if (row.outcome === 'hold') {
+      waits.push(`held (${situation}): ${why}`)
+      continue
     }
     if (row.outcome === 'wait') {
       if (hasTrafficSources(group.trafficSources)) awaitingHealth.push(pair.spotInstanceId)

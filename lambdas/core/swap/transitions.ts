@@ -35,8 +35,11 @@ export type SwapSituation =
 
 export type PairOutcome =
   | 'wait'
-  /** This pair and every one after it wait (each step is announced as the one after the previous). */
-  | 'wait-all'
+  /**
+   * The owner holds the pair: it keeps its unit (the swap stays open) while the other pairs finish. It is
+   * not looked at again sooner than the schedule: only the owner lifting a protection changes it.
+   */
+  | 'hold'
   /** The partner leaves with a decrement (the attach's unit). */
   | 'retire-partner'
   /** The replacement leaves with a decrement; the partner stays. */
@@ -115,7 +118,11 @@ export const SWAP_TRANSITIONS: readonly Transition<SwapSituation, SwapOutcome>[]
 ]
 
 export const PAIR_TRANSITIONS: readonly Transition<PairSituation, PairOutcome>[] = [
-  { situation: 'both-protected', outcome: 'wait-all', why: 'the owner protected both sides of the pair' },
+  {
+    situation: 'both-protected',
+    outcome: 'hold',
+    why: 'the owner protected both sides of the pair: it keeps its unit until they lift a protection; the other pairs finish',
+  },
   {
     situation: 'partner-kept',
     outcome: 'retire-replacement',
@@ -139,8 +146,8 @@ export const PAIR_TRANSITIONS: readonly Transition<PairSituation, PairOutcome>[]
   },
   {
     situation: 'replacement-protected',
-    outcome: 'wait-all',
-    why: 'its replacement does not serve by the deadline, but the owner protected it: it stays until they lift the protection',
+    outcome: 'hold',
+    why: 'its replacement does not serve by the deadline, but the owner protected it: the pair keeps its unit until they lift the protection; the other pairs finish',
   },
   {
     situation: 'not-serving-by-deadline',

@@ -312,7 +312,7 @@ describe('finishing a swap an earlier run left', () => {
     })
   })
 
-  it('retires neither side while the owner protects both, and the pairs after it wait too', () => {
+  it('retires neither side while the owner protects both, and holds that pair alone', () => {
     const fleet = onDemandFleet(2)
     const s1 = spotFor(fleet[0] as Instance)
     const plan = planGroup(
@@ -325,7 +325,8 @@ describe('finishing a swap an earlier run left', () => {
     expect(plan.instanceSkips).toContainEqual({
       instanceId: s1.id,
       code: 'swap-waits',
-      reason: 'swap waits (both-protected): the owner protected both sides of the pair',
+      reason:
+        'held (both-protected): the owner protected both sides of the pair: it keeps its unit until they lift a protection; the other pairs finish',
     })
   })
 

@@ -226,6 +226,34 @@ describe('the swap state table', () => {
     },
   )
 
+  it('holds a pair the owner protected while the other pairs finish (chaos seed 455)', () => {
+    // Before, a protected replacement made every later pair wait too: their units stayed past the
+    // deadline, the group above its owner's size until the owner resized it (invariant 4).
+    const S2 = spotFor(P2, { tags: { [TAG_REPLACING_INSTANCE]: P2.id, [TAG_SWAP_ID]: 's1' } })
+    const tg = trafficSourceKey('target-group', TG)
+    const recovery = recover({
+      record: record('waiting', 2),
+      desired: 4,
+      extraMembers: [S2],
+      protectedIds: [S1.id],
+      now: new Date(STARTED.getTime() + 3_600_000),
+      health: {
+        kind: 'read',
+        health: {
+          settings: new Map([[tg, { intervalSeconds: 30, healthyThreshold: 3 }]]),
+          states: new Map([
+            [S1.id, new Map([[tg, { state: 'unhealthy' }]])],
+            [S2.id, new Map([[tg, { state: 'healthy' }]])],
+          ]),
+        },
+      },
+    })
+    expect(kinds(recovery.actions)).toEqual(['complete-swap:partner'])
+    expect(recovery.actions[0]).toMatchObject({ pair: { spotInstanceId: S2.id, onDemandInstanceId: P2.id } })
+    expect(recovery.waiting).toContain('held (replacement-protected)')
+    expect(recovery.awaitingHealth).toEqual([])
+  })
+
   it('announces each step in the record before it, one pair fewer each, phase retiring', () => {
     const recovery = recover({ record: record('waiting', 1), health: healthy('healthy') })
     expect(recovery.actions[0]).toMatchObject({
