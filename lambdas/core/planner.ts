@@ -291,6 +291,15 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
       code: 'not-spotswaps-launch',
       reason: untrustedReason(suspect),
     })
+  // A launch refused as already attached (it carries a swap's id) while a swap is open may be that swap's,
+  // its attach not yet judged (the owner may have resized meanwhile): its partner gets no second
+  // replacement until the swap closes (chaos seed 1458).
+  const heldByOpenSwap = new Set<string>()
+  if (recovery.open)
+    for (const suspect of untrusted) {
+      const partner = detail(suspect.instanceId)?.tags[TAG_REPLACING_INSTANCE]
+      if (suspect.code === 'joined-a-group' && partner !== undefined) heldByOpenSwap.add(partner)
+    }
   const pendingByPartner = new Map<string, Instance>()
   for (const instance of trusted.sort(byLaunchTimeThenId)) {
     const partner = instance.tags[TAG_REPLACING_INSTANCE]
@@ -461,6 +470,7 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
       (m) =>
         !pendingByPartner.has(m.instanceId) &&
         !halfDonePartners.has(m.instanceId) &&
+        !heldByOpenSwap.has(m.instanceId) &&
         !givingBack.has(m.instanceId) &&
         !released.includes(m),
     )
@@ -517,7 +527,8 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
       actions,
       instanceSkips,
       pending: new Map(wanted),
-      halfDonePartners,
+      halfDonePartners:
+        heldByOpenSwap.size === 0 ? halfDonePartners : new Set([...halfDonePartners, ...heldByOpenSwap]),
       waiting: recovery.waiting,
       skip,
       saving: (type, zone) => projectedSaving(input, config, type, zone, meter),

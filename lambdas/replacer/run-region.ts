@@ -16,7 +16,7 @@ import { launchProvenance, type UntrustedInstance, untrustedReason } from '../co
 import { type OwnerChanges, readActivities } from '../core/scaling-activities.ts'
 import type { Selection } from '../core/selection.ts'
 import type { HealthObservation } from '../core/serving.ts'
-import { readSwapRecord } from '../core/swap/record.ts'
+import { readSwapRecord, unattachedSwapIdOf } from '../core/swap/record.ts'
 import type { Group, Instance, OnDemandPrices } from '../core/types.ts'
 import { executeActions, type Outcome } from './execute.ts'
 import { mapWithConcurrency } from './limit.ts'
@@ -456,7 +456,10 @@ const cleanStrays = async (
   )
   const ours = candidates.filter((i) => {
     const group = groups?.get(i.tags[TAG_LAUNCHED_FOR_GROUP] ?? '')
-    const verdict = launchProvenance(i, group, partners.get(i.tags[TAG_REPLACING_INSTANCE] ?? ''))
+    const partner = partners.get(i.tags[TAG_REPLACING_INSTANCE] ?? '')
+    // A swap left open when the group was opted out, whose attach never happened (chaos seed 7567).
+    const unattached = group === undefined ? undefined : unattachedSwapIdOf(group)
+    const verdict = launchProvenance(i, group, partner, false, unattached)
     if (verdict.ours) return true
     reportUntrusted(options, cloud.region, i.tags[TAG_LAUNCHED_FOR_GROUP] ?? '', [
       { instanceId: i.id, code: verdict.code, detail: verdict.detail },

@@ -245,6 +245,34 @@ describe('planGroup with instances tagged as spotswap launches', () => {
     ])
   })
 
+  // Chaos seed 1458: the attach failed and the owner scaled out by one meanwhile, so desired reads as
+  // owner + pairs. The launch is left alone until the swap is judged, and its partner gets no second one.
+  it('launches no second replacement for the partner of a launch an open swap may have attached', () => {
+    const fleet = onDemandFleet(3)
+    const partner = fleet[0] as Instance
+    const launch = spotFor(partner, {
+      launchTime: minutesAgo(3),
+      tags: { ...spotFor(partner).tags, [TAG_SWAP_ID]: 's1' },
+    })
+    const plan = planGroup(
+      planInput([...fleet], {
+        launched: [launch],
+        others: [recording(partner, launch.id)],
+        groupOverrides: {
+          desiredCapacity: 4,
+          maxSize: 4,
+          tags: {
+            'spot-enabled': 'true',
+            [TAG_SWAP]: `v2 id=s1 phase=attaching owner=3 pairs=1 started=${minutesAgo(2).toISOString()}`,
+          },
+        },
+      }),
+    )
+    expect(plan.actions.filter((a) => a.kind === 'launch-spot' && a.replacing === partner.id)).toEqual([])
+    expect(plan.actions.filter((a) => JSON.stringify(a).includes(launch.id))).toEqual([])
+    expect(plan.onDemand.find((s) => s.instanceId === partner.id)?.code).toBe('swap-open')
+  })
+
   it('unnames and may clean up the launches of a swap whose attach never happened', () => {
     const fleet = onDemandFleet(2)
     const partner = fleet[0] as Instance

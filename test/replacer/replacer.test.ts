@@ -303,6 +303,40 @@ describe('replacer', () => {
     expect(cloud.instances.get(gone.id)?.state).toBe('running')
   })
 
+  // Chaos seed 7567: a swap named its launch and died before the attach; the owner then opted the group out.
+  it('terminates a stray named by a swap its opted-out group never attached, not one it did', async () => {
+    const cloud = cloudWithFleet(1)
+    cloud.addGroup('opted-out', {
+      tags: { 'spot-enabled': 'false' },
+    })
+    const template = cloud.group('opted-out').launchTemplate?.id ?? ''
+    const launch = (swapId: string) => {
+      const partner = cloud.addInstance({ group: 'opted-out' })
+      const instance = cloud.addInstance({
+        lifecycle: 'spot',
+        tags: {
+          'launched-for-asg': 'opted-out',
+          'launched-for-replacing-instance': partner.id,
+          [TAG_LAUNCH_TEMPLATE_ID]: template,
+          [TAG_SWAP_ID]: swapId,
+        },
+      })
+      partner.tags = { [TAG_REPLACEMENT_ATTEMPT]: `1:${instance.id}@2026-01-01T00:00:00.000Z` }
+      return instance
+    }
+    const neverAttached = launch('s1')
+    const attachedBefore = launch('s0')
+    // Desired capacity is still the owner's: the attach never happened.
+    const group = cloud.group('opted-out')
+    group.tags = {
+      ...group.tags,
+      [TAG_SWAP]: `v2 id=s1 phase=attaching owner=${group.desiredCapacity} pairs=1`,
+    }
+    await harness({ 'us-east-1': cloud }).run()
+    expect(cloud.instances.get(neverAttached.id)?.state).toBe('terminated')
+    expect(cloud.instances.get(attachedBefore.id)?.state).toBe('running')
+  })
+
   it('emits savings, counts and replacement metrics per group and per region', async () => {
     const cloud = cloudWithFleet(2)
     const h = harness({ 'us-east-1': cloud })

@@ -201,3 +201,17 @@ export const judgeRecord = (
   const ours = desired === recordedDesired(now) && halfDone <= now.pairs
   return { ours, record: now, vanished: ours ? now.pairs - halfDone : 0 }
 }
+
+/**
+ * The id of the group's open swap while nothing shows its attach happened (phase `attaching`, desired
+ * capacity still the owner's): launches carrying it are still spotswap's (core/provenance.ts).
+ */
+export const unattachedSwapIdOf = (group: {
+  readonly tags: Readonly<Record<string, string>>
+  readonly desiredCapacity: number
+}): string | undefined => {
+  const onGroup = readSwapRecord(group.tags)
+  if (onGroup.kind !== 'read') return undefined
+  const { record } = onGroup
+  return record.phase === 'attaching' && group.desiredCapacity === record.ownerDesired ? record.id : undefined
+}

@@ -140,7 +140,19 @@ export const recoverSwaps = (input: RecoveryInput): Recovery => {
     untrusted.push({ instanceId: m.instanceId, code: verdict.code, detail: verdict.detail })
     return []
   })
-  const recovered = recoverNamed(input, onGroup, named)
+  let recovered = recoverNamed(input, onGroup, named)
+  // While the open swap shows no attach (nothing attached, desired still the owner's), its launches are
+  // still spotswap's: a swap id alone must not make them look attached (chaos seed 1458: the attach
+  // failed, and its launch was refused and replaced a second time).
+  const record = onGroup.kind === 'read' ? onGroup.record : undefined
+  if (
+    record?.id !== undefined &&
+    recovered.unattachedSwapId === undefined &&
+    record.phase === 'attaching' &&
+    recovered.halfDoneReplacements.length === 0 &&
+    input.group.desiredCapacity === record.ownerDesired
+  )
+    recovered = { ...recovered, unattachedSwapId: record.id }
   return untrusted.length === 0 ? recovered : { ...recovered, untrusted }
 }
 
@@ -213,12 +225,14 @@ const recoverNamed = (
   // spotswap's roles, is the defence against a record forged with nothing else.
   if (halfDone.length === 0 && !input.corroborates(record))
     return withReleased(
-      releaseAndClose(
-        'record-unverified',
-        input,
-        [],
-        record.originalMaxSize,
-        `the swap record ${formatSwapRecord(record)} holds ${judged.vanished} unit(s)`,
+      closingUnconfirmed(
+        releaseAndClose(
+          'record-unverified',
+          input,
+          [],
+          record.originalMaxSize,
+          `the swap record ${formatSwapRecord(record)} holds ${judged.vanished} unit(s)`,
+        ),
       ),
     )
   const owner = input.ownerChanges
