@@ -270,6 +270,11 @@ export interface GroupPlan {
   /** Attached replacements whose load-balancer health the plan needs (read, then planned again). */
   readonly awaitingHealth?: readonly string[]
   /**
+   * Group subnets whose zone a replacement in another zone needed and nobody knew (core/subnets.ts
+   * balancedElsewhere): read, then planned again.
+   */
+  readonly unknownSubnets?: readonly string[]
+  /**
    * Instances tagged as spotswap's launches (or as an open swap's replacements) that provenance refused
    * (core/provenance.ts): never attached, terminated nor counted as pairs; logged and counted.
    */

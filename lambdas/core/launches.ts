@@ -24,7 +24,7 @@ import { type FleetChoices, fleetChoices } from './fleet-choices.ts'
 import { byLaunchTimeThenId, type PlanInput } from './plan-input.ts'
 import type { FleetOverride } from './port.ts'
 import { compareCodePoints, type RankedCandidate, type Selection, selectCandidates } from './selection.ts'
-import { type Placement, placementFor, subnetZonesSeen } from './subnets.ts'
+import { balancedElsewhere, type Placement, placementFor, subnetZonesSeen } from './subnets.ts'
 import type { Catalog, Group, GroupMember, Instance, InstanceTypeInfo } from './types.ts'
 import { poolKey } from './types.ts'
 import type { WorkMeter } from './work-budget.ts'
@@ -55,6 +55,8 @@ export interface LaunchBudget {
   readonly inFlight: readonly string[]
   /** Counts the group's selection work (core/work-budget.ts); none counts nothing. */
   readonly meter?: WorkMeter
+  /** Collects the group subnets whose zone a zone move needed and nobody knew (read, then planned again). */
+  readonly unknownSubnets?: Set<string>
 }
 
 /** A member waits for the in-flight budget: named with what takes it (`i-1 (replacing i-9), ...`). */
@@ -258,6 +260,17 @@ export const planLaunches = (
     return zones
   }
   const placementOf = (instance: Instance): Placement => placementFor(group, instance, subnetZones)
+  // Zone moves under way: a replacement in another zone than its partner's (+1 there, -1 at the partner's).
+  const zoneShift = new Map<string, number>()
+  const shiftZones = (from: string, to: string): void => {
+    if (from === to) return
+    zoneShift.set(from, (zoneShift.get(from) ?? 0) - 1)
+    zoneShift.set(to, (zoneShift.get(to) ?? 0) + 1)
+  }
+  for (const pending of budget.pendingSpot) {
+    const partner = input.instances.get(pending.tags[TAG_REPLACING_INSTANCE] ?? '')
+    if (partner !== undefined) shiftZones(partner.zone, pending.zone)
+  }
   const moves = moveCandidates(input, config, budget, selectionFor, placementOf)
   // Nothing to replace (a converged group): no pools to count, no dates to format.
   if (budget.eligible.length === 0 && moves.length === 0) return launches
@@ -398,14 +411,37 @@ export const planLaunches = (
       skip(instance, 'no-subnet-in-group', placement.detail)
       continue
     }
-    const selection = selectionFor(baseType, original, placement.zone, onDemandPrice)
+    let selection = selectionFor(baseType, original, placement.zone, onDemandPrice)
+    let zone: Extract<Placement, { ok: true }> = placement
+    let elsewhereNote = ''
+    // No compatible pool in its zone: an on-demand member may be replaced in another of the group's zones
+    // if the group stays balanced (the zone-balanced oracle of the benchmark does the same).
+    if (selection.ranked.length === 0 && replacingOnDemand && !doomed) {
+      const elsewhere = balancedElsewhere(group, instance, subnetZones(), zoneShift)
+      for (const subnet of elsewhere.unknownSubnets) budget.unknownSubnets?.add(subnet)
+      for (const other of elsewhere.placements) {
+        const there = selectionFor(baseType, original, other.zone, onDemandPrice)
+        if (there.ranked.length === 0) continue
+        selection = there
+        zone = other
+        break
+      }
+      elsewhereNote =
+        elsewhere.unknownSubnets.length > 0
+          ? `; the zones of subnets ${elsewhere.unknownSubnets.join(', ')} are not known yet`
+          : elsewhere.zones <= 1
+            ? ''
+            : elsewhere.placements.length === 0
+              ? '; no other zone of the group keeps it balanced'
+              : '; no other zone that keeps the group balanced has a compatible pool either'
+    }
     if (selection.ranked.length === 0) {
       // Every catalogue type through the filters, once per selection.
       budget.meter?.charge(catalog.size)
       skip(
         instance,
         'no-compatible-spot-type',
-        noCandidateDetail(catalog, selection, original, instance.zone),
+        `${noCandidateDetail(catalog, selection, original, instance.zone)}${elsewhereNote}`,
         {
           rejectedBy: countRejections(selection),
         },
@@ -425,8 +461,9 @@ export const planLaunches = (
       poolCounts,
       budget.targetSpot,
       input.maxPoolShare ?? MAX_POOL_SHARE,
-      placement.subnetId,
+      zone.subnetId,
     )
+    shiftZones(instance.zone, zone.zone)
     if (replacingOnDemand) onDemandLaunches++
     if (!doomed) budgeted++
     launch(
@@ -437,7 +474,7 @@ export const planLaunches = (
         doomed,
         expectedHourlySavingsUsd: onDemandPrice - first.spotPriceUsd,
         reason: replacingOnDemand
-          ? `on-demand ${instance.type} above the minimum; ${first.instanceType} spot at $${first.spotPriceUsd} vs $${onDemandPrice} on-demand`
+          ? `on-demand ${instance.type} above the minimum; ${first.instanceType} spot at $${first.spotPriceUsd} vs $${onDemandPrice} on-demand${zone.zone === instance.zone ? '' : ` in ${zone.zone} (${instance.zone} has no compatible spot pool; the group stays balanced)`}`
           : `spot ${instance.type} ${doomed ? 'interrupted in two minutes' : 'at risk (rebalance recommendation)'}; moving to ${first.instanceType} at $${first.spotPriceUsd}`,
       },
     )

@@ -177,6 +177,7 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
   const config = effectiveConfig(group, input.config)
   const actions: Action[] = []
   const instanceSkips: InstanceSkip[] = []
+  const unknownSubnets = new Set<string>()
   const detail = (id: string): Instance | undefined => input.instances.get(id)
   const inService = group.members.filter((m) => m.lifecycleState === 'InService')
   const onDemand: GroupMember[] = []
@@ -507,6 +508,7 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
         doomedIds.has(partner) || readyIds.has(instance.id) ? [] : [`${instance.id} (replacing ${partner})`],
       ),
       meter,
+      unknownSubnets,
     })
     actions.push(...launches)
     if (!recovery.open && ready.length === 0 && launches.some((a) => a.kind === 'launch-spot'))
@@ -542,6 +544,7 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
     figures,
     ...(untrusted.length > 0 ? { untrusted } : {}),
     ...(recovery.awaitingHealth.length > 0 ? { awaitingHealth: recovery.awaitingHealth } : {}),
+    ...(unknownSubnets.size > 0 ? { unknownSubnets: [...unknownSubnets].sort() } : {}),
     ...(lookAgain === undefined ? {} : { lookAgainSeconds: lookAgain }),
   }
 }

@@ -65,3 +65,51 @@ export const placementFor = (
   ) as [string]
   return { ok: true, zone, subnetId: firstByName(byZone.get(zone) ?? []) }
 }
+
+/**
+ * Where else a replacement may go when its partner's zone has no compatible spot pool: the group's other
+ * zones (by its subnets) into which moving one instance out of the partner's zone keeps the group
+ * balanced (within one instance of each other), fewest members first. Auto Scaling "maintains an equal
+ * number of instances across enabled Availability Zones"
+ * (https://docs.aws.amazon.com/autoscaling/ec2/userguide/ec2-auto-scaling-availability-zone-balanced.html)
+ * and rebalances a group that is not: a move that leaves it balanced starts no rebalancing. `shift` holds the moves already under way
+ * (+1 where a replacement goes, -1 where its partner leaves). Nothing when a subnet's zone is unknown:
+ * balance cannot be judged without every zone (`unknownSubnets` says which to read).
+ */
+export const balancedElsewhere = (
+  group: Group,
+  instance: Instance,
+  zoneOf: ReadonlyMap<string, string>,
+  shift: ReadonlyMap<string, number>,
+): {
+  readonly placements: readonly Extract<Placement, { ok: true }>[]
+  readonly unknownSubnets: string[]
+  /** How many zones the group spans, as far as known. */
+  readonly zones: number
+} => {
+  if (group.subnetIds.length === 0) return { placements: [], unknownSubnets: [], zones: 1 }
+  const unknownSubnets = group.subnetIds.filter((s) => !zoneOf.has(s))
+  if (unknownSubnets.length > 0) return { placements: [], unknownSubnets, zones: 0 }
+  const byZone = new Map<string, string[]>()
+  for (const subnet of group.subnetIds) {
+    const zone = zoneOf.get(subnet) as string
+    byZone.set(zone, [...(byZone.get(zone) ?? []), subnet])
+  }
+  if (!byZone.has(instance.zone)) return { placements: [], unknownSubnets: [], zones: byZone.size }
+  const counts = new Map([...byZone.keys()].map((zone) => [zone, shift.get(zone) ?? 0]))
+  for (const member of group.members)
+    if (!isLeavingGroup(member.lifecycleState) && counts.has(member.zone))
+      counts.set(member.zone, (counts.get(member.zone) ?? 0) + 1)
+  const balancedAfter = (to: string): boolean => {
+    const after = new Map(counts)
+    after.set(instance.zone, (after.get(instance.zone) ?? 0) - 1)
+    after.set(to, (after.get(to) ?? 0) + 1)
+    const values = [...after.values()]
+    return Math.max(...values) - Math.min(...values) <= 1
+  }
+  const placements = [...byZone.keys()]
+    .filter((zone) => zone !== instance.zone && balancedAfter(zone))
+    .sort((a, b) => (counts.get(a) ?? 0) - (counts.get(b) ?? 0) || compareCodePoints(a, b))
+    .map((zone) => ({ ok: true as const, zone, subnetId: firstByName(byZone.get(zone) ?? []) }))
+  return { placements, unknownSubnets: [], zones: byZone.size }
+}

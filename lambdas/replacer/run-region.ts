@@ -258,7 +258,8 @@ export const PROTECTION_READS_PER_GROUP = 100
  * retired. Groups whose details change something are planned again (a skipped instance may hand its turn
  * to one not yet read, hence the rounds). A converged account makes none of these reads.
  */
-const planRegion = async (context: PlanContext, cloud: CloudPort): Promise<GroupPlan[]> => {
+const planRegion = async (given: PlanContext, cloud: CloudPort): Promise<GroupPlan[]> => {
+  let context = given
   const { snapshot } = context
   const none = {
     protectedIds: new Set<string>(),
@@ -277,6 +278,23 @@ const planRegion = async (context: PlanContext, cloud: CloudPort): Promise<Group
         context,
         { ...none, health },
         snapshot.groups.filter((g) => health.has(g.group.name)),
+      ).map((p) => [p.group, p]),
+    )
+    plans = plans.map((p) => again.get(p.group) ?? p)
+  }
+  // A member whose zone has no compatible pool may be replaced in another zone once every zone of its
+  // group is known: the subnets no instance told are read (one DescribeSubnets) and the groups planned again.
+  const unknownSubnets = [...new Set(plans.flatMap((p) => p.unknownSubnets ?? []))]
+  if (unknownSubnets.length > 0) {
+    const read = await cloud.subnetZones(unknownSubnets)
+    const subnetZones = new Map([...snapshot.subnetZones, ...read])
+    context = { ...context, snapshot: { ...snapshot, subnetZones } }
+    const needing = new Set(plans.filter((p) => (p.unknownSubnets ?? []).length > 0).map((p) => p.group))
+    const again = new Map(
+      planAll(
+        context,
+        { ...none, health },
+        context.snapshot.groups.filter((g) => needing.has(g.group.name)),
       ).map((p) => [p.group, p]),
     )
     plans = plans.map((p) => again.get(p.group) ?? p)

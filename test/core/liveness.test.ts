@@ -92,7 +92,12 @@ describe('on-demand statuses in the plan', () => {
 
   it('names the nearest refused types, with their filter, when no type priced in the zone fits', () => {
     const fleet = onDemandFleet(1)
-    const plan = planGroup(planInput(fleet, { config: config({ disallowedInstanceTypes: ['*'] }) }))
+    const plan = planGroup(
+      planInput(fleet, {
+        config: config({ disallowedInstanceTypes: ['*'] }),
+        groupOverrides: { subnetIds: ['subnet-a'] },
+      }),
+    )
     const [status] = plan.onDemand
     expect(status?.code).toBe('no-compatible-spot-type')
     expect(status?.detail).toMatch(
@@ -102,7 +107,9 @@ describe('on-demand statuses in the plan', () => {
 
   it('says when the zone prices the type itself not at all', () => {
     const fleet = onDemandFleet(1)
-    const plan = planGroup(planInput(fleet, { spotPrices: new Map() }))
+    const plan = planGroup(
+      planInput(fleet, { spotPrices: new Map(), groupOverrides: { subnetIds: ['subnet-a'] } }),
+    )
     expect(plan.onDemand[0]).toMatchObject({
       code: 'no-compatible-spot-type',
       detail: 'no instance type has a spot price in us-east-1a',

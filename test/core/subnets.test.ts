@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { planGroup } from '../../lambdas/core/planner.ts'
 import { launches } from '../builders/actions.ts'
-import { anInstance, memberOf, minutesAgo, planInput } from '../builders/world.ts'
+import { anInstance, config, memberOf, minutesAgo, planInput, realSpotPrices } from '../builders/world.ts'
 
 const original = (zone: string, subnetId: string) =>
   anInstance({ type: 'm5.large', zone, subnetId, launchTime: minutesAgo(600) })
@@ -72,5 +72,66 @@ describe('where a replacement goes (the group’s current VPCZoneIdentifier)', (
       planInput([original('us-east-1a', 'subnet-default-a')], { groupOverrides: { subnetIds: [] } }),
     )
     expect(launchedInto(plan)).toEqual({ subnets: ['subnet-default-a'], zones: ['us-east-1a'] })
+  })
+})
+
+describe('a replacement in another zone when its partner’s zone has no compatible spot pool', () => {
+  // Every real price, except none in us-east-1c (as in five-zones-48h, whose us-east-1c offers only old types).
+  const withoutZoneC = new Map([...realSpotPrices()].filter(([pool]) => !pool.endsWith('/us-east-1c')))
+  const subnets = new Map([
+    ['subnet-a', 'us-east-1a'],
+    ['subnet-b', 'us-east-1b'],
+    ['subnet-c', 'us-east-1c'],
+    ['subnet-d', 'us-east-1d'],
+  ])
+  const member = (zone: string, lifecycle: 'spot' | 'on-demand' = 'spot') =>
+    anInstance({
+      type: 'm5.large',
+      lifecycle,
+      zone,
+      subnetId: `subnet-${zone.at(-1)}`,
+      launchTime: minutesAgo(600),
+    })
+  const plan = (instances: readonly ReturnType<typeof member>[]) =>
+    planGroup(
+      planInput(instances, {
+        spotPrices: withoutZoneC,
+        subnetZones: subnets,
+        groupOverrides: { subnetIds: [...subnets.keys()] },
+        config: config({ minOnDemandNumber: 0 }),
+      }),
+    )
+
+  it('goes to the emptiest zone when the group stays balanced (1,1,1,0 → 1,1,0,1)', () => {
+    const stuck = member('us-east-1c', 'on-demand')
+    const result = plan([member('us-east-1a'), member('us-east-1b'), stuck])
+    expect(launchedInto(result)).toEqual({ subnets: ['subnet-d'], zones: ['us-east-1d'] })
+    expect(launches(result.actions)[0]?.reason).toContain(
+      'in us-east-1d (us-east-1c has no compatible spot pool; the group stays balanced)',
+    )
+  })
+
+  it('stays on-demand, saying why, when every other zone would unbalance the group (1,1,1,1)', () => {
+    const stuck = member('us-east-1c', 'on-demand')
+    const result = plan([member('us-east-1a'), member('us-east-1b'), stuck, member('us-east-1d')])
+    expect(launches(result.actions)).toEqual([])
+    expect(result.onDemand.find((s) => s.instanceId === stuck.id)).toMatchObject({
+      code: 'no-compatible-spot-type',
+      detail: expect.stringContaining('no other zone of the group keeps it balanced'),
+    })
+  })
+
+  it('asks for the zones of subnets it cannot place, rather than guess the balance', () => {
+    const stuck = member('us-east-1c', 'on-demand')
+    const result = planGroup(
+      planInput([member('us-east-1a'), stuck], {
+        spotPrices: withoutZoneC,
+        subnetZones: new Map([['subnet-a', 'us-east-1a']]),
+        groupOverrides: { subnetIds: ['subnet-a', 'subnet-c', 'subnet-x'] },
+        config: config({ minOnDemandNumber: 0 }),
+      }),
+    )
+    expect(launches(result.actions)).toEqual([])
+    expect(result.unknownSubnets).toEqual(['subnet-x'])
   })
 })

@@ -578,6 +578,41 @@ describe('the replacer with many members protected from API termination', () => 
   })
 })
 
+describe('the replacer moving a replacement to another zone', () => {
+  // Its own zone has no compatible spot pool; the group's other subnets are known only to DescribeSubnets.
+  it('reads the zones of the group subnets no instance tells, then launches in the balanced one', async () => {
+    const cloud = cloudWithFleet(0, { subnetIds: ['subnet-b', 'subnet-c', 'subnet-d'] })
+    cloud.spotPrices = cloud.spotPrices.filter((row) => row.zone !== 'us-east-1c')
+    for (const [subnet, zone] of [
+      ['subnet-b', 'us-east-1b'],
+      ['subnet-c', 'us-east-1c'],
+      ['subnet-d', 'us-east-1d'],
+    ] as const)
+      cloud.subnets.set(subnet, zone)
+    const add = (zone: string, subnetId: string, lifecycle: 'spot' | 'on-demand') =>
+      cloud.addInstance({
+        group: 'web',
+        zone,
+        subnetId,
+        lifecycle,
+        launchTime: new Date(START.getTime() - 6e6),
+      })
+    add('us-east-1b', 'subnet-b', 'spot')
+    const stuck = add('us-east-1c', 'subnet-c', 'on-demand')
+    cloud.group('web').maxSize = 3
+    await harness({ 'us-east-1': cloud }, { MIN_ON_DEMAND_NUMBER: '0' }).run()
+    expect(cloud.calls.filter((c) => c.method === 'subnetZones').map((c) => c.args[0])).toEqual([
+      ['subnet-d'],
+    ])
+    const launch = cloud.calls.find((c) => c.method === 'launchSpot')?.args[0] as {
+      tags: Record<string, string>
+      overrides: { subnetId?: string }[]
+    }
+    expect(launch.tags['launched-for-replacing-instance']).toBe(stuck.id)
+    expect(new Set(launch.overrides.map((o) => o.subnetId))).toEqual(new Set(['subnet-d']))
+  })
+})
+
 describe('the replacer on Lambda', () => {
   it('refuses to run without the FIFO fan-out queue, naming it, and makes no AWS call', async () => {
     const cloud = cloudWithFleet(2)
