@@ -284,4 +284,6 @@ export interface GroupPlan {
    * the next scheduled run would: a swap waits for its replacements to serve.
    */
   readonly lookAgainSeconds?: number
+  /** `warm-up`: the look is for a replacement at the end of its grace period, not for an open swap. */
+  readonly lookAgainFor?: 'warm-up'
 }

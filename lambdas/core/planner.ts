@@ -514,6 +514,8 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
     if (!recovery.open && ready.length === 0 && launches.some((a) => a.kind === 'launch-spot'))
       warmedIn = Math.min(warmedIn, grace - GRACE_SLACK_SECONDS)
   }
+  // A look a swap asks for (health, a doomed partner's deadline), before the warm-up look is added.
+  const swapLook = lookAgain
   lookAgain = earlyLook(lookAgain, warmedIn, scheduleSeconds)
 
   return {
@@ -546,5 +548,6 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
     ...(recovery.awaitingHealth.length > 0 ? { awaitingHealth: recovery.awaitingHealth } : {}),
     ...(unknownSubnets.size > 0 ? { unknownSubnets: [...unknownSubnets].sort() } : {}),
     ...(lookAgain === undefined ? {} : { lookAgainSeconds: lookAgain }),
+    ...(lookAgain !== undefined && lookAgain !== swapLook ? { lookAgainFor: 'warm-up' as const } : {}),
   }
 }

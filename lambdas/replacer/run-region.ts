@@ -61,7 +61,7 @@ export interface RegionRunOptions {
    * replacement to serve is looked at again before the next scheduled run. Without it, the next
    * scheduled run looks.
    */
-  readonly requestRun?: (group: string, delaySeconds: number) => Promise<void>
+  readonly requestRun?: (group: string, delaySeconds: number, why: 'swap' | 'warm-up') => Promise<void>
   /**
    * What the container last logged of each on-demand member's reason: a member's reason is logged when
    * it changes (replacer/reasons.ts). Without it, reasons are not logged.
@@ -532,7 +532,7 @@ const requestLooks = async (options: RegionRunOptions, groups: readonly GroupRes
     // A swap whose attach failed has nothing to look at before the next run.
     if (outcomes.some((o) => o.action.kind === 'swap' && o.status === 'failed')) continue
     try {
-      await requestRun(plan.group, delay)
+      await requestRun(plan.group, delay, plan.lookAgainFor ?? 'swap')
     } catch (error) {
       log.warn('could not request an early look at the group; the next scheduled run looks', {
         region: cloud.region,

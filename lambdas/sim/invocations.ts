@@ -170,7 +170,12 @@ export class Invocations {
             : { maxPoolShare: this.ctx.policy.maxPoolShare }),
           // A swap waiting for its replacements to serve asks for an early look through the run-request queue.
           ...(this.ctx.policy.replacer
-            ? { requestRun: (group: string, delay: number) => this.requestRuns(region, group, [delay]) }
+            ? {
+                requestRun: async (group: string, delay: number, why: 'swap' | 'warm-up') => {
+                  if (why === 'warm-up' && this.ctx.policy.runRequests === 'swaps') return
+                  await this.requestRuns(region, group, [delay])
+                },
+              }
             : {}),
         })
         for (const { plan } of result.groups) this.ctx.onPlanned?.(region, plan)

@@ -18,6 +18,14 @@ export interface SimPolicy {
   readonly launchEvents: boolean
   /** Deliver spot interruption warnings and rebalance recommendations to the interruption handler. */
   readonly interruptionHandler: boolean
+  /**
+   * Which early runs of a group the replacer may ask for through the run-request queue: `all` (default:
+   * a swap waiting for its replacements to serve, and a replacement at the end of its grace period) or
+   * `swaps`. AutoSpotting swaps a ready replacement in at its scheduled run and retires the on-demand
+   * instance in the same run: the swap's looks stand for that same-run retirement, but a replacement
+   * warmed up between runs waits for the next one.
+   */
+  readonly runRequests?: 'all' | 'swaps'
   /** The planner's pool cap (see PlanInput.maxPoolShare); undefined = the engine's default. */
   readonly maxPoolShare?: number
   /**
@@ -65,6 +73,7 @@ export const AUTOSPOTTING_POLICY: SimPolicy = {
   scheduleMinutes: 30,
   launchEvents: false,
   interruptionHandler: true,
+  runRequests: 'swaps',
   maxPoolShare: 1,
 }
 

@@ -13,7 +13,7 @@ vi.mock('../../lambdas/replacer/run-region.ts', () => ({
   runRegion: async (options: RegionRunOptions) => {
     runs.push({ atMs: clockNow(), options })
     // The first run of the whole region asks for a look at `web` 45 s later.
-    if (runs.length === 1) await options.requestRun?.('web', 45)
+    if (runs.length === 1) await options.requestRun?.('web', 45, 'swap')
     return { groups: [] }
   },
 }))
