@@ -59,22 +59,33 @@ export interface LaunchBudget {
   readonly unknownSubnets?: Set<string>
 }
 
+/** The reason of the members waiting on a budget, built once per budget and number of launches. */
+const budgetReasons = new WeakMap<LaunchBudget, { readonly launches: number; readonly reason: string }>()
+
 /** A member waits for the in-flight budget: named with what takes it (`i-1 (replacing i-9), ...`). */
 const waitsOnBudget = (
   instanceId: string,
   budget: LaunchBudget,
   launches: readonly (LaunchSpotAction | ReleaseDoomedAction)[],
 ): InstanceSkip => {
-  const names = [
-    ...budget.inFlight,
-    ...launches.flatMap((l) => (l.kind === 'launch-spot' ? [`a launch for ${l.replacing}`] : [])),
-  ]
-  const limit = Math.max(0, budget.budget) + budget.inFlight.length
-  const takenBy = names.length === 0 ? 'nothing (the limit is 0)' : names.join(', ')
+  let known = budgetReasons.get(budget)
+  if (known === undefined || known.launches !== launches.length) {
+    const names = [
+      ...budget.inFlight,
+      ...launches.flatMap((l) => (l.kind === 'launch-spot' ? [`a launch for ${l.replacing}`] : [])),
+    ]
+    const limit = Math.max(0, budget.budget) + budget.inFlight.length
+    const takenBy = names.length === 0 ? 'nothing (the limit is 0)' : names.join(', ')
+    known = {
+      launches: launches.length,
+      reason: `in-flight-budget: ${limit} replacement(s) at a time, taken by ${takenBy}`,
+    }
+    budgetReasons.set(budget, known)
+  }
   return {
     instanceId,
     code: 'in-flight-budget',
-    reason: `in-flight-budget: ${limit} replacement(s) at a time, taken by ${takenBy}`,
+    reason: known.reason,
   }
 }
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { Action } from '../../lambdas/core/actions.ts'
 import {
   TAG_LAUNCH_TEMPLATE_ID,
@@ -665,9 +665,18 @@ describe('planGroup', () => {
     expect(selectionCache.size).toBe(2)
   })
 
-  it('is a pure function of its input (same input, same plan)', () => {
+  it('is a pure function of its input (same input, same plan), whatever the clock says', () => {
     const input = planInput(onDemandFleet(4))
-    expect(planGroup(input)).toEqual(planGroup(input))
+    // The two calls a day apart on the wall clock: a plan that read Date.now would differ.
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      vi.setSystemTime(new Date('2030-01-01T00:00:00Z'))
+      const first = planGroup(input)
+      vi.setSystemTime(new Date('2030-01-02T00:00:00Z'))
+      expect(planGroup(input)).toEqual(first)
+    } finally {
+      vi.useRealTimers()
+    }
     expect(NOW.toISOString()).toBe('2022-05-31T23:00:00.000Z')
   })
 

@@ -8,6 +8,7 @@ import { embeddedOnDemandPrices } from '../../lambdas/data/on-demand-prices.ts'
 import { createReplacer, type FanoutMessage } from '../../lambdas/replacer/replacer.ts'
 import { NOW, realSpotPrices } from '../builders/world.ts'
 import { FakeCloud } from '../fakes/fake-cloud.ts'
+import { actionsOf } from './support.ts'
 
 const START = new Date('2026-01-01T00:00:00Z')
 
@@ -120,7 +121,9 @@ describe('replacer runs requested for a member replaced ahead of its interruptio
     ])
     expect(cloud.mutations.map((m) => m.method)).not.toContain('detachInstances')
     expect(cloud.group('web').desiredCapacity).toBe(2)
-    expect(JSON.stringify(summary)).toContain(`${doomed} left the group`)
+    expect(actionsOf(summary)).toContainEqual(
+      expect.objectContaining({ detail: expect.stringContaining(`${doomed} left the group`) }),
+    )
   })
 
   it('runs nothing for a request about a group in a region outside REGIONS', async () => {

@@ -7,7 +7,7 @@ import {
   TAG_SWAP_ID,
 } from '../../lambdas/core/constants.ts'
 import { awsError, FakeCloud } from '../fakes/fake-cloud.ts'
-import { cloudWithFleet, harness, START, spotShare } from './support.ts'
+import { actionsOf, cloudWithFleet, harness, START, spotShare } from './support.ts'
 
 /** A spot instance launched for a group deleted since, whose terminated partner records the launch. */
 const strayOf = (cloud: FakeCloud) => {
@@ -98,7 +98,13 @@ describe('replacer', () => {
     cloud.failNext('attachInstances', awsError('ValidationError', 400, 'boom'))
     const summary = await h.run()
     expect(cloud.mutations.some((c) => c.method === 'terminateInGroup')).toBe(false)
-    expect(JSON.stringify(summary)).toContain('attach not confirmed, nothing retired')
+    expect(actionsOf(summary)).toContainEqual(
+      expect.objectContaining({
+        kind: 'swap',
+        status: 'failed',
+        detail: expect.stringMatching(/^attach not confirmed, nothing retired/),
+      }),
+    )
     // The record stays, and MaxSize is back at once; the next run finds the attach never happened.
     expect(cloud.group('web').tags[TAG_SWAP]).toMatch(/phase=attaching/)
     expect(cloud.group('web').maxSize).toBe(1)
@@ -454,7 +460,13 @@ describe('replacer', () => {
       }
     }
     const summary = await h.run()
-    expect(JSON.stringify(summary)).toContain('next try at 2026-01-01T00:05:00.000Z')
+    expect(actionsOf(summary)).toContainEqual(
+      expect.objectContaining({
+        kind: 'launch-spot',
+        status: 'failed',
+        detail: expect.stringContaining('next try at 2026-01-01T00:05:00.000Z'),
+      }),
+    )
     expect(cloud.instances.get(original)?.tags['spotswap:no-spot-capacity-until']).toBe(
       '2026-01-01T00:05:00.000Z',
     )
@@ -480,8 +492,14 @@ describe('replacer', () => {
     expect(cloud.instances.get(original)?.tags['spotswap:no-spot-capacity-until']).toBe(
       '2026-01-01T00:05:00.000Z',
     )
-    expect(JSON.stringify(summary)).toContain(
-      'launch refused (m5.large: InvalidAMIID.NotFound, m5a.large: UnauthorizedOperation)',
+    expect(actionsOf(summary)).toContainEqual(
+      expect.objectContaining({
+        kind: 'launch-spot',
+        status: 'failed',
+        detail: expect.stringContaining(
+          'launch refused (m5.large: InvalidAMIID.NotFound, m5a.large: UnauthorizedOperation)',
+        ),
+      }),
     )
     const refused = h.recorded.metrics.flatMap((m) =>
       m.dimensions.Group === 'web' ? m.values.filter((v) => v.name === 'LaunchesRefused') : [],

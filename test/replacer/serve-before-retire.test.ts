@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { HEALTH_POLL_SECONDS, TAG_NO_SPOT_CAPACITY_UNTIL, TAG_SWAP } from '../../lambdas/core/constants.ts'
 import { trafficSourceKey } from '../../lambdas/core/port.ts'
 import { awsError, type FakeCloud } from '../fakes/fake-cloud.ts'
-import { cloudWithFleet, harness, spotShare } from './support.ts'
+import { actionsOf, cloudWithFleet, harness, skipsOf, spotShare } from './support.ts'
 
 const TG = 'arn:aws:elasticloadbalancing:us-east-1:123456789012:targetgroup/web/0123456789abcdef'
 
@@ -64,8 +64,13 @@ describe('serve before retire', () => {
     expect(cloud.calls.filter((c) => c.method === 'trafficHealth')).toEqual([
       { method: 'trafficHealth', args: [cloud.group('web').trafficSources, [replacement]] },
     ])
-    expect(JSON.stringify(waiting)).toContain(
-      `waiting-to-serve (not-serving-yet): ${replacement} is initial (Elb.InitialHealthChecking)`,
+    expect(skipsOf(waiting)).toContainEqual(
+      expect.objectContaining({
+        instanceId: replacement,
+        reason: expect.stringContaining(
+          `waiting-to-serve (not-serving-yet): ${replacement} is initial (Elb.InitialHealthChecking)`,
+        ),
+      }),
     )
     // The next look comes when its checks (30 s × 3 healthy) should have passed: 90 s after the attach.
     expect(h.recorded.requested.at(-1)).toEqual({ region: 'us-east-1', group: 'web', delaySeconds: 60 })
@@ -113,7 +118,12 @@ describe('serve before retire', () => {
     expect(cloud.group('web').tags[TAG_SWAP]).toBeUndefined()
     const backoff = Date.parse(cloud.instances.get(partner)?.tags[TAG_NO_SPOT_CAPACITY_UNTIL] ?? '')
     expect(backoff).toBeGreaterThan(Date.parse('2026-01-01T00:14:00Z'))
-    expect(JSON.stringify(summary)).toContain('not-serving-by-deadline')
+    expect(actionsOf(summary)).toContainEqual(
+      expect.objectContaining({
+        kind: 'complete-swap',
+        reason: expect.stringMatching(/^not-serving-by-deadline/),
+      }),
+    )
     // No new replacement for the partner until the back-off is over.
     cloud.calls.length = 0
     h.advanceMinutes(1)
@@ -130,7 +140,12 @@ describe('serve before retire', () => {
       cloud.failNext('trafficHealth', awsError('Throttling', 400, 'Rate exceeded'))
       h.advanceSeconds(seconds)
       const summary = await h.run()
-      expect(JSON.stringify(summary)).toContain('load-balancer health could not be read')
+      expect(skipsOf(summary)).toContainEqual(
+        expect.objectContaining({
+          instanceId: replacement,
+          reason: expect.stringContaining('load-balancer health could not be read'),
+        }),
+      )
     }
     expect(cloud.mutations.filter((c) => c.method === 'terminateInGroup')).toEqual([])
     expect(members(cloud)).toEqual(expect.arrayContaining([partner, replacement]))
@@ -138,7 +153,12 @@ describe('serve before retire', () => {
     cloud.failNext('trafficHealth', awsError('AccessDenied', 403, 'not authorized'))
     h.advanceSeconds(30)
     const summary = await h.run()
-    expect(JSON.stringify(summary)).toContain('not-serving-by-deadline')
+    expect(actionsOf(summary)).toContainEqual(
+      expect.objectContaining({
+        kind: 'complete-swap',
+        reason: expect.stringMatching(/^not-serving-by-deadline/),
+      }),
+    )
     expect(members(cloud)).toEqual([partner])
     expect(cloud.group('web')).toMatchObject({ desiredCapacity: 1, maxSize: 1 })
   })

@@ -3,7 +3,12 @@ import type { Log, MetricsSink } from '../../lambdas/core/log.ts'
 import type { SpotPrice } from '../../lambdas/core/types.ts'
 import { embeddedCatalog } from '../../lambdas/data/catalog.ts'
 import { embeddedOnDemandPrices } from '../../lambdas/data/on-demand-prices.ts'
-import { createReplacer, type FanoutMessage, type ReplacerDeps } from '../../lambdas/replacer/replacer.ts'
+import {
+  createReplacer,
+  type FanoutMessage,
+  type ReplacerDeps,
+  type ReplacerSummary,
+} from '../../lambdas/replacer/replacer.ts'
 import { NOW, realSpotPrices } from '../builders/world.ts'
 import { FakeCloud } from '../fakes/fake-cloud.ts'
 
@@ -104,3 +109,15 @@ export const spotShare = (cloud: FakeCloud, group = 'web') => {
     onDemand: members.filter((i) => i?.lifecycle === 'on-demand').length,
   }
 }
+
+/** Every action outcome of a replacer summary, as it reports them (kind, status, reason, detail). */
+export const actionsOf = (summary: ReplacerSummary): Record<string, unknown>[] =>
+  summary.regions.flatMap((r) =>
+    (r.groups ?? []).flatMap((g) => (g.actions ?? []) as Record<string, unknown>[]),
+  )
+
+/** Every instance skip of a replacer summary (instanceId, code, reason). */
+export const skipsOf = (summary: ReplacerSummary): Record<string, unknown>[] =>
+  summary.regions.flatMap((r) =>
+    (r.groups ?? []).flatMap((g) => (g.instanceSkips ?? []) as Record<string, unknown>[]),
+  )
