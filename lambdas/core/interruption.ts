@@ -198,9 +198,6 @@ export const targetGroupName = (
   memberOf: string | undefined,
 ): string | undefined => memberOf ?? instance?.tags[TAG_LAUNCHED_FOR_GROUP]
 
-/** REGIONS globs; empty means every region. Events from other regions are not spotswap's business. */
-export { isRegionCovered as isRegionEnabled } from './managed.ts'
-
 export const decideInterruption = (
   signal: InterruptionSignal,
   snapshot: InterruptionSnapshot,

@@ -11,12 +11,8 @@ import {
   rebalanceRecommendation,
   spotInterruptionWarning,
 } from '../core/events.ts'
-import {
-  concernsManagedGroup,
-  decideInterruption,
-  type InterruptionSignal,
-  isRegionEnabled,
-} from '../core/interruption.ts'
+import { concernsManagedGroup, decideInterruption, type InterruptionSignal } from '../core/interruption.ts'
+import { isRegionCovered } from '../core/managed.ts'
 import type { InterruptionDeps } from './deps.ts'
 import { executeActions } from './execute.ts'
 import { observeInstance } from './observe.ts'
@@ -63,7 +59,8 @@ const handleSignal = async (
   signal: InterruptionSignal,
   region: string,
 ): Promise<EventResult> => {
-  if (!isRegionEnabled(region, config)) {
+  // REGIONS globs; empty means every region. Events from other regions are not spotswap's business.
+  if (!isRegionCovered(region, config)) {
     return resultFor(item, {
       outcome: 'ignored',
       reason: 'region-not-enabled',

@@ -18,11 +18,11 @@ import {
   decideInterruption,
   type InterruptionSignal,
   type InterruptionSnapshot,
-  isRegionEnabled,
   mayReplaceAhead,
   TAG_REBALANCE_AT_RISK,
   targetGroupName,
 } from '../../lambdas/core/interruption.ts'
+import { isRegionCovered } from '../../lambdas/core/managed.ts'
 import type { LifecycleHook } from '../../lambdas/core/port.ts'
 import type { Group, Instance } from '../../lambdas/core/types.ts'
 import { aGroup, anInstance, GROUP_TEMPLATE_ID, memberOf, NOW } from '../builders/world.ts'
@@ -931,7 +931,7 @@ describe('targetGroupName', () => {
   })
 })
 
-describe('isRegionEnabled', () => {
+describe('isRegionCovered', () => {
   it.each([
     [[], 'eu-west-1', true],
     [['us-east-1'], 'us-east-1', true],
@@ -939,6 +939,6 @@ describe('isRegionEnabled', () => {
     [['us-*', 'eu-west-?'], 'eu-west-3', true],
     [['us-*'], 'ap-south-1', false],
   ])('REGIONS %j includes %s: %s', (regions, region, expected) => {
-    expect(isRegionEnabled(region, { regions })).toBe(expected)
+    expect(isRegionCovered(region, { regions })).toBe(expected)
   })
 })
