@@ -105,17 +105,20 @@ const firstPlatform = (group: Group, instances: ReadonlyMap<string, Instance>): 
  * outside the group's current subnets (the owner moved the group), so a converged account reads none.
  */
 const subnetsToRead = (groups: readonly Group[], instances: ReadonlyMap<string, Instance>): string[] => {
+  const moved = groups.filter(
+    (group) =>
+      group.subnetIds.length > 0 &&
+      group.members.some((m) => {
+        const subnet = instances.get(m.instanceId)?.subnetId
+        return subnet !== undefined && !group.subnetIds.includes(subnet)
+      }),
+  )
+  // A converged account has no such group: the scan of every instance below is skipped.
+  if (moved.length === 0) return []
   const seen = new Set<string>()
   for (const instance of instances.values()) if (instance.subnetId !== undefined) seen.add(instance.subnetId)
   const unread = new Set<string>()
-  for (const group of groups) {
-    if (group.subnetIds.length === 0) continue
-    const moved = group.members.some((m) => {
-      const subnet = instances.get(m.instanceId)?.subnetId
-      return subnet !== undefined && !group.subnetIds.includes(subnet)
-    })
-    if (moved) for (const subnet of group.subnetIds) if (!seen.has(subnet)) unread.add(subnet)
-  }
+  for (const group of moved) for (const subnet of group.subnetIds) if (!seen.has(subnet)) unread.add(subnet)
   return [...unread].sort()
 }
 
