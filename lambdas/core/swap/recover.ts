@@ -93,10 +93,11 @@ export interface Recovery {
   /** When to look again, seconds from now: a replacement should serve by then (or its deadline has come). */
   readonly lookAgainSeconds: number | undefined
   /**
-   * The id of a swap closing this run with nothing to show its launches ever joined the group (its record
-   * never said the attach was done, nothing of it is attached, no unit is given back): launches carrying
-   * it stay spotswap's to attach or clean up, and the close unnames them. Any other launch outside the
-   * group carrying a swap's id joined the group and was taken out since (core/provenance.ts).
+   * The id of the open swap when nothing shows its launches ever joined the group: its record never said
+   * the attach was done and nothing of it is attached, and either desired capacity is still the owner's
+   * or the swap closes this run without giving a unit back. Launches carrying it stay spotswap's to attach
+   * or clean up, and a close unnames them. Any other launch outside the group carrying a swap's id joined
+   * the group and was taken out since (core/provenance.ts).
    */
   readonly unattachedSwapId?: string
   /**
