@@ -212,88 +212,86 @@ describe('planGroup with instances tagged as spotswap launches', () => {
     expect(plan.untrusted?.map((u) => u.code)).toEqual(['joined-a-group'])
   })
 
-  // Chaos seeds 5813, 6442, 6950: the run that attached it died before writing TAG_JOINED_GROUP, and the
-  // owner took the replacement out (keeping it) before the next run. Its swap id says it was attached.
-  it('does not terminate a launch outside the group that a swap named, once the swap shows its attach', () => {
-    // The owner's two and the backfill Auto Scaling launched when the replacement was taken out.
-    const fleet = onDemandFleet(3)
+  /**
+   * A swap of one pair (s1) recorded as `attaching`: its launch, outside the group, carries the swap's id.
+   * `desired` tells whether the attach happened (owner + 1) or not (the owner's).
+   */
+  const attachingSwap = (options: {
+    readonly members: number
+    readonly owner: number
+    readonly desired: number
+    readonly launchedMinutesAgo: number
+    /** The partner records the launch as its attempt's outcome. */
+    readonly recorded: boolean
+  }) => {
+    const fleet = onDemandFleet(options.members)
     const partner = fleet[0] as Instance
-    const started = minutesAgo(40)
-    const detached = spotFor(partner, {
-      launchTime: minutesAgo(60),
+    const launch = spotFor(partner, {
+      launchTime: minutesAgo(options.launchedMinutesAgo),
       tags: { ...spotFor(partner).tags, [TAG_SWAP_ID]: 's1' },
     })
-    // desired 3 = the owner's 2 + the attached pair: the attach happened; the pair vanished.
+    const started = minutesAgo(Math.max(1, options.launchedMinutesAgo - 20))
     const plan = planGroup(
       planInput([...fleet], {
-        launched: [detached],
+        launched: [launch],
+        ...(options.recorded ? { others: [recording(partner, launch.id)] } : {}),
         groupOverrides: {
-          desiredCapacity: 3,
-          maxSize: 3,
+          desiredCapacity: options.desired,
+          maxSize: options.desired,
           tags: {
             'spot-enabled': 'true',
-            [TAG_SWAP]: `v2 id=s1 phase=attaching owner=2 pairs=1 started=${started.toISOString()}`,
+            [TAG_SWAP]: `v2 id=s1 phase=attaching owner=${options.owner} pairs=1 started=${started.toISOString()}`,
           },
         },
         ownerChanges: { kind: 'read', changes: [] },
       }),
     )
-    expect(plan.actions.filter((a) => JSON.stringify(a).includes(detached.id))).toEqual([])
+    return { plan, partner, launch }
+  }
+
+  // Chaos seeds 5813, 6442, 6950: the run that attached it died before writing TAG_JOINED_GROUP, and the
+  // owner took the replacement out (keeping it) before the next run. Its swap id says it was attached.
+  it('does not terminate a launch outside the group that a swap named, once the swap shows its attach', () => {
+    // desired 3 = the owner's 2 + the attached pair: the attach happened; the pair vanished. The group
+    // holds the owner's two and the backfill Auto Scaling launched when the replacement was taken out.
+    const { plan, launch } = attachingSwap({
+      members: 3,
+      owner: 2,
+      desired: 3,
+      launchedMinutesAgo: 60,
+      recorded: false,
+    })
+    expect(plan.actions.filter((a) => JSON.stringify(a).includes(launch.id))).toEqual([])
     expect(plan.actions.map((a) => a.kind)).toContain('give-back')
     expect(plan.untrusted).toEqual([
-      expect.objectContaining({ instanceId: detached.id, code: 'joined-a-group' }),
+      expect.objectContaining({ instanceId: launch.id, code: 'joined-a-group' }),
     ])
   })
 
   // Chaos seed 1458: the attach failed and the owner scaled out by one meanwhile, so desired reads as
   // owner + pairs. The launch is left alone until the swap is judged, and its partner gets no second one.
   it('launches no second replacement for the partner of a launch an open swap may have attached', () => {
-    const fleet = onDemandFleet(3)
-    const partner = fleet[0] as Instance
-    const launch = spotFor(partner, {
-      launchTime: minutesAgo(3),
-      tags: { ...spotFor(partner).tags, [TAG_SWAP_ID]: 's1' },
+    const { plan, partner, launch } = attachingSwap({
+      members: 3,
+      owner: 3,
+      desired: 4,
+      launchedMinutesAgo: 3,
+      recorded: true,
     })
-    const plan = planGroup(
-      planInput([...fleet], {
-        launched: [launch],
-        others: [recording(partner, launch.id)],
-        groupOverrides: {
-          desiredCapacity: 4,
-          maxSize: 4,
-          tags: {
-            'spot-enabled': 'true',
-            [TAG_SWAP]: `v2 id=s1 phase=attaching owner=3 pairs=1 started=${minutesAgo(2).toISOString()}`,
-          },
-        },
-      }),
-    )
     expect(plan.actions.filter((a) => a.kind === 'launch-spot' && a.replacing === partner.id)).toEqual([])
     expect(plan.actions.filter((a) => JSON.stringify(a).includes(launch.id))).toEqual([])
     expect(plan.onDemand.find((s) => s.instanceId === partner.id)?.code).toBe('swap-open')
   })
 
   it('unnames and may clean up the launches of a swap whose attach never happened', () => {
-    const fleet = onDemandFleet(2)
-    const partner = fleet[0] as Instance
-    const started = minutesAgo(40)
-    const launch = spotFor(partner, {
-      launchTime: minutesAgo(60),
-      tags: { ...spotFor(partner).tags, [TAG_SWAP_ID]: 's1' },
-    })
     // desired is the owner's 2: the attach never happened (the run died before it).
-    const plan = planGroup(
-      planInput([...fleet], {
-        launched: [launch],
-        others: [recording(partner, launch.id)],
-        groupOverrides: {
-          tags: {
-            'spot-enabled': 'true',
-            [TAG_SWAP]: `v2 id=s1 phase=attaching owner=2 pairs=1 started=${started.toISOString()}`,
-          },
-        },
-      }),
-    )
+    const { plan, launch } = attachingSwap({
+      members: 2,
+      owner: 2,
+      desired: 2,
+      launchedMinutesAgo: 60,
+      recorded: true,
+    })
     expect(plan.untrusted).toBeUndefined()
     expect(plan.actions).toContainEqual(
       expect.objectContaining({ kind: 'restore-max-size', unname: [launch.id] }),
