@@ -1,0 +1,107 @@
+/**
+ * The layering rules of issue 15 item 6 that the current layout can state, checked on every import
+ * (type-only ones included): core (and the embedded data) imports nothing but core and data, and no package
+ * at all (no SDK, no Node module: no clock or environment behind the planner's back); the adapters import no
+ * handler and no tool; the handlers import no tool; the CDK app imports no adapter, handler or tool. Import
+ * cycles are not checked yet: some remain (config.ts ↔ config-values.ts, sim/invariants.ts ↔
+ * sim/write-invariants.ts).
+ */
+import { readdirSync, readFileSync } from 'node:fs'
+import { dirname, join, normalize } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+
+const ROOT = normalize(join(dirname(fileURLToPath(import.meta.url)), '../..'))
+
+const TOOLS = ['lambdas/sim', 'lambdas/cli', 'lambdas/bench', 'lambdas/chaos']
+const HANDLERS = ['lambdas/replacer', 'lambdas/interruption']
+
+interface Layer {
+  readonly name: string
+  readonly files: string
+  /** Folders (repository-relative) its files may not import from. */
+  readonly forbidden: readonly string[]
+  /** Folders it may import from, when the layer allows nothing else. */
+  readonly only?: readonly string[]
+  /** Whether it may import packages (npm, node:). */
+  readonly packages: boolean
+}
+
+const LAYERS: readonly Layer[] = [
+  {
+    name: 'core',
+    files: 'lambdas/core',
+    forbidden: [],
+    only: ['lambdas/core', 'lambdas/data'],
+    packages: false,
+  },
+  {
+    name: 'data',
+    files: 'lambdas/data',
+    forbidden: [],
+    only: ['lambdas/core', 'lambdas/data'],
+    packages: false,
+  },
+  { name: 'adapters', files: 'lambdas/aws', forbidden: [...HANDLERS, ...TOOLS], packages: true },
+  { name: 'handlers', files: 'lambdas/replacer', forbidden: TOOLS, packages: true },
+  { name: 'handlers', files: 'lambdas/interruption', forbidden: TOOLS, packages: true },
+  { name: 'CDK app', files: 'lib', forbidden: ['lambdas/aws', ...HANDLERS, ...TOOLS], packages: true },
+]
+
+const SPECIFIER =
+  /(?:^|\n)\s*(?:import|export)\b[^;'"]*?\bfrom\s+['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g
+
+/** Every import specifier of a TypeScript source, static, re-exported or dynamic. */
+const importsOf = (source: string): string[] =>
+  [...source.matchAll(SPECIFIER)].map((m) => (m[1] ?? m[2]) as string)
+
+const within = (path: string, folder: string): boolean => path === folder || path.startsWith(`${folder}/`)
+
+/** What is wrong with one file's imports under a layer, one line each. */
+const breaches = (layer: Layer, file: string, source: string): string[] =>
+  importsOf(source).flatMap((specifier) => {
+    if (!specifier.startsWith('.'))
+      return layer.packages ? [] : [`${file} imports the package ${specifier} (${layer.name} imports none)`]
+    const target = normalize(join(dirname(file), specifier))
+    if (layer.only !== undefined && !layer.only.some((folder) => within(target, folder)))
+      return [`${file} imports ${target} (${layer.name} imports only ${layer.only.join(', ')})`]
+    const hit = layer.forbidden.find((folder) => within(target, folder))
+    return hit === undefined ? [] : [`${file} imports ${target} (${layer.name} may not import ${hit})`]
+  })
+
+const sources = (folder: string): string[] =>
+  readdirSync(join(ROOT, folder), { withFileTypes: true }).flatMap((entry) => {
+    const path = `${folder}/${entry.name}`
+    if (entry.isDirectory()) return sources(path)
+    return entry.name.endsWith('.ts') ? [path] : []
+  })
+
+describe('the layers of the codebase', () => {
+  it.each(LAYERS.map((layer) => [layer.files, layer] as const))('%s keeps to its layer', (_, layer) => {
+    const found = sources(layer.files).flatMap((file) =>
+      breaches(layer, file, readFileSync(join(ROOT, file), 'utf8')),
+    )
+    expect(found).toEqual([])
+    expect(sources(layer.files).length).toBeGreaterThan(0)
+  })
+
+  it('flags what each rule forbids (the checker can fail)', () => {
+    const [core, , adapters, handlers, , app] = LAYERS as [Layer, Layer, Layer, Layer, Layer, Layer]
+    expect(breaches(core, 'lambdas/core/x.ts', "import { x } from '../aws/cloud.ts'")).toHaveLength(1)
+    expect(breaches(core, 'lambdas/core/x.ts', "import type { X } from '@aws-sdk/client-ec2'")).toHaveLength(
+      1,
+    )
+    expect(breaches(core, 'lambdas/core/x.ts', "import { randomUUID } from 'node:crypto'")).toHaveLength(1)
+    expect(breaches(core, 'lambdas/core/x.ts', "export { y } from './swap/record.ts'")).toEqual([])
+    expect(
+      breaches(adapters, 'lambdas/aws/x.ts', "import { r } from '../replacer/run-region.ts'"),
+    ).toHaveLength(1)
+    expect(
+      breaches(handlers, 'lambdas/replacer/x.ts', "const m = await import('../sim/world.ts')"),
+    ).toHaveLength(1)
+    expect(breaches(app, 'lib/x.ts', "import { h } from '../lambdas/interruption/handler.ts'")).toHaveLength(
+      1,
+    )
+    expect(breaches(app, 'lib/x.ts', "import { c } from '../lambdas/core/constants.ts'")).toEqual([])
+  })
+})
