@@ -2,10 +2,19 @@
  * How raw strings (environment variables, tag values) become configuration values. Every parser returns
  * either the value or what was expected, never throws, and is strict: `1e3`, `NaN` and ` 5%` are refused.
  */
-import type { InFlightLimit, TagFilter } from './config.ts'
 import { MAX_GLOB_WILDCARDS, MAX_MIN_ON_DEMAND_NUMBER } from './constants.ts'
 import { type CronSchedule, parseCronSchedule } from './cron.ts'
 import { isValidGlob, splitList, wildcardCount } from './glob.ts'
+
+export type InFlightLimit =
+  | { readonly kind: 'count'; readonly value: number }
+  | { readonly kind: 'percent'; readonly value: number }
+
+export interface TagFilter {
+  readonly key: string
+  /** A glob. */
+  readonly value: string
+}
 
 export type Parsed<T> =
   | { readonly ok: true; readonly value: T }

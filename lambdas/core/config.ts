@@ -6,6 +6,7 @@
 
 import {
   bad,
+  type InFlightLimit,
   type Parsed,
   parseBoolean,
   parseCron,
@@ -17,7 +18,9 @@ import {
   parseTagFilters,
   parseTimezone,
   parseTypeGlobs,
+  type TagFilter,
 } from './config-values.ts'
+
 import {
   DEFAULT_CHEAPER_POOL_MIN_SAVING_PERCENTAGE,
   DEFAULT_MAX_REPLACEMENTS_IN_FLIGHT,
@@ -29,6 +32,9 @@ import {
   MAX_ON_DEMAND_PRICE_MULTIPLIER,
 } from './constants.ts'
 import type { CronSchedule } from './cron.ts'
+
+// The value types the parsers produce live with them (config-values.ts), which imports nothing from here.
+export type { InFlightLimit, TagFilter }
 
 export { parseTagFilters }
 
@@ -46,10 +52,6 @@ export const REBALANCE_ACTIONS = ['replace', 'detach', 'ignore'] as const
 export type RebalanceAction = (typeof REBALANCE_ACTIONS)[number]
 export const TAG_FILTERING_MODES = ['opt-in', 'opt-out'] as const
 export type TagFilteringMode = (typeof TAG_FILTERING_MODES)[number]
-
-export type InFlightLimit =
-  | { readonly kind: 'count'; readonly value: number }
-  | { readonly kind: 'percent'; readonly value: number }
 
 export interface GroupConfig {
   readonly minOnDemandNumber: number
@@ -75,12 +77,6 @@ export interface GroupConfig {
    * them (its bootstrap or deployment gate never runs). Off by default: such groups are skipped.
    */
   readonly ignoreLaunchHooks: boolean
-}
-
-export interface TagFilter {
-  readonly key: string
-  /** A glob. */
-  readonly value: string
 }
 
 export interface GlobalConfig {
