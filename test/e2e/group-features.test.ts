@@ -7,24 +7,11 @@
 import { DescribeInstanceRefreshesCommand, PutWarmPoolCommand } from '@aws-sdk/client-auto-scaling'
 import { expect, it, vi } from 'vitest'
 import type { ReplacerSummary } from '../../lambdas/replacer/replacer.ts'
+import { scheduledEvent } from '../events/builders.ts'
 import { autoScaling } from './support/clients.ts'
+import { E2E_TIMEOUT_MS } from './support/events.ts'
 import { describeMoto, freshAccountPerTest } from './support/moto.ts'
 import { createGroup, groupState } from './support/world.ts'
-
-const scheduled = {
-  version: '0',
-  id: '1f0c1f6e-7d7b-4d1e-9d0e-2f3a7c1b9e11',
-  'detail-type': 'Scheduled Event',
-  source: 'aws.events',
-  account: '123456789012',
-  time: '2026-11-25T22:00:00Z',
-  region: 'us-east-1',
-  resources: ['arn:aws:events:us-east-1:123456789012:rule/spotswap-schedule'],
-  detail: {},
-}
-
-/** moto builds a new account's EC2 backend on first use and answers DescribeInstanceTypes slowly. */
-const E2E_TIMEOUT_MS = 240_000
 
 describeMoto('group features against moto', (moto) => {
   freshAccountPerTest(moto)
@@ -54,7 +41,7 @@ describeMoto('group features against moto', (moto) => {
         const handle = createHandler({ ...defaultDeps(), now: () => now })
         const summaries: ReplacerSummary[] = []
         for (let run = 0; run < 6; run++) {
-          summaries.push(await handle(scheduled, {}))
+          summaries.push(await handle(scheduledEvent(), {}))
           now = new Date(now.getTime() + 6 * 60_000)
         }
         expect(summaries.every((s) => s.ok)).toBe(true)

@@ -20,12 +20,11 @@ import { expect, it, vi } from 'vitest'
 import type { InterruptionSummary } from '../../lambdas/interruption/create-handler.ts'
 import * as events from '../events/builders.ts'
 import { autoScaling } from './support/clients.ts'
+import { E2E_TIMEOUT_MS } from './support/events.ts'
 import { describeMoto, freshAccountPerTest } from './support/moto.ts'
 import { allInstances, createGroup, createSpotInstances, groupState } from './support/world.ts'
 
 const REGION = 'us-west-2'
-/** moto builds a new account's EC2 backend on first use and answers DescribeInstanceTypes slowly. */
-const E2E_TIMEOUT_MS = 240_000
 
 const withEnvRestored = () => {
   const saved = { ...process.env }

@@ -8,7 +8,9 @@
 import { CreateAutoScalingGroupCommand, UpdateAutoScalingGroupCommand } from '@aws-sdk/client-auto-scaling'
 import { DescribeImagesCommand, DescribeInstancesCommand } from '@aws-sdk/client-ec2'
 import { expect, it, vi } from 'vitest'
+import { scheduledEvent } from '../events/builders.ts'
 import { autoScaling, ec2 } from './support/clients.ts'
+import { E2E_TIMEOUT_MS } from './support/events.ts'
 import { describeMoto, freshAccountPerTest } from './support/moto.ts'
 import { withEnvRestored } from './support/replacer-runs.ts'
 import {
@@ -21,19 +23,6 @@ import {
 } from './support/world.ts'
 
 const REGION = 'eu-west-1'
-const E2E_TIMEOUT_MS = 240_000
-
-const scheduled = (time: Date) => ({
-  version: '0',
-  id: '53dc4d37-cffa-4f76-80c9-8b7d4a4d2eab',
-  'detail-type': 'Scheduled Event',
-  source: 'aws.events',
-  account: '123456789012',
-  time: time.toISOString(),
-  region: REGION,
-  resources: [],
-  detail: {},
-})
 
 /** Three replacer runs six minutes apart: launch, attach once the grace period is over, retire. */
 const convert = async () => {
@@ -43,7 +32,7 @@ const convert = async () => {
   let now = new Date()
   const handle = createHandler({ ...defaultDeps(), now: () => now })
   for (let run = 0; run < 3; run++) {
-    await handle(scheduled(now), {})
+    await handle(scheduledEvent({ region: REGION, time: now.toISOString() }), {})
     now = new Date(now.getTime() + 6 * 60_000)
   }
 }
@@ -134,7 +123,7 @@ describeMoto('launch sources and subnets against moto', (moto) => {
         vi.resetModules()
         process.env.REGIONS = REGION
         const { createHandler, defaultDeps } = await import('../../lambdas/replacer/handler.ts')
-        const summary = await createHandler(defaultDeps())(scheduled(new Date()), {})
+        const summary = await createHandler(defaultDeps())(scheduledEvent({ region: REGION }), {})
         const group = summary.regions[0]?.groups?.find((g) => g.group === 'web')
         expect(group?.skipped).toMatch(/^weighted-capacity \(m5\.xlarge=2/)
         expect(await spotReplacements()).toEqual([])

@@ -30,6 +30,7 @@ import { groupRunRequestEvent } from '../../lambdas/core/events.ts'
 import { trafficSourceKey } from '../../lambdas/core/port.ts'
 import { scheduledEvent, viaSqs } from '../events/builders.ts'
 import { autoScaling, elbv2, required } from './support/clients.ts'
+import { E2E_TIMEOUT_MS } from './support/events.ts'
 import {
   classicHealth,
   createClassicLoadBalancer,
@@ -41,8 +42,6 @@ import { loadCloud, loadReplacer, type RunAction, withEnvRestored } from './supp
 import { createGroup, createNetwork, createSpotInstances, groupState, type Network } from './support/world.ts'
 
 const REGION = 'us-east-1'
-/** moto builds a new account's EC2 backend on first use and answers DescribeInstanceTypes slowly. */
-const E2E_TIMEOUT_MS = 240_000
 /** Not the defaults (30 s × 5, 30 s × 10), so the settings read are visibly the group's own. */
 const TARGET_GROUP_CHECK = { intervalSeconds: 15, healthyThreshold: 3 }
 const CLASSIC_CHECK = { intervalSeconds: 10, healthyThreshold: 4 }

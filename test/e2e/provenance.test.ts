@@ -10,24 +10,12 @@
 import { DetachInstancesCommand } from '@aws-sdk/client-auto-scaling'
 import { CreateTagsCommand, RunInstancesCommand } from '@aws-sdk/client-ec2'
 import { expect, it } from 'vitest'
+import { scheduledEvent } from '../events/builders.ts'
 import { autoScaling, ec2, required } from './support/clients.ts'
+import { E2E_TIMEOUT_MS } from './support/events.ts'
 import { describeMoto, freshAccountPerTest } from './support/moto.ts'
 import { loadReplacer, withEnvRestored } from './support/replacer-runs.ts'
 import { allInstances, createGroup, groupState } from './support/world.ts'
-
-const scheduled = {
-  version: '0',
-  id: '53dc4d37-cffa-4f76-80c9-8b7d4a4d2eaa',
-  'detail-type': 'Scheduled Event',
-  source: 'aws.events',
-  account: '123456789012',
-  time: '2026-11-25T22:00:00Z',
-  region: 'us-east-1',
-  resources: ['arn:aws:events:us-east-1:123456789012:rule/spotswap-schedule'],
-  detail: {},
-}
-
-const E2E_TIMEOUT_MS = 240_000
 
 describeMoto('provenance against moto', (moto) => {
   freshAccountPerTest(moto)
@@ -70,7 +58,7 @@ describeMoto('provenance against moto', (moto) => {
         const { run } = await loadReplacer('us-east-1', 'web', () => now)
         // Past the orphan deadline (grace 300 s + 3 periods), converging the group meanwhile.
         for (let i = 0; i < 8; i++) {
-          await run(scheduled)
+          await run(scheduledEvent())
           now = new Date(now.getTime() + 6 * 60_000)
         }
         const byId = new Map((await allInstances()).map((i) => [i.id, i]))
@@ -92,7 +80,7 @@ describeMoto('provenance against moto', (moto) => {
           }),
         )
         for (let i = 0; i < 6; i++) {
-          await run(scheduled)
+          await run(scheduledEvent())
           now = new Date(now.getTime() + 6 * 60_000)
         }
         const after = new Map((await allInstances()).map((i) => [i.id, i]))

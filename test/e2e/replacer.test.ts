@@ -6,21 +6,12 @@ import { DescribeLaunchTemplatesCommand } from '@aws-sdk/client-ec2'
 import { expect, it, vi } from 'vitest'
 import { embeddedCatalog } from '../../lambdas/data/catalog.ts'
 import type { ReplacerSummary } from '../../lambdas/replacer/replacer.ts'
+import { scheduledEvent } from '../events/builders.ts'
 import { ec2 } from './support/clients.ts'
+import { E2E_TIMEOUT_MS } from './support/events.ts'
 import { describeMoto, freshAccountPerTest } from './support/moto.ts'
+import { withEnvRestored } from './support/replacer-runs.ts'
 import { allInstances, createGroup, groupState } from './support/world.ts'
-
-const scheduled = {
-  version: '0',
-  id: '53dc4d37-cffa-4f76-80c9-8b7d4a4d2eaa',
-  'detail-type': 'Scheduled Event',
-  source: 'aws.events',
-  account: '123456789012',
-  time: '2026-11-25T22:00:00Z',
-  region: 'us-east-1',
-  resources: ['arn:aws:events:us-east-1:123456789012:rule/spotswap-schedule'],
-  detail: {},
-}
 
 /** Fresh modules per test: SDK clients and caches must pick up this test's moto account. */
 const loadHandler = async (env: Record<string, string>, clock: () => Date) => {
@@ -29,17 +20,6 @@ const loadHandler = async (env: Record<string, string>, clock: () => Date) => {
   const { createHandler, defaultDeps } = await import('../../lambdas/replacer/handler.ts')
   return createHandler({ ...defaultDeps(), now: clock })
 }
-
-const withEnvRestored = () => {
-  const saved = { ...process.env }
-  return () => {
-    for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key]
-    Object.assign(process.env, saved)
-  }
-}
-
-/** moto builds a new account's EC2 backend on first use and answers DescribeInstanceTypes slowly. */
-const E2E_TIMEOUT_MS = 240_000
 
 describeMoto('replacer against moto', (moto) => {
   freshAccountPerTest(moto)
@@ -62,7 +42,7 @@ describeMoto('replacer against moto', (moto) => {
         const handle = await loadHandler({}, () => now)
         const summaries: ReplacerSummary[] = []
         for (let run = 0; run < 8; run++) {
-          summaries.push(await handle(scheduled, {}))
+          summaries.push(await handle(scheduledEvent(), {}))
           now = new Date(now.getTime() + 6 * 60_000)
         }
         expect(summaries.every((s) => s.ok)).toBe(true)
@@ -121,7 +101,7 @@ describeMoto('replacer against moto', (moto) => {
         let now = new Date()
         const handle = await loadHandler({}, () => now)
         for (let run = 0; run < 3; run++) {
-          await handle(scheduled, {})
+          await handle(scheduledEvent(), {})
           now = new Date(now.getTime() + 6 * 60_000)
         }
         const legacy = await groupState('legacy')
@@ -148,9 +128,9 @@ describeMoto('replacer against moto', (moto) => {
         const instancesBefore = await allInstances()
         let now = new Date()
         const handle = await loadHandler({ DRY_RUN: 'true' }, () => now)
-        const first = await handle(scheduled, {})
+        const first = await handle(scheduledEvent(), {})
         now = new Date(now.getTime() + 6 * 60_000)
-        await handle(scheduled, {})
+        await handle(scheduledEvent(), {})
         expect(first.regions[0]?.groups?.[0]?.actions).toContainEqual(
           expect.objectContaining({ kind: 'launch-spot', status: 'planned' }),
         )
@@ -172,7 +152,7 @@ describeMoto('replacer against moto', (moto) => {
         vi.resetModules()
         process.env.REGIONS = 'us-east-1'
         const { handler } = await import('../../lambdas/replacer/handler.ts')
-        const summary = await handler(scheduled, {})
+        const summary = await handler(scheduledEvent(), {})
         expect(summary.ok).toBe(true)
         expect(summary.regions[0]?.groups?.[0]?.actions).toEqual([
           expect.objectContaining({
