@@ -19,7 +19,14 @@ import {
   servingOf,
 } from '../serving.ts'
 import type { Group, GroupMember, Instance } from '../types.ts'
-import { formatSwapRecord, judgeRecord, readSwapRecord, type SwapRecord, stepDown } from './record.ts'
+import {
+  formatSwapRecord,
+  judgeRecord,
+  readSwapRecord,
+  type SwapRecord,
+  stepDown,
+  unattachedSwapIdOf,
+} from './record.ts'
 import {
   type PairSituation,
   pairTransition,
@@ -145,15 +152,14 @@ export const recoverSwaps = (input: RecoveryInput): Recovery => {
   // While the open swap shows no attach (nothing attached, desired still the owner's), its launches are
   // still spotswap's: a swap id alone must not make them look attached (chaos seed 1458: the attach
   // failed, and its launch was refused and replaced a second time).
-  const record = onGroup.kind === 'read' ? onGroup.record : undefined
+  // Only for a record believed (validated above): the same reading as `unattachedSwapIdOf` for strays.
+  const unattached = onGroup.kind === 'read' ? unattachedSwapIdOf(input.group) : undefined
   if (
-    record?.id !== undefined &&
+    unattached !== undefined &&
     recovered.unattachedSwapId === undefined &&
-    record.phase === 'attaching' &&
-    recovered.halfDoneReplacements.length === 0 &&
-    input.group.desiredCapacity === record.ownerDesired
+    recovered.halfDoneReplacements.length === 0
   )
-    recovered = { ...recovered, unattachedSwapId: record.id }
+    recovered = { ...recovered, unattachedSwapId: unattached }
   return untrusted.length === 0 ? recovered : { ...recovered, untrusted }
 }
 
