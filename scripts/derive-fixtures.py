@@ -13,10 +13,13 @@ Reads (read-only):
                                        AWS DescribeInstanceTypes data as shipped by moto
                                        (--moto-dir defaults to the installed moto package)
 
-Writes compact, deterministic JSON (sorted keys, no whitespace) into lambdas/data/fixtures/
+Writes compact, deterministic JSON (sorted keys, no whitespace)
 (Biome skips **/fixtures/**/*.json, so the files stay compact and are not reformatted):
-  instance-types.json   on-demand-prices.json   spot-prices.json   capacity-traces.json
-The formats are described in lambdas/data/README.md; the TypeScript loaders next to it decode them.
+  lambdas/data/fixtures/on-demand-prices.json   the replacer's fallback when the Pricing API fails
+  tools/data/fixtures/instance-types.json       the simulator's catalogue
+  tools/data/fixtures/spot-prices.json          the simulator's spot market
+  tools/data/fixtures/capacity-traces.json      the simulator's capacity traces
+The formats are described in the README next to each folder; the TypeScript loaders next to it decode them.
 
 Python 3 standard library only. Running it twice on the same input yields byte-identical files.
 """
@@ -28,7 +31,10 @@ import json
 import os
 import sys
 
-OUT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lambdas', 'data', 'fixtures')
+REPOSITORY = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
+# What a Lambda bundles lives under lambdas/; what only the simulator and the tests read, under tools/.
+LAMBDA_FIXTURES = os.path.join(REPOSITORY, 'lambdas', 'data', 'fixtures')
+TOOL_FIXTURES = os.path.join(REPOSITORY, 'tools', 'data', 'fixtures')
 
 REGION = 'us-east-1'
 
@@ -41,8 +47,8 @@ ON_DEMAND_COLUMNS = {
 }
 
 
-def write_json(name, value):
-    path = os.path.join(OUT_DIR, name)
+def write_json(out_dir, name, value):
+    path = os.path.join(out_dir, name)
     with open(path, 'w', encoding='utf-8', newline='\n') as f:
         json.dump(value, f, sort_keys=True, separators=(',', ':'), ensure_ascii=True)
         f.write('\n')
@@ -357,14 +363,15 @@ def main(argv):
     parser.add_argument('--moto-dir', help='path of the moto package (default: the installed one)')
     args = parser.parse_args(argv)
 
-    os.makedirs(OUT_DIR, exist_ok=True)
+    os.makedirs(LAMBDA_FIXTURES, exist_ok=True)
+    os.makedirs(TOOL_FIXTURES, exist_ok=True)
     catalogue = read_catalogue(args.data_dir)
     spot_rows = read_linux_spot_rows(args.data_dir)
     us_east_spot_types = {t for zone_id, t, _, _ in spot_rows if zone_id.startswith('use1-')}
-    write_json('instance-types.json', derive_instance_types(catalogue, moto_dir(args.moto_dir), us_east_spot_types))
-    write_json('on-demand-prices.json', derive_on_demand_prices(catalogue))
-    write_json('spot-prices.json', derive_spot_prices(spot_rows))
-    write_json('capacity-traces.json', derive_capacity_traces(args.data_dir))
+    write_json(TOOL_FIXTURES, 'instance-types.json', derive_instance_types(catalogue, moto_dir(args.moto_dir), us_east_spot_types))
+    write_json(LAMBDA_FIXTURES, 'on-demand-prices.json', derive_on_demand_prices(catalogue))
+    write_json(TOOL_FIXTURES, 'spot-prices.json', derive_spot_prices(spot_rows))
+    write_json(TOOL_FIXTURES, 'capacity-traces.json', derive_capacity_traces(args.data_dir))
 
 
 if __name__ == '__main__':

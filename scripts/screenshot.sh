@@ -18,7 +18,7 @@ fi
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-npx tsx lambdas/cli/main.ts simulate --html "$work/simulate.html" > "$work/summary.txt"
+npx tsx tools/cli/main.ts simulate --html "$work/simulate.html" > "$work/summary.txt"
 
 # --no-sandbox: CI containers run as root, where Chromium's sandbox cannot start.
 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --force-device-scale-factor=1 \

@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest'
 
 const ROOT = normalize(join(dirname(fileURLToPath(import.meta.url)), '../..'))
 
-const TOOLS = ['lambdas/sim', 'lambdas/cli', 'lambdas/bench', 'lambdas/chaos']
+const TOOLS = ['tools']
 const HANDLERS = ['lambdas/replacer', 'lambdas/interruption']
 
 interface Layer {
@@ -97,7 +97,7 @@ describe('the layers of the codebase', () => {
       breaches(adapters, 'lambdas/aws/x.ts', "import { r } from '../replacer/run-region.ts'"),
     ).toHaveLength(1)
     expect(
-      breaches(handlers, 'lambdas/replacer/x.ts', "const m = await import('../sim/world.ts')"),
+      breaches(handlers, 'lambdas/replacer/x.ts', "const m = await import('../../tools/sim/world.ts')"),
     ).toHaveLength(1)
     expect(breaches(app, 'lib/x.ts', "import { h } from '../lambdas/interruption/handler.ts'")).toHaveLength(
       1,
@@ -143,23 +143,74 @@ const cyclesOf = (graph: ReadonlyMap<string, readonly string[]>): string[][] => 
 /** The file-level cycles that remain (config.ts ↔ config-values.ts is gone); none may be added. */
 const KNOWN_CYCLES = [
   ['lambdas/core/actions.ts', 'lambdas/core/launches.ts', 'lambdas/core/provenance.ts'],
-  ['lambdas/sim/asg.ts', 'lambdas/sim/group-features.ts'],
-  ['lambdas/sim/invariants.ts', 'lambdas/sim/write-invariants.ts'],
-  ['lambdas/sim/load-balancers.ts', 'lambdas/sim/state.ts', 'lambdas/sim/world.ts'],
   ['lib/launch-permissions.ts', 'lib/permissions.ts'],
+  ['tools/sim/asg.ts', 'tools/sim/group-features.ts'],
+  ['tools/sim/invariants.ts', 'tools/sim/write-invariants.ts'],
+  ['tools/sim/load-balancers.ts', 'tools/sim/state.ts', 'tools/sim/world.ts'],
 ]
+
+/** Every relative import of every source under lambdas/, tools/ and lib/, resolved to a repository path. */
+const fileGraph = (): Map<string, string[]> =>
+  new Map(
+    ['lambdas', 'tools', 'lib'].flatMap(sources).map((file) => [
+      file,
+      importsOf(readFileSync(join(ROOT, file), 'utf8'))
+        .filter((specifier) => specifier.startsWith('.'))
+        .map((specifier) => normalize(join(dirname(file), specifier))),
+    ]),
+  )
+
+/** The files reachable from the given entry points through relative imports. */
+const reachableFrom = (
+  graph: ReadonlyMap<string, readonly string[]>,
+  entries: readonly string[],
+): Set<string> => {
+  const seen = new Set<string>()
+  const pending = [...entries]
+  for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
+    if (seen.has(file)) continue
+    seen.add(file)
+    pending.push(...(graph.get(file) ?? []))
+  }
+  return seen
+}
+
+describe('lambdas/ holds only what a Lambda bundles', () => {
+  it('has no source the two handlers do not reach', () => {
+    const graph = fileGraph()
+    const reached = reachableFrom(graph, ['lambdas/replacer/handler.ts', 'lambdas/interruption/handler.ts'])
+    expect(sources('lambdas').filter((file) => !reached.has(file))).toEqual([])
+    expect(reached.has('lambdas/core/planner.ts')).toBe(true)
+  })
+
+  it('finds a file no entry point reaches (the walk can fail)', () => {
+    const graph = new Map([
+      ['h.ts', ['a.ts']],
+      ['a.ts', ['b.ts']],
+      ['orphan.ts', ['a.ts']],
+    ])
+    expect([...reachableFrom(graph, ['h.ts'])].sort()).toEqual(['a.ts', 'b.ts', 'h.ts'])
+  })
+})
 
 describe('import cycles', () => {
   it('has none among the files but the ones still known', () => {
-    const graph = new Map(
-      ['lambdas', 'lib'].flatMap(sources).map((file) => [
-        file,
-        importsOf(readFileSync(join(ROOT, file), 'utf8'))
-          .filter((specifier) => specifier.startsWith('.'))
-          .map((specifier) => normalize(join(dirname(file), specifier))),
-      ]),
-    )
-    expect(cyclesOf(graph)).toEqual(KNOWN_CYCLES)
+    expect(cyclesOf(fileGraph())).toEqual(KNOWN_CYCLES)
+  })
+
+  it('has none among the tools (sim, cli, bench, chaos, data, shared) at folder level', () => {
+    const folderOf = (file: string): string => file.split('/').slice(0, 2).join('/')
+    const folders = new Map<string, Set<string>>()
+    for (const [file, targets] of fileGraph()) {
+      if (!file.startsWith('tools/')) continue
+      const from = folderOf(file)
+      const edges = folders.get(from) ?? new Set<string>()
+      folders.set(from, edges)
+      for (const target of targets)
+        if (target.startsWith('tools/') && folderOf(target) !== from) edges.add(folderOf(target))
+    }
+    expect(cyclesOf(new Map([...folders].map(([folder, edges]) => [folder, [...edges]])))).toEqual([])
+    expect(folders.size).toBeGreaterThanOrEqual(6)
   })
 
   it('finds a cycle it is shown', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { AvailabilityMeter } from '../../lambdas/sim/availability.ts'
+import { AvailabilityMeter } from '../../tools/sim/availability.ts'
 
 describe('AvailabilityMeter', () => {
   it('weights each state by how long it lasted, per group and over all groups', () => {

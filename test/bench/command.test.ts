@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { renderResultsMarkdown } from '../../lambdas/bench/render-markdown.ts'
-import { renderResultsText, scenarioNotes } from '../../lambdas/bench/render-table.ts'
-import { type BenchResults, POLICY_KEYS, SCENARIO_KEYS } from '../../lambdas/bench/results.ts'
-import type { ScaleDetails } from '../../lambdas/bench/scale.ts'
-import { checkTargets } from '../../lambdas/bench/targets.ts'
+import { renderResultsMarkdown } from '../../tools/bench/render-markdown.ts'
+import { renderResultsText, scenarioNotes } from '../../tools/bench/render-table.ts'
+import { type BenchResults, POLICY_KEYS, SCENARIO_KEYS } from '../../tools/bench/results.ts'
+import type { ScaleDetails } from '../../tools/bench/scale.ts'
+import { checkTargets } from '../../tools/bench/targets.ts'
 import { runCli } from '../cli/support.ts'
 
 describe('spotswap bench', () => {

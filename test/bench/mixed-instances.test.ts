@@ -3,15 +3,15 @@
  * test each, on hand-made scenarios whose outcome can be worked out on paper.
  */
 import { describe, expect, it } from 'vitest'
-import { launchBounds } from '../../lambdas/bench/launch-bound.ts'
+import { launchBounds } from '../../tools/bench/launch-bound.ts'
 import {
   ASG_LOWEST_PRICE_POLICY,
   ASG_PRICE_CAPACITY_OPTIMIZED_POLICY,
   type SimPolicy,
-} from '../../lambdas/sim/policy.ts'
-import type { Scenario } from '../../lambdas/sim/scenario/types.ts'
-import { simulateRun } from '../../lambdas/sim/simulate.ts'
-import type { World } from '../../lambdas/sim/world.ts'
+} from '../../tools/sim/policy.ts'
+import type { Scenario } from '../../tools/sim/scenario/types.ts'
+import { simulateRun } from '../../tools/sim/simulate.ts'
+import type { World } from '../../tools/sim/world.ts'
 import { handMade, PCO_WITHOUT_REBALANCING, PRICES, pinnedGroup } from './support.ts'
 
 /** Where the group's active members are at the end: `type/zone/lifecycle` → count. */

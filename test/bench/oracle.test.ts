@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { oracleFigures } from '../../lambdas/bench/oracle.ts'
 import { parseGlobalConfig } from '../../lambdas/core/config.ts'
-import { embeddedCatalog } from '../../lambdas/data/catalog.ts'
-import { ASG_PRICE_CAPACITY_OPTIMIZED_POLICY, SPOTSWAP_POLICY } from '../../lambdas/sim/policy.ts'
-import type { Scenario } from '../../lambdas/sim/scenario/types.ts'
-import { simulateRun } from '../../lambdas/sim/simulate.ts'
+import { oracleFigures } from '../../tools/bench/oracle.ts'
+import { embeddedCatalog } from '../../tools/data/catalog.ts'
+import { ASG_PRICE_CAPACITY_OPTIMIZED_POLICY, SPOTSWAP_POLICY } from '../../tools/sim/policy.ts'
+import type { Scenario } from '../../tools/sim/scenario/types.ts'
+import { simulateRun } from '../../tools/sim/simulate.ts'
 import { handMade, M5_LARGE_ON_DEMAND, PRICES, pinnedGroup } from './support.ts'
 
 const oracle = (scenario: Scenario, placement?: 'anywhere' | 'zone-balanced') =>

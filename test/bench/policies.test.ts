@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { policyFigures } from '../../lambdas/bench/scenario-run.ts'
+import { policyFigures } from '../../tools/bench/scenario-run.ts'
 import {
   ASG_LOWEST_PRICE_POLICY,
   ASG_PRICE_CAPACITY_OPTIMIZED_POLICY,
@@ -7,9 +7,9 @@ import {
   ON_DEMAND_POLICY,
   type SimPolicy,
   SPOTSWAP_POLICY,
-} from '../../lambdas/sim/policy.ts'
-import { simulateRun } from '../../lambdas/sim/simulate.ts'
-import type { World } from '../../lambdas/sim/world.ts'
+} from '../../tools/sim/policy.ts'
+import { simulateRun } from '../../tools/sim/simulate.ts'
+import type { World } from '../../tools/sim/world.ts'
 import { handMade, PCO_WITHOUT_REBALANCING, PRICES, pinnedGroup } from './support.ts'
 
 const spotAt = (run: Awaited<ReturnType<typeof simulateRun>>, group = 'web') =>

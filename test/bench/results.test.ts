@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ratio } from '../../lambdas/bench/render-table.ts'
+import { ratio } from '../../tools/bench/render-table.ts'
 import {
   type BenchResults,
   MIXED_POLICY_KEYS,
@@ -7,8 +7,8 @@ import {
   type PolicyFigures,
   resultsProblems,
   SCENARIO_KEYS,
-} from '../../lambdas/bench/results.ts'
-import { checkTargets } from '../../lambdas/bench/targets.ts'
+} from '../../tools/bench/results.ts'
+import { checkTargets } from '../../tools/bench/targets.ts'
 
 const figures = (overrides: Partial<PolicyFigures> = {}): PolicyFigures => ({
   savingsPct: 60,

@@ -3,12 +3,12 @@
  * allow list and priced by overrides, and traces defined inline, so every expected figure can be worked
  * out on paper.
  */
-import type { CapacityTrace } from '../../lambdas/data/capacity-traces.ts'
-import { embeddedTrace } from '../../lambdas/data/capacity-traces.ts'
-import { embeddedCatalog } from '../../lambdas/data/catalog.ts'
-import { ASG_PRICE_CAPACITY_OPTIMIZED_POLICY, type SimPolicy } from '../../lambdas/sim/policy.ts'
-import { parseScenario } from '../../lambdas/sim/scenario/parse.ts'
-import type { Scenario } from '../../lambdas/sim/scenario/types.ts'
+import type { CapacityTrace } from '../../tools/data/capacity-traces.ts'
+import { embeddedTrace } from '../../tools/data/capacity-traces.ts'
+import { embeddedCatalog } from '../../tools/data/catalog.ts'
+import { ASG_PRICE_CAPACITY_OPTIMIZED_POLICY, type SimPolicy } from '../../tools/sim/policy.ts'
+import { parseScenario } from '../../tools/sim/scenario/parse.ts'
+import type { Scenario } from '../../tools/sim/scenario/types.ts'
 
 export const ZONES = ['us-east-1a', 'us-east-1b']
 /** On-demand USD/hour of m5.large in the embedded table. */

@@ -16,9 +16,9 @@ import {
   NO_TRAFFIC_SOURCES,
   type SpotPriceBook,
 } from '../../lambdas/core/types.ts'
-import { embeddedCatalog } from '../../lambdas/data/catalog.ts'
 import { embeddedOnDemandPrices } from '../../lambdas/data/on-demand-prices.ts'
-import { embeddedSpotPriceSteps, embeddedSpotWindow } from '../../lambdas/data/spot-prices.ts'
+import { embeddedCatalog } from '../../tools/data/catalog.ts'
+import { embeddedSpotPriceSteps, embeddedSpotWindow } from '../../tools/data/spot-prices.ts'
 
 export const NOW = new Date('2022-05-31T23:00:00Z')
 export const minutesAgo = (minutes: number, now = NOW): Date => new Date(now.getTime() - minutes * 60_000)

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { describeFailure } from '../../lambdas/chaos/command.ts'
+import { describeFailure } from '../../tools/chaos/command.ts'
 import { runCli, tempDir, writeJson } from '../cli/support.ts'
 import { chaosCase, group } from './support.ts'
 

@@ -5,8 +5,8 @@
  */
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import type { ChaosCase } from '../../lambdas/chaos/case.ts'
-import { runCase } from '../../lambdas/chaos/runner.ts'
+import type { ChaosCase } from '../../tools/chaos/case.ts'
+import { runCase } from '../../tools/chaos/runner.ts'
 import { chaosCase, group, isoMinute, kinds } from './support.ts'
 
 /** The replacer run that swaps at 18:05 dies before it retires the first on-demand partner. */

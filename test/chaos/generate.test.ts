@@ -3,12 +3,12 @@
  * kind of trouble the chaos runs claim to cover: a sweep that never crashes during a swap proves nothing.
  */
 import { describe, expect, it } from 'vitest'
-import { type ChaosCase, scenarioOf } from '../../lambdas/chaos/case.ts'
-import { CHAOS_START, generateCase } from '../../lambdas/chaos/generate.ts'
-import { CRASH_OPERATIONS } from '../../lambdas/chaos/generate-script.ts'
-import { SETTING_NAMES, SETTING_VALUES } from '../../lambdas/chaos/setting-values.ts'
 import { parseGlobalConfig } from '../../lambdas/core/config.ts'
 import { embeddedOnDemandPrices } from '../../lambdas/data/on-demand-prices.ts'
+import { type ChaosCase, scenarioOf } from '../../tools/chaos/case.ts'
+import { CHAOS_START, generateCase } from '../../tools/chaos/generate.ts'
+import { CRASH_OPERATIONS } from '../../tools/chaos/generate-script.ts'
+import { SETTING_NAMES, SETTING_VALUES } from '../../tools/chaos/setting-values.ts'
 
 const SEEDS = Array.from({ length: 300 }, (_, i) => i + 1)
 const cases = SEEDS.map(generateCase)

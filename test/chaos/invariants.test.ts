@@ -5,11 +5,11 @@
 import { describe, expect, it } from 'vitest'
 import { parseGlobalConfig } from '../../lambdas/core/config.ts'
 import { TAG_REPLACING_INSTANCE } from '../../lambdas/core/constants.ts'
-import { simAwsError } from '../../lambdas/sim/errors.ts'
-import type { FaultDecision, FaultHooks, Session } from '../../lambdas/sim/faults.ts'
-import { warn } from '../../lambdas/sim/interruptions.ts'
-import { checkStep, InvariantLedger, snapshotRegion, type Violation } from '../../lambdas/sim/invariants.ts'
-import type { SimInstance } from '../../lambdas/sim/state.ts'
+import { simAwsError } from '../../tools/sim/errors.ts'
+import type { FaultDecision, FaultHooks, Session } from '../../tools/sim/faults.ts'
+import { warn } from '../../tools/sim/interruptions.ts'
+import { checkStep, InvariantLedger, snapshotRegion, type Violation } from '../../tools/sim/invariants.ts'
+import type { SimInstance } from '../../tools/sim/state.ts'
 import { group, rawScenario, type TestWorld, testWorld } from '../sim/support.ts'
 
 const { config } = parseGlobalConfig({})

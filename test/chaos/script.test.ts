@@ -3,11 +3,11 @@
  * are delivered twice or late, the owner's actions land, scripted crashes hit the n-th request.
  */
 import { describe, expect, it } from 'vitest'
-import { scenarioOf } from '../../lambdas/chaos/case.ts'
-import { chaosFaults, chaosPrepare } from '../../lambdas/chaos/script.ts'
-import type { FaultHooks } from '../../lambdas/sim/faults.ts'
-import { simulate } from '../../lambdas/sim/simulate.ts'
-import type { World } from '../../lambdas/sim/world.ts'
+import { scenarioOf } from '../../tools/chaos/case.ts'
+import { chaosFaults, chaosPrepare } from '../../tools/chaos/script.ts'
+import type { FaultHooks } from '../../tools/sim/faults.ts'
+import { simulate } from '../../tools/sim/simulate.ts'
+import type { World } from '../../tools/sim/world.ts'
 import { chaosCase, group, minute } from './support.ts'
 
 /** Every request as `session:operation`, in the order they reach AWS, with the simulated time. */

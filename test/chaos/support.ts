@@ -2,9 +2,9 @@
  * Hand-written chaos cases: one region, the groups given, and only the faults and races a test names.
  * Times are minutes after the start, so a case reads as a story.
  */
-import type { ChaosCase, CrashPoint, ErrorStorm, OwnerAction, QueuedRuns } from '../../lambdas/chaos/case.ts'
-import { CHAOS_START } from '../../lambdas/chaos/generate.ts'
-import type { Violation } from '../../lambdas/sim/invariants.ts'
+import type { ChaosCase, CrashPoint, ErrorStorm, OwnerAction, QueuedRuns } from '../../tools/chaos/case.ts'
+import { CHAOS_START } from '../../tools/chaos/generate.ts'
+import type { Violation } from '../../tools/sim/invariants.ts'
 
 export const REGION = 'us-east-1'
 const START_MS = Date.parse(CHAOS_START)

@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import {
-  mergeRecords,
-  readSweepRecord,
-  type SweepRecord,
-  sweepLine,
-} from '../../lambdas/chaos/sweep-record.ts'
+import { mergeRecords, readSweepRecord, type SweepRecord, sweepLine } from '../../tools/chaos/sweep-record.ts'
 
 const slice = (firstSeed: number, runs: number, failedSeeds: number[] = [], violations = 0): SweepRecord => ({
   commit: 'abc1234',

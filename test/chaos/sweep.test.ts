@@ -3,8 +3,8 @@
  * --seed 1` runs them), every invariant checked after every step. `.ci/run` runs a few hundred.
  */
 import { describe, expect, it } from 'vitest'
-import { reproduction } from '../../lambdas/chaos/command.ts'
-import { sweep } from '../../lambdas/chaos/runner.ts'
+import { reproduction } from '../../tools/chaos/command.ts'
+import { sweep } from '../../tools/chaos/runner.ts'
 
 describe('chaos sweep', () => {
   it('breaks no invariant in 20 random cases', async () => {

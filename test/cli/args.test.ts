@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { type OptionSpec, parseOptions, UsageError } from '../../lambdas/cli/args.ts'
+import { type OptionSpec, parseOptions, UsageError } from '../../tools/shared/args.ts'
 
 const specs: OptionSpec[] = [
   { name: 'json', kind: 'flag', description: '' },

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { BUILTIN_SCENARIO, loadScenarioFile } from '../../lambdas/sim/scenario/load.ts'
-import { simulate } from '../../lambdas/sim/simulate.ts'
+import { BUILTIN_SCENARIO, loadScenarioFile } from '../../tools/sim/scenario/load.ts'
+import { simulate } from '../../tools/sim/simulate.ts'
 
 const ROOT = join(import.meta.dirname, '../..')
 

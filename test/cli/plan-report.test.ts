@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { planRegion, planText } from '../../lambdas/cli/plan-report.ts'
 import type { GroupPlan, OnDemandCode, OnDemandStatus } from '../../lambdas/core/actions.ts'
 import type { RegionResult } from '../../lambdas/replacer/run-region.ts'
+import { planRegion, planText } from '../../tools/cli/plan-report.ts'
 
 const figures = {
   inService: 4,

@@ -4,7 +4,7 @@
  * so savings are asserted as positive, not as figures.
  */
 import { expect, it, vi } from 'vitest'
-import type { PlanReport } from '../../lambdas/cli/plan-report.ts'
+import type { PlanReport } from '../../tools/cli/plan-report.ts'
 import { describeMoto, freshAccountPerTest } from '../e2e/support/moto.ts'
 import { allInstances, createGroup, groupState } from '../e2e/support/world.ts'
 
@@ -16,7 +16,7 @@ const READ = /^(ec2|autoscaling|cloudformation|pricing):(Describe|Get|List)[A-Za
 /** Fresh modules: the adapter's SDK clients must be created for this test's moto account. */
 const plan = async (argv: readonly string[]) => {
   vi.resetModules()
-  const { main } = await import('../../lambdas/cli/main.ts')
+  const { main } = await import('../../tools/cli/main.ts')
   let out = ''
   let err = ''
   const code = await main(['plan', ...argv], {

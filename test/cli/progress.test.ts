@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createProgress } from '../../lambdas/cli/progress.ts'
+import { createProgress } from '../../tools/cli/progress.ts'
 
 const stream = (isTTY: boolean) => {
   const written: string[] = []

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ReadOnlyViolationError, readOnly } from '../../lambdas/cli/read-only.ts'
 import { PORT_WRITES } from '../../lambdas/core/port.ts'
+import { ReadOnlyViolationError, readOnly } from '../../tools/cli/read-only.ts'
 import { group, rawScenario, testWorld } from '../sim/support.ts'
 
 describe('the read-only port of spotswap plan', () => {

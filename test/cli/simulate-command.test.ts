@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { loadScenarioFile } from '../../lambdas/sim/scenario/load.ts'
-import { simulate } from '../../lambdas/sim/simulate.ts'
+import { loadScenarioFile } from '../../tools/sim/scenario/load.ts'
+import { simulate } from '../../tools/sim/simulate.ts'
 import { group, rawScenario } from '../sim/support.ts'
 import { runCli, tempDir, writeJson } from './support.ts'
 

@@ -2,8 +2,8 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { CliIo } from '../../lambdas/cli/io.ts'
-import { main } from '../../lambdas/cli/main.ts'
+import { main } from '../../tools/cli/main.ts'
+import type { CliIo } from '../../tools/shared/io.ts'
 
 export interface CliRun {
   readonly code: number

@@ -4,7 +4,7 @@ import { fleetChoices } from '../../lambdas/core/fleet-choices.ts'
 import type { RankedCandidate } from '../../lambdas/core/selection.ts'
 import type { InstanceTypeInfo } from '../../lambdas/core/types.ts'
 import { poolKey } from '../../lambdas/core/types.ts'
-import { embeddedCatalog } from '../../lambdas/data/catalog.ts'
+import { embeddedCatalog } from '../../tools/data/catalog.ts'
 
 const ZONE = 'us-east-1a'
 const SUBNET = 'subnet-a'

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { latestSpotPrices, spotPricesIn } from '../../lambdas/core/prices.ts'
 import { poolKey, type SpotPrice } from '../../lambdas/core/types.ts'
-import { embeddedSpotPriceSteps } from '../../lambdas/data/spot-prices.ts'
+import { embeddedSpotPriceSteps } from '../../tools/data/spot-prices.ts'
 
 /** Every real price step of the snapshot for the given pools, as DescribeSpotPriceHistory rows (newest first). */
 const realRows = (...pools: [instanceType: string, zone: string][]): SpotPrice[] =>

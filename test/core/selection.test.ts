@@ -8,7 +8,7 @@ import {
   selectCandidates,
 } from '../../lambdas/core/selection.ts'
 import { type InstanceTypeInfo, poolKey, type SpotPriceBook } from '../../lambdas/core/types.ts'
-import { embeddedCatalog } from '../../lambdas/data/catalog.ts'
+import { embeddedCatalog } from '../../tools/data/catalog.ts'
 import { config, realOnDemandPrices, realSpotPrices } from '../builders/world.ts'
 
 const catalog = embeddedCatalog()

@@ -3,7 +3,7 @@ import { planGroup } from '../../lambdas/core/planner.ts'
 import { selectCandidates } from '../../lambdas/core/selection.ts'
 import type { InstanceTypeInfo } from '../../lambdas/core/types.ts'
 import { PlanBudgetExceededError, WorkMeter } from '../../lambdas/core/work-budget.ts'
-import { embeddedCatalog } from '../../lambdas/data/catalog.ts'
+import { embeddedCatalog } from '../../tools/data/catalog.ts'
 import {
   anInstance,
   config,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { embeddedTrace, embeddedTraceNames } from '../../lambdas/data/capacity-traces.ts'
+import { embeddedTrace, embeddedTraceNames } from '../../tools/data/capacity-traces.ts'
 
 const trace = (name: string) => {
   const found = embeddedTrace(name)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { embeddedCatalog } from '../../lambdas/data/catalog.ts'
 import { embeddedOnDemandPrices } from '../../lambdas/data/on-demand-prices.ts'
-import { embeddedSpotPriceSteps } from '../../lambdas/data/spot-prices.ts'
+import { embeddedCatalog } from '../../tools/data/catalog.ts'
+import { embeddedSpotPriceSteps } from '../../tools/data/spot-prices.ts'
 
 const info = (name: string) => {
   const found = embeddedCatalog().get(name)

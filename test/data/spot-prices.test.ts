@@ -5,7 +5,7 @@ import {
   embeddedSpotPriceSteps,
   embeddedSpotWindow,
   embeddedZones,
-} from '../../lambdas/data/spot-prices.ts'
+} from '../../tools/data/spot-prices.ts'
 
 const windowStart = new Date('2022-05-31T18:00:00Z')
 

@@ -4,8 +4,8 @@
  */
 import { DescribeLaunchTemplatesCommand } from '@aws-sdk/client-ec2'
 import { expect, it, vi } from 'vitest'
-import { embeddedCatalog } from '../../lambdas/data/catalog.ts'
 import type { ReplacerSummary } from '../../lambdas/replacer/replacer.ts'
+import { embeddedCatalog } from '../../tools/data/catalog.ts'
 import { scheduledEvent } from '../events/builders.ts'
 import { ec2 } from './support/clients.ts'
 import { E2E_TIMEOUT_MS } from './support/events.ts'

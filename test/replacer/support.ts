@@ -1,7 +1,6 @@
 /** The replacer Lambda against a FakeCloud: a fleet to start from, a clock to move, what it logged. */
 import type { Log, MetricsSink } from '../../lambdas/core/log.ts'
 import type { SpotPrice } from '../../lambdas/core/types.ts'
-import { embeddedCatalog } from '../../lambdas/data/catalog.ts'
 import { embeddedOnDemandPrices } from '../../lambdas/data/on-demand-prices.ts'
 import {
   createReplacer,
@@ -9,6 +8,7 @@ import {
   type ReplacerDeps,
   type ReplacerSummary,
 } from '../../lambdas/replacer/replacer.ts'
+import { embeddedCatalog } from '../../tools/data/catalog.ts'
 import { NOW, realSpotPrices } from '../builders/world.ts'
 import { FakeCloud } from '../fakes/fake-cloud.ts'
 

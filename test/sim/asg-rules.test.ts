@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { errorCode, isNotFound, isTransient } from '../../lambdas/aws/errors.ts'
-import { BOOT_SECONDS, TERMINATION_HOOK_SECONDS } from '../../lambdas/sim/constants.ts'
+import { BOOT_SECONDS, TERMINATION_HOOK_SECONDS } from '../../tools/sim/constants.ts'
 import { group, launchSpotFor, rawScenario, testWorld } from './support.ts'
 
 const BOOT_MS = BOOT_SECONDS * 1000

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { CapacityModel } from '../../lambdas/sim/capacity.ts'
-import { BOOT_SECONDS, INTERRUPTION_NOTICE_SECONDS } from '../../lambdas/sim/constants.ts'
-import { scheduleCapacityChanges } from '../../lambdas/sim/interruptions.ts'
-import type { SimEvent } from '../../lambdas/sim/world.ts'
+import { CapacityModel } from '../../tools/sim/capacity.ts'
+import { BOOT_SECONDS, INTERRUPTION_NOTICE_SECONDS } from '../../tools/sim/constants.ts'
+import { scheduleCapacityChanges } from '../../tools/sim/interruptions.ts'
+import type { SimEvent } from '../../tools/sim/world.ts'
 import { group, launchSpotFor, rawScenario, testWorld } from './support.ts'
 
 const trace = (data: number[], gapSeconds = 60) => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { Priority, SimClock } from '../../lambdas/sim/clock.ts'
+import { Priority, SimClock } from '../../tools/sim/clock.ts'
 
 const drain = (clock: SimClock, until: number): string[] => {
   const order: string[] = []

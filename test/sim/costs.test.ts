@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { integrateSteps } from '../../lambdas/sim/costs.ts'
-import { onDemandOnlyCost } from '../../lambdas/sim/report.ts'
-import { simulate } from '../../lambdas/sim/simulate.ts'
+import { integrateSteps } from '../../tools/sim/costs.ts'
+import { onDemandOnlyCost } from '../../tools/sim/report.ts'
+import { simulate } from '../../tools/sim/simulate.ts'
 import { group, parse, rawScenario } from './support.ts'
 
 const HOUR = 3_600_000

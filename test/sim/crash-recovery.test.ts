@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Log } from '../../lambdas/core/log.ts'
-import type { FaultHooks } from '../../lambdas/sim/faults.ts'
-import { simulate } from '../../lambdas/sim/simulate.ts'
+import type { FaultHooks } from '../../tools/sim/faults.ts'
+import { simulate } from '../../tools/sim/simulate.ts'
 import { group, parse, rawScenario } from './support.ts'
 
 /** The process dies right after AWS applied the first request of `operation`. */

@@ -7,11 +7,11 @@
 import { describe, expect, it } from 'vitest'
 import { DOOMED_SWAP_DEADLINE_SECONDS } from '../../lambdas/core/constants.ts'
 import type { Log } from '../../lambdas/core/log.ts'
-import { Priority } from '../../lambdas/sim/clock.ts'
-import { FANOUT_VISIBILITY_SECONDS, INTERRUPTION_NOTICE_SECONDS } from '../../lambdas/sim/constants.ts'
-import type { FaultHooks } from '../../lambdas/sim/faults.ts'
-import { simulateRun } from '../../lambdas/sim/simulate.ts'
-import type { World } from '../../lambdas/sim/world.ts'
+import { Priority } from '../../tools/sim/clock.ts'
+import { FANOUT_VISIBILITY_SECONDS, INTERRUPTION_NOTICE_SECONDS } from '../../tools/sim/constants.ts'
+import type { FaultHooks } from '../../tools/sim/faults.ts'
+import { simulateRun } from '../../tools/sim/simulate.ts'
+import type { World } from '../../tools/sim/world.ts'
 import { group, parse, rawScenario, START_MS } from './support.ts'
 
 const CRASH_MS = START_MS + 30 * 60_000

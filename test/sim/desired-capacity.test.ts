@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { ownerSetsDesired } from '../../lambdas/sim/asg.ts'
-import { BOOT_SECONDS } from '../../lambdas/sim/constants.ts'
-import { warn } from '../../lambdas/sim/interruptions.ts'
-import type { SimInstance } from '../../lambdas/sim/state.ts'
+import { ownerSetsDesired } from '../../tools/sim/asg.ts'
+import { BOOT_SECONDS } from '../../tools/sim/constants.ts'
+import { warn } from '../../tools/sim/interruptions.ts'
+import type { SimInstance } from '../../tools/sim/state.ts'
 import { group, launchSpotFor, rawScenario, type TestWorld, testWorld } from './support.ts'
 
 type Cloud = ReturnType<TestWorld['cloud']>

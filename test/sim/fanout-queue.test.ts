@@ -4,20 +4,20 @@
  * after it held until then. The constants are the deployment's (lib/sizing.ts).
  */
 import { describe, expect, it } from 'vitest'
-import { SimClock } from '../../lambdas/sim/clock.ts'
-import {
-  DEADLINE_RETENTION_SECONDS,
-  DEADLINE_VISIBILITY_SECONDS,
-  FANOUT_MAX_RECEIVES,
-  FANOUT_VISIBILITY_SECONDS,
-} from '../../lambdas/sim/constants.ts'
-import { RegionMessageGroup, type RegionWork, type RunOutcome } from '../../lambdas/sim/fanout-queue.ts'
 import {
   DEADLINE_RETENTION,
   DEADLINE_VISIBILITY_TIMEOUT,
   FANOUT_MAX_RECEIVE_COUNT,
   FANOUT_VISIBILITY_TIMEOUT,
 } from '../../lib/sizing.ts'
+import { SimClock } from '../../tools/sim/clock.ts'
+import {
+  DEADLINE_RETENTION_SECONDS,
+  DEADLINE_VISIBILITY_SECONDS,
+  FANOUT_MAX_RECEIVES,
+  FANOUT_VISIBILITY_SECONDS,
+} from '../../tools/sim/constants.ts'
+import { RegionMessageGroup, type RegionWork, type RunOutcome } from '../../tools/sim/fanout-queue.ts'
 
 /** A message group whose runs take `runMs` of simulated time and end as `outcomes` says, in turn. */
 const messageGroup = (runMs: number, outcomes: RunOutcome[] = []) => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { errorCode, isTransient } from '../../lambdas/aws/errors.ts'
-import { SimulatedCrashError } from '../../lambdas/sim/errors.ts'
-import { type FaultDecision, type FaultHooks, randomFaults } from '../../lambdas/sim/faults.ts'
-import { createRng } from '../../lambdas/sim/rng.ts'
+import { SimulatedCrashError } from '../../tools/sim/errors.ts'
+import { type FaultDecision, type FaultHooks, randomFaults } from '../../tools/sim/faults.ts'
+import { createRng } from '../../tools/sim/rng.ts'
 import { group, rawScenario, testWorld } from './support.ts'
 
 /** Fails the first request of `operation` as decided, everything else passes. */

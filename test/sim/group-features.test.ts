@@ -5,10 +5,10 @@
  */
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import type { ChaosCase } from '../../lambdas/chaos/case.ts'
-import { runCase } from '../../lambdas/chaos/runner.ts'
-import { simulate, simulateRun } from '../../lambdas/sim/simulate.ts'
-import type { World } from '../../lambdas/sim/world.ts'
+import type { ChaosCase } from '../../tools/chaos/case.ts'
+import { runCase } from '../../tools/chaos/runner.ts'
+import { simulate, simulateRun } from '../../tools/sim/simulate.ts'
+import type { World } from '../../tools/sim/world.ts'
 import { group, parse, REGION, rawScenario } from './support.ts'
 
 const at = (minutes: number) => new Date(Date.parse('2022-05-31T18:00:00Z') + minutes * 60_000).toISOString()

@@ -5,9 +5,9 @@ import {
   TAG_INTERRUPTION_WARNED,
   TAG_REPLACING_INSTANCE,
 } from '../../lambdas/core/constants.ts'
-import type { SimCloud } from '../../lambdas/sim/cloud.ts'
-import { BOOT_SECONDS } from '../../lambdas/sim/constants.ts'
-import { warn } from '../../lambdas/sim/interruptions.ts'
+import type { SimCloud } from '../../tools/sim/cloud.ts'
+import { BOOT_SECONDS } from '../../tools/sim/constants.ts'
+import { warn } from '../../tools/sim/interruptions.ts'
 import {
   checkInvocation,
   checkStep,
@@ -15,8 +15,8 @@ import {
   RESTORE_RUNS,
   SizeLedger,
   snapshotRegion,
-} from '../../lambdas/sim/invariants.ts'
-import type { SimInstance } from '../../lambdas/sim/state.ts'
+} from '../../tools/sim/invariants.ts'
+import type { SimInstance } from '../../tools/sim/state.ts'
 import { group, launchSpotFor, rawScenario, type TestWorld, testWorld } from './support.ts'
 
 const { config } = parseGlobalConfig({ MIN_ON_DEMAND_NUMBER: '1' })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import type { FaultHooks } from '../../lambdas/sim/faults.ts'
-import { SPOTSWAP_POLICY } from '../../lambdas/sim/policy.ts'
-import { simulate } from '../../lambdas/sim/simulate.ts'
+import type { FaultHooks } from '../../tools/sim/faults.ts'
+import { SPOTSWAP_POLICY } from '../../tools/sim/policy.ts'
+import { simulate } from '../../tools/sim/simulate.ts'
 import { group, parse, rawScenario } from './support.ts'
 
 describe('events delivered to the Lambdas', () => {

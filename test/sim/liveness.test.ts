@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest'
 import type { OnDemandCode, OnDemandStatus } from '../../lambdas/core/actions.ts'
 import { parseGlobalConfig } from '../../lambdas/core/config.ts'
 import { TAG_NO_SPOT_CAPACITY_UNTIL } from '../../lambdas/core/constants.ts'
-import { LivenessWatch } from '../../lambdas/sim/liveness.ts'
-import { simulate } from '../../lambdas/sim/simulate.ts'
+import { LivenessWatch } from '../../tools/sim/liveness.ts'
+import { simulate } from '../../tools/sim/simulate.ts'
 import { group, parse, REGION, rawScenario, testWorld } from './support.ts'
 
 const { config } = parseGlobalConfig({ SCHEDULE_MINUTES: '5' })

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { TAG_REPLACING_INSTANCE } from '../../lambdas/core/constants.ts'
 import { trafficSourceKey } from '../../lambdas/core/port.ts'
-import { BOOT_SECONDS, TERMINATION_HOOK_SECONDS } from '../../lambdas/sim/constants.ts'
-import { isServing, servingCount } from '../../lambdas/sim/load-balancers.ts'
+import { BOOT_SECONDS, TERMINATION_HOOK_SECONDS } from '../../tools/sim/constants.ts'
+import { isServing, servingCount } from '../../tools/sim/load-balancers.ts'
 import { group, type RawGroup, rawScenario, type TestWorld, testWorld } from './support.ts'
 
 const TARGET_GROUP = {

@@ -18,8 +18,8 @@ vi.mock('../../lambdas/replacer/run-region.ts', () => ({
   },
 }))
 
-const { ON_DEMAND_POLICY, SPOTSWAP_POLICY } = await import('../../lambdas/sim/policy.ts')
-const { simulateRun } = await import('../../lambdas/sim/simulate.ts')
+const { ON_DEMAND_POLICY, SPOTSWAP_POLICY } = await import('../../tools/sim/policy.ts')
+const { simulateRun } = await import('../../tools/sim/simulate.ts')
 const { group, parse, rawScenario, START_MS } = await import('./support.ts')
 
 const scenario = parse(rawScenario([group('web'), group('api')], { durationHours: 0.25 }))
@@ -44,7 +44,7 @@ describe('runs a replacer run requests', () => {
 
   it('are not offered when the policy runs no replacer of its own', async () => {
     runs.length = 0
-    const { Invocations } = await import('../../lambdas/sim/invocations.ts')
+    const { Invocations } = await import('../../tools/sim/invocations.ts')
     let invocations: InstanceType<typeof Invocations> | undefined
     await simulateRun(scenario, {
       policy: ON_DEMAND_POLICY,

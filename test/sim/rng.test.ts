@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createRng } from '../../lambdas/sim/rng.ts'
+import { createRng } from '../../tools/sim/rng.ts'
 
 const draws = (seed: number | string, count = 5): number[] => {
   const rng = createRng(seed)

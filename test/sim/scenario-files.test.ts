@@ -1,11 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { BUILTIN_SCENARIO, loadScenarioFile } from '../../lambdas/sim/scenario/load.ts'
-import { FAULT_FIELDS, INTERRUPTION_FIELDS, SCENARIO_FIELDS } from '../../lambdas/sim/scenario/parse.ts'
-import { GROUP_FIELDS } from '../../lambdas/sim/scenario/parse-group.ts'
-import { LOAD_BALANCER_FIELDS } from '../../lambdas/sim/scenario/parse-load-balancer.ts'
-import { REGION_FIELDS } from '../../lambdas/sim/scenario/parse-region.ts'
+import { BUILTIN_SCENARIO, loadScenarioFile } from '../../tools/sim/scenario/load.ts'
+import { FAULT_FIELDS, INTERRUPTION_FIELDS, SCENARIO_FIELDS } from '../../tools/sim/scenario/parse.ts'
+import { GROUP_FIELDS } from '../../tools/sim/scenario/parse-group.ts'
+import { LOAD_BALANCER_FIELDS } from '../../tools/sim/scenario/parse-load-balancer.ts'
+import { REGION_FIELDS } from '../../tools/sim/scenario/parse-region.ts'
 
 const SCENARIOS = join(import.meta.dirname, '../../scenarios')
 const files = [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ScenarioError } from '../../lambdas/sim/scenario/check.ts'
+import { ScenarioError } from '../../tools/sim/scenario/check.ts'
 import { group, parse, rawScenario, START_MS } from './support.ts'
 
 const problemsOf = (raw: unknown) => {

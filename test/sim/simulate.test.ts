@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { Priority } from '../../lambdas/sim/clock.ts'
-import { SimCloud } from '../../lambdas/sim/cloud.ts'
-import type { FaultHooks } from '../../lambdas/sim/faults.ts'
-import { ON_DEMAND_POLICY } from '../../lambdas/sim/policy.ts'
-import { round } from '../../lambdas/sim/report.ts'
-import { simulate, simulateRun } from '../../lambdas/sim/simulate.ts'
+import { Priority } from '../../tools/sim/clock.ts'
+import { SimCloud } from '../../tools/sim/cloud.ts'
+import type { FaultHooks } from '../../tools/sim/faults.ts'
+import { ON_DEMAND_POLICY } from '../../tools/sim/policy.ts'
+import { round } from '../../tools/sim/report.ts'
+import { simulate, simulateRun } from '../../tools/sim/simulate.ts'
 import { group, launchSpotFor, parse, REGION, rawScenario, START_MS } from './support.ts'
 
 const web = group('web', { min: 2, max: 4, desired: 4 })

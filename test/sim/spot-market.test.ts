@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { FleetOverride } from '../../lambdas/core/port.ts'
 import { latestSpotPrices } from '../../lambdas/core/prices.ts'
-import { embeddedSpotPriceSteps } from '../../lambdas/data/spot-prices.ts'
+import { embeddedSpotPriceSteps } from '../../tools/data/spot-prices.ts'
 import { group, launchSpotFor, rawScenario, START_MS, testWorld } from './support.ts'
 
 const override = (instanceType: string, zone: string, priority: number): FleetOverride => ({

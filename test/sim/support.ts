@@ -4,15 +4,15 @@
  */
 
 import { TAG_REPLACING_INSTANCE } from '../../lambdas/core/constants.ts'
-import { embeddedTrace } from '../../lambdas/data/capacity-traces.ts'
-import { embeddedCatalog } from '../../lambdas/data/catalog.ts'
-import { buildWorld } from '../../lambdas/sim/build.ts'
-import { SimCloud } from '../../lambdas/sim/cloud.ts'
-import type { FaultHooks, Session } from '../../lambdas/sim/faults.ts'
-import { parseScenario } from '../../lambdas/sim/scenario/parse.ts'
-import type { Scenario } from '../../lambdas/sim/scenario/types.ts'
-import type { SimGroup, SimInstance, SimRegion } from '../../lambdas/sim/state.ts'
-import type { World } from '../../lambdas/sim/world.ts'
+import { embeddedTrace } from '../../tools/data/capacity-traces.ts'
+import { embeddedCatalog } from '../../tools/data/catalog.ts'
+import { buildWorld } from '../../tools/sim/build.ts'
+import { SimCloud } from '../../tools/sim/cloud.ts'
+import type { FaultHooks, Session } from '../../tools/sim/faults.ts'
+import { parseScenario } from '../../tools/sim/scenario/parse.ts'
+import type { Scenario } from '../../tools/sim/scenario/types.ts'
+import type { SimGroup, SimInstance, SimRegion } from '../../tools/sim/state.ts'
+import type { World } from '../../tools/sim/world.ts'
 
 export const START = '2022-05-31T18:00:00Z'
 export const START_MS = Date.parse(START)

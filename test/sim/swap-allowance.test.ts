@@ -6,10 +6,10 @@
  */
 import { describe, expect, it } from 'vitest'
 import { parseGlobalConfig } from '../../lambdas/core/config.ts'
-import { BOOT_SECONDS } from '../../lambdas/sim/constants.ts'
-import type { Session } from '../../lambdas/sim/faults.ts'
-import { checkStep, InvariantLedger, snapshotRegion } from '../../lambdas/sim/invariants.ts'
-import { openPairs, pairAllowanceMs } from '../../lambdas/sim/swap-allowance.ts'
+import { BOOT_SECONDS } from '../../tools/sim/constants.ts'
+import type { Session } from '../../tools/sim/faults.ts'
+import { checkStep, InvariantLedger, snapshotRegion } from '../../tools/sim/invariants.ts'
+import { openPairs, pairAllowanceMs } from '../../tools/sim/swap-allowance.ts'
 import { group, launchSpotFor, rawScenario, type TestWorld, testWorld } from './support.ts'
 
 const { config } = parseGlobalConfig({ SCHEDULE_MINUTES: '5' })

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { errorCode, isThrottle } from '../../lambdas/aws/errors.ts'
-import { ApiCounter, ApiGate } from '../../lambdas/sim/api-gate.ts'
-import { SimClock } from '../../lambdas/sim/clock.ts'
-import { API_CALL_MS } from '../../lambdas/sim/constants.ts'
-import { NO_FAULTS, randomFaults, type Session } from '../../lambdas/sim/faults.ts'
-import { createRng } from '../../lambdas/sim/rng.ts'
-import { Ec2Throttle, requestBucketSpec, TokenBucket } from '../../lambdas/sim/throttle.ts'
+import { ApiCounter, ApiGate } from '../../tools/sim/api-gate.ts'
+import { SimClock } from '../../tools/sim/clock.ts'
+import { API_CALL_MS } from '../../tools/sim/constants.ts'
+import { NO_FAULTS, randomFaults, type Session } from '../../tools/sim/faults.ts'
+import { createRng } from '../../tools/sim/rng.ts'
+import { Ec2Throttle, requestBucketSpec, TokenBucket } from '../../tools/sim/throttle.ts'
 
 const session = (): Session => ({
   id: 1,

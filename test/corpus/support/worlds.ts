@@ -10,8 +10,8 @@
  */
 import { TAG_LAUNCHED_BY } from '../../../lambdas/core/constants.ts'
 import type { SpotPrice } from '../../../lambdas/core/types.ts'
-import { embeddedCatalog } from '../../../lambdas/data/catalog.ts'
 import { embeddedOnDemandPrices } from '../../../lambdas/data/on-demand-prices.ts'
+import { embeddedCatalog } from '../../../tools/data/catalog.ts'
 import { NOW as PRICES_AT, realSpotPrices } from '../../builders/world.ts'
 import { FakeCloud } from '../../fakes/fake-cloud.ts'
 

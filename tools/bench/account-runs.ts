@@ -1,0 +1,74 @@
+/**
+ * Driving spotswap's region run directly against a simulated account, outside the scenario loop: to
+ * bring a large account to its converged state with the real engine, and to measure one run.
+ */
+import { type GlobalConfig, parseGlobalConfig } from '../../lambdas/core/config.ts'
+import { discardMetrics, silentLog } from '../../lambdas/core/log.ts'
+import { runRegion } from '../../lambdas/replacer/run-region.ts'
+import { SimCloud } from '../sim/cloud.ts'
+import { groupState } from '../sim/group-state.ts'
+import type { World } from '../sim/world.ts'
+
+let sessions = 0
+
+/** One replacer invocation per region, all at once as the Lambda runs them. */
+export const runAllRegions = async (world: World, config: GlobalConfig): Promise<void> => {
+  const now = world.clock.nowDate()
+  await Promise.all(
+    [...world.regions.keys()].map((region) =>
+      runRegion({
+        cloud: new SimCloud(world, region, {
+          id: ++sessions,
+          actor: 'replacer',
+          region,
+          crashed: false,
+          failedCalls: 0,
+        }),
+        config,
+        now,
+        log: silentLog,
+        metrics: discardMetrics,
+      }),
+    ),
+  )
+}
+
+/** Lets the account's own events (boots, shutdowns) happen for `ms`. */
+export const settle = async (world: World, ms: number): Promise<void> => {
+  const until = world.clock.now + ms
+  for (let event = world.clock.popDue(until); event !== undefined; event = world.clock.popDue(until))
+    await event.run()
+  world.clock.advanceTo(until)
+}
+
+/** Managed groups still holding more on-demand instances than their minimum. */
+export const unconvergedGroups = (world: World, config: GlobalConfig): number => {
+  let count = 0
+  for (const region of world.regions.values())
+    for (const group of region.groups.values()) {
+      const state = groupState(config, region, group)
+      if (state.managed && state.onDemand > Math.max(state.requiredOnDemand, state.protectedOnDemand)) count++
+    }
+  return count
+}
+
+/** Rounds of runs needed at most: launch everything, swap everything, restore sizes. */
+const CONVERGE_ROUNDS = 6
+
+/**
+ * Converges the account with the real engine, as fast as its settings allow (every on-demand instance
+ * in flight at once, no grace period): what a steady account looks like after its first hour.
+ */
+export const convergeAccount = async (
+  world: World,
+  env: Readonly<Record<string, string>>,
+): Promise<GlobalConfig> => {
+  const { config } = parseGlobalConfig({ ...env, MAX_REPLACEMENTS_IN_FLIGHT: '100%', GRACE_PERIOD: '0' })
+  for (let round = 0; round < CONVERGE_ROUNDS; round++) {
+    await runAllRegions(world, config)
+    await settle(world, 5 * 60_000)
+  }
+  const left = unconvergedGroups(world, config)
+  if (left > 0) throw new Error(`convergeAccount: ${left} group(s) still above their on-demand minimum`)
+  return config
+}

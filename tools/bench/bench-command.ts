@@ -1,0 +1,98 @@
+/**
+ * `spotswap bench [--quick] [--out FILE] [--markdown FILE]`: runs the benchmark, prints the tables with
+ * ratios to spotswap, writes results.json (and RESULTS.md). A full run writes bench/results.json and
+ * bench/RESULTS.md; `--quick` (CI) writes to a temporary directory unless told otherwise, and every run
+ * fails if what it wrote is not results.json's shape.
+ */
+import { existsSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { readSweepRecord } from '../chaos/sweep-record.ts'
+import { describeOptions, type OptionSpec, parseOptions } from '../shared/args.ts'
+import type { CliIo, Command } from '../shared/io.ts'
+import { REPOSITORY } from '../shared/subprocess.ts'
+import { runBench } from './bench.ts'
+import { renderResultsMarkdown, type SweepStatus } from './render-markdown.ts'
+import { renderResultsText } from './render-table.ts'
+import { resultsProblems, SCENARIO_KEYS } from './results.ts'
+import { checkTargets } from './targets.ts'
+
+const OPTIONS: readonly OptionSpec[] = [
+  {
+    name: 'quick',
+    kind: 'flag',
+    description: 'small sizes for CI; writes to a temporary directory by default',
+  },
+  {
+    name: 'out',
+    kind: 'value',
+    placeholder: 'FILE',
+    description: 'results JSON (default: bench/results.json)',
+  },
+  {
+    name: 'markdown',
+    kind: 'value',
+    placeholder: 'FILE',
+    description: 'results page (default: bench/RESULTS.md)',
+  },
+  { name: 'help', kind: 'flag', description: 'show this help' },
+]
+
+/** The committed record of the latest full chaos sweep, quoted in RESULTS.md. */
+export const readSweep = (path = join(REPOSITORY, 'bench', 'chaos-sweep.json')): SweepStatus => {
+  if (!existsSync(path)) return undefined
+  try {
+    return readSweepRecord(JSON.parse(readFileSync(path, 'utf8')))
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) }
+  }
+}
+
+const USAGE = `Usage: spotswap bench [options]
+
+Runs every scenario of bench/scenarios under spotswap, AutoSpotting's behaviour, on-demand only, Auto
+Scaling's mixed-instances groups and the oracle; measures the engine's planning time, memory and API
+calls at scale and the Lambda bundles; prints the tables (each figure with its ratio to spotswap's).
+A few minutes on two cores; --quick takes well under one.
+
+${describeOptions(OPTIONS)}`
+
+const run = async (argv: readonly string[], io: CliIo): Promise<number> => {
+  const options = parseOptions(argv, OPTIONS)
+  if (options.flags.has('help')) {
+    io.out(`${USAGE}\n`)
+    return 0
+  }
+  const quick = options.flags.has('quick')
+  const scratch = join(tmpdir(), `spotswap-bench-${process.pid}`)
+  const out =
+    options.values.get('out') ??
+    (quick ? join(scratch, 'results.json') : join(REPOSITORY, 'bench', 'results.json'))
+  const markdown =
+    options.values.get('markdown') ?? (quick ? undefined : join(REPOSITORY, 'bench', 'RESULTS.md'))
+
+  const started = Date.now()
+  const { results, details } = await runBench({ quick, onStep: (step) => io.err(`bench: ${step}\n`) })
+  const targets = checkTargets(results)
+  const json = `${JSON.stringify(results, null, 2)}\n`
+  io.writeFile(out, json)
+  if (markdown !== undefined)
+    io.writeFile(markdown, renderResultsMarkdown(results, details, targets, readSweep()))
+  io.out(renderResultsText(results, targets))
+
+  const problems = resultsProblems(JSON.parse(json), SCENARIO_KEYS)
+  if (problems.length > 0) {
+    io.err(`${out} is not valid results JSON:\n${problems.map((p) => `  ${p}`).join('\n')}\n`)
+    return 1
+  }
+  io.out(
+    `\nWrote ${out}${markdown === undefined ? '' : ` and ${markdown}`} in ${Math.round((Date.now() - started) / 1000)} s\n`,
+  )
+  return 0
+}
+
+export const benchCommand: Command = {
+  summary: 'benchmark spotswap against the alternatives (savings, availability, scale)',
+  usage: USAGE,
+  run,
+}

@@ -1,0 +1,172 @@
+/**
+ * Child process of the scale figures (scale.ts): builds one synthetic account, measures one thing, prints
+ * one line `SCALE-PROBE <json>` and exits, so CPU time and peak memory belong to that measurement alone.
+ *
+ * - `plan`: CPU time, wall time and peak RSS of one replacer pass over every region (observe and plan,
+ *   DRY_RUN so nothing is executed), on the account as built (all on-demand: unconverged) or after the
+ *   real engine converged it.
+ * - `steady`: API requests of one ordinary replacer run on a converged one-region account.
+ *
+ *   node --expose-gc --import tsx tools/bench/scale-probe.ts '{"mode":"plan",...}'
+ */
+import { readFileSync, writeFileSync } from 'node:fs'
+import { pathToFileURL } from 'node:url'
+import { parseGlobalConfig } from '../../lambdas/core/config.ts'
+import { embeddedTrace } from '../data/capacity-traces.ts'
+import { embeddedCatalog } from '../data/catalog.ts'
+import { buildWorld } from '../sim/build.ts'
+import { parseScenario } from '../sim/scenario/parse.ts'
+import type { World } from '../sim/world.ts'
+import { convergeAccount, runAllRegions, unconvergedGroups } from './account-runs.ts'
+import { syntheticAccount } from './synthetic-account.ts'
+
+export type ProbeRequest =
+  | {
+      readonly mode: 'plan'
+      readonly state: 'unconverged' | 'converged'
+      readonly regions: number
+      readonly groupsPerRegion: number
+      readonly instancesPerGroup: number
+    }
+  | { readonly mode: 'steady'; readonly groupsPerRegion: number; readonly instancesPerGroup: number }
+
+export interface PlanMeasurement {
+  readonly mode: 'plan'
+  readonly state: 'unconverged' | 'converged'
+  readonly regions: number
+  readonly groups: number
+  readonly instances: number
+  /** Managed groups above their on-demand minimum when the pass ran. */
+  readonly unconvergedGroups: number
+  readonly cpuMs: number
+  readonly wallMs: number
+  /** Peak resident memory during the pass: the process, the simulated account included. */
+  readonly peakRssMb: number
+  /** Resident memory just before the pass, after a full GC: mostly the simulated account. */
+  readonly rssBeforeMb: number
+  readonly apiCalls: Readonly<Record<string, number>>
+}
+
+export interface SteadyMeasurement {
+  readonly mode: 'steady'
+  readonly groups: number
+  readonly calls: number
+  readonly apiCalls: Readonly<Record<string, number>>
+}
+
+export const PROBE_PREFIX = 'SCALE-PROBE '
+
+const accountWorld = (regions: number, groupsPerRegion: number, instancesPerGroup: number) => {
+  const catalog = embeddedCatalog()
+  const raw = syntheticAccount({
+    name: 'scale',
+    description: 'scale measurement',
+    regions,
+    groupsPerRegion,
+    instancesPerGroup,
+    durationHours: 1,
+    throttle: false,
+  })
+  const scenario = parseScenario(raw, { source: 'scale', catalog, resolveTrace: embeddedTrace })
+  return { scenario, world: buildWorld(scenario, { catalog }) }
+}
+
+const callsSince = (world: World, before: ReadonlyMap<string, number>): Record<string, number> => {
+  const calls: Record<string, number> = {}
+  for (const [operation, count] of [...world.counter.total].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const made = count - (before.get(operation) ?? 0)
+    if (made > 0) calls[operation] = made
+  }
+  return calls
+}
+
+const mb = (bytes: number): number => Math.round((bytes / 1024 / 1024) * 10) / 10
+
+const PEAK_RESET = '/proc/self/clear_refs'
+const STATUS = '/proc/self/status'
+
+/**
+ * Peak RSS from here on: Linux lets a process reset its high-water mark (clear_refs 5) and read it back
+ * (VmHWM), so the peak of the measured pass is not the peak of building or converging the account.
+ * Elsewhere, the process's lifetime peak.
+ */
+const peakTracker = (): (() => number) => {
+  try {
+    writeFileSync(PEAK_RESET, '5')
+    return () => {
+      const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(STATUS, 'utf8'))?.[1]
+      return kb === undefined ? process.resourceUsage().maxRSS * 1024 : Number(kb) * 1024
+    }
+  } catch {
+    return () => process.resourceUsage().maxRSS * 1024
+  }
+}
+
+/** Terminated instances are gone for EC2 and the engine; the simulator only keeps them for its records. */
+const forgetTerminated = (world: World): void => {
+  for (const region of world.regions.values())
+    for (const [id, instance] of region.instances)
+      if (instance.state === 'terminated') region.instances.delete(id)
+}
+
+const measurePlan = async (request: Extract<ProbeRequest, { mode: 'plan' }>): Promise<PlanMeasurement> => {
+  const { scenario, world } = accountWorld(
+    request.regions,
+    request.groupsPerRegion,
+    request.instancesPerGroup,
+  )
+  if (request.state === 'converged') {
+    await convergeAccount(world, scenario.env)
+    forgetTerminated(world)
+  }
+  const { config } = parseGlobalConfig({ ...scenario.env, DRY_RUN: 'true' })
+  globalThis.gc?.()
+  const rssBefore = process.memoryUsage().rss
+  const peak = peakTracker()
+  const before = new Map(world.counter.total)
+  const cpu = process.cpuUsage()
+  const started = performance.now()
+  await runAllRegions(world, config)
+  const wallMs = performance.now() - started
+  const used = process.cpuUsage(cpu)
+  return {
+    mode: 'plan',
+    state: request.state,
+    regions: request.regions,
+    groups: request.regions * request.groupsPerRegion,
+    instances: request.regions * request.groupsPerRegion * request.instancesPerGroup,
+    unconvergedGroups: unconvergedGroups(world, config),
+    cpuMs: Math.round((used.user + used.system) / 1000),
+    wallMs: Math.round(wallMs),
+    peakRssMb: mb(peak()),
+    rssBeforeMb: mb(rssBefore),
+    apiCalls: callsSince(world, before),
+  }
+}
+
+const measureSteady = async (
+  request: Extract<ProbeRequest, { mode: 'steady' }>,
+): Promise<SteadyMeasurement> => {
+  const { scenario, world } = accountWorld(1, request.groupsPerRegion, request.instancesPerGroup)
+  const { config } = parseGlobalConfig(scenario.env)
+  await convergeAccount(world, scenario.env)
+  // One ordinary run to restore anything the fast convergence left (sizes, tags), then the measured one.
+  await runAllRegions(world, config)
+  const before = new Map(world.counter.total)
+  await runAllRegions(world, config)
+  const apiCalls = callsSince(world, before)
+  return {
+    mode: 'steady',
+    groups: request.groupsPerRegion,
+    calls: Object.values(apiCalls).reduce((sum, n) => sum + n, 0),
+    apiCalls,
+  }
+}
+
+export const probe = (request: ProbeRequest): Promise<PlanMeasurement | SteadyMeasurement> =>
+  request.mode === 'plan' ? measurePlan(request) : measureSteady(request)
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const result = await probe(JSON.parse(process.argv[2] ?? '{}') as ProbeRequest)
+  process.stdout.write(`${PROBE_PREFIX}${JSON.stringify(result)}\n`)
+}

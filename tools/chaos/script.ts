@@ -1,0 +1,192 @@
+/**
+ * Plays a chaos case's script against the simulation: the fault hooks every API request passes
+ * (random errors, error storms, crashes at scripted requests, random crashes), and, before time starts,
+ * replacer runs asked for while another is in flight, EventBridge's duplicated and late deliveries, and
+ * the owner's changes.
+ * Random choices come from streams seeded by the case, so a case replays exactly.
+ */
+import { parseGlobalConfig } from '../../lambdas/core/config.ts'
+import {
+  TAG_LAUNCH_TEMPLATE_ID,
+  TAG_LAUNCHED_BY,
+  TAG_LAUNCHED_FOR_GROUP,
+  TAG_REPLACED_TYPE,
+  TAG_REPLACING_INSTANCE,
+} from '../../lambdas/core/constants.ts'
+import { detachInstances } from '../sim/asg-api.ts'
+import { Priority } from '../sim/clock.ts'
+import { launchInstance } from '../sim/ec2.ts'
+import { simAwsError, TRANSIENT_ERRORS } from '../sim/errors.ts'
+import type { FaultDecision, FaultHooks } from '../sim/faults.ts'
+import type { Invocations } from '../sim/invocations.ts'
+import { createRng } from '../sim/rng.ts'
+import type { SimGroup, SimRegion } from '../sim/state.ts'
+import type { SimEvent, World } from '../sim/world.ts'
+import type { ChaosCase, EventChaos, OwnerAction, QueuedRuns } from './case.ts'
+
+const NONE: FaultDecision = { kind: 'none' }
+
+const transientError = (service: string, pick: number): FaultDecision => {
+  const choices = TRANSIENT_ERRORS[service] ?? TRANSIENT_ERRORS.ec2 ?? []
+  const [code, status, message] = choices[pick % choices.length] ?? [
+    'InternalError',
+    500,
+    'An internal error',
+  ]
+  return { kind: 'error', error: simAwsError(code, status, message) }
+}
+
+/** The fault hooks of a case; `now` tells them the simulated time (for storms). */
+export const chaosFaults = (chaos: ChaosCase, now: () => number, startMs: number): FaultHooks => {
+  const rng = createRng(`chaos-faults:${chaos.seed}`)
+  const seen = new Map<string, number>()
+  const { errorRate, crashRate, crashes, storms } = chaos.faults
+  return {
+    decide: ({ operation }) => {
+      const occurrence = (seen.get(operation) ?? 0) + 1
+      seen.set(operation, occurrence)
+      const crash = crashes.find((c) => c.operation === operation && c.occurrence === occurrence)
+      if (crash !== undefined) return { kind: crash.when === 'before' ? 'crash-before' : 'crash-after' }
+      if (crashRate > 0 && rng.chance(crashRate))
+        return { kind: rng.chance(0.5) ? 'crash-before' : 'crash-after' }
+      const service = operation.split(':')[0] ?? 'ec2'
+      const minute = (now() - startMs) / 60_000
+      const storm = storms.find((s) => s.service === service && minute >= s.fromMinute && minute < s.toMinute)
+      const rate = Math.max(errorRate, storm?.rate ?? 0)
+      if (rate > 0 && rng.chance(rate)) return transientError(service, rng.int(3))
+      return NONE
+    },
+  }
+}
+
+/**
+ * Sends the second run `delayMs` of simulated time into the first (or when the first ends, if sooner);
+ * the region's message group holds it until the first is done.
+ */
+const queueBehind = (world: World, invocations: Invocations, run: QueuedRuns): Promise<unknown> => {
+  let firstDone = false
+  const first = invocations.runReplacer(run.region).finally(() => {
+    firstDone = true
+  })
+  const second = (async () => {
+    const startAt = world.clock.now + run.delayMs
+    // Each request of the first run moves the clock; yielding lets it make progress meanwhile.
+    while (!firstDone && world.clock.now < startAt) await Promise.resolve()
+    await invocations.runReplacer(run.region, run.secondGroup)
+  })()
+  return Promise.all([first, second])
+}
+
+/** EventBridge delivers at least once and not in order: some events late, some twice. */
+const deliverWithChaos = (world: World, invocations: Invocations, events: EventChaos, seed: number) => {
+  const rng = createRng(`chaos-events:${seed}`)
+  const deliverAt = (event: SimEvent, delaySeconds: number): void => {
+    if (delaySeconds === 0) invocations.deliver(event)
+    else
+      world.clock.schedule(world.clock.now + delaySeconds * 1000, Priority.external, 'late event', () =>
+        invocations.deliver(event),
+      )
+  }
+  const delay = (): number => 1 + rng.int(events.maxDelaySeconds)
+  world.onEvent((event) => {
+    deliverAt(event, rng.chance(events.delayRate) ? delay() : 0)
+    if (rng.chance(events.duplicateRate)) deliverAt(event, rng.chance(0.5) ? 0 : delay())
+  })
+}
+
+const inService = (group: SimGroup): string[] =>
+  [...group.members].filter(([, m]) => m.lifecycleState === 'InService').map(([id]) => id)
+
+/**
+ * Someone launches an on-demand instance dressed as spotswap's launch for the group: every tag a launch
+ * carries, partner named, from the group's template (so EC2's template tag is the group's too).
+ */
+const forgeLaunch = (world: World, region: SimRegion, group: SimGroup, partner: string | undefined): void => {
+  if (partner === undefined) return
+  const instance = launchInstance(world, region, {
+    type: group.instanceType,
+    zone: region.instances.get(partner)?.zone ?? group.zones[0] ?? '',
+    lifecycle: 'on-demand',
+    tags: {
+      [TAG_LAUNCHED_BY]: 'true',
+      [TAG_LAUNCHED_FOR_GROUP]: group.name,
+      [TAG_REPLACING_INSTANCE]: partner,
+      [TAG_REPLACED_TYPE]: group.instanceType,
+      ...(group.launchTemplate?.id === undefined
+        ? {}
+        : { [TAG_LAUNCH_TEMPLATE_ID]: group.launchTemplate.id }),
+    },
+    costGroup: undefined,
+    origin: 'owner',
+  })
+  instance.ownerKeeps = true
+}
+
+/** The owner detaches a member (a spot one first: spotswap's replacements) and keeps it running. */
+const detachMember = (world: World, region: SimRegion, group: SimGroup, pick: number): void => {
+  const members = inService(group)
+  const spot = members.filter((id) => region.instances.get(id)?.lifecycle === 'spot')
+  const from = spot.length > 0 ? spot : members
+  const id = from[pick % Math.max(1, from.length)]
+  const instance = id === undefined ? undefined : region.instances.get(id)
+  if (id === undefined || instance === undefined || group.desiredCapacity <= group.minSize) return
+  detachInstances(world, region, group.name, [id], false)
+  instance.ownerKeeps = true
+}
+
+/** What the owner does: protect a member, or take the group out of (or into) spotswap's hands by its tags. */
+const ownerActs = (
+  world: World,
+  region: SimRegion,
+  action: OwnerAction,
+  filterKeys: readonly string[],
+): void => {
+  const group = region.groups.get(action.group)
+  if (group === undefined) return
+  const members = inService(group)
+  const id = members[action.member % Math.max(1, members.length)]
+  switch (action.kind) {
+    case 'forge-launch':
+      forgeLaunch(world, region, group, id)
+      break
+    case 'detach-member':
+      detachMember(world, region, group, action.member)
+      break
+    case 'protect-from-scale-in': {
+      const member = id === undefined ? undefined : group.members.get(id)
+      if (member !== undefined) member.protectedFromScaleIn = true
+      break
+    }
+    case 'protect-from-termination': {
+      // EC2 refuses it on a spot instance: "You can't enable termination protection for Spot Instances"
+      // (ModifyInstanceAttribute, DisableApiTermination; https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_ModifyInstanceAttribute.html).
+      const instance = id === undefined ? undefined : region.instances.get(id)
+      if (instance !== undefined && instance.lifecycle !== 'spot') instance.terminationProtected = true
+      break
+    }
+    case 'opt-out':
+    case 'opt-in': {
+      const value = action.kind === 'opt-out' ? 'false' : 'true'
+      group.tags = { ...group.tags, ...Object.fromEntries(filterKeys.map((key) => [key, value])) }
+      break
+    }
+  }
+  region.touch(group)
+}
+
+/** Schedules the case's races and owner actions, and routes events through EventBridge's misbehaviour. */
+export const chaosPrepare =
+  (chaos: ChaosCase) =>
+  (world: World, invocations: Invocations): void => {
+    for (const run of chaos.queuedRuns)
+      world.clock.schedule(run.atMs, Priority.invocation, 'queued replacer runs', () =>
+        queueBehind(world, invocations, run).then(() => undefined),
+      )
+    deliverWithChaos(world, invocations, chaos.events, chaos.seed)
+    const env = (chaos.scenario.env ?? {}) as Record<string, string>
+    const filterKeys = parseGlobalConfig(env).config.tagFilters.map((f) => f.key)
+    for (const action of chaos.owner)
+      world.clock.schedule(action.atMs, Priority.external, `owner: ${action.kind}`, () =>
+        ownerActs(world, world.region(action.region), action, filterKeys),
+      )
+  }

@@ -1,0 +1,117 @@
+/**
+ * `spotswap plan [--region R ...] [--profile NAME] [--json]`: the replacer's observe and plan steps
+ * against a real account with the user's credentials, DRY_RUN forced and the port made read-only, so
+ * an engineer sees exactly what would happen before tagging production groups.
+ */
+import { type GlobalConfig, parseGlobalConfig } from '../../lambdas/core/config.ts'
+import { discardMetrics, type Log } from '../../lambdas/core/log.ts'
+import { isManaged } from '../../lambdas/core/managed.ts'
+import type { CloudPort } from '../../lambdas/core/port.ts'
+import { selectRegions } from '../../lambdas/replacer/regions.ts'
+import { runRegion } from '../../lambdas/replacer/run-region.ts'
+import { describeOptions, type OptionSpec, parseOptions } from '../shared/args.ts'
+import type { CliIo, Command } from '../shared/io.ts'
+import { type PlanRegion, type PlanReport, planRegion, planText } from './plan-report.ts'
+import { readOnly } from './read-only.ts'
+
+const OPTIONS: readonly OptionSpec[] = [
+  {
+    name: 'region',
+    kind: 'list',
+    placeholder: 'REGION',
+    description:
+      'region(s) to plan, repeated or comma-separated (default: REGIONS, else every enabled region)',
+  },
+  {
+    name: 'profile',
+    kind: 'value',
+    placeholder: 'NAME',
+    description: 'the AWS profile to use (default: the SDK default chain)',
+  },
+  { name: 'json', kind: 'flag', description: 'print the plan as JSON' },
+  { name: 'help', kind: 'flag', description: 'show this help' },
+]
+
+const USAGE = `Usage: spotswap plan [options]
+
+A read-only dry run against your AWS account: what the replacer would do now to each group, the projected
+savings, and why groups and instances are left alone. Settings come from the same environment variables
+as the Lambdas (TAG_FILTERS, MIN_ON_DEMAND_NUMBER, ...); DRY_RUN is always on.
+
+${describeOptions(OPTIONS)}`
+
+const notManagedReason = (config: GlobalConfig): string =>
+  config.tagFilteringMode === 'opt-in'
+    ? `not-managed: opt-in needs ${config.tagFilters.map((f) => `${f.key}=${f.value}`).join(', ')}`
+    : `opted-out: ${config.tagFilters.map((f) => `${f.key}=false`).join(' or ')}`
+
+const planOneRegion = async (cloud: CloudPort, config: GlobalConfig, log: Log): Promise<PlanRegion> => {
+  try {
+    const result = await runRegion({ cloud, config, now: new Date(), log, metrics: discardMetrics })
+    const everyGroup = await cloud.describeGroups({ tagKey: undefined, tagValues: [] })
+    const reason = notManagedReason(config)
+    const notManaged = everyGroup
+      .filter((g) => !isManaged(g.tags, config))
+      .map((g) => ({ name: g.name, reason }))
+    return planRegion(result, notManaged)
+  } catch (error) {
+    const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+    return { region: cloud.region, error: detail, groups: [], strays: [] }
+  }
+}
+
+const run = async (argv: readonly string[], io: CliIo): Promise<number> => {
+  const options = parseOptions(argv, OPTIONS)
+  if (options.flags.has('help')) {
+    io.out(`${USAGE}\n`)
+    return 0
+  }
+  const profile = options.values.get('profile')
+  // The SDK reads the profile when it first resolves credentials, which happens after this.
+  if (profile !== undefined) process.env.AWS_PROFILE = profile
+  const regionsWanted = options.lists.get('region') ?? []
+  const env = {
+    ...io.env,
+    DRY_RUN: 'true',
+    ...(regionsWanted.length > 0 ? { REGIONS: regionsWanted.join(',') } : {}),
+  }
+  const { config, errors } = parseGlobalConfig(env)
+  const fatal = errors.filter((e) => e.fatal)
+  if (fatal.length > 0) {
+    for (const error of fatal)
+      io.err(`spotswap plan: ${error.name}=${JSON.stringify(error.value)} is not ${error.expected}\n`)
+    return 2
+  }
+  // Loaded here, not at the top: `simulate` must not pay for the AWS SDK, and tests load it per account.
+  const aws = await import('../../lambdas/aws/cloud.ts')
+  const apiCalls = new Map<string, number>()
+  const onApiCall = (name: string) => apiCalls.set(name, (apiCalls.get(name) ?? 0) + 1)
+  const warnings: string[] = []
+  const log: Log = {
+    debug: () => {},
+    info: () => {},
+    warn: (message, attributes) => warnings.push(`${message} ${JSON.stringify(attributes ?? {})}`),
+    error: (message, attributes) => warnings.push(`${message} ${JSON.stringify(attributes ?? {})}`),
+  }
+  const { regions } = await selectRegions(config.regions, aws.createRegionDirectory({ onApiCall }))
+  const planned = await Promise.all(
+    regions.map((region) =>
+      planOneRegion(readOnly(aws.createAwsCloud(region, { onApiCall, logger: log })), config, log),
+    ),
+  )
+  const report: PlanReport = {
+    dryRun: true,
+    regions: planned,
+    configErrors: errors,
+    apiCalls: Object.fromEntries([...apiCalls].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+  }
+  io.out(options.flags.has('json') ? `${JSON.stringify(report, null, 2)}\n` : planText(report))
+  for (const warning of warnings) io.err(`warning: ${warning}\n`)
+  return planned.length > 0 && planned.every((r) => r.error !== undefined) ? 1 : 0
+}
+
+export const planCommand: Command = {
+  summary: 'read-only dry run against your AWS account: what would be replaced, and the savings',
+  usage: USAGE,
+  run,
+}

@@ -1,0 +1,151 @@
+/**
+ * What `spotswap plan` shows: per group, what the replacer would do now and what that would save, and
+ * why a group or an instance is left alone. Pure: region results in, rows and JSON out.
+ */
+
+import type { GroupFigures, InstanceSkip, OnDemandStatus } from '../../lambdas/core/actions.ts'
+import type { ConfigError } from '../../lambdas/core/config.ts'
+import { HOURS_PER_MONTH } from '../../lambdas/core/constants.ts'
+import { summarizeOutcome } from '../../lambdas/replacer/outcome-summary.ts'
+import { isHeldBack } from '../../lambdas/replacer/reasons.ts'
+import type { RegionResult } from '../../lambdas/replacer/run-region.ts'
+import { pct, renderTable, usd } from '../shared/table.ts'
+
+export interface PlannedGroup {
+  readonly region: string
+  readonly group: string
+  readonly managed: boolean
+  /** Why the whole group is left alone this run, if it is. */
+  readonly skipped: string | undefined
+  readonly figures: GroupFigures | undefined
+  readonly actions: readonly Record<string, unknown>[]
+  readonly instanceSkips: readonly InstanceSkip[]
+  /** On-demand members neither being replaced nor kept for the minimum, each with its reason. */
+  readonly stillOnDemand: readonly OnDemandStatus[]
+  /**
+   * Saving per hour now (spot members) plus what replacing every on-demand member that spotswap replaces,
+   * now or once what holds it passes, would add at today's prices.
+   */
+  readonly projectedHourlySavingsUsd: number
+  readonly projectedMonthlySavingsUsd: number
+}
+
+export interface PlanRegion {
+  readonly region: string
+  readonly error?: string
+  readonly groups: readonly PlannedGroup[]
+  readonly strays: readonly Record<string, unknown>[]
+}
+
+export interface PlanReport {
+  readonly dryRun: true
+  readonly regions: readonly PlanRegion[]
+  readonly configErrors: readonly ConfigError[]
+  readonly apiCalls: Readonly<Record<string, number>>
+}
+
+const round6 = (value: number) => Math.round(value * 1e6) / 1e6
+
+/** `notManaged` are the region's groups the tag filters leave out, with the reason. */
+export const planRegion = (
+  result: RegionResult,
+  notManaged: readonly { name: string; reason: string }[],
+): PlanRegion => {
+  const managed = result.groups.map(({ plan, outcomes }): PlannedGroup => {
+    // Every on-demand member spotswap replaces, now or once what holds it passes, not only this run's.
+    const toCome = plan.onDemand.reduce((sum, s) => sum + (s.projectedHourlySavingsUsd ?? 0), 0)
+    const hourly = round6(plan.figures.hourlySavingsUsd + toCome)
+    return {
+      region: result.region,
+      group: plan.group,
+      managed: true,
+      skipped: plan.skipped,
+      figures: plan.figures,
+      actions: outcomes.map(summarizeOutcome),
+      instanceSkips: plan.instanceSkips,
+      stillOnDemand: plan.onDemand.filter(isHeldBack),
+      projectedHourlySavingsUsd: hourly,
+      projectedMonthlySavingsUsd: round6(hourly * HOURS_PER_MONTH),
+    }
+  })
+  const others = notManaged.map(
+    ({ name, reason }): PlannedGroup => ({
+      region: result.region,
+      group: name,
+      managed: false,
+      skipped: reason,
+      figures: undefined,
+      actions: [],
+      instanceSkips: [],
+      stillOnDemand: [],
+      projectedHourlySavingsUsd: 0,
+      projectedMonthlySavingsUsd: 0,
+    }),
+  )
+  return {
+    region: result.region,
+    groups: [...managed, ...others],
+    strays: result.strays.map(summarizeOutcome),
+  }
+}
+
+const describeActions = (group: PlannedGroup): string => {
+  if (group.actions.length === 0) return group.skipped ? 'none' : 'nothing to do'
+  const counts = new Map<string, number>()
+  for (const action of group.actions)
+    counts.set(String(action.kind), (counts.get(String(action.kind)) ?? 0) + 1)
+  return [...counts].map(([kind, n]) => `${n}× ${kind}`).join(', ')
+}
+
+export const planText = (report: PlanReport): string => {
+  const groups = report.regions.flatMap((r) => r.groups)
+  const rows = groups.map((g) => [
+    g.region,
+    g.group,
+    g.figures ? `${g.figures.onDemand}/${g.figures.spot}` : '-',
+    g.figures ? pct(g.figures.inService === 0 ? 0 : (100 * g.figures.spot) / g.figures.inService, 0) : '-',
+    describeActions(g),
+    usd(g.projectedHourlySavingsUsd),
+    usd(g.projectedMonthlySavingsUsd),
+    g.skipped ?? '',
+  ])
+  const lines = [
+    'Dry run: nothing was changed. What the replacer would do now:',
+    '',
+    renderTable(
+      [
+        { header: 'Region' },
+        { header: 'Group' },
+        { header: 'OD/spot' },
+        { header: 'Spot', align: 'right' },
+        { header: 'Would do' },
+        { header: 'Saves/hour', align: 'right' },
+        { header: 'Saves/month', align: 'right' },
+        { header: 'Skipped because' },
+      ],
+      rows,
+    ),
+  ]
+  const total = groups.reduce((sum, g) => sum + g.projectedHourlySavingsUsd, 0)
+  lines.push('', `Projected savings once done: ${usd(total)}/hour, ${usd(total * HOURS_PER_MONTH)}/month`)
+  const skips = groups.flatMap((g) => {
+    const explained = new Set(g.stillOnDemand.map((s) => s.instanceId))
+    return [
+      ...g.stillOnDemand.map(
+        (s) =>
+          `  ${g.region} ${g.group} ${s.instanceId} (on-demand ${s.type}, ${s.zone}): ${s.code}${s.detail === '' ? '' : `: ${s.detail}`}`,
+      ),
+      ...g.instanceSkips
+        .filter((s) => !explained.has(s.instanceId))
+        .map((s) => `  ${g.region} ${g.group} ${s.instanceId}: ${s.reason}`),
+    ]
+  })
+  if (skips.length > 0) lines.push('', 'Instances left alone:', ...skips)
+  for (const region of report.regions)
+    if (region.error) lines.push('', `${region.region}: could not be planned: ${region.error}`)
+  for (const error of report.configErrors)
+    lines.push(
+      `Configuration: ${error.name}=${JSON.stringify(error.value)} is not ${error.expected}; using ${error.fallback}`,
+    )
+  return `${lines.join('\n')}\n`
+}

@@ -1,0 +1,142 @@
+/**
+ * `spotswap simulate [--scenario FILE] [--json FILE] [--html FILE]`: runs the real engine against the
+ * offline account of a scenario (the built-in one by default) and prints what happened per group.
+ */
+
+import { describeOptions, type OptionSpec, parseOptions } from '../shared/args.ts'
+import type { CliIo, Command } from '../shared/io.ts'
+import { pct, renderTable, usd } from '../shared/table.ts'
+import type { SimulationReport } from '../sim/report.ts'
+import { ScenarioError } from '../sim/scenario/check.ts'
+import { BUILTIN_SCENARIO, loadScenarioFile } from '../sim/scenario/load.ts'
+import type { Scenario } from '../sim/scenario/types.ts'
+import { simulate } from '../sim/simulate.ts'
+import { renderReportPage } from './html/report-page.ts'
+import { createProgress } from './progress.ts'
+import { summarizeGroups } from './simulate-summary.ts'
+
+const OPTIONS: readonly OptionSpec[] = [
+  {
+    name: 'scenario',
+    kind: 'value',
+    placeholder: 'FILE',
+    description: 'scenario JSON (default: the built-in account)',
+  },
+  { name: 'json', kind: 'value', placeholder: 'FILE', description: 'write the full report as JSON' },
+  {
+    name: 'html',
+    kind: 'value',
+    placeholder: 'FILE',
+    description: 'write a self-contained page with charts',
+  },
+  { name: 'help', kind: 'flag', description: 'show this help' },
+]
+
+const USAGE = `Usage: spotswap simulate [options]
+
+Runs spotswap's replacer and interruption handler, unchanged, against a simulated AWS account on real
+spot prices and capacity traces, and reports savings, availability and what happened to each group.
+
+${describeOptions(OPTIONS)}`
+
+const VIOLATIONS_SHOWN = 10
+
+/** Under the table: every on-demand instance above its group's minimum at the end, and why (issue 16). */
+const stillOnDemandLines = (report: SimulationReport): string[] => {
+  const lines = Object.entries(report.groups).flatMap(([group, figures]) =>
+    figures.stillOnDemand.map(
+      (s) =>
+        `  ${group} ${s.instanceId} ${s.type} ${s.zone}: ${s.reason}${s.detail === '' ? '' : ` (${s.detail})`}`,
+    ),
+  )
+  return lines.length === 0 ? [] : ['Still on-demand above the minimum at the end, and why:', ...lines]
+}
+
+export const summaryText = (scenario: Scenario, report: SimulationReport): string => {
+  const rows = summarizeGroups(scenario, report).map((row) => [
+    row.group,
+    row.region,
+    row.before,
+    row.after,
+    pct(row.spotSharePct, 0),
+    pct(row.savingsPct),
+    pct(row.availabilityPct, 2),
+    pct(row.servingPct, 2),
+    String(row.interruptions),
+  ])
+  const table = renderTable(
+    [
+      { header: 'Group' },
+      { header: 'Region' },
+      { header: 'Before' },
+      { header: 'After' },
+      { header: 'Spot', align: 'right' },
+      { header: 'Savings', align: 'right' },
+      { header: 'Available', align: 'right' },
+      { header: 'Serving', align: 'right' },
+      { header: 'Interrupted', align: 'right' },
+    ],
+    rows,
+  )
+  const { totals } = report
+  const requests = Object.values(totals.apiCalls).reduce((sum, n) => sum + n, 0)
+  const converged =
+    totals.convergenceMinutes === null ? 'not every group' : `${Math.round(totals.convergenceMinutes)} min`
+  const lines = [
+    `Scenario ${report.scenario} (seed ${report.seed}): ${scenario.durationHours} h, ${scenario.regions.length} region(s), ${rows.length} group(s)`,
+    '',
+    table,
+    '',
+    `Cost          ${usd(totals.actualCostUsd)} instead of ${usd(totals.onDemandOnlyCostUsd)} on-demand only: ${pct(totals.savingsPct)} saved`,
+    `Availability  ${pct(totals.capacityAvailabilityPct, 3)} of desired capacity in service; converged: ${converged}`,
+    `Serving       ${pct(totals.servingAvailabilityPct, 3)} of desired capacity in service and healthy in its load balancers (time-weighted)`,
+    `Activity      ${totals.replacements} replacements, ${totals.interruptions} interruptions, ${totals.failedLaunches} failed launches, ${requests} API requests`,
+    ...stillOnDemandLines(report),
+    `Invariants    ${report.violations.length === 0 ? 'no violation' : `${report.violations.length} violation(s)`}`,
+    ...report.violations
+      .slice(0, VIOLATIONS_SHOWN)
+      .map((v) => `  ${v.t} ${v.group} ${v.invariant}: ${v.detail}`),
+  ]
+  if (report.violations.length > VIOLATIONS_SHOWN)
+    lines.push(`  ... ${report.violations.length - VIOLATIONS_SHOWN} more in the JSON report`)
+  return `${lines.join('\n')}\n`
+}
+
+const run = async (argv: readonly string[], io: CliIo): Promise<number> => {
+  const options = parseOptions(argv, OPTIONS)
+  if (options.flags.has('help')) {
+    io.out(`${USAGE}\n`)
+    return 0
+  }
+  const path = options.values.get('scenario') ?? BUILTIN_SCENARIO
+  let scenario: Scenario
+  try {
+    scenario = loadScenarioFile(path)
+  } catch (error) {
+    if (!(error instanceof ScenarioError)) throw error
+    io.err(`${error.message}\n`)
+    return 2
+  }
+  const progress = io.progressStream
+    ? createProgress(`simulating ${scenario.name}`, io.progressStream)
+    : undefined
+  const report = await simulate(scenario, { onProgress: (fraction) => progress?.update(fraction) })
+  progress?.done()
+  const json = options.values.get('json')
+  if (json !== undefined) io.writeFile(json, `${JSON.stringify(report, null, 2)}\n`)
+  const html = options.values.get('html')
+  if (html !== undefined) io.writeFile(html, renderReportPage(scenario, report))
+  io.out(summaryText(scenario, report))
+  for (const [what, file] of [
+    ['report', json],
+    ['page', html],
+  ] as const)
+    if (file !== undefined) io.out(`Wrote the ${what} to ${file}\n`)
+  return 0
+}
+
+export const simulateCommand: Command = {
+  summary: 'run spotswap against a simulated AWS account (real prices, offline)',
+  usage: USAGE,
+  run,
+}

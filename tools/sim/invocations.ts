@@ -1,0 +1,294 @@
+/**
+ * spotswap's Lambdas inside the simulation: the replacer's region run (runRegion, unchanged) and the
+ * interruption handler (createHandler, unchanged), each invocation a session of its own against a
+ * SimCloud. Around each, the invariants are checked.
+ *
+ * Replacer runs go through the region's message group of the FIFO fan-out queue (fanout-queue.ts), as
+ * deployed: they never overlap on a region, and a crashed or failed run is delivered again after the
+ * visibility timeout. The interruption handler is another Lambda and may run beside a replacer run
+ * (the invariants are then checked around both together); a failed or crashed handler invocation is
+ * retried as Lambda retries asynchronous invocations, a deadline reminder as its queue redelivers it.
+ */
+import type { GroupPlan } from '../../lambdas/core/actions.ts'
+import type { GlobalConfig } from '../../lambdas/core/config.ts'
+import { interruptionDeadlineEvent } from '../../lambdas/core/events.ts'
+import type { Log, MetricsSink } from '../../lambdas/core/log.ts'
+import { isRegionCovered } from '../../lambdas/core/managed.ts'
+import { createHandler } from '../../lambdas/interruption/create-handler.ts'
+import { ReasonMemory } from '../../lambdas/replacer/reasons.ts'
+import { runRegion } from '../../lambdas/replacer/run-region.ts'
+import { Priority } from './clock.ts'
+import { SimCloud } from './cloud.ts'
+import {
+  ASYNC_RETRY_DELAYS_SECONDS,
+  DEADLINE_RETENTION_SECONDS,
+  DEADLINE_VISIBILITY_SECONDS,
+} from './constants.ts'
+import { toEventBridge } from './eventbridge.ts'
+import { RegionMessageGroup, type RunOutcome } from './fanout-queue.ts'
+import type { Session } from './faults.ts'
+import {
+  checkStep,
+  InvariantLedger,
+  type RegionSnapshot,
+  type StepRun,
+  snapshotRegion,
+  type Violation,
+} from './invariants.ts'
+import type { SimPolicy } from './policy.ts'
+import type { SimEvent, World } from './world.ts'
+
+export interface InvocationContext {
+  readonly world: World
+  readonly config: GlobalConfig
+  readonly env: Readonly<Record<string, string>>
+  readonly policy: SimPolicy
+  readonly log: Log
+  readonly metrics: MetricsSink
+  readonly violations: Violation[]
+  /** Called after every invocation, so group states are observed as they change. */
+  readonly afterInvocation: () => void
+  /** Told each group plan a replacer run made (the liveness invariant reads its on-demand statuses). */
+  readonly onPlanned?: (region: string, plan: GroupPlan) => void
+}
+
+export interface InvocationStats {
+  replacerRuns: number
+  crashedRuns: number
+  failedRuns: number
+  handlerInvocations: number
+}
+
+/**
+ * When Lambda tries an interruption handler invocation again after a failure, seconds after the previous
+ * attempt: asynchronous invocations (EventBridge) twice, about one and then two minutes later; a deadline
+ * reminder whenever its queue's visibility timeout ends, while the queue still keeps it.
+ */
+const HANDLER_RETRIES: Readonly<Record<'event' | 'reminder', readonly number[]>> = {
+  event: ASYNC_RETRY_DELAYS_SECONDS,
+  reminder: Array.from(
+    { length: Math.floor(DEADLINE_RETENTION_SECONDS / DEADLINE_VISIBILITY_SECONDS) - 1 },
+    () => DEADLINE_VISIBILITY_SECONDS,
+  ),
+}
+
+/** Invocations of one region in flight together, and the region as it was before the first began. */
+interface OpenStep {
+  readonly before: RegionSnapshot
+  readonly runs: StepRun[]
+  inFlight: number
+}
+
+export class Invocations {
+  readonly stats: InvocationStats = { replacerRuns: 0, crashedRuns: 0, failedRuns: 0, handlerInvocations: 0 }
+  private sessions = 0
+  private events = 0
+  private reminders = 0
+  private readonly ledger = new InvariantLedger()
+  private readonly open = new Map<string, OpenStep>()
+  private readonly fanout = new Map<string, RegionMessageGroup>()
+  /** Regions whose last replacer run failed or crashed (a request AWS refused, or the Lambda died). */
+  private readonly failing = new Set<string>()
+  /** One replacer container for the whole simulation: reasons are logged when they change. */
+  private readonly reasons = new ReasonMemory()
+
+  constructor(private readonly ctx: InvocationContext) {}
+
+  private session(actor: Session['actor'], region: string): Session {
+    return { id: ++this.sessions, actor, region, crashed: false, failedCalls: 0 }
+  }
+
+  /**
+   * Runs `body` as one invocation in `region`; the invariants are checked once no invocation of the
+   * region is in flight any more, against the region as it was when the first of them began.
+   */
+  private async invoke(
+    session: Session,
+    onlyGroup: string | undefined,
+    body: (cloud: SimCloud) => Promise<void>,
+  ): Promise<void> {
+    const { world, config } = this.ctx
+    const region = world.region(session.region)
+    let step = this.open.get(session.region)
+    if (step === undefined) {
+      step = { before: snapshotRegion(config, region, this.ledger.rebalanced), runs: [], inFlight: 0 }
+      this.open.set(session.region, step)
+    }
+    step.runs.push({ session, startedMs: world.clock.now, onlyGroup })
+    step.inFlight++
+    try {
+      await body(new SimCloud(world, session.region, session))
+    } finally {
+      step.inFlight--
+      if (step.inFlight === 0) {
+        this.open.delete(session.region)
+        const after = snapshotRegion(config, region, this.ledger.rebalanced)
+        const at = world.clock.nowDate().toISOString()
+        const context = { config, region, ledger: this.ledger }
+        this.ctx.violations.push(...checkStep(context, step.runs, step.before, after, at))
+      }
+      this.ctx.afterInvocation()
+    }
+  }
+
+  /** The regions whose last replacer run failed or crashed: their plans are not all carried out. */
+  failingRegions(): ReadonlySet<string> {
+    return this.failing
+  }
+
+  /**
+   * Sends a replacer run of the region (or of one group) to the region's FIFO message group: it starts at
+   * once if no run of the region is in flight, else once the runs before it are done. Resolves when the
+   * message group has nothing more to deliver now.
+   */
+  runReplacer(region: string, onlyGroup?: string): Promise<void> {
+    let group = this.fanout.get(region)
+    if (group === undefined) {
+      group = new RegionMessageGroup(this.ctx.world.clock, (work) => this.replacerRun(region, work.onlyGroup))
+      this.fanout.set(region, group)
+    }
+    return group.send({ onlyGroup })
+  }
+
+  /** One delivery of a region message: a crashed run keeps its message for redelivery. */
+  private async replacerRun(region: string, onlyGroup: string | undefined): Promise<RunOutcome> {
+    const session = this.session('replacer', region)
+    this.stats.replacerRuns++
+    let outcome: RunOutcome = 'done'
+    await this.invoke(session, onlyGroup, async (cloud) => {
+      try {
+        const result = await runRegion({
+          cloud,
+          config: this.ctx.config,
+          now: this.ctx.world.clock.nowDate(),
+          log: this.ctx.log,
+          metrics: this.ctx.metrics,
+          reasons: this.reasons,
+          ...(onlyGroup === undefined ? {} : { onlyGroup }),
+          ...(this.ctx.policy.maxPoolShare === undefined
+            ? {}
+            : { maxPoolShare: this.ctx.policy.maxPoolShare }),
+          // A swap waiting for its replacements to serve asks for an early look through the run-request queue.
+          ...(this.ctx.policy.replacer
+            ? {
+                requestRun: async (group: string, delay: number, why: 'swap' | 'warm-up') => {
+                  if (why === 'warm-up' && this.ctx.policy.runRequests === 'swaps') return
+                  await this.requestRuns(region, group, [delay])
+                },
+              }
+            : {}),
+        })
+        for (const { plan } of result.groups) this.ctx.onPlanned?.(region, plan)
+      } catch (error) {
+        // A failed region run is logged and its message deleted (the next tick reconciles; replacer.ts).
+        if (!session.crashed) this.ctx.log.error('region run failed', { region, error: String(error) })
+      }
+      // A crashed invocation never answers: SQS delivers its message again after the visibility timeout.
+      if (session.crashed || session.failedCalls > 0) this.failing.add(region)
+      else this.failing.delete(region)
+      if (session.crashed) outcome = 'redeliver'
+      if (session.crashed) this.stats.crashedRuns++
+      else if (session.failedCalls > 0) this.stats.failedRuns++
+    })
+    return outcome
+  }
+
+  /**
+   * The run-request queue: each message starts a replacer run of the group once its delay is over (SQS
+   * delivers delayed messages to the replacer as it does any other).
+   */
+  private readonly requestRuns = async (
+    region: string,
+    group: string,
+    delaysSeconds: readonly number[],
+  ): Promise<void> => {
+    const { world } = this.ctx
+    for (const delay of delaysSeconds)
+      world.clock.schedule(world.clock.now + delay * 1000, Priority.invocation, 'requested run', () =>
+        this.runReplacer(region, group),
+      )
+  }
+
+  /** EventBridge delivers the event to the Lambda its rule targets, at once. */
+  deliver(event: SimEvent): void {
+    const { world, policy } = this.ctx
+    if (event.kind === 'rebalance-recommendation') this.ledger.rebalanced.add(event.instanceId)
+    const wanted =
+      event.kind === 'instance-launch-successful' ? policy.launchEvents : policy.interruptionHandler
+    // The replacer drops launch events of regions outside REGIONS; the handler checks REGIONS itself.
+    const covered =
+      event.kind !== 'instance-launch-successful' || isRegionCovered(event.region, this.ctx.config)
+    if (!wanted || !covered) return
+    const at = world.clock.now
+    const payload = toEventBridge(event, at, ++this.events)
+    world.clock.schedule(at, Priority.invocation, event.kind, () =>
+      event.kind === 'instance-launch-successful'
+        ? this.runReplacer(event.region, event.group)
+        : this.handleInterruption(event.region, payload, HANDLER_RETRIES.event),
+    )
+  }
+
+  /**
+   * The deadline queue: the handler's reminder about a member replaced ahead reaches it after the delay,
+   * as an SQS record whose body is the event (interruptionDeadlineEvent), whatever the region's fan-out
+   * queue is doing.
+   */
+  private readonly requestDeadline = async (
+    region: string,
+    instanceId: string,
+    delaySeconds: number,
+  ): Promise<void> => {
+    const { world } = this.ctx
+    const sentAt = world.clock.nowDate()
+    const payload = {
+      Records: [
+        {
+          eventSource: 'aws:sqs',
+          messageId: `deadline-${++this.reminders}`,
+          body: JSON.stringify(interruptionDeadlineEvent(region, instanceId, sentAt)),
+        },
+      ],
+    }
+    world.clock.schedule(
+      world.clock.now + delaySeconds * 1000,
+      Priority.invocation,
+      'deadline reminder',
+      () => this.handleInterruption(region, payload, HANDLER_RETRIES.reminder),
+    )
+  }
+
+  private async handleInterruption(
+    region: string,
+    payload: Record<string, unknown>,
+    retries: readonly number[],
+  ): Promise<void> {
+    const { world, env, log, metrics } = this.ctx
+    const session = this.session('interruption', region)
+    this.stats.handlerInvocations++
+    let failed = false
+    await this.invoke(session, undefined, async (cloud) => {
+      const handle = createHandler({
+        env,
+        cloudFor: () => cloud,
+        log,
+        metrics,
+        now: () => world.clock.nowDate(),
+        // Replace-ahead: runs requested through the run-request queue, reminders through the deadline queue.
+        ...(this.ctx.policy.replacer
+          ? { requestRuns: this.requestRuns, requestDeadline: this.requestDeadline }
+          : {}),
+      })
+      try {
+        await handle(payload)
+      } catch {
+        failed = true
+      }
+      failed ||= session.crashed
+    })
+    const [delay, ...later] = retries
+    if (failed && delay !== undefined)
+      world.clock.schedule(world.clock.now + delay * 1000, Priority.invocation, 'interruption retry', () =>
+        this.handleInterruption(region, payload, later),
+      )
+  }
+}
