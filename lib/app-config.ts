@@ -9,8 +9,8 @@ import {
   type ConfigurationVariable,
   type SpotSwapConfiguration,
 } from './configuration.ts'
+import { DEFAULT_REGIONS, isRegionName } from './default-regions.ts'
 import { type PassableRoles, parsePassableRoles } from './pass-role.ts'
-import { DEFAULT_REGIONS, isRegionName } from './regions.ts'
 
 export interface AppConfig {
   readonly homeRegion: string

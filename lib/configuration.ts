@@ -3,14 +3,14 @@
  * user may set. Validated at synth time with the very parser the Lambdas use, so a typo fails
  * `cdk synth` with the Lambda's own message instead of being logged every five minutes in production.
  */
-import { type GlobalConfig, parseGlobalConfig } from '../lambdas/core/config.ts'
+import { type GlobalConfig, parseGlobalConfig } from '../lambdas/core/config/config.ts'
 
 /** Set by the construct itself, never by users: they follow from the deployment's shape. */
 export const MANAGED_VARIABLES = ['REGIONS', 'SCHEDULE_MINUTES', 'FANOUT_QUEUE_URL'] as const
 
 /**
  * Every variable a user may set. Listed literally (not derived from GROUP_SETTINGS) so embedding apps
- * get a typed key; a test keeps this list equal to what lambdas/core/config.ts reads.
+ * get a typed key; a test keeps this list equal to what lambdas/core/config/config.ts reads.
  */
 export const CONFIGURATION_VARIABLES = [
   'TAG_FILTERS',

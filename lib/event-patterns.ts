@@ -1,6 +1,6 @@
 /**
  * The EventBridge patterns spotswap subscribes to, built from the same event definitions the Lambdas
- * parse with (lambdas/core/events.ts), so a rule can never match an event the handler would not read.
+ * parse with (lambdas/core/events/events.ts), so a rule can never match an event the handler would not read.
  */
 import type { EventPattern } from 'aws-cdk-lib/aws-events'
 import {
@@ -8,7 +8,7 @@ import {
   instanceLaunchSuccessful,
   rebalanceRecommendation,
   spotInterruptionWarning,
-} from '../lambdas/core/events.ts'
+} from '../lambdas/core/events/events.ts'
 
 const patternOf = (definition: EventDefinition): EventPattern => ({
   source: [definition.source],

@@ -6,8 +6,8 @@ export {
   type SpotSwapConfiguration,
   validateConfiguration,
 } from './configuration.ts'
+export { DEFAULT_REGIONS } from './default-regions.ts'
 export { SpotSwapEventForwarder, type SpotSwapEventForwarderProps } from './forwarder.ts'
 export { LAMBDA_BUNDLING, LAMBDA_RUNTIME } from './functions.ts'
-export { DEFAULT_REGIONS } from './regions.ts'
 export { SpotSwap, type SpotSwapProps } from './spotswap.ts'
 export { createSpotSwapStacks, SpotSwapForwarderStack, SpotSwapStack, SpotSwapStage } from './stacks.ts'

@@ -17,7 +17,7 @@ import type { Grant } from './permissions.ts'
 const ec2Arn = (resource: string) => `arn:${Aws.PARTITION}:ec2:*:${Aws.ACCOUNT_ID}:${resource}`
 
 /**
- * The request tags every launch carries (lambdas/core/launches.ts launchTags): the fleet and its instance
+ * The request tags every launch carries (lambdas/core/plan/launches.ts launchTags): the fleet and its instance
  * may be created only with them, so spotswap cannot start an instance nobody could trace back to it.
  */
 export const LAUNCH_REQUEST_TAGS = {

@@ -5,7 +5,7 @@
  */
 import { Aws } from 'aws-cdk-lib'
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam'
-import type { GlobalConfig } from '../lambdas/core/config.ts'
+import type { GlobalConfig } from '../lambdas/core/config/config.ts'
 import { TAG_LAUNCHED_BY, TAG_LAUNCHED_FOR_GROUP, TAG_REPLACING_INSTANCE } from '../lambdas/core/constants.ts'
 import { launchGrants } from './launch-permissions.ts'
 import { DEFAULT_PASSABLE_ROLES, type PassableRoles } from './pass-role.ts'
@@ -34,7 +34,7 @@ const ANY_GROUP = arn('autoscaling', 'autoScalingGroup:*:autoScalingGroupName/*'
 const ANY_INSTANCE = arn('ec2', 'instance/*')
 
 /**
- * The IAM condition that admits exactly the groups spotswap manages (lambdas/core/managed.ts):
+ * The IAM condition that admits exactly the groups spotswap manages (lambdas/core/config/managed.ts):
  * - opt-in: every filter must match (matchesAll), so every filter becomes a condition on the group's tag;
  *   globbed values use StringLike, whose `*` and `?` mean what they mean in TAG_FILTERS. This is
  *   narrower than conditioning on the first filter alone and never narrower than the Lambda.

@@ -26,6 +26,7 @@ import {
   validateConfiguration,
 } from './configuration.ts'
 import { SpotSwapDashboard } from './dashboard.ts'
+import { isRegionName } from './default-regions.ts'
 import { patternFor, ROUTED_EVENTS, SCHEDULE_RULE_NAME } from './event-patterns.ts'
 import {
   createSpotSwapFunction,
@@ -43,7 +44,6 @@ import {
   createFanoutQueues,
   createRunRequestQueue,
 } from './queues.ts'
-import { isRegionName } from './regions.ts'
 import { InterruptionRehearsal } from './rehearsal.ts'
 import {
   DEADLINE_BATCH_SIZE,

@@ -46,7 +46,7 @@ import { onDemandPrices } from './pricing.ts'
 import { stackStatuses } from './stacks.ts'
 import { subnetZones } from './subnets.ts'
 
-export { createRegionDirectory, type RegionDirectoryDeps } from './regions.ts'
+export { createRegionDirectory, type RegionDirectoryDeps } from './region-directory.ts'
 
 export interface AwsCloudDeps {
   /** Told `service:Operation` for every SDK call, e.g. `ec2:CreateFleet`. */

@@ -11,9 +11,9 @@ import {
   type Filter,
 } from '@aws-sdk/client-auto-scaling'
 import { GROUPS_PAGE_SIZE } from '../core/constants.ts'
-import type { InstanceRefresh } from '../core/instance-refresh.ts'
+import type { InstanceRefresh } from '../core/group/instance-refresh.ts'
+import type { ScalingActivity } from '../core/group/scaling-activities.ts'
 import type { GroupQuery, LifecycleHook } from '../core/port.ts'
-import type { ScalingActivity } from '../core/scaling-activities.ts'
 import type { Group } from '../core/types.ts'
 import type { AwsContext } from './context.ts'
 import { toGroup } from './convert.ts'

@@ -13,7 +13,7 @@ import {
   type SpotAllocationStrategy,
   type Tag,
 } from '@aws-sdk/client-ec2'
-import type { AllocationStrategy } from '../core/config.ts'
+import type { AllocationStrategy } from '../core/config/config.ts'
 import type { FleetOverride, SpotLaunchRequest, SpotLaunchResult } from '../core/port.ts'
 import type { LaunchTemplateRef } from '../core/types.ts'
 import type { AwsContext } from './context.ts'
@@ -116,7 +116,7 @@ export const toLaunchResult = (
     const instanceType = launched.InstanceType ?? override?.InstanceType ?? ''
     const zone = override?.AvailabilityZone ?? zoneOfLaunch(request, instanceType, override?.SubnetId)
     // A launch-configuration group's temporary template is deleted after the launch: its id is recorded
-    // (core/provenance.ts). From the answer, which a repeated client token replays with the first template.
+    // (core/group/provenance.ts). From the answer, which a repeated client token replays with the first template.
     const template = launched.LaunchTemplateAndOverrides?.LaunchTemplateSpecification?.LaunchTemplateId
     const temporary = request.launchTemplate === undefined && template !== undefined
     return { ok: true, instanceId, instanceType, zone, ...(temporary ? { launchTemplateId: template } : {}) }

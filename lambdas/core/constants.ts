@@ -76,14 +76,14 @@ export const TAG_SWAP_DESIRED = 'spotswap:swap-desired'
  * when (`<n>@<time>`), and once EC2 answered, with the outcome (`<n>:<instance id>@<time>` or
  * `<n>:no-instance@<time>`). The launch's client
  * token is built from it, so overlapping runs send the same token (EC2 launches once), and every new
- * attempt, after one ended, gets a new one (core/launches.ts `nextAttempt`).
+ * attempt, after one ended, gets a new one (core/plan/launches.ts `nextAttempt`).
  */
 export const TAG_REPLACEMENT_ATTEMPT = 'spotswap:replacement-attempt'
 /**
  * Written on a replacement by the run whose AttachInstances Auto Scaling confirmed: the group it joined.
  * An instance that carries it joined a group once; when it is no member any more, a person (or the
  * interruption handler) took it out, and spotswap never terminates nor attaches it again
- * (core/provenance.ts). Members that are no pair of an open swap lose TAG_LAUNCHED_FOR_GROUP and
+ * (core/group/provenance.ts). Members that are no pair of an open swap lose TAG_LAUNCHED_FOR_GROUP and
  * TAG_REPLACING_INSTANCE and keep this one (with TAG_REPLACED_TYPE, which the savings figures read).
  */
 export const TAG_JOINED_GROUP = 'spotswap:joined-group'
@@ -103,7 +103,7 @@ export const TAG_ORIGINAL_MAX_SIZE = 'spotswap:original-max-size'
 /**
  * Wildcards (`*` or `?`) one glob may hold. Real instance-type, region and tag globs use one or two, so
  * more is a typo or a hostile tag; it is refused when the setting is read, before any matching. The
- * matcher (core/glob.ts) stays within (value + 1) × (pattern + 1) steps whatever the count; the cap
+ * matcher (core/config/glob.ts) stays within (value + 1) × (pattern + 1) steps whatever the count; the cap
  * keeps globs to what a person writes.
  */
 export const MAX_GLOB_WILDCARDS = 16
@@ -197,7 +197,7 @@ export const GROUP_CONCURRENCY = 8
 
 /**
  * Work units one group's plan may spend choosing instance types: one unit per filter a candidate type
- * goes through (core/selection.ts). Counted, not timed, so a chaos seed replays exactly. One selection (a
+ * goes through (core/plan/selection.ts). Counted, not timed, so a chaos seed replays exactly. One selection (a
  * type in a zone: the few hundred types priced there, through up to 14 filters) takes at most ~10,000; a
  * mixed-instances group of 20 types in 6 zones needs 120 of them, 1.2 million, and selections are shared
  * across groups. Only a group built to stall the region goes past this, and is skipped while the

@@ -16,7 +16,7 @@ export const METRIC_SERVICE = 'spotswap'
 export const DIMENSION_REGION = 'Region'
 export const DIMENSION_GROUP = 'Group'
 export const DIMENSION_ACTION = 'Action'
-/** An on-demand member's reason code (core/actions.ts OnDemandCode), on OnDemandHeldBack per region. */
+/** An on-demand member's reason code (core/plan/actions.ts OnDemandCode), on OnDemandHeldBack per region. */
 export const DIMENSION_REASON = 'Reason'
 
 export const Metric = {
@@ -42,17 +42,17 @@ export const Metric = {
   GroupsManaged: 'GroupsManaged',
   RunDurationMs: 'RunDurationMs',
   /**
-   * Instances tagged as spotswap's launches that provenance refused (core/provenance.ts): left alone.
+   * Instances tagged as spotswap's launches that provenance refused (core/group/provenance.ts): left alone.
    * Anything above 0 means someone else writes spotswap's tags.
    */
   UntrustedInstances: 'UntrustedInstances',
   /** Groups whose plan ran over its work budget this run (PLAN_WORK_UNITS_PER_GROUP): skipped. */
   PlanBudgetExceeded: 'PlanBudgetExceeded',
-  /** Scaling-activity sentences in none of Auto Scaling's known wordings (core/scaling-activities.ts). */
+  /** Scaling-activity sentences in none of Auto Scaling's known wordings (core/group/scaling-activities.ts). */
   UnclassifiedScalingActivities: 'UnclassifiedScalingActivities',
   /**
    * Groups whose instance refreshes could not be read (an error other than throttling): they went on as if
-   * none ran (core/instance-refresh.ts).
+   * none ran (core/group/instance-refresh.ts).
    */
   InstanceRefreshUnreadable: 'InstanceRefreshUnreadable',
   // Interruption handler.

@@ -3,9 +3,9 @@
  * `sim/` with an in-memory account; planners and executors cannot tell them apart.
  * Methods that list things paginate internally and return everything.
  */
-import type { AllocationStrategy } from './config.ts'
-import type { InstanceRefresh } from './instance-refresh.ts'
-import type { ScalingActivity } from './scaling-activities.ts'
+import type { AllocationStrategy } from './config/config.ts'
+import type { InstanceRefresh } from './group/instance-refresh.ts'
+import type { ScalingActivity } from './group/scaling-activities.ts'
 import type {
   Catalog,
   Group,

@@ -3,16 +3,20 @@
  * Returns what happened; the caller reports it. Throws only TransientCloudError (or a transient
  * AWS error from a read), which the handler turns into a Lambda retry.
  */
-import type { GlobalConfig } from '../core/config.ts'
+import type { GlobalConfig } from '../core/config/config.ts'
+import { isRegionCovered } from '../core/config/managed.ts'
 import {
   createEventRegistry,
   interruptionDeadline,
   type ParsedInvocationItem,
   rebalanceRecommendation,
   spotInterruptionWarning,
-} from '../core/events.ts'
-import { concernsManagedGroup, decideInterruption, type InterruptionSignal } from '../core/interruption.ts'
-import { isRegionCovered } from '../core/managed.ts'
+} from '../core/events/events.ts'
+import {
+  concernsManagedGroup,
+  decideInterruption,
+  type InterruptionSignal,
+} from '../core/interruption/interruption.ts'
 import type { InterruptionDeps } from './deps.ts'
 import { executeActions } from './execute.ts'
 import { observeInstance } from './observe.ts'

@@ -4,7 +4,7 @@
  * replaced ahead of its interruption, its termination protection; for a spot member a replacement was
  * launched for, which member a swap attached for it. Events carry no group name.
  */
-import type { GlobalConfig } from '../core/config.ts'
+import type { GlobalConfig } from '../core/config/config.ts'
 import {
   TAG_INTERRUPTION_WARNED,
   TAG_REBALANCE_AT_RISK,
@@ -14,13 +14,13 @@ import {
 
 const PARTNER_TAGS = [TAG_INTERRUPTION_WARNED, TAG_REBALANCE_AT_RISK, TAG_REPLACEMENT_ATTEMPT]
 
+import { groupQuery } from '../core/config/managed.ts'
 import {
   type InterruptionSignal,
   type InterruptionSnapshot,
   mayReplaceAhead,
   targetGroupName,
-} from '../core/interruption.ts'
-import { groupQuery } from '../core/managed.ts'
+} from '../core/interruption/interruption.ts'
 import type { LifecycleHook } from '../core/port.ts'
 import type { Group } from '../core/types.ts'
 import type { InterruptionCloud } from './deps.ts'

@@ -3,8 +3,8 @@
  * Group when the instance belongs to a managed group, Action per action taken), so each set is
  * emitted on its own. Names come from the shared metric-names module.
  */
-import type { ConfigError } from '../core/config.ts'
-import type { InterruptionAction } from '../core/interruption.ts'
+import type { ConfigError } from '../core/config/config.ts'
+import type { InterruptionAction } from '../core/interruption/interruption.ts'
 import type { Log, MetricsSink } from '../core/log.ts'
 import { DIMENSION_ACTION, DIMENSION_GROUP, DIMENSION_REGION, Metric } from '../core/metric-names.ts'
 

@@ -4,6 +4,15 @@
  * attach. Whatever is left half-done is visible in AWS (tags, MaxSize record) and finished next run.
  */
 import { isCapacityErrorCode, isNotFound, isPermanentLaunchErrorCode } from '../aws/errors.ts'
+import {
+  TAG_JOINED_GROUP,
+  TAG_LAUNCHED_FOR_GROUP,
+  TAG_NO_SPOT_CAPACITY_UNTIL,
+  TAG_REPLACEMENT_ATTEMPT,
+  TAG_REPLACING_INSTANCE,
+  TAG_SWAP,
+  TAG_SWAP_ID,
+} from '../core/constants.ts'
 import type {
   Action,
   CompleteSwapAction,
@@ -14,17 +23,8 @@ import type {
   SettleMembersAction,
   SwapAction,
   TerminateSpotAction,
-} from '../core/actions.ts'
-import {
-  TAG_JOINED_GROUP,
-  TAG_LAUNCHED_FOR_GROUP,
-  TAG_NO_SPOT_CAPACITY_UNTIL,
-  TAG_REPLACEMENT_ATTEMPT,
-  TAG_REPLACING_INSTANCE,
-  TAG_SWAP,
-  TAG_SWAP_ID,
-} from '../core/constants.ts'
-import { attemptTag } from '../core/launches.ts'
+} from '../core/plan/actions.ts'
+import { attemptTag } from '../core/plan/attempts.ts'
 import type { CloudPort } from '../core/port.ts'
 import { SWAP_RECORD_TAGS } from '../core/swap/record.ts'
 
@@ -145,7 +145,7 @@ const terminateSpot = async (cloud: CloudPort, action: TerminateSpotAction): Pro
  * Record the swap on the group first (phase `attaching`, with the original MaxSize when it must be
  * raised), so a run cut short anywhere is finished by the next one; name the swap on each replacement;
  * raise MaxSize if needed; attach; then record that the attach is done (phase `waiting`). Nothing is
- * retired here: a partner leaves only once its replacement serves (core/serving.ts), which a load
+ * retired here: a partner leaves only once its replacement serves (core/group/serving.ts), which a load
  * balancer's health checks take time to show, so later runs retire the partners (core/swap/recover.ts).
  * If the attach fails, the record stays for the next run to judge.
  */
@@ -168,7 +168,7 @@ const swap = async (cloud: CloudPort, action: SwapAction): Promise<Outcome> => {
     }
   }
   // Membership history: once in a group, a replacement is never spotswap's to terminate or attach again,
-  // even after a person takes it out (core/provenance.ts).
+  // even after a person takes it out (core/group/provenance.ts).
   await cloud.tagInstances(replacements, { [TAG_JOINED_GROUP]: action.group })
   await cloud.tagGroup(action.group, { [TAG_SWAP]: action.attachedRecord })
   // The partners stay until their replacements serve: later runs retire them (complete-swap), restore

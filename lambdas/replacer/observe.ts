@@ -3,12 +3,12 @@
  * Per-instance reads (termination protection) and per-stack reads happen later, only for groups
  * the first plan wants to change.
  */
-import { type ConfigError, type GlobalConfig, type GroupConfig, groupConfig } from '../core/config.ts'
+import { type ConfigError, type GlobalConfig, type GroupConfig, groupConfig } from '../core/config/config.ts'
+import { groupQuery, isManaged } from '../core/config/managed.ts'
 import { TAG_LAUNCHED_FOR_GROUP, TAG_REPLACING_INSTANCE } from '../core/constants.ts'
-import { groupQuery, isManaged } from '../core/managed.ts'
+import { latestSpotPrices } from '../core/plan/prices.ts'
 import { productDescriptionOf } from '../core/platform.ts'
 import type { CloudPort, GroupQuery } from '../core/port.ts'
-import { latestSpotPrices } from '../core/prices.ts'
 import type { Catalog, Group, Instance, OnDemandPrices, SpotPriceBook } from '../core/types.ts'
 
 export interface ManagedGroup {
@@ -158,7 +158,7 @@ export const observeRegion = async (
   const missing = [...memberIds].filter((id) => !instances.has(id))
   const memberDetails = missing.length > 0 ? await cloud.describeInstances(missing) : []
   for (const instance of memberDetails) instances.set(instance.id, instance)
-  // Provenance reads what a launch's partner recorded, also once it left its group (core/provenance.ts).
+  // Provenance reads what a launch's partner recorded, also once it left its group (core/group/provenance.ts).
   const partners = new Set<string>()
   for (const instance of launchedAll) {
     const partner = instance.tags[TAG_REPLACING_INSTANCE]

@@ -2,7 +2,7 @@
 import type { FleetOverride } from '../core/port.ts'
 import type { Outcome } from './execute.ts'
 
-/** Candidate types by override list: launches share their lists (core/fleet-choices.ts), summaries too. */
+/** Candidate types by override list: launches share their lists (core/plan/fleet-choices.ts), summaries too. */
 const candidateTypes = new WeakMap<readonly FleetOverride[], readonly string[]>()
 
 const candidatesOf = (overrides: readonly FleetOverride[]): readonly string[] => {

@@ -3,8 +3,9 @@
  * Lambda container: a cold start logs them again; never a tag, so a converted account sees only reads),
  * the run's summary and the metrics (per reason code).
  */
-import type { GroupPlan, OnDemandCode, OnDemandStatus } from '../core/actions.ts'
+
 import type { Log } from '../core/log.ts'
+import type { GroupPlan, OnDemandCode, OnDemandStatus } from '../core/plan/actions.ts'
 
 /** Held back: no replacement on its way, and not one of the on-demand instances the group keeps. */
 export const isHeldBack = (status: OnDemandStatus): boolean =>

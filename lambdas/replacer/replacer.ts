@@ -2,19 +2,19 @@
  * The replacer's composition: turns one invocation (schedule tick, fan-out message, launch event) into
  * region runs and a JSON summary. No SDK here: the cloud comes in through deps.
  */
-import { type ConfigError, type GlobalConfig, parseGlobalConfig } from '../core/config.ts'
+import { type ConfigError, type GlobalConfig, parseGlobalConfig } from '../core/config/config.ts'
+import { isRegionCovered } from '../core/config/managed.ts'
 import { FANOUT_GROUPS_PER_REGION_MESSAGE } from '../core/constants.ts'
-import { parseInvocation } from '../core/events.ts'
+import { parseInvocation } from '../core/events/events.ts'
 import type { Log, MetricsSink } from '../core/log.ts'
-import { isRegionCovered } from '../core/managed.ts'
 import { DIMENSION_REGION, Metric } from '../core/metric-names.ts'
 import type { CloudPort, RegionDirectory } from '../core/port.ts'
 import type { OnDemandPrices } from '../core/types.ts'
-import { regionWorkEvent, replacerEvents } from './events.ts'
+import { regionWorkEvent, replacerEvents } from './event-registry.ts'
 import { summarizeOutcome } from './outcome-summary.ts'
 import { ReasonMemory, summarizeStillOnDemand } from './reasons.ts'
-import { selectRegions } from './regions.ts'
 import { type RegionResult, runRegion } from './run-region.ts'
+import { selectRegions } from './select-regions.ts'
 
 export interface FanoutMessage {
   readonly groupId: string

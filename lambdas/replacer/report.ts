@@ -1,9 +1,10 @@
 /** Report: CloudWatch metrics per group and per region, named in core/metric-names.ts. */
-import type { GroupPlan } from '../core/actions.ts'
-import type { ConfigError } from '../core/config.ts'
+
+import type { ConfigError } from '../core/config/config.ts'
 import { HOURS_PER_MONTH } from '../core/constants.ts'
 import type { MetricsSink, MetricValue } from '../core/log.ts'
 import { DIMENSION_GROUP, DIMENSION_REASON, DIMENSION_REGION, Metric } from '../core/metric-names.ts'
+import type { GroupPlan } from '../core/plan/actions.ts'
 import type { Outcome } from './execute.ts'
 import { heldBackByReason, isHeldBack } from './reasons.ts'
 

@@ -4,18 +4,18 @@
  * region's message group of the FIFO fan-out queue (FANOUT_QUEUE_URL); a local caller runs one at a time.
  */
 import { errorMessage, isThrottle } from '../aws/errors.ts'
-import type { Action, GroupPlan } from '../core/actions.ts'
-import type { ConfigError, GlobalConfig } from '../core/config.ts'
+import type { ConfigError, GlobalConfig } from '../core/config/config.ts'
 import { GROUP_CONCURRENCY, TAG_LAUNCHED_FOR_GROUP, TAG_REPLACING_INSTANCE } from '../core/constants.ts'
-import { activeRefresh, type RefreshObservation } from '../core/instance-refresh.ts'
+import { activeRefresh, type RefreshObservation } from '../core/group/instance-refresh.ts'
+import { launchProvenance, type UntrustedInstance, untrustedReason } from '../core/group/provenance.ts'
+import { type OwnerChanges, readActivities } from '../core/group/scaling-activities.ts'
+import type { HealthObservation } from '../core/group/serving.ts'
 import type { Log, MetricsSink } from '../core/log.ts'
 import { DIMENSION_GROUP, DIMENSION_REGION, Metric } from '../core/metric-names.ts'
-import { planGroup } from '../core/planner.ts'
+import type { Action, GroupPlan } from '../core/plan/actions.ts'
+import { planGroup } from '../core/plan/planner.ts'
+import type { Selection } from '../core/plan/selection.ts'
 import type { CloudPort, LifecycleHook } from '../core/port.ts'
-import { launchProvenance, type UntrustedInstance, untrustedReason } from '../core/provenance.ts'
-import { type OwnerChanges, readActivities } from '../core/scaling-activities.ts'
-import type { Selection } from '../core/selection.ts'
-import type { HealthObservation } from '../core/serving.ts'
 import { readSwapRecord, unattachedSwapIdOf } from '../core/swap/record.ts'
 import type { Group, Instance, OnDemandPrices } from '../core/types.ts'
 import { executeActions, type Outcome } from './execute.ts'
@@ -229,7 +229,7 @@ const readHealth = async (
 
 /**
  * A group's instance refreshes. Throttling leaves the state unknown for this run (the group waits); any
- * other error leaves it unreadable, and the group goes on as if none ran (core/instance-refresh.ts).
+ * other error leaves it unreadable, and the group goes on as if none ran (core/group/instance-refresh.ts).
  */
 const readRefresh = async (cloud: CloudPort, groupName: string): Promise<RefreshObservation> => {
   try {

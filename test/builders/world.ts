@@ -1,6 +1,6 @@
 /** Builders for core inputs: realistic defaults from the committed real-data fixtures, varied per test. */
 
-import { BUILT_IN_DEFAULTS, type GroupConfig } from '../../lambdas/core/config.ts'
+import { BUILT_IN_DEFAULTS, type GroupConfig } from '../../lambdas/core/config/config.ts'
 import {
   TAG_LAUNCH_TEMPLATE_ID,
   TAG_LAUNCHED_FOR_GROUP,
@@ -8,7 +8,7 @@ import {
   TAG_REPLACEMENT_ATTEMPT,
   TAG_REPLACING_INSTANCE,
 } from '../../lambdas/core/constants.ts'
-import type { PlanInput } from '../../lambdas/core/planner.ts'
+import type { PlanInput } from '../../lambdas/core/plan/planner.ts'
 import {
   type Group,
   type GroupMember,

@@ -33,7 +33,7 @@ describe('engine defects found by chaos runs', () => {
 
   // Invariant 6. 18:00 launch S1 for i-1001; 18:05 swap attaches S1 and the process dies right after the
   // attach. 18:10: the planner completes the half-done swap (complete-swap retires i-1001) and, in the same
-  // plan, launches S2 for i-1001 again: planGroup's `eligible` (core/planner.ts) excludes partners with a
+  // plan, launches S2 for i-1001 again: planGroup's `eligible` (core/plan/planner.ts) excludes partners with a
   // pending unattached replacement but not the partners of `halfDone` swaps. S2 is then
   // terminated as partner-gone: a wasted spot instance and an in-flight slot. (Also breaks
   // test/sim/crash-recovery.test.ts "completes the swap ... right after the attach".)
@@ -50,7 +50,7 @@ describe('engine defects found by chaos runs', () => {
 
   // Invariant 5. 18:00 launch S1 for the oldest member i-1001 (grace 600 s); 18:02 its owner protects
   // i-1001 from scale-in (or from API termination); 18:10 the swap retires i-1001 anyway: a `ready`
-  // pair's partner is never checked again for protection (core/launches.ts checks it only when launching).
+  // pair's partner is never checked again for protection (core/plan/launches.ts checks it only when launching).
   // Fixed by bd9e955 (partners protected meanwhile are never retired).
   it.each([['protect-from-scale-in'], ['protect-from-termination']] as const)(
     'never retires a partner its owner protected (%s) after its replacement was launched',

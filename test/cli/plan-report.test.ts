@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { GroupPlan, OnDemandCode, OnDemandStatus } from '../../lambdas/core/actions.ts'
+import type { GroupPlan, OnDemandCode, OnDemandStatus } from '../../lambdas/core/plan/actions.ts'
 import type { RegionResult } from '../../lambdas/replacer/run-region.ts'
 import { planRegion, planText } from '../../tools/cli/plan-report.ts'
 

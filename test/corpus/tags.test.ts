@@ -12,7 +12,7 @@ import {
   groupConfig,
   groupTagName,
   parseGlobalConfig,
-} from '../../lambdas/core/config.ts'
+} from '../../lambdas/core/config/config.ts'
 import { loadTagCorpus, type TagEntry, tagLabel } from './support/tag-corpus.ts'
 
 const GROUP = 'web'

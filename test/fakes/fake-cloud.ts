@@ -6,7 +6,8 @@
  */
 
 import { TAG_LAUNCH_TEMPLATE_ID } from '../../lambdas/core/constants.ts'
-import type { InstanceRefresh } from '../../lambdas/core/instance-refresh.ts'
+import type { InstanceRefresh } from '../../lambdas/core/group/instance-refresh.ts'
+import type { ScalingActivity } from '../../lambdas/core/group/scaling-activities.ts'
 import {
   type CloudPort,
   type DescribeInstancesOptions,
@@ -19,7 +20,6 @@ import {
   type TrafficHealth,
   trafficSourceKey,
 } from '../../lambdas/core/port.ts'
-import type { ScalingActivity } from '../../lambdas/core/scaling-activities.ts'
 import {
   type Catalog,
   type Group,

@@ -42,7 +42,7 @@ export const requestTags = (tags: Readonly<Record<string, string>>): Record<stri
 export const MANAGED_GROUP = resourceTags('autoscaling', { 'spot-enabled': 'true', team: 'web' })
 export const UNMANAGED_GROUP = resourceTags('autoscaling', { 'eks:nodegroup-name': 'system' })
 
-/** What lambdas/core/launches.ts launchTags writes on every launch (plus whatever the original carried). */
+/** What lambdas/core/plan/launches.ts launchTags writes on every launch (plus whatever the original carried). */
 export const LAUNCH_TAGS = {
   'launched-by-autospotting': 'true',
   'launched-for-asg': 'web',

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { readAppConfig } from '../../lib/app-config.ts'
-import { DEFAULT_REGIONS } from '../../lib/regions.ts'
+import { DEFAULT_REGIONS } from '../../lib/default-regions.ts'
 
 const cdkJsonContext = (): Record<string, unknown> =>
   (

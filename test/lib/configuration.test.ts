@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { GROUP_SETTINGS } from '../../lambdas/core/config.ts'
+import { GROUP_SETTINGS } from '../../lambdas/core/config/config.ts'
 import { CONFIGURATION_VARIABLES, validateConfiguration } from '../../lib/configuration.ts'
 
 describe('CONFIGURATION_VARIABLES', () => {

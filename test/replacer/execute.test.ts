@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { CompleteSwapAction } from '../../lambdas/core/actions.ts'
+import type { CompleteSwapAction } from '../../lambdas/core/plan/actions.ts'
 import { executeActions } from '../../lambdas/replacer/execute.ts'
 import { FakeCloud } from '../fakes/fake-cloud.ts'
 

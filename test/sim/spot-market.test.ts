@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { latestSpotPrices } from '../../lambdas/core/plan/prices.ts'
 import type { FleetOverride } from '../../lambdas/core/port.ts'
-import { latestSpotPrices } from '../../lambdas/core/prices.ts'
 import { embeddedSpotPriceSteps } from '../../tools/data/spot-prices.ts'
 import { group, launchSpotFor, rawScenario, START_MS, testWorld } from './support.ts'
 

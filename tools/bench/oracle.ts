@@ -7,11 +7,12 @@
  * What it may not change is what the owner decided: desired capacity, the on-demand minimum, protected
  * instances, and which groups are managed at all.
  */
-import { minOnDemandCount } from '../../lambdas/core/capacity.ts'
-import { type GlobalConfig, type GroupConfig, groupConfig } from '../../lambdas/core/config.ts'
-import { isManaged } from '../../lambdas/core/managed.ts'
+
+import { type GlobalConfig, type GroupConfig, groupConfig } from '../../lambdas/core/config/config.ts'
+import { isManaged } from '../../lambdas/core/config/managed.ts'
+import { minOnDemandCount } from '../../lambdas/core/plan/group-sizes.ts'
+import { FILTERS, selectCandidates } from '../../lambdas/core/plan/selection.ts'
 import { LINUX } from '../../lambdas/core/platform.ts'
-import { FILTERS, selectCandidates } from '../../lambdas/core/selection.ts'
 import { type Catalog, type InstanceTypeInfo, poolKey } from '../../lambdas/core/types.ts'
 import { CapacityModel, type PoolCapacity } from '../sim/capacity.ts'
 import { SpotMarket } from '../sim/market.ts'

@@ -6,7 +6,7 @@
  * `caseArbitrary` lets fast-check shrink a failing case to a small one.
  */
 import fc from 'fast-check'
-import { SUSPENDED_PROCESSES } from '../../lambdas/core/suspended-processes.ts'
+import { SUSPENDED_PROCESSES } from '../../lambdas/core/group/suspended-processes.ts'
 import { type CapacityTrace, embeddedTrace, embeddedTraceNames } from '../data/capacity-traces.ts'
 import { embeddedZones } from '../data/spot-prices.ts'
 import type { ChaosCase, OwnerAction, QueuedRuns } from './case.ts'

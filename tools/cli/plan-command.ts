@@ -3,12 +3,12 @@
  * against a real account with the user's credentials, DRY_RUN forced and the port made read-only, so
  * an engineer sees exactly what would happen before tagging production groups.
  */
-import { type GlobalConfig, parseGlobalConfig } from '../../lambdas/core/config.ts'
+import { type GlobalConfig, parseGlobalConfig } from '../../lambdas/core/config/config.ts'
+import { isManaged } from '../../lambdas/core/config/managed.ts'
 import { discardMetrics, type Log } from '../../lambdas/core/log.ts'
-import { isManaged } from '../../lambdas/core/managed.ts'
 import type { CloudPort } from '../../lambdas/core/port.ts'
-import { selectRegions } from '../../lambdas/replacer/regions.ts'
 import { runRegion } from '../../lambdas/replacer/run-region.ts'
+import { selectRegions } from '../../lambdas/replacer/select-regions.ts'
 import { describeOptions, type OptionSpec, parseOptions } from '../shared/args.ts'
 import type { CliIo, Command } from '../shared/io.ts'
 import { type PlanRegion, type PlanReport, planRegion, planText } from './plan-report.ts'

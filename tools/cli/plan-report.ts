@@ -3,9 +3,9 @@
  * why a group or an instance is left alone. Pure: region results in, rows and JSON out.
  */
 
-import type { GroupFigures, InstanceSkip, OnDemandStatus } from '../../lambdas/core/actions.ts'
-import type { ConfigError } from '../../lambdas/core/config.ts'
+import type { ConfigError } from '../../lambdas/core/config/config.ts'
 import { HOURS_PER_MONTH } from '../../lambdas/core/constants.ts'
+import type { GroupFigures, InstanceSkip, OnDemandStatus } from '../../lambdas/core/plan/actions.ts'
 import { summarizeOutcome } from '../../lambdas/replacer/outcome-summary.ts'
 import { isHeldBack } from '../../lambdas/replacer/reasons.ts'
 import type { RegionResult } from '../../lambdas/replacer/run-region.ts'

@@ -4,7 +4,8 @@
  * method answers asynchronously, like the SDK, and each request passes the region's API gate.
  */
 
-import type { InstanceRefresh } from '../../lambdas/core/instance-refresh.ts'
+import type { InstanceRefresh } from '../../lambdas/core/group/instance-refresh.ts'
+import type { ScalingActivity } from '../../lambdas/core/group/scaling-activities.ts'
 import type {
   CloudPort,
   DescribeInstancesOptions,
@@ -14,7 +15,6 @@ import type {
   SpotLaunchResult,
   TrafficHealth,
 } from '../../lambdas/core/port.ts'
-import type { ScalingActivity } from '../../lambdas/core/scaling-activities.ts'
 import type {
   Catalog,
   Group,

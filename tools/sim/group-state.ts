@@ -1,8 +1,9 @@
 /** A group as the report and the invariant checks see it at one moment. */
-import { minOnDemandCount } from '../../lambdas/core/capacity.ts'
-import { type GlobalConfig, type GroupConfig, groupConfig } from '../../lambdas/core/config.ts'
+
+import { type GlobalConfig, type GroupConfig, groupConfig } from '../../lambdas/core/config/config.ts'
+import { isManaged } from '../../lambdas/core/config/managed.ts'
 import { TAG_REPLACING_INSTANCE } from '../../lambdas/core/constants.ts'
-import { isManaged } from '../../lambdas/core/managed.ts'
+import { minOnDemandCount } from '../../lambdas/core/plan/group-sizes.ts'
 import type { SimGroup, SimRegion } from './state.ts'
 
 export interface GroupState {
@@ -67,7 +68,7 @@ export const groupState = (config: GlobalConfig, region: SimRegion, group: SimGr
     } else if (member.protectedFromScaleIn || instance?.terminationProtected) protectedOnDemand++
   }
   // The minimum is a share of the group's own size: a replacement beside its in-service partner (an open
-  // swap's +1) does not count in it, as in the engine (core/planner.ts).
+  // swap's +1) does not count in it, as in the engine (core/plan/planner.ts).
   const besidePartner = spotPartners.filter(
     (id) => group.members.get(id)?.lifecycleState === 'InService',
   ).length

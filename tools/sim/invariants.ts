@@ -28,7 +28,7 @@
  *    (spotswap:interruption-warned) DOOMED_SWAP_DEADLINE_SECONDS or more ago (write-invariants.ts; the
  *    facts are taken in touches.ts).
  */
-import type { GlobalConfig } from '../../lambdas/core/config.ts'
+import type { GlobalConfig } from '../../lambdas/core/config/config.ts'
 import type { Session } from './faults.ts'
 import { effectiveConfig, type GroupState, groupState } from './group-state.ts'
 import type { GroupSizes, SimRegion } from './state.ts'

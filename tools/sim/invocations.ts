@@ -9,11 +9,12 @@
  * (the invariants are then checked around both together); a failed or crashed handler invocation is
  * retried as Lambda retries asynchronous invocations, a deadline reminder as its queue redelivers it.
  */
-import type { GroupPlan } from '../../lambdas/core/actions.ts'
-import type { GlobalConfig } from '../../lambdas/core/config.ts'
-import { interruptionDeadlineEvent } from '../../lambdas/core/events.ts'
+
+import type { GlobalConfig } from '../../lambdas/core/config/config.ts'
+import { isRegionCovered } from '../../lambdas/core/config/managed.ts'
+import { interruptionDeadlineEvent } from '../../lambdas/core/events/events.ts'
 import type { Log, MetricsSink } from '../../lambdas/core/log.ts'
-import { isRegionCovered } from '../../lambdas/core/managed.ts'
+import type { GroupPlan } from '../../lambdas/core/plan/actions.ts'
 import { createHandler } from '../../lambdas/interruption/create-handler.ts'
 import { ReasonMemory } from '../../lambdas/replacer/reasons.ts'
 import { runRegion } from '../../lambdas/replacer/run-region.ts'

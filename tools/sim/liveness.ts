@@ -19,16 +19,17 @@
  * Checked at every schedule tick, after the tick's replacer run, for the managed groups of the regions
  * spotswap covers (REGIONS); never in a dry run, which replaces nothing by design.
  */
-import type { OnDemandStatus } from '../../lambdas/core/actions.ts'
-import type { GlobalConfig } from '../../lambdas/core/config.ts'
+
+import type { GlobalConfig } from '../../lambdas/core/config/config.ts'
+import { isRegionCovered } from '../../lambdas/core/config/managed.ts'
 import {
   TAG_LAUNCHED_FOR_GROUP,
   TAG_NO_SPOT_CAPACITY_UNTIL,
   TAG_REPLACING_INSTANCE,
 } from '../../lambdas/core/constants.ts'
-import { isRegionCovered } from '../../lambdas/core/managed.ts'
-import { latestSpotPrices } from '../../lambdas/core/prices.ts'
-import { selectCandidates } from '../../lambdas/core/selection.ts'
+import type { OnDemandStatus } from '../../lambdas/core/plan/actions.ts'
+import { latestSpotPrices } from '../../lambdas/core/plan/prices.ts'
+import { selectCandidates } from '../../lambdas/core/plan/selection.ts'
 import { PROGRESS_PERIODS } from './constants.ts'
 import { effectiveConfig, groupState } from './group-state.ts'
 import type { Violation } from './invariants.ts'

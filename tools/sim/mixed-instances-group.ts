@@ -12,12 +12,12 @@
  * Documented, with the model's limits, in docs/benchmark.md.
  */
 
-import { minOnDemandCount } from '../../lambdas/core/capacity.ts'
-import type { GlobalConfig } from '../../lambdas/core/config.ts'
-import { isManaged } from '../../lambdas/core/managed.ts'
+import type { GlobalConfig } from '../../lambdas/core/config/config.ts'
+import { isManaged } from '../../lambdas/core/config/managed.ts'
+import { minOnDemandCount } from '../../lambdas/core/plan/group-sizes.ts'
+import { latestSpotPrices } from '../../lambdas/core/plan/prices.ts'
+import { selectCandidates } from '../../lambdas/core/plan/selection.ts'
 import { LINUX } from '../../lambdas/core/platform.ts'
-import { latestSpotPrices } from '../../lambdas/core/prices.ts'
-import { selectCandidates } from '../../lambdas/core/selection.ts'
 import { poolKey } from '../../lambdas/core/types.ts'
 import { activeByZone, activeCount, launchMember, reconcile, terminateMember, zonesByFewest } from './asg.ts'
 import { Priority } from './clock.ts'

@@ -19,7 +19,8 @@ import {
   PRICE_CACHE_TTL_MS,
   TAG_LAUNCHED_FOR_GROUP,
 } from '../../lambdas/core/constants.ts'
-import type { InstanceRefresh } from '../../lambdas/core/instance-refresh.ts'
+import type { InstanceRefresh } from '../../lambdas/core/group/instance-refresh.ts'
+import type { ScalingActivity } from '../../lambdas/core/group/scaling-activities.ts'
 import { productDescriptionOf } from '../../lambdas/core/platform.ts'
 import {
   addTargetState,
@@ -31,7 +32,6 @@ import {
   type TrafficHealth,
   trafficSourceKey,
 } from '../../lambdas/core/port.ts'
-import type { ScalingActivity } from '../../lambdas/core/scaling-activities.ts'
 import type {
   Catalog,
   Group,

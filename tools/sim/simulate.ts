@@ -4,12 +4,13 @@
  * every group after every step, and returns the report. No wall clock and no Math.random: a seed
  * replays the same run.
  */
-import type { OnDemandStatus } from '../../lambdas/core/actions.ts'
-import { parseGlobalConfig } from '../../lambdas/core/config.ts'
+
+import { parseGlobalConfig } from '../../lambdas/core/config/config.ts'
 import { ORPHAN_SCHEDULE_PERIODS } from '../../lambdas/core/constants.ts'
 import { discardMetrics, type Log, type MetricsSink, silentLog } from '../../lambdas/core/log.ts'
+import type { OnDemandStatus } from '../../lambdas/core/plan/actions.ts'
 import type { Catalog } from '../../lambdas/core/types.ts'
-import { selectRegions } from '../../lambdas/replacer/regions.ts'
+import { selectRegions } from '../../lambdas/replacer/select-regions.ts'
 import { embeddedCatalog } from '../data/catalog.ts'
 import { Accounting } from './accounting.ts'
 import { ownerSetsDesired } from './asg.ts'

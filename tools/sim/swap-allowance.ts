@@ -6,7 +6,7 @@
  * `launched-for-replacing-instance` an instance that is still a member of the same group, neither side
  * leaving it.
  */
-import type { GlobalConfig } from '../../lambdas/core/config.ts'
+import type { GlobalConfig } from '../../lambdas/core/config/config.ts'
 import { HEALTH_DEADLINE_MAX_SECONDS, TAG_REPLACING_INSTANCE } from '../../lambdas/core/constants.ts'
 import { isActiveMember, type SimGroup, type SimRegion } from './state.ts'
 

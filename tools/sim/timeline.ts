@@ -1,5 +1,5 @@
 /** One timeline row per group at a schedule tick: its size, spot share and what it costs per hour now. */
-import type { GlobalConfig } from '../../lambdas/core/config.ts'
+import type { GlobalConfig } from '../../lambdas/core/config/config.ts'
 import { hourlyCost } from './costs.ts'
 import { groupState } from './group-state.ts'
 import { round, type TimelineRow } from './report.ts'

@@ -3,9 +3,9 @@
  * states: 5 (`untouchable-touched`), 6 (`retired-twice`, `double-replacement`), 7
  * (`retired-before-serving`) and 3 (`orphan`), whose excuses depend on which requests failed.
  */
-import type { GlobalConfig } from '../../lambdas/core/config.ts'
+import type { GlobalConfig } from '../../lambdas/core/config/config.ts'
+import { isManaged } from '../../lambdas/core/config/managed.ts'
 import { ORPHAN_SCHEDULE_PERIODS } from '../../lambdas/core/constants.ts'
-import { isManaged } from '../../lambdas/core/managed.ts'
 import { GROUP_NAME_TAG } from './asg.ts'
 import { effectiveConfig } from './group-state.ts'
 import type { InvariantLedger, RegionSnapshot, StepRun, Violation } from './invariants.ts'

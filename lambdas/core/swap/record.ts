@@ -204,7 +204,7 @@ export const judgeRecord = (
 
 /**
  * The id of the group's open swap while nothing shows its attach happened (phase `attaching`, desired
- * capacity still the owner's): launches carrying it are still spotswap's (core/provenance.ts).
+ * capacity still the owner's): launches carrying it are still spotswap's (core/group/provenance.ts).
  */
 export const unattachedSwapIdOf = (group: {
   readonly tags: Readonly<Record<string, string>>

@@ -5,11 +5,10 @@
  * are the interruption handler (which announces its own steps in the record), people and Auto Scaling
  * (whose changes of desired capacity break the record's arithmetic or show in the scaling activities).
  */
-import type { Action, SwapPair } from '../actions.ts'
+
 import { TAG_REPLACING_INSTANCE, TAG_SWAP_ID } from '../constants.ts'
-import { capacityBackoffMinutes } from '../launches.ts'
-import type { Provenance, UntrustedInstance } from '../provenance.ts'
-import type { DesiredChange, OwnerChanges } from '../scaling-activities.ts'
+import type { Provenance, UntrustedInstance } from '../group/provenance.ts'
+import type { DesiredChange, OwnerChanges } from '../group/scaling-activities.ts'
 import {
   type HealthObservation,
   hasTrafficSources,
@@ -17,7 +16,9 @@ import {
   healthDeadlineSeconds,
   lookAgainSeconds,
   servingOf,
-} from '../serving.ts'
+} from '../group/serving.ts'
+import type { Action, SwapPair } from '../plan/actions.ts'
+import { capacityBackoffMinutes } from '../plan/launches.ts'
 import type { Group, GroupMember, Instance } from '../types.ts'
 import {
   formatSwapRecord,
@@ -67,7 +68,7 @@ export interface RecoveryInput {
   /** The replacement attempt recorded on an instance (TAG_REPLACEMENT_ATTEMPT), 0 when none. */
   readonly attemptOf: (id: string) => number
   /**
-   * Whether a member named as a replacement is spotswap's launch for its partner (core/provenance.ts):
+   * Whether a member named as a replacement is spotswap's launch for its partner (core/group/provenance.ts):
    * a pair whose replacement is not is no pair; it is dropped and reported, never retired for.
    */
   readonly provenanceOf: (replacementId: string, partnerId: string) => Provenance
@@ -104,7 +105,7 @@ export interface Recovery {
    * the attach was done and nothing of it is attached, and either desired capacity is still the owner's
    * or the swap closes this run without giving a unit back. Launches carrying it stay spotswap's to attach
    * or clean up, and a close unnames them. Any other launch outside the group carrying a swap's id joined
-   * the group and was taken out since (core/provenance.ts).
+   * the group and was taken out since (core/group/provenance.ts).
    */
   readonly unattachedSwapId?: string
   /**

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest'
-import type { Action } from '../../../lambdas/core/actions.ts'
+import { type CronSchedule, parseCronSchedule } from '../../../lambdas/core/config/cron.ts'
 import {
   TAG_ORIGINAL_MAX_SIZE,
   TAG_REPLACEMENT_ATTEMPT,
   TAG_SWAP,
   TAG_SWAP_DESIRED,
 } from '../../../lambdas/core/constants.ts'
-import { type CronSchedule, parseCronSchedule } from '../../../lambdas/core/cron.ts'
-import type { PlanInput } from '../../../lambdas/core/plan-input.ts'
-import { planGroup } from '../../../lambdas/core/planner.ts'
+import type { Action } from '../../../lambdas/core/plan/actions.ts'
+import type { PlanInput } from '../../../lambdas/core/plan/plan-input.ts'
+import { planGroup } from '../../../lambdas/core/plan/planner.ts'
 import {
   formatSwapRecord,
   judgeRecord,
@@ -264,7 +264,7 @@ describe('finishing a swap an earlier run left', () => {
 
     it('gives the unit back when nothing in view speaks either way (both sides of the pair left)', () => {
       // Both sides leave through Auto Scaling and out of view within the hour; refusing would leave the
-      // group one above its owner's size for good. A planted pair is refused (test/core/provenance.test.ts).
+      // group one above its owner's size for good. A planted pair is refused (test/core/group/provenance.test.ts).
       const plan = vanished({}, onDemandFleet(4))
       expect(plan.actions.filter((a) => a.kind === 'give-back')).toHaveLength(1)
     })

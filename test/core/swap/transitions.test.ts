@@ -4,10 +4,10 @@
  * not compile.
  */
 import { describe, expect, it } from 'vitest'
-import type { Action } from '../../../lambdas/core/actions.ts'
 import { TAG_REPLACING_INSTANCE, TAG_SWAP, TAG_SWAP_ID } from '../../../lambdas/core/constants.ts'
+import type { HealthObservation } from '../../../lambdas/core/group/serving.ts'
+import type { Action } from '../../../lambdas/core/plan/actions.ts'
 import { trafficSourceKey } from '../../../lambdas/core/port.ts'
-import type { HealthObservation } from '../../../lambdas/core/serving.ts'
 import { type RecoveryInput, recoverSwaps } from '../../../lambdas/core/swap/recover.ts'
 import {
   PAIR_TRANSITIONS,
@@ -39,7 +39,7 @@ interface World {
   readonly now?: Date
   readonly leavesAt?: number
   readonly withLoadBalancer?: boolean
-  /** Replacements provenance refuses (core/provenance.ts). */
+  /** Replacements provenance refuses (core/group/provenance.ts). */
   readonly forged?: readonly string[]
   /** Whether anything spotswap did accounts for units beyond the attached pairs. */
   readonly corroborated?: boolean

@@ -2,7 +2,7 @@
  * moto 5.2.1 quirk: an instance launched by CreateFleet lacks `aws:ec2launchtemplate:id`, which EC2 writes
  * on every instance launched from a template
  * (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/launch-instances-from-launch-template.html) and
- * which spotswap's provenance checks (lambdas/core/provenance.ts); moto writes it for RunInstances only.
+ * which spotswap's provenance checks (lambdas/core/group/provenance.ts); moto writes it for RunInstances only.
  * The end-to-end suites add it as EC2 would, right after moto answers a CreateFleet, with the template the
  * fleet named. Product code is unchanged. `test/e2e/moto-harness.test.ts` asserts the quirk itself.
  */

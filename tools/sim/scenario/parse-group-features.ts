@@ -2,7 +2,7 @@
  * The Auto Scaling features of a scenario group that change what spotswap may do with it: a launch
  * lifecycle hook, suspended processes, Capacity Rebalancing, a warm pool and instance refreshes.
  */
-import { SUSPENDED_PROCESSES } from '../../../lambdas/core/suspended-processes.ts'
+import { SUSPENDED_PROCESSES } from '../../../lambdas/core/group/suspended-processes.ts'
 import { type Checker, childPath, type Json, type JsonObject } from './check.ts'
 import type { ScenarioGroupFeatures } from './types.ts'
 

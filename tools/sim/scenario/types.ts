@@ -31,7 +31,7 @@ export interface ScenarioLoadBalancer {
 export interface ScenarioGroupFeatures {
   /** An `autoscaling:EC2_INSTANCE_LAUNCHING` hook: members Auto Scaling launches wait in Pending:Wait. */
   readonly launchHook: boolean
-  /** Processes suspended for the whole run (core/suspended-processes.ts names them). */
+  /** Processes suspended for the whole run (core/group/suspended-processes.ts names them). */
   readonly suspendedProcesses: readonly string[]
   /** CapacityRebalance: Auto Scaling replaces a spot member itself on a rebalance recommendation. */
   readonly capacityRebalance: boolean

@@ -1,0 +1,289 @@
+/**
+ * What a plan asks the executor to do. Every action carries the reason it was chosen, which is
+ * logged as it runs and shown by `spotswap plan`.
+ */
+import type { AllocationStrategy } from '../config/config.ts'
+import type { UntrustedInstance } from '../group/provenance.ts'
+import type { FleetOverride } from '../port.ts'
+import type { LaunchTemplateRef } from '../types.ts'
+
+export interface LaunchSpotAction {
+  readonly kind: 'launch-spot'
+  readonly group: string
+  readonly replacing: string
+  readonly replacingType: string
+  readonly zone: string
+  readonly launchTemplate: LaunchTemplateRef | undefined
+  readonly launchConfigurationName: string | undefined
+  readonly overrides: readonly FleetOverride[]
+  readonly allocationStrategy: AllocationStrategy
+  readonly tags: Readonly<Record<string, string>>
+  readonly clientToken: string
+  /** Recorded on the replaced instance before the launch, and with its outcome after (TAG_REPLACEMENT_ATTEMPT). */
+  readonly attempt: number
+  /** When this attempt was first made (kept while it is made again), ISO 8601. */
+  readonly attemptSince: string
+  /** When no candidate pool has capacity, the replaced instance is left alone until then (ISO 8601). */
+  readonly capacityBackoffUntil: string
+  /**
+   * The replaced member is doomed (TAG_INTERRUPTION_WARNED): when the launch fails, it leaves the group at
+   * once (DetachInstances without a decrement) so the group backfills before EC2 takes it.
+   */
+  readonly releaseIfNotLaunched: boolean
+  /** Expected hourly saving if the first override is chosen: on-demand price − spot price. */
+  readonly expectedHourlySavingsUsd: number
+  readonly reason: string
+}
+
+export interface SwapPair {
+  readonly spotInstanceId: string
+  readonly onDemandInstanceId: string
+}
+
+/**
+ * Attach ready spot instances; their partners are retired by later runs, each once its replacement serves
+ * (CompleteSwapAction). When the group is at MaxSize the executor raises it to `raiseMaxSizeTo` for the
+ * duration (recording the original on the group); the run that closes the swap restores it.
+ */
+export interface SwapAction {
+  readonly kind: 'swap'
+  readonly group: string
+  readonly pairs: readonly SwapPair[]
+  readonly originalMaxSize: number
+  readonly raiseMaxSizeTo: number | undefined
+  /** Written on each replacement before the attach (TAG_SWAP_ID), naming the pair's swap. */
+  readonly swapId: string
+  /** Recorded on the group before anything else (TAG_SWAP, phase `attaching`). */
+  readonly swapRecord: string
+  /** Recorded once the attach succeeded (phase `waiting`). */
+  readonly attachedRecord: string
+  readonly reason: string
+}
+
+/** A swap whose spot side was attached by a run that then stopped: retire the on-demand partner now. */
+export interface CompleteSwapAction {
+  readonly kind: 'complete-swap'
+  readonly group: string
+  readonly pair: SwapPair
+  /**
+   * Normally the partner, with a decrement that gives back the attach's +1. The replacement instead when
+   * retiring the partner would break the on-demand minimum or the owner protected it meanwhile. `none`
+   * when the owner resized the group meanwhile: the pair is released (the replacement's link to its
+   * partner removed) and both stay.
+   */
+  readonly retire: 'partner' | 'replacement' | 'none'
+  /** The swap record (TAG_SWAP) written ahead of the retirement; none for a release. */
+  readonly record?: string
+  /**
+   * Set when the replacement is retired because it did not serve by its deadline: the partner is tagged
+   * TAG_NO_SPOT_CAPACITY_UNTIL with this time, so it gets no new replacement before then.
+   */
+  readonly backOffPartnerUntil?: string
+  readonly reason: string
+}
+
+/**
+ * A pair of an open swap vanished without its decrement (one side taken by EC2 or someone else while
+ * the interruption handler could not leave with it): Auto Scaling backfilled it and desired capacity
+ * still holds the pair's unit. With no change of desired capacity by anyone else since the swap started,
+ * that unit is spotswap's: one member leaves with a decrement, announced in the record like a retirement.
+ */
+export interface GiveBackAction {
+  readonly kind: 'give-back'
+  readonly group: string
+  readonly instanceId: string
+  /** The swap record (TAG_SWAP) written ahead of the termination. */
+  readonly record: string
+  readonly reason: string
+}
+
+/**
+ * Members that carry spotswap's launch tags but are no pair of an open swap: they joined the group for
+ * good. TAG_JOINED_GROUP is written, then `launched-for-asg` and `launched-for-replacing-instance` are
+ * removed, so a member a person detaches later is never taken for a launch to clean up
+ * (core/group/provenance.ts). TAG_REPLACED_TYPE stays: the savings figures read it.
+ */
+export interface SettleMembersAction {
+  readonly kind: 'settle-members'
+  readonly group: string
+  readonly instanceIds: readonly string[]
+  readonly reason: string
+}
+
+/** The swap is over: MaxSize back as recorded (when it was raised) and the swap record removed. */
+export interface RestoreMaxSizeAction {
+  readonly kind: 'restore-max-size'
+  readonly group: string
+  readonly maxSize: number | undefined
+  /**
+   * Launches the swap named (TAG_SWAP_ID) but never attached (`attach-not-done`): the name is removed
+   * first, so they may be attached again or cleaned up. A launch outside the group still carrying a swap's
+   * name was attached and taken out since: never spotswap's again (core/group/provenance.ts).
+   */
+  readonly unname?: readonly string[]
+  readonly reason: string
+}
+
+export interface TerminateSpotAction {
+  readonly kind: 'terminate-spot'
+  readonly group: string
+  readonly instanceId: string
+  readonly reason: string
+  /** Auto Scaling said, in this run, that it is a member of no group: not asked again before terminating. */
+  readonly inNoGroup?: boolean
+}
+
+/**
+ * A doomed member (TAG_INTERRUPTION_WARNED) that cannot be replaced ahead of its interruption leaves the
+ * group now (TerminateInstanceInAutoScalingGroup without a decrement, so its termination hooks and
+ * draining run), as the interruption handler would have done: the group backfills at once instead of when
+ * EC2 takes the member.
+ */
+export interface ReleaseDoomedAction {
+  readonly kind: 'release-doomed'
+  readonly group: string
+  readonly instanceId: string
+  readonly reason: string
+}
+
+export type Action =
+  | LaunchSpotAction
+  | ReleaseDoomedAction
+  | SwapAction
+  | CompleteSwapAction
+  | GiveBackAction
+  | RestoreMaxSizeAction
+  | SettleMembersAction
+  | TerminateSpotAction
+
+/** Why an instance gets no replacement this run: a code to act on, the reason text to read. */
+export type InstanceSkipCode =
+  | 'no-launch-template'
+  | 'protected-from-scale-in'
+  | 'api-termination-protection'
+  | 'spot-capacity-backoff'
+  | 'unknown-instance-type'
+  | 'missing-on-demand-price'
+  | 'no-compatible-spot-type'
+  | 'no-subnet-in-group'
+  | 'not-spotswaps-launch'
+  | 'swap-waits'
+  | 'waiting-for-open-swap'
+  | 'warming-up'
+  | 'in-flight-budget'
+  | 'on-demand-minimum'
+
+export interface InstanceSkip {
+  readonly instanceId: string
+  readonly code: InstanceSkipCode
+  /** `<code>: <detail>`, or the code alone. */
+  readonly reason: string
+  /** For `no-compatible-spot-type`: how many candidates each filter rejected. */
+  readonly rejectedBy?: Readonly<Record<string, number>>
+}
+
+/**
+ * Why an on-demand member is still on-demand after this run. Progress codes (a replacement on its way) and
+ * held-back codes (something a user can read, and often act on), shared by the summary, `plan`, `simulate`
+ * and the metrics.
+ */
+export type OnDemandCode =
+  // Progress: a replacement is on its way.
+  | 'launching'
+  | 'replacement-warming-up'
+  | 'swapping'
+  | 'swap-open'
+  | 'retiring'
+  // Held back.
+  | 'on-demand-minimum'
+  | 'group-skipped'
+  | 'replacement-did-not-serve'
+  // Its launch, swap or retirement waits for a read this run could not make (replacer/run-region.ts).
+  | 'protection-unread'
+  | Exclude<
+      InstanceSkipCode,
+      'swap-waits' | 'waiting-for-open-swap' | 'warming-up' | 'on-demand-minimum' | 'not-spotswaps-launch'
+    >
+  // A bug: the planner left the member alone and cannot say why (the simulator's liveness invariant).
+  | 'unexplained'
+
+export interface OnDemandStatus {
+  readonly instanceId: string
+  readonly type: string
+  readonly zone: string
+  readonly code: OnDemandCode
+  readonly detail: string
+  /** A replacement is on its way (launched, warming up, attached or retiring its partner). */
+  readonly progress: boolean
+  /**
+   * What replacing it saves per hour at today's prices (on-demand less the cheapest compatible spot price
+   * in its zone), when spotswap is replacing it or will once what holds it passes; absent otherwise.
+   */
+  readonly projectedHourlySavingsUsd?: number
+}
+
+export interface GroupFigures {
+  readonly inService: number
+  readonly spot: number
+  readonly onDemand: number
+  readonly minOnDemand: number
+  /** Σ over spot members: on-demand price of the type it replaced − its current spot price. */
+  readonly hourlySavingsUsd: number
+  /** What the group's InService instances cost per hour right now. */
+  readonly hourlyCostUsd: number
+}
+
+export type GroupSkipCode =
+  | 'group-being-deleted'
+  | 'desired-capacity-zero'
+  | 'cloudformation-stack-in-progress'
+  | 'traffic-source-health-unreadable'
+  | 'processes-suspended'
+  | 'launch-hooks'
+  | 'instance-refresh'
+  | 'instance-refresh-unknown'
+  | 'weighted-capacity'
+  | 'outside-cron-window'
+  | 'plan-budget-exceeded'
+
+/** Why a group is not acted on this run: a code to act on, a detail to read. */
+export interface GroupSkip {
+  readonly code: GroupSkipCode
+  readonly detail: string
+}
+
+export interface GroupPlan {
+  readonly group: string
+  readonly region: string
+  /** Set when the group is not acted on this run (cleanup of orphans still happens): `<code> (<detail>)`. */
+  readonly skipped: string | undefined
+  /** The same, typed. */
+  readonly skip?: GroupSkip
+  readonly actions: readonly Action[]
+  readonly instanceSkips: readonly InstanceSkip[]
+  /**
+   * Every on-demand member in service, and what is happening to it: being replaced, or held back for a
+   * reason (core/plan/liveness.ts). Empty for a group with no on-demand member.
+   */
+  readonly onDemand: readonly OnDemandStatus[]
+  readonly figures: GroupFigures
+  /** Attached replacements whose load-balancer health the plan needs (read, then planned again). */
+  readonly awaitingHealth?: readonly string[]
+  /**
+   * Group subnets whose zone a replacement in another zone needed and nobody knew (core/plan/subnets.ts
+   * balancedElsewhere): read, then planned again.
+   */
+  readonly unknownSubnets?: readonly string[]
+  /**
+   * Instances tagged as spotswap's launches (or as an open swap's replacements) that provenance refused
+   * (core/group/provenance.ts): never attached, terminated nor counted as pairs; logged and counted.
+   */
+  readonly untrusted?: readonly UntrustedInstance[]
+  /**
+   * Look at the group again this many seconds from now (a delayed run request), when that comes before
+   * the next scheduled run would: a swap waits for its replacements to serve.
+   */
+  readonly lookAgainSeconds?: number
+  /** `warm-up`: the look is for a replacement at the end of its grace period, not for an open swap. */
+  readonly lookAgainFor?: 'warm-up'
+}

@@ -1,0 +1,68 @@
+/**
+ * Which ranked candidates one launch offers the fleet, and as which overrides: the best ones, passing over
+ * pools that already hold their share of the group's spot instances.
+ */
+import { MAX_FLEET_OVERRIDES } from '../constants.ts'
+import type { FleetOverride } from '../port.ts'
+import type { RankedCandidate } from './selection.ts'
+
+export interface FleetChoices {
+  /** The candidate the fleet is expected to launch: the cheapest offered. */
+  readonly first: RankedCandidate
+  readonly overrides: readonly FleetOverride[]
+}
+
+const toOverrides = (choices: readonly RankedCandidate[], subnetId: string | undefined): FleetOverride[] =>
+  choices.map((c, priority) => ({ instanceType: c.instanceType, subnetId, zone: c.zone, priority }))
+
+/**
+ * The overrides of the best candidates as they rank, by ranking and subnet. Most launches of a run offer
+ * exactly these (one selection serves every group of a type and zone), so they share one read-only list
+ * instead of building twenty objects each, all kept until the run ends.
+ */
+const topOverrides = new WeakMap<
+  readonly RankedCandidate[],
+  Map<string | undefined, readonly FleetOverride[]>
+>()
+
+const overridesOfTop = (
+  ranked: readonly RankedCandidate[],
+  subnetId: string | undefined,
+): readonly FleetOverride[] => {
+  let bySubnet = topOverrides.get(ranked)
+  if (bySubnet === undefined) {
+    bySubnet = new Map()
+    topOverrides.set(ranked, bySubnet)
+  }
+  let overrides = bySubnet.get(subnetId)
+  if (overrides === undefined) {
+    overrides = toOverrides(ranked.slice(0, MAX_FLEET_OVERRIDES), subnetId)
+    bySubnet.set(subnetId, overrides)
+  }
+  return overrides
+}
+
+/**
+ * No pool holds more than `maxPoolShare` of the group's `targetSpot` spot instances while other pools
+ * exist: candidates whose pool is full are passed over, unless every candidate's is. `ranked` is not empty.
+ */
+export const fleetChoices = (
+  ranked: readonly RankedCandidate[],
+  poolCounts: ReadonlyMap<string, number>,
+  targetSpot: number,
+  maxPoolShare: number,
+  subnetId: string | undefined,
+): FleetChoices => {
+  const cap = Math.max(1, Math.ceil(targetSpot * maxPoolShare))
+  // Only the first MAX_FLEET_OVERRIDES are ever used: stop looking once they are found.
+  const open: RankedCandidate[] = []
+  let passedOver = false
+  for (const c of ranked) {
+    if ((poolCounts.get(c.pool) ?? 0) < cap) open.push(c)
+    else passedOver = true
+    if (open.length === MAX_FLEET_OVERRIDES) break
+  }
+  if (passedOver && open.length > 0)
+    return { first: open[0] as RankedCandidate, overrides: toOverrides(open, subnetId) }
+  return { first: ranked[0] as RankedCandidate, overrides: overridesOfTop(ranked, subnetId) }
+}

@@ -1,0 +1,130 @@
+/**
+ * Liveness: every on-demand member in service is either being replaced or held back for a reason a user
+ * can read. Worked out from the plan the planner made, so the reason is the planner's own, never a guess
+ * made elsewhere; a member the plan leaves alone without a reason is `unexplained`, which the simulator's
+ * liveness invariant reports as a bug.
+ */
+
+import type { GroupMember, Instance } from '../types.ts'
+import type { Action, GroupSkip, InstanceSkip, OnDemandCode, OnDemandStatus } from './actions.ts'
+
+export interface LivenessInput {
+  /** The group's on-demand members in service. */
+  readonly onDemand: readonly GroupMember[]
+  readonly detail: (id: string) => Instance | undefined
+  readonly actions: readonly Action[]
+  readonly instanceSkips: readonly InstanceSkip[]
+  /** Partner → its replacement, launched and not attached yet, kept by this plan. */
+  readonly pending: ReadonlyMap<string, Instance>
+  /** Partners of attached replacements: the open swap's. */
+  readonly halfDonePartners: ReadonlySet<string>
+  /** What the open swap waits for, when it waits. */
+  readonly waiting: string | undefined
+  readonly skip: GroupSkip | undefined
+  /** How a member is protected, if it is. */
+  readonly protection: (id: string) => 'protected-from-scale-in' | 'api-termination-protection' | undefined
+  /** What replacing an instance of this type in this zone saves per hour; undefined when nothing can. */
+  readonly saving: (type: string, zone: string) => number | undefined
+}
+
+/**
+ * Held back for now, replaced once it passes: these members count in the projected savings. Those kept
+ * for the minimum or protected, and those no spot type can replace, do not.
+ */
+const PASSES: ReadonlySet<OnDemandCode> = new Set([
+  'in-flight-budget',
+  'spot-capacity-backoff',
+  'replacement-did-not-serve',
+  'protection-unread',
+])
+
+/** Codes that mean a replacement is on its way. */
+export const PROGRESS_CODES: ReadonlySet<OnDemandCode> = new Set([
+  'launching',
+  'replacement-warming-up',
+  'swapping',
+  'swap-open',
+  'retiring',
+])
+
+const skipDetail = (skip: InstanceSkip): string =>
+  skip.reason.startsWith(`${skip.code}: `) ? skip.reason.slice(skip.code.length + 2) : ''
+
+const whatHappens = (
+  input: LivenessInput,
+  id: string,
+  terminated: ReadonlySet<string>,
+): { readonly code: OnDemandCode; readonly detail: string } => {
+  for (const action of input.actions) {
+    if (action.kind === 'complete-swap' && action.pair.onDemandInstanceId === id) {
+      if (action.retire === 'partner') return { code: 'retiring', detail: action.reason }
+      if (action.retire === 'replacement')
+        return {
+          // Given up past its deadline, or the partner is kept: protected, or for the minimum.
+          code:
+            action.backOffPartnerUntil !== undefined
+              ? 'replacement-did-not-serve'
+              : (input.protection(id) ?? 'on-demand-minimum'),
+          detail: action.reason,
+        }
+    }
+    if (action.kind === 'give-back' && action.instanceId === id)
+      return { code: 'retiring', detail: action.reason }
+    if (action.kind === 'swap' && action.pairs.some((p) => p.onDemandInstanceId === id))
+      return { code: 'swapping', detail: action.reason }
+    if (action.kind === 'launch-spot' && action.replacing === id)
+      return { code: 'launching', detail: action.reason }
+  }
+  if (input.halfDonePartners.has(id))
+    return { code: 'swap-open', detail: input.waiting ?? 'its replacement is attached' }
+  const replacement = input.pending.get(id)
+  if (replacement !== undefined && !terminated.has(replacement.id)) {
+    const own = input.instanceSkips.find((s) => s.instanceId === replacement.id)
+    return {
+      code: 'replacement-warming-up',
+      detail: own === undefined ? `${replacement.id} is launched` : `${replacement.id}: ${own.reason}`,
+    }
+  }
+  const skip = input.instanceSkips.find((s) => s.instanceId === id)
+  if (skip !== undefined)
+    switch (skip.code) {
+      case 'swap-waits':
+      case 'waiting-for-open-swap':
+      case 'warming-up':
+      // Said of instances outside the group, never of a member.
+      case 'not-spotswaps-launch':
+        break
+      default:
+        return { code: skip.code, detail: skipDetail(skip) }
+    }
+  if (input.skip !== undefined)
+    return { code: 'group-skipped', detail: `${input.skip.code}: ${input.skip.detail}` }
+  return { code: 'unexplained', detail: 'the plan neither replaces it nor says why' }
+}
+
+export const onDemandStatuses = (input: LivenessInput): OnDemandStatus[] => {
+  if (input.onDemand.length === 0) return []
+  const terminated = new Set(
+    input.actions.flatMap((a) => (a.kind === 'terminate-spot' ? [a.instanceId] : [])),
+  )
+  return input.onDemand.map((member) => {
+    const instance = input.detail(member.instanceId)
+    const { code, detail } = whatHappens(input, member.instanceId, terminated)
+    const type = instance?.type ?? member.instanceType ?? 'unknown'
+    const zone = instance?.zone ?? member.zone
+    const progress = PROGRESS_CODES.has(code)
+    const projected =
+      progress || PASSES.has(code) || input.skip?.code === 'outside-cron-window'
+        ? input.saving(type, zone)
+        : undefined
+    return {
+      instanceId: member.instanceId,
+      type,
+      zone,
+      code,
+      detail,
+      progress,
+      ...(projected === undefined ? {} : { projectedHourlySavingsUsd: projected }),
+    }
+  })
+}

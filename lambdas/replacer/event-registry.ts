@@ -1,0 +1,61 @@
+/** The invocations the replacer accepts, as one registry (see core/events/events.ts). */
+import {
+  createEventRegistry,
+  type EventDefinition,
+  groupRunRequest,
+  instanceLaunchSuccessful,
+  REGION_NAME,
+  scheduledEvent,
+} from '../core/events/events.ts'
+
+export const FANOUT_SOURCE = 'spotswap'
+export const FANOUT_DETAIL_TYPE = 'Region Work'
+
+export interface RegionWorkDetail {
+  readonly region: string
+  /** Only these groups (a launch event, or a chunk of a large region); undefined = the whole region. */
+  readonly groups: readonly string[] | undefined
+}
+
+const isGroupName = (value: unknown): value is string =>
+  typeof value === 'string' && value.length > 0 && value.length <= 255
+
+/** A fan-out message: one region's run, enqueued by the scheduled invocation and processed by a worker. */
+export const regionWork: EventDefinition<'region-work', RegionWorkDetail> = {
+  kind: 'region-work',
+  source: FANOUT_SOURCE,
+  detailType: FANOUT_DETAIL_TYPE,
+  parseDetail: (detail) => {
+    if (typeof detail.region !== 'string' || !REGION_NAME.test(detail.region)) {
+      return { ok: false, problem: 'detail.region is not a region name' }
+    }
+    const { groups } = detail
+    if (
+      groups !== undefined &&
+      (!Array.isArray(groups) || groups.length === 0 || !groups.every(isGroupName))
+    ) {
+      return { ok: false, problem: 'detail.groups is not a non-empty list of group names' }
+    }
+    return { ok: true, detail: { region: detail.region, groups } }
+  },
+}
+
+export const replacerEvents = createEventRegistry([
+  scheduledEvent,
+  instanceLaunchSuccessful,
+  groupRunRequest,
+  regionWork,
+] as const)
+
+/** The EventBridge-shaped body of a fan-out message, so workers parse it like any other event. */
+export const regionWorkEvent = (
+  region: string,
+  now: Date,
+  groups?: readonly string[],
+): Record<string, unknown> => ({
+  source: FANOUT_SOURCE,
+  'detail-type': FANOUT_DETAIL_TYPE,
+  region,
+  time: now.toISOString(),
+  detail: groups === undefined ? { region } : { region, groups },
+})
