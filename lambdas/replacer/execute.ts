@@ -15,11 +15,12 @@ import {
 } from '../core/constants.ts'
 import type {
   Action,
+  CloseSwapAction,
   CompleteSwapAction,
   GiveBackAction,
   LaunchSpotAction,
   ReleaseDoomedAction,
-  RestoreMaxSizeAction,
+  ReleasePairAction,
   SettleMembersAction,
   SwapAction,
   TerminateSpotAction,
@@ -44,8 +45,9 @@ export interface Outcome {
 const ORDER: Record<Action['kind'], number> = {
   // Give-backs follow the pairs' retirements (a stable sort keeps the order the records were numbered in).
   'complete-swap': 2,
+  'release-pair': 2,
   'give-back': 2,
-  'restore-max-size': 3,
+  'close-swap': 3,
   'terminate-spot': 4,
   swap: 5,
   'launch-spot': 6,
@@ -61,16 +63,17 @@ const ORDER: Record<Action['kind'], number> = {
 const STEPS_DOWN: readonly Action['kind'][] = ['complete-swap', 'give-back']
 const REQUIRES: Partial<Record<Action['kind'], readonly Action['kind'][]>> = {
   'complete-swap': STEPS_DOWN,
+  'release-pair': STEPS_DOWN,
   'give-back': STEPS_DOWN,
-  'restore-max-size': STEPS_DOWN,
+  'close-swap': STEPS_DOWN,
   // A swap that starts in the run that closed the last one is sized against the closed one's outcome.
-  swap: [...STEPS_DOWN, 'restore-max-size'],
+  swap: [...STEPS_DOWN, 'close-swap'],
 }
 
 const describeError = (error: unknown): string =>
   error instanceof Error ? `${error.name}: ${error.message}` : String(error)
 
-const restoreMaxSize = async (cloud: CloudPort, action: RestoreMaxSizeAction): Promise<Outcome> => {
+const closeSwap = async (cloud: CloudPort, action: CloseSwapAction): Promise<Outcome> => {
   // Before the record goes: a run cut short in between closes the swap again and unnames them then.
   if (action.unname !== undefined && action.unname.length > 0)
     await cloud.untagInstances(action.unname, [TAG_SWAP_ID])
@@ -79,11 +82,12 @@ const restoreMaxSize = async (cloud: CloudPort, action: RestoreMaxSizeAction): P
   return { action, status: 'done' }
 }
 
+const releasePair = async (cloud: CloudPort, action: ReleasePairAction): Promise<Outcome> => {
+  await cloud.untagInstances([action.pair.spotInstanceId], [TAG_REPLACING_INSTANCE, TAG_SWAP_ID])
+  return { action, status: 'done', detail: `released ${action.pair.spotInstanceId}` }
+}
+
 const completeSwap = async (cloud: CloudPort, action: CompleteSwapAction): Promise<Outcome> => {
-  if (action.retire === 'none') {
-    await cloud.untagInstances([action.pair.spotInstanceId], [TAG_REPLACING_INSTANCE, TAG_SWAP_ID])
-    return { action, status: 'done', detail: `released ${action.pair.spotInstanceId}` }
-  }
   const id = action.retire === 'partner' ? action.pair.onDemandInstanceId : action.pair.spotInstanceId
   if (action.retire === 'partner') {
     // The interruption handler may have taken the replacement out since it was observed (with its own
@@ -283,10 +287,12 @@ const tryLaunchSpot = async (cloud: CloudPort, action: LaunchSpotAction): Promis
 
 const run = (cloud: CloudPort, action: Action): Promise<Outcome> => {
   switch (action.kind) {
-    case 'restore-max-size':
-      return restoreMaxSize(cloud, action)
+    case 'close-swap':
+      return closeSwap(cloud, action)
     case 'complete-swap':
       return completeSwap(cloud, action)
+    case 'release-pair':
+      return releasePair(cloud, action)
     case 'give-back':
       return giveBack(cloud, action)
     case 'terminate-spot':

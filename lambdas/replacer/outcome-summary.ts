@@ -43,11 +43,14 @@ export const summarizeOutcome = (outcome: Outcome): Record<string, unknown> => {
       summary.pair = action.pair
       summary.retire = action.retire
       break
+    case 'release-pair':
+      summary.pair = action.pair
+      break
     case 'terminate-spot':
     case 'give-back':
       summary.instanceId = action.instanceId
       break
-    case 'restore-max-size':
+    case 'close-swap':
       summary.maxSize = action.maxSize
       break
     case 'settle-members':

@@ -74,8 +74,9 @@ const CHANGES_CAPACITY: ReadonlySet<Action['kind']> = new Set([
   'launch-spot',
   'swap',
   'complete-swap',
+  'release-pair',
   'give-back',
-  'restore-max-size',
+  'close-swap',
   'release-doomed',
 ])
 
@@ -166,8 +167,12 @@ const retiredBy = (plans: readonly GroupPlan[]): Set<string> => {
       if (action.kind === 'give-back') ids.add(action.instanceId)
       if (action.kind === 'complete-swap') {
         ids.add(action.pair.onDemandInstanceId)
-        // Retired, or released (its pair tags removed): written to either way.
-        if (action.retire !== 'partner') ids.add(action.pair.spotInstanceId)
+        if (action.retire === 'replacement') ids.add(action.pair.spotInstanceId)
+      }
+      // Released: its pair tags removed, so written to.
+      if (action.kind === 'release-pair') {
+        ids.add(action.pair.onDemandInstanceId)
+        ids.add(action.pair.spotInstanceId)
       }
       if (action.kind === 'release-doomed') ids.add(action.instanceId)
       if (action.kind === 'settle-members') for (const id of action.instanceIds) ids.add(id)
@@ -177,7 +182,7 @@ const retiredBy = (plans: readonly GroupPlan[]): Set<string> => {
 
 /** Whether the plan finishes a swap by taking a unit of desired capacity (a retirement or a give-back). */
 const retiresForSwap = (plan: GroupPlan): boolean =>
-  plan.actions.some((a) => a.kind === 'give-back' || (a.kind === 'complete-swap' && a.retire !== 'none'))
+  plan.actions.some((a) => a.kind === 'give-back' || a.kind === 'complete-swap')
 
 /**
  * The owner's changes of desired capacity since each group's open swap started (its record's
@@ -371,16 +376,18 @@ const withoutUnread = (plan: GroupPlan, unread: ReadonlySet<string>): GroupPlan 
   const unreadPair = (a: Action): boolean =>
     (a.kind === 'give-back' && unread.has(a.instanceId)) ||
     (a.kind === 'complete-swap' &&
-      ((a.retire !== 'none' && unread.has(a.pair.onDemandInstanceId)) ||
-        (a.retire !== 'partner' && unread.has(a.pair.spotInstanceId))))
+      (unread.has(a.pair.onDemandInstanceId) ||
+        (a.retire === 'replacement' && unread.has(a.pair.spotInstanceId)))) ||
+    (a.kind === 'release-pair' && unread.has(a.pair.spotInstanceId))
   // Each retirement's record counts the ones before it: one left for later takes all after it along.
   const completesUnread = plan.actions.some(unreadPair)
   const actions = plan.actions.filter((a) => {
-    if (completesUnread && a.kind === 'restore-max-size') return false
+    if (completesUnread && a.kind === 'close-swap') return false
     if (a.kind === 'launch-spot') return !unread.has(a.replacing)
     if (a.kind === 'swap')
       return a.pairs.every((pair) => !unread.has(pair.onDemandInstanceId) && !unread.has(pair.spotInstanceId))
-    if (a.kind === 'complete-swap') return !completesUnread || (a.retire === 'none' && !unreadPair(a))
+    if (a.kind === 'complete-swap') return !completesUnread
+    if (a.kind === 'release-pair') return !unreadPair(a)
     if (a.kind === 'give-back') return !completesUnread
     if (a.kind === 'release-doomed') return !unread.has(a.instanceId)
     if (a.kind === 'settle-members') return a.instanceIds.every((id) => !unread.has(id))
@@ -411,6 +418,7 @@ const membersOf = (action: Action): string[] => {
     case 'swap':
       return action.pairs.map((p) => p.onDemandInstanceId)
     case 'complete-swap':
+    case 'release-pair':
       return [action.pair.onDemandInstanceId]
     case 'give-back':
     case 'release-doomed':

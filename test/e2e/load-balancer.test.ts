@@ -150,7 +150,7 @@ describeMoto('serve before retire against moto', (moto) => {
         // once), so the partner goes and the swap is over in the same run.
         now = new Date(now.getTime() + HEALTH_POLL_SECONDS * 1000)
         const look = await run(viaSqs(groupRunRequestEvent('look-1', REGION, 'web', now)))
-        expect(kinds(look.actions)).toEqual(['complete-swap:done', 'restore-max-size:done'])
+        expect(kinds(look.actions)).toEqual(['complete-swap:done', 'close-swap:done'])
         expect(look.actions[0]).toMatchObject({ retire: 'partner' })
         const retiredAt = look.calls.indexOf('autoscaling:TerminateInstanceInAutoScalingGroup')
         for (const read of healthReads) {

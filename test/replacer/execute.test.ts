@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { TAG_REPLACING_INSTANCE, TAG_SWAP_ID } from '../../lambdas/core/constants.ts'
 import type { CompleteSwapAction } from '../../lambdas/core/plan/actions.ts'
 import { executeActions } from '../../lambdas/replacer/execute.ts'
 import { FakeCloud } from '../fakes/fake-cloud.ts'
@@ -48,6 +49,26 @@ describe('executeActions: finishing a half-done swap', () => {
   })
 })
 
+describe('executeActions: releasing a pair', () => {
+  it('removes only the replacement’s link to its partner; both stay in the group', async () => {
+    const { cloud, partner, replacement } = halfDone()
+    const release = {
+      kind: 'release-pair',
+      group: 'web',
+      pair: { spotInstanceId: replacement.id, onDemandInstanceId: partner.id },
+      reason: 'test',
+    } as const
+    const [outcome] = await executeActions(cloud, [release], false)
+    expect(outcome).toMatchObject({ status: 'done', detail: `released ${replacement.id}` })
+    expect(cloud.mutations).toEqual([
+      expect.objectContaining({
+        method: 'untagInstances',
+        args: [[replacement.id], [TAG_REPLACING_INSTANCE, TAG_SWAP_ID]],
+      }),
+    ])
+  })
+})
+
 describe('executeActions: giving back a vanished pair’s unit', () => {
   it('announces it in the record, then takes the member out with a decrement, and only then restores MaxSize', async () => {
     const { cloud, partner } = halfDone()
@@ -58,11 +79,11 @@ describe('executeActions: giving back a vanished pair’s unit', () => {
       record: `v2 phase=retiring owner=1 pairs=0 step=${partner.id}`,
       reason: 'test',
     } as const
-    const restore = { kind: 'restore-max-size', group: 'web', maxSize: 2, reason: 'test' } as const
+    const restore = { kind: 'close-swap', group: 'web', maxSize: 2, reason: 'test' } as const
     const outcomes = await executeActions(cloud, [restore, giveBack], false)
     expect(outcomes.map((o) => [o.action.kind, o.status])).toEqual([
       ['give-back', 'done'],
-      ['restore-max-size', 'done'],
+      ['close-swap', 'done'],
     ])
     expect(cloud.mutations.map((m) => [m.method, m.args[1]])).toEqual([
       ['tagGroup', { 'spotswap:swap': `v2 phase=retiring owner=1 pairs=0 step=${partner.id}` }],
@@ -85,7 +106,7 @@ describe('executeActions: giving back a vanished pair’s unit', () => {
       record: '0/0/x',
       reason: 'test',
     } as const
-    const restore = { kind: 'restore-max-size', group: 'web', maxSize: 2, reason: 'test' } as const
+    const restore = { kind: 'close-swap', group: 'web', maxSize: 2, reason: 'test' } as const
     cloud.failNext('terminateInGroup', new Error('throttled'))
     const outcomes = await executeActions(cloud, [action, giveBack, restore], false)
     expect(outcomes.map((o) => o.status)).toEqual(['failed', 'failed', 'failed'])
@@ -97,7 +118,7 @@ describe('executeActions: giving back a vanished pair’s unit', () => {
     const { cloud, partner, replacement } = halfDone()
     const giveBack = (id: string, record: string) =>
       ({ kind: 'give-back', group: 'web', instanceId: id, record, reason: 'test' }) as const
-    const restore = { kind: 'restore-max-size', group: 'web', maxSize: 2, reason: 'test' } as const
+    const restore = { kind: 'close-swap', group: 'web', maxSize: 2, reason: 'test' } as const
     cloud.failNext('terminateInGroup', new Error('throttled'))
     const outcomes = await executeActions(
       cloud,
@@ -117,7 +138,7 @@ describe('executeActions: closing a swap whose attach never happened', () => {
     const launch = cloud.addInstance({ lifecycle: 'spot', tags: { 'spotswap:swap-id': 's1' } })
     const outcomes = await executeActions(
       cloud,
-      [{ kind: 'restore-max-size', group: 'web', maxSize: undefined, unname: [launch.id], reason: 'close' }],
+      [{ kind: 'close-swap', group: 'web', maxSize: undefined, unname: [launch.id], reason: 'close' }],
       false,
     )
     expect(outcomes.map((o) => o.status)).toEqual(['done'])
@@ -136,7 +157,7 @@ describe('executeActions: a swap in the run that closes the last one', () => {
     const outcomes = await executeActions(
       cloud,
       [
-        { kind: 'restore-max-size', group: 'web', maxSize: 2, reason: 'close' },
+        { kind: 'close-swap', group: 'web', maxSize: 2, reason: 'close' },
         {
           kind: 'swap',
           group: 'web',
@@ -152,10 +173,10 @@ describe('executeActions: a swap in the run that closes the last one', () => {
       false,
     )
     expect(outcomes.map((o) => [o.action.kind, o.status])).toEqual([
-      ['restore-max-size', 'failed'],
+      ['close-swap', 'failed'],
       ['swap', 'failed'],
     ])
-    expect(outcomes[1]?.detail).toBe('not attempted: a restore-max-size action failed first')
+    expect(outcomes[1]?.detail).toBe('not attempted: a close-swap action failed first')
     expect(cloud.mutations.filter((m) => m.method === 'attachInstances')).toEqual([])
   })
 })

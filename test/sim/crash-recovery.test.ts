@@ -49,7 +49,7 @@ describe('recovery from a replacer run that crashed midway through a swap', () =
     expect(refusedAttaches(seen)).toEqual([])
   })
 
-  // Found by this simulator: the next run plans both `restore-max-size` and a swap; the swap must be
+  // Found by this simulator: the next run plans both `close-swap` and a swap; the swap must be
   // sized against the restored MaxSize (the executor restores first), or AttachInstances fails.
   it('swaps in the first run after a crash right after MaxSize was raised', async () => {
     const { seen, log } = failures()

@@ -67,18 +67,27 @@ export interface CompleteSwapAction {
   readonly pair: SwapPair
   /**
    * Normally the partner, with a decrement that gives back the attach's +1. The replacement instead when
-   * retiring the partner would break the on-demand minimum or the owner protected it meanwhile. `none`
-   * when the owner resized the group meanwhile: the pair is released (the replacement's link to its
-   * partner removed) and both stay.
+   * retiring the partner would break the on-demand minimum or the owner protected it meanwhile.
    */
-  readonly retire: 'partner' | 'replacement' | 'none'
-  /** The swap record (TAG_SWAP) written ahead of the retirement; none for a release. */
+  readonly retire: 'partner' | 'replacement'
+  /** The swap record (TAG_SWAP) written ahead of the retirement. */
   readonly record?: string
   /**
    * Set when the replacement is retired because it did not serve by its deadline: the partner is tagged
    * TAG_NO_SPOT_CAPACITY_UNTIL with this time, so it gets no new replacement before then.
    */
   readonly backOffPartnerUntil?: string
+  readonly reason: string
+}
+
+/**
+ * A pair of a swap that closes with nothing retired, because the owner resized the group meanwhile: the
+ * replacement's link to its partner (TAG_REPLACING_INSTANCE, TAG_SWAP_ID) is removed and both stay.
+ */
+export interface ReleasePairAction {
+  readonly kind: 'release-pair'
+  readonly group: string
+  readonly pair: SwapPair
   readonly reason: string
 }
 
@@ -111,8 +120,8 @@ export interface SettleMembersAction {
 }
 
 /** The swap is over: MaxSize back as recorded (when it was raised) and the swap record removed. */
-export interface RestoreMaxSizeAction {
-  readonly kind: 'restore-max-size'
+export interface CloseSwapAction {
+  readonly kind: 'close-swap'
   readonly group: string
   readonly maxSize: number | undefined
   /**
@@ -152,7 +161,8 @@ export type Action =
   | SwapAction
   | CompleteSwapAction
   | GiveBackAction
-  | RestoreMaxSizeAction
+  | CloseSwapAction
+  | ReleasePairAction
   | SettleMembersAction
   | TerminateSpotAction
 

@@ -267,9 +267,7 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
     )
     .map((i) => i.id)
   actions.push(
-    ...recovery.actions.map((a) =>
-      a.kind === 'restore-max-size' && unname.length > 0 ? { ...a, unname } : a,
-    ),
+    ...recovery.actions.map((a) => (a.kind === 'close-swap' && unname.length > 0 ? { ...a, unname } : a)),
   )
   const { halfDonePartners, givingBack } = recovery
   const halfDoneReplacements = new Set(recovery.halfDoneReplacements)
@@ -388,7 +386,7 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
   }
   let lookAgain = recovery.lookAgainSeconds
   // The open swap closes in this run: the replacements behind it start their swap at the next look.
-  if (behindOpenSwap > 0 && recovery.actions.some((a) => a.kind === 'restore-max-size'))
+  if (behindOpenSwap > 0 && recovery.actions.some((a) => a.kind === 'close-swap'))
     lookAgain = Math.min(lookAgain ?? HEALTH_POLL_SECONDS, HEALTH_POLL_SECONDS)
   if (ready.length > 0) {
     // After this run's close, when there is one: desired back at the owner's, MaxSize restored.

@@ -315,10 +315,9 @@ const describesStart = (change: DesiredChange, record: SwapRecord): boolean =>
   change.to === record.ownerDesired
 
 const releaseAction = (group: Group, pair: SwapPair, why: string): Action => ({
-  kind: 'complete-swap',
+  kind: 'release-pair',
   group: group.name,
   pair,
-  retire: 'none',
   reason: `${why}: the pair is released (both stay)`,
 })
 
@@ -335,7 +334,7 @@ const releaseAndClose = (
   const actions = halfDone
     .filter((pair) => !input.isProtected(pair.spotInstanceId))
     .map((pair) => releaseAction(input.group, pair, why))
-  const close = restore(
+  const close = closeAction(
     input.group,
     originalMaxSize,
     input.group.desiredCapacity,
@@ -344,13 +343,13 @@ const releaseAndClose = (
   return { ...base(situation, true, halfDone), actions: [...actions, close] }
 }
 
-const restore = (
+const closeAction = (
   group: Group,
   originalMaxSize: number | undefined,
   desired: number,
   reason: string,
 ): Action => ({
-  kind: 'restore-max-size',
+  kind: 'close-swap',
   group: group.name,
   // Never below desired capacity, which the owner may have raised meanwhile.
   maxSize: originalMaxSize === undefined ? undefined : Math.max(originalMaxSize, desired),
@@ -373,7 +372,7 @@ const closeSwap = (
       : `swap closed (${situation}): ${why}`
   return {
     ...base(situation, true, []),
-    actions: [restore(input.group, record.originalMaxSize, desired, reason)],
+    actions: [closeAction(input.group, record.originalMaxSize, desired, reason)],
   }
 }
 
@@ -526,8 +525,8 @@ const finishPairs = (
       ? last.record
       : formatSwapRecord(record)
   const desiredAfter = group.desiredCapacity - halfDone.length - vanished
-  const close = restore(group, record.originalMaxSize, desiredAfter, `swap closed (${closing})`)
-  const maxSizeAfter = close.kind === 'restore-max-size' ? (close.maxSize ?? group.maxSize) : group.maxSize
+  const close = closeAction(group, record.originalMaxSize, desiredAfter, `swap closed (${closing})`)
+  const maxSizeAfter = close.kind === 'close-swap' ? (close.maxSize ?? group.maxSize) : group.maxSize
   return {
     ...recovery,
     actions: [...actions, close],

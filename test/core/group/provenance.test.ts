@@ -293,9 +293,7 @@ describe('planGroup with instances tagged as spotswap launches', () => {
       recorded: true,
     })
     expect(plan.untrusted).toBeUndefined()
-    expect(plan.actions).toContainEqual(
-      expect.objectContaining({ kind: 'restore-max-size', unname: [launch.id] }),
-    )
+    expect(plan.actions).toContainEqual(expect.objectContaining({ kind: 'close-swap', unname: [launch.id] }))
     // An hour old: past its orphan deadline, so it goes.
     expect(plan.actions).toContainEqual(
       expect.objectContaining({ kind: 'terminate-spot', instanceId: launch.id }),

@@ -209,10 +209,7 @@ describe('planGroup', () => {
       }),
     )
     // The record of the retirement first, MaxSize back (to desired once the partner is gone) last.
-    expect(kinds(plan.actions).filter((k) => k !== 'launch-spot')).toEqual([
-      'complete-swap',
-      'restore-max-size',
-    ])
+    expect(kinds(plan.actions).filter((k) => k !== 'launch-spot')).toEqual(['complete-swap', 'close-swap'])
     expect(plan.actions).toContainEqual(
       // A version-1 record is read, and the step written as version 2.
       expect.objectContaining({
@@ -220,7 +217,7 @@ describe('planGroup', () => {
         record: `v2 phase=retiring owner=2 pairs=0 step=${fleet[0]?.id} max=2`,
       }),
     )
-    expect(plan.actions).toContainEqual(expect.objectContaining({ kind: 'restore-max-size', maxSize: 2 }))
+    expect(plan.actions).toContainEqual(expect.objectContaining({ kind: 'close-swap', maxSize: 2 }))
   })
 
   it('retires the extra spot instead when retiring the partner would break the on-demand minimum', () => {
@@ -257,7 +254,7 @@ describe('planGroup', () => {
     )
     expect(kinds(plan.actions).filter((k) => k !== 'launch-spot')).toEqual([
       'complete-swap',
-      'restore-max-size',
+      'close-swap',
       'swap',
     ])
     // After the close: desired 2 (the owner's), MaxSize back at 2; the new swap raises it to 3 again.
@@ -278,7 +275,7 @@ describe('planGroup', () => {
         groupOverrides: { maxSize: 3, tags: { [TAG_ORIGINAL_MAX_SIZE]: '2' } },
       }),
     )
-    expect(kinds(withRecord.actions)).toEqual(['restore-max-size'])
+    expect(kinds(withRecord.actions)).toEqual(['close-swap'])
     const next = planGroup(planInput(fleet, { launched: [ready], groupOverrides: { maxSize: 2 } }))
     expect(swaps(next.actions)[0]).toMatchObject({
       originalMaxSize: 2,
@@ -328,8 +325,7 @@ describe('planGroup', () => {
       const { plan, attached } = halfDone({ 'spotswap:swap-desired': '3/1' }, {}, 5)
       expect(plan.actions).toContainEqual(
         expect.objectContaining({
-          kind: 'complete-swap',
-          retire: 'none',
+          kind: 'release-pair',
           pair: expect.objectContaining({ spotInstanceId: attached.id }),
         }),
       )
@@ -422,7 +418,7 @@ describe('planGroup', () => {
           },
         }),
       )
-      expect(plan.actions).toContainEqual(expect.objectContaining({ kind: 'restore-max-size', maxSize: 4 }))
+      expect(plan.actions).toContainEqual(expect.objectContaining({ kind: 'close-swap', maxSize: 4 }))
     })
   })
 
@@ -447,7 +443,7 @@ describe('planGroup', () => {
     const plan = planGroup(
       planInput(fleet, { groupOverrides: { maxSize: 3, tags: { [TAG_ORIGINAL_MAX_SIZE]: '2' } } }),
     )
-    expect(plan.actions).toContainEqual(expect.objectContaining({ kind: 'restore-max-size', maxSize: 2 }))
+    expect(plan.actions).toContainEqual(expect.objectContaining({ kind: 'close-swap', maxSize: 2 }))
   })
 
   it.each([

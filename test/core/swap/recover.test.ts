@@ -181,12 +181,11 @@ describe('finishing a swap an earlier run left', () => {
     )
     expect(plan.actions.filter((a) => a.kind !== 'launch-spot')).toEqual([
       expect.objectContaining({
-        kind: 'complete-swap',
-        retire: 'none',
+        kind: 'release-pair',
         pair: expect.objectContaining({ spotInstanceId: s2.id }),
       }),
       // Released with the pairs: the record would otherwise count them as still held.
-      expect.objectContaining({ kind: 'restore-max-size' }),
+      expect.objectContaining({ kind: 'close-swap' }),
     ])
   })
 
@@ -244,7 +243,7 @@ describe('finishing a swap an earlier run left', () => {
           instanceId: oldest,
           record: `v2 phase=retiring owner=3 pairs=0 step=${oldest} max=3`,
         }),
-        expect.objectContaining({ kind: 'restore-max-size', maxSize: 3 }),
+        expect.objectContaining({ kind: 'close-swap', maxSize: 3 }),
       ])
       // The member given back gets no replacement of its own in the same plan.
       const replaced = plan.actions.flatMap((a) => (a.kind === 'launch-spot' ? [a.replacing] : []))
@@ -278,7 +277,7 @@ describe('finishing a swap an earlier run left', () => {
         },
       })
       expect(plan.actions.filter((a) => a.kind !== 'launch-spot')).toEqual([
-        expect.objectContaining({ kind: 'restore-max-size', maxSize: undefined }),
+        expect.objectContaining({ kind: 'close-swap', maxSize: undefined }),
       ])
     })
 
@@ -304,7 +303,7 @@ describe('finishing a swap an earlier run left', () => {
       })
       expect(plan.actions.filter((a) => a.kind !== 'launch-spot')).toEqual([
         expect.objectContaining({
-          kind: 'restore-max-size',
+          kind: 'close-swap',
           maxSize: 4,
           reason: expect.stringContaining('swap closed (owner-changed)'),
         }),
@@ -360,7 +359,7 @@ describe('finishing a swap an earlier run left', () => {
       }),
     )
     expect(plan.skipped).toMatch(/^outside-cron-window/)
-    expect(recoveryKinds(plan.actions)).toEqual(['complete-swap', 'restore-max-size'])
+    expect(recoveryKinds(plan.actions)).toEqual(['complete-swap', 'close-swap'])
   })
 
   describe('with the group’s scaling activities since the swap started', () => {
@@ -388,18 +387,15 @@ describe('finishing a swap an earlier run left', () => {
 
     it('releases the pair when the owner scaled in and out again, though desired is as the swap left it', () => {
       const plan = halfDone({ kind: 'read', changes: [change(3, 1), change(1, 3)] })
-      expect(plan.actions.filter((a) => a.kind === 'complete-swap' || a.kind === 'restore-max-size')).toEqual(
-        [
-          expect.objectContaining({
-            kind: 'complete-swap',
-            retire: 'none',
-            reason: expect.stringContaining(
-              `desired capacity was changed from 1 to 3 at ${NOW.toISOString()}, after the swap started`,
-            ),
-          }),
-          expect.objectContaining({ kind: 'restore-max-size' }),
-        ],
-      )
+      expect(plan.actions.filter((a) => a.kind === 'release-pair' || a.kind === 'close-swap')).toEqual([
+        expect.objectContaining({
+          kind: 'release-pair',
+          reason: expect.stringContaining(
+            `desired capacity was changed from 1 to 3 at ${NOW.toISOString()}, after the swap started`,
+          ),
+        }),
+        expect.objectContaining({ kind: 'close-swap' }),
+      ])
     })
 
     it('waits, retiring nothing, when they could not be read', () => {

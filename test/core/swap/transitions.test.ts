@@ -110,19 +110,19 @@ const SWAP_FIXTURES: Record<SwapSituation, { world: World; actions: string[] }> 
   },
   'record-unreadable': {
     world: { record: 'v2 phase=waiting owner=2' },
-    actions: ['complete-swap:none', 'restore-max-size'],
+    actions: ['release-pair', 'close-swap'],
   },
   'record-unverified': {
     world: { record: record('waiting', 1), replacement: P2, desired: 3, corroborated: false },
-    actions: ['restore-max-size'],
+    actions: ['close-swap'],
   },
   'attach-not-done': {
     world: { record: record('attaching', 1), desired: 2, replacement: P2 },
-    actions: ['restore-max-size'],
+    actions: ['close-swap'],
   },
   'owner-resized': {
     world: { record: record('waiting', 1), desired: 5 },
-    actions: ['complete-swap:none', 'restore-max-size'],
+    actions: ['release-pair', 'close-swap'],
   },
   'activities-unreadable': {
     world: { record: record('waiting', 1), ownerChanges: { kind: 'unreadable', error: 'Throttling' } },
@@ -139,12 +139,12 @@ const SWAP_FIXTURES: Record<SwapSituation, { world: World; actions: string[] }> 
         ],
       },
     },
-    actions: ['complete-swap:none', 'restore-max-size'],
+    actions: ['release-pair', 'close-swap'],
   },
   'backfill-booting': { world: { record: record('waiting', 1), pending: true }, actions: [] },
   finishing: {
     world: { record: record('waiting', 1), health: healthy('healthy') },
-    actions: ['complete-swap:partner', 'restore-max-size'],
+    actions: ['complete-swap:partner', 'close-swap'],
   },
 }
 
@@ -152,13 +152,13 @@ const PAIR_FIXTURES: Record<PairSituation, { world: World; actions: string[] }> 
   'both-protected': { world: { protectedIds: [P1.id, S1.id] }, actions: [] },
   'partner-kept': {
     world: { protectedIds: [P1.id] },
-    actions: ['complete-swap:replacement', 'restore-max-size'],
+    actions: ['complete-swap:replacement', 'close-swap'],
   },
   'partner-doomed-now': {
     world: { leavesAt: NOW.getTime() - 1000, health: healthy('initial') },
-    actions: ['complete-swap:partner', 'restore-max-size'],
+    actions: ['complete-swap:partner', 'close-swap'],
   },
-  serving: { world: { health: healthy('healthy') }, actions: ['complete-swap:partner', 'restore-max-size'] },
+  serving: { world: { health: healthy('healthy') }, actions: ['complete-swap:partner', 'close-swap'] },
   'not-serving-yet': { world: { health: healthy('initial') }, actions: [] },
   'health-unread': { world: { health: { kind: 'unreadable', error: 'Throttling' } }, actions: [] },
   'replacement-protected': {
@@ -171,7 +171,7 @@ const PAIR_FIXTURES: Record<PairSituation, { world: World; actions: string[] }> 
   },
   'not-serving-by-deadline': {
     world: { health: healthy('unhealthy'), now: new Date(STARTED.getTime() + 3_600_000) },
-    actions: ['complete-swap:replacement', 'restore-max-size'],
+    actions: ['complete-swap:replacement', 'close-swap'],
   },
 }
 
@@ -179,7 +179,7 @@ const VANISHED_FIXTURES: Record<VanishedSituation, { world: World; actions: stri
   // The record holds one pair, none is attached: its unit goes back with the oldest on-demand member.
   'member-may-leave': {
     world: { record: record('waiting', 1), replacement: P2 },
-    actions: ['give-back', 'restore-max-size'],
+    actions: ['give-back', 'close-swap'],
   },
   'no-member-may-leave': {
     world: { record: record('waiting', 1), replacement: P2, minOnDemand: 2 },
@@ -272,8 +272,7 @@ describe('the swap state table', () => {
     })
     expect(recovery.actions).toContainEqual(
       expect.objectContaining({
-        kind: 'complete-swap',
-        retire: 'none',
+        kind: 'release-pair',
         pair: { spotInstanceId: other.id, onDemandInstanceId: P2.id },
       }),
     )
@@ -321,7 +320,7 @@ describe('a replacement the owner protected', () => {
   it('is not written to when its swap is released: the record goes, and with it the pair', () => {
     const recovery = recover({ record: record('waiting', 1), desired: 5, protectedIds: [S1.id] })
     expect(recovery.situation).toBe('owner-resized')
-    expect(kinds(recovery.actions)).toEqual(['restore-max-size'])
+    expect(kinds(recovery.actions)).toEqual(['close-swap'])
   })
 
   it('is no pair once no record names its swap', () => {
