@@ -3,7 +3,8 @@
  * user may set. Validated at synth time with the very parser the Lambdas use, so a typo fails
  * `cdk synth` with the Lambda's own message instead of being logged every five minutes in production.
  */
-import { type GlobalConfig, parseGlobalConfig } from '../lambdas/core/config/config.ts'
+import type { GlobalConfig } from '../lambdas/core/config/config.ts'
+import { parseGlobalConfig } from '../lambdas/core/config/global-config.ts'
 
 /** Set by the construct itself, never by users: they follow from the deployment's shape. */
 export const MANAGED_VARIABLES = ['REGIONS', 'SCHEDULE_MINUTES', 'FANOUT_QUEUE_URL'] as const

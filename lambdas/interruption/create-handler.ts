@@ -4,7 +4,7 @@
  * AWS failure throws, so Lambda retries and the dead-letter destination finally keeps the event.
  */
 import { isTransient } from '../aws/errors.ts'
-import { parseGlobalConfig } from '../core/config/config.ts'
+import { parseGlobalConfig } from '../core/config/global-config.ts'
 import { parseInvocation } from '../core/events/events.ts'
 import type { InterruptionDeps } from './deps.ts'
 import { TransientCloudError } from './execute.ts'

@@ -3,7 +3,8 @@
  * Per-instance reads (termination protection) and per-stack reads happen later, only for groups
  * the first plan wants to change.
  */
-import { type ConfigError, type GlobalConfig, type GroupConfig, groupConfig } from '../core/config/config.ts'
+import type { ConfigError, GlobalConfig, GroupConfig } from '../core/config/config.ts'
+import { groupConfig } from '../core/config/group-config.ts'
 import { groupQuery, isManaged } from '../core/config/managed.ts'
 import { TAG_LAUNCHED_FOR_GROUP, TAG_REPLACING_INSTANCE } from '../core/constants.ts'
 import { latestSpotPrices } from '../core/plan/prices.ts'

@@ -2,7 +2,8 @@
  * The replacer's composition: turns one invocation (schedule tick, fan-out message, launch event) into
  * region runs and a JSON summary. No SDK here: the cloud comes in through deps.
  */
-import { type ConfigError, type GlobalConfig, parseGlobalConfig } from '../core/config/config.ts'
+import type { ConfigError, GlobalConfig } from '../core/config/config.ts'
+import { parseGlobalConfig } from '../core/config/global-config.ts'
 import { isRegionCovered } from '../core/config/managed.ts'
 import { FANOUT_GROUPS_PER_REGION_MESSAGE } from '../core/constants.ts'
 import { parseInvocation } from '../core/events/events.ts'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseGlobalConfig } from '../../lambdas/core/config/config.ts'
+import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
 import { oracleFigures } from '../../tools/bench/oracle.ts'
 import { embeddedCatalog } from '../../tools/data/catalog.ts'
 import { ASG_PRICE_CAPACITY_OPTIMIZED_POLICY, SPOTSWAP_POLICY } from '../../tools/sim/policy.ts'

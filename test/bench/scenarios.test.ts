@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { groupConfig, parseGlobalConfig } from '../../lambdas/core/config/config.ts'
+import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
+import { groupConfig } from '../../lambdas/core/config/group-config.ts'
 import { latestSpotPrices } from '../../lambdas/core/plan/prices.ts'
 import { selectCandidates } from '../../lambdas/core/plan/selection.ts'
 import { LINUX } from '../../lambdas/core/platform.ts'

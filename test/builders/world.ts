@@ -1,6 +1,7 @@
 /** Builders for core inputs: realistic defaults from the committed real-data fixtures, varied per test. */
 
-import { BUILT_IN_DEFAULTS, type GroupConfig } from '../../lambdas/core/config/config.ts'
+import type { GroupConfig } from '../../lambdas/core/config/config.ts'
+import { BUILT_IN_DEFAULTS } from '../../lambdas/core/config/settings.ts'
 import {
   TAG_LAUNCH_TEMPLATE_ID,
   TAG_LAUNCHED_FOR_GROUP,

@@ -3,7 +3,7 @@
  * kind of trouble the chaos runs claim to cover: a sweep that never crashes during a swap proves nothing.
  */
 import { describe, expect, it } from 'vitest'
-import { parseGlobalConfig } from '../../lambdas/core/config/config.ts'
+import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
 import { embeddedOnDemandPrices } from '../../lambdas/data/on-demand-prices.ts'
 import { type ChaosCase, scenarioOf } from '../../tools/chaos/case.ts'
 import { CHAOS_START, generateCase } from '../../tools/chaos/generate.ts'

@@ -3,7 +3,7 @@
  * for what AWS did: otherwise "0 failed" would prove nothing, or every run would fail.
  */
 import { describe, expect, it } from 'vitest'
-import { parseGlobalConfig } from '../../lambdas/core/config/config.ts'
+import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
 import { TAG_REPLACING_INSTANCE } from '../../lambdas/core/constants.ts'
 import { simAwsError } from '../../tools/sim/errors.ts'
 import type { FaultDecision, FaultHooks, Session } from '../../tools/sim/faults.ts'

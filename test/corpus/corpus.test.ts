@@ -1,6 +1,6 @@
 /** The corpus itself: big enough, covering every setting, and without duplicate names. */
 import { describe, expect, it } from 'vitest'
-import { GROUP_SETTINGS, groupTagName } from '../../lambdas/core/config/config.ts'
+import { GROUP_SETTINGS, groupTagName } from '../../lambdas/core/config/settings.ts'
 import { loadEnvCorpus } from './support/env-corpus.ts'
 import { loadEventCorpus } from './support/event-corpus.ts'
 import { loadTagCorpus } from './support/tag-corpus.ts'

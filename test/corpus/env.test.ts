@@ -4,7 +4,7 @@
  * the others.
  */
 import { describe, expect, it } from 'vitest'
-import { parseGlobalConfig } from '../../lambdas/core/config/config.ts'
+import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
 import { type EnvEntry, loadEnvCorpus } from './support/env-corpus.ts'
 
 const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name)

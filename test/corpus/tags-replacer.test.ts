@@ -5,8 +5,9 @@
  * never throws, and the group ends as the corpus says.
  */
 import { describe, expect, it } from 'vitest'
-import { BUILT_IN_DEFAULTS, groupConfig } from '../../lambdas/core/config/config.ts'
 import { matchesAny } from '../../lambdas/core/config/glob.ts'
+import { groupConfig } from '../../lambdas/core/config/group-config.ts'
+import { BUILT_IN_DEFAULTS } from '../../lambdas/core/config/settings.ts'
 import { TAG_ORIGINAL_MAX_SIZE, TAG_SWAP } from '../../lambdas/core/constants.ts'
 import type { SpotLaunchRequest } from '../../lambdas/core/port.ts'
 import { readSwapRecord } from '../../lambdas/core/swap/record.ts'

@@ -5,14 +5,10 @@
  * "the default" cannot be a hard-coded built-in value.
  */
 import { describe, expect, it } from 'vitest'
-import {
-  BUILT_IN_DEFAULTS,
-  GROUP_SETTINGS,
-  type GroupConfig,
-  groupConfig,
-  groupTagName,
-  parseGlobalConfig,
-} from '../../lambdas/core/config/config.ts'
+import type { GroupConfig } from '../../lambdas/core/config/config.ts'
+import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
+import { groupConfig } from '../../lambdas/core/config/group-config.ts'
+import { BUILT_IN_DEFAULTS, GROUP_SETTINGS, groupTagName } from '../../lambdas/core/config/settings.ts'
 import { loadTagCorpus, type TagEntry, tagLabel } from './support/tag-corpus.ts'
 
 const GROUP = 'web'

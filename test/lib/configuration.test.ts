@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { GROUP_SETTINGS } from '../../lambdas/core/config/config.ts'
+import { GROUP_SETTINGS } from '../../lambdas/core/config/settings.ts'
 import { CONFIGURATION_VARIABLES, validateConfiguration } from '../../lib/configuration.ts'
 
 describe('CONFIGURATION_VARIABLES', () => {

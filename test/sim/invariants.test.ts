@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseGlobalConfig } from '../../lambdas/core/config/config.ts'
+import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
 import {
   DOOMED_SWAP_DEADLINE_SECONDS,
   TAG_INTERRUPTION_WARNED,

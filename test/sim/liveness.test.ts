@@ -3,7 +3,7 @@
  * the simulator confirms from its own state within 3 schedule periods plus the grace period.
  */
 import { describe, expect, it } from 'vitest'
-import { parseGlobalConfig } from '../../lambdas/core/config/config.ts'
+import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
 import { TAG_NO_SPOT_CAPACITY_UNTIL } from '../../lambdas/core/constants.ts'
 import type { OnDemandCode, OnDemandStatus } from '../../lambdas/core/plan/actions.ts'
 import { LivenessWatch } from '../../tools/sim/liveness.ts'

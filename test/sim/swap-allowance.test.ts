@@ -5,7 +5,7 @@
  * launched-for-replacing-instance names a member of the same group.
  */
 import { describe, expect, it } from 'vitest'
-import { parseGlobalConfig } from '../../lambdas/core/config/config.ts'
+import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
 import { BOOT_SECONDS } from '../../tools/sim/constants.ts'
 import type { Session } from '../../tools/sim/faults.ts'
 import { checkStep, InvariantLedger, snapshotRegion } from '../../tools/sim/invariants.ts'

@@ -2,7 +2,8 @@
  * Driving spotswap's region run directly against a simulated account, outside the scenario loop: to
  * bring a large account to its converged state with the real engine, and to measure one run.
  */
-import { type GlobalConfig, parseGlobalConfig } from '../../lambdas/core/config/config.ts'
+import type { GlobalConfig } from '../../lambdas/core/config/config.ts'
+import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
 import { discardMetrics, silentLog } from '../../lambdas/core/log.ts'
 import { runRegion } from '../../lambdas/replacer/run-region.ts'
 import { SimCloud } from '../sim/cloud.ts'

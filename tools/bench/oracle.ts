@@ -8,7 +8,8 @@
  * instances, and which groups are managed at all.
  */
 
-import { type GlobalConfig, type GroupConfig, groupConfig } from '../../lambdas/core/config/config.ts'
+import type { GlobalConfig, GroupConfig } from '../../lambdas/core/config/config.ts'
+import { groupConfig } from '../../lambdas/core/config/group-config.ts'
 import { isManaged } from '../../lambdas/core/config/managed.ts'
 import { minOnDemandCount } from '../../lambdas/core/plan/group-sizes.ts'
 import { FILTERS, selectCandidates } from '../../lambdas/core/plan/selection.ts'

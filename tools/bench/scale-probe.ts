@@ -11,7 +11,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
-import { parseGlobalConfig } from '../../lambdas/core/config/config.ts'
+import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
 import { embeddedTrace } from '../data/capacity-traces.ts'
 import { embeddedCatalog } from '../data/catalog.ts'
 import { buildWorld } from '../sim/build.ts'

@@ -2,7 +2,7 @@
  * One scenario under every policy: the five simulated ones run the real engine (or Auto Scaling's
  * model) in the simulator; the oracle is computed from the same prices and capacity.
  */
-import { parseGlobalConfig } from '../../lambdas/core/config/config.ts'
+import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
 import type { Catalog } from '../../lambdas/core/types.ts'
 import type { MixedInstancesStats } from '../sim/mixed-instances-group.ts'
 import { round } from '../sim/report.ts'

@@ -5,7 +5,7 @@
  * the owner's changes.
  * Random choices come from streams seeded by the case, so a case replays exactly.
  */
-import { parseGlobalConfig } from '../../lambdas/core/config/config.ts'
+import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
 import {
   TAG_LAUNCH_TEMPLATE_ID,
   TAG_LAUNCHED_BY,

@@ -3,7 +3,8 @@
  * against a real account with the user's credentials, DRY_RUN forced and the port made read-only, so
  * an engineer sees exactly what would happen before tagging production groups.
  */
-import { type GlobalConfig, parseGlobalConfig } from '../../lambdas/core/config/config.ts'
+import type { GlobalConfig } from '../../lambdas/core/config/config.ts'
+import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
 import { isManaged } from '../../lambdas/core/config/managed.ts'
 import { discardMetrics, type Log } from '../../lambdas/core/log.ts'
 import type { CloudPort } from '../../lambdas/core/port.ts'

@@ -1,5 +1,5 @@
 /** What the summary table and the HTML page show, derived from a report and its scenario. */
-import { parseGlobalConfig } from '../../lambdas/core/config/config.ts'
+import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
 import { isManaged } from '../../lambdas/core/config/managed.ts'
 import { embeddedOnDemandPrices } from '../../lambdas/data/on-demand-prices.ts'
 import type { SimulationReport } from '../sim/report.ts'

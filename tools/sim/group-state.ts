@@ -1,6 +1,7 @@
 /** A group as the report and the invariant checks see it at one moment. */
 
-import { type GlobalConfig, type GroupConfig, groupConfig } from '../../lambdas/core/config/config.ts'
+import type { GlobalConfig, GroupConfig } from '../../lambdas/core/config/config.ts'
+import { groupConfig } from '../../lambdas/core/config/group-config.ts'
 import { isManaged } from '../../lambdas/core/config/managed.ts'
 import { TAG_REPLACING_INSTANCE } from '../../lambdas/core/constants.ts'
 import { minOnDemandCount } from '../../lambdas/core/plan/group-sizes.ts'

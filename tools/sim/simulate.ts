@@ -5,7 +5,7 @@
  * replays the same run.
  */
 
-import { parseGlobalConfig } from '../../lambdas/core/config/config.ts'
+import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
 import { ORPHAN_SCHEDULE_PERIODS } from '../../lambdas/core/constants.ts'
 import { discardMetrics, type Log, type MetricsSink, silentLog } from '../../lambdas/core/log.ts'
 import type { OnDemandStatus } from '../../lambdas/core/plan/actions.ts'

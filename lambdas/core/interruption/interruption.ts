@@ -4,13 +4,8 @@
  * handler executes. Every input that is not a live spot instance of a managed group is a no-op with a
  * reason, which is also what makes duplicate and late deliveries harmless.
  */
-import {
-  type ConfigError,
-  type GlobalConfig,
-  type GroupConfig,
-  groupConfig,
-  type TerminationAction,
-} from '../config/config.ts'
+import type { ConfigError, GlobalConfig, GroupConfig, TerminationAction } from '../config/config.ts'
+import { groupConfig } from '../config/group-config.ts'
 import { isBeingDeleted, isLeavingGroup, isManaged, staysInGroup } from '../config/managed.ts'
 import {
   DOOMED_SWAP_DEADLINE_SECONDS,

@@ -1,14 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import {
-  BUILT_IN_DEFAULTS,
-  GROUP_SETTINGS,
-  type GroupConfig,
-  groupConfig,
-  groupTagName,
-  parseGlobalConfig,
-  parseTagFilters,
-} from '../../../lambdas/core/config/config.ts'
+import type { GroupConfig } from '../../../lambdas/core/config/config.ts'
 import { parseCronSchedule } from '../../../lambdas/core/config/cron.ts'
+import { parseGlobalConfig } from '../../../lambdas/core/config/global-config.ts'
+import { groupConfig } from '../../../lambdas/core/config/group-config.ts'
+import { BUILT_IN_DEFAULTS, GROUP_SETTINGS, groupTagName } from '../../../lambdas/core/config/settings.ts'
+import { parseTagFilters } from '../../../lambdas/core/config/values.ts'
 import { MAX_GLOB_WILDCARDS } from '../../../lambdas/core/constants.ts'
 
 /** Global defaults that differ from the built-in ones, so a fallback to "the global default" is visible. */

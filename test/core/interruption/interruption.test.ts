@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { parseGlobalConfig } from '../../../lambdas/core/config/config.ts'
+import { parseGlobalConfig } from '../../../lambdas/core/config/global-config.ts'
 import { isRegionCovered } from '../../../lambdas/core/config/managed.ts'
 import {
   DOOMED_SWAP_DEADLINE_SECONDS,
