@@ -1,14 +1,14 @@
 /**
  * The EventBridge patterns spotswap subscribes to, built from the same event definitions the Lambdas
- * parse with (lambdas/core/events/events.ts), so a rule can never match an event the handler would not read.
+ * parse with (lambdas/core/events/definitions.ts), so a rule can never match an event the handler would not read.
  */
 import type { EventPattern } from 'aws-cdk-lib/aws-events'
 import {
-  type EventDefinition,
   instanceLaunchSuccessful,
   rebalanceRecommendation,
   spotInterruptionWarning,
-} from '../lambdas/core/events/events.ts'
+} from '../lambdas/core/events/definitions.ts'
+import type { EventDefinition } from '../lambdas/core/events/registry.ts'
 
 const patternOf = (definition: EventDefinition): EventPattern => ({
   source: [definition.source],

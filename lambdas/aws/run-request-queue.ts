@@ -5,7 +5,7 @@
  * overlaps a worker on the same region.
  */
 import type { SQSClient } from '@aws-sdk/client-sqs'
-import { groupRunRequestEvent } from '../core/events/events.ts'
+import { groupRunRequestEvent } from '../core/events/definitions.ts'
 import { defaultSqsClient, sendInBatches } from './sqs-batches.ts'
 
 /** SQS delays a message by at most 15 minutes. */

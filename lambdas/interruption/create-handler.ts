@@ -5,7 +5,7 @@
  */
 import { isTransient } from '../aws/errors.ts'
 import { parseGlobalConfig } from '../core/config/global-config.ts'
-import { parseInvocation } from '../core/events/events.ts'
+import { parseInvocation } from '../core/events/invocation.ts'
 import type { InterruptionDeps } from './deps.ts'
 import { TransientCloudError } from './execute.ts'
 import {

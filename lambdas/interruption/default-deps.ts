@@ -6,7 +6,7 @@
  */
 import { createAwsCloud } from '../aws/cloud.ts'
 import { sendDelayedMessages, sendRunRequests } from '../aws/run-request-queue.ts'
-import { interruptionDeadlineEvent } from '../core/events/events.ts'
+import { interruptionDeadlineEvent } from '../core/events/definitions.ts'
 import { createLogger, createMetrics, emfMetricsSink, powertoolsLog } from '../telemetry.ts'
 import type { InterruptionCloud, InterruptionDeps } from './deps.ts'
 

@@ -6,12 +6,12 @@
 import type { GlobalConfig } from '../core/config/config.ts'
 import { isRegionCovered } from '../core/config/managed.ts'
 import {
-  createEventRegistry,
   interruptionDeadline,
-  type ParsedInvocationItem,
   rebalanceRecommendation,
   spotInterruptionWarning,
-} from '../core/events/events.ts'
+} from '../core/events/definitions.ts'
+import type { ParsedInvocationItem } from '../core/events/invocation.ts'
+import { createEventRegistry } from '../core/events/registry.ts'
 import {
   concernsManagedGroup,
   decideInterruption,

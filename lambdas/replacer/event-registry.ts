@@ -1,12 +1,7 @@
-/** The invocations the replacer accepts, as one registry (see core/events/events.ts). */
-import {
-  createEventRegistry,
-  type EventDefinition,
-  groupRunRequest,
-  instanceLaunchSuccessful,
-  REGION_NAME,
-  scheduledEvent,
-} from '../core/events/events.ts'
+/** The invocations the replacer accepts, as one registry (see core/events/registry.ts). */
+
+import { groupRunRequest, instanceLaunchSuccessful, scheduledEvent } from '../core/events/definitions.ts'
+import { createEventRegistry, type EventDefinition, REGION_NAME } from '../core/events/registry.ts'
 
 export const FANOUT_SOURCE = 'spotswap'
 export const FANOUT_DETAIL_TYPE = 'Region Work'

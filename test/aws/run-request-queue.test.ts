@@ -2,7 +2,7 @@ import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs'
 import { mockClient } from 'aws-sdk-client-mock'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { sendDelayedMessages, sendRunRequests } from '../../lambdas/aws/run-request-queue.ts'
-import { groupRunRequest } from '../../lambdas/core/events/events.ts'
+import { groupRunRequest } from '../../lambdas/core/events/definitions.ts'
 
 const sqs = new SQSClient({ region: 'us-east-1' })
 const sqsMock = mockClient(sqs)

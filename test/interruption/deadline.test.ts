@@ -9,7 +9,7 @@ import {
   TAG_REPLACING_INSTANCE,
   TAG_SWAP,
 } from '../../lambdas/core/constants.ts'
-import { interruptionDeadlineEvent } from '../../lambdas/core/events/events.ts'
+import { interruptionDeadlineEvent } from '../../lambdas/core/events/definitions.ts'
 import { createHandler } from '../../lambdas/interruption/create-handler.ts'
 import * as events from '../events/builders.ts'
 import { FakeCloud } from '../fakes/fake-cloud.ts'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { TAG_INTERRUPTION_WARNED, TAG_REPLACING_INSTANCE } from '../../lambdas/core/constants.ts'
-import { groupRunRequestEvent } from '../../lambdas/core/events/events.ts'
+import { groupRunRequestEvent } from '../../lambdas/core/events/definitions.ts'
 import { silentLog } from '../../lambdas/core/log.ts'
 import type { SpotPrice } from '../../lambdas/core/types.ts'
 import { embeddedOnDemandPrices } from '../../lambdas/data/on-demand-prices.ts'

@@ -12,7 +12,7 @@
 
 import type { GlobalConfig } from '../../lambdas/core/config/config.ts'
 import { isRegionCovered } from '../../lambdas/core/config/managed.ts'
-import { interruptionDeadlineEvent } from '../../lambdas/core/events/events.ts'
+import { interruptionDeadlineEvent } from '../../lambdas/core/events/definitions.ts'
 import type { Log, MetricsSink } from '../../lambdas/core/log.ts'
 import type { GroupPlan } from '../../lambdas/core/plan/actions.ts'
 import { createHandler } from '../../lambdas/interruption/create-handler.ts'

@@ -17,7 +17,7 @@ import {
   TAG_SWAP,
   TAG_SWAP_ID,
 } from '../constants.ts'
-import type { InstanceAction } from '../events/events.ts'
+import type { InstanceAction } from '../events/definitions.ts'
 import { launchProvenance, untrustedReason } from '../group/provenance.ts'
 import type { LifecycleHook } from '../port.ts'
 import { currentRecord, formatSwapRecord, readSwapRecord, recordedDesired, stepDown } from '../swap/record.ts'

@@ -1,16 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import {
-  createEventRegistry,
-  type EventDefinition,
   groupRunRequest,
   groupRunRequestEvent,
   instanceLaunchSuccessful,
-  parseInvocation,
   rebalanceRecommendation,
   scheduledEvent,
   spotInterruptionWarning,
-  unwrapInvocation,
-} from '../../../lambdas/core/events/events.ts'
+} from '../../../lambdas/core/events/definitions.ts'
+import { parseInvocation, unwrapInvocation } from '../../../lambdas/core/events/invocation.ts'
+import { createEventRegistry, type EventDefinition } from '../../../lambdas/core/events/registry.ts'
 import * as build from '../../events/builders.ts'
 
 const registry = createEventRegistry([
