@@ -4,7 +4,7 @@
  * detached, still-tagged spot instance and attach it again.
  */
 import { errorCode, errorMessage, isNotFound, isTransient } from '../aws/errors.ts'
-import type { InterruptionAction } from '../core/interruption/interruption.ts'
+import type { InterruptionAction } from '../core/interruption/decision.ts'
 import type { InterruptionCloud, InterruptionDeps } from './deps.ts'
 
 /** A failure a later attempt may not see (throttling, 5xx): thrown so Lambda retries the event. */

@@ -12,11 +12,8 @@ import {
 } from '../core/events/definitions.ts'
 import type { ParsedInvocationItem } from '../core/events/invocation.ts'
 import { createEventRegistry } from '../core/events/registry.ts'
-import {
-  concernsManagedGroup,
-  decideInterruption,
-  type InterruptionSignal,
-} from '../core/interruption/interruption.ts'
+import { concernsManagedGroup, type InterruptionSignal } from '../core/interruption/decision.ts'
+import { decideInterruption } from '../core/interruption/interruption.ts'
 import type { InterruptionDeps } from './deps.ts'
 import { executeActions } from './execute.ts'
 import { observeInstance } from './observe.ts'

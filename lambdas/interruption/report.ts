@@ -4,7 +4,7 @@
  * emitted on its own. Names come from the shared metric-names module.
  */
 import type { ConfigError } from '../core/config/config.ts'
-import type { InterruptionAction } from '../core/interruption/interruption.ts'
+import type { InterruptionAction } from '../core/interruption/decision.ts'
 import type { Log, MetricsSink } from '../core/log.ts'
 import { DIMENSION_ACTION, DIMENSION_GROUP, DIMENSION_REGION, Metric } from '../core/metric-names.ts'
 

@@ -4,7 +4,7 @@
  * with the most, never an instance protected from scale-in), holds terminating instances in Terminating:Wait while a termination hook
  * runs, and replaces a member that EC2 took away.
  */
-import { TERMINATING_TRANSITION } from '../../lambdas/core/interruption/interruption.ts'
+import { TERMINATING_TRANSITION } from '../../lambdas/core/interruption/leave.ts'
 import { Priority } from './clock.ts'
 import { LAUNCH_HOOK_SECONDS, TERMINATION_HOOK_SECONDS } from './constants.ts'
 import { launchInstance, shutDown } from './ec2.ts'

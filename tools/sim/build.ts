@@ -2,7 +2,7 @@
  * A scenario becomes a World: regions with their prices, capacity and API gates, and groups already at
  * their desired capacity with on-demand instances spread over the zones, settled long before the start.
  */
-import { TERMINATING_TRANSITION } from '../../lambdas/core/interruption/interruption.ts'
+import { TERMINATING_TRANSITION } from '../../lambdas/core/interruption/leave.ts'
 import type { Catalog } from '../../lambdas/core/types.ts'
 import { ApiCounter, ApiGate } from './api-gate.ts'
 import { instanceTags } from './asg.ts'

@@ -9,7 +9,7 @@ import {
   TAG_REPLACEMENT_ATTEMPT,
   TAG_REPLACING_INSTANCE,
 } from '../../../lambdas/core/constants.ts'
-import { TAG_REBALANCE_AT_RISK } from '../../../lambdas/core/interruption/interruption.ts'
+import { TAG_REBALANCE_AT_RISK } from '../../../lambdas/core/constants.ts'
 import type { Action } from '../../../lambdas/core/plan/actions.ts'
 import { clientToken } from '../../../lambdas/core/plan/attempts.ts'
 import { type PlanInput, planGroup } from '../../../lambdas/core/plan/planner.ts'
