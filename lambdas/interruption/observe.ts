@@ -15,9 +15,9 @@ import {
 const PARTNER_TAGS = [TAG_INTERRUPTION_WARNED, TAG_REBALANCE_AT_RISK, TAG_REPLACEMENT_ATTEMPT]
 
 import { groupQuery } from '../core/config/managed.ts'
-import { type InterruptionSignal, type InterruptionSnapshot } from '../core/interruption/decision.ts'
-import { mayReplaceAhead } from '../core/interruption/leave.ts'
+import type { InterruptionSignal, InterruptionSnapshot } from '../core/interruption/decision.ts'
 import { targetGroupName } from '../core/interruption/interruption.ts'
+import { mayReplaceAhead } from '../core/interruption/leave.ts'
 import type { LifecycleHook } from '../core/port.ts'
 import type { Group } from '../core/types.ts'
 import type { InterruptionCloud } from './deps.ts'

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { TAG_LAUNCHED_FOR_GROUP, TAG_REPLACING_INSTANCE } from '../../lambdas/core/constants.ts'
-import { TAG_REBALANCE_AT_RISK } from '../../lambdas/core/constants.ts'
+import {
+  TAG_LAUNCHED_FOR_GROUP,
+  TAG_REBALANCE_AT_RISK,
+  TAG_REPLACING_INSTANCE,
+} from '../../lambdas/core/constants.ts'
 import { createHandler } from '../../lambdas/interruption/create-handler.ts'
 import * as events from '../events/builders.ts'
 import { FakeCloud } from '../fakes/fake-cloud.ts'

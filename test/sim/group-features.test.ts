@@ -129,7 +129,7 @@ describe('scenario group features', () => {
         rawScenario([group('web', { suspendedProcesses: ['Launch', 'Reboot'], warmPool: { minSize: -1 } })]),
       ),
     ).toThrow(
-      /suspendedProcesses\[1\]: expected one of Launch, Terminate, .*, got "Reboot"[\s\S]*warmPool\.minSize: expected an integer from 0 to 100, got -1/,
+      /suspendedProcesses\[1\]: expected one of "Launch", "Terminate", .*, got "Reboot"[\s\S]*warmPool\.minSize: expected an integer from 0 to 100, got -1/,
     )
   })
 })

@@ -1,11 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { SUSPENDED_PROCESSES } from '../../lambdas/core/group/suspended-processes.ts'
 import { BUILTIN_SCENARIO, loadScenarioFile } from '../../tools/sim/scenario/load.ts'
-import { FAULT_FIELDS, INTERRUPTION_FIELDS, SCENARIO_FIELDS } from '../../tools/sim/scenario/parse.ts'
-import { GROUP_FIELDS } from '../../tools/sim/scenario/parse-group.ts'
-import { LOAD_BALANCER_FIELDS } from '../../tools/sim/scenario/parse-load-balancer.ts'
-import { REGION_FIELDS } from '../../tools/sim/scenario/parse-region.ts'
+import { LOAD_BALANCER_DEFAULTS } from '../../tools/sim/scenario/parse-load-balancer.ts'
+import { parse, rawScenario } from './support.ts'
 
 const SCENARIOS = join(import.meta.dirname, '../../scenarios')
 const files = [
@@ -16,14 +15,20 @@ const files = [
 ]
 
 interface SchemaObject {
-  readonly properties: Record<string, SchemaObject>
-  readonly required?: readonly string[]
-  readonly items?: SchemaObject
+  readonly properties: Record<string, SchemaObject & { readonly default?: unknown }>
+  readonly items?: SchemaObject & { readonly enum?: readonly string[] }
   readonly $defs?: Record<string, SchemaObject>
+  readonly enum?: readonly string[]
 }
 const schema = JSON.parse(readFileSync(join(SCENARIOS, 'scenario.schema.json'), 'utf8')) as SchemaObject
 const defs = schema.$defs ?? {}
-const keys = (object: SchemaObject | undefined) => Object.keys(object?.properties ?? {}).sort()
+/** The `default` of each field of `object` that declares one. */
+const defaults = (object: SchemaObject | undefined) =>
+  Object.fromEntries(
+    Object.entries(object?.properties ?? {}).flatMap(([key, field]) =>
+      'default' in field ? [[key, field.default]] : [],
+    ),
+  )
 
 describe('the committed scenarios', () => {
   it.each(files)('%s is valid', (file) => {
@@ -42,33 +47,18 @@ describe('the committed scenarios', () => {
 })
 
 describe('scenario.schema.json', () => {
-  it.each([
-    ['the scenario', schema, SCENARIO_FIELDS],
-    ['a region', defs.region, REGION_FIELDS],
-    ['a group', defs.group, GROUP_FIELDS],
-    ['a load balancer', defs.loadBalancer, LOAD_BALANCER_FIELDS],
-    ['faults', schema.properties.faults, FAULT_FIELDS],
-    ['an interruption', schema.properties.interruptions?.items, INTERRUPTION_FIELDS],
-  ])('documents exactly the fields the parser accepts for %s', (_, object, fields) => {
-    expect(keys(object)).toEqual([...fields].sort())
+  it('documents as defaults what the parser fills in', () => {
+    const scenario = parse(
+      rawScenario([{ name: 'web', instanceType: 'm5.large', min: 0, max: 1, desired: 1 }]),
+    )
+    expect(scenario.faults).toEqual(defaults(schema.properties.faults))
+    expect(scenario.regions[0]?.groups[0]).toMatchObject(defaults(defs.group))
+    expect(LOAD_BALANCER_DEFAULTS['target-group']).toMatchObject(defaults(defs.loadBalancer))
+    expect(LOAD_BALANCER_DEFAULTS.classic).toMatchObject(defaults(defs.loadBalancer))
   })
 
-  it('requires what the parser requires', () => {
-    expect([...(schema.required ?? [])].sort()).toEqual([
-      'durationHours',
-      'name',
-      'regions',
-      'scheduleMinutes',
-      'seed',
-      'start',
-    ])
-    expect([...(defs.group?.required ?? [])].sort()).toEqual([
-      'desired',
-      'instanceType',
-      'max',
-      'min',
-      'name',
-    ])
-    expect(defs.loadBalancer?.required).toEqual(['type'])
+  it('names the suspended processes and load balancer types the engine and simulator know', () => {
+    expect(defs.group?.properties.suspendedProcesses?.items?.enum).toEqual(Object.keys(SUSPENDED_PROCESSES))
+    expect(defs.loadBalancer?.properties.type?.enum).toEqual(Object.keys(LOAD_BALANCER_DEFAULTS))
   })
 })

@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describeOptions, type OptionSpec, parseOptions, UsageError } from '../shared/args.ts'
+import { describeOptions, integerOption, type OptionSpec, parseOptions, UsageError } from '../shared/args.ts'
 import type { CliIo, Command } from '../shared/io.ts'
 import { currentCommit, machineDescription } from '../shared/machine.ts'
 import { REPOSITORY } from '../shared/subprocess.ts'
@@ -59,19 +59,6 @@ ${describeOptions(OPTIONS)}`
 /** Violations shown per failing seed; the rest are counted. */
 const SHOWN = 5
 
-const count = (
-  options: ReturnType<typeof parseOptions>,
-  name: string,
-  fallback: number,
-  min: number,
-): number => {
-  const raw = options.values.get(name)
-  if (raw === undefined) return fallback
-  if (!/^\d+$/.test(raw) || Number(raw) < min || !Number.isSafeInteger(Number(raw)))
-    throw new UsageError(`--${name} must be an integer of at least ${min}, got '${raw}'`)
-  return Number(raw)
-}
-
 export const reproduction = (seed: number): string => `npm run chaos -- --runs 1 --seed ${seed}`
 
 export const describeFailure = (result: CaseResult, reproduce = reproduction(result.seed)): string => {
@@ -119,9 +106,9 @@ const run = async (argv: readonly string[], io: CliIo): Promise<number> => {
       throw new UsageError('--replay runs one saved case: it takes no --runs or --seed')
     return replay(replayPath, io, options.flags.has('log'))
   }
-  const runs = count(options, 'runs', 100, 1)
-  const seed = count(options, 'seed', 1, 0)
-  const jobs = Math.min(count(options, 'jobs', 1, 1), runs)
+  const runs = integerOption(options, 'runs', 100, 1)
+  const seed = integerOption(options, 'seed', 1, 0)
+  const jobs = Math.min(integerOption(options, 'jobs', 1, 1), runs)
   if (jobs > 1 && (options.flags.has('case') || options.flags.has('shrink')))
     throw new UsageError(
       '--jobs runs the cases in child processes: rerun a failing seed alone for --case or --shrink',

@@ -1,11 +1,5 @@
 /** The event kinds spotswap knows, one registry row each; each Lambda builds its registry from the rows it handles. */
-import {
-  type DetailParse,
-  type EventDefinition,
-  nonEmptyString,
-  REGION_NAME,
-  type RecognizedEvent,
-} from './registry.ts'
+import { type DetailParse, type EventDefinition, nonEmptyString, type RecognizedEvent } from './registry.ts'
 
 /** EC2 instance ids: `i-` and 8 (old) or 17 hex digits. */
 const INSTANCE_ID = /^i-[0-9a-f]{8,17}$/

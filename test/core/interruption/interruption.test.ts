@@ -9,15 +9,19 @@ import {
   TAG_JOINED_GROUP,
   TAG_LAUNCH_TEMPLATE_ID,
   TAG_LAUNCHED_FOR_GROUP,
+  TAG_REBALANCE_AT_RISK,
   TAG_REPLACEMENT_ATTEMPT,
   TAG_REPLACING_INSTANCE,
   TAG_SWAP,
   TAG_SWAP_DESIRED,
 } from '../../../lambdas/core/constants.ts'
-import { concernsManagedGroup, type InterruptionSignal, type InterruptionSnapshot } from '../../../lambdas/core/interruption/decision.ts'
+import {
+  concernsManagedGroup,
+  type InterruptionSignal,
+  type InterruptionSnapshot,
+} from '../../../lambdas/core/interruption/decision.ts'
 import { decideInterruption, targetGroupName } from '../../../lambdas/core/interruption/interruption.ts'
 import { mayReplaceAhead } from '../../../lambdas/core/interruption/leave.ts'
-import { TAG_REBALANCE_AT_RISK } from '../../../lambdas/core/constants.ts'
 import type { LifecycleHook } from '../../../lambdas/core/port.ts'
 import type { Group, Instance } from '../../../lambdas/core/types.ts'
 import { aGroup, anInstance, GROUP_TEMPLATE_ID, memberOf, NOW } from '../../builders/world.ts'

@@ -5,11 +5,11 @@ import {
   TAG_LAUNCH_TEMPLATE_ID,
   TAG_LAUNCHED_FOR_GROUP,
   TAG_ORIGINAL_MAX_SIZE,
+  TAG_REBALANCE_AT_RISK,
   TAG_REPLACED_TYPE,
   TAG_REPLACEMENT_ATTEMPT,
   TAG_REPLACING_INSTANCE,
 } from '../../../lambdas/core/constants.ts'
-import { TAG_REBALANCE_AT_RISK } from '../../../lambdas/core/constants.ts'
 import type { Action } from '../../../lambdas/core/plan/actions.ts'
 import { clientToken } from '../../../lambdas/core/plan/attempts.ts'
 import { type PlanInput, planGroup } from '../../../lambdas/core/plan/planner.ts'

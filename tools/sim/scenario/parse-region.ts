@@ -1,145 +1,106 @@
-/** One region of a scenario: its zones, price overrides, pool capacity and groups. */
+/**
+ * One region of a scenario, once the schema has passed it: its zones must be the region's, price and
+ * capacity overrides must name catalogue types and the region's zones, traces must exist and be long
+ * enough, and price steps are sorted by time.
+ */
 import { poolKey } from '../../../lambdas/core/types.ts'
 import type { CapacityTrace } from '../../data/capacity-traces.ts'
 import type { PriceStep } from '../market.ts'
-import { type Checker, childPath, type Json } from './check.ts'
+import { childPath, type Problems } from './check.ts'
+import type { CapacityFile, PriceFile, RegionFile } from './file-format.ts'
 import { type GroupContext, parseGroup } from './parse-group.ts'
 import type { ScenarioCapacity, ScenarioRegion } from './types.ts'
-
-export const REGION_FIELDS = ['zones', 'spotPrices', 'capacity', 'groups'] as const
-export const REGION_NAME = /^[a-z]{2}(-[a-z]+)+-\d$/
-/** Spot prices above this are typos (the most expensive instance costs well under $100/hour). */
-const MAX_PRICE_USD = 1000
 
 export interface RegionContext extends GroupContext {
   /** A trace by name or file, or undefined when there is no such trace. */
   readonly resolveTrace: (reference: string) => CapacityTrace | undefined
 }
 
-const parseZones = (check: Checker, path: string, region: string, raw: Json | undefined): string[] => {
-  const zonePattern = new RegExp(`^${region}[a-z]$`)
-  const zones: string[] = []
-  ;(check.array(path, raw, 1) ?? []).forEach((zone, i) => {
-    const name = check.string(childPath(path, i), zone, zonePattern, `a zone of ${region}, e.g. "${region}a"`)
-    if (name === undefined) return
-    if (zones.includes(name)) check.fail(childPath(path, i), 'each zone once', name)
-    else zones.push(name)
+const checkZones = (problems: Problems, path: string, region: string, zones: readonly string[]): void =>
+  zones.forEach((zone, i) => {
+    if (!(zone.startsWith(region) && zone.length === region.length + 1))
+      problems.fail(childPath(path, i), `a zone of ${region}, e.g. "${region}a"`, zone)
   })
-  return zones
-}
 
-const parsePrice = (check: Checker, path: string, raw: Json): PriceStep[] | undefined => {
-  if (typeof raw === 'number') {
-    const price = check.number(path, raw, 0, MAX_PRICE_USD, true)
-    return price === undefined ? undefined : [{ at: Number.NEGATIVE_INFINITY, priceUsd: price }]
-  }
-  const steps: PriceStep[] = []
-  const entries = check.array(path, raw, 1)
-  if (entries === undefined) return undefined
-  entries.forEach((entry, i) => {
-    const at = childPath(path, i)
-    if (!Array.isArray(entry) || entry.length !== 2) {
-      check.fail(at, 'a price in USD/hour or [<ISO time>, <price>]', entry)
-      return
-    }
-    const time = check.time(childPath(at, 0), entry[0])
-    const price = check.number(childPath(at, 1), entry[1], 0, MAX_PRICE_USD, true)
-    if (time !== undefined && price !== undefined) steps.push({ at: time, priceUsd: price })
-  })
-  return steps.sort((a, b) => a.at - b.at)
-}
+const priceSteps = (problems: Problems, path: string, price: PriceFile): PriceStep[] =>
+  typeof price === 'number'
+    ? [{ at: Number.NEGATIVE_INFINITY, priceUsd: price }]
+    : price
+        .map(([time, priceUsd], i) => ({
+          at: problems.time(childPath(childPath(path, i), 0), time),
+          priceUsd,
+        }))
+        .sort((a, b) => a.at - b.at)
 
-const parseSpotPrices = (
-  check: Checker,
-  path: string,
-  raw: Json | undefined,
-  zones: readonly string[],
-  ctx: RegionContext,
-) => {
+const parseSpotPrices = (problems: Problems, path: string, file: RegionFile, ctx: RegionContext) => {
   const prices = new Map<string, PriceStep[]>()
-  if (raw === undefined) return prices
-  for (const [type, byZone] of Object.entries(check.map(path, raw) ?? {})) {
+  for (const [type, byZone] of Object.entries(file.spotPrices ?? {})) {
     const typePath = childPath(path, type)
     if (!ctx.catalog.has(type)) {
-      check.fail(typePath, 'an instance type of the embedded catalogue', type)
+      problems.fail(typePath, 'an instance type of the embedded catalogue', type)
       continue
     }
-    for (const [zone, price] of Object.entries(check.map(typePath, byZone) ?? {})) {
+    for (const [zone, price] of Object.entries(byZone)) {
       const zonePath = childPath(typePath, zone)
-      if (!zones.includes(zone)) check.fail(zonePath, `one of the region's zones (${zones.join(', ')})`, zone)
-      else {
-        const steps = parsePrice(check, zonePath, price)
-        if (steps !== undefined) prices.set(poolKey(type, zone), steps)
-      }
+      if (file.zones.includes(zone)) prices.set(poolKey(type, zone), priceSteps(problems, zonePath, price))
+      else problems.fail(zonePath, `one of the region's zones (${file.zones.join(', ')})`, zone)
     }
   }
   return prices
 }
 
-const parseCapacity = (
-  check: Checker,
+const parsePool = (
+  problems: Problems,
   path: string,
-  raw: Json | undefined,
-  zones: readonly string[],
+  file: CapacityFile,
   ctx: RegionContext,
-) => {
+): ScenarioCapacity | undefined => {
+  if ('available' in file) return { kind: 'unavailable' }
+  const trace = ctx.resolveTrace(file.trace)
+  if (trace === undefined) {
+    problems.fail(
+      childPath(path, 'trace'),
+      'an embedded trace name or a file in the spot-traces JSON format',
+      file.trace,
+    )
+    return undefined
+  }
+  const startIndex = file.startIndex ?? 0
+  if (startIndex < trace.data.length) return { kind: 'trace', traceName: file.trace, trace, startIndex }
+  problems.fail(childPath(path, 'startIndex'), `an integer from 0 to ${trace.data.length - 1}`, startIndex)
+  return undefined
+}
+
+const parseCapacity = (problems: Problems, path: string, file: RegionFile, ctx: RegionContext) => {
   const capacity = new Map<string, ScenarioCapacity>()
-  if (raw === undefined) return capacity
-  for (const [pool, spec] of Object.entries(check.map(path, raw) ?? {})) {
+  for (const [pool, spec] of Object.entries(file.capacity ?? {})) {
     const at = childPath(path, pool)
     const [type = '', zone = ''] = pool.split('/')
-    if (!ctx.catalog.has(type) || !zones.includes(zone)) {
-      check.fail(at, `"<instance type>/<zone>" with a known type and one of ${zones.join(', ')}`, pool)
+    if (!ctx.catalog.has(type) || !file.zones.includes(zone)) {
+      const zones = file.zones.join(', ')
+      problems.fail(at, `"<instance type>/<zone>" with a known type and one of ${zones}`, pool)
       continue
     }
-    const fields = check.object(at, spec, ['trace', 'startIndex', 'available'])
-    if (fields === undefined) continue
-    if (fields.available !== undefined) {
-      if (fields.available !== false || fields.trace !== undefined)
-        check.fail(
-          childPath(at, 'available'),
-          'false, alone (a pool with a trace is available when the trace says so)',
-          fields.available,
-        )
-      else capacity.set(pool, { kind: 'unavailable' })
-      continue
-    }
-    const traceName = check.string(childPath(at, 'trace'), fields.trace)
-    if (traceName === undefined) continue
-    const trace = ctx.resolveTrace(traceName)
-    if (trace === undefined) {
-      check.fail(
-        childPath(at, 'trace'),
-        'an embedded trace name or a file in the spot-traces JSON format',
-        traceName,
-      )
-      continue
-    }
-    const startIndex =
-      fields.startIndex === undefined
-        ? 0
-        : check.integer(childPath(at, 'startIndex'), fields.startIndex, 0, trace.data.length - 1)
-    if (startIndex !== undefined) capacity.set(pool, { kind: 'trace', traceName, trace, startIndex })
+    const parsed = parsePool(problems, at, spec, ctx)
+    if (parsed !== undefined) capacity.set(pool, parsed)
   }
   return capacity
 }
 
 export const parseRegion = (
-  check: Checker,
+  problems: Problems,
   path: string,
   name: string,
-  raw: Json,
+  file: RegionFile,
   ctx: RegionContext,
-): ScenarioRegion | undefined => {
-  const fields = check.object(path, raw, REGION_FIELDS)
-  if (fields === undefined) return undefined
-  const zones = parseZones(check, childPath(path, 'zones'), name, fields.zones)
-  const spotPrices = parseSpotPrices(check, childPath(path, 'spotPrices'), fields.spotPrices, zones, ctx)
-  const capacity = parseCapacity(check, childPath(path, 'capacity'), fields.capacity, zones, ctx)
+): ScenarioRegion => {
+  checkZones(problems, childPath(path, 'zones'), name, file.zones)
   const groupsPath = childPath(path, 'groups')
-  const groups = (check.array(groupsPath, fields.groups) ?? []).flatMap((group, i) => {
-    const parsed = parseGroup(check, childPath(groupsPath, i), group, ctx)
-    return parsed === undefined ? [] : [parsed]
-  })
-  return { name, zones, spotPrices, capacity, groups }
+  return {
+    name,
+    zones: file.zones,
+    spotPrices: parseSpotPrices(problems, childPath(path, 'spotPrices'), file, ctx),
+    capacity: parseCapacity(problems, childPath(path, 'capacity'), file, ctx),
+    groups: file.groups.map((group, i) => parseGroup(problems, childPath(groupsPath, i), group, ctx)),
+  }
 }

@@ -1,0 +1,77 @@
+/**
+ * A scenario file as scenarios/scenario.schema.json admits it: what parse.ts may rely on once the
+ * schema has passed it. Written out by hand, field for field with the schema (`?` where the schema
+ * does not require a field); times are still ISO strings and defaults are not filled in.
+ */
+
+export interface ScenarioFile {
+  readonly $schema?: string
+  readonly name: string
+  readonly description?: string
+  readonly seed: number
+  readonly start: string
+  readonly durationHours: number
+  readonly scheduleMinutes: number
+  readonly env?: Readonly<Record<string, string>>
+  readonly regions: Readonly<Record<string, RegionFile>>
+  readonly faults?: FaultsFile
+  readonly interruptions?: readonly InterruptionFile[]
+}
+
+export interface FaultsFile {
+  readonly apiErrorRate?: number
+  readonly throttle?: boolean
+  readonly crashRate?: number
+}
+
+export interface InterruptionFile {
+  readonly at: string
+  readonly group: string
+  readonly count: number
+}
+
+/** A constant USD/hour, or `[time, price]` steps. */
+export type PriceFile = number | readonly (readonly [string, number])[]
+
+export type CapacityFile =
+  | { readonly trace: string; readonly startIndex?: number }
+  | { readonly available: false }
+
+export interface RegionFile {
+  readonly zones: readonly string[]
+  /** Instance type → zone → price. */
+  readonly spotPrices?: Readonly<Record<string, Readonly<Record<string, PriceFile>>>>
+  /** `type/zone` → capacity. */
+  readonly capacity?: Readonly<Record<string, CapacityFile>>
+  readonly groups: readonly GroupFile[]
+}
+
+export interface LoadBalancerFile {
+  readonly type: 'target-group' | 'classic'
+  readonly healthCheckIntervalSeconds?: number
+  readonly healthyThreshold?: number
+  readonly deregistrationDelaySeconds?: number
+}
+
+export interface GroupFile {
+  readonly name: string
+  readonly instanceType: string
+  readonly min: number
+  readonly max: number
+  readonly desired: number
+  readonly tags?: Readonly<Record<string, string>>
+  readonly healthCheckGracePeriod?: number
+  readonly launch?: 'template' | 'configuration'
+  readonly terminationHook?: boolean
+  readonly protectedFromScaleIn?: number
+  readonly terminationProtected?: number
+  readonly desiredSchedule?: readonly (readonly [string, number])[]
+  readonly loadBalancers?: readonly LoadBalancerFile[]
+  readonly unhealthyReplacementFraction?: number
+  readonly launchHook?: boolean
+  readonly suspendedProcesses?: readonly string[]
+  readonly capacityRebalance?: boolean
+  readonly warmPool?: { readonly minSize: number }
+  readonly instanceRefreshes?: readonly string[]
+  readonly instanceRefreshesUnreadable?: boolean
+}
