@@ -33,7 +33,7 @@ describe('spotswap chaos', () => {
     const text = describeFailure({
       seed: 1234,
       violations: [
-        { t: '2022-05-31T18:10:00.000Z', group: 'web', invariant: 'orphan', detail: 'i-1 left behind' },
+        { at: '2022-05-31T18:10:00.000Z', group: 'web', invariant: 'orphan', detail: 'i-1 left behind' },
       ],
       error: undefined,
     })

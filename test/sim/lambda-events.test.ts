@@ -14,7 +14,7 @@ describe('events delivered to the Lambdas', () => {
     const run = async (launchEvents: boolean) => {
       const report = await simulate(scenario, { policy: { ...SPOTSWAP_POLICY, launchEvents } })
       return {
-        at19: report.timeline.find((row) => row.t === '2022-05-31T19:00:00.000Z'),
+        at19: report.timeline.find((row) => row.at === '2022-05-31T19:00:00.000Z'),
         final: report.groups.web?.final,
       }
     }

@@ -51,7 +51,7 @@ describe('simulate', () => {
       const report = await simulate(
         parse(rawScenario([group('web', { desired: 2, healthCheckGracePeriod: grace })])),
       )
-      expect(report.timeline.find((row) => row.spot > 0)?.t).toBe(first)
+      expect(report.timeline.find((row) => row.spot > 0)?.at).toBe(first)
     },
   )
 
@@ -74,10 +74,10 @@ describe('simulate', () => {
     )
     expect(report.totals.interruptions).toBe(2)
     expect(report.totals.apiCalls['autoscaling:DetachInstances']).toBe(2)
-    const at = (t: string) => report.timeline.find((row) => row.t === t && row.group === 'web')
+    const rowAt = (time: string) => report.timeline.find((row) => row.at === time && row.group === 'web')
     // The warned members leave at once; Auto Scaling's on-demand backfill is in service by the next tick.
-    expect(at('2022-05-31T20:00:00.000Z')).toMatchObject({ desired: 4, inService: 2 })
-    expect(at('2022-05-31T20:05:00.000Z')).toMatchObject({ desired: 4, inService: 4, onDemand: 2 })
+    expect(rowAt('2022-05-31T20:00:00.000Z')).toMatchObject({ desired: 4, inService: 2 })
+    expect(rowAt('2022-05-31T20:05:00.000Z')).toMatchObject({ desired: 4, inService: 4, onDemand: 2 })
     expect(report.groups.web?.final).toMatchObject({ inService: 4, spot: 4 })
     expect(report.violations).toEqual([])
   })
@@ -96,7 +96,7 @@ describe('simulate', () => {
     // The replacements are attached while the warned members still serve: the group never runs short.
     expect(run.availability.totalPct).toBe(100)
     expect(run.report.groups.web?.final).toMatchObject({ inService: 4, spot: 4, onDemand: 0 })
-    const row = run.report.timeline.find((r) => r.t === '2022-05-31T20:05:00.000Z' && r.group === 'web')
+    const row = run.report.timeline.find((r) => r.at === '2022-05-31T20:05:00.000Z' && r.group === 'web')
     expect(row).toMatchObject({ desired: 4, inService: 4, onDemand: 0 })
     expect(run.report.violations).toEqual([])
   })

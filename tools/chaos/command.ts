@@ -66,7 +66,7 @@ export const describeFailure = (result: CaseResult, reproduce = reproduction(res
   if (result.error !== undefined)
     lines.push(`  the simulation threw: ${result.error.split('\n').slice(0, 4).join('\n    ')}`)
   for (const v of result.violations.slice(0, SHOWN))
-    lines.push(`  ${v.t} ${v.group} ${v.invariant}: ${v.detail}`)
+    lines.push(`  ${v.at} ${v.group} ${v.invariant}: ${v.detail}`)
   if (result.violations.length > SHOWN)
     lines.push(`  ... and ${result.violations.length - SHOWN} more violation(s)`)
   return `${lines.join('\n')}\n`

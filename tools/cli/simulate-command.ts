@@ -95,7 +95,7 @@ export const summaryText = (scenario: Scenario, report: SimulationReport): strin
     `Invariants    ${report.violations.length === 0 ? 'no violation' : `${report.violations.length} violation(s)`}`,
     ...report.violations
       .slice(0, VIOLATIONS_SHOWN)
-      .map((v) => `  ${v.t} ${v.group} ${v.invariant}: ${v.detail}`),
+      .map((v) => `  ${v.at} ${v.group} ${v.invariant}: ${v.detail}`),
   ]
   if (report.violations.length > VIOLATIONS_SHOWN)
     lines.push(`  ... ${report.violations.length - VIOLATIONS_SHOWN} more in the JSON report`)

@@ -22,7 +22,7 @@ export interface GroupSummary {
 }
 
 export interface TickTotals {
-  readonly t: number
+  readonly at: number
   readonly actualHourlyUsd: number
   readonly onDemandHourlyUsd: number
   readonly spot: number
@@ -75,16 +75,16 @@ export const totalsPerTick = (scenario: Scenario, report: SimulationReport): Tic
     { actual: number; onDemand: number; spot: number; inService: number; desired: number }
   >()
   for (const row of report.timeline) {
-    const tick = ticks.get(row.t) ?? { actual: 0, onDemand: 0, spot: 0, inService: 0, desired: 0 }
+    const tick = ticks.get(row.at) ?? { actual: 0, onDemand: 0, spot: 0, inService: 0, desired: 0 }
     tick.actual += row.hourlyCostUsd
     tick.onDemand += row.desired * (priceOf.get(row.group) ?? 0)
     tick.spot += row.spot
     tick.inService += row.inService
     tick.desired += row.desired
-    ticks.set(row.t, tick)
+    ticks.set(row.at, tick)
   }
-  return [...ticks].map(([t, tick]) => ({
-    t: Date.parse(t),
+  return [...ticks].map(([at, tick]) => ({
+    at: Date.parse(at),
     actualHourlyUsd: tick.actual,
     onDemandHourlyUsd: tick.onDemand,
     spot: tick.spot,

@@ -39,7 +39,7 @@ import { checkOrphans, checkWrites, type StepContext } from './write-invariants.
 export type { StepContext } from './write-invariants.ts'
 
 export interface Violation {
-  readonly t: string
+  readonly at: string
   readonly group: string
   readonly invariant:
     | 'capacity-below-desired'
@@ -234,7 +234,7 @@ export const checkInvocation = (
     const floor = Math.min(ownerDesired, was.inService) - doomedLost
     if (now.inService < floor)
       violations.push({
-        t: at,
+        at: at,
         group: name,
         invariant: 'capacity-below-desired',
         detail: `${actor} left ${now.inService} in service (desired ${ownerDesired}); it had ${was.inService}`,
@@ -242,7 +242,7 @@ export const checkInvocation = (
     const minimum = Math.min(was.requiredOnDemand, was.onDemand)
     if (now.onDemand < minimum)
       violations.push({
-        t: at,
+        at: at,
         group: name,
         invariant: 'on-demand-below-minimum',
         detail: `${actor} left ${now.onDemand} on-demand; the group must keep ${was.requiredOnDemand} and had ${was.onDemand}`,
@@ -258,7 +258,7 @@ export const checkInvocation = (
       { startedMs: options.startedMs, replacerCovered },
     )
     if (sizesWrong !== undefined)
-      violations.push({ t: at, group: name, invariant: 'group-size-not-restored', detail: sizesWrong })
+      violations.push({ at: at, group: name, invariant: 'group-size-not-restored', detail: sizesWrong })
   }
   return violations
 }

@@ -110,7 +110,7 @@ export class LivenessWatch {
           else if (now - since > limitMs && !this.flagged.has(memberKey)) {
             this.flagged.add(memberKey)
             violations.push({
-              t: new Date(now).toISOString(),
+              at: new Date(now).toISOString(),
               group: group.name,
               invariant: 'stalled-on-demand',
               detail: `${id} (on-demand, ${onDemand.length} of a minimum ${state.requiredOnDemand}) had neither progress nor a true reason for ${Math.round((now - since) / 60_000)} min; last said: ${status === undefined ? 'nothing' : `${status.code} (${status.detail})`}`,

@@ -50,7 +50,7 @@ export interface StillOnDemand {
 }
 
 export interface TimelineRow {
-  readonly t: string
+  readonly at: string
   readonly region: string
   readonly group: string
   readonly desired: number

@@ -8,7 +8,7 @@ import type { World } from './world.ts'
 /** `tickMs` labels the rows (the tick's time); the state and prices are those after the tick's runs. */
 export const recordTimeline = (world: World, config: GlobalConfig, tickMs: number): TimelineRow[] => {
   const now = world.clock.now
-  const t = new Date(tickMs).toISOString()
+  const at = new Date(tickMs).toISOString()
   const rows: TimelineRow[] = []
   for (const region of world.regions.values()) {
     const costs = new Map<string, number>()
@@ -22,7 +22,7 @@ export const recordTimeline = (world: World, config: GlobalConfig, tickMs: numbe
     for (const group of region.groups.values()) {
       const state = groupState(config, region, group)
       rows.push({
-        t,
+        at,
         region: region.name,
         group: group.name,
         desired: state.desired,

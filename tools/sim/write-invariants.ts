@@ -47,7 +47,7 @@ export const checkWrites = (
     if (write.kind === 'group' || write.kind === 'instance')
       for (const reason of untouchableReasons(config, write))
         violations.push({
-          t: at,
+          at: at,
           group: write.group ?? '',
           invariant: 'untouchable-touched',
           detail: `${write.operation} ${reason}`,
@@ -57,7 +57,7 @@ export const checkWrites = (
       if (first === undefined) ledger.retired.set(write.instanceId, write.operation)
       else
         violations.push({
-          t: at,
+          at: at,
           group: write.group ?? '',
           invariant: 'retired-twice',
           detail: `on-demand ${write.instanceId} retired by ${write.operation} after ${first} had retired it`,
@@ -65,14 +65,14 @@ export const checkWrites = (
     }
     if (write.kind === 'retired-before-serving')
       violations.push({
-        t: at,
+        at: at,
         group: write.group,
         invariant: 'retired-before-serving',
         detail: `${write.operation} took ${write.instanceId} out of ${write.group} while its replacement(s) did not serve: ${write.replacements.join(', ')}`,
       })
     if (write.kind === 'launch' && write.alongside.length > 0)
       violations.push({
-        t: at,
+        at: at,
         group: write.group,
         invariant: 'double-replacement',
         detail: `${write.instanceId} launched to replace ${write.partner}, which ${write.alongside.join(', ')} already replace(s)`,
@@ -126,7 +126,7 @@ export const checkOrphans = (
     if (ageSeconds <= limitSeconds || excused(instance.id, instance.costGroup)) continue
     ledger.orphans.add(instance.id)
     violations.push({
-      t: at,
+      at: at,
       group: instance.costGroup ?? '',
       invariant: 'orphan',
       detail: `${instance.id} (${instance.type} in ${instance.zone}), launched ${new Date(instance.launchMs).toISOString()}, is neither attached nor terminated by a replacer run that started ${Math.round(ageSeconds)}s after its launch (limit ${limitSeconds}s)`,

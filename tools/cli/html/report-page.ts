@@ -36,12 +36,12 @@ const charts = (scenario: Scenario, report: SimulationReport): string => {
     formatY: (v) => `$${v.toFixed(v < 10 ? 1 : 0)}`,
     yInclude: [0],
     series: [
-      { name: 'with spotswap', color: COLORS.spot, points: ticks.map((t) => [t.t, t.actualHourlyUsd]) },
+      { name: 'with spotswap', color: COLORS.spot, points: ticks.map((t) => [t.at, t.actualHourlyUsd]) },
       {
         name: 'on-demand only',
         color: COLORS.onDemand,
         dashed: true,
-        points: ticks.map((t) => [t.t, t.onDemandHourlyUsd]),
+        points: ticks.map((t) => [t.at, t.onDemandHourlyUsd]),
       },
     ],
   })
@@ -53,7 +53,7 @@ const charts = (scenario: Scenario, report: SimulationReport): string => {
       {
         name: 'spot share of in-service instances',
         color: COLORS.spot,
-        points: ticks.map((t) => [t.t, t.inService === 0 ? 0 : (100 * t.spot) / t.inService]),
+        points: ticks.map((t) => [t.at, t.inService === 0 ? 0 : (100 * t.spot) / t.inService]),
       },
     ],
   })
@@ -62,8 +62,8 @@ const charts = (scenario: Scenario, report: SimulationReport): string => {
     formatY: (v) => v.toFixed(0),
     yInclude: [0],
     series: [
-      { name: 'in service', color: COLORS.service, points: ticks.map((t) => [t.t, t.inService]) },
-      { name: 'desired', color: COLORS.desired, dashed: true, points: ticks.map((t) => [t.t, t.desired]) },
+      { name: 'in service', color: COLORS.service, points: ticks.map((t) => [t.at, t.inService]) },
+      { name: 'desired', color: COLORS.desired, dashed: true, points: ticks.map((t) => [t.at, t.desired]) },
     ],
   })
   const section = (title: string, svg: string, width: 'wide' | 'half') =>
@@ -92,7 +92,7 @@ const violationList = (report: SimulationReport): string => {
   const rows = shown
     .map(
       (v) =>
-        `<tr><td>${h(v.t)}</td><td>${h(v.group)}</td><td>${h(v.invariant)}</td><td>${h(v.detail)}</td></tr>`,
+        `<tr><td>${h(v.at)}</td><td>${h(v.group)}</td><td>${h(v.invariant)}</td><td>${h(v.detail)}</td></tr>`,
     )
     .join('')
   const more =
