@@ -11,8 +11,8 @@ import {
   TAG_REPLACING_INSTANCE,
   TAG_TEMPORARY_TEMPLATE,
 } from '../lambdas/core/constants.ts'
+import type { Grant } from './grant.ts'
 import { type PassableRoles, passRoleScope } from './pass-role.ts'
-import type { Grant } from './permissions.ts'
 
 const ec2Arn = (resource: string) => `arn:${Aws.PARTITION}:ec2:*:${Aws.ACCOUNT_ID}:${resource}`
 

@@ -4,7 +4,7 @@
  */
 import { Aws, Validations } from 'aws-cdk-lib'
 import type { IConstruct } from 'constructs'
-import type { Grant } from './permissions.ts'
+import type { Grant } from './grant.ts'
 
 /** How cdk-nag spells pseudo parameters inside a finding id. */
 const nagSpelling = (resource: string): string =>

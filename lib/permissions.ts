@@ -4,21 +4,11 @@
  * the wildcard reasons into cdk-nag acknowledgements, so a reason cannot drift away from its statement.
  */
 import { Aws } from 'aws-cdk-lib'
-import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam'
 import type { GlobalConfig } from '../lambdas/core/config/config.ts'
 import { TAG_LAUNCHED_BY, TAG_LAUNCHED_FOR_GROUP, TAG_REPLACING_INSTANCE } from '../lambdas/core/constants.ts'
+import type { Grant } from './grant.ts'
 import { launchGrants } from './launch-permissions.ts'
 import { DEFAULT_PASSABLE_ROLES, type PassableRoles } from './pass-role.ts'
-
-export interface Grant {
-  /** Statement id; also names the grant in tests and acknowledgements. */
-  readonly sid: string
-  readonly actions: readonly string[]
-  readonly resources: readonly string[]
-  readonly conditions?: Readonly<Record<string, Readonly<Record<string, string | readonly string[]>>>>
-  /** Why a wildcard action or resource is unavoidable; required when the grant has one. */
-  readonly wildcardReason?: string
-}
 
 export type GroupSelector = Pick<GlobalConfig, 'tagFilters' | 'tagFilteringMode'>
 
@@ -288,12 +278,3 @@ export const interruptionGrants = (selector: GroupSelector): Grant[] => [
   terminateUnattachedLaunches(),
   ...tagExistingInstances(),
 ]
-
-export const toStatement = (grant: Grant): PolicyStatement =>
-  new PolicyStatement({
-    sid: grant.sid,
-    effect: Effect.ALLOW,
-    actions: [...grant.actions],
-    resources: [...grant.resources],
-    ...(grant.conditions ? { conditions: grant.conditions as Record<string, Record<string, unknown>> } : {}),
-  })

@@ -34,9 +34,10 @@ import {
   REPLACER_ENTRY,
   type SpotSwapFunction,
 } from './functions.ts'
+import { type Grant, toStatement } from './grant.ts'
 import { acknowledgeWildcards } from './nag.ts'
 import { DEFAULT_PASSABLE_ROLES, type PassableRoles, widerPassableRolesWarning } from './pass-role.ts'
-import { type Grant, interruptionGrants, replacerGrants, toStatement } from './permissions.ts'
+import { interruptionGrants, replacerGrants } from './permissions.ts'
 import {
   acceptMessagesOnlyFrom,
   createDeadlineQueue,
