@@ -8,7 +8,8 @@ import { TAG_REPLACING_INSTANCE, TAG_SWAP, TAG_SWAP_ID } from '../../../lambdas/
 import type { HealthObservation } from '../../../lambdas/core/group/serving.ts'
 import type { Action } from '../../../lambdas/core/plan/actions.ts'
 import { trafficSourceKey } from '../../../lambdas/core/port.ts'
-import { type RecoveryInput, recoverSwaps } from '../../../lambdas/core/swap/recover.ts'
+import { recoverSwaps } from '../../../lambdas/core/swap/recover.ts'
+import type { RecoveryInput } from '../../../lambdas/core/swap/recovery.ts'
 import {
   PAIR_TRANSITIONS,
   type PairSituation,

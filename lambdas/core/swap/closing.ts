@@ -1,0 +1,67 @@
+/** Closing a swap: its pairs released when nothing may be retired, then MaxSize back and the record dropped. */
+import type { Action, SwapPair } from '../plan/actions.ts'
+import type { Group } from '../types.ts'
+import { formatSwapRecord, type SwapRecord } from './record.ts'
+import { base, type Recovery, type RecoveryInput } from './recovery.ts'
+import { type SwapSituation, swapTransition } from './transitions.ts'
+export const releaseAction = (group: Group, pair: SwapPair, why: string): Action => ({
+  kind: 'release-pair',
+  group: group.name,
+  pair,
+  reason: `${why}: the pair is released (both stay)`,
+})
+
+/** Nothing retired: each pair released, then the swap closed (MaxSize as recorded, record dropped). */
+export const releaseAndClose = (
+  situation: SwapSituation,
+  input: RecoveryInput,
+  halfDone: readonly SwapPair[],
+  originalMaxSize: number | undefined,
+  detail: string,
+): Recovery => {
+  const why = `${detail}: ${swapTransition(situation).why}`
+  // A protected replacement keeps its tags: with the record gone it is no pair any more anyway.
+  const actions = halfDone
+    .filter((pair) => !input.isProtected(pair.spotInstanceId))
+    .map((pair) => releaseAction(input.group, pair, why))
+  const close = closeAction(
+    input.group,
+    originalMaxSize,
+    input.group.desiredCapacity,
+    `swap closed (${situation})`,
+  )
+  return { ...base(situation, true, halfDone), actions: [...actions, close] }
+}
+
+export const closeAction = (
+  group: Group,
+  originalMaxSize: number | undefined,
+  desired: number,
+  reason: string,
+): Action => ({
+  kind: 'close-swap',
+  group: group.name,
+  // Never below desired capacity, which the owner may have raised meanwhile.
+  maxSize: originalMaxSize === undefined ? undefined : Math.max(originalMaxSize, desired),
+  reason,
+})
+
+/** The swap is over: MaxSize back (never below `desired`, what desired capacity will be by then), record dropped. */
+export const closeSwap = (
+  situation: SwapSituation,
+  input: RecoveryInput,
+  record: SwapRecord,
+  desired: number,
+  detail?: string,
+): Recovery => {
+  const why =
+    detail === undefined ? swapTransition(situation).why : `${detail}: ${swapTransition(situation).why}`
+  const reason =
+    situation === 'finishing'
+      ? `swap closed (${formatSwapRecord(record)})`
+      : `swap closed (${situation}): ${why}`
+  return {
+    ...base(situation, true, []),
+    actions: [closeAction(input.group, record.originalMaxSize, desired, reason)],
+  }
+}

@@ -1,0 +1,112 @@
+/** What recovering an open swap takes in (RecoveryInput) and gives back (Recovery), and its starting points. */
+import type { Provenance, UntrustedInstance } from '../group/provenance.ts'
+import type { OwnerChanges } from '../group/scaling-activities.ts'
+import type { HealthObservation } from '../group/serving.ts'
+import type { Action, SwapPair } from '../plan/actions.ts'
+import type { Group, GroupMember, Instance } from '../types.ts'
+import type { SwapRecord } from './record.ts'
+import { type SwapSituation, swapTransition } from './transitions.ts'
+
+export interface RecoveryInput {
+  readonly group: Group
+  /** Spot members in any state but leaving (an attached replacement may still be Pending). */
+  readonly spotMembers: readonly GroupMember[]
+  readonly detail: (id: string) => Instance | undefined
+  /** Members a replacement may retire: on-demand ones and spot ones flagged at risk or moving. */
+  readonly isPartner: (id: string) => boolean
+  readonly onDemandIds: ReadonlySet<string>
+  readonly minOnDemand: number
+  /** Instances the owner protected (scale-in or API termination). */
+  readonly isProtected: (id: string) => boolean
+  /** InService members, attached replacements included, oldest first. */
+  readonly inService: readonly GroupMember[]
+  /** Whether an instance is still a member of the group and not leaving it. */
+  readonly stillIn: (instanceId: string) => boolean
+  /** Set when the group may not be changed this run (stack update, deletion, suspended processes). */
+  readonly held: string | undefined
+  readonly now: Date
+  /**
+   * Changes of desired capacity the group's scaling activities show since the swap started. Undefined
+   * until read: a plan that would retire something is made again once they are (run-region.ts).
+   */
+  readonly ownerChanges: OwnerChanges | undefined
+  /** Load-balancer health of the attached replacements; undefined until read (see GroupPlan.awaitingHealth). */
+  readonly health: HealthObservation | undefined
+  /** The group's grace period (the setting, else the group's own): part of the health deadline. */
+  readonly graceSeconds: number
+  /** For a partner EC2 takes whatever happens (interruption warned): when it must leave, epoch ms. */
+  readonly leavesAt: (id: string) => number | undefined
+  /** The replacement attempt recorded on an instance (TAG_REPLACEMENT_ATTEMPT), 0 when none. */
+  readonly attemptOf: (id: string) => number
+  /**
+   * Whether a member named as a replacement is spotswap's launch for its partner (core/group/provenance.ts):
+   * a pair whose replacement is not is no pair; it is dropped and reported, never retired for.
+   */
+  readonly provenanceOf: (replacementId: string, partnerId: string) => Provenance
+  /**
+   * Whether something spotswap can see accounts for units the record holds beyond its attached pairs:
+   * an instance carrying the swap's id, or a partner whose recorded replacement is gone.
+   */
+  readonly corroborates: (record: SwapRecord) => boolean
+}
+
+export interface Recovery {
+  readonly actions: readonly Action[]
+  /** Members named as replacements of an open swap that provenance refused: no pairs, reported. */
+  readonly untrusted?: readonly UntrustedInstance[]
+  /** Where the swap stands: the row of SWAP_TRANSITIONS that applied. */
+  readonly situation: SwapSituation
+  /** Partners of attached replacements: they must not get another one. */
+  readonly halfDonePartners: ReadonlySet<string>
+  readonly halfDoneReplacements: readonly string[]
+  /** On-demand instances this run retires: they no longer count toward what may be replaced. */
+  readonly retiringOnDemand: number
+  /** Members this run gives back: they get no replacement, move or release of their own. */
+  readonly givingBack: ReadonlySet<string>
+  /** A swap is still open (record or half-done pairs): no new swap starts until it is over. */
+  readonly open: boolean
+  /** Why the open swap waits this run, if it does. */
+  readonly waiting: string | undefined
+  /** Replacements whose serving the plan waits for: their health must be read (see RecoveryInput.health). */
+  readonly awaitingHealth: readonly string[]
+  /** When to look again, seconds from now: a replacement should serve by then (or its deadline has come). */
+  readonly lookAgainSeconds: number | undefined
+  /**
+   * The id of the open swap when nothing shows its launches ever joined the group: its record never said
+   * the attach was done and nothing of it is attached, and either desired capacity is still the owner's
+   * or the swap closes this run without giving a unit back. Launches carrying it stay spotswap's to attach
+   * or clean up, and a close unnames them. Any other launch outside the group carrying a swap's id joined
+   * the group and was taken out since (core/group/provenance.ts).
+   */
+  readonly unattachedSwapId?: string
+  /**
+   * Set when this run's actions close the swap having finished it: the desired capacity and MaxSize the
+   * group has once they are done, so the next swap can start in the same run, after them.
+   */
+  readonly closes?: { readonly desired: number; readonly maxSize: number }
+}
+
+export const partnersOf = (pairs: readonly SwapPair[]): Set<string> =>
+  new Set(pairs.map((p) => p.onDemandInstanceId))
+
+export const base = (situation: SwapSituation, open: boolean, halfDone: readonly SwapPair[]): Recovery => ({
+  actions: [],
+  situation,
+  halfDonePartners: new Set(halfDone.map((p) => p.onDemandInstanceId)),
+  halfDoneReplacements: halfDone.map((p) => p.spotInstanceId),
+  retiringOnDemand: 0,
+  givingBack: new Set(),
+  open,
+  waiting: undefined,
+  awaitingHealth: [],
+  lookAgainSeconds: undefined,
+})
+
+export const waitFor = (
+  situation: SwapSituation,
+  halfDone: readonly SwapPair[],
+  detail?: string,
+): Recovery => ({
+  ...base(situation, true, halfDone),
+  waiting: `swap waits (${situation}): ${detail ?? swapTransition(situation).why}`,
+})
