@@ -4,7 +4,7 @@
  */
 import type { ChaosCase, CrashPoint, ErrorStorm, OwnerAction, QueuedRuns } from '../../tools/chaos/case.ts'
 import { CHAOS_START } from '../../tools/chaos/generate.ts'
-import type { Violation } from '../../tools/sim/invariants.ts'
+import type { Violation } from '../../tools/sim/invariant-ledger.ts'
 
 export const REGION = 'us-east-1'
 const START_MS = Date.parse(CHAOS_START)

@@ -8,14 +8,8 @@ import {
 import type { SimCloud } from '../../tools/sim/cloud.ts'
 import { BOOT_SECONDS } from '../../tools/sim/constants.ts'
 import { warn } from '../../tools/sim/interruptions.ts'
-import {
-  checkInvocation,
-  checkStep,
-  InvariantLedger,
-  RESTORE_RUNS,
-  SizeLedger,
-  snapshotRegion,
-} from '../../tools/sim/invariants.ts'
+import { InvariantLedger, SizeLedger, snapshotRegion } from '../../tools/sim/invariant-ledger.ts'
+import { checkInvocation, checkStep, RESTORE_RUNS } from '../../tools/sim/invariants.ts'
 import type { SimInstance } from '../../tools/sim/state.ts'
 import { group, launchSpotFor, rawScenario, type TestWorld, testWorld } from './support.ts'
 
@@ -151,7 +145,7 @@ describe('invariant 7: a swap never retires a partner while its replacement is n
     const violations = await retiring(sim, (cloud) => retire(cloud, partner.id))
     expect(violations).toEqual([
       {
-        t: 'now',
+        at: 'now',
         group: 'web',
         invariant: 'retired-before-serving',
         detail: expect.stringContaining(

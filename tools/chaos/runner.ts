@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check'
 import type { Log } from '../../lambdas/core/log.ts'
-import type { Violation } from '../sim/invariants.ts'
+import type { Violation } from '../sim/invariant-ledger.ts'
 import { simulate } from '../sim/simulate.ts'
 import type { World } from '../sim/world.ts'
 import { type ChaosCase, scenarioOf } from './case.ts'

@@ -29,13 +29,13 @@ import { toEventBridge } from './eventbridge.ts'
 import { RegionMessageGroup, type RunOutcome } from './fanout-queue.ts'
 import type { Session } from './faults.ts'
 import {
-  checkStep,
   InvariantLedger,
   type RegionSnapshot,
   type StepRun,
   snapshotRegion,
   type Violation,
-} from './invariants.ts'
+} from './invariant-ledger.ts'
+import { checkStep } from './invariants.ts'
 import type { SimPolicy } from './policy.ts'
 import type { SimEvent, World } from './world.ts'
 

@@ -32,7 +32,7 @@ import { latestSpotPrices } from '../../lambdas/core/plan/prices.ts'
 import { selectCandidates } from '../../lambdas/core/plan/selection.ts'
 import { PROGRESS_PERIODS } from './constants.ts'
 import { effectiveConfig, groupState } from './group-state.ts'
-import type { Violation } from './invariants.ts'
+import type { Violation } from './invariant-ledger.ts'
 import type { SimGroup, SimInstance, SimRegion } from './state.ts'
 import type { World } from './world.ts'
 

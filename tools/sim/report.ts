@@ -7,7 +7,7 @@ import type { GroupTally } from './accounting.ts'
 import type { ApiCounter } from './api-gate.ts'
 import type { AvailabilityFigures } from './availability.ts'
 import { integrateSteps } from './costs.ts'
-import type { Violation } from './invariants.ts'
+import type { Violation } from './invariant-ledger.ts'
 import type { Scenario, ScenarioGroup } from './scenario/types.ts'
 import { endOf } from './scenario/types.ts'
 

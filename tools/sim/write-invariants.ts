@@ -8,15 +8,9 @@ import { isManaged } from '../../lambdas/core/config/managed.ts'
 import { ORPHAN_SCHEDULE_PERIODS } from '../../lambdas/core/constants.ts'
 import { GROUP_NAME_TAG } from './asg.ts'
 import { effectiveConfig } from './group-state.ts'
-import type { InvariantLedger, RegionSnapshot, StepRun, Violation } from './invariants.ts'
-import { isRunningOrPending, type SimRegion } from './state.ts'
+import type { RegionSnapshot, StepContext, StepRun, Violation } from './invariant-ledger.ts'
+import { isRunningOrPending } from './state.ts'
 import type { WriteRecord } from './touches.ts'
-
-export interface StepContext {
-  readonly config: GlobalConfig
-  readonly region: SimRegion
-  readonly ledger: InvariantLedger
-}
 
 const untouchableReasons = (config: GlobalConfig, write: WriteRecord): string[] => {
   if (write.kind === 'group')
