@@ -4,7 +4,8 @@
  * instance that is not a member fails with the messages the engine's error classifier reads as "gone".
  */
 
-import { GROUP_NAME_TAG, reconcile, terminateMember } from './asg.ts'
+import { reconcile } from './asg.ts'
+import { GROUP_NAME_TAG, terminateMember } from './asg-members.ts'
 import { groupNotFound, validationError } from './errors.ts'
 import { deregisterTargets, registerTargets } from './load-balancers.ts'
 import type { SimGroup, SimRegion } from './state.ts'

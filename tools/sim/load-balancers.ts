@@ -22,38 +22,11 @@ import { type TargetState, trafficSourceKey } from '../../lambdas/core/port.ts'
 import { NO_TRAFFIC_SOURCES, type TrafficSources } from '../../lambdas/core/types.ts'
 import { Priority } from './clock.ts'
 import { BOOT_SECONDS, SIM_ACCOUNT_ID } from './constants.ts'
+import type { Registration, SimLoadBalancer } from './load-balancer-state.ts'
 import { hash32 } from './rng.ts'
 import type { LoadBalancerType, ScenarioLoadBalancer } from './scenario/types.ts'
 import type { SimGroup, SimInstance, SimRegion } from './state.ts'
 import type { World } from './world.ts'
-
-/** One instance's registration with one load balancer. */
-export interface Registration {
-  readonly registeredMs: number
-  /** Registered and booted: the health checks start. */
-  readonly checkedFromMs: number
-  /** When the checks have decided: healthy, or unhealthy for an instance that never turns healthy. */
-  readonly decidedMs: number
-  readonly healthy: boolean
-  /** Set on deregistration: draining until then, not reported after. */
-  drainingUntilMs: number | undefined
-}
-
-export interface SimLoadBalancer {
-  readonly type: LoadBalancerType
-  /** A target group's ARN, a classic load balancer's name. */
-  readonly id: string
-  /** Its name (a target group's is inside its ARN). */
-  readonly name: string
-  /** trafficSourceKey(type, id): how the port and the engine name it. */
-  readonly key: string
-  readonly group: string
-  readonly healthCheckIntervalSeconds: number
-  readonly healthyThreshold: number
-  readonly deregistrationDelaySeconds: number
-  /** Instance id → its registration, draining ones included. */
-  readonly targets: Map<string, Registration>
-}
 
 /** Where an instance stands with a load balancer; each type reports it in its own words (below). */
 type Phase = 'registering' | 'checking' | 'healthy' | 'unhealthy' | 'draining'

@@ -6,7 +6,7 @@ import type { LifecycleHook, SpotLaunchResult } from '../../lambdas/core/port.ts
 import type { InstanceState, LaunchTemplateRef, Lifecycle, TrafficSources } from '../../lambdas/core/types.ts'
 import type { ApiGate } from './api-gate.ts'
 import type { CapacityModel } from './capacity.ts'
-import type { SimLoadBalancer } from './load-balancers.ts'
+import type { SimLoadBalancer } from './load-balancer-state.ts'
 import type { SpotMarket } from './market.ts'
 
 /** Who started an instance: present at the start, Auto Scaling, or spotswap through CreateFleet. */

@@ -13,9 +13,9 @@ import {
   TAG_REPLACING_INSTANCE,
 } from '../../lambdas/core/constants.ts'
 import type { Session } from './faults.ts'
-import { warmPoolOwner } from './group-features.ts'
 import { describeServing, isServing } from './load-balancers.ts'
 import { isActiveMember, isRunningOrPending, type SimRegion } from './state.ts'
+import { warmPoolOwner } from './warm-pool.ts'
 
 export type WriteRecord =
   /** A request naming a group (sizes, tags, attach, detach, a launch for it). */

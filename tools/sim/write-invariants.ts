@@ -6,7 +6,7 @@
 import type { GlobalConfig } from '../../lambdas/core/config/config.ts'
 import { isManaged } from '../../lambdas/core/config/managed.ts'
 import { ORPHAN_SCHEDULE_PERIODS } from '../../lambdas/core/constants.ts'
-import { GROUP_NAME_TAG } from './asg.ts'
+import { GROUP_NAME_TAG } from './asg-members.ts'
 import { effectiveConfig } from './group-state.ts'
 import type { RegionSnapshot, StepContext, StepRun, Violation } from './invariant-ledger.ts'
 import { isRunningOrPending } from './state.ts'
