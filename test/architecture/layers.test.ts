@@ -140,7 +140,6 @@ const cyclesOf = (graph: ReadonlyMap<string, readonly string[]>): string[][] => 
   return found.sort((a, b) => (a[0] ?? '').localeCompare(b[0] ?? ''))
 }
 
-
 /** Every relative import of every source under lambdas/, tools/ and lib/, resolved to a repository path. */
 const fileGraph = (): Map<string, string[]> =>
   new Map(

@@ -3,7 +3,7 @@
  * Times are minutes after the start, so a case reads as a story.
  */
 import type { ChaosCase, CrashPoint, ErrorStorm, OwnerAction, QueuedRuns } from '../../tools/chaos/case.ts'
-import { CHAOS_START } from '../../tools/chaos/generate.ts'
+import { CHAOS_START } from '../../tools/chaos/draw.ts'
 import type { Violation } from '../../tools/sim/invariant-ledger.ts'
 
 export const REGION = 'us-east-1'
