@@ -5,22 +5,22 @@
  * launched for, which member a swap attached for it. Events carry no group name.
  */
 import type { GlobalConfig } from '../core/config/config.ts'
+import { groupQuery } from '../core/config/managed.ts'
 import {
   TAG_INTERRUPTION_WARNED,
   TAG_REBALANCE_AT_RISK,
   TAG_REPLACEMENT_ATTEMPT,
   TAG_REPLACING_INSTANCE,
 } from '../core/constants.ts'
-
-const PARTNER_TAGS = [TAG_INTERRUPTION_WARNED, TAG_REBALANCE_AT_RISK, TAG_REPLACEMENT_ATTEMPT]
-
-import { groupQuery } from '../core/config/managed.ts'
 import type { InterruptionSignal, InterruptionSnapshot } from '../core/interruption/decision.ts'
 import { targetGroupName } from '../core/interruption/interruption.ts'
 import { mayReplaceAhead } from '../core/interruption/leave.ts'
 import type { LifecycleHook } from '../core/port.ts'
 import type { Group } from '../core/types.ts'
 import type { InterruptionCloud } from './deps.ts'
+
+/** Tags of a spot member a replacement was launched for: it may be the partner of an attached one. */
+const PARTNER_TAGS = [TAG_INTERRUPTION_WARNED, TAG_REBALANCE_AT_RISK, TAG_REPLACEMENT_ATTEMPT]
 
 export const observeInstance = async (
   cloud: InterruptionCloud,

@@ -1,6 +1,6 @@
 /** What a log line or the replacer's summary says about one outcome. */
 import type { FleetOverride } from '../core/port.ts'
-import type { Outcome } from './execute.ts'
+import type { Outcome } from './outcome.ts'
 
 /** Candidate types by override list: launches share their lists (core/plan/fleet-choices.ts), summaries too. */
 const candidateTypes = new WeakMap<readonly FleetOverride[], readonly string[]>()

@@ -1,12 +1,22 @@
-/** Report: CloudWatch metrics per group and per region, named in core/metric-names.ts. */
-
+/**
+ * Report: one log line per action and per finding worth a look, and CloudWatch metrics per group and per
+ * region, named in core/metric-names.ts.
+ */
 import type { ConfigError } from '../core/config/config.ts'
 import { HOURS_PER_MONTH } from '../core/constants.ts'
-import type { MetricsSink, MetricValue } from '../core/log.ts'
+import { type UntrustedInstance, untrustedReason } from '../core/group/provenance.ts'
+import type { OwnerChanges } from '../core/group/scaling-activities.ts'
+import type { Log, MetricsSink, MetricValue } from '../core/log.ts'
 import { DIMENSION_GROUP, DIMENSION_REASON, DIMENSION_REGION, Metric } from '../core/metric-names.ts'
 import type { GroupPlan } from '../core/plan/actions.ts'
-import type { Outcome } from './execute.ts'
-import { heldBackByReason, isHeldBack } from './reasons.ts'
+import type { Outcome } from './outcome.ts'
+import { summarizeOutcome } from './outcome-summary.ts'
+import { heldBackByReason, isHeldBack, logReasonChanges, type ReasonMemory } from './reasons.ts'
+
+interface Telemetry {
+  readonly log: Log
+  readonly metrics: MetricsSink
+}
 
 interface Tally {
   hourlySavingsUsd: number
@@ -128,5 +138,90 @@ export const emitRegionMetrics = (
   for (const [reason, count] of Object.entries(heldBackByReason(groups.map((g) => g.plan))))
     sink.emit({ [DIMENSION_REGION]: region, [DIMENSION_REASON]: reason }, [
       { name: Metric.OnDemandHeldBack, unit: 'Count', value: count },
+    ])
+}
+
+/** Instances tagged as spotswap's launches that are not: a warning each, and a count per group. */
+export const reportUntrusted = (
+  { log, metrics }: Telemetry,
+  region: string,
+  group: string,
+  untrusted: readonly UntrustedInstance[],
+): void => {
+  if (untrusted.length === 0) return
+  for (const suspect of untrusted)
+    log.warn('instance tagged as spotswap launch left alone', {
+      region,
+      group,
+      instanceId: suspect.instanceId,
+      reason: untrustedReason(suspect),
+    })
+  metrics.emit({ [DIMENSION_REGION]: region, [DIMENSION_GROUP]: group }, [
+    { name: Metric.UntrustedInstances, unit: 'Count', value: untrusted.length },
+  ])
+}
+
+/**
+ * Sentences of the groups' scaling activities in none of Auto Scaling's known wordings: the wording is not
+ * a documented contract, so a change in it must show (a log line and a metric) rather than pass unseen.
+ */
+export const reportUnclassified = (
+  { log, metrics }: Telemetry,
+  region: string,
+  changes: ReadonlyMap<string, OwnerChanges>,
+): void => {
+  for (const [group, read] of changes) {
+    if (read.kind !== 'read' || (read.unclassified ?? 0) === 0) continue
+    log.warn('scaling activities in an unknown wording', { region, group, sentences: read.unclassified })
+    metrics.emit({ [DIMENSION_REGION]: region, [DIMENSION_GROUP]: group }, [
+      { name: Metric.UnclassifiedScalingActivities, unit: 'Count', value: read.unclassified ?? 0 },
+    ])
+  }
+}
+
+/**
+ * A group whose instance refreshes could not be read goes on as if none ran: a swap during a refresh wastes
+ * a launch but loses no capacity. Said in a warning and the InstanceRefreshUnreadable metric, so an account
+ * where the read always fails (a missing permission) shows.
+ */
+export const reportRefreshUnreadable = (
+  { log, metrics }: Telemetry,
+  region: string,
+  group: string,
+  error: string,
+): void => {
+  log.warn('instance refreshes unreadable: the group proceeds as if none were running', {
+    region,
+    group,
+    error,
+  })
+  metrics.emit({ [DIMENSION_REGION]: region, [DIMENSION_GROUP]: group }, [
+    { name: Metric.InstanceRefreshUnreadable, unit: 'Count', value: 1 },
+  ])
+}
+
+/**
+ * What one group's run says as it ends: a line per action, the skip, the members whose reason for staying
+ * on-demand changed (when the container remembers them), launches left alone, an exceeded plan budget.
+ */
+export const reportGroupRun = (
+  telemetry: Telemetry & { readonly reasons?: ReasonMemory | undefined },
+  region: string,
+  dryRun: boolean,
+  plan: GroupPlan,
+  outcomes: readonly Outcome[],
+): void => {
+  const { log, metrics, reasons } = telemetry
+  for (const outcome of outcomes) {
+    const entry = { region, group: plan.group, ...summarizeOutcome(outcome) }
+    if (outcome.status === 'failed') log.error('action failed', entry)
+    else log.info(dryRun ? 'action planned (dry run)' : 'action done', entry)
+  }
+  if (plan.skipped) log.info('group skipped', { region, group: plan.group, reason: plan.skipped })
+  if (reasons !== undefined) logReasonChanges(log, region, plan, reasons)
+  reportUntrusted(telemetry, region, plan.group, plan.untrusted ?? [])
+  if (plan.skip?.code === 'plan-budget-exceeded')
+    metrics.emit({ [DIMENSION_REGION]: region, [DIMENSION_GROUP]: plan.group }, [
+      { name: Metric.PlanBudgetExceeded, unit: 'Count', value: 1 },
     ])
 }

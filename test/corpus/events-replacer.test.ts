@@ -4,7 +4,7 @@
  * concern nothing spotswap should change (an unmanaged group, a duplicate) run a read-only reconcile.
  */
 import { describe, expect, it } from 'vitest'
-import type { ReplacerSummary } from '../../lambdas/replacer/replacer.ts'
+import type { ReplacerSummary } from '../../lambdas/replacer/summary.ts'
 import { deliverToReplacer, longestLine } from './support/deliver.ts'
 import { type EventEntry, loadEventCorpus } from './support/event-corpus.ts'
 

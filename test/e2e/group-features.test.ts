@@ -6,7 +6,7 @@
  */
 import { DescribeInstanceRefreshesCommand, PutWarmPoolCommand } from '@aws-sdk/client-auto-scaling'
 import { expect, it, vi } from 'vitest'
-import type { ReplacerSummary } from '../../lambdas/replacer/replacer.ts'
+import type { ReplacerSummary } from '../../lambdas/replacer/summary.ts'
 import { scheduledEvent } from '../events/builders.ts'
 import { autoScaling } from './support/clients.ts'
 import { E2E_TIMEOUT_MS } from './support/events.ts'
@@ -37,7 +37,8 @@ describeMoto('group features against moto', (moto) => {
         expect(web?.warmPool).toEqual({ poolState: 'Stopped', reuseOnScaleIn: false })
 
         let now = new Date()
-        const { createHandler, defaultDeps } = await import('../../lambdas/replacer/handler.ts')
+        const { createHandler } = await import('../../lambdas/replacer/create-handler.ts')
+        const { defaultDeps } = await import('../../lambdas/replacer/default-deps.ts')
         const handle = createHandler({ ...defaultDeps(), now: () => now })
         const summaries: ReplacerSummary[] = []
         for (let run = 0; run < 6; run++) {

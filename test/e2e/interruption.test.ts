@@ -130,7 +130,8 @@ describeMoto('interruption handler against moto', (moto) => {
 
         // The next replacer runs replace the on-demand backfill with spot again.
         vi.resetModules()
-        const { createHandler, defaultDeps } = await import('../../lambdas/replacer/handler.ts')
+        const { createHandler } = await import('../../lambdas/replacer/create-handler.ts')
+        const { defaultDeps } = await import('../../lambdas/replacer/default-deps.ts')
         let now = new Date()
         const replace = createHandler({ ...defaultDeps(), now: () => now })
         const scheduled = events.scheduledEvent({ region: REGION, time: now.toISOString() })
@@ -200,7 +201,8 @@ describeMoto('interruption handler against moto', (moto) => {
 
         // The immediate request, then the ones 45 s and 90 s later, as the replacer receives them (no fan-out here).
         vi.resetModules()
-        const { createHandler, defaultDeps } = await import('../../lambdas/replacer/handler.ts')
+        const { createHandler } = await import('../../lambdas/replacer/create-handler.ts')
+        const { defaultDeps } = await import('../../lambdas/replacer/default-deps.ts')
         const replace = createHandler(defaultDeps())
         const asDelivered = { Records: [{ eventSource: 'aws:sqs', messageId: 'm-0', body: immediate?.Body }] }
         await replace(asDelivered, {})
@@ -240,7 +242,8 @@ describeMoto('interruption handler against moto', (moto) => {
         expect((await groupState('web', REGION)).members.map((m) => m.id)).toEqual([atRisk])
 
         vi.resetModules()
-        const { createHandler, defaultDeps } = await import('../../lambdas/replacer/handler.ts')
+        const { createHandler } = await import('../../lambdas/replacer/create-handler.ts')
+        const { defaultDeps } = await import('../../lambdas/replacer/default-deps.ts')
         let now = new Date()
         const replace = createHandler({ ...defaultDeps(), now: () => now })
         const scheduled = events.scheduledEvent({ region: REGION, time: now.toISOString() })

@@ -28,7 +28,8 @@ const REGION = 'eu-west-1'
 const convert = async () => {
   vi.resetModules()
   process.env.REGIONS = REGION
-  const { createHandler, defaultDeps } = await import('../../lambdas/replacer/handler.ts')
+  const { createHandler } = await import('../../lambdas/replacer/create-handler.ts')
+  const { defaultDeps } = await import('../../lambdas/replacer/default-deps.ts')
   let now = new Date()
   const handle = createHandler({ ...defaultDeps(), now: () => now })
   for (let run = 0; run < 3; run++) {
@@ -122,7 +123,8 @@ describeMoto('launch sources and subnets against moto', (moto) => {
         )
         vi.resetModules()
         process.env.REGIONS = REGION
-        const { createHandler, defaultDeps } = await import('../../lambdas/replacer/handler.ts')
+        const { createHandler } = await import('../../lambdas/replacer/create-handler.ts')
+        const { defaultDeps } = await import('../../lambdas/replacer/default-deps.ts')
         const summary = await createHandler(defaultDeps())(scheduledEvent({ region: REGION }), {})
         const group = summary.regions[0]?.groups?.find((g) => g.group === 'web')
         expect(group?.skipped).toMatch(/^weighted-capacity \(m5\.xlarge=2/)

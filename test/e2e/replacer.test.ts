@@ -4,7 +4,7 @@
  */
 import { DescribeLaunchTemplatesCommand } from '@aws-sdk/client-ec2'
 import { expect, it, vi } from 'vitest'
-import type { ReplacerSummary } from '../../lambdas/replacer/replacer.ts'
+import type { ReplacerSummary } from '../../lambdas/replacer/summary.ts'
 import { embeddedCatalog } from '../../tools/data/catalog.ts'
 import { scheduledEvent } from '../events/builders.ts'
 import { ec2 } from './support/clients.ts'
@@ -17,7 +17,8 @@ import { allInstances, createGroup, groupState } from './support/world.ts'
 const loadHandler = async (env: Record<string, string>, clock: () => Date) => {
   vi.resetModules()
   Object.assign(process.env, { REGIONS: 'us-east-1', ...env })
-  const { createHandler, defaultDeps } = await import('../../lambdas/replacer/handler.ts')
+  const { createHandler } = await import('../../lambdas/replacer/create-handler.ts')
+  const { defaultDeps } = await import('../../lambdas/replacer/default-deps.ts')
   return createHandler({ ...defaultDeps(), now: clock })
 }
 

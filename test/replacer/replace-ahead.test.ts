@@ -4,7 +4,8 @@ import { groupRunRequestEvent } from '../../lambdas/core/events/definitions.ts'
 import { silentLog } from '../../lambdas/core/log.ts'
 import type { SpotPrice } from '../../lambdas/core/types.ts'
 import { embeddedOnDemandPrices } from '../../lambdas/data/on-demand-prices.ts'
-import { createReplacer, type FanoutMessage } from '../../lambdas/replacer/replacer.ts'
+import { createHandler } from '../../lambdas/replacer/create-handler.ts'
+import type { FanoutMessage } from '../../lambdas/replacer/deps.ts'
 import { embeddedCatalog } from '../../tools/data/catalog.ts'
 import { NOW, realSpotPrices } from '../builders/world.ts'
 import { FakeCloud } from '../fakes/fake-cloud.ts'
@@ -42,7 +43,7 @@ const convertedWithDoomedMember = () => {
 const replacerFor = (cloud: FakeCloud, env: Record<string, string> = {}) => {
   const enqueued: FanoutMessage[] = []
   let now = START
-  const replace = createReplacer({
+  const replace = createHandler({
     env: { REGIONS: 'us-east-1', ...env },
     now: () => now,
     log: silentLog,

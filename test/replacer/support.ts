@@ -2,12 +2,9 @@
 import type { Log, MetricsSink } from '../../lambdas/core/log.ts'
 import type { SpotPrice } from '../../lambdas/core/types.ts'
 import { embeddedOnDemandPrices } from '../../lambdas/data/on-demand-prices.ts'
-import {
-  createReplacer,
-  type FanoutMessage,
-  type ReplacerDeps,
-  type ReplacerSummary,
-} from '../../lambdas/replacer/replacer.ts'
+import { createHandler } from '../../lambdas/replacer/create-handler.ts'
+import type { FanoutMessage, ReplacerDeps } from '../../lambdas/replacer/deps.ts'
+import type { ReplacerSummary } from '../../lambdas/replacer/summary.ts'
 import { embeddedCatalog } from '../../tools/data/catalog.ts'
 import { NOW, realSpotPrices } from '../builders/world.ts'
 import { FakeCloud } from '../fakes/fake-cloud.ts'
@@ -88,7 +85,7 @@ export const harness = (
       recorded.requested.push({ region, group, delaySeconds })
     },
   }
-  const replace = createReplacer(deps)
+  const replace = createHandler(deps)
   for (const cloud of Object.values(clouds)) cloud.now = () => now
   return {
     recorded,

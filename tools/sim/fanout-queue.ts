@@ -4,7 +4,7 @@
  * events and run requests all become messages of the region's group; one sent while another is in flight
  * waits and is delivered once the group is free, in order.
  *
- * A run that crashed (a failed region run is not handed back: replacer.ts) keeps its
+ * A run that crashed (a failed region run is not handed back: lambdas/replacer/create-handler.ts) keeps its
  * message: SQS delivers it again once the visibility timeout after its receipt is over, and FIFO holds
  * every later message of the group until then
  * (https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues-understanding-logic.html).

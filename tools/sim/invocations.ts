@@ -181,7 +181,7 @@ export class Invocations {
         })
         for (const { plan } of result.groups) this.ctx.onPlanned?.(region, plan)
       } catch (error) {
-        // A failed region run is logged and its message deleted (the next tick reconciles; replacer.ts).
+        // A failed region run is logged and its message deleted (the next tick reconciles; lambdas/replacer/create-handler.ts).
         if (!session.crashed) this.ctx.log.error('region run failed', { region, error: String(error) })
       }
       // A crashed invocation never answers: SQS delivers its message again after the visibility timeout.

@@ -208,7 +208,7 @@ export type OnDemandCode =
   | 'on-demand-minimum'
   | 'group-skipped'
   | 'replacement-did-not-serve'
-  // Its launch, swap or retirement waits for a read this run could not make (replacer/run-region.ts).
+  // Its launch, swap or retirement waits for a read this run could not make (core/region/protection.ts).
   | 'protection-unread'
   | Exclude<
       InstanceSkipCode,

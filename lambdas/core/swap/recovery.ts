@@ -27,7 +27,7 @@ export interface RecoveryInput {
   readonly now: Date
   /**
    * Changes of desired capacity the group's scaling activities show since the swap started. Undefined
-   * until read: a plan that would retire something is made again once they are (run-region.ts).
+   * until read: a plan that would retire something is made again once they are (replacer/plan-region.ts).
    */
   readonly ownerChanges: OwnerChanges | undefined
   /** Load-balancer health of the attached replacements; undefined until read (see GroupPlan.awaitingHealth). */

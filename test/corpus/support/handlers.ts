@@ -1,9 +1,9 @@
 /**
  * Both Lambdas wired to fake clouds and recorders, the way their own tests wire them: the replacer
- * through createReplacer(deps), the interruption handler through createHandler(deps).
+ * through its createHandler(deps), the interruption handler through createHandler(deps).
  */
 import { createHandler } from '../../../lambdas/interruption/create-handler.ts'
-import { createReplacer } from '../../../lambdas/replacer/replacer.ts'
+import { createHandler as createReplacer } from '../../../lambdas/replacer/create-handler.ts'
 import type { FakeCloud } from '../../fakes/fake-cloud.ts'
 import { recorders } from './telemetry.ts'
 import { START } from './worlds.ts'

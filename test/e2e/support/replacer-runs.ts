@@ -46,7 +46,8 @@ export interface ReplacerRun {
 export const loadReplacer = async (region: string, group: string, clock: () => Date) => {
   vi.resetModules()
   process.env.REGIONS = region
-  const { createHandler, defaultDeps } = await import('../../../lambdas/replacer/handler.ts')
+  const { createHandler } = await import('../../../lambdas/replacer/create-handler.ts')
+  const { defaultDeps } = await import('../../../lambdas/replacer/default-deps.ts')
   const { createAwsCloud } = await import('../../../lambdas/aws/cloud.ts')
   const calls: ApiCallName[] = []
   const looks: { group: string; delaySeconds: number }[] = []

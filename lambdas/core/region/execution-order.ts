@@ -1,0 +1,43 @@
+/**
+ * In which order a group's actions run, and which ones a failure earlier in the same run stops. Pure:
+ * the executor (replacer/execute.ts) asks before each action, with the kinds that failed so far.
+ */
+import type { Action } from '../plan/actions.ts'
+
+const ORDER: Record<Action['kind'], number> = {
+  // Give-backs follow the pairs' retirements (a stable sort keeps the order the records were numbered in).
+  'complete-swap': 2,
+  'release-pair': 2,
+  'give-back': 2,
+  'close-swap': 3,
+  'terminate-spot': 4,
+  swap: 5,
+  'launch-spot': 6,
+  'release-doomed': 7,
+  'settle-members': 8,
+}
+
+/**
+ * Actions that must not run once one of these kinds failed in the same group: each step down is
+ * announced in the record as the one after the previous step, so the steps stop at the first failure,
+ * and the record is dropped only once every step is done.
+ */
+const STEPS_DOWN: readonly Action['kind'][] = ['complete-swap', 'give-back']
+const REQUIRES: Partial<Record<Action['kind'], readonly Action['kind'][]>> = {
+  'complete-swap': STEPS_DOWN,
+  'release-pair': STEPS_DOWN,
+  'give-back': STEPS_DOWN,
+  'close-swap': STEPS_DOWN,
+  // A swap that starts in the run that closed the last one is sized against the closed one's outcome.
+  swap: [...STEPS_DOWN, 'close-swap'],
+}
+
+/** The actions in the order they run; actions of one kind keep the plan's order. */
+export const executionOrder = (actions: readonly Action[]): Action[] =>
+  [...actions].sort((a, b) => ORDER[a.kind] - ORDER[b.kind])
+
+/** The failed kind that keeps an action of this kind from running, if any. */
+export const blockedBy = (
+  kind: Action['kind'],
+  failedKinds: ReadonlySet<Action['kind']>,
+): Action['kind'] | undefined => REQUIRES[kind]?.find((failed) => failedKinds.has(failed))

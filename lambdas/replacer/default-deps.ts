@@ -1,0 +1,40 @@
+/**
+ * The real wiring: one AWS adapter per region (created on first use and kept for the container's life),
+ * Powertools telemetry, the wall clock, the fan-out queue, and the run-request queue when
+ * RUN_REQUEST_QUEUE_URL is set (without it, the next scheduled run is the next look at a group).
+ */
+import { createAwsCloud, createRegionDirectory } from '../aws/cloud.ts'
+import { sendFanoutMessages } from '../aws/fanout-queue.ts'
+import { sendRunRequests } from '../aws/run-request-queue.ts'
+import type { CloudPort } from '../core/port.ts'
+import { createLogger, createMetrics, emfMetricsSink, powertoolsLog } from '../telemetry.ts'
+import type { ReplacerDeps } from './deps.ts'
+
+const SERVICE = 'spotswap-replacer'
+
+export const defaultDeps = (
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): ReplacerDeps => {
+  const log = powertoolsLog(createLogger(SERVICE))
+  const clouds = new Map<string, CloudPort>()
+  const runRequestQueue = env.RUN_REQUEST_QUEUE_URL?.trim()
+  return {
+    env,
+    now: () => new Date(),
+    log,
+    metrics: emfMetricsSink(createMetrics(SERVICE)),
+    cloudFor: (region) => {
+      const cloud = clouds.get(region) ?? createAwsCloud(region, { logger: log })
+      clouds.set(region, cloud)
+      return cloud
+    },
+    regionDirectory: createRegionDirectory(),
+    enqueue: sendFanoutMessages,
+    ...(runRequestQueue
+      ? {
+          requestRun: (region, group, delay) =>
+            sendRunRequests(runRequestQueue, region, group, [delay], new Date()),
+        }
+      : {}),
+  }
+}

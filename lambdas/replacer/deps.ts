@@ -1,0 +1,28 @@
+/**
+ * What the replacer needs from the outside world. `defaultDeps()` wires the real ones; tests pass a
+ * stateful fake cloud, captured telemetry and a queue that records what it is sent.
+ */
+import type { Log, MetricsSink } from '../core/log.ts'
+import type { CloudPort, RegionDirectory } from '../core/port.ts'
+
+export interface FanoutMessage {
+  readonly groupId: string
+  readonly deduplicationId: string
+  readonly body: string
+}
+
+export interface ReplacerDeps {
+  readonly env: Readonly<Record<string, string | undefined>>
+  readonly now: () => Date
+  readonly log: Log
+  readonly metrics: MetricsSink
+  readonly cloudFor: (region: string) => CloudPort
+  readonly regionDirectory: RegionDirectory
+  readonly enqueue: (queueUrl: string, messages: readonly FanoutMessage[]) => Promise<void>
+  /**
+   * A run of one group after a delay, through the run-request queue (RUN_REQUEST_QUEUE_URL): a swap
+   * waiting for its replacements to serve is looked at again before the next scheduled run. Without it
+   * the next scheduled run looks.
+   */
+  readonly requestRun?: (region: string, group: string, delaySeconds: number) => Promise<void>
+}

@@ -1,0 +1,99 @@
+/**
+ * Launches a spot replacement (and records the attempt on the member it replaces), and lets a doomed
+ * member leave its group. Part of the executor (replacer/execute.ts).
+ */
+import { isCapacityErrorCode, isNotFound, isPermanentLaunchErrorCode } from '../aws/errors.ts'
+import { TAG_NO_SPOT_CAPACITY_UNTIL, TAG_REPLACEMENT_ATTEMPT } from '../core/constants.ts'
+import type { LaunchSpotAction, ReleaseDoomedAction } from '../core/plan/actions.ts'
+import { attemptTag } from '../core/plan/attempts.ts'
+import type { CloudPort } from '../core/port.ts'
+import { describeError, type Outcome } from './outcome.ts'
+
+/**
+ * Out of the group without a decrement: the group backfills now rather than when EC2 takes the member.
+ * Through Auto Scaling, so its termination hooks and load-balancer draining run in the time left
+ * (https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_TerminateInstanceInAutoScalingGroup.html).
+ */
+export const releaseDoomed = async (cloud: CloudPort, action: ReleaseDoomedAction): Promise<Outcome> => {
+  try {
+    await cloud.terminateInGroup(action.instanceId, false)
+  } catch (error) {
+    if (!isNotFound(error)) throw error
+    return { action, status: 'done', detail: 'already gone' }
+  }
+  return { action, status: 'done' }
+}
+
+/** A doomed member whose replacement could not be launched leaves the group at once (see releaseIfNotLaunched). */
+export const launchSpot = async (cloud: CloudPort, action: LaunchSpotAction): Promise<Outcome> => {
+  let outcome: Outcome
+  try {
+    outcome = await tryLaunchSpot(cloud, action)
+  } catch (error) {
+    if (!action.releaseIfNotLaunched) throw error
+    outcome = { action, status: 'failed', detail: describeError(error) }
+  }
+  if (outcome.status !== 'failed' || !action.releaseIfNotLaunched) return outcome
+  const released = await releaseDoomed(cloud, {
+    kind: 'release-doomed',
+    group: action.group,
+    instanceId: action.replacing,
+    reason: 'no replacement could be launched ahead of its interruption',
+  })
+  return {
+    ...outcome,
+    detail: `${outcome.detail}; ${action.replacing} left the group (${released.detail ?? 'terminated in it'})`,
+  }
+}
+
+const tryLaunchSpot = async (cloud: CloudPort, action: LaunchSpotAction): Promise<Outcome> => {
+  // The attempt is recorded first: a run that stops before EC2 answers leaves it to be made again.
+  const attempt = { attempt: action.attempt, since: action.attemptSince }
+  await cloud.tagInstances([action.replacing], { [TAG_REPLACEMENT_ATTEMPT]: attemptTag(attempt) })
+  const result = await cloud.launchSpot({
+    groupName: action.group,
+    launchTemplate: action.launchTemplate,
+    launchConfigurationName: action.launchConfigurationName,
+    overrides: action.overrides,
+    allocationStrategy: action.allocationStrategy,
+    tags: action.tags,
+    clientToken: action.clientToken,
+  })
+  // With the temporary template of a launch-configuration group, which is deleted: provenance needs it.
+  const outcome = attemptTag(
+    attempt,
+    result.ok
+      ? { instanceId: result.instanceId, launchTemplateId: result.launchTemplateId }
+      : { instanceId: undefined },
+  )
+  if (result.ok) {
+    await cloud.tagInstances([action.replacing], { [TAG_REPLACEMENT_ATTEMPT]: outcome })
+    return { action, status: 'done', instanceId: result.instanceId, instanceType: result.instanceType }
+  }
+  const summary = result.errors.map((e) => `${e.instanceType ?? '?'}: ${e.code}`).join(', ')
+  const all = (test: (code: string) => boolean) =>
+    result.errors.length > 0 && result.errors.every((e) => test(e.code))
+  const noCapacity = all(isCapacityErrorCode)
+  // Every override refused for a reason the same request meets again: backed off like a lack of capacity,
+  // not retried every run. (Capacity and permanent errors mixed: some pool may have capacity later.)
+  const refused = !noCapacity && all((code) => isCapacityErrorCode(code) || isPermanentLaunchErrorCode(code))
+  // Recorded on the instance (state lives in AWS): the next attempt gets a new token, and after a lack of
+  // capacity or a refusal every later run leaves the instance alone for a while.
+  await cloud.tagInstances([action.replacing], {
+    [TAG_REPLACEMENT_ATTEMPT]: outcome,
+    ...(noCapacity || refused ? { [TAG_NO_SPOT_CAPACITY_UNTIL]: action.capacityBackoffUntil } : {}),
+  })
+  if (refused)
+    return {
+      action,
+      status: 'failed',
+      refused: true,
+      detail: `launch refused (${summary}): EC2 will refuse it again until the group's launch template, image or permissions change; next try at ${action.capacityBackoffUntil}`,
+    }
+  if (!noCapacity) return { action, status: 'failed', detail: `launch failed (${summary || 'no detail'})` }
+  return {
+    action,
+    status: 'failed',
+    detail: `no spot capacity in any candidate pool (${summary}); next try at ${action.capacityBackoffUntil}`,
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * Plans one region's groups in rounds: first with what is cheap to know, then again for the groups whose
+ * plans need per-group or per-instance details, once those are read. Which details and which groups is
+ * decided in core/region/; the reads are made here, through the port.
+ */
+import type { GlobalConfig } from '../core/config/config.ts'
+import type { RefreshObservation } from '../core/group/instance-refresh.ts'
+import type { OwnerChanges } from '../core/group/scaling-activities.ts'
+import type { HealthObservation } from '../core/group/serving.ts'
+import type { GroupPlan } from '../core/plan/actions.ts'
+import { planGroup } from '../core/plan/planner.ts'
+import type { Selection } from '../core/plan/selection.ts'
+import type { CloudPort, LifecycleHook } from '../core/port.ts'
+import {
+  changesCapacity,
+  detailsMayChange,
+  retiresForSwap,
+  stackNameOf,
+  startsReplacements,
+} from '../core/region/details-needed.ts'
+import { retiredBy, widenProtectionReads, withoutUnreadProtection } from '../core/region/protection.ts'
+import type { ManagedGroup, RegionSnapshot } from './observe.ts'
+import { readHealth, readOwnerChanges, readStartingDetails } from './observe-details.ts'
+
+/** What every plan of one region run shares. */
+export interface PlanContext {
+  readonly snapshot: RegionSnapshot
+  readonly config: GlobalConfig
+  readonly now: Date
+  readonly maxPoolShare: number | undefined
+  /** One cache per product description (selections depend on its spot prices), kept across passes. */
+  readonly caches: Map<string, Map<string, Selection>>
+  /** Told what the groups' scaling activities said, once read. */
+  readonly onOwnerChanges?: (changes: ReadonlyMap<string, OwnerChanges>) => void
+  /** Told about each group whose instance refreshes could not be read. */
+  readonly onRefreshUnreadable?: (group: string, error: string) => void
+}
+
+interface PlanDetails {
+  readonly protectedIds: ReadonlySet<string>
+  readonly stackStatuses: ReadonlyMap<string, string>
+  readonly ownerChanges: ReadonlyMap<string, OwnerChanges>
+  readonly health: ReadonlyMap<string, HealthObservation>
+  readonly hooks: ReadonlyMap<string, readonly LifecycleHook[]>
+  readonly refreshes: ReadonlyMap<string, RefreshObservation>
+}
+
+const planAll = (
+  context: PlanContext,
+  details: PlanDetails,
+  groups: readonly ManagedGroup[],
+): GroupPlan[] => {
+  const { snapshot, config, now, maxPoolShare, caches } = context
+  const cacheFor = (productDescription: string): Map<string, Selection> => {
+    const cache = caches.get(productDescription) ?? new Map<string, Selection>()
+    caches.set(productDescription, cache)
+    return cache
+  }
+  return groups.map((managed) =>
+    planGroup({
+      group: managed.group,
+      instances: snapshot.instances,
+      launched: managed.launched,
+      catalog: snapshot.catalog,
+      spotPrices: snapshot.spotPrices.get(managed.productDescription) ?? new Map(),
+      onDemandPrices: snapshot.onDemandPrices.get(managed.productDescription)?.prices ?? new Map(),
+      config: managed.config,
+      scheduleMinutes: config.scheduleMinutes,
+      terminationProtected: details.protectedIds,
+      stackStatus: details.stackStatuses.get(stackNameOf(managed.group) ?? ''),
+      ownerChanges: details.ownerChanges.get(managed.group.name),
+      health: details.health.get(managed.group.name),
+      lifecycleHooks: details.hooks.get(managed.group.name),
+      instanceRefresh: details.refreshes.get(managed.group.name),
+      subnetZones: snapshot.subnetZones,
+      now,
+      selectionCache: cacheFor(managed.productDescription),
+      ...(maxPoolShare === undefined ? {} : { maxPoolShare }),
+    }),
+  )
+}
+
+/** The plans with the ones planned again in place of their first ones. */
+const replacing = (plans: readonly GroupPlan[], again: readonly GroupPlan[]): GroupPlan[] => {
+  const byGroup = new Map(again.map((p) => [p.group, p]))
+  return plans.map((p) => byGroup.get(p.group) ?? p)
+}
+
+/** A plan that skips a protected instance may pick another one; a few rounds settle it. */
+const MAX_PROTECTION_ROUNDS = 3
+
+/**
+ * Plans with what is cheap to know, then reads per-instance and per-stack details only for what the plan
+ * would touch: stack statuses of groups about to change, termination protection of instances about to be
+ * retired. Groups whose details change something are planned again (a skipped instance may hand its turn
+ * to one not yet read, hence the rounds). A converged account makes none of these reads.
+ */
+export const planRegion = async (given: PlanContext, cloud: CloudPort): Promise<readonly GroupPlan[]> => {
+  let context = given
+  const { snapshot } = context
+  const none = {
+    protectedIds: new Set<string>(),
+    stackStatuses: new Map<string, string>(),
+    ownerChanges: new Map<string, OwnerChanges>(),
+    health: new Map<string, HealthObservation>(),
+    hooks: new Map<string, readonly LifecycleHook[]>(),
+    refreshes: new Map<string, RefreshObservation>(),
+  }
+  let plans = planAll(context, none, snapshot.groups)
+  // Swaps waiting for their replacements to serve: with the health read, they may retire partners now.
+  const health = await readHealth(cloud, snapshot.groups, plans)
+  if (health.size > 0) {
+    const waiting = snapshot.groups.filter((g) => health.has(g.group.name))
+    plans = replacing(plans, planAll(context, { ...none, health }, waiting))
+  }
+  // A member whose zone has no compatible pool may be replaced in another zone once every zone of its
+  // group is known: the subnets no instance told are read (one DescribeSubnets) and the groups planned again.
+  const unknownSubnets = [...new Set(plans.flatMap((p) => p.unknownSubnets ?? []))]
+  if (unknownSubnets.length > 0) {
+    const read = await cloud.subnetZones(unknownSubnets)
+    const subnetZones = new Map([...snapshot.subnetZones, ...read])
+    context = { ...context, snapshot: { ...snapshot, subnetZones } }
+    const needing = new Set(plans.filter((p) => (p.unknownSubnets ?? []).length > 0).map((p) => p.group))
+    const again = context.snapshot.groups.filter((g) => needing.has(g.group.name))
+    plans = replacing(plans, planAll(context, { ...none, health }, again))
+  }
+  const changing = snapshot.groups.filter((_, i) => changesCapacity(plans[i] as GroupPlan))
+  if (changing.length === 0) return plans
+  const stackNames = [...new Set(changing.map((g) => stackNameOf(g.group)).filter((n) => n !== undefined))]
+  const stackStatuses =
+    stackNames.length > 0 ? await cloud.stackStatuses(stackNames) : new Map<string, string>()
+  const starting = snapshot.groups.filter((_, i) => startsReplacements(plans[i] as GroupPlan))
+  const { hooks, refreshes } = await readStartingDetails(cloud, starting)
+  for (const [name, refresh] of refreshes)
+    if (refresh.kind === 'unreadable') context.onRefreshUnreadable?.(name, refresh.error)
+  // Read before any retirement of a swap is kept; later details only ever take retirements away.
+  const retiring = snapshot.groups.filter((_, i) => retiresForSwap(plans[i] as GroupPlan))
+  const ownerChanges = await readOwnerChanges(cloud, retiring)
+  context.onOwnerChanges?.(ownerChanges)
+  const checked = new Set<string>()
+  const protectedIds = new Set<string>()
+  // Members to read beside what the plans retire: those of groups where a protected one turned up.
+  const alsoRead = new Set<string>()
+  const details = { stackStatuses, ownerChanges, hooks, refreshes }
+  let replan = changing.filter((g) => detailsMayChange(g.group, details))
+  for (let round = 0; round < MAX_PROTECTION_ROUNDS; round++) {
+    const unchecked = [...new Set([...retiredBy(plans), ...alsoRead])].filter((id) => !checked.has(id))
+    if (unchecked.length > 0) {
+      for (const id of await cloud.terminationProtected(unchecked)) protectedIds.add(id)
+      for (const id of unchecked) checked.add(id)
+    }
+    const widened = widenProtectionReads(
+      changing.map((g) => g.group),
+      protectedIds,
+      snapshot.instances,
+      checked,
+    )
+    for (const id of widened.alsoRead) alsoRead.add(id)
+    const hit = new Set([...replan.map((g) => g.group.name), ...widened.withProtected])
+    if (hit.size === 0 || (unchecked.length === 0 && round > 0)) break
+    const again = changing.filter((g) => hit.has(g.group.name))
+    plans = replacing(plans, planAll(context, { ...details, protectedIds, health }, again))
+    replan = []
+  }
+  return withoutUnreadProtection(plans, checked)
+}

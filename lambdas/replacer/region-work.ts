@@ -1,0 +1,77 @@
+/**
+ * One unit of an invocation's work: a region, or some of its groups. Runs it (run-region.ts), hands the
+ * rest of a region too large for one invocation to the fan-out queue, and times the run.
+ */
+import type { GlobalConfig } from '../core/config/config.ts'
+import { FANOUT_GROUPS_PER_REGION_MESSAGE } from '../core/constants.ts'
+import { DIMENSION_REGION, Metric } from '../core/metric-names.ts'
+import type { ReplacerDeps } from './deps.ts'
+import { regionWorkEvent } from './event-registry.ts'
+import type { ReasonMemory } from './reasons.ts'
+import { runRegion } from './run-region.ts'
+import { type RegionSummary, summarizeRegion } from './summary.ts'
+
+export interface Work {
+  readonly region: string
+  readonly onlyGroups?: readonly string[] | undefined
+  readonly messageId: string | undefined
+}
+
+/** SQS FIFO deduplication ids: at most 128 characters, alphanumerics and punctuation only. */
+export const deduplicationId = (...parts: readonly string[]): string =>
+  parts
+    .join('-')
+    .replace(/[^\x21-\x7e]/g, '_')
+    .slice(0, 128)
+
+export const runWork = async (
+  deps: ReplacerDeps,
+  reasons: ReasonMemory,
+  config: GlobalConfig,
+  work: Work,
+): Promise<RegionSummary> => {
+  const started = Date.now()
+  const now = deps.now()
+  try {
+    const result = await runRegion({
+      cloud: deps.cloudFor(work.region),
+      config,
+      now,
+      log: deps.log,
+      metrics: deps.metrics,
+      reasons,
+      ...(work.onlyGroups ? { onlyGroups: work.onlyGroups } : {}),
+      ...(deps.requestRun
+        ? {
+            requestRun: (group: string, delay: number) =>
+              deps.requestRun?.(work.region, group, delay) ?? Promise.resolve(),
+          }
+        : {}),
+      // Only a queue worker can hand the rest of a large region to other invocations.
+      ...(config.fanoutQueueUrl && !work.onlyGroups ? { splitAbove: FANOUT_GROUPS_PER_REGION_MESSAGE } : {}),
+    })
+    if (result.deferred && config.fanoutQueueUrl) {
+      const bucket = Math.floor(now.getTime() / (config.scheduleMinutes * 60_000))
+      await deps.enqueue(
+        config.fanoutQueueUrl,
+        result.deferred.map((groups, index) => ({
+          groupId: work.region,
+          deduplicationId: deduplicationId(work.region, `chunk${index}`, String(bucket)),
+          body: JSON.stringify(regionWorkEvent(work.region, now, groups)),
+        })),
+      )
+      return { region: work.region, deferredChunks: result.deferred.length }
+    }
+    return summarizeRegion(result)
+  } catch (error) {
+    deps.log.error('region run failed', { region: work.region, error: String(error) })
+    return {
+      region: work.region,
+      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+    }
+  } finally {
+    deps.metrics.emit({ [DIMENSION_REGION]: work.region }, [
+      { name: Metric.RunDurationMs, unit: 'Milliseconds', value: Date.now() - started },
+    ])
+  }
+}

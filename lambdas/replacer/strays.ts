@@ -1,0 +1,31 @@
+/**
+ * Cleans up one region's strays: reads their partners' records and their group membership, and
+ * terminates the ones core/region/strays.ts judges spotswap's and in no group. The others are reported.
+ */
+import type { Log, MetricsSink } from '../core/log.ts'
+import type { CloudPort } from '../core/port.ts'
+import { judgeStrays, strayPartnerIds, strayTerminations } from '../core/region/strays.ts'
+import type { Group, Instance } from '../core/types.ts'
+import { executeActions } from './execute.ts'
+import type { Outcome } from './outcome.ts'
+import { reportUntrusted } from './report.ts'
+
+export const cleanStrays = async (
+  candidates: readonly Instance[],
+  groups: ReadonlyMap<string, Group> | undefined,
+  cloud: CloudPort,
+  options: { readonly log: Log; readonly metrics: MetricsSink; readonly dryRun: boolean },
+): Promise<Outcome[]> => {
+  if (candidates.length === 0) return []
+  const partners = new Map(
+    (await cloud.describeInstances(strayPartnerIds(candidates), { includeTerminated: true })).map((i) => [
+      i.id,
+      i,
+    ]),
+  )
+  const { ours, untrusted } = judgeStrays(candidates, groups, partners)
+  for (const { group, instance } of untrusted) reportUntrusted(options, cloud.region, group, [instance])
+  if (ours.length === 0) return []
+  const owners = await cloud.groupOfInstances(ours.map((i) => i.id))
+  return executeActions(cloud, strayTerminations(ours, owners), options.dryRun)
+}
