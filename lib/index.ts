@@ -9,5 +9,6 @@ export {
 export { DEFAULT_REGIONS } from './default-regions.ts'
 export { SpotSwapEventForwarder, type SpotSwapEventForwarderProps } from './forwarder.ts'
 export { LAMBDA_BUNDLING, LAMBDA_RUNTIME } from './functions.ts'
-export { SpotSwap, type SpotSwapProps } from './spotswap.ts'
+export { SpotSwap } from './spotswap.ts'
+export type { SpotSwapProps } from './spotswap-props.ts'
 export { createSpotSwapStacks, SpotSwapForwarderStack, SpotSwapStack, SpotSwapStage } from './stacks.ts'

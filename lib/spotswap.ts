@@ -4,30 +4,22 @@
  * handler reacts to spot interruption warnings and rebalance recommendations from every covered region
  * (other regions forward them here with SpotSwapEventForwarder).
  */
-import { Annotations, Duration, Stack, Token } from 'aws-cdk-lib'
+import { Annotations, Duration, Stack } from 'aws-cdk-lib'
 import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch'
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions'
-import { Rule, Schedule } from 'aws-cdk-lib/aws-events'
-import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets'
 import { Policy } from 'aws-cdk-lib/aws-iam'
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations'
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources'
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs'
-import type { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs'
+import type { LogGroup } from 'aws-cdk-lib/aws-logs'
 import { Topic } from 'aws-cdk-lib/aws-sns'
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions'
 import type { Queue } from 'aws-cdk-lib/aws-sqs'
 import { Construct } from 'constructs'
 import { DEFAULT_SCHEDULE_MINUTES } from '../lambdas/core/constants.ts'
 import { SpotSwapAlarms } from './alarms.ts'
-import {
-  configurationEnvironment,
-  type SpotSwapConfiguration,
-  validateConfiguration,
-} from './configuration.ts'
+import { configurationEnvironment, validateConfiguration } from './configuration.ts'
 import { SpotSwapDashboard } from './dashboard.ts'
-import { isRegionName } from './default-regions.ts'
-import { patternFor, ROUTED_EVENTS, SCHEDULE_RULE_NAME } from './event-patterns.ts'
 import {
   createSpotSwapFunction,
   INTERRUPTION_ENTRY,
@@ -35,8 +27,9 @@ import {
   type SpotSwapFunction,
 } from './functions.ts'
 import { type Grant, toStatement } from './grant.ts'
+import { createHomeRules } from './home-rules.ts'
 import { acknowledgeWildcards } from './nag.ts'
-import { DEFAULT_PASSABLE_ROLES, type PassableRoles, widerPassableRolesWarning } from './pass-role.ts'
+import { DEFAULT_PASSABLE_ROLES, widerPassableRolesWarning } from './pass-role.ts'
 import { interruptionGrants, replacerGrants } from './permissions.ts'
 import {
   acceptMessagesOnlyFrom,
@@ -62,66 +55,9 @@ import {
   RUN_REQUEST_BATCH_SIZE,
   replacerMaxEventAge,
 } from './sizing.ts'
-
-export interface SpotSwapProps {
-  /**
-   * The regions whose Auto Scaling groups spotswap manages (the Lambdas' REGIONS). Every region but
-   * this stack's own needs a SpotSwapEventForwarder, or its interruptions would go unhandled.
-   * @default - only this stack's region
-   */
-  readonly regions?: readonly string[]
-  /**
-   * How often the replacer runs, in minutes (also the Lambdas' SCHEDULE_MINUTES).
-   * @default 5
-   */
-  readonly scheduleMinutes?: number
-  /**
-   * The Lambdas' configuration, with AutoSpotting's variable names (TAG_FILTERS, MIN_ON_DEMAND_NUMBER,
-   * ...). Validated at synth time; TAG_FILTERS and TAG_FILTERING_MODE also shape the IAM policy.
-   * @default - every built-in default (opt-in groups tagged spot-enabled=true)
-   */
-  readonly configuration?: SpotSwapConfiguration
-  /**
-   * Which IAM roles the replacer may pass to EC2 (the instance profile roles of the managed groups'
-   * launch templates). A wider choice than marked roles raises a synth warning.
-   * @default - roles tagged spotswap:passable=true
-   */
-  readonly passableRoles?: PassableRoles
-  /**
-   * E-mail address subscribed to the alarms (the recipient must confirm the subscription).
-   * @default - alarms without notification
-   */
-  readonly notificationEmail?: string
-  /**
-   * Name of an Auto Scaling group to rehearse interruptions on: creates an AWS FIS experiment template
-   * that interrupts one of its running spot instances.
-   * @default - no experiment template
-   */
-  readonly rehearsalGroupName?: string
-  /**
-   * How long the Lambdas' logs are kept.
-   * @default RetentionDays.ONE_MONTH
-   */
-  readonly logRetention?: RetentionDays
-  /**
-   * Reserved concurrency of the replacer: at most this many region runs at once.
-   * @default 5
-   */
-  readonly replacerConcurrency?: number
-  /**
-   * Failed replacements per hour, account-wide, that raise the replacement-failure alarm.
-   * @default 3
-   */
-  readonly replacementFailuresPerHour?: number
-  /**
-   * Name of the CloudWatch dashboard.
-   * @default 'SpotSwap'
-   */
-  readonly dashboardName?: string
-}
+import { type SpotSwapProps, validateShape } from './spotswap-props.ts'
 
 const DEFAULT_REPLACEMENT_FAILURES_PER_HOUR = 3
-const MAX_SCHEDULE_MINUTES = 1440
 
 export class SpotSwap extends Construct {
   readonly replacer: NodejsFunction
@@ -241,37 +177,14 @@ export class SpotSwap extends Construct {
       }),
     )
 
-    const homeRules: Rule[] = []
-    const schedule = new Rule(this, 'Schedule', {
-      ruleName: SCHEDULE_RULE_NAME,
-      description: `spotswap: run the replacer every ${scheduleMinutes} minute(s)`,
-      schedule: Schedule.rate(schedulePeriod),
-      targets: [
-        new LambdaFunction(this.replacer, {
-          deadLetterQueue: this.failedEvents,
-          retryAttempts: REPLACER_RETRY_ATTEMPTS,
-          maxEventAge: replacerEventAge,
-        }),
-      ],
+    const homeRules = createHomeRules(this, {
+      replacer: this.replacer,
+      interruptionHandler: this.interruptionHandler,
+      failedEvents: this.failedEvents,
+      schedulePeriod,
+      scheduleMinutes,
+      replacerEventAge,
     })
-    homeRules.push(schedule)
-    for (const event of ROUTED_EVENTS) {
-      const handler = event.handler === 'replacer' ? this.replacer : this.interruptionHandler
-      const rule = new Rule(this, `On-${event.kind}`, {
-        ruleName: event.ruleName,
-        description: `spotswap: ${event.description}`,
-        eventPattern: patternFor(event, Stack.of(this).account),
-        targets: [
-          new LambdaFunction(handler, {
-            deadLetterQueue: this.failedEvents,
-            ...(event.handler === 'replacer'
-              ? { retryAttempts: REPLACER_RETRY_ATTEMPTS, maxEventAge: replacerEventAge }
-              : { retryAttempts: INTERRUPTION_RETRY_ATTEMPTS, maxEventAge: INTERRUPTION_MAX_EVENT_AGE }),
-          }),
-        ],
-      })
-      homeRules.push(rule)
-    }
     const lambdas = [replacer.role, interruption.role]
     acceptMessagesOnlyFrom(this.failedEvents, { roles: lambdas, rules: homeRules })
     acceptMessagesOnlyFrom(fanoutQueue, { roles: [replacer.role] })
@@ -329,20 +242,5 @@ export class SpotSwap extends Construct {
     const topic = new Topic(this, 'AlarmTopic', { displayName: 'spotswap alarms', enforceSSL: true })
     topic.addSubscription(new EmailSubscription(email))
     return topic
-  }
-}
-
-const validateShape = (regions: readonly string[], scheduleMinutes: number, concurrency: number): void => {
-  const bad = regions.filter((region) => !Token.isUnresolved(region) && !isRegionName(region))
-  if (regions.length === 0 || bad.length > 0) {
-    throw new Error(`regions must be region names such as eu-west-1 (bad: ${bad.join(', ') || 'none given'})`)
-  }
-  if (!Number.isInteger(scheduleMinutes) || scheduleMinutes < 1 || scheduleMinutes > MAX_SCHEDULE_MINUTES) {
-    throw new Error(`scheduleMinutes must be a whole number of minutes from 1 to ${MAX_SCHEDULE_MINUTES}`)
-  }
-  if (!Number.isInteger(concurrency) || concurrency < MIN_FANOUT_CONCURRENCY + FANOUT_CONCURRENCY_HEADROOM) {
-    throw new Error(
-      `replacerConcurrency must be an integer of at least ${MIN_FANOUT_CONCURRENCY + FANOUT_CONCURRENCY_HEADROOM}`,
-    )
   }
 }

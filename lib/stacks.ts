@@ -15,7 +15,8 @@ import {
 import type { Construct } from 'constructs'
 import type { AppConfig } from './app-config.ts'
 import { SpotSwapEventForwarder } from './forwarder.ts'
-import { SpotSwap, type SpotSwapProps } from './spotswap.ts'
+import { SpotSwap } from './spotswap.ts'
+import type { SpotSwapProps } from './spotswap-props.ts'
 
 export const HOME_STACK_NAME = 'SpotSwap'
 export const forwarderStackName = (region: string): string => `SpotSwap-forwarder-${region}`
