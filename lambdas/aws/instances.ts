@@ -1,5 +1,5 @@
 /** EC2 instance reads. */
-import { DescribeInstanceAttributeCommand, DescribeInstancesCommand, type Filter } from '@aws-sdk/client-ec2'
+import type { Filter } from '@aws-sdk/client-ec2'
 import { INSTANCE_ID_FILTER_CHUNK, TAG_LAUNCHED_FOR_GROUP } from '../core/constants.ts'
 import type { DescribeInstancesOptions } from '../core/port.ts'
 import type { Instance } from '../core/types.ts'
@@ -17,7 +17,7 @@ const NOT_TERMINATED: Filter = {
 const describeWithFilters = async (ctx: AwsContext, filters: Filter[]): Promise<Instance[]> => {
   const reservations = await collectPages(async (nextToken) => {
     const page = await ctx.call('ec2:DescribeInstances', () =>
-      ctx.ec2.send(new DescribeInstancesCommand({ Filters: filters, NextToken: nextToken })),
+      ctx.ec2.describeInstances({ Filters: filters, NextToken: nextToken }),
     )
     return { items: page.Reservations ?? [], nextToken: page.NextToken }
   })
@@ -57,9 +57,7 @@ export const terminationProtected = async (ctx: AwsContext, ids: readonly string
     [...new Set(ids)].map(async (id) => {
       const response = await ignoreNotFound(
         ctx.call('ec2:DescribeInstanceAttribute', () =>
-          ctx.ec2.send(
-            new DescribeInstanceAttributeCommand({ InstanceId: id, Attribute: 'disableApiTermination' }),
-          ),
+          ctx.ec2.describeInstanceAttribute({ InstanceId: id, Attribute: 'disableApiTermination' }),
         ),
       )
       return response?.DisableApiTermination?.Value === true ? id : undefined

@@ -3,7 +3,7 @@
  * cannot answer (no permission, no network, an emulator without it). Never throws: a run without
  * live prices still knows roughly what on-demand costs.
  */
-import { type Filter, GetProductsCommand } from '@aws-sdk/client-pricing'
+import type { Filter } from '@aws-sdk/client-pricing'
 import { productDescriptionOf } from '../core/platform.ts'
 import type { OnDemandPrices } from '../core/types.ts'
 import { embeddedOnDemandPrices } from '../data/on-demand-prices.ts'
@@ -99,15 +99,13 @@ const fetchFromPricingApi = async (ctx: AwsContext, platform: string): Promise<M
   const filters = pricingFilters(ctx.region, platform)
   const items = await collectPages(async (nextToken) => {
     const page = await ctx.call('pricing:GetProducts', () =>
-      ctx.pricing.send(
-        new GetProductsCommand({
-          ServiceCode: 'AmazonEC2',
-          Filters: filters,
-          FormatVersion: 'aws_v1',
-          MaxResults: PRICING_PAGE_SIZE,
-          NextToken: nextToken,
-        }),
-      ),
+      ctx.pricing.getProducts({
+        ServiceCode: 'AmazonEC2',
+        Filters: filters,
+        FormatVersion: 'aws_v1',
+        MaxResults: PRICING_PAGE_SIZE,
+        NextToken: nextToken,
+      }),
     )
     const priceList: unknown = page.PriceList
     return { items: Array.isArray(priceList) ? (priceList as unknown[]) : [], nextToken: page.NextToken }

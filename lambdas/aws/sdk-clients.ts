@@ -1,0 +1,106 @@
+/**
+ * The narrow interfaces of sdk.ts over the real SDK clients of clients.ts: each method sends its command
+ * through the bare client (not the aggregated `EC2` class, which would bundle every command of the
+ * service into the Lambda), so the SDK's retries, endpoints and mocks apply as before.
+ */
+import {
+  AttachInstancesCommand,
+  CreateOrUpdateTagsCommand,
+  DeleteTagsCommand as DeleteGroupTagsCommand,
+  DescribeAutoScalingGroupsCommand,
+  DescribeAutoScalingInstancesCommand,
+  DescribeInstanceRefreshesCommand,
+  DescribeLaunchConfigurationsCommand,
+  DescribeLifecycleHooksCommand,
+  DescribeScalingActivitiesCommand,
+  DetachInstancesCommand,
+  TerminateInstanceInAutoScalingGroupCommand,
+  UpdateAutoScalingGroupCommand,
+} from '@aws-sdk/client-auto-scaling'
+import { DescribeStacksCommand } from '@aws-sdk/client-cloudformation'
+import {
+  CreateFleetCommand,
+  CreateLaunchTemplateCommand,
+  CreateTagsCommand,
+  DeleteLaunchTemplateCommand,
+  DeleteTagsCommand,
+  DescribeInstanceAttributeCommand,
+  DescribeInstancesCommand,
+  DescribeInstanceTypesCommand,
+  DescribeSpotPriceHistoryCommand,
+  DescribeSubnetsCommand,
+  TerminateInstancesCommand,
+} from '@aws-sdk/client-ec2'
+import {
+  DescribeInstanceHealthCommand,
+  DescribeLoadBalancersCommand,
+} from '@aws-sdk/client-elastic-load-balancing'
+import {
+  DescribeTargetGroupsCommand,
+  DescribeTargetHealthCommand,
+} from '@aws-sdk/client-elastic-load-balancing-v2'
+import { GetProductsCommand } from '@aws-sdk/client-pricing'
+import {
+  autoScalingClient,
+  cloudFormationClient,
+  ec2Client,
+  elbClient,
+  elbv2Client,
+  pricingClient,
+} from './clients.ts'
+import type { AwsClients } from './sdk.ts'
+
+export const sdkClients = (region: string): AwsClients => {
+  const ec2 = ec2Client(region)
+  const autoScaling = autoScalingClient(region)
+  const cloudFormation = cloudFormationClient(region)
+  const pricing = pricingClient()
+  const elbv2 = elbv2Client(region)
+  const elb = elbClient(region)
+  return {
+    ec2: {
+      describeInstances: (input) => ec2.send(new DescribeInstancesCommand(input)),
+      describeInstanceAttribute: (input) => ec2.send(new DescribeInstanceAttributeCommand(input)),
+      describeInstanceTypes: (input) => ec2.send(new DescribeInstanceTypesCommand(input)),
+      describeSpotPriceHistory: (input) => ec2.send(new DescribeSpotPriceHistoryCommand(input)),
+      describeSubnets: (input) => ec2.send(new DescribeSubnetsCommand(input)),
+      createFleet: (input) => ec2.send(new CreateFleetCommand(input)),
+      createLaunchTemplate: (input) => ec2.send(new CreateLaunchTemplateCommand(input)),
+      deleteLaunchTemplate: (input) => ec2.send(new DeleteLaunchTemplateCommand(input)),
+      terminateInstances: (input) => ec2.send(new TerminateInstancesCommand(input)),
+      createTags: (input) => ec2.send(new CreateTagsCommand(input)),
+      deleteTags: (input) => ec2.send(new DeleteTagsCommand(input)),
+    },
+    autoScaling: {
+      describeAutoScalingGroups: (input) => autoScaling.send(new DescribeAutoScalingGroupsCommand(input)),
+      describeAutoScalingInstances: (input) =>
+        autoScaling.send(new DescribeAutoScalingInstancesCommand(input)),
+      describeLifecycleHooks: (input) => autoScaling.send(new DescribeLifecycleHooksCommand(input)),
+      describeInstanceRefreshes: (input) => autoScaling.send(new DescribeInstanceRefreshesCommand(input)),
+      describeScalingActivities: (input) => autoScaling.send(new DescribeScalingActivitiesCommand(input)),
+      describeLaunchConfigurations: (input) =>
+        autoScaling.send(new DescribeLaunchConfigurationsCommand(input)),
+      attachInstances: (input) => autoScaling.send(new AttachInstancesCommand(input)),
+      detachInstances: (input) => autoScaling.send(new DetachInstancesCommand(input)),
+      terminateInstanceInAutoScalingGroup: (input) =>
+        autoScaling.send(new TerminateInstanceInAutoScalingGroupCommand(input)),
+      updateAutoScalingGroup: (input) => autoScaling.send(new UpdateAutoScalingGroupCommand(input)),
+      createOrUpdateTags: (input) => autoScaling.send(new CreateOrUpdateTagsCommand(input)),
+      deleteTags: (input) => autoScaling.send(new DeleteGroupTagsCommand(input)),
+    },
+    cloudFormation: {
+      describeStacks: (input) => cloudFormation.send(new DescribeStacksCommand(input)),
+    },
+    pricing: {
+      getProducts: (input) => pricing.send(new GetProductsCommand(input)),
+    },
+    elbv2: {
+      describeTargetGroups: (input) => elbv2.send(new DescribeTargetGroupsCommand(input)),
+      describeTargetHealth: (input) => elbv2.send(new DescribeTargetHealthCommand(input)),
+    },
+    elb: {
+      describeLoadBalancers: (input) => elb.send(new DescribeLoadBalancersCommand(input)),
+      describeInstanceHealth: (input) => elb.send(new DescribeInstanceHealthCommand(input)),
+    },
+  }
+}
