@@ -5,7 +5,7 @@
 import { type GlobalConfig, parseGlobalConfig } from '../../lambdas/core/config.ts'
 import { discardMetrics, silentLog } from '../../lambdas/core/log.ts'
 import { runRegion } from '../../lambdas/replacer/run-region.ts'
-import { SimCloud } from '../sim/cloud.ts'
+import { simCloud } from '../sim/cloud.ts'
 import { groupState } from '../sim/group-state.ts'
 import type { World } from '../sim/world.ts'
 
@@ -17,13 +17,12 @@ export const runAllRegions = async (world: World, config: GlobalConfig): Promise
   await Promise.all(
     [...world.regions.keys()].map((region) =>
       runRegion({
-        cloud: new SimCloud(world, region, {
-          id: ++sessions,
-          actor: 'replacer',
+        cloud: simCloud(
+          world,
           region,
-          crashed: false,
-          failedCalls: 0,
-        }),
+          { id: ++sessions, actor: 'replacer', region, crashed: false, failedCalls: 0 },
+          silentLog,
+        ),
         config,
         now,
         log: silentLog,

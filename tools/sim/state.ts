@@ -136,16 +136,8 @@ export class SimRegion {
   readonly launchConfigurations = new Set<string>()
   /** Every group's load balancers, by traffic source key (`target-group:<arn>`, `classic:<name>`). */
   readonly loadBalancers = new Map<string, SimLoadBalancer>()
-  /** Launch templates the adapter created for launch-configuration groups and has not deleted yet, by name: id. */
-  readonly temporaryTemplates = new Map<string, string>()
-  /**
-   * When the adapter's container caches expire (lambdas/aws/context.ts): a warm Lambda reads the
-   * catalogue and on-demand prices once per TTL, so the simulator counts those reads as often.
-   */
-  readonly adapterCache = {
-    catalogUntilMs: Number.NEGATIVE_INFINITY,
-    pricesUntilMs: new Map<string, number>(),
-  }
+  /** Launch templates the adapter created for launch-configuration groups and has not deleted yet, by name. */
+  readonly temporaryTemplates = new Map<string, { readonly id: string; readonly group: string | undefined }>()
   private readonly changed = new Set<SimGroup>()
   /** Instance id → the group it is a member of; kept by addMember/removeMember so lookups stay O(1). */
   private readonly membership = new Map<string, SimGroup>()
