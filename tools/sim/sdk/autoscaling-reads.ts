@@ -9,7 +9,7 @@ import { API_LIMITS } from '../../../lambdas/aws/limits.ts'
 import { groupNamed } from '../asg-api.ts'
 import { simAwsError, validationError } from '../errors.ts'
 import type { SimGroup } from '../state.ts'
-import { checkCount, type PageRule, pageOf } from './paging.ts'
+import { checkCount, type PageRule } from './paging.ts'
 import { answer, type SimApiContext, write } from './request.ts'
 import { toAutoScalingGroup } from './shapes.ts'
 
@@ -51,13 +51,20 @@ export const autoScalingReads = (
 > => ({
   describeAutoScalingGroups: (input) =>
     answer(ctx, 'autoscaling:DescribeAutoScalingGroups', () => {
-      const names = input.AutoScalingGroupNames
-      const filters = input.Filters ?? []
-      const found: SimGroup[] = []
-      for (const group of ctx.region.groups.values())
-        if ((names === undefined || names.includes(group.name)) && filters.every((f) => matches(group, f)))
-          found.push(group)
-      const page = pageOf(GROUPS, { maxResults: input.MaxRecords, nextToken: input.NextToken }, found)
+      const listing = (): SimGroup[] => {
+        const names = input.AutoScalingGroupNames
+        const filters = input.Filters ?? []
+        const found: SimGroup[] = []
+        for (const group of ctx.region.groups.values())
+          if ((names === undefined || names.includes(group.name)) && filters.every((f) => matches(group, f)))
+            found.push(group)
+        return found
+      }
+      const page = ctx.listings.page(
+        GROUPS,
+        { maxResults: input.MaxRecords, nextToken: input.NextToken },
+        listing,
+      )
       return {
         AutoScalingGroups: page.items.map((group) => toAutoScalingGroup(ctx.region, group)),
         NextToken: page.nextToken,
@@ -69,22 +76,27 @@ export const autoScalingReads = (
     answer(ctx, 'autoscaling:DescribeAutoScalingInstances', () => {
       const ids = input.InstanceIds ?? []
       checkCount(MEMBERS, 'instance ids', ids.length, API_LIMITS.autoScalingInstancesMax)
-      const members = ids.flatMap((id) => {
-        const group = ctx.region.groupOf(id)
-        const member = group?.members.get(id)
-        if (group === undefined || member === undefined) return []
-        return [
-          {
-            InstanceId: id,
-            AutoScalingGroupName: group.name,
-            AvailabilityZone: ctx.region.instances.get(id)?.zone ?? '',
-            LifecycleState: member.lifecycleState,
-            HealthStatus: member.lifecycleState.startsWith('Terminating') ? 'UNHEALTHY' : 'HEALTHY',
-            ProtectedFromScaleIn: member.protectedFromScaleIn,
-          },
-        ]
-      })
-      const page = pageOf(MEMBERS, { maxResults: input.MaxRecords, nextToken: input.NextToken }, members)
+      const listing = () =>
+        ids.flatMap((id) => {
+          const group = ctx.region.groupOf(id)
+          const member = group?.members.get(id)
+          if (group === undefined || member === undefined) return []
+          return [
+            {
+              InstanceId: id,
+              AutoScalingGroupName: group.name,
+              AvailabilityZone: ctx.region.instances.get(id)?.zone ?? '',
+              LifecycleState: member.lifecycleState,
+              HealthStatus: member.lifecycleState.startsWith('Terminating') ? 'UNHEALTHY' : 'HEALTHY',
+              ProtectedFromScaleIn: member.protectedFromScaleIn,
+            },
+          ]
+        })
+      const page = ctx.listings.page(
+        MEMBERS,
+        { maxResults: input.MaxRecords, nextToken: input.NextToken },
+        listing,
+      )
       return { AutoScalingInstances: page.items, NextToken: page.nextToken, $metadata: {} }
     }),
   describeLifecycleHooks: (input) =>
@@ -112,10 +124,10 @@ export const autoScalingReads = (
         const group = groupNamed(ctx.region, input.AutoScalingGroupName ?? '')
         // As moto answers it: an HTML page with status 500, which the SDK reports as an unknown error.
         if (group.refreshesUnreadable) throw simAwsError('InternalFailure', 500, 'Internal Server Error')
-        const page = pageOf(
+        const page = ctx.listings.page(
           REFRESHES,
           { maxResults: input.MaxRecords, nextToken: input.NextToken },
-          group.refreshes,
+          () => [...group.refreshes],
         )
         return {
           InstanceRefreshes: page.items.map((r) => ({
@@ -133,11 +145,10 @@ export const autoScalingReads = (
   describeScalingActivities: (input) =>
     answer(ctx, 'autoscaling:DescribeScalingActivities', () => {
       const group = groupNamed(ctx.region, input.AutoScalingGroupName ?? '')
-      const newestFirst = [...group.activities].reverse()
-      const page = pageOf(
+      const page = ctx.listings.page(
         ACTIVITIES,
         { maxResults: input.MaxRecords, nextToken: input.NextToken },
-        newestFirst,
+        () => [...group.activities].reverse(),
       )
       return {
         Activities: page.items.map((a, n) => ({

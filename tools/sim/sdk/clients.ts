@@ -12,6 +12,7 @@ import { autoScalingWrites } from './autoscaling-writes.ts'
 import { ec2Reads } from './ec2-reads.ts'
 import { ec2Writes } from './ec2-writes.ts'
 import { elb, elbv2 } from './load-balancers.ts'
+import { Listings } from './paging.ts'
 import { pricing } from './pricing.ts'
 import { answer, type SimApiContext } from './request.ts'
 
@@ -30,7 +31,7 @@ const cloudFormation = (ctx: SimApiContext): CloudFormationApi => ({
 })
 
 export const simClients = (world: World, region: string, session: Session): AwsClients => {
-  const ctx: SimApiContext = { world, region: world.region(region), session }
+  const ctx: SimApiContext = { world, region: world.region(region), session, listings: new Listings() }
   return {
     ec2: { ...ec2Reads(ctx), ...ec2Writes(ctx) },
     autoScaling: { ...autoScalingReads(ctx), ...autoScalingWrites(ctx) },

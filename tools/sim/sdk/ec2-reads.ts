@@ -8,9 +8,10 @@ import { API_LIMITS } from '../../../lambdas/aws/limits.ts'
 import { TERMINATED_VISIBLE_SECONDS } from '../constants.ts'
 import { instanceNotFound, simAwsError } from '../errors.ts'
 import { type SimInstance, zoneOfSubnet } from '../state.ts'
-import { checkCount, type PageRule, pageOf } from './paging.ts'
+import { checkCount, type PageRule } from './paging.ts'
 import { answer, groupOfId, type SimApiContext } from './request.ts'
-import { toEc2Instance, toEc2InstanceType, toEc2SpotPrice } from './shapes.ts'
+import { toEc2Instance, toEc2InstanceType } from './shapes.ts'
+import { spotPriceRows } from './spot-prices.ts'
 
 const INVALID = 'InvalidParameterValue'
 
@@ -82,12 +83,19 @@ const describeInstances = (ctx: SimApiContext, input: DescribeInstancesCommandIn
         400,
         'the simulator answers DescribeInstances by filters only, as the adapter asks',
       )
-    const filters = input.Filters ?? []
-    const matches = matcher(filters)
-    const found: SimInstance[] = []
-    for (const instance of candidates(ctx, filters))
-      if (listed(ctx, instance) && matches(instance)) found.push(instance)
-    const page = pageOf(INSTANCES, { maxResults: input.MaxResults, nextToken: input.NextToken }, found)
+    const listing = (): SimInstance[] => {
+      const filters = input.Filters ?? []
+      const matches = matcher(filters)
+      const found: SimInstance[] = []
+      for (const instance of candidates(ctx, filters))
+        if (listed(ctx, instance) && matches(instance)) found.push(instance)
+      return found
+    }
+    const page = ctx.listings.page(
+      INSTANCES,
+      { maxResults: input.MaxResults, nextToken: input.NextToken },
+      listing,
+    )
     const reservations: Reservation[] =
       page.items.length === 0 ? [] : [{ Instances: page.items.map(toEc2Instance) }]
     return { Reservations: reservations, NextToken: page.nextToken, $metadata: {} }
@@ -129,19 +137,22 @@ export const ec2Reads = (
     ),
   describeInstanceTypes: (input) =>
     answer(ctx, 'ec2:DescribeInstanceTypes', () => {
-      const page = pageOf(TYPES, { maxResults: input.MaxResults, nextToken: input.NextToken }, [
-        ...ctx.world.catalog.values(),
-      ])
+      const page = ctx.listings.page(
+        TYPES,
+        { maxResults: input.MaxResults, nextToken: input.NextToken },
+        () => [...ctx.world.catalog.values()],
+      )
       return { InstanceTypes: page.items.map(toEc2InstanceType), NextToken: page.nextToken, $metadata: {} }
     }),
   // The price in effect now per pool of the product description (market.ts), StartTime being now.
   describeSpotPriceHistory: (input) =>
     answer(ctx, 'ec2:DescribeSpotPriceHistory', () => {
-      const rows = (input.ProductDescriptions ?? []).flatMap((description) =>
-        ctx.region.market.priceRows(description, ctx.world.clock.now),
+      const page = ctx.listings.page(
+        PRICES,
+        { maxResults: input.MaxResults, nextToken: input.NextToken },
+        () => spotPriceRows(ctx.region.market, input.ProductDescriptions ?? [], ctx.world.clock.now),
       )
-      const page = pageOf(PRICES, { maxResults: input.MaxResults, nextToken: input.NextToken }, rows)
-      return { SpotPriceHistory: page.items.map(toEc2SpotPrice), NextToken: page.nextToken, $metadata: {} }
+      return { SpotPriceHistory: page.items, NextToken: page.nextToken, $metadata: {} }
     }),
   // The simulator's subnets are `subnet-<zone>`, one per zone of the region (state.ts subnetOf).
   describeSubnets: (input) =>

@@ -9,7 +9,7 @@ import type { Filter } from '@aws-sdk/client-pricing'
 import type { PricingApi } from '../../../lambdas/aws/cloud.ts'
 import { API_LIMITS } from '../../../lambdas/aws/limits.ts'
 import { simAwsError } from '../errors.ts'
-import { type PageRule, pageOf } from './paging.ts'
+import type { PageRule } from './paging.ts'
 import { answer, type SimApiContext } from './request.ts'
 
 const PRODUCTS: PageRule = {
@@ -58,8 +58,11 @@ export const pricing = (ctx: SimApiContext): PricingApi => ({
           400,
           'the simulator prices EC2 in its own region by operatingSystem only',
         )
-      const prices = [...ctx.region.market.onDemandPrices(platform)]
-      const page = pageOf(PRODUCTS, { maxResults: input.MaxResults, nextToken: input.NextToken }, prices)
+      const page = ctx.listings.page(
+        PRODUCTS,
+        { maxResults: input.MaxResults, nextToken: input.NextToken },
+        () => [...ctx.region.market.onDemandPrices(platform)],
+      )
       return {
         FormatVersion: 'aws_v1',
         PriceList: page.items.map(([type, usd]) => priceItem(type, region, usd)),

@@ -9,11 +9,13 @@ import type { Session } from '../faults.ts'
 import type { SimRegion } from '../state.ts'
 import { recordFailure, recordGroup, recordInstances } from '../touches.ts'
 import type { World } from '../world.ts'
+import type { Listings } from './paging.ts'
 
 export interface SimApiContext {
   readonly world: World
   readonly region: SimRegion
   readonly session: Session
+  readonly listings: Listings
 }
 
 /** One request of `ctx.session` named `service:Operation`, answered by `effect` once the gate lets it through. */

@@ -11,11 +11,10 @@ import type {
 import type {
   Instance as Ec2Instance,
   InstanceTypeInfo as Ec2InstanceTypeInfo,
-  SpotPrice as Ec2SpotPrice,
   InstanceStateName,
   Tag,
 } from '@aws-sdk/client-ec2'
-import type { InstanceState, InstanceTypeInfo, SpotPrice } from '../../../lambdas/core/types.ts'
+import type { InstanceState, InstanceTypeInfo } from '../../../lambdas/core/types.ts'
 import { type SimGroup, type SimInstance, type SimRegion, subnetOf } from '../state.ts'
 
 /** EC2's state codes (https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_InstanceState.html). */
@@ -152,12 +151,3 @@ export const toEc2InstanceType = (info: InstanceTypeInfo): Ec2InstanceTypeInfo =
         }),
   }
 }
-
-/** SpotPrice is a decimal string in EC2's answer; String(number) reads back to the same number. */
-export const toEc2SpotPrice = (row: SpotPrice): Ec2SpotPrice => ({
-  InstanceType: row.instanceType as Ec2SpotPrice['InstanceType'],
-  AvailabilityZone: row.zone,
-  ProductDescription: row.productDescription as Ec2SpotPrice['ProductDescription'],
-  SpotPrice: String(row.priceUsd),
-  Timestamp: row.timestamp,
-})
