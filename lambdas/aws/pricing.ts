@@ -67,15 +67,17 @@ const parseItem = (item: unknown): PriceListItem | undefined => {
   }
 }
 
+/** The cheapest positive hourly price among the item's on-demand terms (loops: a region lists ~800 items). */
 const hourlyUsd = (item: PriceListItem): number | undefined => {
-  const dimensions = Object.values(item.terms?.OnDemand ?? {}).flatMap((term) =>
-    Object.values(term.priceDimensions ?? {}),
-  )
-  const prices = dimensions
-    .filter((dimension) => dimension.unit === 'Hrs')
-    .map((dimension) => Number(dimension.pricePerUnit?.USD))
-    .filter((price) => Number.isFinite(price) && price > 0)
-  return prices.length > 0 ? Math.min(...prices) : undefined
+  let cheapest: number | undefined
+  for (const term of Object.values(item.terms?.OnDemand ?? {}))
+    for (const dimension of Object.values(term.priceDimensions ?? {})) {
+      if (dimension.unit !== 'Hrs') continue
+      const price = Number(dimension.pricePerUnit?.USD)
+      if (Number.isFinite(price) && price > 0 && (cheapest === undefined || price < cheapest))
+        cheapest = price
+    }
+  return cheapest
 }
 
 /**

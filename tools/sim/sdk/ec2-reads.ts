@@ -38,24 +38,26 @@ const PRICES = rule(
   API_LIMITS.spotPriceHistoryMaxResults.max,
 )
 
-/** The filters the adapter sends; any other is refused, as EC2 refuses a filter name it does not know. */
-const matcher = (filters: readonly Filter[]): ((instance: SimInstance) => boolean) => {
-  const tests = filters.map((filter): ((instance: SimInstance) => boolean) => {
-    const values = filter.Values ?? []
-    checkCount(INSTANCES, `values in filter ${filter.Name}`, values.length, API_LIMITS.ec2FilterValues)
-    const wanted = new Set(values)
-    switch (filter.Name) {
-      case 'instance-id':
-        return (i) => wanted.has(i.id)
-      case 'instance-state-name':
-        return (i) => wanted.has(i.state)
-      case 'tag-key':
-        return (i) => values.some((key) => i.tags[key] !== undefined)
-      default:
-        throw simAwsError(INVALID, 400, `The filter '${filter.Name}' is invalid`)
-    }
-  })
-  return (instance) => tests.every((test) => test(instance))
+type InstanceTest = (instance: SimInstance) => boolean
+
+/**
+ * The filters the adapter sends; any other is refused, as EC2 refuses a filter name it does not know.
+ * An `instance-id` filter is met by the candidates themselves (below), so it needs no test.
+ */
+const testOf = (filter: Filter): InstanceTest | undefined => {
+  const values = filter.Values ?? []
+  checkCount(INSTANCES, `values in filter ${filter.Name}`, values.length, API_LIMITS.ec2FilterValues)
+  const wanted = new Set(values)
+  switch (filter.Name) {
+    case 'instance-id':
+      return undefined
+    case 'instance-state-name':
+      return (i) => wanted.has(i.state)
+    case 'tag-key':
+      return (i) => values.some((key) => i.tags[key] !== undefined)
+    default:
+      throw simAwsError(INVALID, 400, `The filter '${filter.Name}' is invalid`)
+  }
 }
 
 /** EC2 keeps listing a terminated instance for about an hour after its shutdown began. */
@@ -68,7 +70,12 @@ const listed = (ctx: SimApiContext, instance: SimInstance): boolean =>
 const candidates = (ctx: SimApiContext, filters: readonly Filter[]): Iterable<SimInstance> => {
   const byId = filters.find((f) => f.Name === 'instance-id')
   if (byId === undefined) return ctx.region.instances.values()
-  return [...new Set(byId.Values ?? [])].flatMap((id) => ctx.region.instances.get(id) ?? [])
+  const found: SimInstance[] = []
+  for (const id of new Set(byId.Values ?? [])) {
+    const instance = ctx.region.instances.get(id)
+    if (instance !== undefined) found.push(instance)
+  }
+  return found
 }
 
 /**
@@ -85,10 +92,14 @@ const describeInstances = (ctx: SimApiContext, input: DescribeInstancesCommandIn
       )
     const listing = (): SimInstance[] => {
       const filters = input.Filters ?? []
-      const matches = matcher(filters)
+      const tests: InstanceTest[] = []
+      for (const filter of filters) {
+        const test = testOf(filter)
+        if (test !== undefined) tests.push(test)
+      }
       const found: SimInstance[] = []
       for (const instance of candidates(ctx, filters))
-        if (listed(ctx, instance) && matches(instance)) found.push(instance)
+        if (listed(ctx, instance) && tests.every((test) => test(instance))) found.push(instance)
       return found
     }
     const page = ctx.listings.page(
