@@ -98,7 +98,7 @@ export const testWorld = (raw: unknown, faults?: FaultHooks): TestWorld => {
   }
 }
 
-/** Launches one spot instance for a group through the port, as the replacer would (to replace `partner`). */
+/** Launches one spot instance for a group through the adapter, as the replacer would (to replace `partner`). */
 export const launchSpotFor = async (
   cloud: CloudPort,
   groupName: string,

@@ -1,6 +1,6 @@
 /**
  * The simulated account's mutable state: instances and Auto Scaling groups per region. Behaviour lives
- * in ec2.ts and asg.ts; the port (cloud.ts) converts this state into core types at the boundary.
+ * in ec2.ts and asg.ts; the simulated SDK clients (sdk/) answer from it in the SDK's shapes.
  */
 import type { LifecycleHook, SpotLaunchResult } from '../../lambdas/core/port.ts'
 import type { InstanceState, LaunchTemplateRef, Lifecycle, TrafficSources } from '../../lambdas/core/types.ts'
