@@ -2,19 +2,6 @@
  * Auto Scaling and EC2 writes. Failures reach the caller as the SDK raised them (classify them with
  * errors.ts): a missing instance is news the caller may act on ("raced", "already gone").
  */
-import {
-  AttachInstancesCommand,
-  CreateOrUpdateTagsCommand,
-  DeleteTagsCommand as DeleteGroupTagsCommand,
-  DetachInstancesCommand,
-  TerminateInstanceInAutoScalingGroupCommand,
-  UpdateAutoScalingGroupCommand,
-} from '@aws-sdk/client-auto-scaling'
-import {
-  CreateTagsCommand as CreateInstanceTagsCommand,
-  DeleteTagsCommand as DeleteInstanceTagsCommand,
-  TerminateInstancesCommand,
-} from '@aws-sdk/client-ec2'
 import type { AwsContext } from './context.ts'
 import { isNotFound } from './errors.ts'
 import { ATTACH_DETACH_CHUNK, INSTANCE_BATCH_CHUNK } from './limits.ts'
@@ -55,9 +42,7 @@ export const attachInstances = async (
 ): Promise<void> => {
   for (const batch of chunk(ids, ATTACH_DETACH_CHUNK)) {
     await ctx.call('autoscaling:AttachInstances', () =>
-      ctx.autoScaling.send(
-        new AttachInstancesCommand({ AutoScalingGroupName: groupName, InstanceIds: batch }),
-      ),
+      ctx.autoScaling.attachInstances({ AutoScalingGroupName: groupName, InstanceIds: batch }),
     )
   }
 }
@@ -70,13 +55,11 @@ export const detachInstances = async (
 ): Promise<void> => {
   for (const batch of chunk(ids, ATTACH_DETACH_CHUNK)) {
     await ctx.call('autoscaling:DetachInstances', () =>
-      ctx.autoScaling.send(
-        new DetachInstancesCommand({
-          AutoScalingGroupName: groupName,
-          InstanceIds: batch,
-          ShouldDecrementDesiredCapacity: decrementDesired,
-        }),
-      ),
+      ctx.autoScaling.detachInstances({
+        AutoScalingGroupName: groupName,
+        InstanceIds: batch,
+        ShouldDecrementDesiredCapacity: decrementDesired,
+      }),
     )
   }
 }
@@ -87,28 +70,22 @@ export const terminateInGroup = async (
   decrementDesired: boolean,
 ): Promise<void> => {
   await ctx.call('autoscaling:TerminateInstanceInAutoScalingGroup', () =>
-    ctx.autoScaling.send(
-      new TerminateInstanceInAutoScalingGroupCommand({
-        InstanceId: instanceId,
-        ShouldDecrementDesiredCapacity: decrementDesired,
-      }),
-    ),
+    ctx.autoScaling.terminateInstanceInAutoScalingGroup({
+      InstanceId: instanceId,
+      ShouldDecrementDesiredCapacity: decrementDesired,
+    }),
   )
 }
 
 export const terminateInstances = (ctx: AwsContext, ids: readonly string[]): Promise<void> =>
   forEachBatch(ids, INSTANCE_BATCH_CHUNK, (batch) =>
-    ctx.call('ec2:TerminateInstances', () =>
-      ctx.ec2.send(new TerminateInstancesCommand({ InstanceIds: batch })),
-    ),
+    ctx.call('ec2:TerminateInstances', () => ctx.ec2.terminateInstances({ InstanceIds: batch })),
   )
 
 /** MaxSize only: every other setting of the group stays as its owner left it. */
 export const setMaxSize = async (ctx: AwsContext, groupName: string, maxSize: number): Promise<void> => {
   await ctx.call('autoscaling:UpdateAutoScalingGroup', () =>
-    ctx.autoScaling.send(
-      new UpdateAutoScalingGroupCommand({ AutoScalingGroupName: groupName, MaxSize: maxSize }),
-    ),
+    ctx.autoScaling.updateAutoScalingGroup({ AutoScalingGroupName: groupName, MaxSize: maxSize }),
   )
 }
 
@@ -127,15 +104,13 @@ export const tagGroup = async (
   const entries = Object.entries(tags)
   if (entries.length === 0) return
   await ctx.call('autoscaling:CreateOrUpdateTags', () =>
-    ctx.autoScaling.send(
-      new CreateOrUpdateTagsCommand({
-        Tags: entries.map(([key, Value]) => ({
-          ...groupTag(groupName, key),
-          Value,
-          PropagateAtLaunch: false,
-        })),
-      }),
-    ),
+    ctx.autoScaling.createOrUpdateTags({
+      Tags: entries.map(([key, Value]) => ({
+        ...groupTag(groupName, key),
+        Value,
+        PropagateAtLaunch: false,
+      })),
+    }),
   )
 }
 
@@ -146,7 +121,7 @@ export const untagGroup = async (
 ): Promise<void> => {
   if (keys.length === 0) return
   await ctx.call('autoscaling:DeleteTags', () =>
-    ctx.autoScaling.send(new DeleteGroupTagsCommand({ Tags: keys.map((key) => groupTag(groupName, key)) })),
+    ctx.autoScaling.deleteTags({ Tags: keys.map((key) => groupTag(groupName, key)) }),
   )
 }
 
@@ -159,12 +134,10 @@ export const tagInstances = async (
   if (entries.length === 0) return
   await forEachBatch(ids, INSTANCE_BATCH_CHUNK, (batch) =>
     ctx.call('ec2:CreateTags', () =>
-      ctx.ec2.send(
-        new CreateInstanceTagsCommand({
-          Resources: batch,
-          Tags: entries.map(([Key, Value]) => ({ Key, Value })),
-        }),
-      ),
+      ctx.ec2.createTags({
+        Resources: batch,
+        Tags: entries.map(([Key, Value]) => ({ Key, Value })),
+      }),
     ),
   )
 }
@@ -178,7 +151,7 @@ export const untagInstances = async (
   if (keys.length === 0) return
   await forEachBatch(ids, INSTANCE_BATCH_CHUNK, (batch) =>
     ctx.call('ec2:DeleteTags', () =>
-      ctx.ec2.send(new DeleteInstanceTagsCommand({ Resources: batch, Tags: keys.map((Key) => ({ Key })) })),
+      ctx.ec2.deleteTags({ Resources: batch, Tags: keys.map((Key) => ({ Key })) }),
     ),
   )
 }

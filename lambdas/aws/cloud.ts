@@ -16,14 +16,6 @@ import {
   untagInstances,
 } from './actions.ts'
 import {
-  autoScalingClient,
-  cloudFormationClient,
-  ec2Client,
-  elbClient,
-  elbv2Client,
-  pricingClient,
-} from './clients.ts'
-import {
   type AdapterCaches,
   type AdapterLogger,
   type ApiCallListener,
@@ -43,12 +35,18 @@ import { launchSpot } from './launch.ts'
 import { trafficHealth } from './load-balancers.ts'
 import { describeInstanceTypes, describeSpotPrices } from './market.ts'
 import { onDemandPrices } from './pricing.ts'
+import type { AwsClients } from './sdk.ts'
+import { sdkClients } from './sdk-clients.ts'
 import { stackStatuses } from './stacks.ts'
 import { subnetZones } from './subnets.ts'
 
+export { type AdapterCaches, createAdapterCaches } from './context.ts'
 export { createRegionDirectory, type RegionDirectoryDeps } from './region-directory.ts'
+export type * from './sdk.ts'
 
 export interface AwsCloudDeps {
+  /** The services' SDK clients behind sdk.ts's narrow interfaces; defaults to the real ones (the simulator passes its own). */
+  readonly clients?: AwsClients
   /** Told `service:Operation` for every SDK call, e.g. `ec2:CreateFleet`. */
   readonly onApiCall?: ApiCallListener
   /** Defaults to a Powertools logger. */
@@ -71,12 +69,7 @@ const adapterLogger = (): AdapterLogger => {
 export const createAwsCloud = (region: string, deps: AwsCloudDeps = {}): CloudPort => {
   const ctx: AwsContext = {
     region,
-    ec2: ec2Client(region),
-    autoScaling: autoScalingClient(region),
-    cloudFormation: cloudFormationClient(region),
-    pricing: pricingClient(),
-    elbv2: elbv2Client(region),
-    elb: elbClient(region),
+    ...(deps.clients ?? sdkClients(region)),
     call: countedCall(deps.onApiCall),
     logger: deps.logger ?? adapterLogger(),
     now: deps.now ?? Date.now,

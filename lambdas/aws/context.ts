@@ -1,16 +1,11 @@
 /**
- * What every adapter module needs for one region: the clients, a counted way to call them, a logger,
+ * What every adapter module needs for one region: the clients (sdk.ts), a counted way to call them, a logger,
  * a clock and the per-container caches. Built once by createAwsCloud.
  */
-import type { AutoScalingClient } from '@aws-sdk/client-auto-scaling'
-import type { CloudFormationClient } from '@aws-sdk/client-cloudformation'
-import type { EC2Client } from '@aws-sdk/client-ec2'
-import type { ElasticLoadBalancingClient } from '@aws-sdk/client-elastic-load-balancing'
-import type { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2'
-import type { PricingClient } from '@aws-sdk/client-pricing'
 import { CATALOG_CACHE_TTL_MS, PRICE_CACHE_TTL_MS } from '../core/constants.ts'
 import type { Log } from '../core/log.ts'
 import type { Catalog, OnDemandPrices } from '../core/types.ts'
+import type { AwsClients } from './sdk.ts'
 import { TtlCache } from './ttl-cache.ts'
 
 export type AwsService = 'ec2' | 'autoscaling' | 'cloudformation' | 'pricing' | 'elasticloadbalancing'
@@ -33,17 +28,9 @@ export const createAdapterCaches = (): AdapterCaches => ({
   onDemandPrices: new TtlCache(PRICE_CACHE_TTL_MS),
 })
 
-export interface AwsContext {
+export interface AwsContext extends AwsClients {
   readonly region: string
-  readonly ec2: EC2Client
-  readonly autoScaling: AutoScalingClient
-  readonly cloudFormation: CloudFormationClient
-  readonly pricing: PricingClient
-  /** Target groups (Application, Network and Gateway Load Balancers). */
-  readonly elbv2: ElasticLoadBalancingV2Client
-  /** Classic Load Balancers. */
-  readonly elb: ElasticLoadBalancingClient
-  /** Every SDK call goes through here: `call('ec2:CreateFleet', () => ctx.ec2.send(...))`. */
+  /** Every SDK call goes through here: `call('ec2:CreateFleet', () => ctx.ec2.createFleet(...))`. */
   readonly call: <T>(name: ApiCallName, send: () => Promise<T>) => Promise<T>
   readonly logger: AdapterLogger
   /** Epoch milliseconds; only cache expiry reads it. */

@@ -140,36 +140,63 @@ const toGroupMember = (instance: GroupInstance): GroupMember | undefined =>
         instanceType: instance.InstanceType || undefined,
       }
 
-export const toGroup = (group: AutoScalingGroup, region: string): Group => ({
-  name: group.AutoScalingGroupName ?? '',
-  region,
-  minSize: group.MinSize ?? 0,
-  maxSize: group.MaxSize ?? 0,
-  desiredCapacity: group.DesiredCapacity ?? 0,
-  healthCheckGracePeriodSeconds: group.HealthCheckGracePeriod ?? 0,
-  tags: tagsToRecord(group.Tags),
-  propagatedTags: tagsToRecord(group.Tags?.filter((tag) => tag.PropagateAtLaunch)),
-  launchTemplate: toLaunchTemplateRef(group.LaunchTemplate),
-  launchConfigurationName: group.LaunchConfigurationName || undefined,
-  mixedInstancesPolicy: toMixedInstancesPolicy(group),
-  suspendedProcesses: (group.SuspendedProcesses ?? []).flatMap((p) => (p.ProcessName ? [p.ProcessName] : [])),
-  members: (group.Instances ?? []).flatMap((i) => toGroupMember(i) ?? []),
-  subnetIds: (group.VPCZoneIdentifier ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0),
-  trafficSources: toTrafficSources(group),
-  capacityRebalance: group.CapacityRebalance ?? false,
-  warmPool:
-    group.WarmPoolConfiguration === undefined
-      ? undefined
-      : {
-          // Stopped is Auto Scaling's default pool state.
-          poolState: group.WarmPoolConfiguration.PoolState ?? 'Stopped',
-          reuseOnScaleIn: group.WarmPoolConfiguration.InstanceReusePolicy?.ReuseOnScaleIn ?? false,
-        },
-  status: group.Status || undefined,
-})
+/** The group's tags and, from the same pass, the ones it propagates to the instances it launches. */
+const groupTags = (tags: readonly TagDescription[] | undefined) => {
+  const all: Record<string, string> = {}
+  const propagated: Record<string, string> = {}
+  for (const tag of tags ?? []) {
+    if (tag.Key === undefined) continue
+    all[tag.Key] = tag.Value ?? ''
+    if (tag.PropagateAtLaunch) propagated[tag.Key] = tag.Value ?? ''
+  }
+  return { all, propagated }
+}
+
+/** Built by push: a large account describes 10,000 groups every run, and flatMap's generic path is slow. */
+const toGroupMembers = (instances: readonly GroupInstance[] | undefined): GroupMember[] => {
+  const members: GroupMember[] = []
+  for (const instance of instances ?? []) {
+    const member = toGroupMember(instance)
+    if (member !== undefined) members.push(member)
+  }
+  return members
+}
+
+export const toGroup = (group: AutoScalingGroup, region: string): Group => {
+  const tags = groupTags(group.Tags)
+  return {
+    name: group.AutoScalingGroupName ?? '',
+    region,
+    minSize: group.MinSize ?? 0,
+    maxSize: group.MaxSize ?? 0,
+    desiredCapacity: group.DesiredCapacity ?? 0,
+    healthCheckGracePeriodSeconds: group.HealthCheckGracePeriod ?? 0,
+    tags: tags.all,
+    propagatedTags: tags.propagated,
+    launchTemplate: toLaunchTemplateRef(group.LaunchTemplate),
+    launchConfigurationName: group.LaunchConfigurationName || undefined,
+    mixedInstancesPolicy: toMixedInstancesPolicy(group),
+    suspendedProcesses: (group.SuspendedProcesses ?? []).flatMap((p) =>
+      p.ProcessName ? [p.ProcessName] : [],
+    ),
+    members: toGroupMembers(group.Instances),
+    subnetIds: (group.VPCZoneIdentifier ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s.length > 0),
+    trafficSources: toTrafficSources(group),
+    capacityRebalance: group.CapacityRebalance ?? false,
+    warmPool:
+      group.WarmPoolConfiguration === undefined
+        ? undefined
+        : {
+            // Stopped is Auto Scaling's default pool state.
+            poolState: group.WarmPoolConfiguration.PoolState ?? 'Stopped',
+            reuseOnScaleIn: group.WarmPoolConfiguration.InstanceReusePolicy?.ReuseOnScaleIn ?? false,
+          },
+    status: group.Status || undefined,
+  }
+}
 
 const isInstanceState = (value: string | undefined): value is InstanceState =>
   INSTANCE_STATES.includes(value as InstanceState)

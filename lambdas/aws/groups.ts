@@ -2,14 +2,7 @@
  * Auto Scaling reads: the groups, their lifecycle hooks and instance refreshes, which group an instance
  * belongs to, and a group's recent scaling activities.
  */
-import {
-  DescribeAutoScalingGroupsCommand,
-  DescribeAutoScalingInstancesCommand,
-  DescribeInstanceRefreshesCommand,
-  DescribeLifecycleHooksCommand,
-  DescribeScalingActivitiesCommand,
-  type Filter,
-} from '@aws-sdk/client-auto-scaling'
+import type { Filter } from '@aws-sdk/client-auto-scaling'
 import { GROUPS_PAGE_SIZE } from '../core/constants.ts'
 import type { InstanceRefresh } from '../core/group/instance-refresh.ts'
 import type { ScalingActivity } from '../core/group/scaling-activities.ts'
@@ -35,13 +28,11 @@ export const describeGroups = async (ctx: AwsContext, query: GroupQuery): Promis
   const filters = groupFilters(query)
   const groups = await collectPages(async (nextToken) => {
     const page = await ctx.call('autoscaling:DescribeAutoScalingGroups', () =>
-      ctx.autoScaling.send(
-        new DescribeAutoScalingGroupsCommand({
-          MaxRecords: GROUPS_PAGE_SIZE,
-          NextToken: nextToken,
-          ...(filters.length > 0 ? { Filters: filters } : {}),
-        }),
-      ),
+      ctx.autoScaling.describeAutoScalingGroups({
+        MaxRecords: GROUPS_PAGE_SIZE,
+        NextToken: nextToken,
+        ...(filters.length > 0 ? { Filters: filters } : {}),
+      }),
     )
     return { items: page.AutoScalingGroups ?? [], nextToken: page.NextToken }
   })
@@ -50,7 +41,7 @@ export const describeGroups = async (ctx: AwsContext, query: GroupQuery): Promis
 
 export const lifecycleHooks = async (ctx: AwsContext, groupName: string): Promise<LifecycleHook[]> => {
   const response = await ctx.call('autoscaling:DescribeLifecycleHooks', () =>
-    ctx.autoScaling.send(new DescribeLifecycleHooksCommand({ AutoScalingGroupName: groupName })),
+    ctx.autoScaling.describeLifecycleHooks({ AutoScalingGroupName: groupName }),
   )
   return (response.LifecycleHooks ?? []).map((hook) => ({
     name: hook.LifecycleHookName ?? '',
@@ -66,13 +57,11 @@ export const lifecycleHooks = async (ctx: AwsContext, groupName: string): Promis
 export const instanceRefreshes = async (ctx: AwsContext, groupName: string): Promise<InstanceRefresh[]> => {
   const refreshes = await collectPages(async (nextToken) => {
     const page = await ctx.call('autoscaling:DescribeInstanceRefreshes', () =>
-      ctx.autoScaling.send(
-        new DescribeInstanceRefreshesCommand({
-          AutoScalingGroupName: groupName,
-          MaxRecords: INSTANCE_REFRESHES_PAGE_SIZE,
-          NextToken: nextToken,
-        }),
-      ),
+      ctx.autoScaling.describeInstanceRefreshes({
+        AutoScalingGroupName: groupName,
+        MaxRecords: INSTANCE_REFRESHES_PAGE_SIZE,
+        NextToken: nextToken,
+      }),
     )
     return { items: page.InstanceRefreshes ?? [], nextToken: page.NextToken }
   })
@@ -88,9 +77,7 @@ export const groupOfInstances = async (
   for (const idsChunk of chunk(ids, GROUP_INSTANCES_CHUNK)) {
     const members = await collectPages(async (nextToken) => {
       const page = await ctx.call('autoscaling:DescribeAutoScalingInstances', () =>
-        ctx.autoScaling.send(
-          new DescribeAutoScalingInstancesCommand({ InstanceIds: idsChunk, NextToken: nextToken }),
-        ),
+        ctx.autoScaling.describeAutoScalingInstances({ InstanceIds: idsChunk, NextToken: nextToken }),
       )
       return { items: page.AutoScalingInstances ?? [], nextToken: page.NextToken }
     })
@@ -115,13 +102,11 @@ export const scalingActivities = async (
   let nextToken: string | undefined
   do {
     const page = await ctx.call('autoscaling:DescribeScalingActivities', () =>
-      ctx.autoScaling.send(
-        new DescribeScalingActivitiesCommand({
-          AutoScalingGroupName: groupName,
-          MaxRecords: SCALING_ACTIVITIES_PAGE_SIZE,
-          NextToken: nextToken,
-        }),
-      ),
+      ctx.autoScaling.describeScalingActivities({
+        AutoScalingGroupName: groupName,
+        MaxRecords: SCALING_ACTIVITIES_PAGE_SIZE,
+        NextToken: nextToken,
+      }),
     )
     let reachedBack = false
     for (const activity of page.Activities ?? []) {

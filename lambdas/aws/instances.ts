@@ -1,5 +1,5 @@
 /** EC2 instance reads. */
-import { DescribeInstanceAttributeCommand, DescribeInstancesCommand, type Filter } from '@aws-sdk/client-ec2'
+import type { Filter } from '@aws-sdk/client-ec2'
 import { INSTANCE_ID_FILTER_CHUNK, TAG_LAUNCHED_FOR_GROUP } from '../core/constants.ts'
 import type { DescribeInstancesOptions } from '../core/port.ts'
 import type { Instance } from '../core/types.ts'
@@ -14,17 +14,20 @@ const NOT_TERMINATED: Filter = {
   Values: ['pending', 'running', 'shutting-down', 'stopping', 'stopped'],
 }
 
-const describeWithFilters = async (ctx: AwsContext, filters: Filter[]): Promise<Instance[]> => {
-  const reservations = await collectPages(async (nextToken) => {
+/** Converted page by page with loops: a large account lists 100,000 instances every run. */
+const describeWithFilters = (ctx: AwsContext, filters: Filter[]): Promise<Instance[]> =>
+  collectPages(async (nextToken) => {
     const page = await ctx.call('ec2:DescribeInstances', () =>
-      ctx.ec2.send(new DescribeInstancesCommand({ Filters: filters, NextToken: nextToken })),
+      ctx.ec2.describeInstances({ Filters: filters, NextToken: nextToken }),
     )
-    return { items: page.Reservations ?? [], nextToken: page.NextToken }
+    const items: Instance[] = []
+    for (const reservation of page.Reservations ?? [])
+      for (const described of reservation.Instances ?? []) {
+        const instance = toInstance(described)
+        if (instance !== undefined) items.push(instance)
+      }
+    return { items, nextToken: page.NextToken }
   })
-  return reservations.flatMap((reservation) =>
-    (reservation.Instances ?? []).flatMap((i) => toInstance(i) ?? []),
-  )
-}
 
 /**
  * By an `instance-id` filter rather than InstanceIds: InstanceIds fails the whole call with
@@ -57,9 +60,7 @@ export const terminationProtected = async (ctx: AwsContext, ids: readonly string
     [...new Set(ids)].map(async (id) => {
       const response = await ignoreNotFound(
         ctx.call('ec2:DescribeInstanceAttribute', () =>
-          ctx.ec2.send(
-            new DescribeInstanceAttributeCommand({ InstanceId: id, Attribute: 'disableApiTermination' }),
-          ),
+          ctx.ec2.describeInstanceAttribute({ InstanceId: id, Attribute: 'disableApiTermination' }),
         ),
       )
       return response?.DisableApiTermination?.Value === true ? id : undefined

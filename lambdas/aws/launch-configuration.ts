@@ -3,22 +3,19 @@
  * with the same settings for the duration of one launch, deleted afterwards whatever happened.
  */
 import { createHash } from 'node:crypto'
-import {
-  DescribeLaunchConfigurationsCommand,
-  type LaunchConfiguration,
-  type BlockDeviceMapping as LcBlockDeviceMapping,
+import type {
+  LaunchConfiguration,
+  BlockDeviceMapping as LcBlockDeviceMapping,
 } from '@aws-sdk/client-auto-scaling'
-import {
-  type _InstanceType,
-  CreateLaunchTemplateCommand,
-  DeleteLaunchTemplateCommand,
-  type FleetLaunchTemplateSpecificationRequest,
-  type LaunchTemplateBlockDeviceMappingRequest,
-  type LaunchTemplateHttpTokensState,
-  type LaunchTemplateInstanceMetadataEndpointState,
-  type RequestLaunchTemplateData,
-  type Tenancy,
-  type VolumeType,
+import type {
+  _InstanceType,
+  FleetLaunchTemplateSpecificationRequest,
+  LaunchTemplateBlockDeviceMappingRequest,
+  LaunchTemplateHttpTokensState,
+  LaunchTemplateInstanceMetadataEndpointState,
+  RequestLaunchTemplateData,
+  Tenancy,
+  VolumeType,
 } from '@aws-sdk/client-ec2'
 import { TAG_TEMPORARY_TEMPLATE } from '../core/constants.ts'
 import type { AwsContext } from './context.ts'
@@ -141,7 +138,7 @@ export const launchTemplateData = (lc: LaunchConfiguration): RequestLaunchTempla
 
 const describeLaunchConfiguration = async (ctx: AwsContext, name: string): Promise<LaunchConfiguration> => {
   const response = await ctx.call('autoscaling:DescribeLaunchConfigurations', () =>
-    ctx.autoScaling.send(new DescribeLaunchConfigurationsCommand({ LaunchConfigurationNames: [name] })),
+    ctx.autoScaling.describeLaunchConfigurations({ LaunchConfigurationNames: [name] }),
   )
   const lc = response.LaunchConfigurations?.[0]
   if (lc === undefined) throw new LaunchConfigurationNotFoundError(name)
@@ -159,15 +156,13 @@ const createTemplate = async (
   data: RequestLaunchTemplateData,
 ): Promise<string> => {
   const response = await ctx.call('ec2:CreateLaunchTemplate', () =>
-    ctx.ec2.send(
-      new CreateLaunchTemplateCommand({
-        LaunchTemplateName: name,
-        LaunchTemplateData: data,
-        TagSpecifications: [
-          { ResourceType: 'launch-template', Tags: [{ Key: TAG_TEMPORARY_TEMPLATE, Value: groupName }] },
-        ],
-      }),
-    ),
+    ctx.ec2.createLaunchTemplate({
+      LaunchTemplateName: name,
+      LaunchTemplateData: data,
+      TagSpecifications: [
+        { ResourceType: 'launch-template', Tags: [{ Key: TAG_TEMPORARY_TEMPLATE, Value: groupName }] },
+      ],
+    }),
   )
   const id = response.LaunchTemplate?.LaunchTemplateId
   if (id === undefined) throw new Error(`CreateLaunchTemplate returned no id for ${name}`)
@@ -178,7 +173,7 @@ const deleteTemplate = async (
   ctx: AwsContext,
   target: { LaunchTemplateId?: string; LaunchTemplateName?: string },
 ) => {
-  await ctx.call('ec2:DeleteLaunchTemplate', () => ctx.ec2.send(new DeleteLaunchTemplateCommand(target)))
+  await ctx.call('ec2:DeleteLaunchTemplate', () => ctx.ec2.deleteLaunchTemplate(target))
 }
 
 /**

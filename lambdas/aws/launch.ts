@@ -2,16 +2,15 @@
  * One spot instance per request through an instant EC2 Fleet: the fleet picks a pool among the
  * overrides by the configured allocation strategy and reports per-override failures as data.
  */
-import {
-  type _InstanceType,
-  CreateFleetCommand,
-  type CreateFleetCommandInput,
-  type CreateFleetCommandOutput,
-  type FleetLaunchTemplateConfigRequest,
-  type FleetLaunchTemplateOverridesRequest,
-  type FleetLaunchTemplateSpecificationRequest,
-  type SpotAllocationStrategy,
-  type Tag,
+import type {
+  _InstanceType,
+  CreateFleetCommandInput,
+  CreateFleetCommandOutput,
+  FleetLaunchTemplateConfigRequest,
+  FleetLaunchTemplateOverridesRequest,
+  FleetLaunchTemplateSpecificationRequest,
+  SpotAllocationStrategy,
+  Tag,
 } from '@aws-sdk/client-ec2'
 import type { AllocationStrategy } from '../core/config/config.ts'
 import type { FleetOverride, SpotLaunchRequest, SpotLaunchResult } from '../core/port.ts'
@@ -146,7 +145,7 @@ const createFleet = async (
 ): Promise<SpotLaunchResult> => {
   try {
     const response = await ctx.call('ec2:CreateFleet', () =>
-      ctx.ec2.send(new CreateFleetCommand(fleetRequest(request, template))),
+      ctx.ec2.createFleet(fleetRequest(request, template)),
     )
     const result = toLaunchResult(response, request)
     // An answer that does not name the template: the temporary one this request used.

@@ -43,3 +43,30 @@ export const TARGET_GROUPS_PER_DESCRIBE = 20
 
 /** DescribeInstanceRefreshes returns at most 100 per page; six weeks of refreshes rarely need a second. */
 export const INSTANCE_REFRESHES_PAGE_SIZE = 100
+
+/**
+ * The services' own limits, which the adapter's page and batch sizes above keep within and the simulator
+ * enforces (a request beyond one is refused there as AWS refuses it). Each names its API reference page.
+ */
+export const API_LIMITS = {
+  /** https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_DescribeAutoScalingGroups.html */
+  autoScalingGroupsMaxRecords: 100,
+  /** InstanceIds "up to 50", MaxRecords 50 at most: https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_DescribeAutoScalingInstances.html */
+  autoScalingInstancesMax: 50,
+  /** https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_DescribeScalingActivities.html */
+  scalingActivitiesMaxRecords: 100,
+  /** https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_DescribeInstanceRefreshes.html */
+  instanceRefreshesMaxRecords: 100,
+  /** https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_AttachInstances.html (and DetachInstances) */
+  attachDetachInstanceIds: 20,
+  /** MaxResults 5 to 1000: https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_DescribeInstances.html */
+  describeInstancesMaxResults: { min: 5, max: 1000 },
+  /** MaxResults 5 to 100: https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_DescribeInstanceTypes.html */
+  instanceTypesMaxResults: { min: 5, max: 100 },
+  /** MaxResults 5 to 1000: https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_DescribeSpotPriceHistory.html */
+  spotPriceHistoryMaxResults: { min: 5, max: 1000 },
+  /** MaxResults 1 to 100: https://docs.aws.amazon.com/aws-cost-management/latest/APIReference/API_pricing_GetProducts.html */
+  getProductsMaxResults: { min: 1, max: 100 },
+  /** Values per EC2 filter (core/constants.ts INSTANCE_ID_FILTER_CHUNK keeps within it). */
+  ec2FilterValues: 200,
+} as const

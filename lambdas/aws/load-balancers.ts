@@ -6,14 +6,6 @@
  * https://docs.aws.amazon.com/elasticloadbalancing/latest/application/target-group-health-checks.html).
  */
 import {
-  DescribeInstanceHealthCommand,
-  DescribeLoadBalancersCommand,
-} from '@aws-sdk/client-elastic-load-balancing'
-import {
-  DescribeTargetGroupsCommand,
-  DescribeTargetHealthCommand,
-} from '@aws-sdk/client-elastic-load-balancing-v2'
-import {
   addTargetState,
   type HealthCheckSettings,
   type TargetState,
@@ -48,7 +40,7 @@ export const trafficHealth = async (
   if (ids.length === 0) return { settings, states }
   for (const arns of chunk(sources.targetGroupArns, TARGET_GROUPS_PER_DESCRIBE)) {
     const described = await ctx.call('elasticloadbalancing:DescribeTargetGroups', () =>
-      ctx.elbv2.send(new DescribeTargetGroupsCommand({ TargetGroupArns: [...arns] })),
+      ctx.elbv2.describeTargetGroups({ TargetGroupArns: [...arns] }),
     )
     for (const group of described.TargetGroups ?? []) {
       const found = settingsOf(group.HealthCheckIntervalSeconds, group.HealthyThresholdCount)
@@ -59,9 +51,7 @@ export const trafficHealth = async (
   for (const arn of sources.targetGroupArns) {
     const source = trafficSourceKey('target-group', arn)
     const response = await ctx.call('elasticloadbalancing:DescribeTargetHealth', () =>
-      ctx.elbv2.send(
-        new DescribeTargetHealthCommand({ TargetGroupArn: arn, Targets: ids.map((id) => ({ Id: id })) }),
-      ),
+      ctx.elbv2.describeTargetHealth({ TargetGroupArn: arn, Targets: ids.map((id) => ({ Id: id })) }),
     )
     for (const description of response.TargetHealthDescriptions ?? []) {
       const id = description.Target?.Id
@@ -78,9 +68,7 @@ export const trafficHealth = async (
   }
   if (sources.classicLoadBalancerNames.length > 0) {
     const described = await ctx.call('elasticloadbalancing:DescribeLoadBalancers', () =>
-      ctx.elb.send(
-        new DescribeLoadBalancersCommand({ LoadBalancerNames: [...sources.classicLoadBalancerNames] }),
-      ),
+      ctx.elb.describeLoadBalancers({ LoadBalancerNames: [...sources.classicLoadBalancerNames] }),
     )
     for (const balancer of described.LoadBalancerDescriptions ?? []) {
       const found = settingsOf(balancer.HealthCheck?.Interval, balancer.HealthCheck?.HealthyThreshold)
@@ -94,7 +82,7 @@ export const trafficHealth = async (
     // Asked for every registered instance: naming one that is not registered fails the whole call
     // (InvalidInstance), and an absent instance already says "not registered".
     const response = await ctx.call('elasticloadbalancing:DescribeInstanceHealth', () =>
-      ctx.elb.send(new DescribeInstanceHealthCommand({ LoadBalancerName: name })),
+      ctx.elb.describeInstanceHealth({ LoadBalancerName: name }),
     )
     for (const instance of response.InstanceStates ?? []) {
       if (instance.InstanceId === undefined || instance.State === undefined) continue

@@ -3,7 +3,7 @@
  * cannot answer (no permission, no network, an emulator without it). Never throws: a run without
  * live prices still knows roughly what on-demand costs.
  */
-import { type Filter, GetProductsCommand } from '@aws-sdk/client-pricing'
+import type { Filter } from '@aws-sdk/client-pricing'
 import { productDescriptionOf } from '../core/platform.ts'
 import type { OnDemandPrices } from '../core/types.ts'
 import { embeddedOnDemandPrices } from '../data/on-demand-prices.ts'
@@ -67,15 +67,17 @@ const parseItem = (item: unknown): PriceListItem | undefined => {
   }
 }
 
+/** The cheapest positive hourly price among the item's on-demand terms (loops: a region lists ~800 items). */
 const hourlyUsd = (item: PriceListItem): number | undefined => {
-  const dimensions = Object.values(item.terms?.OnDemand ?? {}).flatMap((term) =>
-    Object.values(term.priceDimensions ?? {}),
-  )
-  const prices = dimensions
-    .filter((dimension) => dimension.unit === 'Hrs')
-    .map((dimension) => Number(dimension.pricePerUnit?.USD))
-    .filter((price) => Number.isFinite(price) && price > 0)
-  return prices.length > 0 ? Math.min(...prices) : undefined
+  let cheapest: number | undefined
+  for (const term of Object.values(item.terms?.OnDemand ?? {}))
+    for (const dimension of Object.values(term.priceDimensions ?? {})) {
+      if (dimension.unit !== 'Hrs') continue
+      const price = Number(dimension.pricePerUnit?.USD)
+      if (Number.isFinite(price) && price > 0 && (cheapest === undefined || price < cheapest))
+        cheapest = price
+    }
+  return cheapest
 }
 
 /**
@@ -99,15 +101,13 @@ const fetchFromPricingApi = async (ctx: AwsContext, platform: string): Promise<M
   const filters = pricingFilters(ctx.region, platform)
   const items = await collectPages(async (nextToken) => {
     const page = await ctx.call('pricing:GetProducts', () =>
-      ctx.pricing.send(
-        new GetProductsCommand({
-          ServiceCode: 'AmazonEC2',
-          Filters: filters,
-          FormatVersion: 'aws_v1',
-          MaxResults: PRICING_PAGE_SIZE,
-          NextToken: nextToken,
-        }),
-      ),
+      ctx.pricing.getProducts({
+        ServiceCode: 'AmazonEC2',
+        Filters: filters,
+        FormatVersion: 'aws_v1',
+        MaxResults: PRICING_PAGE_SIZE,
+        NextToken: nextToken,
+      }),
     )
     const priceList: unknown = page.PriceList
     return { items: Array.isArray(priceList) ? (priceList as unknown[]) : [], nextToken: page.NextToken }

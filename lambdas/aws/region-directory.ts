@@ -1,5 +1,4 @@
 /** Region discovery: the regions enabled for this account, asked once in the Lambda's own region. */
-import { DescribeRegionsCommand } from '@aws-sdk/client-ec2'
 import type { RegionDirectory } from '../core/port.ts'
 import { ec2Client, homeRegion } from './clients.ts'
 import { type ApiCallListener, countedCall } from './context.ts'
@@ -14,7 +13,8 @@ export const createRegionDirectory = (deps: RegionDirectoryDeps = {}): RegionDir
   const call = countedCall(deps.onApiCall)
   return {
     async enabledRegions() {
-      const ec2 = ec2Client(deps.homeRegion ?? homeRegion())
+      const ec2 = await ec2Client(deps.homeRegion ?? homeRegion())
+      const { DescribeRegionsCommand } = await import('@aws-sdk/client-ec2')
       // AllRegions false lists only the regions this account has enabled (opted in or on by default).
       const response = await call('ec2:DescribeRegions', () =>
         ec2.send(new DescribeRegionsCommand({ AllRegions: false })),

@@ -1,5 +1,4 @@
 /** CloudFormation reads: a group inside a stack that is updating must be left alone. */
-import { DescribeStacksCommand } from '@aws-sdk/client-cloudformation'
 import type { AwsContext } from './context.ts'
 import { ignoreNotFound } from './errors.ts'
 
@@ -11,9 +10,7 @@ export const stackStatuses = async (
   const statuses = new Map<string, string>()
   for (const name of new Set(stackNames)) {
     const response = await ignoreNotFound(
-      ctx.call('cloudformation:DescribeStacks', () =>
-        ctx.cloudFormation.send(new DescribeStacksCommand({ StackName: name })),
-      ),
+      ctx.call('cloudformation:DescribeStacks', () => ctx.cloudFormation.describeStacks({ StackName: name })),
     )
     const status = response?.Stacks?.[0]?.StackStatus
     if (status !== undefined) statuses.set(name, status)

@@ -1,5 +1,4 @@
 /** Subnet reads: which Availability Zone each subnet is in. */
-import { DescribeSubnetsCommand } from '@aws-sdk/client-ec2'
 import { INSTANCE_ID_FILTER_CHUNK } from '../core/constants.ts'
 import type { AwsContext } from './context.ts'
 import { chunk, collectPages } from './paginate.ts'
@@ -14,12 +13,10 @@ export const subnetZones = async (ctx: AwsContext, ids: readonly string[]): Prom
   for (const ids200 of chunk([...new Set(ids)], INSTANCE_ID_FILTER_CHUNK)) {
     const subnets = await collectPages(async (nextToken) => {
       const page = await ctx.call('ec2:DescribeSubnets', () =>
-        ctx.ec2.send(
-          new DescribeSubnetsCommand({
-            Filters: [{ Name: 'subnet-id', Values: ids200 }],
-            NextToken: nextToken,
-          }),
-        ),
+        ctx.ec2.describeSubnets({
+          Filters: [{ Name: 'subnet-id', Values: ids200 }],
+          NextToken: nextToken,
+        }),
       )
       return { items: page.Subnets ?? [], nextToken: page.NextToken }
     })

@@ -2,7 +2,9 @@
  * The architecture's rules (issue 15 item 6), checked on every import, type-only and dynamic ones
  * included: core (and the embedded data) imports nothing but core and data, and no package at all (no SDK,
  * no Node module: no clock or environment behind the planner's back); the adapters import no handler and
- * no tool; the handlers import no tool; the CDK app imports no adapter, handler or tool. Every file under
+ * no tool; the handlers import no tool; the CDK app imports no adapter, handler or tool; the tools import
+ * from the adapter only its public entry (cloud.ts) and the SDK-free rules both sides share (errors.ts,
+ * limits.ts), so the simulator runs the real adapter instead of copying its parts. Every file under
  * lambdas/ is reached from one of the two handlers (lambdas/ holds only what a Lambda bundles). No import
  * cycle among files, nor among the tools' folders.
  */
@@ -25,7 +27,13 @@ interface Layer {
   readonly only?: readonly string[]
   /** Whether it may import packages (npm, node:). */
   readonly packages: boolean
+  /** The only files of lambdas/aws it may import, when it may import only some. */
+  readonly adapterFiles?: readonly string[]
 }
+
+/** The adapter's public entry and its SDK-free rules (error classes and codes, API limits). */
+const ADAPTER_ENTRY = 'lambdas/aws/cloud.ts'
+const ADAPTER_RULES = ['lambdas/aws/errors.ts', 'lambdas/aws/limits.ts']
 
 const LAYERS: readonly Layer[] = [
   {
@@ -46,6 +54,13 @@ const LAYERS: readonly Layer[] = [
   { name: 'handlers', files: 'lambdas/replacer', forbidden: TOOLS, packages: true },
   { name: 'handlers', files: 'lambdas/interruption', forbidden: TOOLS, packages: true },
   { name: 'CDK app', files: 'lib', forbidden: ['lambdas/aws', ...HANDLERS, ...TOOLS], packages: true },
+  {
+    name: 'tools',
+    files: 'tools',
+    forbidden: [],
+    packages: true,
+    adapterFiles: [ADAPTER_ENTRY, ...ADAPTER_RULES],
+  },
 ]
 
 const SPECIFIER =
@@ -66,7 +81,11 @@ const breaches = (layer: Layer, file: string, source: string): string[] =>
     if (layer.only !== undefined && !layer.only.some((folder) => within(target, folder)))
       return [`${file} imports ${target} (${layer.name} imports only ${layer.only.join(', ')})`]
     const hit = layer.forbidden.find((folder) => within(target, folder))
-    return hit === undefined ? [] : [`${file} imports ${target} (${layer.name} may not import ${hit})`]
+    if (hit !== undefined) return [`${file} imports ${target} (${layer.name} may not import ${hit})`]
+    const allowed = layer.adapterFiles
+    return allowed === undefined || !within(target, 'lambdas/aws') || allowed.includes(target)
+      ? []
+      : [`${file} imports ${target} (${layer.name} imports from lambdas/aws only ${allowed.join(', ')})`]
   })
 
 const sources = (folder: string): string[] =>
@@ -86,7 +105,15 @@ describe('the layers of the codebase', () => {
   })
 
   it('flags what each rule forbids (the checker can fail)', () => {
-    const [core, , adapters, handlers, , app] = LAYERS as [Layer, Layer, Layer, Layer, Layer, Layer]
+    const [core, , adapters, handlers, , app, tools] = LAYERS as [
+      Layer,
+      Layer,
+      Layer,
+      Layer,
+      Layer,
+      Layer,
+      Layer,
+    ]
     expect(breaches(core, 'lambdas/core/x.ts', "import { x } from '../aws/cloud.ts'")).toHaveLength(1)
     expect(breaches(core, 'lambdas/core/x.ts', "import type { X } from '@aws-sdk/client-ec2'")).toHaveLength(
       1,
@@ -103,6 +130,23 @@ describe('the layers of the codebase', () => {
       1,
     )
     expect(breaches(app, 'lib/x.ts', "import { c } from '../lambdas/core/constants.ts'")).toEqual([])
+    expect(
+      breaches(tools, 'tools/sim/x.ts', "import { chunk } from '../../lambdas/aws/paginate.ts'"),
+    ).toHaveLength(1)
+    expect(
+      breaches(tools, 'tools/sim/sdk/x.ts', "import type { Ec2Api } from '../../../lambdas/aws/cloud.ts'"),
+    ).toEqual([])
+  })
+
+  it('keeps the rules the tools share with the adapter free of the SDK', () => {
+    const rules: Layer = { name: 'adapter rules', files: '', forbidden: [], packages: false }
+    const found = ADAPTER_RULES.flatMap((file) =>
+      breaches(rules, file, readFileSync(join(ROOT, file), 'utf8')),
+    )
+    expect(found).toEqual([])
+    expect(
+      breaches(rules, 'lambdas/aws/errors.ts', "import type { X } from '@aws-sdk/client-ec2'"),
+    ).toHaveLength(1)
   })
 })
 

@@ -5,7 +5,7 @@ import {
   TAG_INTERRUPTION_WARNED,
   TAG_REPLACING_INSTANCE,
 } from '../../lambdas/core/constants.ts'
-import type { SimCloud } from '../../tools/sim/cloud.ts'
+import type { CloudPort } from '../../lambdas/core/port.ts'
 import { BOOT_SECONDS } from '../../tools/sim/constants.ts'
 import { warn } from '../../tools/sim/interruptions.ts'
 import { InvariantLedger, SizeLedger, snapshotRegion } from '../../tools/sim/invariant-ledger.ts'
@@ -137,9 +137,9 @@ describe('invariant 7: a swap never retires a partner while its replacement is n
   it.each([
     [
       'TerminateInstanceInAutoScalingGroup',
-      (cloud: SimCloud, id: string) => cloud.terminateInGroup(id, true),
+      (cloud: CloudPort, id: string) => cloud.terminateInGroup(id, true),
     ],
-    ['DetachInstances', (cloud: SimCloud, id: string) => cloud.detachInstances('web', [id], true)],
+    ['DetachInstances', (cloud: CloudPort, id: string) => cloud.detachInstances('web', [id], true)],
   ])('flags %s of a partner whose attached replacement is still in its health checks', async (_, retire) => {
     const { sim, partner, replacement } = await swapped()
     const violations = await retiring(sim, (cloud) => retire(cloud, partner.id))

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { silentLog } from '../../lambdas/core/log.ts'
 import { Priority } from '../../tools/sim/clock.ts'
-import { SimCloud } from '../../tools/sim/cloud.ts'
+import { simCloud } from '../../tools/sim/cloud.ts'
 import type { FaultHooks } from '../../tools/sim/faults.ts'
 import { ON_DEMAND_POLICY } from '../../tools/sim/policy.ts'
 import { round } from '../../tools/sim/report.ts'
@@ -184,7 +185,7 @@ describe('the serving figure', () => {
       policy: ON_DEMAND_POLICY,
       prepare: (world) => {
         const session = { id: 1, actor: 'replacer' as const, region: REGION, crashed: false, failedCalls: 0 }
-        const cloud = new SimCloud(world, REGION, session)
+        const cloud = simCloud(world, REGION, session, silentLog)
         let spot = ''
         world.clock.schedule(START_MS + 600_000, Priority.external, 'a launch', async () => {
           const launched = await launchSpotFor(cloud, 'web', 'm5.large', 'us-east-1b')

@@ -109,7 +109,7 @@ describe('CreateFleet in the simulator', () => {
       launchConfigurationName: undefined,
       overrides,
       allocationStrategy: 'price-capacity-optimized',
-      tags: {},
+      tags: { 'launched-for-asg': 'web' },
       clientToken: 'deep',
     })
     expect(result).toMatchObject({ ok: true, instanceType: 'm6i.large' })

@@ -4,10 +4,12 @@
  */
 
 import { TAG_REPLACING_INSTANCE } from '../../lambdas/core/constants.ts'
+import { silentLog } from '../../lambdas/core/log.ts'
+import type { CloudPort } from '../../lambdas/core/port.ts'
 import { embeddedTrace } from '../../tools/data/capacity-traces.ts'
 import { embeddedCatalog } from '../../tools/data/catalog.ts'
 import { buildWorld } from '../../tools/sim/build.ts'
-import { SimCloud } from '../../tools/sim/cloud.ts'
+import { simCloud } from '../../tools/sim/cloud.ts'
 import type { FaultHooks, Session } from '../../tools/sim/faults.ts'
 import { parseScenario } from '../../tools/sim/scenario/parse.ts'
 import type { Scenario } from '../../tools/sim/scenario/types.ts'
@@ -58,8 +60,8 @@ export interface TestWorld {
   readonly world: World
   readonly region: SimRegion
   group(name: string): SimGroup
-  /** A port for a new replacer invocation. */
-  cloud(actor?: Session['actor']): SimCloud & { readonly session: Session }
+  /** The real adapter over the simulated SDK clients, for a new invocation (a replacer run by default). */
+  cloud(actor?: Session['actor']): CloudPort & { readonly session: Session }
   /** Processes every event due up to `ms` after the current time. */
   advance(ms: number): Promise<void>
   members(name: string, state?: string): SimInstance[]
@@ -79,7 +81,7 @@ export const testWorld = (raw: unknown, faults?: FaultHooks): TestWorld => {
     },
     cloud: (actor = 'replacer') => {
       const session: Session = { id: ++sessions, actor, region: REGION, crashed: false, failedCalls: 0 }
-      return Object.assign(new SimCloud(world, REGION, session), { session })
+      return Object.assign(simCloud(world, REGION, session, silentLog), { session })
     },
     advance: async (ms) => {
       const until = world.clock.now + ms
@@ -96,9 +98,9 @@ export const testWorld = (raw: unknown, faults?: FaultHooks): TestWorld => {
   }
 }
 
-/** Launches one spot instance for a group through the port, as the replacer would (to replace `partner`). */
+/** Launches one spot instance for a group through the adapter, as the replacer would (to replace `partner`). */
 export const launchSpotFor = async (
-  cloud: SimCloud,
+  cloud: CloudPort,
   groupName: string,
   instanceType: string,
   zone: string,

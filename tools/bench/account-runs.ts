@@ -6,7 +6,7 @@ import type { GlobalConfig } from '../../lambdas/core/config/config.ts'
 import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
 import { discardMetrics, silentLog } from '../../lambdas/core/log.ts'
 import { runRegion } from '../../lambdas/replacer/run-region.ts'
-import { SimCloud } from '../sim/cloud.ts'
+import { simCloud } from '../sim/cloud.ts'
 import { groupState } from '../sim/group-state.ts'
 import type { World } from '../sim/world.ts'
 
@@ -18,13 +18,12 @@ export const runAllRegions = async (world: World, config: GlobalConfig): Promise
   await Promise.all(
     [...world.regions.keys()].map((region) =>
       runRegion({
-        cloud: new SimCloud(world, region, {
-          id: ++sessions,
-          actor: 'replacer',
+        cloud: simCloud(
+          world,
           region,
-          crashed: false,
-          failedCalls: 0,
-        }),
+          { id: ++sessions, actor: 'replacer', region, crashed: false, failedCalls: 0 },
+          silentLog,
+        ),
         config,
         now,
         log: silentLog,

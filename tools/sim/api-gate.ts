@@ -3,6 +3,7 @@
  * request, not per retry), takes simulated time, meets EC2's token buckets with the SDK's retries and
  * backoff, and may fail or crash its process as the fault hooks decide.
  */
+import { isNotFound } from '../../lambdas/aws/errors.ts'
 import { SDK_MAX_ATTEMPTS } from '../../lambdas/aws/limits.ts'
 import type { SimClock } from './clock.ts'
 import { API_CALL_MS, SDK_MAX_DELAY_MS, SDK_THROTTLE_BASE_DELAY_MS } from './constants.ts'
@@ -32,6 +33,11 @@ export interface GateOptions {
   readonly group?: string | undefined
   /** Instances the request acts on, for EC2's resource buckets. */
   readonly resources?: number
+  /**
+   * A not-found answer is what the caller asks to learn (is this stack, this instance still there?), not
+   * a failed request: it does not count among the session's failed calls.
+   */
+  readonly notFoundIsAnAnswer?: boolean
 }
 
 export interface ApiGateDeps {
@@ -68,7 +74,7 @@ export class ApiGate {
     try {
       result = effect()
     } catch (error) {
-      session.failedCalls++
+      if (!(options.notFoundIsAnAnswer === true && isNotFound(error))) session.failedCalls++
       throw error
     }
     if (decision.kind === 'crash-after') {

@@ -14,6 +14,12 @@ import { launchInstance } from './ec2.ts'
 import { type SimRegion, zoneOfSubnet } from './state.ts'
 import type { World } from './world.ts'
 
+/** What CreateFleet is asked, in the core's words: the overrides, the strategy, the tags and token, for a group. */
+export type FleetRequest = Pick<
+  SpotLaunchRequest,
+  'groupName' | 'overrides' | 'allocationStrategy' | 'tags' | 'clientToken'
+>
+
 export interface Pool {
   readonly override: FleetOverride
   readonly zone: string
@@ -80,7 +86,7 @@ export const byStrategy =
 export const createFleet = (
   world: World,
   region: SimRegion,
-  request: SpotLaunchRequest,
+  request: FleetRequest,
   template: { readonly id: string | undefined; readonly temporary: boolean },
 ): SpotLaunchResult => {
   const earlier = region.fleetsByToken.get(request.clientToken)

@@ -1,7 +1,7 @@
 /**
  * spotswap's Lambdas inside the simulation: the replacer's region run (runRegion, unchanged) and the
  * interruption handler (createHandler, unchanged), each invocation a session of its own against a
- * SimCloud. Around each, the invariants are checked.
+ * the real AWS adapter over simulated SDK clients (cloud.ts). Around each, the invariants are checked.
  *
  * Replacer runs go through the region's message group of the FIFO fan-out queue (fanout-queue.ts), as
  * deployed: they never overlap on a region, and a crashed or failed run is delivered again after the
@@ -15,11 +15,12 @@ import { isRegionCovered } from '../../lambdas/core/config/managed.ts'
 import { interruptionDeadlineEvent } from '../../lambdas/core/events/definitions.ts'
 import type { Log, MetricsSink } from '../../lambdas/core/log.ts'
 import type { GroupPlan } from '../../lambdas/core/plan/actions.ts'
+import type { CloudPort } from '../../lambdas/core/port.ts'
 import { createHandler } from '../../lambdas/interruption/create-handler.ts'
 import { ReasonMemory } from '../../lambdas/replacer/reasons.ts'
 import { runRegion } from '../../lambdas/replacer/run-region.ts'
 import { Priority } from './clock.ts'
-import { SimCloud } from './cloud.ts'
+import { simCloud } from './cloud.ts'
 import {
   ASYNC_RETRY_DELAYS_SECONDS,
   DEADLINE_RETENTION_SECONDS,
@@ -106,7 +107,7 @@ export class Invocations {
   private async invoke(
     session: Session,
     onlyGroup: string | undefined,
-    body: (cloud: SimCloud) => Promise<void>,
+    body: (cloud: CloudPort) => Promise<void>,
   ): Promise<void> {
     const { world, config } = this.ctx
     const region = world.region(session.region)
@@ -118,7 +119,7 @@ export class Invocations {
     step.runs.push({ session, startedMs: world.clock.now, onlyGroup })
     step.inFlight++
     try {
-      await body(new SimCloud(world, session.region, session))
+      await body(simCloud(world, session.region, session, this.ctx.log))
     } finally {
       step.inFlight--
       if (step.inFlight === 0) {

@@ -69,22 +69,32 @@ export class SpotMarket {
     return this.pools.get(poolKey(type, zone))?.steps ?? []
   }
 
-  /** What DescribeSpotPriceHistory with StartTime = now returns: the price in effect per pool. */
-  priceRows(productDescription: string, atMs: number): SpotPrice[] {
+  /** Visits the price step in effect at `atMs` in every pool offered for the product description. */
+  forEachCurrentStep(
+    productDescription: string,
+    atMs: number,
+    visit: (type: string, zone: string, step: PriceStep) => void,
+  ): void {
     // The embedded snapshot holds Linux/UNIX prices only; other platforms are simply not offered.
-    if (productDescriptionOf(productDescription) !== LINUX) return []
-    const rows: SpotPrice[] = []
+    if (productDescriptionOf(productDescription) !== LINUX) return
     for (const pool of this.pools.values()) {
       const step = stepAt(pool.steps, atMs)
-      if (step === undefined) continue
+      if (step !== undefined) visit(pool.type, pool.zone, step)
+    }
+  }
+
+  /** What DescribeSpotPriceHistory with StartTime = now returns: the price in effect per pool. */
+  priceRows(productDescription: string, atMs: number): SpotPrice[] {
+    const rows: SpotPrice[] = []
+    this.forEachCurrentStep(productDescription, atMs, (instanceType, zone, step) =>
       rows.push({
-        instanceType: pool.type,
-        zone: pool.zone,
+        instanceType,
+        zone,
         productDescription: LINUX,
         priceUsd: step.priceUsd,
         timestamp: new Date(Math.min(step.at, atMs)),
-      })
-    }
+      }),
+    )
     return rows
   }
 

@@ -1,6 +1,6 @@
 /**
  * The simulated account's mutable state: instances and Auto Scaling groups per region. Behaviour lives
- * in ec2.ts and asg.ts; the port (cloud.ts) converts this state into core types at the boundary.
+ * in ec2.ts and asg.ts; the simulated SDK clients (sdk/) answer from it in the SDK's shapes.
  */
 import type { LifecycleHook, SpotLaunchResult } from '../../lambdas/core/port.ts'
 import type { InstanceState, LaunchTemplateRef, Lifecycle, TrafficSources } from '../../lambdas/core/types.ts'
@@ -136,16 +136,8 @@ export class SimRegion {
   readonly launchConfigurations = new Set<string>()
   /** Every group's load balancers, by traffic source key (`target-group:<arn>`, `classic:<name>`). */
   readonly loadBalancers = new Map<string, SimLoadBalancer>()
-  /** Launch templates the adapter created for launch-configuration groups and has not deleted yet, by name: id. */
-  readonly temporaryTemplates = new Map<string, string>()
-  /**
-   * When the adapter's container caches expire (lambdas/aws/context.ts): a warm Lambda reads the
-   * catalogue and on-demand prices once per TTL, so the simulator counts those reads as often.
-   */
-  readonly adapterCache = {
-    catalogUntilMs: Number.NEGATIVE_INFINITY,
-    pricesUntilMs: new Map<string, number>(),
-  }
+  /** Launch templates the adapter created for launch-configuration groups and has not deleted yet, by name. */
+  readonly temporaryTemplates = new Map<string, { readonly id: string; readonly group: string | undefined }>()
   private readonly changed = new Set<SimGroup>()
   /** Instance id → the group it is a member of; kept by addMember/removeMember so lookups stay O(1). */
   private readonly membership = new Map<string, SimGroup>()

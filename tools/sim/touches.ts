@@ -1,8 +1,8 @@
 /**
- * What each invocation's writes touched, recorded by the port (port-writes.ts) as the requests are made,
- * with the facts of that moment: whether the instance was protected, which group it belonged to and
- * that group's tags, whether AWS applied a retirement, which replacements of the same instance were
- * alive when a new one launched. The invariant checks (invariants.ts) judge the records once the
+ * What each invocation's writes touched, recorded by the simulated SDK clients (sdk/request.ts) as the
+ * requests are made, with the facts of that moment: whether the instance was protected, which group it
+ * belonged to and that group's tags, whether AWS applied a retirement, which replacements of the same
+ * instance were alive when a new one launched. The invariant checks (invariants.ts) judge the records once the
  * invocation is over; facts are captured here because the world moves on (members leave, tags change).
  */
 

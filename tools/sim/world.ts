@@ -3,6 +3,7 @@
  * ways state changes are made known: observers (accounting, invariant checks) and the EventBridge
  * events EC2 and Auto Scaling emit (delivered to the Lambdas by the runner).
  */
+import { createAdapterCaches } from '../../lambdas/aws/cloud.ts'
 import type { Catalog, InstanceState } from '../../lambdas/core/types.ts'
 import type { ApiCounter } from './api-gate.ts'
 import type { SimClock } from './clock.ts'
@@ -46,6 +47,11 @@ export interface RandomStreams {
 
 export class World {
   readonly regions = new Map<string, SimRegion>()
+  /**
+   * The adapter's container caches (catalogue, on-demand prices): a warm Lambda reads them once per TTL,
+   * so the simulation does too.
+   */
+  readonly adapterCaches = createAdapterCaches()
   private readonly observers: SimObserver[] = []
   private eventSink: (event: SimEvent) => void = () => {}
   private nextId = 0x1000

@@ -1,6 +1,9 @@
 /**
  * The IAM actions the Lambdas' code can perform: every `new XxxCommand(` in lambdas/aws (the only
- * place @aws-sdk is imported), mapped from the SDK client package to its IAM service prefix.
+ * place @aws-sdk is imported), mapped from the SDK client package to its IAM service prefix. The adapter
+ * imports most SDK modules on first use (clients.ts), so commands are also found through a destructured
+ * `await import('@aws-sdk/…')` and through a module loader `const ec2Sdk = () => import('@aws-sdk/…')`
+ * used as `new (await ec2Sdk()).XxxCommand(`.
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -25,15 +28,34 @@ export interface SdkCall {
   readonly file: string
 }
 
+const prefixOf = (file: string, client: string): string => {
+  const prefix = SERVICE_PREFIX[client]
+  if (prefix === undefined) throw new Error(`${file} imports @aws-sdk/${client}: add its IAM prefix here`)
+  return prefix
+}
+
+/** `new (await ec2Sdk()).DescribeInstancesCommand(`, where `const ec2Sdk = () => import('@aws-sdk/client-ec2')`. */
+const loadedCalls = (file: string, source: string): SdkCall[] =>
+  [...source.matchAll(/const\s+(\w+)\s*=\s*\(\)\s*=>\s*import\('@aws-sdk\/([a-z0-9-]+)'\)/g)].flatMap(
+    ([, loader = '', client = '']) =>
+      [...source.matchAll(new RegExp(`new\\s*\\(await\\s+${loader}\\(\\)\\)\\.(\\w+)Command\\(`, 'g'))].map(
+        ([, command = '']) => {
+          const action = `${prefixOf(file, client)}:${command}`
+          return { action: AUTHORISED_AS[action] ?? action, file }
+        },
+      ),
+  )
+
 export const sdkCalls = (): SdkCall[] => {
   const calls: SdkCall[] = []
   for (const file of readdirSync(ADAPTERS).filter((name) => name.endsWith('.ts'))) {
     const source = readFileSync(join(ADAPTERS, file), 'utf8')
-    for (const [, names = '', client = ''] of source.matchAll(
-      /import\s*\{([^}]*)\}\s*from\s*'@aws-sdk\/([a-z0-9-]+)'/g,
+    calls.push(...loadedCalls(file, source))
+    for (const [, imported, loaded, client = ''] of source.matchAll(
+      /(?:import\s*\{([^}]*)\}\s*from\s*|const\s*\{([^}]*)\}\s*=\s*await\s+import\()'@aws-sdk\/([a-z0-9-]+)'/g,
     )) {
-      const prefix = SERVICE_PREFIX[client]
-      if (prefix === undefined) throw new Error(`${file} imports @aws-sdk/${client}: add its IAM prefix here`)
+      const names = imported ?? loaded ?? ''
+      const prefix = prefixOf(file, client)
       // `DeleteTagsCommand as DeleteGroupTagsCommand`: the action comes from the name, the use from the alias.
       const commands = names
         .split(',')

@@ -1,0 +1,173 @@
+/**
+ * The narrow SDK surface the adapter uses: one interface per service, one method per command it sends,
+ * each taking and answering the SDK's own input and output types. The real ones wrap the SDK clients
+ * (sdk-clients.ts); the simulator answers them from its world, so the adapter's request building, paging,
+ * batching and error classification run unchanged under simulation (Karpenter's narrow EC2API, faked in
+ * its pkg/fake/ec2api.go). The method names are those of the SDK's aggregated clients (`EC2`, ...).
+ */
+import type {
+  AttachInstancesCommandInput,
+  AttachInstancesCommandOutput,
+  CreateOrUpdateTagsCommandInput,
+  CreateOrUpdateTagsCommandOutput,
+  DeleteTagsCommandInput as DeleteGroupTagsCommandInput,
+  DeleteTagsCommandOutput as DeleteGroupTagsCommandOutput,
+  DescribeAutoScalingGroupsCommandInput,
+  DescribeAutoScalingGroupsCommandOutput,
+  DescribeAutoScalingInstancesCommandInput,
+  DescribeAutoScalingInstancesCommandOutput,
+  DescribeInstanceRefreshesCommandInput,
+  DescribeInstanceRefreshesCommandOutput,
+  DescribeLaunchConfigurationsCommandInput,
+  DescribeLaunchConfigurationsCommandOutput,
+  DescribeLifecycleHooksCommandInput,
+  DescribeLifecycleHooksCommandOutput,
+  DescribeScalingActivitiesCommandInput,
+  DescribeScalingActivitiesCommandOutput,
+  DetachInstancesCommandInput,
+  DetachInstancesCommandOutput,
+  TerminateInstanceInAutoScalingGroupCommandInput,
+  TerminateInstanceInAutoScalingGroupCommandOutput,
+  UpdateAutoScalingGroupCommandInput,
+  UpdateAutoScalingGroupCommandOutput,
+} from '@aws-sdk/client-auto-scaling'
+import type { DescribeStacksCommandInput, DescribeStacksCommandOutput } from '@aws-sdk/client-cloudformation'
+import type {
+  CreateFleetCommandInput,
+  CreateFleetCommandOutput,
+  CreateLaunchTemplateCommandInput,
+  CreateLaunchTemplateCommandOutput,
+  CreateTagsCommandInput,
+  CreateTagsCommandOutput,
+  DeleteLaunchTemplateCommandInput,
+  DeleteLaunchTemplateCommandOutput,
+  DeleteTagsCommandInput,
+  DeleteTagsCommandOutput,
+  DescribeInstanceAttributeCommandInput,
+  DescribeInstanceAttributeCommandOutput,
+  DescribeInstancesCommandInput,
+  DescribeInstancesCommandOutput,
+  DescribeInstanceTypesCommandInput,
+  DescribeInstanceTypesCommandOutput,
+  DescribeSpotPriceHistoryCommandInput,
+  DescribeSpotPriceHistoryCommandOutput,
+  DescribeSubnetsCommandInput,
+  DescribeSubnetsCommandOutput,
+  TerminateInstancesCommandInput,
+  TerminateInstancesCommandOutput,
+} from '@aws-sdk/client-ec2'
+import type {
+  DescribeInstanceHealthCommandInput,
+  DescribeInstanceHealthCommandOutput,
+  DescribeLoadBalancersCommandInput,
+  DescribeLoadBalancersCommandOutput,
+} from '@aws-sdk/client-elastic-load-balancing'
+import type {
+  DescribeTargetGroupsCommandInput,
+  DescribeTargetGroupsCommandOutput,
+  DescribeTargetHealthCommandInput,
+  DescribeTargetHealthCommandOutput,
+} from '@aws-sdk/client-elastic-load-balancing-v2'
+import type { GetProductsCommandInput, GetProductsCommandOutput } from '@aws-sdk/client-pricing'
+
+/** One command: the SDK's input in, the SDK's output out, or a rejection shaped as the SDK's errors. */
+export type SdkCall<Input, Output> = (input: Input) => Promise<Output>
+
+export interface Ec2Api {
+  readonly describeInstances: SdkCall<DescribeInstancesCommandInput, DescribeInstancesCommandOutput>
+  readonly describeInstanceAttribute: SdkCall<
+    DescribeInstanceAttributeCommandInput,
+    DescribeInstanceAttributeCommandOutput
+  >
+  readonly describeInstanceTypes: SdkCall<
+    DescribeInstanceTypesCommandInput,
+    DescribeInstanceTypesCommandOutput
+  >
+  readonly describeSpotPriceHistory: SdkCall<
+    DescribeSpotPriceHistoryCommandInput,
+    DescribeSpotPriceHistoryCommandOutput
+  >
+  readonly describeSubnets: SdkCall<DescribeSubnetsCommandInput, DescribeSubnetsCommandOutput>
+  readonly createFleet: SdkCall<CreateFleetCommandInput, CreateFleetCommandOutput>
+  readonly createLaunchTemplate: SdkCall<CreateLaunchTemplateCommandInput, CreateLaunchTemplateCommandOutput>
+  readonly deleteLaunchTemplate: SdkCall<DeleteLaunchTemplateCommandInput, DeleteLaunchTemplateCommandOutput>
+  readonly terminateInstances: SdkCall<TerminateInstancesCommandInput, TerminateInstancesCommandOutput>
+  readonly createTags: SdkCall<CreateTagsCommandInput, CreateTagsCommandOutput>
+  readonly deleteTags: SdkCall<DeleteTagsCommandInput, DeleteTagsCommandOutput>
+}
+
+export interface AutoScalingApi {
+  readonly describeAutoScalingGroups: SdkCall<
+    DescribeAutoScalingGroupsCommandInput,
+    DescribeAutoScalingGroupsCommandOutput
+  >
+  readonly describeAutoScalingInstances: SdkCall<
+    DescribeAutoScalingInstancesCommandInput,
+    DescribeAutoScalingInstancesCommandOutput
+  >
+  readonly describeLifecycleHooks: SdkCall<
+    DescribeLifecycleHooksCommandInput,
+    DescribeLifecycleHooksCommandOutput
+  >
+  readonly describeInstanceRefreshes: SdkCall<
+    DescribeInstanceRefreshesCommandInput,
+    DescribeInstanceRefreshesCommandOutput
+  >
+  readonly describeScalingActivities: SdkCall<
+    DescribeScalingActivitiesCommandInput,
+    DescribeScalingActivitiesCommandOutput
+  >
+  readonly describeLaunchConfigurations: SdkCall<
+    DescribeLaunchConfigurationsCommandInput,
+    DescribeLaunchConfigurationsCommandOutput
+  >
+  readonly attachInstances: SdkCall<AttachInstancesCommandInput, AttachInstancesCommandOutput>
+  readonly detachInstances: SdkCall<DetachInstancesCommandInput, DetachInstancesCommandOutput>
+  readonly terminateInstanceInAutoScalingGroup: SdkCall<
+    TerminateInstanceInAutoScalingGroupCommandInput,
+    TerminateInstanceInAutoScalingGroupCommandOutput
+  >
+  readonly updateAutoScalingGroup: SdkCall<
+    UpdateAutoScalingGroupCommandInput,
+    UpdateAutoScalingGroupCommandOutput
+  >
+  readonly createOrUpdateTags: SdkCall<CreateOrUpdateTagsCommandInput, CreateOrUpdateTagsCommandOutput>
+  readonly deleteTags: SdkCall<DeleteGroupTagsCommandInput, DeleteGroupTagsCommandOutput>
+}
+
+export interface CloudFormationApi {
+  readonly describeStacks: SdkCall<DescribeStacksCommandInput, DescribeStacksCommandOutput>
+}
+
+export interface PricingApi {
+  readonly getProducts: SdkCall<GetProductsCommandInput, GetProductsCommandOutput>
+}
+
+/** Target groups (Application, Network and Gateway Load Balancers). */
+export interface Elbv2Api {
+  readonly describeTargetGroups: SdkCall<DescribeTargetGroupsCommandInput, DescribeTargetGroupsCommandOutput>
+  readonly describeTargetHealth: SdkCall<DescribeTargetHealthCommandInput, DescribeTargetHealthCommandOutput>
+}
+
+/** Classic Load Balancers. */
+export interface ElbApi {
+  readonly describeLoadBalancers: SdkCall<
+    DescribeLoadBalancersCommandInput,
+    DescribeLoadBalancersCommandOutput
+  >
+  readonly describeInstanceHealth: SdkCall<
+    DescribeInstanceHealthCommandInput,
+    DescribeInstanceHealthCommandOutput
+  >
+}
+
+/** Every service the CloudPort of one region talks to. */
+export interface AwsClients {
+  readonly ec2: Ec2Api
+  readonly autoScaling: AutoScalingApi
+  readonly cloudFormation: CloudFormationApi
+  /** In us-east-1 whatever the region (clients.ts). */
+  readonly pricing: PricingApi
+  readonly elbv2: Elbv2Api
+  readonly elb: ElbApi
+}

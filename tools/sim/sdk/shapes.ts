@@ -1,0 +1,156 @@
+/**
+ * Simulator state in the SDK's shapes, as the services answer: the adapter converts them back into the
+ * core's types (lambdas/aws/convert.ts), exactly as it converts real answers. Fresh objects each time, so
+ * nothing the adapter holds aliases the world's state.
+ */
+import type {
+  AutoScalingGroup,
+  Instance as GroupInstance,
+  TagDescription,
+} from '@aws-sdk/client-auto-scaling'
+import type {
+  Instance as Ec2Instance,
+  InstanceTypeInfo as Ec2InstanceTypeInfo,
+  InstanceStateName,
+  Tag,
+} from '@aws-sdk/client-ec2'
+import type { InstanceState, InstanceTypeInfo } from '../../../lambdas/core/types.ts'
+import { type SimGroup, type SimInstance, type SimRegion, subnetOf } from '../state.ts'
+
+/** EC2's state codes (https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_InstanceState.html). */
+const STATE_CODES: Readonly<Record<InstanceState, number>> = {
+  pending: 0,
+  running: 16,
+  'shutting-down': 32,
+  terminated: 48,
+  stopping: 64,
+  stopped: 80,
+}
+
+const toTags = (tags: Readonly<Record<string, string>>): Tag[] => {
+  const list: Tag[] = []
+  for (const Key in tags) list.push({ Key, Value: tags[Key] })
+  return list
+}
+
+/**
+ * On-demand instances have no InstanceLifecycle in EC2's answer; spot ones say `spot`. One literal, no
+ * spreads: a large account describes 100,000 instances every run.
+ */
+export const toEc2Instance = (instance: SimInstance): Ec2Instance => ({
+  InstanceId: instance.id,
+  InstanceType: instance.type as Ec2Instance['InstanceType'],
+  Placement: { AvailabilityZone: instance.zone },
+  SubnetId: instance.subnetId,
+  InstanceLifecycle: instance.lifecycle === 'spot' ? 'spot' : undefined,
+  State: { Name: instance.state as InstanceStateName, Code: STATE_CODES[instance.state] },
+  LaunchTime: new Date(instance.launchMs),
+  Tags: toTags(instance.tags),
+  PlatformDetails: instance.platform,
+})
+
+const toGroupInstance = (
+  region: SimRegion,
+  group: SimGroup,
+  instanceId: string,
+  lifecycleState: string,
+  protectedFromScaleIn: boolean,
+): GroupInstance => {
+  const instance = region.instances.get(instanceId)
+  return {
+    InstanceId: instanceId,
+    LifecycleState: lifecycleState as GroupInstance['LifecycleState'],
+    HealthStatus: lifecycleState.startsWith('Terminating') ? 'Unhealthy' : 'Healthy',
+    ProtectedFromScaleIn: protectedFromScaleIn,
+    AvailabilityZone: instance?.zone ?? group.zones[0] ?? '',
+    ...(instance === undefined ? {} : { InstanceType: instance.type }),
+  }
+}
+
+const toGroupTags = (group: SimGroup): TagDescription[] => {
+  const list: TagDescription[] = []
+  for (const Key in group.tags)
+    list.push({
+      ResourceId: group.name,
+      ResourceType: 'auto-scaling-group',
+      Key,
+      Value: group.tags[Key],
+      PropagateAtLaunch: group.propagatedKeys.has(Key),
+    })
+  return list
+}
+
+export const toAutoScalingGroup = (region: SimRegion, group: SimGroup): AutoScalingGroup => {
+  // Built by push, as convert.ts's flatMap builds the members: a `.map` makes packed arrays until V8
+  // optimizes it and holey ones after, and that change mid-run threw the planner's optimized code away.
+  const instances: GroupInstance[] = []
+  for (const [id, member] of group.members)
+    instances.push(toGroupInstance(region, group, id, member.lifecycleState, member.protectedFromScaleIn))
+  const template = group.launchTemplate
+  return {
+    AutoScalingGroupName: group.name,
+    MinSize: group.minSize,
+    MaxSize: group.maxSize,
+    DesiredCapacity: group.desiredCapacity,
+    DefaultCooldown: 300,
+    AvailabilityZones: [...group.zones],
+    HealthCheckType: 'EC2',
+    HealthCheckGracePeriod: group.healthCheckGracePeriodSeconds,
+    CreatedTime: new Date(0),
+    Tags: toGroupTags(group),
+    ...(template === undefined
+      ? {}
+      : {
+          LaunchTemplate: {
+            ...(template.id === undefined ? {} : { LaunchTemplateId: template.id }),
+            ...(template.name === undefined ? {} : { LaunchTemplateName: template.name }),
+            ...(template.version === undefined ? {} : { Version: template.version }),
+          },
+        }),
+    ...(group.launchConfigurationName === undefined
+      ? {}
+      : { LaunchConfigurationName: group.launchConfigurationName }),
+    SuspendedProcesses: [...group.suspendedProcesses].map((ProcessName) => ({ ProcessName })),
+    Instances: instances,
+    VPCZoneIdentifier: group.zones.map(subnetOf).join(','),
+    TargetGroupARNs: [...group.trafficSources.targetGroupArns],
+    LoadBalancerNames: [...group.trafficSources.classicLoadBalancerNames],
+    CapacityRebalance: group.capacityRebalance,
+    ...(group.warmPool === undefined
+      ? {}
+      : { WarmPoolConfiguration: { PoolState: 'Stopped', InstanceReusePolicy: { ReuseOnScaleIn: false } } }),
+  }
+}
+
+/** The catalogue's entries as DescribeInstanceTypes lists them (convert.ts toInstanceTypeInfo reads them back). */
+export const toEc2InstanceType = (info: InstanceTypeInfo): Ec2InstanceTypeInfo => {
+  const accelerator = info.accelerator
+  const devices =
+    accelerator === null ? [] : [{ Count: accelerator.count, Manufacturer: accelerator.manufacturer }]
+  const storage = info.instanceStorage
+  return {
+    InstanceType: info.name as Ec2InstanceTypeInfo['InstanceType'],
+    CurrentGeneration: info.currentGeneration,
+    BareMetal: info.bareMetal,
+    BurstablePerformanceSupported: info.burstable,
+    SupportedUsageClasses: info.spotSupported ? ['on-demand', 'spot'] : ['on-demand'],
+    SupportedVirtualizationTypes: [...info.virtualizationTypes],
+    VCpuInfo: { DefaultVCpus: info.vcpus },
+    MemoryInfo: { SizeInMiB: info.memoryMiB },
+    ProcessorInfo: { SupportedArchitectures: [...info.architectures] },
+    EbsInfo: { EbsOptimizedInfo: { BaselineThroughputInMBps: info.ebsThroughputMBps } },
+    ...(accelerator?.kind === 'gpu' ? { GpuInfo: { Gpus: devices } } : {}),
+    ...(accelerator?.kind === 'fpga' ? { FpgaInfo: { Fpgas: devices } } : {}),
+    ...(accelerator?.kind === 'inference' ? { InferenceAcceleratorInfo: { Accelerators: devices } } : {}),
+    InstanceStorageSupported: storage !== null,
+    ...(storage === null
+      ? {}
+      : {
+          InstanceStorageInfo: {
+            Disks: [
+              { Count: storage.disks, SizeInGB: storage.diskSizeGb, Type: storage.ssd ? 'ssd' : 'hdd' },
+            ],
+          },
+        }),
+  }
+}
