@@ -29,6 +29,8 @@ const plan = (state: 'unconverged' | 'converged') => ({
   instances: 40,
   unconvergedGroups: state === 'unconverged' ? 4 : 0,
   cpuMs: 12,
+  processCpuMs: 15,
+  simulatedAwsCpuMs: 3,
   cpuMsRuns: [14, 12, 11],
   wallMs: 10,
   peakRssMb: 120,
@@ -117,7 +119,7 @@ describe('the results page and table', () => {
     expect(page).toContain('Invariant violations: none.')
     expect(page).toContain('No full chaos sweep recorded (bench/chaos-sweep.json).')
     // The planning figure is the median run; every run is shown beside it.
-    expect(page).toContain('| unconverged | 4 | 12 ms (runs: 14, 12, 11 ms) |')
+    expect(page).toContain('| unconverged | 4 | 12 ms (runs: 14, 12, 11 ms; process 15 ms, of which simulated AWS 3 ms) |')
   })
 
   it('says once when the two asg-* policies chose the same pools', () => {

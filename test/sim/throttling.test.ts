@@ -70,6 +70,26 @@ describe('the API gate', () => {
     expect(clock.now).toBeGreaterThan(0)
   })
 
+  it('adds up the CPU spent answering requests only while metering, failed requests included', () => {
+    const counter = new ApiCounter()
+    const g = gate(false, new SimClock(0), counter)
+    /** Work that takes measurable CPU: the simulated service building a large answer. */
+    const busy = () => Array.from({ length: 200_000 }, (_, i) => `${i}`).join('').length
+    g.call(session(), 'ec2:DescribeInstances', busy)
+    expect(counter.cpuMicros).toBe(0)
+    counter.meterCpu = true
+    g.call(session(), 'ec2:DescribeInstances', busy)
+    const metered = counter.cpuMicros
+    expect(metered).toBeGreaterThan(0)
+    expect(() =>
+      g.call(session(), 'ec2:DescribeInstances', () => {
+        busy()
+        throw new Error('not found')
+      }),
+    ).toThrow('not found')
+    expect(counter.cpuMicros).toBeGreaterThan(metered)
+  })
+
   it('makes requests beyond the burst wait for tokens (the SDK retries with backoff) rather than fail', () => {
     const clock = new SimClock(0)
     const g = gate(true, clock)

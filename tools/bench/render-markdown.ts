@@ -74,7 +74,7 @@ export const renderResultsMarkdown = (
   const planRow = (m: typeof unconverged) => [
     m.state,
     String(m.unconvergedGroups),
-    `${m.cpuMs} ms (runs: ${m.cpuMsRuns.join(', ')} ms)`,
+    `${m.cpuMs} ms (runs: ${m.cpuMsRuns.join(', ')} ms; process ${m.processCpuMs} ms, of which simulated AWS ${m.simulatedAwsCpuMs} ms)`,
     `${m.wallMs} ms`,
     `${m.rssBeforeMb} MB`,
     `${m.peakRssMb} MB`,

@@ -38,7 +38,15 @@ export interface PlanMeasurement {
   readonly instances: number
   /** Managed groups above their on-demand minimum when the pass ran. */
   readonly unconvergedGroups: number
+  /**
+   * The engine's CPU for the pass, what the Lambdas would pay (the adapter's request building and
+   * conversions included): the process's CPU minus the simulated services' (simulatedAwsCpuMs).
+   */
   readonly cpuMs: number
+  /** The whole process's CPU for the pass. */
+  readonly processCpuMs: number
+  /** CPU spent inside the simulated services answering requests (AWS's side, not the Lambda's). */
+  readonly simulatedAwsCpuMs: number
   readonly wallMs: number
   /** Peak resident memory during the pass: the process, the simulated account included. */
   readonly peakRssMb: number
@@ -124,11 +132,15 @@ const measurePlan = async (request: Extract<ProbeRequest, { mode: 'plan' }>): Pr
   const rssBefore = process.memoryUsage().rss
   const peak = peakTracker()
   const before = new Map(world.counter.total)
+  world.counter.meterCpu = true
   const cpu = process.cpuUsage()
   const started = performance.now()
   await runAllRegions(world, config)
   const wallMs = performance.now() - started
   const used = process.cpuUsage(cpu)
+  world.counter.meterCpu = false
+  const processCpuMs = (used.user + used.system) / 1000
+  const simulatedAwsCpuMs = world.counter.cpuMicros / 1000
   return {
     mode: 'plan',
     state: request.state,
@@ -136,7 +148,9 @@ const measurePlan = async (request: Extract<ProbeRequest, { mode: 'plan' }>): Pr
     groups: request.regions * request.groupsPerRegion,
     instances: request.regions * request.groupsPerRegion * request.instancesPerGroup,
     unconvergedGroups: unconvergedGroups(world, config),
-    cpuMs: Math.round((used.user + used.system) / 1000),
+    cpuMs: Math.round(processCpuMs - simulatedAwsCpuMs),
+    processCpuMs: Math.round(processCpuMs),
+    simulatedAwsCpuMs: Math.round(simulatedAwsCpuMs),
     wallMs: Math.round(wallMs),
     peakRssMb: mb(peak()),
     rssBeforeMb: mb(rssBefore),

@@ -16,6 +16,13 @@ import { Ec2Throttle } from './throttle.ts'
 export class ApiCounter {
   readonly total = new Map<string, number>()
   readonly byGroup = new Map<string, Map<string, number>>()
+  /**
+   * Set by the scale probe: the CPU spent answering requests (the simulated services building their
+   * answers, the gate's own bookkeeping) is added up in `cpuMicros`, so the engine's share (what the
+   * Lambda pays, the adapter's conversions included) is the process's CPU minus it. Off, it costs nothing.
+   */
+  meterCpu = false
+  cpuMicros = 0
 
   count(operation: string, group: string | undefined): void {
     this.total.set(operation, (this.total.get(operation) ?? 0) + 1)
@@ -56,6 +63,18 @@ export class ApiGate {
 
   /** Runs `effect` as the request `operation` of `session`, or throws what the caller would have seen. */
   call<T>(session: Session, operation: string, effect: () => T, options: GateOptions = {}): T {
+    const { counter } = this.deps
+    if (!counter.meterCpu) return this.pass(session, operation, effect, options)
+    const started = process.cpuUsage()
+    try {
+      return this.pass(session, operation, effect, options)
+    } finally {
+      const used = process.cpuUsage(started)
+      counter.cpuMicros += used.user + used.system
+    }
+  }
+
+  private pass<T>(session: Session, operation: string, effect: () => T, options: GateOptions): T {
     if (session.crashed) throw new SimulatedCrashError(operation)
     const { clock, counter } = this.deps
     counter.count(operation, options.group)
