@@ -56,33 +56,28 @@ export interface LaunchBudget {
   readonly unknownSubnets?: Set<string>
 }
 
-/** The reason of the members waiting on a budget, built once per budget and number of launches. */
-const budgetReasons = new WeakMap<LaunchBudget, { readonly launches: number; readonly reason: string }>()
-
-/** A member waits for the in-flight budget: named with what takes it (`i-1 (replacing i-9), ...`). */
-const waitsOnBudget = (
-  instanceId: string,
+/**
+ * A member waits for the in-flight budget: named with what takes it (`i-1 (replacing i-9), ...`). The
+ * reason is built once per number of launches, not once per waiting member: in a large first run most
+ * members of every group wait, and all of them on the same launches.
+ */
+const budgetWaits = (
   budget: LaunchBudget,
   launches: readonly (LaunchSpotAction | ReleaseDoomedAction)[],
-): InstanceSkip => {
-  let known = budgetReasons.get(budget)
-  if (known === undefined || known.launches !== launches.length) {
-    const names = [
-      ...budget.inFlight,
-      ...launches.flatMap((l) => (l.kind === 'launch-spot' ? [`a launch for ${l.replacing}`] : [])),
-    ]
-    const limit = Math.max(0, budget.budget) + budget.inFlight.length
-    const takenBy = names.length === 0 ? 'nothing (the limit is 0)' : names.join(', ')
-    known = {
-      launches: launches.length,
-      reason: `in-flight-budget: ${limit} replacement(s) at a time, taken by ${takenBy}`,
+): ((instanceId: string) => InstanceSkip) => {
+  let known: { readonly launches: number; readonly reason: string } | undefined
+  return (instanceId) => {
+    if (known === undefined || known.launches !== launches.length) {
+      const names = [...budget.inFlight]
+      for (const l of launches) if (l.kind === 'launch-spot') names.push(`a launch for ${l.replacing}`)
+      const limit = Math.max(0, budget.budget) + budget.inFlight.length
+      const takenBy = names.length === 0 ? 'nothing (the limit is 0)' : names.join(', ')
+      known = {
+        launches: launches.length,
+        reason: `in-flight-budget: ${limit} replacement(s) at a time, taken by ${takenBy}`,
+      }
     }
-    budgetReasons.set(budget, known)
-  }
-  return {
-    instanceId,
-    code: 'in-flight-budget',
-    reason: known.reason,
+    return { instanceId, code: 'in-flight-budget', reason: known.reason }
   }
 }
 
@@ -124,6 +119,37 @@ const NEAREST_REFUSED_SHOWN = 3
 /** Per-run caches of selections when the caller keeps none (tests, one-off plans). */
 const ownCaches = new WeakMap<PlanInput, Map<string, Selection>>()
 
+/**
+ * A run's selection cache indexed by settings key, zone and type, kept beside the cache it indexes (and
+ * dropped with it). Every instance of a large run asks (launches, liveness savings, moves), and a lookup by
+ * `type|zone|settings` builds and hashes a new string of a hundred characters each time; these keys are
+ * strings already built and hashed. Each entry is the cache's own entry for the same key.
+ */
+const cacheIndexes = new WeakMap<Map<string, Selection>, Map<string, Map<string, Map<string, Selection>>>>()
+
+const indexOf = (
+  cache: Map<string, Selection>,
+  settingsKey: string,
+  zone: string,
+): Map<string, Selection> => {
+  let bySettings = cacheIndexes.get(cache)
+  if (bySettings === undefined) {
+    bySettings = new Map()
+    cacheIndexes.set(cache, bySettings)
+  }
+  let byZone = bySettings.get(settingsKey)
+  if (byZone === undefined) {
+    byZone = new Map()
+    bySettings.set(settingsKey, byZone)
+  }
+  let byType = byZone.get(zone)
+  if (byType === undefined) {
+    byType = new Map()
+    byZone.set(zone, byType)
+  }
+  return byType
+}
+
 /** The selection for a type in a zone, shared by the groups of a run that agree on the settings. */
 const cachedSelection = (
   input: PlanInput,
@@ -139,15 +165,21 @@ const cachedSelection = (
     cache = new Map()
     ownCaches.set(input, cache)
   }
-  const cacheKey = `${baseType}|${zone}|${selectionSettingsKey(config)}`
-  let selection = cache.get(cacheKey)
-  if (!selection) {
-    selection = selectCandidates(
-      input.catalog,
-      { original, zone, config, spotPrices: input.spotPrices, originalOnDemandPrice: onDemandPrice },
-      meter,
-    )
-    cache.set(cacheKey, selection)
+  const settingsKey = selectionSettingsKey(config)
+  const index = indexOf(cache, settingsKey, zone)
+  let selection = index.get(baseType)
+  if (selection === undefined) {
+    const cacheKey = `${baseType}|${zone}|${settingsKey}`
+    selection = cache.get(cacheKey)
+    if (selection === undefined) {
+      selection = selectCandidates(
+        input.catalog,
+        { original, zone, config, spotPrices: input.spotPrices, originalOnDemandPrice: onDemandPrice },
+        meter,
+      )
+      cache.set(cacheKey, selection)
+    }
+    index.set(baseType, selection)
   }
   return selection
 }
@@ -208,11 +240,7 @@ const lastBackoffEnd = (instance: Instance): number =>
 export const capacityBackoffMinutes = (attempt: number): number =>
   Math.min(CAPACITY_BACKOFF_MAX_MINUTES, CAPACITY_BACKOFF_FIRST_MINUTES * 2 ** Math.max(0, attempt - 1))
 
-const compareBackoffEnds = (a: Instance, b: Instance): number => {
-  const endA = lastBackoffEnd(a)
-  const endB = lastBackoffEnd(b)
-  return endA === endB ? 0 : endA < endB ? -1 : 1
-}
+const compareBackoffEnds = (endA: number, endB: number): number => (endA === endB ? 0 : endA < endB ? -1 : 1)
 
 /** Doomed first (their capacity goes in two minutes), then at-risk spot members, then on-demand ones. */
 const urgency = (instance: Instance, doomed: ReadonlySet<string>): number =>
@@ -233,10 +261,10 @@ export const planLaunches = (
       reason: `interrupted soon and not replaceable ahead: ${why}`,
     })
   }
+  const waitsOnBudget = budgetWaits(budget, launches)
   if (budget.budget <= 0 && budget.doomed.size === 0) {
     // Replacements under way take the whole budget: every member waits on them, and is told so.
-    for (const member of budget.eligible)
-      budget.instanceSkips.push(waitsOnBudget(member.instanceId, budget, launches))
+    for (const member of budget.eligible) budget.instanceSkips.push(waitsOnBudget(member.instanceId))
     return launches
   }
   if (!group.launchTemplate && !group.launchConfigurationName && !group.mixedInstancesPolicy) {
@@ -295,15 +323,22 @@ export const planLaunches = (
   const protectedFromTermination = (id: string): boolean => input.terminationProtected.has(id)
   // A loop, not map().filter(): optimized `map` returns arrays of another shape than the interpreter's,
   // and the `filter` after it then throws the optimized code away once per run.
-  const eligible: { member: GroupMember; instance: Instance }[] = []
+  // Sort keys worked out once per member, not once per comparison (a back-off end is a date to parse).
+  const eligible: { member: GroupMember; instance: Instance; urgency: number; backoffEnd: number }[] = []
   for (const member of budget.eligible) {
     const instance = input.instances.get(member.instanceId)
-    if (instance !== undefined) eligible.push({ member, instance })
+    if (instance !== undefined)
+      eligible.push({
+        member,
+        instance,
+        urgency: urgency(instance, budget.doomed),
+        backoffEnd: lastBackoffEnd(instance),
+      })
   }
   eligible.sort(
     (a, b) =>
-      urgency(a.instance, budget.doomed) - urgency(b.instance, budget.doomed) ||
-      compareBackoffEnds(a.instance, b.instance) ||
+      a.urgency - b.urgency ||
+      compareBackoffEnds(a.backoffEnd, b.backoffEnd) ||
       byLaunchTimeThenId(a.instance, b.instance),
   )
 
@@ -493,7 +528,7 @@ export const planLaunches = (
       if (budget.doomed.has(instance.id)) continue
       budget.instanceSkips.push(
         stopped.code === 'in-flight-budget'
-          ? waitsOnBudget(instance.id, budget, launches)
+          ? waitsOnBudget(instance.id)
           : {
               instanceId: instance.id,
               code: 'on-demand-minimum',
