@@ -37,10 +37,11 @@ import type { Action, GroupPlan, GroupSkip, GroupSkipCode, InstanceSkip, SwapPai
 import { attemptNumber } from './attempts.ts'
 import { groupFigures } from './figures.ts'
 import { inFlightLimit, minOnDemandCount } from './group-sizes.ts'
-import { planLaunches, projectedSaving } from './launches.ts'
+import { planLaunches } from './launches.ts'
 import { onDemandStatuses } from './liveness.ts'
 import { byLaunchTimeThenId, type PlanInput } from './plan-input.ts'
 import { compareCodePoints } from './selection.ts'
+import { projectedSaving } from './selection-cache.ts'
 import { PlanBudgetExceededError, WorkMeter } from './work-budget.ts'
 
 export type { PlanInput } from './plan-input.ts'

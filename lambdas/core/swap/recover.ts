@@ -18,7 +18,7 @@ import {
   servingOf,
 } from '../group/serving.ts'
 import type { Action, SwapPair } from '../plan/actions.ts'
-import { capacityBackoffMinutes } from '../plan/launches.ts'
+import { capacityBackoffMinutes } from '../plan/capacity-backoff.ts'
 import type { Group, GroupMember, Instance } from '../types.ts'
 import {
   formatSwapRecord,
