@@ -5,12 +5,47 @@
  */
 
 import type { GroupConfig } from '../config/config.ts'
-import { TAG_NO_SPOT_CAPACITY_UNTIL, TAG_REPLACED_TYPE } from '../constants.ts'
+import { CHEAPER_POOL_MIN_AGE_MINUTES, TAG_NO_SPOT_CAPACITY_UNTIL, TAG_REPLACED_TYPE } from '../constants.ts'
 import type { GroupMember, Instance, InstanceTypeInfo } from '../types.ts'
 import { poolKey } from '../types.ts'
+import type { MemberRoles } from './member-roles.ts'
 import type { PlanInput } from './plan-input.ts'
 import type { RankedCandidate, Selection } from './selection.ts'
 import type { Placement } from './subnets.ts'
+
+export interface MovableInput {
+  readonly config: GroupConfig
+  /** On-demand members above the minimum still to be replaced. */
+  readonly replaceable: number
+  /** Members this run may launch replacements for. */
+  readonly eligible: readonly GroupMember[]
+  readonly roles: Pick<MemberRoles, 'spot' | 'atRiskIds'>
+  /** Members already taken by a replacement, a swap or a give-back: none of them moves. */
+  readonly busy: readonly { has(id: string): boolean }[]
+  readonly detail: (id: string) => Instance | undefined
+  readonly now: Date
+}
+
+/**
+ * Spot members that may move to a cheaper pool: only in a group with nothing else to replace, so moves
+ * never hold the budget on-demand and at-risk members need (one that backs off still counts), and only
+ * members old enough (CHEAPER_POOL_MIN_AGE_MINUTES) and taken by nothing else. None looked for otherwise.
+ */
+export const movableMembers = (input: MovableInput): readonly GroupMember[] => {
+  const { config, roles, busy, detail, now } = input
+  const movesAllowed =
+    config.cheaperPoolMinSavingPercentage > 0 &&
+    input.replaceable === 0 &&
+    !input.eligible.some((m) => roles.atRiskIds.has(m.instanceId))
+  if (!movesAllowed) return []
+  return roles.spot.filter(
+    (m) =>
+      !roles.atRiskIds.has(m.instanceId) &&
+      !busy.some((ids) => ids.has(m.instanceId)) &&
+      now.getTime() - (detail(m.instanceId)?.launchTime.getTime() ?? now.getTime()) >=
+        CHEAPER_POOL_MIN_AGE_MINUTES * 60_000,
+  )
+}
 
 export interface MoveCandidate {
   readonly instance: Instance

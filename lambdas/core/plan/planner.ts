@@ -6,9 +6,8 @@
  */
 
 import type { GroupConfig } from '../config/config.ts'
-import { isBeingDeleted, isLeavingGroup, staysInGroup } from '../config/managed.ts'
+import { isLeavingGroup, staysInGroup } from '../config/managed.ts'
 import {
-  CHEAPER_POOL_MIN_AGE_MINUTES,
   DOOMED_SWAP_DEADLINE_SECONDS,
   GRACE_SLACK_SECONDS,
   PLAN_WORK_UNITS_PER_GROUP,
@@ -29,6 +28,8 @@ import type { Group, Instance } from '../types.ts'
 import type { Action, GroupPlan, InstanceSkip } from './actions.ts'
 import { attemptNumber } from './attempts.ts'
 import { budgetExceededPlan } from './budget-exceeded.ts'
+import { movableMembers } from './cheaper-pool.ts'
+import { releaseDoomed } from './doomed-release.ts'
 import { groupFigures } from './figures.ts'
 import { inFlightLimit, minOnDemandCount } from './group-sizes.ts'
 import { formatSkip, groupSkip, HOLDS_OPEN_SWAP } from './group-skip.ts'
@@ -199,22 +200,15 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
   const { ready } = started
   let { lookAgain, warmedIn } = started
 
-  // Doomed members that can no longer be swapped out (too late, or the group is not acted on now: cron
-  // window, suspended processes, a stack update) leave at once, as the interruption handler would have
-  // made them, rather than wait for EC2.
-  // A doomed partner of an attached replacement leaves through the swap (with the attach's unit).
-  const released = (skipped === undefined ? doomed.filter((m) => tooLate(m.instanceId)) : doomed).filter(
-    (m) => !givingBack.has(m.instanceId) && !halfDonePartners.has(m.instanceId),
-  )
-  if (!isBeingDeleted(group))
-    for (const member of released)
-      if (!isProtected(member.instanceId))
-        actions.push({
-          kind: 'release-doomed',
-          group: group.name,
-          instanceId: member.instanceId,
-          reason: `interrupted soon and not replaced ahead: ${skipped ?? `more than ${DOOMED_SWAP_DEADLINE_SECONDS}s since the warning`}`,
-        })
+  const released = releaseDoomed({
+    group,
+    doomed,
+    skipped,
+    tooLate,
+    isProtected,
+    kept: [givingBack, halfDonePartners],
+    actions,
+  })
 
   // Members of a closed swap joined for good: their launch tags go, so a later detach is never cleaned up.
   if (skipped === undefined && !recovery.open) {
@@ -248,24 +242,15 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
         !givingBack.has(m.instanceId) &&
         !released.includes(m),
     )
-    // Moves only in a group with nothing else to replace, so they never hold the budget on-demand and
-    // at-risk members need (one that backs off still counts); not even looked for otherwise.
-    const movesAllowed =
-      config.cheaperPoolMinSavingPercentage > 0 &&
-      replaceable === 0 &&
-      !eligible.some((m) => atRiskIds.has(m.instanceId))
-    const movable = !movesAllowed
-      ? []
-      : spot.filter(
-          (m) =>
-            !atRiskIds.has(m.instanceId) &&
-            !pendingByPartner.has(m.instanceId) &&
-            !halfDonePartners.has(m.instanceId) &&
-            !halfDoneReplacements.has(m.instanceId) &&
-            !givingBack.has(m.instanceId) &&
-            now.getTime() - (detail(m.instanceId)?.launchTime.getTime() ?? now.getTime()) >=
-              CHEAPER_POOL_MIN_AGE_MINUTES * 60_000,
-        )
+    const movable = movableMembers({
+      config,
+      replaceable,
+      eligible,
+      roles,
+      busy: [pendingByPartner, halfDonePartners, halfDoneReplacements, givingBack],
+      detail,
+      now,
+    })
     const launches = planLaunches(input, config, {
       budget: inFlightLimit(config.maxReplacementsInFlight, inService.length) - stillPending,
       doomed: doomedIds,
