@@ -119,7 +119,9 @@ describe('the results page and table', () => {
     expect(page).toContain('Invariant violations: none.')
     expect(page).toContain('No full chaos sweep recorded (bench/chaos-sweep.json).')
     // The planning figure is the median run; every run is shown beside it.
-    expect(page).toContain('| unconverged | 4 | 12 ms (runs: 14, 12, 11 ms; process 15 ms, of which simulated AWS 3 ms) |')
+    expect(page).toContain(
+      '| unconverged | 4 | 12 ms (runs: 14, 12, 11 ms; process 15 ms, of which simulated AWS 3 ms) |',
+    )
   })
 
   it('says once when the two asg-* policies chose the same pools', () => {

@@ -9,6 +9,18 @@ export interface Attempt {
 }
 
 /**
+ * `now` as ISO 8601, formatted once per moment: every launch of a run asks with the same `now`, and
+ * formatting a date costs more than the rest of the attempt. Keyed by the time's value, not the Date
+ * object, so a different moment (or a Date changed since) is formatted afresh.
+ */
+let lastIso: { readonly time: number; readonly iso: string } | undefined
+const isoAt = (now: Date): string => {
+  const time = now.getTime()
+  if (lastIso?.time !== time) lastIso = { time, iso: now.toISOString() }
+  return lastIso.iso
+}
+
+/**
  * The attempt a launch for an instance makes, from its TAG_REPLACEMENT_ATTEMPT: `<n>@<since>` is written
  * before launch n and `<n>:<outcome>@<since>` (the instance launched, or `no-instance`) once EC2 answered.
  * An attempt without an outcome may still be in flight in an overlapping run, or died before EC2 answered:
@@ -18,7 +30,7 @@ export interface Attempt {
  * attempt is over (its replacement went away, or there was none) and the next one gets a new token.
  */
 export const nextAttempt = (raw: string | undefined, now: Date, reuseMs: number): Attempt => {
-  const fresh = (attempt: number): Attempt => ({ attempt, since: now.toISOString() })
+  const fresh = (attempt: number): Attempt => ({ attempt, since: isoAt(now) })
   const match = /^(\d{1,9})(?::([^@]+))?(?:@(.+))?$/.exec(raw ?? '')
   if (!match) return fresh(1)
   const previous = Math.max(Number(match[1]), 1)
@@ -26,7 +38,7 @@ export const nextAttempt = (raw: string | undefined, now: Date, reuseMs: number)
   const sinceMs = Date.parse(since ?? '')
   const kept = (): Attempt => ({
     attempt: previous,
-    since: Number.isNaN(sinceMs) ? now.toISOString() : (since as string),
+    since: Number.isNaN(sinceMs) ? isoAt(now) : (since as string),
   })
   if (outcome === undefined) return kept()
   if (outcome === 'no-instance') return fresh(previous + 1)

@@ -10,7 +10,7 @@ import {
   servingOf,
 } from '../group/serving.ts'
 import type { Action, SwapPair } from '../plan/actions.ts'
-import { capacityBackoffMinutes } from '../plan/launches.ts'
+import { capacityBackoffMinutes } from '../plan/capacity-backoff.ts'
 import { closeAction } from './closing.ts'
 import { formatSwapRecord, type SwapRecord, stepDown } from './record.ts'
 

@@ -54,6 +54,8 @@ const recoverNamed = (
   onGroup: ReturnType<typeof readSwapRecord>,
   named: readonly SwapPair[],
 ): Recovery => {
+  // No record and no pair, as in most groups of a run: no swap, and nothing to sort out for one.
+  if (onGroup.kind === 'none' && named.length === 0) return base('no-swap', false, [])
   const { group } = input
   const record = onGroup.kind === 'read' ? onGroup.record : undefined
   const ofThisSwap = (pair: SwapPair): boolean =>

@@ -496,28 +496,6 @@ describe('planGroup', () => {
     expect(launches(plan.actions)[0]?.tags['spotswap:no-spot-capacity-until']).toBeUndefined()
   })
 
-  it('takes the instances that never lacked spot capacity first, then the least recently backed off', () => {
-    const [oldest, middle, newest] = onDemandFleet(3) as [Instance, Instance, Instance]
-    const backedOff = (instance: Instance, minutesBeforeNow: number): Instance => ({
-      ...instance,
-      tags: { 'spotswap:no-spot-capacity-until': minutesAgo(minutesBeforeNow).toISOString() },
-    })
-    const order = (fleet: readonly Instance[]) =>
-      launches(
-        planGroup(
-          planInput(fleet, {
-            config: config({ minOnDemandNumber: 0, maxReplacementsInFlight: { kind: 'count', value: 3 } }),
-          }),
-        ).actions,
-      ).map((l) => l.replacing)
-    expect(order([oldest, middle, newest])).toEqual([oldest.id, middle.id, newest.id])
-    expect(order([backedOff(oldest, 1), backedOff(middle, 20), newest])).toEqual([
-      newest.id,
-      middle.id,
-      oldest.id,
-    ])
-  })
-
   it.each([
     [1, 5],
     [2, 10],
@@ -617,19 +595,6 @@ describe('planGroup', () => {
     const plan = planGroup({ ...input, group: { ...input.group, members: [memberOf(spot)] } })
     expect(plan.figures).toMatchObject({ spot: 1, onDemand: 0, hourlySavingsUsd: 0.066, hourlyCostUsd: 0.03 })
     expect(original.type).toBe('m5.large')
-  })
-
-  it('shares candidate selections between groups only when their selection settings agree', () => {
-    const selectionCache = new Map()
-    const restricted = planGroup(
-      planInput(onDemandFleet(1), { selectionCache, config: config({ allowedInstanceTypes: ['m5a.*'] }) }),
-    )
-    const open = planGroup(planInput(onDemandFleet(1), { selectionCache }))
-    const typesOf = (plan: typeof open) =>
-      launches(plan.actions)[0]?.overrides.map((o) => o.instanceType) ?? []
-    expect(typesOf(restricted).every((t) => t.startsWith('m5a.'))).toBe(true)
-    expect(typesOf(open).some((t) => !t.startsWith('m5a.'))).toBe(true)
-    expect(selectionCache.size).toBe(2)
   })
 
   it('is a pure function of its input (same input, same plan), whatever the clock says', () => {

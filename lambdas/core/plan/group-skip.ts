@@ -1,0 +1,80 @@
+/**
+ * Why a group must not be acted on now: a stack update, suspended processes, launch hooks, an instance
+ * refresh, the cron window... Checked before launches and swaps; an open swap still finishes under the
+ * skips that hold it (HOLDS_OPEN_SWAP).
+ */
+
+import { cronAllowsAction } from '../config/cron.ts'
+import { isBeingDeleted } from '../config/managed.ts'
+import { activeRefresh } from '../group/instance-refresh.ts'
+import { blockingSuspensions } from '../group/suspended-processes.ts'
+import type { GroupSkip, GroupSkipCode } from './actions.ts'
+import type { PlanInput } from './plan-input.ts'
+
+/**
+ * Skips that also hold an open swap: CloudFormation or the owner hold the group, or what the swap needs
+ * to see cannot be seen. Finishing a swap only gives back what spotswap itself changed, so it goes on
+ * outside the cron window and at desired 0.
+ */
+export const HOLDS_OPEN_SWAP: ReadonlySet<GroupSkipCode> = new Set([
+  'group-being-deleted',
+  'cloudformation-stack-in-progress',
+  'traffic-source-health-unreadable',
+  'processes-suspended',
+])
+
+const LAUNCHING_TRANSITION = 'autoscaling:EC2_INSTANCE_LAUNCHING'
+
+export const formatSkip = (skip: GroupSkip): string => `${skip.code} (${skip.detail})`
+
+/** Why the group must not be acted on now (launches and swaps); undefined when it may. */
+export const groupSkip = (input: PlanInput): GroupSkip | undefined => {
+  const { group, config, now } = input
+  if (isBeingDeleted(group))
+    return { code: 'group-being-deleted', detail: group.status ?? 'Delete in progress' }
+  if (group.desiredCapacity === 0) return { code: 'desired-capacity-zero', detail: 'desired capacity is 0' }
+  if (input.stackStatus?.endsWith('_IN_PROGRESS'))
+    return { code: 'cloudformation-stack-in-progress', detail: input.stackStatus }
+  // A swap retires a partner only once its replacement serves: where that cannot be seen, no swap starts.
+  if (group.trafficSources.unreadable.length > 0)
+    return { code: 'traffic-source-health-unreadable', detail: group.trafficSources.unreadable.join(', ') }
+  const suspended = blockingSuspensions(group)
+  if (suspended.length > 0) return { code: 'processes-suspended', detail: suspended.join(', ') }
+  // A swap counts one unit per instance (attach +1, retire -1); with weights an attach adds the
+  // replacement's weight (https://docs.aws.amazon.com/autoscaling/ec2/userguide/asg-instance-weighting.html).
+  const weighted = (group.mixedInstancesPolicy?.overrides ?? []).filter((o) => o.weightedCapacity !== 1)
+  if (weighted.length > 0)
+    return {
+      code: 'weighted-capacity',
+      detail: `${weighted.map((o) => `${o.instanceType}=${o.weightedCapacity}`).join(', ')}: a swap counts instances, not capacity units`,
+    }
+  // AttachInstances skips EC2_INSTANCE_LAUNCHING hooks: a replacement would miss the group's bootstrap or
+  // deployment gate (https://docs.aws.amazon.com/autoscaling/ec2/userguide/lifecycle-hooks-overview.html).
+  const launching = (input.lifecycleHooks ?? []).filter((h) => h.transition === LAUNCHING_TRANSITION)
+  if (launching.length > 0 && !config.ignoreLaunchHooks)
+    return {
+      code: 'launch-hooks',
+      detail: `${launching.map((h) => h.name).join(', ')}: an attached replacement would skip them; IGNORE_LAUNCH_HOOKS=true (or the tag autospotting_ignore_launch_hooks) swaps anyway`,
+    }
+  // A refresh replaces the group's instances itself: a swap now would be replaced again, or fight it.
+  const refresh = activeRefresh(input.instanceRefresh)
+  if (refresh !== undefined) return { code: 'instance-refresh', detail: `${refresh.id} is ${refresh.status}` }
+  if (input.instanceRefresh?.kind === 'throttled')
+    return {
+      code: 'instance-refresh-unknown',
+      detail: `reading its instance refreshes was throttled (${input.instanceRefresh.error}); next run reads again`,
+    }
+  if (!cronAllowsAction(config.cronSchedule, config.cronTimezone, config.cronScheduleState, now)) {
+    return {
+      code: 'outside-cron-window',
+      detail: `${config.cronSchedule.raw} ${config.cronTimezone}, state ${config.cronScheduleState}`,
+    }
+  }
+  return undefined
+}
+
+/** groupSkip as the text the summary, `plan` and the log show. */
+export const groupSkipReason = (input: PlanInput): string | undefined => {
+  const skip = groupSkip(input)
+  return skip === undefined ? undefined : formatSkip(skip)
+}

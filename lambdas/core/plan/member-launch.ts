@@ -1,0 +1,145 @@
+/**
+ * One eligible member's replacement within a launch round: launched into the best candidate pools of its
+ * zone (or of another zone that keeps the group balanced), or skipped with the reason it cannot be.
+ */
+
+import { MAX_POOL_SHARE, TAG_NO_SPOT_CAPACITY_UNTIL, TAG_REPLACED_TYPE } from '../constants.ts'
+import type { GroupMember, Instance } from '../types.ts'
+import { poolKey } from '../types.ts'
+import { fleetChoices } from './fleet-choices.ts'
+import { launchAction } from './launch-action.ts'
+import {
+  countPool,
+  type LaunchRound,
+  placementOf,
+  selectionFor,
+  shiftZones,
+  skipMember,
+  subnetZones,
+} from './launch-round.ts'
+import { countRejections, noCandidateDetail } from './refusals.ts'
+import { balancedElsewhere, type Placement } from './subnets.ts'
+
+/** Plans `member`'s replacement, or says why there is none; the caller has checked the budgets. */
+export const replaceMember = (round: LaunchRound, member: GroupMember, instance: Instance): void => {
+  const { input, budget } = round
+  const { group, catalog } = input
+  const doomed = budget.doomed.has(instance.id)
+  const replacingOnDemand = instance.lifecycle === 'on-demand'
+  // Protected members are never touched, doomed or not: EC2 takes them and the group backfills.
+  if (member.protectedFromScaleIn) {
+    budget.instanceSkips.push({
+      instanceId: instance.id,
+      code: 'protected-from-scale-in',
+      reason: 'protected-from-scale-in',
+    })
+    return
+  }
+  if (input.terminationProtected.has(instance.id)) {
+    budget.instanceSkips.push({
+      instanceId: instance.id,
+      code: 'api-termination-protection',
+      reason: 'api-termination-protection',
+    })
+    return
+  }
+  const backoffUntil = Date.parse(instance.tags[TAG_NO_SPOT_CAPACITY_UNTIL] ?? '')
+  if (!doomed && backoffUntil > input.now.getTime()) {
+    skipMember(
+      round,
+      instance,
+      'spot-capacity-backoff',
+      `no candidate pool had capacity; next try at ${new Date(backoffUntil).toISOString()}`,
+    )
+    return
+  }
+  // An at-risk spot member is measured against the on-demand type it once replaced.
+  const baseType = replacingOnDemand ? instance.type : (instance.tags[TAG_REPLACED_TYPE] ?? instance.type)
+  const original = catalog.get(baseType)
+  if (!original) {
+    skipMember(round, instance, 'unknown-instance-type', `${baseType} is not in the instance type catalogue`)
+    return
+  }
+  const onDemandPrice = input.onDemandPrices.get(baseType)
+  if (onDemandPrice === undefined) {
+    skipMember(
+      round,
+      instance,
+      'missing-on-demand-price',
+      `no on-demand price for ${baseType}; not replacing blind`,
+    )
+    return
+  }
+  const placement = placementOf(round, instance)
+  if (!placement.ok) {
+    skipMember(round, instance, 'no-subnet-in-group', placement.detail)
+    return
+  }
+  let selection = selectionFor(round, baseType, original, placement.zone, onDemandPrice)
+  let zone: Extract<Placement, { ok: true }> = placement
+  let elsewhereNote = ''
+  // No compatible pool in its zone: an on-demand member may be replaced in another of the group's zones
+  // if the group stays balanced (the zone-balanced oracle of the benchmark does the same).
+  if (selection.ranked.length === 0 && replacingOnDemand && !doomed) {
+    const elsewhere = balancedElsewhere(group, instance, subnetZones(round), round.zoneShift)
+    for (const subnet of elsewhere.unknownSubnets) budget.unknownSubnets?.add(subnet)
+    for (const other of elsewhere.placements) {
+      const there = selectionFor(round, baseType, original, other.zone, onDemandPrice)
+      if (there.ranked.length === 0) continue
+      selection = there
+      zone = other
+      break
+    }
+    elsewhereNote =
+      elsewhere.unknownSubnets.length > 0
+        ? `; the zones of subnets ${elsewhere.unknownSubnets.join(', ')} are not known yet`
+        : elsewhere.zones <= 1
+          ? ''
+          : elsewhere.placements.length === 0
+            ? '; no other zone of the group keeps it balanced'
+            : '; no other zone that keeps the group balanced has a compatible pool either'
+  }
+  if (selection.ranked.length === 0) {
+    // Every catalogue type through the filters, once per selection.
+    budget.meter?.charge(catalog.size)
+    skipMember(
+      round,
+      instance,
+      'no-compatible-spot-type',
+      `${noCandidateDetail(catalog, selection, original, instance.zone)}${elsewhereNote}`,
+      {
+        rejectedBy: countRejections(selection),
+      },
+    )
+    return
+  }
+  // Never back into the pool AWS just flagged.
+  const atRiskPool = replacingOnDemand ? undefined : poolKey(instance.type, instance.zone)
+  const ranked =
+    atRiskPool === undefined ? selection.ranked : selection.ranked.filter((c) => c.pool !== atRiskPool)
+  if (ranked.length === 0) {
+    skipMember(round, instance, 'no-compatible-spot-type', 'only the at-risk pool itself is compatible')
+    return
+  }
+  const choices = fleetChoices(
+    ranked,
+    round.poolCounts,
+    budget.targetSpot,
+    input.maxPoolShare ?? MAX_POOL_SHARE,
+    zone.subnetId,
+  )
+  const { first } = choices
+  shiftZones(round, instance.zone, zone.zone)
+  if (replacingOnDemand) round.onDemandLaunches++
+  if (!doomed) round.budgeted++
+  countPool(round, first.pool)
+  round.launches.push(
+    launchAction(input, round.config, instance, baseType, choices, {
+      doomed,
+      expectedHourlySavingsUsd: onDemandPrice - first.spotPriceUsd,
+      reason: replacingOnDemand
+        ? `on-demand ${instance.type} above the minimum; ${first.instanceType} spot at $${first.spotPriceUsd} vs $${onDemandPrice} on-demand${zone.zone === instance.zone ? '' : ` in ${zone.zone} (${instance.zone} has no compatible spot pool; the group stays balanced)`}`
+        : `spot ${instance.type} ${doomed ? 'interrupted in two minutes' : 'at risk (rebalance recommendation)'}; moving to ${first.instanceType} at $${first.spotPriceUsd}`,
+    }),
+  )
+}

@@ -1,0 +1,160 @@
+/**
+ * Starting a swap: which launched replacements are ready to be attached in place of their partners (past
+ * the grace period, running, the group not held), the swap action that attaches them, and when to look
+ * again: once they serve, or when a replacement still warming up will be ready before the next run.
+ */
+
+import {
+  DOOMED_SWAP_DEADLINE_SECONDS,
+  GRACE_SLACK_SECONDS,
+  HEALTH_POLL_SECONDS,
+  ORPHAN_SCHEDULE_PERIODS,
+} from '../constants.ts'
+import { formatSwapRecord, type SwapRecord, swapIdAt } from '../swap/record.ts'
+import type { Recovery } from '../swap/recovery.ts'
+import type { Group, Instance } from '../types.ts'
+import type { Action, InstanceSkip, SwapPair } from './actions.ts'
+
+export interface SwapStartInput {
+  readonly group: Group
+  readonly now: Date
+  /** Partner → its replacement, launched and kept by this plan, oldest partners first. */
+  readonly wanted: readonly (readonly [string, Instance])[]
+  /** Members EC2 interrupts within two minutes, and when each was warned (ms). */
+  readonly doomedIds: ReadonlySet<string>
+  readonly warnedAt: (id: string) => number
+  readonly isProtected: (id: string) => boolean
+  /** Terminates a replacement, with the reason. */
+  readonly terminate: (instance: Instance, reason: string) => void
+  /** Why the group is not acted on now, if it is not. */
+  readonly skipped: string | undefined
+  readonly recovery: Pick<Recovery, 'open' | 'closes' | 'givingBack' | 'actions' | 'lookAgainSeconds'>
+  /** Members in service. */
+  readonly inService: number
+  readonly instanceSkips: InstanceSkip[]
+  readonly actions: Action[]
+  readonly grace: number
+  readonly scheduleSeconds: number
+}
+
+export interface SwapStart {
+  readonly ready: readonly SwapPair[]
+  /** Seconds until the first replacement warming up may be swapped in (see earlyLook). */
+  readonly warmedIn: number
+  readonly lookAgain: number | undefined
+}
+
+/**
+ * A replacement whose grace period ends well before the next scheduled run is swapped in then, not at
+ * that run: a grace period shorter than the schedule must not cost a whole period per batch. Not sooner
+ * than HEALTH_POLL_SECONDS, and only when it saves at least that much.
+ */
+export const earlyLook = (
+  lookAgain: number | undefined,
+  warmedIn: number,
+  scheduleSeconds: number,
+): number | undefined => {
+  const at = Math.ceil(Math.max(HEALTH_POLL_SECONDS, warmedIn))
+  if (!Number.isFinite(warmedIn) || at > scheduleSeconds - HEALTH_POLL_SECONDS) return lookAgain
+  return Math.min(lookAgain ?? at, at)
+}
+
+export const startSwaps = (input: SwapStartInput): SwapStart => {
+  const { group, now, wanted, doomedIds, warnedAt, isProtected, terminate, skipped, recovery } = input
+  const { instanceSkips, actions, grace, scheduleSeconds } = input
+  const { givingBack } = recovery
+  // Too close to the interruption for a swap to be over before EC2 takes the member.
+  const tooLate = (id: string): boolean => now.getTime() >= warnedAt(id) + DOOMED_SWAP_DEADLINE_SECONDS * 1000
+  const inService = input.inService
+  // Terminated by the last run before the orphan deadline, not the first one after it.
+  const orphanAfterSeconds = grace + (ORPHAN_SCHEDULE_PERIODS - 1) * scheduleSeconds
+  const ready: SwapPair[] = []
+  // Ready but for the open swap: the next swap starts once this one closes.
+  let behindOpenSwap = 0
+  // Seconds until the first replacement warming up may be swapped in (see earlyLook below).
+  let warmedIn = Number.POSITIVE_INFINITY
+  for (const [partner, instance] of wanted) {
+    const ageSeconds = (now.getTime() - instance.launchTime.getTime()) / 1000
+    const pastGrace = doomedIds.has(partner) ? !tooLate(partner) : ageSeconds + GRACE_SLACK_SECONDS >= grace
+    if (isProtected(partner)) {
+      terminate(instance, `partner-protected: ${partner} was protected since its replacement was launched`)
+    } else if (
+      skipped === undefined &&
+      // A swap this run finishes and closes lets the next one start after it, in the same run; not for a
+      // replacement at its orphan deadline (that swap waits on the close, and the spare must go now).
+      (!recovery.open || (recovery.closes !== undefined && ageSeconds <= orphanAfterSeconds)) &&
+      !givingBack.has(partner) &&
+      inService >= group.desiredCapacity &&
+      instance.state === 'running' &&
+      // A doomed partner is gone in two minutes: no grace period is worth waiting for.
+      pastGrace
+    ) {
+      ready.push({ spotInstanceId: instance.id, onDemandInstanceId: partner })
+    } else if (ageSeconds > orphanAfterSeconds) {
+      terminate(instance, `not-attachable-in-time: not swapped within ${orphanAfterSeconds}s of launch`)
+    } else if (recovery.open && pastGrace && instance.state === 'running') {
+      behindOpenSwap++
+      instanceSkips.push({
+        instanceId: instance.id,
+        code: 'waiting-for-open-swap',
+        reason: `waiting-for-open-swap: replaces ${partner}; starts once the open swap closes`,
+      })
+    } else {
+      if (!recovery.open && instance.state !== 'pending')
+        warmedIn = Math.min(
+          warmedIn,
+          (instance.launchTime.getTime() - now.getTime()) / 1000 + grace - GRACE_SLACK_SECONDS,
+        )
+      else if (!recovery.open) warmedIn = Math.min(warmedIn, HEALTH_POLL_SECONDS)
+      const graceUntil = new Date(instance.launchTime.getTime() + grace * 1000).toISOString()
+      instanceSkips.push({
+        instanceId: instance.id,
+        code: 'warming-up',
+        reason: `warming-up: replaces ${partner}; grace until ${graceUntil}`,
+      })
+    }
+  }
+  let lookAgain = recovery.lookAgainSeconds
+  // The open swap closes in this run: the replacements behind it start their swap at the next look.
+  if (behindOpenSwap > 0 && recovery.actions.some((a) => a.kind === 'close-swap'))
+    lookAgain = Math.min(lookAgain ?? HEALTH_POLL_SECONDS, HEALTH_POLL_SECONDS)
+  if (ready.length > 0) {
+    // After this run's close, when there is one: desired back at the owner's, MaxSize restored.
+    const desiredNow = recovery.closes?.desired ?? group.desiredCapacity
+    const maxSizeNow = recovery.closes?.maxSize ?? group.maxSize
+    const needed = desiredNow + ready.length
+    const raise = needed > maxSizeNow
+    const record: SwapRecord = {
+      version: 2,
+      id: swapIdAt(now),
+      phase: 'attaching',
+      ownerDesired: desiredNow,
+      pairs: ready.length,
+      step: undefined,
+      originalMaxSize: raise ? maxSizeNow : undefined,
+      startedAt: now,
+    }
+    actions.push({
+      kind: 'swap',
+      group: group.name,
+      pairs: ready,
+      originalMaxSize: maxSizeNow,
+      raiseMaxSizeTo: raise ? needed : undefined,
+      swapId: record.id as string,
+      swapRecord: formatSwapRecord(record),
+      attachedRecord: formatSwapRecord({ ...record, phase: 'waiting' }),
+      reason: `spot replacement(s) ran for the ${grace}s grace period; partners retire once they serve`,
+    })
+    // The partners retire once the replacements serve: look then, or when a doomed partner must leave.
+    const doomedLeave = ready
+      .filter((pair) => doomedIds.has(pair.onDemandInstanceId))
+      .map(
+        (pair) =>
+          (warnedAt(pair.onDemandInstanceId) + DOOMED_SWAP_DEADLINE_SECONDS * 1000 - now.getTime()) / 1000,
+      )
+    // The first look reads the load balancers' health-check settings, which time the next one.
+    lookAgain = Math.ceil(Math.max(HEALTH_POLL_SECONDS / 2, Math.min(HEALTH_POLL_SECONDS, ...doomedLeave)))
+  }
+
+  return { ready, warmedIn, lookAgain }
+}
