@@ -9,6 +9,7 @@ import { API_LIMITS } from '../../../lambdas/aws/limits.ts'
 import { groupNamed } from '../asg-api.ts'
 import { simAwsError, validationError } from '../errors.ts'
 import type { SimGroup } from '../state.ts'
+import type { AutoScalingWrite } from './autoscaling-writes.ts'
 import { checkCount, type PageRule } from './paging.ts'
 import { answer, type SimApiContext, write } from './request.ts'
 import { toAutoScalingGroup } from './shapes.ts'
@@ -38,17 +39,7 @@ const matches = (group: SimGroup, filter: Filter): boolean => {
   throw validationError(`the simulator does not model the filter ${name}`)
 }
 
-export const autoScalingReads = (
-  ctx: SimApiContext,
-): Omit<
-  AutoScalingApi,
-  | 'attachInstances'
-  | 'detachInstances'
-  | 'terminateInstanceInAutoScalingGroup'
-  | 'updateAutoScalingGroup'
-  | 'createOrUpdateTags'
-  | 'deleteTags'
-> => ({
+export const autoScalingReads = (ctx: SimApiContext): Omit<AutoScalingApi, AutoScalingWrite> => ({
   describeAutoScalingGroups: (input) =>
     answer(ctx, 'autoscaling:DescribeAutoScalingGroups', () => {
       const listing = (): SimGroup[] => {

@@ -10,6 +10,15 @@ import { prepareRetirements, recordRetired } from '../touches.ts'
 import { checkCount } from './paging.ts'
 import { groupOfId, type SimApiContext, write } from './request.ts'
 
+/** The Auto Scaling requests that change something: answered here, the rest in autoscaling-reads.ts. */
+export type AutoScalingWrite =
+  | 'attachInstances'
+  | 'detachInstances'
+  | 'terminateInstanceInAutoScalingGroup'
+  | 'updateAutoScalingGroup'
+  | 'createOrUpdateTags'
+  | 'deleteTags'
+
 const DONE = { $metadata: {} }
 
 const checkIds = (operation: string, ids: readonly string[]): void =>
@@ -30,17 +39,7 @@ const groupOfTags = (tags: readonly TagDescription[] | undefined): string => {
   return name
 }
 
-export const autoScalingWrites = (
-  ctx: SimApiContext,
-): Pick<
-  AutoScalingApi,
-  | 'attachInstances'
-  | 'detachInstances'
-  | 'terminateInstanceInAutoScalingGroup'
-  | 'updateAutoScalingGroup'
-  | 'createOrUpdateTags'
-  | 'deleteTags'
-> => ({
+export const autoScalingWrites = (ctx: SimApiContext): Pick<AutoScalingApi, AutoScalingWrite> => ({
   attachInstances: (input) => {
     const group = input.AutoScalingGroupName ?? ''
     const ids = input.InstanceIds ?? []
