@@ -12,6 +12,7 @@ import { planGroup } from '../core/plan/planner.ts'
 import type { Selection } from '../core/plan/selection.ts'
 import type { CloudPort, LifecycleHook } from '../core/port.ts'
 import {
+  awaitsActivities,
   changesCapacity,
   detailsMayChange,
   retiresForSwap,
@@ -113,6 +114,14 @@ export const planRegion = async (given: PlanContext, cloud: CloudPort): Promise<
     const waiting = snapshot.groups.filter((g) => health.has(g.group.name))
     plans = replacing(plans, planAll(context, { ...none, health }, waiting))
   }
+  // Swaps whose attach only the scaling activities can confirm: with them read, they close or finish now.
+  const unsure = snapshot.groups.filter((_, i) => awaitsActivities(plans[i] as GroupPlan))
+  const earlyChanges = await readOwnerChanges(cloud, unsure)
+  if (unsure.length > 0) {
+    context.onOwnerChanges?.(earlyChanges)
+    plans = replacing(plans, planAll(context, { ...none, health, ownerChanges: earlyChanges }, unsure))
+  }
+  const known = { ...none, health, ownerChanges: earlyChanges }
   // A member whose zone has no compatible pool may be replaced in another zone once every zone of its
   // group is known: the subnets no instance told are read (one DescribeSubnets) and the groups planned again.
   const unknownSubnets = [...new Set(plans.flatMap((p) => p.unknownSubnets ?? []))]
@@ -122,7 +131,7 @@ export const planRegion = async (given: PlanContext, cloud: CloudPort): Promise<
     context = { ...context, snapshot: { ...snapshot, subnetZones } }
     const needing = new Set(plans.filter((p) => (p.unknownSubnets ?? []).length > 0).map((p) => p.group))
     const again = context.snapshot.groups.filter((g) => needing.has(g.group.name))
-    plans = replacing(plans, planAll(context, { ...none, health }, again))
+    plans = replacing(plans, planAll(context, known, again))
   }
   const changing = snapshot.groups.filter((_, i) => changesCapacity(plans[i] as GroupPlan))
   if (changing.length === 0) return plans
@@ -134,9 +143,12 @@ export const planRegion = async (given: PlanContext, cloud: CloudPort): Promise<
   for (const [name, refresh] of refreshes)
     if (refresh.kind === 'unreadable') context.onRefreshUnreadable?.(name, refresh.error)
   // Read before any retirement of a swap is kept; later details only ever take retirements away.
-  const retiring = snapshot.groups.filter((_, i) => retiresForSwap(plans[i] as GroupPlan))
-  const ownerChanges = await readOwnerChanges(cloud, retiring)
-  context.onOwnerChanges?.(ownerChanges)
+  const retiring = snapshot.groups.filter(
+    (g, i) => retiresForSwap(plans[i] as GroupPlan) && !earlyChanges.has(g.group.name),
+  )
+  const laterChanges = await readOwnerChanges(cloud, retiring)
+  if (retiring.length > 0) context.onOwnerChanges?.(laterChanges)
+  const ownerChanges = new Map([...earlyChanges, ...laterChanges])
   const checked = new Set<string>()
   const protectedIds = new Set<string>()
   // Members to read beside what the plans retire: those of groups where a protected one turned up.

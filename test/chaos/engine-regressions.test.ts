@@ -21,14 +21,14 @@ const savedCase = (name: string): ChaosCase =>
   JSON.parse(readFileSync(new URL(`./cases/${name}`, import.meta.url), 'utf8')) as ChaosCase
 
 describe('engine defects found by chaos runs', () => {
-  // Invariant 3 (orphan), open: the sweep at cddcda3, seed 2148 (the first under the simulator that runs
-  // the real adapter; the same case passed at aa0ea02, whose faults fell elsewhere). g3's swap names two
-  // launches and records `attaching` with the owner's desired 2, and its attach fails. At 20:19:40 the owner
-  // scales out 2 → 4: exactly owner + pairs, what desired would read had the attach happened. Provenance
-  // (swap/record.ts `unattachedSwapIdOf`: nothing attached and desired the owner's) then takes the launches
-  // for attached ones taken out since (`joined-a-group`) and refuses them, so no run attaches or terminates
-  // them. Only the owner's scaling activities tell the two apart, and provenance does not read them.
-  it.fails('cleans up the launches of a failed attach when the owner scaled out by the pairs meanwhile', async () => {
+  // Invariant 3 (orphan): the sweep at cddcda3, seed 2148 (the first under the simulator that runs the
+  // real adapter). g3's swap names two launches and records `attaching` with the owner's desired 2, and
+  // its attach fails. At 20:19:40 the owner scales out 2 → 4: exactly owner + pairs, what desired would
+  // read had the attach happened. The recovery waited for the owner's new instances to boot without reading
+  // the scaling activities, and provenance took the launches for attached ones taken out since
+  // (`joined-a-group`), so no run attached or terminated them. Fixed: such a swap waits for the activities
+  // (`activities-unread`), read in the same run; the owner's change closes it.
+  it('cleans up the launches of a failed attach when the owner scaled out by the pairs meanwhile', async () => {
     const result = await runCase(savedCase('seed-2148-owner-scale-out-equals-pairs.json'))
     expect(result.error).toBeUndefined()
     expect(kinds(result.violations)).toEqual([])

@@ -150,3 +150,101 @@ describe('finishing a swap against the scaling activities', () => {
     for (const run of runs) expect(run.read).toBe(run.retired)
   })
 })
+
+/**
+ * A swap recorded at its attach whose attach failed: phase `attaching`, nothing attached, desired the
+ * owner's 2; the replacement is still outside the group.
+ */
+const attachFailed = async () => {
+  const cloud = cloudWithFleet(2)
+  const h = harness({ 'us-east-1': cloud }, { MAX_REPLACEMENTS_IN_FLIGHT: '1' })
+  await h.run()
+  h.advanceMinutes(6)
+  cloud.failNext('attachInstances', awsError('ServiceUnavailable', 503, 'Service is unavailable'))
+  await h.run()
+  const group = cloud.group('web')
+  const onGroup = readSwapRecord(group.tags)
+  expect(onGroup.kind === 'read' && onGroup.record.phase).toBe('attaching')
+  expect(group.desiredCapacity).toBe(2)
+  const launch = [...cloud.instances.values()].find((i) => i.lifecycle === 'spot')
+  expect(launch !== undefined && !group.members.has(launch.id)).toBe(true)
+  h.advanceMinutes(5)
+  cloud.calls.length = 0
+  const started = onGroup.kind === 'read' ? onGroup.record.startedAt : undefined
+  return { cloud, h, group, launch: launch?.id ?? '', started: started ?? new Date(Number.NaN) }
+}
+
+const leftAlone = (logs: readonly { message: string }[]) =>
+  logs.filter((l) => l.message === 'instance tagged as spotswap launch left alone')
+
+describe('a swap whose attach nothing confirms, with desired at the owner’s plus its pairs', () => {
+  // Chaos seed 2148: the attach failed, then the owner scaled out by exactly the pairs. Desired read as
+  // if the attach had happened and its replacement had left since, so the launch was refused as having
+  // joined the group, and no run attached or terminated it.
+  it('reads the activities, closes the swap and keeps the launch when the owner scaled out meanwhile', async () => {
+    const { cloud, h, group, launch, started } = await attachFailed()
+    group.activities.push(ownerSets(new Date(started.getTime() + 60_000), 2, 3))
+    // Its instance still boots: a give-back would have to wait for it, so nothing else reads the activities.
+    cloud.addInstance({
+      group: 'web',
+      lifecycleState: 'Pending',
+      launchTime: new Date(started.getTime() + 60_000),
+    })
+    h.recorded.logs.length = 0
+    await h.run()
+    expect(cloud.calls.filter((c) => c.method === 'scalingActivities')).toEqual([
+      { method: 'scalingActivities', args: ['web', started] },
+    ])
+    expect(leftAlone(h.recorded.logs)).toEqual([])
+    expect(h.recorded.logs).toContainEqual(
+      expect.objectContaining({
+        message: 'action done',
+        attributes: expect.objectContaining({
+          kind: 'close-swap',
+          reason: expect.stringContaining('owner-changed'),
+        }),
+      }),
+    )
+    // The owner's 3 stand; the launch is spotswap's again: attached by a later swap or terminated.
+    expect(group.desiredCapacity).toBe(3)
+    for (
+      let run = 0;
+      run < 6 && cloud.instances.get(launch)?.state === 'running' && !group.members.has(launch);
+      run++
+    ) {
+      h.advanceMinutes(5)
+      await h.run()
+    }
+    expect(group.members.has(launch) || cloud.instances.get(launch)?.state !== 'running').toBe(true)
+    expect(leftAlone(h.recorded.logs)).toEqual([])
+  })
+
+  it('gives the unit back when the activities show no owner’s change: the attach happened', async () => {
+    const { cloud, h, group, launch } = await attachFailed()
+    // The attach took effect after all (into the MaxSize the swap raised), and the replacement left
+    // without its decrement since.
+    group.maxSize = 3
+    await cloud.attachInstances('web', [launch])
+    await cloud.detachInstances('web', [launch], false)
+    for (const id of group.members.keys()) group.members.set(id, 'InService')
+    expect(group.desiredCapacity).toBe(3)
+    cloud.calls.length = 0
+    await h.run()
+    expect(cloud.calls.filter((c) => c.method === 'scalingActivities')).toHaveLength(1)
+    expect(ownersDesired(cloud)).toBe(2)
+    expect(cloud.mutations.filter((c) => c.method === 'terminateInGroup')).toHaveLength(1)
+  })
+
+  it('waits, giving nothing back, while the activities cannot be read', async () => {
+    const { cloud, h, group, started } = await attachFailed()
+    group.activities.push(ownerSets(new Date(started.getTime() + 60_000), 2, 3))
+    cloud.addInstance({ group: 'web', lifecycleState: 'Pending' })
+    cloud.failNext('scalingActivities', awsError('Throttling', 400, 'Rate exceeded'))
+    await h.run()
+    expect(group.desiredCapacity).toBe(3)
+    expect(
+      cloud.mutations.filter((c) => c.method === 'terminateInGroup' || c.method === 'detachInstances'),
+    ).toEqual([])
+    expect(readSwapRecord(group.tags).kind).toBe('read')
+  })
+})

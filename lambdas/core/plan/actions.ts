@@ -279,6 +279,8 @@ export interface GroupPlan {
   readonly figures: GroupFigures
   /** Attached replacements whose load-balancer health the plan needs (read, then planned again). */
   readonly awaitingHealth?: readonly string[]
+  /** The open swap needs the group's scaling activities (core/swap/recovery.ts): read, then planned again. */
+  readonly awaitingActivities?: true
   /**
    * Group subnets whose zone a replacement in another zone needed and nobody knew (core/plan/subnets.ts
    * balancedElsewhere): read, then planned again.

@@ -304,6 +304,7 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
     figures,
     ...(untrusted.length > 0 ? { untrusted } : {}),
     ...(recovery.awaitingHealth.length > 0 ? { awaitingHealth: recovery.awaitingHealth } : {}),
+    ...(recovery.awaitingActivities ? { awaitingActivities: true } : {}),
     ...(unknownSubnets.size > 0 ? { unknownSubnets: [...unknownSubnets].sort() } : {}),
     ...(lookAgain === undefined ? {} : { lookAgainSeconds: lookAgain }),
     ...(lookAgain !== undefined && lookAgain !== swapLook ? { lookAgainFor: 'warm-up' as const } : {}),

@@ -37,6 +37,9 @@ export const startsReplacements = (plan: GroupPlan): boolean =>
 export const retiresForSwap = (plan: GroupPlan): boolean =>
   plan.actions.some((a) => a.kind === 'give-back' || a.kind === 'complete-swap')
 
+/** Whether the plan's open swap needs the group's scaling activities read before it can go on. */
+export const awaitsActivities = (plan: GroupPlan): boolean => plan.awaitingActivities === true
+
 /** Whether what was read of a group's refreshes keeps it from starting anything this run. */
 export const refreshHolds = (refresh: RefreshObservation | undefined): boolean =>
   refresh?.kind === 'throttled' || activeRefresh(refresh) !== undefined

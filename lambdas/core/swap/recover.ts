@@ -131,6 +131,12 @@ const recoverNamed = (
       ),
     )
   const owner = input.ownerChanges
+  // Nothing attached, the record still at its attach, and desired at the owner's plus the pairs: the
+  // attach happened and its replacements left since, or it failed and the owner scaled out by as many
+  // (chaos seed 2148). Only the scaling activities tell them apart; until they are read nothing is given
+  // back, and the launches carrying the swap's id are judged once they are.
+  if (owner === undefined && record.phase === 'attaching' && halfDone.length === 0)
+    return withReleased({ ...waitFor('activities-unread', halfDone), awaitingActivities: true })
   if (owner?.kind === 'unreadable')
     return withReleased(
       waitFor(

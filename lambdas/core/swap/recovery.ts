@@ -27,7 +27,8 @@ export interface RecoveryInput {
   readonly now: Date
   /**
    * Changes of desired capacity the group's scaling activities show since the swap started. Undefined
-   * until read: a plan that would retire something is made again once they are (replacer/plan-region.ts).
+   * until read: a plan that would retire something, or that awaits them (Recovery.awaitingActivities), is
+   * made again once they are (replacer/plan-region.ts).
    */
   readonly ownerChanges: OwnerChanges | undefined
   /** Load-balancer health of the attached replacements; undefined until read (see GroupPlan.awaitingHealth). */
@@ -69,6 +70,11 @@ export interface Recovery {
   readonly waiting: string | undefined
   /** Replacements whose serving the plan waits for: their health must be read (see RecoveryInput.health). */
   readonly awaitingHealth: readonly string[]
+  /**
+   * The group's scaling activities must be read before the swap can go on (situation `activities-unread`):
+   * the replacer reads them and plans the group again (see RecoveryInput.ownerChanges).
+   */
+  readonly awaitingActivities: boolean
   /** When to look again, seconds from now: a replacement should serve by then (or its deadline has come). */
   readonly lookAgainSeconds: number | undefined
   /**
@@ -99,6 +105,7 @@ export const base = (situation: SwapSituation, open: boolean, halfDone: readonly
   open,
   waiting: undefined,
   awaitingHealth: [],
+  awaitingActivities: false,
   lookAgainSeconds: undefined,
 })
 

@@ -28,6 +28,7 @@ export type SwapSituation =
   | 'record-unverified'
   | 'attach-not-done'
   | 'owner-resized'
+  | 'activities-unread'
   | 'activities-unreadable'
   | 'owner-changed'
   | 'backfill-booting'
@@ -94,6 +95,11 @@ export const SWAP_TRANSITIONS: readonly Transition<SwapSituation, SwapOutcome>[]
     situation: 'owner-resized',
     outcome: 'release-and-close',
     why: 'desired capacity is not what the record accounts for: the owner’s figure stands, nothing is retired',
+  },
+  {
+    situation: 'activities-unread',
+    outcome: 'wait',
+    why: 'nothing confirms the attach, and desired capacity is the owner’s plus the pairs: an attach and an owner’s scale-out by as many read the same, so the scaling activities are read and the group planned again',
   },
   {
     situation: 'activities-unreadable',

@@ -35,6 +35,8 @@ interface World {
   readonly minOnDemand?: number
   readonly held?: string
   readonly ownerChanges?: RecoveryInput['ownerChanges']
+  /** The activities not read yet (the replacer's first plan of a run). */
+  readonly activitiesUnread?: boolean
   readonly health?: HealthObservation
   readonly pending?: boolean
   readonly now?: Date
@@ -86,7 +88,7 @@ const recover = (world: World) => {
     stillIn: (id) => all.some((i) => i.id === id),
     held: world.held,
     now: world.now ?? NOW,
-    ownerChanges: world.ownerChanges ?? { kind: 'read', changes: [] },
+    ownerChanges: world.activitiesUnread ? undefined : (world.ownerChanges ?? { kind: 'read', changes: [] }),
     health: world.health,
     graceSeconds: 300,
     leavesAt: (id) => (id === P1.id ? world.leavesAt : undefined),
@@ -124,6 +126,11 @@ const SWAP_FIXTURES: Record<SwapSituation, { world: World; actions: string[] }> 
   'owner-resized': {
     world: { record: record('waiting', 1), desired: 5 },
     actions: ['release-pair', 'close-swap'],
+  },
+  // Nothing attached, desired the owner's 2 plus the pair: an attach, or the owner's scale-out by one.
+  'activities-unread': {
+    world: { record: record('attaching', 1), replacement: P2, activitiesUnread: true },
+    actions: [],
   },
   'activities-unreadable': {
     world: { record: record('waiting', 1), ownerChanges: { kind: 'unreadable', error: 'Throttling' } },
@@ -198,6 +205,7 @@ describe('the swap state table', () => {
       expect(kinds(recovery.actions)).toEqual(fixture.actions)
       if (SWAP_TRANSITIONS.find((r) => r.situation === situation)?.outcome === 'wait')
         expect(recovery.waiting).toMatch(new RegExp(`^swap waits \\(${situation}\\)`))
+      expect(recovery.awaitingActivities).toBe(situation === 'activities-unread')
     },
   )
 
@@ -226,6 +234,18 @@ describe('the swap state table', () => {
       expect(named).toContain(situation)
     },
   )
+
+  it('closes an unconfirmed attach once the activities show the owner’s scale-out, its launch spotswap’s (chaos seed 2148)', () => {
+    const recovery = recover({
+      record: record('attaching', 1),
+      replacement: P2,
+      ownerChanges: { kind: 'read', changes: [{ at: NOW, from: 2, to: 3, cause: '' }] },
+    })
+    expect(recovery.situation).toBe('owner-changed')
+    expect(kinds(recovery.actions)).toEqual(['close-swap'])
+    expect(recovery.unattachedSwapId).toBe('s1')
+    expect(recovery.awaitingActivities).toBe(false)
+  })
 
   it('holds a pair the owner protected while the other pairs finish (chaos seed 455)', () => {
     // Before, a protected replacement made every later pair wait too: their units stayed past the
