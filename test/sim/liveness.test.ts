@@ -8,7 +8,7 @@ import { TAG_NO_SPOT_CAPACITY_UNTIL } from '../../lambdas/core/constants.ts'
 import type { OnDemandCode, OnDemandStatus } from '../../lambdas/core/plan/actions.ts'
 import { LivenessWatch } from '../../tools/sim/liveness.ts'
 import { simulate } from '../../tools/sim/simulate.ts'
-import { group, parse, REGION, rawScenario, testWorld } from './support.ts'
+import { group, launchSpotFor, parse, REGION, rawScenario, testWorld } from './support.ts'
 
 const { config } = parseGlobalConfig({ SCHEDULE_MINUTES: '5' })
 const MINUTE = 60_000
@@ -74,6 +74,35 @@ describe('the liveness invariant', () => {
     // Believed for 30 min, then 20 more without a true reason.
     expect(await run(45)).toEqual([])
     expect(await run(10)).toHaveLength(3)
+  })
+
+  it('believes `replacement-terminated` only once a spot instance launched for the member is gone', async () => {
+    /** Launches one spot instance for each member (spot m5.large is not offered in us-east-1a). */
+    const launchForEach = async (world: ReturnType<typeof watched>) => {
+      const cloud = world.sim.cloud()
+      const launched: string[] = []
+      for (const member of world.sim.members('web')) {
+        const result = await launchSpotFor(
+          cloud,
+          'web',
+          'm5.large',
+          'us-east-1b',
+          `t-${member.id}`,
+          member.id,
+        )
+        if (result.ok) launched.push(result.instanceId)
+      }
+      expect(launched).toHaveLength(3)
+      return { cloud, launched }
+    }
+    // Still running: the reason is not true, and the members are flagged.
+    const alive = watched('replacement-terminated')
+    await launchForEach(alive)
+    expect(await alive.run(60)).toHaveLength(3)
+    const gone = watched('replacement-terminated')
+    const { cloud, launched } = await launchForEach(gone)
+    await cloud.terminateInstances(launched)
+    expect(await gone.run(60)).toEqual([])
   })
 
   it('believes `no-compatible-spot-type` only where the true prices leave no candidate', async () => {

@@ -6,6 +6,7 @@
  *   spotswap launched for it is alive; `retiring` while it is still in the group;
  * - `protected-from-scale-in` / `api-termination-protection` only while it is protected;
  * - `spot-capacity-backoff` / `replacement-did-not-serve` only before the back-off's end;
+ * - `replacement-terminated` only once a spot instance spotswap launched for it is gone;
  * - `no-compatible-spot-type` only when the engine's own filters, run on the market's true prices in its
  *   zone at that moment, leave no candidate;
  * - `on-demand-minimum` only for as many members as the group's minimum (protected members count in it);
@@ -142,6 +143,10 @@ export class LivenessWatch {
         return replacementAlive()
       case 'retiring':
         return true
+      case 'replacement-terminated':
+        return [...region.instances.values()].some(
+          (i) => !alive(i) && i.origin === 'spotswap' && i.tags[TAG_REPLACING_INSTANCE] === id,
+        )
       case 'protected-from-scale-in':
         return member?.protectedFromScaleIn === true
       case 'api-termination-protection':

@@ -208,6 +208,8 @@ export type OnDemandCode =
   | 'on-demand-minimum'
   | 'group-skipped'
   | 'replacement-did-not-serve'
+  // Its replacement, launched earlier, is terminated this run (not attached in time); a later run launches again.
+  | 'replacement-terminated'
   // Its launch, swap or retirement waits for a read this run could not make (core/region/protection.ts).
   | 'protection-unread'
   | Exclude<

@@ -35,6 +35,7 @@ const PASSES: ReadonlySet<OnDemandCode> = new Set([
   'in-flight-budget',
   'spot-capacity-backoff',
   'replacement-did-not-serve',
+  'replacement-terminated',
   'protection-unread',
 ])
 
@@ -53,7 +54,7 @@ const skipDetail = (skip: InstanceSkip): string =>
 const whatHappens = (
   input: LivenessInput,
   id: string,
-  terminated: ReadonlySet<string>,
+  terminated: ReadonlyMap<string, string>,
 ): { readonly code: OnDemandCode; readonly detail: string } => {
   for (const action of input.actions) {
     if (action.kind === 'complete-swap' && action.pair.onDemandInstanceId === id) {
@@ -99,13 +100,17 @@ const whatHappens = (
     }
   if (input.skip !== undefined)
     return { code: 'group-skipped', detail: `${input.skip.code}: ${input.skip.detail}` }
+  // Its replacement goes this run (not attached in time): the member's turn comes again on a later run.
+  const given = replacement === undefined ? undefined : terminated.get(replacement.id)
+  if (replacement !== undefined && given !== undefined)
+    return { code: 'replacement-terminated', detail: `${replacement.id} is terminated (${given})` }
   return { code: 'unexplained', detail: 'the plan neither replaces it nor says why' }
 }
 
 export const onDemandStatuses = (input: LivenessInput): OnDemandStatus[] => {
   if (input.onDemand.length === 0) return []
-  const terminated = new Set(
-    input.actions.flatMap((a) => (a.kind === 'terminate-spot' ? [a.instanceId] : [])),
+  const terminated = new Map(
+    input.actions.flatMap((a) => (a.kind === 'terminate-spot' ? [[a.instanceId, a.reason] as const] : [])),
   )
   return input.onDemand.map((member) => {
     const instance = input.detail(member.instanceId)

@@ -144,7 +144,10 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
   }
 
   // 3. Spot instances launched earlier and not attached: keep one per partner, drop what is not needed.
+  // Launches this plan terminates are no longer in flight: they take no part of the budget.
+  const terminated = new Set<string>()
   const terminate = (instance: Instance, reason: string): void => {
+    terminated.add(instance.id)
     actions.push({ kind: 'terminate-spot', group: group.name, instanceId: instance.id, reason })
   }
   // Only spotswap's own launches are attached or terminated; anything else tagged like one is reported.
@@ -231,9 +234,10 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
   if (skipped === undefined) {
     // Replacements of doomed members are outside the budget: the capacity goes either way.
     const readyIds = new Set(ready.map((pair) => pair.spotInstanceId))
-    const stillPending = wanted.filter(
-      ([partner, instance]) => !doomedIds.has(partner) && !readyIds.has(instance.id),
-    ).length
+    const inFlight = wanted.filter(
+      ([partner, instance]) =>
+        !doomedIds.has(partner) && !readyIds.has(instance.id) && !terminated.has(instance.id),
+    )
     const eligible = [...atRisk, ...onDemand].filter(
       (m) =>
         !pendingByPartner.has(m.instanceId) &&
@@ -252,9 +256,9 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
       now,
     })
     const launches = planLaunches(input, config, {
-      budget: inFlightLimit(config.maxReplacementsInFlight, inService.length) - stillPending,
+      budget: inFlightLimit(config.maxReplacementsInFlight, inService.length) - inFlight.length,
       doomed: doomedIds,
-      onDemandBudget: replaceable - wantedForOnDemand.length,
+      onDemandBudget: replaceable - wantedForOnDemand.filter(([, i]) => !terminated.has(i.id)).length,
       eligible,
       movable,
       spotMembers: spot,
@@ -262,9 +266,7 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
       targetSpot: inService.length - minOnDemand,
       instanceSkips,
       minOnDemand,
-      inFlight: wanted.flatMap(([partner, instance]) =>
-        doomedIds.has(partner) || readyIds.has(instance.id) ? [] : [`${instance.id} (replacing ${partner})`],
-      ),
+      inFlight: inFlight.map(([partner, instance]) => `${instance.id} (replacing ${partner})`),
       meter,
       unknownSubnets,
     })

@@ -54,6 +54,25 @@ describe('on-demand statuses in the plan', () => {
     })
   })
 
+  it('names a replacement terminated this run, and frees its in-flight slot for another member', () => {
+    // The group is short of desired (a member boots), so the old launch cannot be swapped in: past its
+    // attach window it is terminated. Before, its partner was `unexplained` and the others waited on it.
+    const fleet = onDemandFleet(3)
+    const [first, second] = ids(fleet)
+    const stale = spotFor(fleet[1] as Instance, { launchTime: minutesAgo(90) })
+    const plan = planGroup(planInput(fleet, { launched: [stale], groupOverrides: { desiredCapacity: 4 } }))
+    expect(plan.actions.map((a) => a.kind)).toEqual(['terminate-spot', 'launch-spot'])
+    expect(codes(plan.onDemand)).toMatchObject({
+      [first as string]: 'launching',
+      [second as string]: 'replacement-terminated',
+    })
+    const given = plan.onDemand.find((s) => s.instanceId === second)
+    expect(given?.detail).toBe(
+      `${stale.id} is terminated (not-attachable-in-time: not swapped within 900s of launch)`,
+    )
+    expect(given?.projectedHourlySavingsUsd).toBeGreaterThan(0)
+  })
+
   it('keeps the newest for the on-demand minimum and says so', () => {
     const fleet = onDemandFleet(3)
     const plan = planGroup(
