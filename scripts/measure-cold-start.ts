@@ -1,8 +1,9 @@
 /**
- * Measures what a Lambda cold start costs for a handler: the size of its esbuild bundle (minified,
- * node22, everything bundled including the AWS SDK) and the time to import that bundle in a fresh
- * node process, which is the module-initialisation part of a cold start (the runtime's own start and
- * the first AWS call's TLS handshake come on top).
+ * Measures what a Lambda cold start costs for a handler: the size of its esbuild bundle, built with the
+ * deployed options (lib/functions.ts LAMBDA_BUNDLING: ESM, the SDK's ES modules so unused commands are
+ * left out, minified, names kept, everything bundled including the AWS SDK) and the time to import that
+ * bundle in a fresh node process, which is the module-initialisation part of a cold start (the
+ * runtime's own start and the first AWS call's TLS handshake come on top).
  *
  *   npx tsx scripts/measure-cold-start.ts                      # the interruption handler
  *   npx tsx scripts/measure-cold-start.ts lambdas/replacer/handler.ts --runs 15 --json
@@ -14,13 +15,21 @@ import { basename, dirname, join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import { gzipSync } from 'node:zlib'
-import { build, type Metafile } from 'esbuild'
+import { type BuildOptions, build, type Metafile } from 'esbuild'
+import { LAMBDA_BUNDLING } from '../lib/functions.ts'
 
 const DEFAULT_HANDLERS = ['lambdas/interruption/handler.ts']
 const DEFAULT_RUNS = 9
-/** ESM bundles of CommonJS dependencies still call require() for node built-ins. */
-const REQUIRE_SHIM =
-  "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);"
+/** What the deployed bundle is built with (source maps aside: they change no code). */
+const DEPLOYED: BuildOptions = {
+  format: LAMBDA_BUNDLING.format === 'esm' ? 'esm' : 'cjs',
+  ...(LAMBDA_BUNDLING.target === undefined ? {} : { target: LAMBDA_BUNDLING.target }),
+  ...(LAMBDA_BUNDLING.mainFields === undefined ? {} : { mainFields: LAMBDA_BUNDLING.mainFields }),
+  ...(LAMBDA_BUNDLING.banner === undefined ? {} : { banner: { js: LAMBDA_BUNDLING.banner } }),
+  external: LAMBDA_BUNDLING.externalModules ?? [],
+  minify: LAMBDA_BUNDLING.minify ?? false,
+  keepNames: LAMBDA_BUNDLING.keepNames ?? false,
+}
 
 interface Measurement {
   readonly handler: string
@@ -117,12 +126,9 @@ export const measure = async (handler: string, runs: number): Promise<Measuremen
     const result = await build({
       entryPoints: [resolve(handler)],
       outfile,
+      ...DEPLOYED,
       bundle: true,
-      minify: true,
       platform: 'node',
-      target: 'node22',
-      format: 'esm',
-      banner: { js: REQUIRE_SHIM },
       metafile: true,
       logLevel: 'error',
     })
@@ -177,7 +183,7 @@ const main = async (): Promise<void> => {
   const measurements = []
   for (const handler of handlers.length > 0 ? handlers : DEFAULT_HANDLERS)
     measurements.push(await measure(handler, runs))
-  const header = `node ${process.version} on ${process.platform}/${process.arch}; esbuild --bundle --minify --platform=node --target=node22 --format=esm`
+  const header = `node ${process.version} on ${process.platform}/${process.arch}; esbuild as deployed: ${JSON.stringify({ ...DEPLOYED, banner: undefined })}`
   console.log(
     json
       ? JSON.stringify({ node: process.version, measurements }, null, 2)

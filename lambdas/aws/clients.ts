@@ -3,15 +3,16 @@
  * warm Lambda reuses its connections and credentials. No endpoint is set here on purpose: the SDK reads
  * AWS_ENDPOINT_URL (moto, LocalStack) by itself.
  *
- * Each service's SDK module is imported on first use, so a process that injects its own clients (the
- * simulator, through createAwsCloud's `clients`) never loads the SDK: under tsx that is a second of CPU.
+ * The SDK modules are imported statically: the Lambdas load this file at init (through sdk-clients.ts,
+ * from their default-deps.ts), not in their first request. Whatever must not load the SDK (the simulator)
+ * reaches this file only through the dynamic import of sdk-clients.ts in cloud.ts, which it never takes.
  */
-import type { AutoScalingClient } from '@aws-sdk/client-auto-scaling'
-import type { CloudFormationClient } from '@aws-sdk/client-cloudformation'
-import type { EC2Client } from '@aws-sdk/client-ec2'
-import type { ElasticLoadBalancingClient } from '@aws-sdk/client-elastic-load-balancing'
-import type { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2'
-import type { PricingClient } from '@aws-sdk/client-pricing'
+import { AutoScalingClient } from '@aws-sdk/client-auto-scaling'
+import { CloudFormationClient } from '@aws-sdk/client-cloudformation'
+import { EC2Client } from '@aws-sdk/client-ec2'
+import { ElasticLoadBalancingClient } from '@aws-sdk/client-elastic-load-balancing'
+import { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2'
+import { PricingClient } from '@aws-sdk/client-pricing'
 import {
   PRICING_CONNECTION_TIMEOUT_MS,
   PRICING_ENDPOINT_REGION,
@@ -20,10 +21,10 @@ import {
   SDK_MAX_ATTEMPTS,
 } from './limits.ts'
 
-const clients = new Map<string, Promise<unknown>>()
+const clients = new Map<string, unknown>()
 
-const memo = <T>(key: string, create: () => Promise<T>): Promise<T> => {
-  let client = clients.get(key) as Promise<T> | undefined
+const memo = <T>(key: string, create: () => T): T => {
+  let client = clients.get(key) as T | undefined
   if (client === undefined) {
     client = create()
     clients.set(key, client)
@@ -33,51 +34,33 @@ const memo = <T>(key: string, create: () => Promise<T>): Promise<T> => {
 
 const standardRetries = { retryMode: 'standard', maxAttempts: SDK_MAX_ATTEMPTS } as const
 
-export const ec2Client = (region: string): Promise<EC2Client> =>
-  memo(`ec2/${region}`, async () => {
-    const { EC2Client } = await import('@aws-sdk/client-ec2')
-    return new EC2Client({ region, ...standardRetries })
-  })
+export const ec2Client = (region: string): EC2Client =>
+  memo(`ec2/${region}`, () => new EC2Client({ region, ...standardRetries }))
 
-export const autoScalingClient = (region: string): Promise<AutoScalingClient> =>
-  memo(`autoscaling/${region}`, async () => {
-    const { AutoScalingClient } = await import('@aws-sdk/client-auto-scaling')
-    return new AutoScalingClient({ region, ...standardRetries })
-  })
+export const autoScalingClient = (region: string): AutoScalingClient =>
+  memo(`autoscaling/${region}`, () => new AutoScalingClient({ region, ...standardRetries }))
 
-export const cloudFormationClient = (region: string): Promise<CloudFormationClient> =>
-  memo(`cloudformation/${region}`, async () => {
-    const { CloudFormationClient } = await import('@aws-sdk/client-cloudformation')
-    return new CloudFormationClient({ region, ...standardRetries })
-  })
+export const cloudFormationClient = (region: string): CloudFormationClient =>
+  memo(`cloudformation/${region}`, () => new CloudFormationClient({ region, ...standardRetries }))
 
-export const elbv2Client = (region: string): Promise<ElasticLoadBalancingV2Client> =>
-  memo(`elbv2/${region}`, async () => {
-    const { ElasticLoadBalancingV2Client } = await import('@aws-sdk/client-elastic-load-balancing-v2')
-    return new ElasticLoadBalancingV2Client({ region, ...standardRetries })
-  })
+export const elbv2Client = (region: string): ElasticLoadBalancingV2Client =>
+  memo(`elbv2/${region}`, () => new ElasticLoadBalancingV2Client({ region, ...standardRetries }))
 
-export const elbClient = (region: string): Promise<ElasticLoadBalancingClient> =>
-  memo(`elb/${region}`, async () => {
-    const { ElasticLoadBalancingClient } = await import('@aws-sdk/client-elastic-load-balancing')
-    return new ElasticLoadBalancingClient({ region, ...standardRetries })
-  })
+export const elbClient = (region: string): ElasticLoadBalancingClient =>
+  memo(`elb/${region}`, () => new ElasticLoadBalancingClient({ region, ...standardRetries }))
 
 /** The Pricing API lives in us-east-1 whatever region is being priced. */
-export const pricingClient = (): Promise<PricingClient> =>
-  memo('pricing', async () => {
-    const { PricingClient } = await import('@aws-sdk/client-pricing')
-    return new PricingClient({
-      region: PRICING_ENDPOINT_REGION,
-      retryMode: 'standard',
-      maxAttempts: PRICING_MAX_ATTEMPTS,
-      requestHandler: {
-        connectionTimeout: PRICING_CONNECTION_TIMEOUT_MS,
-        requestTimeout: PRICING_REQUEST_TIMEOUT_MS,
-      },
-    })
-  })
-
-/** The region DescribeRegions is asked in: the Lambda's own, else us-east-1. */
-export const homeRegion = (env: Readonly<Record<string, string | undefined>> = process.env): string =>
-  env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1'
+export const pricingClient = (): PricingClient =>
+  memo(
+    'pricing',
+    () =>
+      new PricingClient({
+        region: PRICING_ENDPOINT_REGION,
+        retryMode: 'standard',
+        maxAttempts: PRICING_MAX_ATTEMPTS,
+        requestHandler: {
+          connectionTimeout: PRICING_CONNECTION_TIMEOUT_MS,
+          requestTimeout: PRICING_REQUEST_TIMEOUT_MS,
+        },
+      }),
+  )

@@ -1,6 +1,10 @@
 /**
  * The AWS implementation of the CloudPort for one region: wires the clients, the call counter, the
  * logger, the clock and the container caches into the modules that do the work.
+ *
+ * This module loads no SDK: the simulator shares it and injects its own clients. The Lambdas inject the
+ * real ones (sdk-clients.ts, imported by their default-deps.ts), so the SDK loads at init. A caller that
+ * injects none (the CLI's `plan`, the adapter's tests) gets the real ones imported by its first call.
  */
 import type { CloudPort } from '../core/port.ts'
 import { createLogger, powertoolsLog } from '../telemetry.ts'
@@ -36,7 +40,6 @@ import { trafficHealth } from './load-balancers.ts'
 import { describeInstanceTypes, describeSpotPrices } from './market.ts'
 import { onDemandPrices } from './pricing.ts'
 import type { AwsClients } from './sdk.ts'
-import { sdkClients } from './sdk-clients.ts'
 import { stackStatuses } from './stacks.ts'
 import { subnetZones } from './subnets.ts'
 
@@ -45,7 +48,10 @@ export { createRegionDirectory, type RegionDirectoryDeps } from './region-direct
 export type * from './sdk.ts'
 
 export interface AwsCloudDeps {
-  /** The services' SDK clients behind sdk.ts's narrow interfaces; defaults to the real ones (the simulator passes its own). */
+  /**
+   * The services' SDK clients behind sdk.ts's narrow interfaces: the simulator's, or the real ones of
+   * sdk-clients.ts. Without them, the real ones are imported by the first call.
+   */
   readonly clients?: AwsClients
   /** Told `service:Operation` for every SDK call, e.g. `ec2:CreateFleet`. */
   readonly onApiCall?: ApiCallListener
@@ -66,40 +72,55 @@ const adapterLogger = (): AdapterLogger => {
   return defaultLogger
 }
 
+const realClients = async (region: string): Promise<AwsClients> =>
+  (await import('./sdk-clients.ts')).sdkClients(region)
+
 export const createAwsCloud = (region: string, deps: AwsCloudDeps = {}): CloudPort => {
-  const ctx: AwsContext = {
+  const contextWith = (clients: AwsClients): AwsContext => ({
     region,
-    ...(deps.clients ?? sdkClients(region)),
+    ...clients,
     call: countedCall(deps.onApiCall),
     logger: deps.logger ?? adapterLogger(),
     now: deps.now ?? Date.now,
     caches: deps.caches ?? containerCaches,
-  }
+  })
+  const injected = deps.clients === undefined ? undefined : contextWith(deps.clients)
+  let imported: Promise<AwsContext> | undefined
+  /** A module's work bound to the context; without injected clients, the first call imports the real ones. */
+  const using = <Args extends unknown[], Result>(
+    work: (ctx: AwsContext, ...args: Args) => Promise<Result>,
+  ): ((...args: Args) => Promise<Result>) =>
+    injected !== undefined
+      ? (...args) => work(injected, ...args)
+      : async (...args) => {
+          imported ??= realClients(region).then(contextWith)
+          return work(await imported, ...args)
+        }
   return {
     region,
-    describeGroups: (query) => describeGroups(ctx, query),
-    describeInstances: (ids, options) => describeInstances(ctx, ids, options),
-    describeLaunchedSpotInstances: () => describeLaunchedSpotInstances(ctx),
-    describeInstanceTypes: () => describeInstanceTypes(ctx),
-    describeSpotPrices: (productDescription, now) => describeSpotPrices(ctx, productDescription, now),
-    onDemandPrices: (platform) => onDemandPrices(ctx, platform),
-    terminationProtected: (ids) => terminationProtected(ctx, ids),
-    stackStatuses: (names) => stackStatuses(ctx, names),
-    lifecycleHooks: (groupName) => lifecycleHooks(ctx, groupName),
-    instanceRefreshes: (groupName) => instanceRefreshes(ctx, groupName),
-    groupOfInstances: (ids) => groupOfInstances(ctx, ids),
-    subnetZones: (ids) => subnetZones(ctx, ids),
-    scalingActivities: (name, since) => scalingActivities(ctx, name, since),
-    trafficHealth: (sources, ids) => trafficHealth(ctx, sources, ids),
-    launchSpot: (request) => launchSpot(ctx, request),
-    attachInstances: (groupName, ids) => attachInstances(ctx, groupName, ids),
-    detachInstances: (groupName, ids, decrement) => detachInstances(ctx, groupName, ids, decrement),
-    terminateInGroup: (instanceId, decrement) => terminateInGroup(ctx, instanceId, decrement),
-    terminateInstances: (ids) => terminateInstances(ctx, ids),
-    setMaxSize: (groupName, maxSize) => setMaxSize(ctx, groupName, maxSize),
-    tagGroup: (groupName, tags) => tagGroup(ctx, groupName, tags),
-    untagGroup: (groupName, keys) => untagGroup(ctx, groupName, keys),
-    tagInstances: (ids, tags) => tagInstances(ctx, ids, tags),
-    untagInstances: (ids, keys) => untagInstances(ctx, ids, keys),
+    describeGroups: using(describeGroups),
+    describeInstances: using(describeInstances),
+    describeLaunchedSpotInstances: using(describeLaunchedSpotInstances),
+    describeInstanceTypes: using(describeInstanceTypes),
+    describeSpotPrices: using(describeSpotPrices),
+    onDemandPrices: using(onDemandPrices),
+    terminationProtected: using(terminationProtected),
+    stackStatuses: using(stackStatuses),
+    lifecycleHooks: using(lifecycleHooks),
+    instanceRefreshes: using(instanceRefreshes),
+    groupOfInstances: using(groupOfInstances),
+    subnetZones: using(subnetZones),
+    scalingActivities: using(scalingActivities),
+    trafficHealth: using(trafficHealth),
+    launchSpot: using(launchSpot),
+    attachInstances: using(attachInstances),
+    detachInstances: using(detachInstances),
+    terminateInGroup: using(terminateInGroup),
+    terminateInstances: using(terminateInstances),
+    setMaxSize: using(setMaxSize),
+    tagGroup: using(tagGroup),
+    untagGroup: using(untagGroup),
+    tagInstances: using(tagInstances),
+    untagInstances: using(untagInstances),
   }
 }

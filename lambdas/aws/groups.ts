@@ -9,7 +9,7 @@ import type { ScalingActivity } from '../core/group/scaling-activities.ts'
 import type { GroupQuery, LifecycleHook } from '../core/port.ts'
 import type { Group } from '../core/types.ts'
 import type { AwsContext } from './context.ts'
-import { toGroup } from './convert.ts'
+import { toGroup } from './convert-auto-scaling.ts'
 import {
   GROUP_INSTANCES_CHUNK,
   INSTANCE_REFRESHES_PAGE_SIZE,

@@ -4,7 +4,7 @@ import { INSTANCE_ID_FILTER_CHUNK, TAG_LAUNCHED_FOR_GROUP } from '../core/consta
 import type { DescribeInstancesOptions } from '../core/port.ts'
 import type { Instance } from '../core/types.ts'
 import type { AwsContext } from './context.ts'
-import { toInstance } from './convert.ts'
+import { toInstance } from './convert-ec2.ts'
 import { ignoreNotFound } from './errors.ts'
 import { chunk, collectPages } from './paginate.ts'
 

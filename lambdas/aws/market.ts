@@ -1,7 +1,7 @@
 /** What can be bought and at what spot price: the instance type catalog and current spot prices. */
 import type { Catalog, InstanceTypeInfo, SpotPrice } from '../core/types.ts'
 import type { AwsContext } from './context.ts'
-import { toInstanceTypeInfo, toSpotPrice } from './convert.ts'
+import { toInstanceTypeInfo, toSpotPrice } from './convert-ec2.ts'
 import { INSTANCE_TYPES_PAGE_SIZE, SPOT_PRICES_PAGE_SIZE } from './limits.ts'
 import { collectPages } from './paginate.ts'
 

@@ -1,9 +1,52 @@
 /**
  * The narrow interfaces of sdk.ts over the real SDK clients of clients.ts: each method sends its command
  * through the bare client (not the aggregated `EC2` class, which would bundle every command of the
- * service into the Lambda), so the SDK's retries, endpoints and mocks apply as before. The SDK modules
- * are imported on first use, as in clients.ts.
+ * service into the Lambda), so the SDK's retries, endpoints and mocks apply as before.
+ *
+ * The commands are imported statically, like the clients: the Lambdas load this file at init and esbuild
+ * bundles only the commands named here. Code shared with the simulator reaches this file only through a
+ * dynamic import (cloud.ts, region-directory.ts), taken only when no clients are injected.
  */
+import {
+  AttachInstancesCommand,
+  CreateOrUpdateTagsCommand,
+  DeleteTagsCommand as DeleteGroupTagsCommand,
+  DescribeAutoScalingGroupsCommand,
+  DescribeAutoScalingInstancesCommand,
+  DescribeInstanceRefreshesCommand,
+  DescribeLaunchConfigurationsCommand,
+  DescribeLifecycleHooksCommand,
+  DescribeScalingActivitiesCommand,
+  DetachInstancesCommand,
+  TerminateInstanceInAutoScalingGroupCommand,
+  UpdateAutoScalingGroupCommand,
+} from '@aws-sdk/client-auto-scaling'
+import { DescribeStacksCommand } from '@aws-sdk/client-cloudformation'
+import {
+  CreateFleetCommand,
+  CreateLaunchTemplateCommand,
+  CreateTagsCommand,
+  DeleteLaunchTemplateCommand,
+  DeleteTagsCommand,
+  DescribeInstanceAttributeCommand,
+  DescribeInstancesCommand,
+  DescribeInstanceTypesCommand,
+  DescribeRegionsCommand,
+  type DescribeRegionsCommandInput,
+  type DescribeRegionsCommandOutput,
+  DescribeSpotPriceHistoryCommand,
+  DescribeSubnetsCommand,
+  TerminateInstancesCommand,
+} from '@aws-sdk/client-ec2'
+import {
+  DescribeInstanceHealthCommand,
+  DescribeLoadBalancersCommand,
+} from '@aws-sdk/client-elastic-load-balancing'
+import {
+  DescribeTargetGroupsCommand,
+  DescribeTargetHealthCommand,
+} from '@aws-sdk/client-elastic-load-balancing-v2'
+import { GetProductsCommand } from '@aws-sdk/client-pricing'
 import {
   autoScalingClient,
   cloudFormationClient,
@@ -14,87 +57,64 @@ import {
 } from './clients.ts'
 import type { AwsClients } from './sdk.ts'
 
-const ec2Sdk = () => import('@aws-sdk/client-ec2')
-const autoScalingSdk = () => import('@aws-sdk/client-auto-scaling')
-const cloudFormationSdk = () => import('@aws-sdk/client-cloudformation')
-const pricingSdk = () => import('@aws-sdk/client-pricing')
-const elbv2Sdk = () => import('@aws-sdk/client-elastic-load-balancing-v2')
-const elbSdk = () => import('@aws-sdk/client-elastic-load-balancing')
-
 export const sdkClients = (region: string): AwsClients => {
+  // Each client is created by its first call: the interruption Lambda never prices, for one.
   const ec2 = () => ec2Client(region)
   const autoScaling = () => autoScalingClient(region)
+  const cloudFormation = () => cloudFormationClient(region)
+  const pricing = () => pricingClient()
+  const elbv2 = () => elbv2Client(region)
+  const elb = () => elbClient(region)
   return {
     ec2: {
-      describeInstances: async (input) =>
-        (await ec2()).send(new (await ec2Sdk()).DescribeInstancesCommand(input)),
-      describeInstanceAttribute: async (input) =>
-        (await ec2()).send(new (await ec2Sdk()).DescribeInstanceAttributeCommand(input)),
-      describeInstanceTypes: async (input) =>
-        (await ec2()).send(new (await ec2Sdk()).DescribeInstanceTypesCommand(input)),
-      describeSpotPriceHistory: async (input) =>
-        (await ec2()).send(new (await ec2Sdk()).DescribeSpotPriceHistoryCommand(input)),
-      describeSubnets: async (input) =>
-        (await ec2()).send(new (await ec2Sdk()).DescribeSubnetsCommand(input)),
-      createFleet: async (input) => (await ec2()).send(new (await ec2Sdk()).CreateFleetCommand(input)),
-      createLaunchTemplate: async (input) =>
-        (await ec2()).send(new (await ec2Sdk()).CreateLaunchTemplateCommand(input)),
-      deleteLaunchTemplate: async (input) =>
-        (await ec2()).send(new (await ec2Sdk()).DeleteLaunchTemplateCommand(input)),
-      terminateInstances: async (input) =>
-        (await ec2()).send(new (await ec2Sdk()).TerminateInstancesCommand(input)),
-      createTags: async (input) => (await ec2()).send(new (await ec2Sdk()).CreateTagsCommand(input)),
-      deleteTags: async (input) => (await ec2()).send(new (await ec2Sdk()).DeleteTagsCommand(input)),
+      describeInstances: (input) => ec2().send(new DescribeInstancesCommand(input)),
+      describeInstanceAttribute: (input) => ec2().send(new DescribeInstanceAttributeCommand(input)),
+      describeInstanceTypes: (input) => ec2().send(new DescribeInstanceTypesCommand(input)),
+      describeSpotPriceHistory: (input) => ec2().send(new DescribeSpotPriceHistoryCommand(input)),
+      describeSubnets: (input) => ec2().send(new DescribeSubnetsCommand(input)),
+      createFleet: (input) => ec2().send(new CreateFleetCommand(input)),
+      createLaunchTemplate: (input) => ec2().send(new CreateLaunchTemplateCommand(input)),
+      deleteLaunchTemplate: (input) => ec2().send(new DeleteLaunchTemplateCommand(input)),
+      terminateInstances: (input) => ec2().send(new TerminateInstancesCommand(input)),
+      createTags: (input) => ec2().send(new CreateTagsCommand(input)),
+      deleteTags: (input) => ec2().send(new DeleteTagsCommand(input)),
     },
     autoScaling: {
-      describeAutoScalingGroups: async (input) =>
-        (await autoScaling()).send(new (await autoScalingSdk()).DescribeAutoScalingGroupsCommand(input)),
-      describeAutoScalingInstances: async (input) =>
-        (await autoScaling()).send(new (await autoScalingSdk()).DescribeAutoScalingInstancesCommand(input)),
-      describeLifecycleHooks: async (input) =>
-        (await autoScaling()).send(new (await autoScalingSdk()).DescribeLifecycleHooksCommand(input)),
-      describeInstanceRefreshes: async (input) =>
-        (await autoScaling()).send(new (await autoScalingSdk()).DescribeInstanceRefreshesCommand(input)),
-      describeScalingActivities: async (input) =>
-        (await autoScaling()).send(new (await autoScalingSdk()).DescribeScalingActivitiesCommand(input)),
-      describeLaunchConfigurations: async (input) =>
-        (await autoScaling()).send(new (await autoScalingSdk()).DescribeLaunchConfigurationsCommand(input)),
-      attachInstances: async (input) =>
-        (await autoScaling()).send(new (await autoScalingSdk()).AttachInstancesCommand(input)),
-      detachInstances: async (input) =>
-        (await autoScaling()).send(new (await autoScalingSdk()).DetachInstancesCommand(input)),
-      terminateInstanceInAutoScalingGroup: async (input) =>
-        (await autoScaling()).send(
-          new (await autoScalingSdk()).TerminateInstanceInAutoScalingGroupCommand(input),
-        ),
-      updateAutoScalingGroup: async (input) =>
-        (await autoScaling()).send(new (await autoScalingSdk()).UpdateAutoScalingGroupCommand(input)),
-      createOrUpdateTags: async (input) =>
-        (await autoScaling()).send(new (await autoScalingSdk()).CreateOrUpdateTagsCommand(input)),
-      deleteTags: async (input) =>
-        (await autoScaling()).send(new (await autoScalingSdk()).DeleteTagsCommand(input)),
+      describeAutoScalingGroups: (input) => autoScaling().send(new DescribeAutoScalingGroupsCommand(input)),
+      describeAutoScalingInstances: (input) =>
+        autoScaling().send(new DescribeAutoScalingInstancesCommand(input)),
+      describeLifecycleHooks: (input) => autoScaling().send(new DescribeLifecycleHooksCommand(input)),
+      describeInstanceRefreshes: (input) => autoScaling().send(new DescribeInstanceRefreshesCommand(input)),
+      describeScalingActivities: (input) => autoScaling().send(new DescribeScalingActivitiesCommand(input)),
+      describeLaunchConfigurations: (input) =>
+        autoScaling().send(new DescribeLaunchConfigurationsCommand(input)),
+      attachInstances: (input) => autoScaling().send(new AttachInstancesCommand(input)),
+      detachInstances: (input) => autoScaling().send(new DetachInstancesCommand(input)),
+      terminateInstanceInAutoScalingGroup: (input) =>
+        autoScaling().send(new TerminateInstanceInAutoScalingGroupCommand(input)),
+      updateAutoScalingGroup: (input) => autoScaling().send(new UpdateAutoScalingGroupCommand(input)),
+      createOrUpdateTags: (input) => autoScaling().send(new CreateOrUpdateTagsCommand(input)),
+      deleteTags: (input) => autoScaling().send(new DeleteGroupTagsCommand(input)),
     },
     cloudFormation: {
-      describeStacks: async (input) =>
-        (await cloudFormationClient(region)).send(
-          new (await cloudFormationSdk()).DescribeStacksCommand(input),
-        ),
+      describeStacks: (input) => cloudFormation().send(new DescribeStacksCommand(input)),
     },
     pricing: {
-      getProducts: async (input) =>
-        (await pricingClient()).send(new (await pricingSdk()).GetProductsCommand(input)),
+      getProducts: (input) => pricing().send(new GetProductsCommand(input)),
     },
     elbv2: {
-      describeTargetGroups: async (input) =>
-        (await elbv2Client(region)).send(new (await elbv2Sdk()).DescribeTargetGroupsCommand(input)),
-      describeTargetHealth: async (input) =>
-        (await elbv2Client(region)).send(new (await elbv2Sdk()).DescribeTargetHealthCommand(input)),
+      describeTargetGroups: (input) => elbv2().send(new DescribeTargetGroupsCommand(input)),
+      describeTargetHealth: (input) => elbv2().send(new DescribeTargetHealthCommand(input)),
     },
     elb: {
-      describeLoadBalancers: async (input) =>
-        (await elbClient(region)).send(new (await elbSdk()).DescribeLoadBalancersCommand(input)),
-      describeInstanceHealth: async (input) =>
-        (await elbClient(region)).send(new (await elbSdk()).DescribeInstanceHealthCommand(input)),
+      describeLoadBalancers: (input) => elb().send(new DescribeLoadBalancersCommand(input)),
+      describeInstanceHealth: (input) => elb().send(new DescribeInstanceHealthCommand(input)),
     },
   }
 }
+
+/** DescribeRegions, asked in one region: region discovery is account-wide, so it is not in AwsClients. */
+export const describeRegions = (
+  region: string,
+  input: DescribeRegionsCommandInput,
+): Promise<DescribeRegionsCommandOutput> => ec2Client(region).send(new DescribeRegionsCommand(input))

@@ -1,11 +1,14 @@
 /**
- * The real wiring: one AWS adapter per region (created on first use and kept for the container's life),
- * Powertools telemetry, the wall clock, the fan-out queue, and the run-request queue when
- * RUN_REQUEST_QUEUE_URL is set (without it, the next scheduled run is the next look at a group).
+ * The real wiring: one AWS adapter per region (created on first use and kept for the container's life)
+ * over the real SDK clients, Powertools telemetry, the wall clock, the fan-out queue, and the run-request
+ * queue when RUN_REQUEST_QUEUE_URL is set (without it, the next scheduled run is the next look at a group).
+ * sdk-clients.ts is imported statically so the SDK loads at init, not in the first run (see the
+ * interruption handler's default-deps.ts for why).
  */
 import { createAwsCloud, createRegionDirectory } from '../aws/cloud.ts'
 import { sendFanoutMessages } from '../aws/fanout-queue.ts'
 import { sendRunRequests } from '../aws/run-request-queue.ts'
+import { sdkClients } from '../aws/sdk-clients.ts'
 import type { CloudPort } from '../core/port.ts'
 import { createLogger, createMetrics, emfMetricsSink, powertoolsLog } from '../telemetry.ts'
 import type { ReplacerDeps } from './deps.ts'
@@ -24,7 +27,7 @@ export const defaultDeps = (
     log,
     metrics: emfMetricsSink(createMetrics(SERVICE)),
     cloudFor: (region) => {
-      const cloud = clouds.get(region) ?? createAwsCloud(region, { logger: log })
+      const cloud = clouds.get(region) ?? createAwsCloud(region, { clients: sdkClients(region), logger: log })
       clouds.set(region, cloud)
       return cloud
     },

@@ -24,7 +24,7 @@ import {
 import { DeleteTargetGroupCommand } from '@aws-sdk/client-elastic-load-balancing-v2'
 import { expect, it } from 'vitest'
 import type { ApiCallName } from '../../lambdas/aws/context.ts'
-import { toTrafficSources } from '../../lambdas/aws/convert.ts'
+import { toTrafficSources } from '../../lambdas/aws/convert-auto-scaling.ts'
 import { HEALTH_DEADLINE_MAX_SECONDS, HEALTH_POLL_SECONDS } from '../../lambdas/core/constants.ts'
 import { groupRunRequestEvent } from '../../lambdas/core/events/definitions.ts'
 import { trafficSourceKey } from '../../lambdas/core/port.ts'

@@ -133,7 +133,7 @@ export const renderResultsMarkdown = (
       }),
     ),
     '',
-    `Minified esbuild bundles (node22, everything bundled), imported in fresh processes ${details.lambda[0]?.runs ?? '?'} times by scripts/measure-cold-start.ts.`,
+    `esbuild bundles as deployed (lib/functions.ts LAMBDA_BUNDLING: ESM, minified, the AWS SDK included and loaded at init), imported in fresh processes ${details.lambda[0]?.runs ?? '?'} times by scripts/measure-cold-start.ts.`,
     '',
     '## Reliability',
     '',

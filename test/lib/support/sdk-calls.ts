@@ -1,9 +1,8 @@
 /**
  * The IAM actions the Lambdas' code can perform: every `new XxxCommand(` in lambdas/aws (the only
  * place @aws-sdk is imported), mapped from the SDK client package to its IAM service prefix. The adapter
- * imports most SDK modules on first use (clients.ts), so commands are also found through a destructured
- * `await import('@aws-sdk/…')` and through a module loader `const ec2Sdk = () => import('@aws-sdk/…')`
- * used as `new (await ec2Sdk()).XxxCommand(`.
+ * imports the SDK statically (the Lambdas load it at init), so the commands are found through the named
+ * imports; a dynamic import of an SDK module would hide its commands, so one is refused.
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -34,27 +33,17 @@ const prefixOf = (file: string, client: string): string => {
   return prefix
 }
 
-/** `new (await ec2Sdk()).DescribeInstancesCommand(`, where `const ec2Sdk = () => import('@aws-sdk/client-ec2')`. */
-const loadedCalls = (file: string, source: string): SdkCall[] =>
-  [...source.matchAll(/const\s+(\w+)\s*=\s*\(\)\s*=>\s*import\('@aws-sdk\/([a-z0-9-]+)'\)/g)].flatMap(
-    ([, loader = '', client = '']) =>
-      [...source.matchAll(new RegExp(`new\\s*\\(await\\s+${loader}\\(\\)\\)\\.(\\w+)Command\\(`, 'g'))].map(
-        ([, command = '']) => {
-          const action = `${prefixOf(file, client)}:${command}`
-          return { action: AUTHORISED_AS[action] ?? action, file }
-        },
-      ),
-  )
-
 export const sdkCalls = (): SdkCall[] => {
   const calls: SdkCall[] = []
   for (const file of readdirSync(ADAPTERS).filter((name) => name.endsWith('.ts'))) {
     const source = readFileSync(join(ADAPTERS, file), 'utf8')
-    calls.push(...loadedCalls(file, source))
-    for (const [, imported, loaded, client = ''] of source.matchAll(
-      /(?:import\s*\{([^}]*)\}\s*from\s*|const\s*\{([^}]*)\}\s*=\s*await\s+import\()'@aws-sdk\/([a-z0-9-]+)'/g,
+    if (/import\(\s*'@aws-sdk\//.test(source))
+      throw new Error(
+        `${file} imports an SDK module dynamically: import it statically so its commands are found`,
+      )
+    for (const [, names = '', client = ''] of source.matchAll(
+      /import\s*\{([^}]*)\}\s*from\s*'@aws-sdk\/([a-z0-9-]+)'/g,
     )) {
-      const names = imported ?? loaded ?? ''
       const prefix = prefixOf(file, client)
       // `DeleteTagsCommand as DeleteGroupTagsCommand`: the action comes from the name, the use from the alias.
       const commands = names

@@ -1,7 +1,7 @@
 /**
  * Simulator state in the SDK's shapes, as the services answer: the adapter converts them back into the
- * core's types (lambdas/aws/convert.ts), exactly as it converts real answers. Fresh objects each time, so
- * nothing the adapter holds aliases the world's state.
+ * core's types (lambdas/aws/convert-auto-scaling.ts and convert-ec2.ts), exactly as it converts real
+ * answers. Fresh objects each time, so nothing the adapter holds aliases the world's state.
  */
 import type {
   AutoScalingGroup,
@@ -81,7 +81,7 @@ const toGroupTags = (group: SimGroup): TagDescription[] => {
 }
 
 export const toAutoScalingGroup = (region: SimRegion, group: SimGroup): AutoScalingGroup => {
-  // Built by push, as convert.ts's flatMap builds the members: a `.map` makes packed arrays until V8
+  // Built by push, as convert-auto-scaling.ts builds the members: a `.map` makes packed arrays until V8
   // optimizes it and holey ones after, and that change mid-run threw the planner's optimized code away.
   const instances: GroupInstance[] = []
   for (const [id, member] of group.members)
@@ -122,7 +122,7 @@ export const toAutoScalingGroup = (region: SimRegion, group: SimGroup): AutoScal
   }
 }
 
-/** The catalogue's entries as DescribeInstanceTypes lists them (convert.ts toInstanceTypeInfo reads them back). */
+/** The catalogue's entries as DescribeInstanceTypes lists them (convert-ec2.ts toInstanceTypeInfo reads them back). */
 export const toEc2InstanceType = (info: InstanceTypeInfo): Ec2InstanceTypeInfo => {
   const accelerator = info.accelerator
   const devices =
