@@ -1,7 +1,9 @@
+import type { SpotPrice } from '@aws-sdk/client-ec2'
 import { describe, expect, it } from 'vitest'
 import { latestSpotPrices } from '../../lambdas/core/plan/prices.ts'
 import type { FleetOverride } from '../../lambdas/core/port.ts'
 import { embeddedSpotPriceSteps } from '../../tools/data/spot-prices.ts'
+import { spotPriceRows } from '../../tools/sim/sdk/spot-prices.ts'
 import { group, launchSpotFor, rawScenario, START_MS, testWorld } from './support.ts'
 
 const override = (instanceType: string, zone: string, priority: number): FleetOverride => ({
@@ -45,6 +47,48 @@ describe('spot prices in the simulator', () => {
     expect(market.spotPrice('m5.large', 'us-east-1a', START_MS)).toBe(0.03)
     expect(market.spotPrice('m5.large', 'us-east-1b', START_MS + 59 * 60_000)).toBe(0.04)
     expect(market.spotPrice('m5.large', 'us-east-1b', START_MS + 60 * 60_000)).toBe(0.09)
+  })
+})
+
+describe('DescribeSpotPriceHistory rows in the simulator', () => {
+  const HOUR = 3_600_000
+  const laterPool = {
+    spotPrices: {
+      'm5.large': {
+        'us-east-1b': [
+          ['2022-05-31T19:00:00Z', 0.04],
+          ['2022-05-31T20:00:00Z', 0.09],
+        ],
+      },
+    },
+  }
+  const rowOf = (rows: readonly SpotPrice[]) =>
+    rows.find((r) => r.InstanceType === 'm5.large' && r.AvailabilityZone === 'us-east-1b')
+
+  it('are the same rows until a price changes, then the rows of the new prices', () => {
+    const market = testWorld(rawScenario([group('web')], {}, laterPool)).region.market
+    const first = spotPriceRows(market, ['Linux/UNIX'], START_MS + 1.5 * HOUR)
+    expect(spotPriceRows(market, ['Linux/UNIX'], START_MS + 1.9 * HOUR)).toBe(first)
+    const after = spotPriceRows(market, ['Linux/UNIX'], START_MS + 2 * HOUR)
+    expect(after).not.toBe(first)
+    expect(rowOf(first)).toMatchObject({ SpotPrice: '0.04', Timestamp: new Date(START_MS + HOUR) })
+    expect(rowOf(after)).toMatchObject({ SpotPrice: '0.09', Timestamp: new Date(START_MS + 2 * HOUR) })
+    expect(after.map((r) => r.SpotPrice)).toEqual(
+      market.priceRows('Linux/UNIX', START_MS + 2 * HOUR).map((r) => String(r.priceUsd)),
+    )
+  })
+
+  it("stamp a pool's first price with the time asked until its first step begins", () => {
+    const market = testWorld(rawScenario([group('web')], {}, laterPool)).region.market
+    const stamp = (atMs: number) => rowOf(spotPriceRows(market, ['Linux/UNIX'], atMs))?.Timestamp
+    expect(stamp(START_MS + 0.25 * HOUR)).toEqual(new Date(START_MS + 0.25 * HOUR))
+    expect(stamp(START_MS + 0.5 * HOUR)).toEqual(new Date(START_MS + 0.5 * HOUR))
+    expect(stamp(START_MS + 1.5 * HOUR)).toEqual(new Date(START_MS + HOUR))
+  })
+
+  it('are none for a platform the snapshot does not hold', () => {
+    const market = testWorld(rawScenario([group('web')])).region.market
+    expect(spotPriceRows(market, ['Windows'], START_MS)).toEqual([])
   })
 })
 

@@ -92,7 +92,6 @@ const run = async (argv: readonly string[], io: CliIo): Promise<number> => {
 }
 
 export const benchCommand: Command = {
-  summary: 'benchmark spotswap against the alternatives (savings, availability, scale)',
   usage: USAGE,
   run,
 }

@@ -229,7 +229,6 @@ const runChild = (args: readonly string[]): Promise<string> =>
   })
 
 export const chaosCommand: Command = {
-  summary: 'random accounts under faults; checks the six reliability invariants',
   usage: USAGE,
   run,
 }

@@ -112,7 +112,6 @@ const run = async (argv: readonly string[], io: CliIo): Promise<number> => {
 }
 
 export const planCommand: Command = {
-  summary: 'read-only dry run against your AWS account: what would be replaced, and the savings',
   usage: USAGE,
   run,
 }

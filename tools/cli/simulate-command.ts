@@ -136,7 +136,6 @@ const run = async (argv: readonly string[], io: CliIo): Promise<number> => {
 }
 
 export const simulateCommand: Command = {
-  summary: 'run spotswap against a simulated AWS account (real prices, offline)',
   usage: USAGE,
   run,
 }

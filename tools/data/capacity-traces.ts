@@ -1,4 +1,4 @@
-import table from './fixtures/capacity-traces.json' with { type: 'json' }
+import { readFixture } from './fixtures.ts'
 
 /** How many spot instances of one pool were alive (preemption/) or obtainable (availability/) at each tick. */
 export interface CapacityTrace {
@@ -18,7 +18,7 @@ interface EncodedTrace {
   readonly runs: readonly number[]
 }
 
-const traces: Readonly<Record<string, EncodedTrace>> = table
+const traces = readFixture('capacity-traces.json') as Readonly<Record<string, EncodedTrace>>
 
 const decodeRuns = (runs: readonly number[]): number[] => {
   const data: number[] = []

@@ -6,7 +6,7 @@ import type {
   InstanceStorage,
   InstanceTypeInfo,
 } from '../../lambdas/core/types.ts'
-import table from './fixtures/instance-types.json' with { type: 'json' }
+import { readFixture } from './fixtures.ts'
 
 /** One row of fixtures/instance-types.json, written by scripts/derive-fixtures.py; `columns` in the file names them. */
 type Row = readonly [
@@ -20,8 +20,8 @@ type Row = readonly [
   flags: string,
 ]
 
-// JSON imports widen tuples to plain arrays; the shape is pinned by the derivation script and test/data.
-const rows = (table as unknown as { readonly types: Readonly<Record<string, Row>> }).types
+// Parsed JSON has no tuple types; the shape is pinned by the derivation script and test/data.
+const rows = (readFixture('instance-types.json') as { readonly types: Readonly<Record<string, Row>> }).types
 
 const toAccelerator = (cell: Row[4]): Accelerator | null =>
   cell ? { kind: cell[0], count: cell[1], manufacturer: cell[2] } : null

@@ -1,5 +1,5 @@
 import { poolKey } from '../../lambdas/core/types.ts'
-import table from './fixtures/spot-prices.json' with { type: 'json' }
+import { readFixture } from './fixtures.ts'
 
 /** The spot price of a pool from `at` until the next step. */
 export interface SpotPriceStep {
@@ -15,7 +15,7 @@ interface SpotPriceTable {
   >
 }
 
-const prices = table as unknown as SpotPriceTable
+const prices = readFixture('spot-prices.json') as SpotPriceTable
 
 const stepsByRegion = new Map<string, ReadonlyMap<string, readonly SpotPriceStep[]>>()
 

@@ -22,8 +22,8 @@ export const processIo = (): CliIo => ({
   env: process.env,
 })
 
+/** A command's module; its summary is in the command table (tools/cli/main.ts), read without loading it. */
 export interface Command {
-  readonly summary: string
   readonly usage: string
   /** Resolves to the process exit code. */
   readonly run: (argv: readonly string[], io: CliIo) => Promise<number>

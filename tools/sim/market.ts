@@ -17,15 +17,15 @@ export interface PriceStep {
 /** Overrides per pool key; each list sorted by time. A pool's first price also applies before its first step. */
 export type SpotPriceOverrides = ReadonlyMap<string, readonly PriceStep[]>
 
-const stepAt = (steps: readonly PriceStep[], atMs: number): PriceStep | undefined => {
+/** The index of the step in effect at `atMs`: the last one begun, else the first; -1 when there is none. */
+const stepIndexAt = (steps: readonly PriceStep[], atMs: number): number => {
   let lo = 0
   let hi = steps.length - 1
-  let found = steps[0]
+  let found = steps.length === 0 ? -1 : 0
   while (lo <= hi) {
     const mid = (lo + hi) >> 1
-    const step = steps[mid] as PriceStep
-    if (step.at <= atMs) {
-      found = step
+    if ((steps[mid] as PriceStep).at <= atMs) {
+      found = mid
       lo = mid + 1
     } else {
       hi = mid - 1
@@ -34,8 +34,26 @@ const stepAt = (steps: readonly PriceStep[], atMs: number): PriceStep | undefine
   return found
 }
 
+const stepAt = (steps: readonly PriceStep[], atMs: number): PriceStep | undefined =>
+  steps[stepIndexAt(steps, atMs)]
+
+/** The price step in effect in one pool. */
+export interface PoolStep {
+  readonly type: string
+  readonly zone: string
+  readonly step: PriceStep
+}
+
+/** currentSteps' answer and the span of time it holds for: from when it was asked until `untilMs`. */
+interface CurrentSteps {
+  readonly fromMs: number
+  readonly untilMs: number
+  readonly steps: readonly PoolStep[]
+}
+
 export class SpotMarket {
   private readonly pools = new Map<string, { type: string; zone: string; steps: readonly PriceStep[] }>()
+  private current: CurrentSteps | undefined
 
   constructor(
     readonly region: string,
@@ -69,33 +87,43 @@ export class SpotMarket {
     return this.pools.get(poolKey(type, zone))?.steps ?? []
   }
 
-  /** Visits the price step in effect at `atMs` in every pool offered for the product description. */
-  forEachCurrentStep(
-    productDescription: string,
-    atMs: number,
-    visit: (type: string, zone: string, step: PriceStep) => void,
-  ): void {
-    // The embedded snapshot holds Linux/UNIX prices only; other platforms are simply not offered.
-    if (productDescriptionOf(productDescription) !== LINUX) return
+  /**
+   * The price step in effect at `atMs` in every pool offered, in pool order. Prices change a few dozen
+   * times a day while every replacer run of a region asks for all of its 1,000 or more pools, so the
+   * answer is the same array, and the same objects, until the next moment a pool's step changes or a
+   * pool's first step begins (before it, the first price applies too: see priceRows).
+   */
+  currentSteps(atMs: number): readonly PoolStep[] {
+    const current = this.current
+    if (current !== undefined && atMs >= current.fromMs && atMs < current.untilMs) return current.steps
+    const steps: PoolStep[] = []
+    let untilMs = Number.POSITIVE_INFINITY
     for (const pool of this.pools.values()) {
-      const step = stepAt(pool.steps, atMs)
-      if (step !== undefined) visit(pool.type, pool.zone, step)
+      const index = stepIndexAt(pool.steps, atMs)
+      const step = pool.steps[index]
+      if (step === undefined) continue
+      steps.push({ type: pool.type, zone: pool.zone, step })
+      const next = step.at > atMs ? step : pool.steps[index + 1]
+      if (next !== undefined && next.at < untilMs) untilMs = next.at
     }
+    this.current = { fromMs: atMs, untilMs, steps }
+    return steps
+  }
+
+  /** currentSteps for a product description: none but Linux/UNIX, which the embedded snapshot holds. */
+  currentStepsFor(productDescription: string, atMs: number): readonly PoolStep[] {
+    return productDescriptionOf(productDescription) === LINUX ? this.currentSteps(atMs) : []
   }
 
   /** What DescribeSpotPriceHistory with StartTime = now returns: the price in effect per pool. */
   priceRows(productDescription: string, atMs: number): SpotPrice[] {
-    const rows: SpotPrice[] = []
-    this.forEachCurrentStep(productDescription, atMs, (instanceType, zone, step) =>
-      rows.push({
-        instanceType,
-        zone,
-        productDescription: LINUX,
-        priceUsd: step.priceUsd,
-        timestamp: new Date(Math.min(step.at, atMs)),
-      }),
-    )
-    return rows
+    return this.currentStepsFor(productDescription, atMs).map(({ type, zone, step }) => ({
+      instanceType: type,
+      zone,
+      productDescription: LINUX,
+      priceUsd: step.priceUsd,
+      timestamp: new Date(Math.min(step.at, atMs)),
+    }))
   }
 
   onDemandPrices(platform: string): ReadonlyMap<string, number> {
