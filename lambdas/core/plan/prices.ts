@@ -2,39 +2,48 @@
 import type { SpotPrice, SpotPriceBook } from '../types.ts'
 import { poolKey } from '../types.ts'
 
-/** The latest price per type and zone (rows may hold several steps per pool). */
+/** The latest price per type and zone (rows may hold several steps per pool; the first of the latest wins). */
 export const latestSpotPrices = (rows: readonly SpotPrice[]): SpotPriceBook => {
-  const latest = new Map<string, SpotPrice>()
+  const prices = new Map<string, number>()
+  const times = new Map<string, number>()
   for (const row of rows) {
     const key = poolKey(row.instanceType, row.zone)
-    const seen = latest.get(key)
-    if (!seen || row.timestamp.getTime() > seen.timestamp.getTime()) latest.set(key, row)
+    const at = row.timestamp.getTime()
+    const seen = times.get(key)
+    if (seen === undefined || at > seen) {
+      times.set(key, at)
+      prices.set(key, row.priceUsd)
+    }
   }
-  return new Map([...latest].map(([key, row]) => [key, row.priceUsd]))
+  return prices
 }
 
 /**
- * One zone's prices by type, built once per price book and zone, so a lookup builds no pool key (selections
- * weigh hundreds of types, a large run's figures 100,000 instances). The same answers as
- * `book.get(poolKey(type, zone))`: a key ends with `/<zone>` exactly when it is `poolKey(type, zone)` for
- * the type before it. Books are read-only once built.
+ * One zone's prices by type, built for every zone in one pass over the book the first time any is asked
+ * for, so a lookup builds no pool key (selections weigh hundreds of types, a large run's figures 100,000
+ * instances). The same answers as `book.get(poolKey(type, zone))`: neither a type nor a zone holds a `/`.
+ * Books are read-only once built.
  */
-const zoneViews = new WeakMap<SpotPriceBook, Map<string, ReadonlyMap<string, number>>>()
+const zoneViews = new WeakMap<SpotPriceBook, ReadonlyMap<string, ReadonlyMap<string, number>>>()
+const NO_PRICES: ReadonlyMap<string, number> = new Map()
 
-export const spotPricesIn = (book: SpotPriceBook, zone: string): ReadonlyMap<string, number> => {
-  let byZone = zoneViews.get(book)
-  if (byZone === undefined) {
-    byZone = new Map()
-    zoneViews.set(book, byZone)
+const byZone = (book: SpotPriceBook): ReadonlyMap<string, ReadonlyMap<string, number>> => {
+  const known = zoneViews.get(book)
+  if (known !== undefined) return known
+  const views = new Map<string, Map<string, number>>()
+  for (const [key, price] of book) {
+    const slash = key.lastIndexOf('/')
+    const zone = key.slice(slash + 1)
+    let view = views.get(zone)
+    if (view === undefined) {
+      view = new Map()
+      views.set(zone, view)
+    }
+    view.set(key.slice(0, slash), price)
   }
-  let view = byZone.get(zone)
-  if (view === undefined) {
-    const suffix = `/${zone}`
-    const prices = new Map<string, number>()
-    for (const [key, price] of book)
-      if (key.endsWith(suffix)) prices.set(key.slice(0, key.length - suffix.length), price)
-    view = prices
-    byZone.set(zone, view)
-  }
-  return view
+  zoneViews.set(book, views)
+  return views
 }
+
+export const spotPricesIn = (book: SpotPriceBook, zone: string): ReadonlyMap<string, number> =>
+  byZone(book).get(zone) ?? NO_PRICES

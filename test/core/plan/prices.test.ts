@@ -49,6 +49,18 @@ describe('latestSpotPrices', () => {
     )
   })
 
+  it('keeps the first of two rows of a pool at the same latest time', () => {
+    const at = new Date('2022-05-31T18:00:00Z')
+    const row = (priceUsd: number): SpotPrice => ({
+      instanceType: 'm5.large',
+      zone: 'us-east-1b',
+      productDescription: 'Linux/UNIX',
+      priceUsd,
+      timestamp: at,
+    })
+    expect(latestSpotPrices([row(0.04), row(0.05)])).toEqual(new Map([['m5.large/us-east-1b', 0.04]]))
+  })
+
   it('returns an empty book for no rows', () => {
     expect(latestSpotPrices([]).size).toBe(0)
   })
