@@ -48,8 +48,19 @@ export const PROGRESS_CODES: ReadonlySet<OnDemandCode> = new Set([
   'retiring',
 ])
 
-const skipDetail = (skip: InstanceSkip): string =>
-  skip.reason.startsWith(`${skip.code}: `) ? skip.reason.slice(skip.code.length + 2) : ''
+/**
+ * The reason after its `<code>: `, the last one remembered: in a large first run most members of a group
+ * wait on the in-flight budget with one shared reason, and each would otherwise build the prefix to test
+ * and slice a string of its own (both kept until the run ends).
+ */
+let lastSkipDetail: { readonly reason: string; readonly code: string; readonly detail: string } | undefined
+const skipDetail = ({ reason, code }: InstanceSkip): string => {
+  if (lastSkipDetail?.reason !== reason || lastSkipDetail.code !== code) {
+    const prefixed = reason.startsWith(code) && reason.startsWith(': ', code.length)
+    lastSkipDetail = { reason, code, detail: prefixed ? reason.slice(code.length + 2) : '' }
+  }
+  return lastSkipDetail.detail
+}
 
 const whatHappens = (
   input: LivenessInput,
