@@ -30,20 +30,16 @@ const isoAt = (now: Date): string => {
  * attempt is over (its replacement went away, or there was none) and the next one gets a new token.
  */
 export const nextAttempt = (raw: string | undefined, now: Date, reuseMs: number): Attempt => {
-  const fresh = (attempt: number): Attempt => ({ attempt, since: isoAt(now) })
   const match = /^(\d{1,9})(?::([^@]+))?(?:@(.+))?$/.exec(raw ?? '')
-  if (!match) return fresh(1)
+  if (!match) return { attempt: 1, since: isoAt(now) }
   const previous = Math.max(Number(match[1]), 1)
   const [, , outcome, since] = match
   const sinceMs = Date.parse(since ?? '')
-  const kept = (): Attempt => ({
-    attempt: previous,
-    since: Number.isNaN(sinceMs) ? isoAt(now) : (since as string),
-  })
-  if (outcome === undefined) return kept()
-  if (outcome === 'no-instance') return fresh(previous + 1)
   const age = now.getTime() - sinceMs
-  return age >= 0 && age < reuseMs ? kept() : fresh(previous + 1)
+  // Kept: the same attempt made again (no outcome yet, or a launch too recent to be seen).
+  const keep = outcome === undefined || (outcome !== 'no-instance' && age >= 0 && age < reuseMs)
+  if (!keep) return { attempt: previous + 1, since: isoAt(now) }
+  return { attempt: previous, since: Number.isNaN(sinceMs) ? isoAt(now) : (since as string) }
 }
 
 /** The attempt number TAG_REPLACEMENT_ATTEMPT records, 0 when it records none. */

@@ -54,15 +54,19 @@ export const fleetChoices = (
   subnetId: string | undefined,
 ): FleetChoices => {
   const cap = Math.max(1, Math.ceil(targetSpot * maxPoolShare))
-  // Only the first MAX_FLEET_OVERRIDES are ever used: stop looking once they are found.
-  const open: RankedCandidate[] = []
-  let passedOver = false
-  for (const c of ranked) {
-    if ((poolCounts.get(c.pool) ?? 0) < cap) open.push(c)
-    else passedOver = true
-    if (open.length === MAX_FLEET_OVERRIDES) break
+  // Only the first MAX_FLEET_OVERRIDES open candidates are ever used: stop looking once they are found.
+  // Most launches pass over no pool and offer the shared top overrides, so the open ones are listed only
+  // from the first full pool on (those before it were all open).
+  let open: RankedCandidate[] | undefined
+  let openCount = 0
+  for (let index = 0; index < ranked.length && openCount < MAX_FLEET_OVERRIDES; index++) {
+    const candidate = ranked[index] as RankedCandidate
+    if ((poolCounts.get(candidate.pool) ?? 0) < cap) {
+      openCount++
+      open?.push(candidate)
+    } else open ??= ranked.slice(0, index)
   }
-  if (passedOver && open.length > 0)
+  if (open !== undefined && open.length > 0)
     return { first: open[0] as RankedCandidate, overrides: toOverrides(open, subnetId) }
   return { first: ranked[0] as RankedCandidate, overrides: overridesOfTop(ranked, subnetId) }
 }

@@ -25,9 +25,10 @@ const NOT_INHERITED = new Set([
   TAG_SWAP_ID,
 ])
 
+/** By key rather than Object.entries, which makes an array per tag: this runs for every launch of a run. */
 const copyInherited = (tags: Record<string, string>, source: Readonly<Record<string, string>>): void => {
-  for (const [key, value] of Object.entries(source)) {
-    if (!key.startsWith('aws:') && !NOT_INHERITED.has(key)) tags[key] = value
+  for (const key of Object.keys(source)) {
+    if (!key.startsWith('aws:') && !NOT_INHERITED.has(key)) tags[key] = source[key] as string
   }
 }
 

@@ -5,55 +5,27 @@
  * in-flight budget.
  */
 
-import type { GroupConfig } from '../config/config.ts'
-import { isLeavingGroup, staysInGroup } from '../config/managed.ts'
-import {
-  DOOMED_SWAP_DEADLINE_SECONDS,
-  GRACE_SLACK_SECONDS,
-  PLAN_WORK_UNITS_PER_GROUP,
-  TAG_INTERRUPTION_WARNED,
-  TAG_REPLACEMENT_ATTEMPT,
-  TAG_REPLACING_INSTANCE,
-  TAG_SWAP_ID,
-} from '../constants.ts'
-import {
-  corroboratesRecord,
-  launchProvenance,
-  membersToSettle,
-  sortLaunches,
-  untrustedReason,
-} from '../group/provenance.ts'
-import { recoverSwaps } from '../swap/recover.ts'
-import type { Group, Instance } from '../types.ts'
+import { GRACE_SLACK_SECONDS, PLAN_WORK_UNITS_PER_GROUP, TAG_REPLACING_INSTANCE } from '../constants.ts'
+import { membersToSettle, sortLaunches, untrustedReason } from '../group/provenance.ts'
+import type { Instance } from '../types.ts'
 import type { Action, GroupPlan, InstanceSkip } from './actions.ts'
-import { attemptNumber } from './attempts.ts'
 import { budgetExceededPlan } from './budget-exceeded.ts'
 import { movableMembers } from './cheaper-pool.ts'
 import { releaseDoomed } from './doomed-release.ts'
 import { groupFigures } from './figures.ts'
-import { inFlightLimit, minOnDemandCount } from './group-sizes.ts'
-import { formatSkip, groupSkip, HOLDS_OPEN_SWAP } from './group-skip.ts'
+import { inFlightLimit } from './group-sizes.ts'
+import { formatSkip, groupSkip } from './group-skip.ts'
+import { groupView } from './group-view.ts'
 import { keepReplacements } from './kept-replacements.ts'
 import { planLaunches } from './launches.ts'
 import { onDemandStatuses } from './liveness.ts'
-import { memberRoles } from './member-roles.ts'
+import { recoverOpenSwap } from './open-swap.ts'
 import type { PlanInput } from './plan-input.ts'
 import { projectedSaving } from './selection-cache.ts'
 import { earlyLook, startSwaps } from './swap-start.ts'
 import { PlanBudgetExceededError, WorkMeter } from './work-budget.ts'
 
 export type { PlanInput } from './plan-input.ts'
-
-const gracePeriodSeconds = (group: Group, config: GroupConfig): number =>
-  config.gracePeriodSeconds ?? group.healthCheckGracePeriodSeconds
-
-/** MixedInstancesPolicy override types act as the allow list when the user set none. */
-const effectiveConfig = (group: Group, config: GroupConfig): GroupConfig => {
-  const overrides = group.mixedInstancesPolicy?.overrideTypes ?? []
-  return config.allowedInstanceTypes.length === 0 && overrides.length > 0
-    ? { ...config, allowedInstanceTypes: overrides }
-    : config
-}
 
 /**
  * planGroup within the group's work budget (PlanInput.workUnits): a group whose plan would take more is
@@ -69,87 +41,38 @@ export const planGroup = (input: PlanInput): GroupPlan => {
   }
 }
 
+/**
+ * Terminates a launch the plan drops: it is no longer in flight and takes no part of the budget. Made once
+ * per plan, unnamed (see group-view.ts).
+ */
+const dropping =
+  (group: string, actions: Action[], terminated: Set<string>) =>
+  (instance: Instance, reason: string): void => {
+    terminated.add(instance.id)
+    actions.push({ kind: 'terminate-spot', group, instanceId: instance.id, reason })
+  }
+
 const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
   const { group, now } = input
-  const config = effectiveConfig(group, input.config)
+  const view = groupView(input)
+  const { config, roles, minOnDemand, detail, isPartner, isProtected } = view
+  const { inService, onDemand, spot, doomed, doomedIds, atRisk } = roles
   const actions: Action[] = []
   const instanceSkips: InstanceSkip[] = []
   const unknownSubnets = new Set<string>()
-  const detail = (id: string): Instance | undefined => input.instances.get(id)
-  const roles = memberRoles(group, input.instances)
-  const { inService, onDemand, spot, onDemandIds, doomed, doomedIds, atRisk, atRiskIds, movingIds } = roles
-  const warnedAt = (id: string): number => Date.parse(detail(id)?.tags[TAG_INTERRUPTION_WARNED] ?? '')
-  // Too close to the interruption for a swap to be over before EC2 takes the member.
-  const tooLate = (id: string): boolean => now.getTime() >= warnedAt(id) + DOOMED_SWAP_DEADLINE_SECONDS * 1000
-  const isPartner = (id: string): boolean => onDemandIds.has(id) || atRiskIds.has(id) || movingIds.has(id)
-  // The minimum is the owner's share of the group's own size (MemberRoles.besidePartner).
-  const minOnDemand = minOnDemandCount(
-    config,
-    inService.length - roles.besidePartner,
-    group.mixedInstancesPolicy,
-  )
   const skip = groupSkip(input)
   const skipped = skip === undefined ? undefined : formatSkip(skip)
   const figures = groupFigures(input, inService, minOnDemand)
 
   // 1-2. Finish what an earlier run left of a swap (record, MaxSize, attached replacements).
-  // Asked only about partners of replacements, so a scan beats building a map for every group.
-  const isProtected = (id: string): boolean =>
-    input.terminationProtected.has(id) ||
-    group.members.some((m) => m.instanceId === id && m.protectedFromScaleIn)
-  const attachedSpot = group.members.filter(
-    (m) => !isLeavingGroup(m.lifecycleState) && detail(m.instanceId)?.lifecycle === 'spot',
-  )
-  const recovery = recoverSwaps({
-    group,
-    spotMembers: attachedSpot,
-    inService,
-    stillIn: (id) => staysInGroup(group, id),
-    detail,
-    isPartner,
-    onDemandIds,
-    minOnDemand,
-    isProtected,
-    held: skip !== undefined && HOLDS_OPEN_SWAP.has(skip.code) ? skipped : undefined,
-    now,
-    ownerChanges: input.ownerChanges,
-    health: input.health,
-    graceSeconds: gracePeriodSeconds(group, config),
-    leavesAt: (id) => (doomedIds.has(id) ? warnedAt(id) + DOOMED_SWAP_DEADLINE_SECONDS * 1000 : undefined),
-    attemptOf: (id) => attemptNumber(detail(id)?.tags[TAG_REPLACEMENT_ATTEMPT]),
-    provenanceOf: (id, partner) => {
-      const replacement = detail(id)
-      return replacement === undefined
-        ? { ours: false, code: 'partner-unseen', detail: `${id} cannot be seen` }
-        : launchProvenance(replacement, group, detail(partner), true)
-    },
-    corroborates: (record) => corroboratesRecord(record, group, detail, input.launched),
-  })
-  // A swap whose attach never happened unnames its launches as it closes: they are spotswap's again.
-  const unname = input.launched
-    .filter(
-      (i) => recovery.unattachedSwapId !== undefined && i.tags[TAG_SWAP_ID] === recovery.unattachedSwapId,
-    )
-    .map((i) => i.id)
-  actions.push(
-    ...recovery.actions.map((a) => (a.kind === 'close-swap' && unname.length > 0 ? { ...a, unname } : a)),
-  )
+  const recovery = recoverOpenSwap(view, skip, skipped, actions, instanceSkips)
   const { halfDonePartners, givingBack } = recovery
   const halfDoneReplacements = new Set(recovery.halfDoneReplacements)
-  if (recovery.waiting !== undefined) {
-    // Shown against each replacement that waits, or the group when only desired capacity is owed.
-    const waiters = recovery.halfDoneReplacements.length > 0 ? recovery.halfDoneReplacements : [group.name]
-    for (const id of waiters)
-      instanceSkips.push({ instanceId: id, code: 'swap-waits', reason: recovery.waiting })
-  }
 
   // 3. Spot instances launched earlier and not attached: keep one per partner, drop what is not needed.
   // Launches this plan terminates are no longer in flight: they take no part of the budget.
   const terminated = new Set<string>()
-  const terminate = (instance: Instance, reason: string): void => {
-    terminated.add(instance.id)
-    actions.push({ kind: 'terminate-spot', group: group.name, instanceId: instance.id, reason })
-  }
+  const terminate = dropping(group.name, actions, terminated)
   // Only spotswap's own launches are attached or terminated; anything else tagged like one is reported.
   const sorted = sortLaunches(input.launched, group, detail, recovery.unattachedSwapId)
   const { trusted } = sorted
@@ -182,14 +105,15 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
     terminate,
   })
 
-  const grace = gracePeriodSeconds(group, config)
+  const grace = view.graceSeconds
   const scheduleSeconds = input.scheduleMinutes * 60
   const started = startSwaps({
     group,
     now,
     wanted,
     doomedIds,
-    warnedAt,
+    warnedAt: view.warnedAt,
+    tooLate: view.tooLate,
     isProtected,
     terminate,
     skipped,
@@ -207,7 +131,7 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
     group,
     doomed,
     skipped,
-    tooLate,
+    tooLate: view.tooLate,
     isProtected,
     kept: [givingBack, halfDonePartners],
     actions,
@@ -215,11 +139,7 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
 
   // Members of a closed swap joined for good: their launch tags go, so a later detach is never cleaned up.
   if (skipped === undefined && !recovery.open) {
-    const isPair = (id: string): boolean => {
-      const partner = detail(id)?.tags[TAG_REPLACING_INSTANCE]
-      return partner !== undefined && isPartner(partner)
-    }
-    const settled = membersToSettle(group, detail, isPair, isProtected)
+    const settled = membersToSettle(group, detail, view.replacesPartner, isProtected)
     if (settled.length > 0)
       actions.push({
         kind: 'settle-members',
@@ -295,13 +215,11 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
         heldByOpenSwap.size === 0 ? halfDonePartners : new Set([...halfDonePartners, ...heldByOpenSwap]),
       waiting: recovery.waiting,
       skip,
-      saving: (type, zone) => projectedSaving(input, config, type, zone, meter),
-      protection: (id) =>
-        group.members.some((m) => m.instanceId === id && m.protectedFromScaleIn)
-          ? 'protected-from-scale-in'
-          : input.terminationProtected.has(id)
-            ? 'api-termination-protection'
-            : undefined,
+      // A method, not a named arrow function (see group-view.ts).
+      saving(type, zone) {
+        return projectedSaving(input, config, type, zone, meter)
+      },
+      protection: view.protection,
     }),
     figures,
     ...(untrusted.length > 0 ? { untrusted } : {}),

@@ -9,6 +9,23 @@ import type { PlanInput } from './plan-input.ts'
 import { type Selection, selectCandidates } from './selection.ts'
 import type { WorkMeter } from './work-budget.ts'
 
+interface Memo<K, V> {
+  get(key: K): V | undefined
+  set(key: K, value: V): unknown
+}
+
+/** The value kept under `key`, built from the key the first time it is asked for. */
+const memoized = <K, V>(memo: Memo<K, V>, key: K, build: (key: K) => NoInfer<V>): V => {
+  let value = memo.get(key)
+  if (value === undefined) {
+    value = build(key)
+    memo.set(key, value)
+  }
+  return value
+}
+
+const newMap = <K, V>(): Map<K, V> => new Map()
+
 /** Per-run caches of selections when the caller keeps none (tests, one-off plans). */
 const ownCaches = new WeakMap<PlanInput, Map<string, Selection>>()
 
@@ -20,28 +37,16 @@ const ownCaches = new WeakMap<PlanInput, Map<string, Selection>>()
  */
 const cacheIndexes = new WeakMap<Map<string, Selection>, Map<string, Map<string, Map<string, Selection>>>>()
 
-const indexOf = (
-  cache: Map<string, Selection>,
-  settingsKey: string,
-  zone: string,
-): Map<string, Selection> => {
-  let bySettings = cacheIndexes.get(cache)
-  if (bySettings === undefined) {
-    bySettings = new Map()
-    cacheIndexes.set(cache, bySettings)
-  }
-  let byZone = bySettings.get(settingsKey)
-  if (byZone === undefined) {
-    byZone = new Map()
-    bySettings.set(settingsKey, byZone)
-  }
-  let byType = byZone.get(zone)
-  if (byType === undefined) {
-    byType = new Map()
-    byZone.set(zone, byType)
-  }
-  return byType
-}
+/** The settings a selection depends on; groups that agree on them share selections. */
+const settingsKeys = new WeakMap<GroupConfig, string>()
+
+const settingsKeyOf = (config: GroupConfig): string =>
+  JSON.stringify([
+    config.allowedInstanceTypes,
+    config.disallowedInstanceTypes,
+    config.onDemandPriceMultiplier,
+    config.prioritizedInstanceTypesBias,
+  ])
 
 /** The selection for a type in a zone, shared by the groups of a run that agree on the settings. */
 export const cachedSelection = (
@@ -53,26 +58,25 @@ export const cachedSelection = (
   onDemandPrice: number,
   meter?: WorkMeter,
 ): Selection => {
-  let cache = input.selectionCache ?? ownCaches.get(input)
-  if (cache === undefined) {
-    cache = new Map()
-    ownCaches.set(input, cache)
-  }
-  const settingsKey = selectionSettingsKey(config)
-  const index = indexOf(cache, settingsKey, zone)
-  let selection = index.get(baseType)
+  const cache = input.selectionCache ?? memoized(ownCaches, input, newMap)
+  const settingsKey = memoized(settingsKeys, config, settingsKeyOf)
+  const bySettings = memoized(cacheIndexes, cache, newMap)
+  const byZone = memoized(bySettings, settingsKey, newMap)
+  const byType = memoized(byZone, zone, newMap)
+  let selection = byType.get(baseType)
   if (selection === undefined) {
-    const cacheKey = `${baseType}|${zone}|${settingsKey}`
-    selection = cache.get(cacheKey)
+    // Not memoized() with a closure: capturing the arguments would cost a context on every call, hit or not.
+    const key = `${baseType}|${zone}|${settingsKey}`
+    selection = cache.get(key)
     if (selection === undefined) {
       selection = selectCandidates(
         input.catalog,
         { original, zone, config, spotPrices: input.spotPrices, originalOnDemandPrice: onDemandPrice },
         meter,
       )
-      cache.set(cacheKey, selection)
+      cache.set(key, selection)
     }
-    index.set(baseType, selection)
+    byType.set(baseType, selection)
   }
   return selection
 }
@@ -94,23 +98,3 @@ export const projectedSaving = (
   const first = cachedSelection(input, config, type, original, zone, onDemandPrice, meter).ranked[0]
   return first === undefined ? undefined : Math.max(0, onDemandPrice - first.spotPriceUsd)
 }
-
-const settingsKeys = new WeakMap<GroupConfig, string>()
-
-/** The settings a selection depends on; groups that agree on them share selections. */
-const selectionSettingsKey = (config: GroupConfig): string => {
-  let key = settingsKeys.get(config)
-  if (key === undefined) {
-    key = settingsKeyOf(config)
-    settingsKeys.set(config, key)
-  }
-  return key
-}
-
-const settingsKeyOf = (config: GroupConfig): string =>
-  JSON.stringify([
-    config.allowedInstanceTypes,
-    config.disallowedInstanceTypes,
-    config.onDemandPriceMultiplier,
-    config.prioritizedInstanceTypesBias,
-  ])

@@ -23,6 +23,8 @@ export interface SwapStartInput {
   /** Members EC2 interrupts within two minutes, and when each was warned (ms). */
   readonly doomedIds: ReadonlySet<string>
   readonly warnedAt: (id: string) => number
+  /** Too close to the interruption for a swap to be over before EC2 takes the member. */
+  readonly tooLate: (id: string) => boolean
   readonly isProtected: (id: string) => boolean
   /** Terminates a replacement, with the reason. */
   readonly terminate: (instance: Instance, reason: string) => void
@@ -60,11 +62,10 @@ export const earlyLook = (
 }
 
 export const startSwaps = (input: SwapStartInput): SwapStart => {
-  const { group, now, wanted, doomedIds, warnedAt, isProtected, terminate, skipped, recovery } = input
+  const { group, now, wanted, doomedIds, warnedAt, tooLate, isProtected, terminate, skipped, recovery } =
+    input
   const { instanceSkips, actions, grace, scheduleSeconds } = input
   const { givingBack } = recovery
-  // Too close to the interruption for a swap to be over before EC2 takes the member.
-  const tooLate = (id: string): boolean => now.getTime() >= warnedAt(id) + DOOMED_SWAP_DEADLINE_SECONDS * 1000
   const inService = input.inService
   // Terminated by the last run before the orphan deadline, not the first one after it.
   const orphanAfterSeconds = grace + (ORPHAN_SCHEDULE_PERIODS - 1) * scheduleSeconds

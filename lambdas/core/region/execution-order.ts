@@ -32,9 +32,18 @@ const REQUIRES: Partial<Record<Action['kind'], readonly Action['kind'][]>> = {
   swap: [...STEPS_DOWN, 'close-swap'],
 }
 
-/** The actions in the order they run; actions of one kind keep the plan's order. */
-export const executionOrder = (actions: readonly Action[]): Action[] =>
-  [...actions].sort((a, b) => ORDER[a.kind] - ORDER[b.kind])
+const byOrder = (a: Action, b: Action): number => ORDER[a.kind] - ORDER[b.kind]
+
+/**
+ * The actions in the order they run; actions of one kind keep the plan's order. Most plans are in that
+ * order already (launches alone, in a large first run): they are copied without a sort.
+ */
+export const executionOrder = (actions: readonly Action[]): Action[] => {
+  const ordered = [...actions]
+  for (let index = 1; index < ordered.length; index++)
+    if (byOrder(ordered[index - 1] as Action, ordered[index] as Action) > 0) return ordered.sort(byOrder)
+  return ordered
+}
 
 /** The failed kind that keeps an action of this kind from running, if any. */
 export const blockedBy = (
