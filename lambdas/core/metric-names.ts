@@ -16,7 +16,7 @@ export const METRIC_SERVICE = 'spotswap'
 export const DIMENSION_REGION = 'Region'
 export const DIMENSION_GROUP = 'Group'
 export const DIMENSION_ACTION = 'Action'
-/** An on-demand member's reason code (core/plan/actions.ts OnDemandCode), on OnDemandHeldBack per region. */
+/** An on-demand member's reason code (core/plan/reasons.ts OnDemandCode), on OnDemandHeldBack per region. */
 export const DIMENSION_REASON = 'Reason'
 
 export const Metric = {

@@ -5,7 +5,8 @@
  */
 
 import type { Log } from '../core/log.ts'
-import type { GroupPlan, OnDemandCode, OnDemandStatus } from '../core/plan/actions.ts'
+import type { GroupPlan } from '../core/plan/actions.ts'
+import type { OnDemandCode, OnDemandStatus } from '../core/plan/reasons.ts'
 
 /** Held back: no replacement on its way, and not one of the on-demand instances the group keeps. */
 export const isHeldBack = (status: OnDemandStatus): boolean =>

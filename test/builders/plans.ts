@@ -4,8 +4,8 @@ import type {
   CompleteSwapAction,
   GroupPlan,
   LaunchSpotAction,
-  OnDemandStatus,
 } from '../../lambdas/core/plan/actions.ts'
+import type { OnDemandStatus } from '../../lambdas/core/plan/reasons.ts'
 
 export const aLaunch = (replacing: string, overrides: Partial<LaunchSpotAction> = {}): LaunchSpotAction => ({
   kind: 'launch-spot',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { GroupPlan, OnDemandCode, OnDemandStatus } from '../../lambdas/core/plan/actions.ts'
+import type { GroupPlan } from '../../lambdas/core/plan/actions.ts'
+import type { OnDemandCode, OnDemandStatus } from '../../lambdas/core/plan/reasons.ts'
 import type { RegionResult } from '../../lambdas/replacer/run-region.ts'
 import { planRegion, planText } from '../../tools/cli/plan-report.ts'
 

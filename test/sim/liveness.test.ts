@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
 import { TAG_NO_SPOT_CAPACITY_UNTIL } from '../../lambdas/core/constants.ts'
-import type { OnDemandCode, OnDemandStatus } from '../../lambdas/core/plan/actions.ts'
+import type { OnDemandCode, OnDemandStatus } from '../../lambdas/core/plan/reasons.ts'
 import { LivenessWatch } from '../../tools/sim/liveness.ts'
 import { simulate } from '../../tools/sim/simulate.ts'
 import { group, launchSpotFor, parse, REGION, rawScenario, testWorld } from './support.ts'

@@ -5,7 +5,7 @@
 
 import type { ConfigError } from '../../lambdas/core/config/config.ts'
 import { HOURS_PER_MONTH } from '../../lambdas/core/constants.ts'
-import type { GroupFigures, InstanceSkip, OnDemandStatus } from '../../lambdas/core/plan/actions.ts'
+import type { GroupFigures, InstanceSkip, OnDemandStatus } from '../../lambdas/core/plan/reasons.ts'
 import { summarizeOutcome } from '../../lambdas/replacer/outcome-summary.ts'
 import { isHeldBack } from '../../lambdas/replacer/reasons.ts'
 import type { RegionResult } from '../../lambdas/replacer/run-region.ts'

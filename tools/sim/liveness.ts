@@ -28,8 +28,8 @@ import {
   TAG_NO_SPOT_CAPACITY_UNTIL,
   TAG_REPLACING_INSTANCE,
 } from '../../lambdas/core/constants.ts'
-import type { OnDemandStatus } from '../../lambdas/core/plan/actions.ts'
 import { latestSpotPrices } from '../../lambdas/core/plan/prices.ts'
+import type { OnDemandStatus } from '../../lambdas/core/plan/reasons.ts'
 import { selectCandidates } from '../../lambdas/core/plan/selection.ts'
 import { PROGRESS_PERIODS } from './constants.ts'
 import { effectiveConfig, groupState } from './group-state.ts'

@@ -8,7 +8,7 @@
 import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
 import { ORPHAN_SCHEDULE_PERIODS } from '../../lambdas/core/constants.ts'
 import { discardMetrics, type Log, type MetricsSink, silentLog } from '../../lambdas/core/log.ts'
-import type { OnDemandStatus } from '../../lambdas/core/plan/actions.ts'
+import type { OnDemandStatus } from '../../lambdas/core/plan/reasons.ts'
 import type { Catalog } from '../../lambdas/core/types.ts'
 import { selectRegions } from '../../lambdas/replacer/select-regions.ts'
 import { embeddedCatalog } from '../data/catalog.ts'

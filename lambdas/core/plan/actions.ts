@@ -6,6 +6,7 @@ import type { AllocationStrategy } from '../config/config.ts'
 import type { UntrustedInstance } from '../group/provenance.ts'
 import type { FleetOverride } from '../port.ts'
 import type { LaunchTemplateRef } from '../types.ts'
+import type { GroupFigures, GroupSkip, InstanceSkip, OnDemandStatus } from './reasons.ts'
 
 export interface LaunchSpotAction {
   readonly kind: 'launch-spot'
@@ -165,104 +166,6 @@ export type Action =
   | ReleasePairAction
   | SettleMembersAction
   | TerminateSpotAction
-
-/** Why an instance gets no replacement this run: a code to act on, the reason text to read. */
-export type InstanceSkipCode =
-  | 'no-launch-template'
-  | 'protected-from-scale-in'
-  | 'api-termination-protection'
-  | 'spot-capacity-backoff'
-  | 'unknown-instance-type'
-  | 'missing-on-demand-price'
-  | 'no-compatible-spot-type'
-  | 'no-subnet-in-group'
-  | 'not-spotswaps-launch'
-  | 'swap-waits'
-  | 'waiting-for-open-swap'
-  | 'warming-up'
-  | 'in-flight-budget'
-  | 'on-demand-minimum'
-
-export interface InstanceSkip {
-  readonly instanceId: string
-  readonly code: InstanceSkipCode
-  /** `<code>: <detail>`, or the code alone. */
-  readonly reason: string
-  /** For `no-compatible-spot-type`: how many candidates each filter rejected. */
-  readonly rejectedBy?: Readonly<Record<string, number>>
-}
-
-/**
- * Why an on-demand member is still on-demand after this run. Progress codes (a replacement on its way) and
- * held-back codes (something a user can read, and often act on), shared by the summary, `plan`, `simulate`
- * and the metrics.
- */
-export type OnDemandCode =
-  // Progress: a replacement is on its way.
-  | 'launching'
-  | 'replacement-warming-up'
-  | 'swapping'
-  | 'swap-open'
-  | 'retiring'
-  // Held back.
-  | 'on-demand-minimum'
-  | 'group-skipped'
-  | 'replacement-did-not-serve'
-  // Its replacement, launched earlier, is terminated this run (not attached in time); a later run launches again.
-  | 'replacement-terminated'
-  // Its launch, swap or retirement waits for a read this run could not make (core/region/protection.ts).
-  | 'protection-unread'
-  | Exclude<
-      InstanceSkipCode,
-      'swap-waits' | 'waiting-for-open-swap' | 'warming-up' | 'on-demand-minimum' | 'not-spotswaps-launch'
-    >
-  // A bug: the planner left the member alone and cannot say why (the simulator's liveness invariant).
-  | 'unexplained'
-
-export interface OnDemandStatus {
-  readonly instanceId: string
-  readonly type: string
-  readonly zone: string
-  readonly code: OnDemandCode
-  readonly detail: string
-  /** A replacement is on its way (launched, warming up, attached or retiring its partner). */
-  readonly progress: boolean
-  /**
-   * What replacing it saves per hour at today's prices (on-demand less the cheapest compatible spot price
-   * in its zone), when spotswap is replacing it or will once what holds it passes; absent otherwise.
-   */
-  readonly projectedHourlySavingsUsd?: number
-}
-
-export interface GroupFigures {
-  readonly inService: number
-  readonly spot: number
-  readonly onDemand: number
-  readonly minOnDemand: number
-  /** Σ over spot members: on-demand price of the type it replaced − its current spot price. */
-  readonly hourlySavingsUsd: number
-  /** What the group's InService instances cost per hour right now. */
-  readonly hourlyCostUsd: number
-}
-
-export type GroupSkipCode =
-  | 'group-being-deleted'
-  | 'desired-capacity-zero'
-  | 'cloudformation-stack-in-progress'
-  | 'traffic-source-health-unreadable'
-  | 'processes-suspended'
-  | 'launch-hooks'
-  | 'instance-refresh'
-  | 'instance-refresh-unknown'
-  | 'weighted-capacity'
-  | 'outside-cron-window'
-  | 'plan-budget-exceeded'
-
-/** Why a group is not acted on this run: a code to act on, a detail to read. */
-export interface GroupSkip {
-  readonly code: GroupSkipCode
-  readonly detail: string
-}
 
 export interface GroupPlan {
   readonly group: string

@@ -3,11 +3,12 @@
  * run, every on-demand member shown as held by the skip, its figures as they are.
  */
 
-import type { GroupPlan, GroupSkip } from './actions.ts'
+import type { GroupPlan } from './actions.ts'
 import { groupFigures } from './figures.ts'
 import { minOnDemandCount } from './group-sizes.ts'
 import { formatSkip } from './group-skip.ts'
 import type { PlanInput } from './plan-input.ts'
+import type { GroupSkip } from './reasons.ts'
 import type { PlanBudgetExceededError } from './work-budget.ts'
 
 export const budgetExceededPlan = (input: PlanInput, error: PlanBudgetExceededError): GroupPlan => {

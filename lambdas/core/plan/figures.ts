@@ -2,8 +2,8 @@
 
 import { TAG_REPLACED_TYPE } from '../constants.ts'
 import type { GroupMember, Instance, SpotPriceBook } from '../types.ts'
-import type { GroupFigures } from './actions.ts'
 import { spotPricesIn } from './prices.ts'
+import type { GroupFigures } from './reasons.ts'
 
 interface FigureInput {
   readonly instances: ReadonlyMap<string, Instance>

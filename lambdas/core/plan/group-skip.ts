@@ -8,8 +8,8 @@ import { cronAllowsAction } from '../config/cron.ts'
 import { isBeingDeleted } from '../config/managed.ts'
 import { activeRefresh } from '../group/instance-refresh.ts'
 import { blockingSuspensions } from '../group/suspended-processes.ts'
-import type { GroupSkip, GroupSkipCode } from './actions.ts'
 import type { PlanInput } from './plan-input.ts'
+import type { GroupSkip, GroupSkipCode } from './reasons.ts'
 
 /**
  * Skips that also hold an open swap: CloudFormation or the owner hold the group, or what the swap needs

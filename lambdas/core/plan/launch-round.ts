@@ -7,8 +7,9 @@
 
 import type { GroupConfig } from '../config/config.ts'
 import type { Group, GroupMember, Instance, InstanceTypeInfo } from '../types.ts'
-import type { InstanceSkip, InstanceSkipCode, LaunchSpotAction, ReleaseDoomedAction } from './actions.ts'
+import type { LaunchSpotAction, ReleaseDoomedAction } from './actions.ts'
 import type { PlanInput } from './plan-input.ts'
+import type { InstanceSkip, InstanceSkipCode } from './reasons.ts'
 import type { Selection } from './selection.ts'
 import { cachedSelection } from './selection-cache.ts'
 import { type Placement, placementFor, subnetZonesSeen } from './subnets.ts'

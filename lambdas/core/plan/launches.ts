@@ -7,7 +7,7 @@
 import type { GroupConfig } from '../config/config.ts'
 import { CHEAPER_POOL_MOVES_PER_RUN, MAX_POOL_SHARE, TAG_REPLACING_INSTANCE } from '../constants.ts'
 import { poolKey } from '../types.ts'
-import type { InstanceSkip, LaunchSpotAction, ReleaseDoomedAction } from './actions.ts'
+import type { LaunchSpotAction, ReleaseDoomedAction } from './actions.ts'
 import { moveCandidates } from './cheaper-pool.ts'
 import { fleetChoices } from './fleet-choices.ts'
 import { launchAction } from './launch-action.ts'
@@ -23,6 +23,7 @@ import {
 } from './launch-round.ts'
 import { replaceMember } from './member-launch.ts'
 import type { PlanInput } from './plan-input.ts'
+import type { InstanceSkip } from './reasons.ts'
 
 export type { LaunchBudget } from './launch-round.ts'
 

@@ -6,7 +6,8 @@
  */
 
 import type { GroupMember, Instance } from '../types.ts'
-import type { Action, GroupSkip, InstanceSkip, OnDemandCode, OnDemandStatus, SwapPair } from './actions.ts'
+import type { Action, SwapPair } from './actions.ts'
+import type { GroupSkip, InstanceSkip, OnDemandCode, OnDemandStatus } from './reasons.ts'
 
 export interface LivenessInput {
   /** The group's on-demand members in service. */

@@ -9,10 +9,11 @@ import { TAG_REPLACEMENT_ATTEMPT, TAG_SWAP_ID } from '../constants.ts'
 import { corroboratesRecord, launchProvenance } from '../group/provenance.ts'
 import { recoverSwaps } from '../swap/recover.ts'
 import type { Recovery } from '../swap/recovery.ts'
-import type { Action, GroupSkip, InstanceSkip } from './actions.ts'
+import type { Action } from './actions.ts'
 import { attemptNumber } from './attempts.ts'
 import { HOLDS_OPEN_SWAP } from './group-skip.ts'
 import type { GroupView } from './group-view.ts'
+import type { GroupSkip, InstanceSkip } from './reasons.ts'
 
 /** Recovers the group's open swap, if any; its actions and waits are added to `actions` and `instanceSkips`. */
 export const recoverOpenSwap = (

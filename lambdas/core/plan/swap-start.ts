@@ -13,7 +13,8 @@ import {
 import { formatSwapRecord, type SwapRecord, swapIdAt } from '../swap/record.ts'
 import type { Recovery } from '../swap/recovery.ts'
 import type { Group, Instance } from '../types.ts'
-import type { Action, InstanceSkip, SwapPair } from './actions.ts'
+import type { Action, SwapPair } from './actions.ts'
+import type { InstanceSkip } from './reasons.ts'
 
 export interface SwapStartInput {
   readonly group: Group

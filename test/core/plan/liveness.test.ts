@@ -5,8 +5,8 @@
 import { describe, expect, it } from 'vitest'
 import { type CronSchedule, parseCronSchedule } from '../../../lambdas/core/config/cron.ts'
 import { TAG_NO_SPOT_CAPACITY_UNTIL, TAG_SWAP_DESIRED } from '../../../lambdas/core/constants.ts'
-import type { OnDemandCode, OnDemandStatus } from '../../../lambdas/core/plan/actions.ts'
 import { planGroup } from '../../../lambdas/core/plan/planner.ts'
+import type { OnDemandCode, OnDemandStatus } from '../../../lambdas/core/plan/reasons.ts'
 import type { Instance } from '../../../lambdas/core/types.ts'
 import {
   anInstance,
