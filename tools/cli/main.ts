@@ -26,7 +26,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     load: async () => (await import('./plan-command.ts')).planCommand,
   },
   chaos: {
-    summary: 'random accounts under faults; checks the six reliability invariants',
+    summary: 'random accounts under faults; checks the invariants of docs/reliability.md',
     load: async () => (await import('../chaos/command.ts')).chaosCommand,
   },
   bench: {
