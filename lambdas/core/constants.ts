@@ -197,8 +197,9 @@ export const GROUP_CONCURRENCY = 8
 
 /**
  * Work units one group's plan may spend choosing instance types: one unit per filter a candidate type
- * goes through (core/plan/selection.ts). Counted, not timed, so a chaos seed replays exactly. One selection (a
- * type in a zone: the few hundred types priced there, through up to 14 filters) takes at most ~10,000; a
+ * goes through (core/plan/filters.ts), counted as if each ran when its verdict is remembered. Counted,
+ * not timed, so a chaos seed replays exactly. One selection (a type in a zone: the few hundred types
+ * priced there, through up to 14 filters) takes at most ~10,000; a
  * mixed-instances group of 20 types in 6 zones needs 120 of them, 1.2 million, and selections are shared
  * across groups. Only a group built to stall the region goes past this, and is skipped while the
  * region's other groups proceed.

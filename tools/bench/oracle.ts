@@ -2,7 +2,7 @@
  * The oracle: the physical limit of any replacement policy on a scenario, computed from the price and
  * capacity timeline rather than by running anything. At every instant, each spot instance a managed group
  * wants sits in the cheapest pool, in any of the group's zones, that spotswap's compatibility rules accept
- * (selection.ts FILTERS, the `price` filter included) and that has capacity: perfect knowledge, no grace
+ * (filters.ts FILTERS, the `price` filter included) and that has capacity: perfect knowledge, no grace
  * period, no diversification, no zone balance, no moving cost. When no pool qualifies it pays on-demand.
  * What it may not change is what the owner decided: desired capacity, the on-demand minimum, protected
  * instances, and which groups are managed at all.
@@ -11,8 +11,9 @@
 import type { GlobalConfig, GroupConfig } from '../../lambdas/core/config/config.ts'
 import { groupConfig } from '../../lambdas/core/config/group-config.ts'
 import { isManaged } from '../../lambdas/core/config/managed.ts'
+import { FILTERS } from '../../lambdas/core/plan/filters.ts'
 import { minOnDemandCount } from '../../lambdas/core/plan/group-sizes.ts'
-import { FILTERS, selectCandidates } from '../../lambdas/core/plan/selection.ts'
+import { selectCandidates } from '../../lambdas/core/plan/selection.ts'
 import { LINUX } from '../../lambdas/core/platform.ts'
 import { type Catalog, type InstanceTypeInfo, poolKey } from '../../lambdas/core/types.ts'
 import { CapacityModel, type PoolCapacity } from '../sim/capacity.ts'
@@ -54,7 +55,7 @@ const regionModel = (scenario: Scenario, spec: ScenarioRegion): RegionModel => {
 }
 
 const priceFilter = FILTERS.find((filter) => filter.name === 'price')
-if (priceFilter === undefined) throw new Error('oracle: selection.ts has no `price` filter')
+if (priceFilter === undefined) throw new Error('oracle: filters.ts has no `price` filter')
 
 interface Slot {
   /** `type/zone`, or on-demand. */
@@ -75,13 +76,17 @@ const cheapestIn = (
     const priceUsd = model.market.spotPrice(candidate.name, zone, at)
     if (priceUsd === undefined || priceUsd >= best.priceUsd) continue
     const key = poolKey(candidate.name, zone)
-    const accepted = priceFilter.keep(candidate, {
-      original: context.original,
-      zone,
-      config: context.config,
-      spotPrices: new Map([[key, priceUsd]]),
-      originalOnDemandPrice: context.onDemandUsd,
-    })
+    const accepted = priceFilter.keep(
+      candidate,
+      {
+        original: context.original,
+        zone,
+        config: context.config,
+        spotPrices: new Map([[key, priceUsd]]),
+        originalOnDemandPrice: context.onDemandUsd,
+      },
+      priceUsd,
+    )
     if (accepted && model.capacity.shareOf(key, at) > 0) best = { pool: key, priceUsd }
   }
   return best

@@ -1,28 +1,15 @@
 /**
- * Which spot types may replace an instance, and in what order. A pipeline of named filters: every
- * rejected candidate records the first filter that refused it, so "why not c6i.large?" has an answer.
+ * Which spot types may replace an instance, and in what order: every catalogue type priced in the zone
+ * runs through the filters (filters.ts), and every rejected candidate records the first filter that
+ * refused it, so "why not c6i.large?" has an answer.
  */
 
 import type { GroupConfig } from '../config/config.ts'
-import { matchesGlob } from '../config/glob.ts'
-import type { Catalog, InstanceTypeInfo, SpotPriceBook } from '../types.ts'
+import type { Catalog, InstanceTypeInfo } from '../types.ts'
 import { poolKey } from '../types.ts'
+import { type CandidateFilter, FILTERS, generationOf, type SelectionContext } from './filters.ts'
 import { spotPricesIn } from './prices.ts'
 import type { WorkMeter } from './work-budget.ts'
-
-export interface SelectionContext {
-  readonly original: InstanceTypeInfo
-  readonly zone: string
-  readonly config: GroupConfig
-  readonly spotPrices: SpotPriceBook
-  /** On-demand USD/hour of the original type; undefined when unknown (then nothing passes `price`). */
-  readonly originalOnDemandPrice: number | undefined
-}
-
-export interface CandidateFilter {
-  readonly name: string
-  readonly keep: (candidate: InstanceTypeInfo, ctx: SelectionContext) => boolean
-}
 
 export interface RankedCandidate {
   readonly instanceType: string
@@ -39,135 +26,8 @@ export interface Selection {
   readonly rejected: ReadonlyMap<string, string>
 }
 
-/** The candidate's spot price in the selection's zone; undefined when the pool has none. */
-const spotPriceOf = (candidate: InstanceTypeInfo, ctx: SelectionContext): number | undefined =>
-  spotPricesIn(ctx.spotPrices, ctx.zone).get(candidate.name)
-
-// The filters run for every catalogue type of every selection (a few hundred thousand times in a large
-// run): their helpers take no arrow function closing over the candidate, which V8 would allocate each time.
-const isArm = (architecture: string): boolean => architecture === 'arm64' || architecture === 'arm64_mac'
-
-const archFamily = (info: InstanceTypeInfo): string => (info.architectures.some(isArm) ? 'arm64' : 'x86_64')
-
-const sharesAny = (offered: readonly string[], needed: readonly string[]): boolean => {
-  for (const value of offered) if (needed.includes(value)) return true
-  return false
-}
-
-/**
- * A pattern names types when it spells out their family (`t3.*`, `g4ad.xlarge`). Patterns with a wildcard
- * in the family (`*`, `*.large`, `t*`) only shape the list: a size filter such as `*.large` must not
- * let a t3.large replace an m5.large.
- */
-const namesFamily = (pattern: string): boolean => {
-  const family = pattern.split('.')[0] ?? ''
-  return pattern !== 'current' && family.length > 0 && !/[*?]/.test(family)
-}
-
-/**
- * A type named in the allow list is an explicit choice: it may cross the performance-class filters
- * (burstable, accelerators, previous generation).
- */
-const explicitlyAllowed = (candidate: InstanceTypeInfo, ctx: SelectionContext): boolean =>
-  ctx.config.allowedInstanceTypes.some(
-    (pattern) => namesFamily(pattern) && matchesGlob(candidate.name, pattern),
-  )
-
-/** The list as it is when it names no `current` (no copy: this runs for most catalogue types). */
-const expandCurrent = (patterns: readonly string[], originalType: string): readonly string[] =>
-  patterns.includes('current')
-    ? patterns.map((pattern) => (pattern === 'current' ? originalType : pattern))
-    : patterns
-
-const storageFits = (candidate: InstanceTypeInfo, original: InstanceTypeInfo): boolean => {
-  const needed = original.instanceStorage
-  if (!needed || needed.disks === 0) return true
-  const offered = candidate.instanceStorage
-  if (!offered) return false
-  return (
-    offered.disks >= needed.disks && offered.diskSizeGb >= needed.diskSizeGb && (!needed.ssd || offered.ssd)
-  )
-}
-
-const acceleratorFits = (candidate: InstanceTypeInfo, original: InstanceTypeInfo): boolean => {
-  const want = original.accelerator
-  const have = candidate.accelerator
-  if (!want) return !have
-  return (
-    have !== null &&
-    have.kind === want.kind &&
-    have.count >= want.count &&
-    have.manufacturer.toLowerCase() === want.manufacturer.toLowerCase()
-  )
-}
-
-export const FILTERS: readonly CandidateFilter[] = [
-  {
-    name: 'spot-offered',
-    keep: (c, ctx) => c.spotSupported && spotPriceOf(c, ctx) !== undefined,
-  },
-  { name: 'architecture', keep: (c, ctx) => archFamily(c) === archFamily(ctx.original) },
-  {
-    name: 'virtualization',
-    keep: (c, ctx) => sharesAny(c.virtualizationTypes, ctx.original.virtualizationTypes),
-  },
-  { name: 'vcpus', keep: (c, ctx) => c.vcpus >= ctx.original.vcpus },
-  { name: 'memory', keep: (c, ctx) => c.memoryMiB >= ctx.original.memoryMiB },
-  { name: 'instance-storage', keep: (c, ctx) => storageFits(c, ctx.original) },
-  { name: 'ebs-throughput', keep: (c, ctx) => c.ebsThroughputMBps >= ctx.original.ebsThroughputMBps },
-  // Bare metal both ways: metal is not needed by virtualised workloads, and is needed by those that
-  // run their own hypervisor or use hardware features a virtualised type hides.
-  { name: 'bare-metal', keep: (c, ctx) => c.bareMetal === ctx.original.bareMetal },
-  {
-    name: 'burstable',
-    keep: (c, ctx) => !c.burstable || ctx.original.burstable || explicitlyAllowed(c, ctx),
-  },
-  {
-    name: 'accelerator',
-    keep: (c, ctx) => acceleratorFits(c, ctx.original) || explicitlyAllowed(c, ctx),
-  },
-  {
-    // Previous-generation types only replace previous-generation ones, and never with an older generation.
-    name: 'generation',
-    keep: (c, ctx) =>
-      c.currentGeneration ||
-      (!ctx.original.currentGeneration && generationOf(c.name) >= generationOf(ctx.original.name)) ||
-      explicitlyAllowed(c, ctx),
-  },
-  {
-    name: 'allow-list',
-    keep: (c, ctx) =>
-      ctx.config.allowedInstanceTypes.length === 0 ||
-      expandCurrent(ctx.config.allowedInstanceTypes, ctx.original.name).some((p) => matchesGlob(c.name, p)),
-  },
-  {
-    name: 'deny-list',
-    keep: (c, ctx) =>
-      !expandCurrent(ctx.config.disallowedInstanceTypes, ctx.original.name).some((p) =>
-        matchesGlob(c.name, p),
-      ),
-  },
-  {
-    name: 'price',
-    keep: (c, ctx) => {
-      const spot = spotPriceOf(c, ctx)
-      return (
-        spot !== undefined &&
-        ctx.originalOnDemandPrice !== undefined &&
-        spot < ctx.originalOnDemandPrice * ctx.config.onDemandPriceMultiplier
-      )
-    },
-  },
-]
-
 /** Locale-independent order, so rankings are the same on every machine. */
 export const compareCodePoints = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
-
-/** `m5.large` → 5, `c6gn.xlarge` → 6; 0 when the name has no generation digit. */
-export const generationOf = (instanceType: string): number => {
-  const match = /^[a-z]+(\d+)/.exec(instanceType)
-  return match?.[1] ? Number(match[1]) : 0
-}
 
 export const compareCandidates =
   (bias: GroupConfig['prioritizedInstanceTypesBias'], original: InstanceTypeInfo) =>
@@ -184,29 +44,101 @@ export const compareCandidates =
     )
   }
 
-/** `FILTERS.find` without a closure per candidate: this runs for every catalogue type of every selection. */
+/** The filters that read prices, by position: checked on every selection. */
+const PRICE_FILTERS: readonly number[] = FILTERS.flatMap((filter, i) => (filter.readsPrice ? [i] : []))
+/** Stands for "no filter refused" among positions: one past the last filter. */
+const NONE = FILTERS.length
+
+/** What the filters that read no price depend on besides the candidate and the original type. */
+const listKeys = new WeakMap<GroupConfig, string>()
+const listKeyOf = (config: GroupConfig): string => {
+  let key = listKeys.get(config)
+  if (key === undefined) {
+    key = JSON.stringify([config.allowedInstanceTypes, config.disallowedInstanceTypes])
+    listKeys.set(config, key)
+  }
+  return key
+}
+
+type Verdicts = Map<InstanceTypeInfo, number>
+
+/**
+ * Remembered verdicts of the filters that read no price: catalogue → original type → allow and deny
+ * lists → candidate → position of the first of them that refuses it (NONE when none does). Weak on the
+ * catalogue and the original, so a new catalogue starts afresh and the old one's verdicts go with it.
+ */
+const staticVerdicts = new WeakMap<Catalog, WeakMap<InstanceTypeInfo, Map<string, Verdicts>>>()
+
+const verdictsFor = (catalog: Catalog, ctx: SelectionContext): Verdicts => {
+  let byOriginal = staticVerdicts.get(catalog)
+  if (byOriginal === undefined) {
+    byOriginal = new WeakMap()
+    staticVerdicts.set(catalog, byOriginal)
+  }
+  let byLists = byOriginal.get(ctx.original)
+  if (byLists === undefined) {
+    byLists = new Map()
+    byOriginal.set(ctx.original, byLists)
+  }
+  const key = listKeyOf(ctx.config)
+  let verdicts = byLists.get(key)
+  if (verdicts === undefined) {
+    verdicts = new Map()
+    byLists.set(key, verdicts)
+  }
+  return verdicts
+}
+
+/** Position of the first filter that reads no price and refuses `candidate`, NONE when none does. */
+const staticVerdict = (candidate: InstanceTypeInfo, ctx: SelectionContext, verdicts: Verdicts): number => {
+  let verdict = verdicts.get(candidate)
+  if (verdict === undefined) {
+    verdict = NONE
+    for (let i = 0; i < FILTERS.length; i++) {
+      const filter = FILTERS[i] as CandidateFilter
+      if (!filter.readsPrice && !filter.keep(candidate, ctx, undefined)) {
+        verdict = i
+        break
+      }
+    }
+    verdicts.set(candidate, verdict)
+  }
+  return verdict
+}
+
+/**
+ * Position of the first filter that refuses `candidate` (NONE when it passes them all): the same answer
+ * as running FILTERS in order, with the price-free verdicts remembered. Charges the meter one unit per
+ * filter that order would have run, so a group's budget is spent the same however much is remembered.
+ */
 const firstRefusing = (
   candidate: InstanceTypeInfo,
   ctx: SelectionContext,
+  spotPrice: number | undefined,
+  verdicts: Verdicts,
   meter?: WorkMeter,
-): CandidateFilter | undefined => {
-  for (let i = 0; i < FILTERS.length; i++) {
-    const filter = FILTERS[i] as CandidateFilter
-    if (!filter.keep(candidate, ctx)) {
-      meter?.charge(i + 1)
-      return filter
+): number => {
+  const verdict = staticVerdict(candidate, ctx, verdicts)
+  let refusedAt = verdict
+  for (const i of PRICE_FILTERS) {
+    if (i > verdict) break
+    if (!(FILTERS[i] as CandidateFilter).keep(candidate, ctx, spotPrice)) {
+      refusedAt = i
+      break
     }
   }
-  meter?.charge(FILTERS.length)
-  return undefined
+  meter?.charge(refusedAt === NONE ? NONE : refusedAt + 1)
+  return refusedAt
 }
 
 /** Candidate type → the first filter that refused it, for every refused catalogue type. */
 const rejections = (catalog: Catalog, ctx: SelectionContext): Map<string, string> => {
   const rejected = new Map<string, string>()
+  const prices = spotPricesIn(ctx.spotPrices, ctx.zone)
+  const verdicts = verdictsFor(catalog, ctx)
   for (const candidate of catalog.values()) {
-    const refusedBy = firstRefusing(candidate, ctx)
-    if (refusedBy) rejected.set(candidate.name, refusedBy.name)
+    const refusedAt = firstRefusing(candidate, ctx, prices.get(candidate.name), verdicts)
+    if (refusedAt !== NONE) rejected.set(candidate.name, (FILTERS[refusedAt] as CandidateFilter).name)
   }
   return rejected
 }
@@ -219,15 +151,17 @@ const rejections = (catalog: Catalog, ctx: SelectionContext): Map<string, string
  */
 export const selectCandidates = (catalog: Catalog, ctx: SelectionContext, meter?: WorkMeter): Selection => {
   const ranked: RankedCandidate[] = []
-  for (const type of spotPricesIn(ctx.spotPrices, ctx.zone).keys()) {
+  const verdicts = verdictsFor(catalog, ctx)
+  for (const [type, spotPriceUsd] of spotPricesIn(ctx.spotPrices, ctx.zone)) {
     // Catalogues are keyed by type name.
     const candidate = catalog.get(type)
-    if (candidate === undefined || firstRefusing(candidate, ctx, meter) !== undefined) continue
+    if (candidate === undefined || firstRefusing(candidate, ctx, spotPriceUsd, verdicts, meter) !== NONE)
+      continue
     ranked.push({
       instanceType: candidate.name,
       zone: ctx.zone,
       pool: poolKey(candidate.name, ctx.zone),
-      spotPriceUsd: spotPriceOf(candidate, ctx) ?? Number.POSITIVE_INFINITY,
+      spotPriceUsd,
       info: candidate,
     })
   }

@@ -102,3 +102,29 @@ describe('spotPricesIn', () => {
     expect(spotPricesIn(tricky, 'us-east-1a')).toEqual(new Map([['m5.large', 0.04]]))
   })
 })
+
+describe('spotPricesIn on a book from latestSpotPrices (views built with the book)', () => {
+  const zones = ['us-east-1a', 'us-east-1b', 'us-east-1c']
+  const types = ['m5.large', 'm5a.large', 'r5.large', 't3.large']
+  const rowArbitrary = fc.record({
+    instanceType: fc.constantFrom(...types),
+    zone: fc.constantFrom(...zones),
+    productDescription: fc.constant('Linux/UNIX'),
+    priceUsd: fc.double({ min: 0.001, max: 1, noNaN: true }),
+    timestamp: fc.integer({ min: 0, max: 5 }).map((h) => new Date(Date.UTC(2022, 4, 31, h))),
+  })
+
+  it('answers every type and zone as the book does, and as views built from a copy of the book do', () => {
+    fc.assert(
+      fc.property(fc.array(rowArbitrary, { maxLength: 40 }), (rows) => {
+        const book = latestSpotPrices(rows)
+        const copy = new Map(book)
+        for (const zone of zones) {
+          const view = spotPricesIn(book, zone)
+          expect(view).toEqual(spotPricesIn(copy, zone))
+          for (const type of types) expect(view.get(type)).toBe(book.get(poolKey(type, zone)))
+        }
+      }),
+    )
+  })
+})

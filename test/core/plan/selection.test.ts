@@ -1,12 +1,10 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { GroupConfig } from '../../../lambdas/core/config/config.ts'
-import {
-  FILTERS,
-  generationOf,
-  type Selection,
-  type SelectionContext,
-  selectCandidates,
-} from '../../../lambdas/core/plan/selection.ts'
+import { FILTERS, generationOf, type SelectionContext } from '../../../lambdas/core/plan/filters.ts'
+import { spotPricesIn } from '../../../lambdas/core/plan/prices.ts'
+import { type Selection, selectCandidates } from '../../../lambdas/core/plan/selection.ts'
+import { WorkMeter } from '../../../lambdas/core/plan/work-budget.ts'
 import { type InstanceTypeInfo, poolKey, type SpotPriceBook } from '../../../lambdas/core/types.ts'
 import { embeddedCatalog } from '../../../tools/data/catalog.ts'
 import { config, realOnDemandPrices, realSpotPrices } from '../../builders/world.ts'
@@ -158,8 +156,8 @@ describe('each filter, with real instance types', () => {
     // No current type is paravirtual-only; an old m1.small restricted to it stands for one.
     const paravirtualOnly = { ...info('m1.small'), virtualizationTypes: ['paravirtual'] as const }
     const ctx = { ...contextFor('m1.small'), original: paravirtualOnly }
-    expect(virtualization?.keep(info('m3.medium'), ctx)).toBe(true)
-    expect(virtualization?.keep(info('m5.large'), ctx)).toBe(false)
+    expect(virtualization?.keep(info('m3.medium'), ctx, undefined)).toBe(true)
+    expect(virtualization?.keep(info('m5.large'), ctx, undefined)).toBe(false)
   })
 
   it('compares accelerator manufacturers case-insensitively', () => {
@@ -169,7 +167,73 @@ describe('each filter, with real instance types', () => {
       ...info('g4dn.2xlarge'),
       accelerator: { kind: 'gpu', count: 1, manufacturer: 'nvidia' } as const,
     }
-    expect(accelerator?.keep(lowerCase, { ...contextFor('g4dn.xlarge'), original })).toBe(true)
+    expect(accelerator?.keep(lowerCase, { ...contextFor('g4dn.xlarge'), original }, undefined)).toBe(true)
+  })
+})
+
+describe('remembered verdicts of the filters that read no price', () => {
+  /** The first filter that refuses, by running FILTERS in order: what selectCandidates must agree with. */
+  const inOrder = (candidate: InstanceTypeInfo, ctx: SelectionContext): number => {
+    const price = spotPricesIn(ctx.spotPrices, ctx.zone).get(candidate.name)
+    const at = FILTERS.findIndex((filter) => !filter.keep(candidate, ctx, price))
+    return at === -1 ? FILTERS.length : at
+  }
+
+  const originals = ['m5.large', 'm5d.large', 'g4dn.xlarge', 't3.large', 'm4.large', 'm6g.large', 'i3.metal']
+  const lists: Partial<GroupConfig>[] = [
+    {},
+    { allowedInstanceTypes: ['t3.*', 'm5a.*'] },
+    { allowedInstanceTypes: ['current'] },
+    { disallowedInstanceTypes: ['r5*', 'current'] },
+    { allowedInstanceTypes: ['*'], disallowedInstanceTypes: ['m5a.large'] },
+  ]
+
+  it('agree with running every filter in order, for each type, however often the catalogue is asked', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...originals),
+        fc.constantFrom(...lists),
+        fc.double({ min: 0.2, max: 2, noNaN: true }),
+        fc.boolean(),
+        (original, listConfig, multiplier, flat) => {
+          const ctx = contextFor(original, {
+            config: { ...listConfig, onDemandPriceMultiplier: multiplier },
+            ...(flat ? { spotPrices: flatPrices(0.03) } : {}),
+          })
+          const meter = new WorkMeter(Number.MAX_SAFE_INTEGER)
+          const selection = selectCandidates(catalog, ctx, meter)
+          let units = 0
+          for (const candidate of catalog.values()) {
+            const at = inOrder(candidate, ctx)
+            expect(selection.rejected.get(candidate.name)).toBe(FILTERS[at]?.name)
+            if (spotPricesIn(ctx.spotPrices, ctx.zone).has(candidate.name))
+              units += Math.min(at + 1, FILTERS.length)
+          }
+          expect(new Set(ranked(selection))).toEqual(
+            new Set(
+              [...catalog.values()].filter((c) => inOrder(c, ctx) === FILTERS.length).map((c) => c.name),
+            ),
+          )
+          // One unit per filter the in-order run would evaluate, remembered or not.
+          expect(meter.spent).toBe(units)
+        },
+      ),
+      { numRuns: 60 },
+    )
+  })
+
+  it('are kept apart by allow and deny lists: a deny list after a selection without one still refuses', () => {
+    const spotPrices = flatPrices()
+    expect(ranked(select('m5.large', { spotPrices }))).toContain('m5a.large')
+    const denied = select('m5.large', { spotPrices, config: { disallowedInstanceTypes: ['m5a.large'] } })
+    expect(denied.rejected.get('m5a.large')).toBe('deny-list')
+    expect(ranked(select('m5.large', { spotPrices }))).toContain('m5a.large')
+  })
+
+  it('are kept apart by original: an m5d.large after an m5.large still needs a disk', () => {
+    const spotPrices = flatPrices()
+    expect(ranked(select('m5.large', { spotPrices }))).toContain('m5.xlarge')
+    expect(select('m5d.large', { spotPrices }).rejected.get('m5.xlarge')).toBe('instance-storage')
   })
 })
 
