@@ -38,8 +38,11 @@ export const parseCronSchedule = (raw: string): CronSchedule | undefined => {
 
 const WEEKDAYS: Record<string, number> = { Sun: 0, Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6 }
 
-/** The hour and weekday of `now` in `timeZone`. Pure: the zone rules come from the runtime's ICU data. */
-/** Building a formatter costs far more than using one; a run evaluates every group's window. */
+/**
+ * Building a formatter costs far more than using one, and every run reads every group's time zone
+ * setting and evaluates its window. Only zones the runtime knows are kept (a few hundred at most);
+ * an unknown zone throws a RangeError and is not kept.
+ */
 const formatters = new Map<string, Intl.DateTimeFormat>()
 const formatterFor = (timeZone: string): Intl.DateTimeFormat => {
   let formatter = formatters.get(timeZone)
@@ -55,6 +58,17 @@ const formatterFor = (timeZone: string): Intl.DateTimeFormat => {
   return formatter
 }
 
+/** Whether the runtime knows `timeZone` as an IANA zone (or UTC); empty is no zone. */
+export const isTimeZone = (timeZone: string): boolean => {
+  if (timeZone.length === 0) return false
+  try {
+    formatterFor(timeZone)
+    return true
+  } catch {
+    return false
+  }
+}
+
 /** Every group of a run asks about the same minute; remember the answer per zone and minute. */
 const lastAnswers = new Map<string, { hour: number; day: number }>()
 
@@ -68,6 +82,7 @@ export const localHourAndDay = (now: Date, timeZone: string): { hour: number; da
   return answer
 }
 
+/** The hour and weekday of `now` in `timeZone`. Pure: the zone rules come from the runtime's ICU data. */
 const computeHourAndDay = (now: Date, timeZone: string): { hour: number; day: number } => {
   const parts = formatterFor(timeZone).formatToParts(now)
   const hour = Number(parts.find((p) => p.type === 'hour')?.value)

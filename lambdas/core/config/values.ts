@@ -3,7 +3,7 @@
  * either the value or what was expected, never throws, and is strict: `1e3`, `NaN` and ` 5%` are refused.
  */
 import { MAX_GLOB_WILDCARDS, MAX_MIN_ON_DEMAND_NUMBER } from '../constants.ts'
-import { type CronSchedule, parseCronSchedule } from './cron.ts'
+import { type CronSchedule, isTimeZone, parseCronSchedule } from './cron.ts'
 import { isValidGlob, splitList, wildcardCount } from './glob.ts'
 
 export type InFlightLimit =
@@ -84,12 +84,7 @@ export const parseInFlight = (raw: string): Parsed<InFlightLimit> => {
 
 export const parseTimezone = (raw: string): Parsed<string> => {
   const value = raw.trim()
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: value })
-    return value.length > 0 ? ok(value) : bad('an IANA time zone such as Europe/Berlin or UTC')
-  } catch {
-    return bad('an IANA time zone such as Europe/Berlin or UTC')
-  }
+  return isTimeZone(value) ? ok(value) : bad('an IANA time zone such as Europe/Berlin or UTC')
 }
 
 export const parseCron = (raw: string): Parsed<CronSchedule> => {

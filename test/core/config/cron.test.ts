@@ -3,6 +3,7 @@ import {
   type CronSchedule,
   cronAllowsAction,
   insideSchedule,
+  isTimeZone,
   localHourAndDay,
   parseCronSchedule,
 } from '../../../lambdas/core/config/cron.ts'
@@ -80,6 +81,22 @@ describe('localHourAndDay', () => {
     ['2022-05-29T12:00:00Z', 'Asia/Kolkata', 17, 0],
   ])('reads %s in %s as hour %i of weekday %i', (iso, zone, hour, day) => {
     expect(localHourAndDay(at(iso), zone)).toEqual({ hour, day })
+  })
+})
+
+describe('isTimeZone', () => {
+  it('knows IANA zones and UTC, and still refuses an unknown zone after being asked it before', () => {
+    for (let round = 0; round < 2; round++) {
+      expect(isTimeZone('Europe/Berlin')).toBe(true)
+      expect(isTimeZone('UTC')).toBe(true)
+      expect(isTimeZone('Mars/Olympus')).toBe(false)
+      expect(isTimeZone('')).toBe(false)
+    }
+  })
+
+  it('answers a zone it knows as the runtime does: the hour there is read with the same rules', () => {
+    expect(isTimeZone('Asia/Kolkata')).toBe(true)
+    expect(localHourAndDay(at('2022-05-29T12:00:00Z'), 'Asia/Kolkata')).toEqual({ hour: 17, day: 0 })
   })
 })
 
