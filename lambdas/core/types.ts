@@ -166,8 +166,30 @@ export interface SpotPrice {
   readonly timestamp: Date
 }
 
-/** Latest spot price per `type/zone`, for one product description. */
-export type SpotPriceBook = ReadonlyMap<string, number>
+/**
+ * Latest spot price per zone and type, for one product description: `book.get(zone)?.get(type)`. Kept by
+ * zone because that is how the planner reads it (a selection weighs every type priced in one zone), so a
+ * lookup builds no `type/zone` key.
+ */
+export type SpotPriceBook = ReadonlyMap<string, ReadonlyMap<string, number>>
+
+/** A book from `[type/zone, price]` entries (poolKey), for the few places that hold prices by pool. */
+export const spotPriceBook = (
+  entries: Iterable<readonly [pool: string, priceUsd: number]>,
+): SpotPriceBook => {
+  const book = new Map<string, Map<string, number>>()
+  for (const [pool, priceUsd] of entries) {
+    const slash = pool.lastIndexOf('/')
+    const zone = pool.slice(slash + 1)
+    let view = book.get(zone)
+    if (view === undefined) {
+      view = new Map()
+      book.set(zone, view)
+    }
+    view.set(pool.slice(0, slash), priceUsd)
+  }
+  return book
+}
 
 export const poolKey = (instanceType: string, zone: string): string => `${instanceType}/${zone}`
 

@@ -16,6 +16,7 @@ import {
   type Instance,
   NO_TRAFFIC_SOURCES,
   type SpotPriceBook,
+  spotPriceBook,
 } from '../../lambdas/core/types.ts'
 import { embeddedOnDemandPrices } from '../../lambdas/data/on-demand-prices.ts'
 import { embeddedCatalog } from '../../tools/data/catalog.ts'
@@ -92,15 +93,19 @@ export const aGroup = (members: readonly GroupMember[], overrides: Partial<Group
   ...overrides,
 })
 
-/** Real us-east-1 spot prices (Linux/UNIX) as they stood at `at`, from the May-2022 snapshot. */
-export const realSpotPrices = (at: Date = NOW, region = 'us-east-1'): SpotPriceBook => {
-  const book = new Map<string, number>()
+/** Real us-east-1 spot prices (Linux/UNIX) by pool (`type/zone`) as they stood at `at`, from the May-2022 snapshot. */
+export const realSpotPools = (at: Date = NOW, region = 'us-east-1'): ReadonlyMap<string, number> => {
+  const pools = new Map<string, number>()
   for (const [pool, steps] of embeddedSpotPriceSteps(region)) {
     const current = [...steps].reverse().find((s) => s.at.getTime() <= at.getTime()) ?? steps[0]
-    if (current) book.set(pool, current.priceUsd)
+    if (current) pools.set(pool, current.priceUsd)
   }
-  return book
+  return pools
 }
+
+/** The same prices as a book, as the planner reads them. */
+export const realSpotPrices = (at: Date = NOW, region = 'us-east-1'): SpotPriceBook =>
+  spotPriceBook(realSpotPools(at, region))
 
 export const realOnDemandPrices = (): ReadonlyMap<string, number> =>
   embeddedOnDemandPrices('us-east-1', 'Linux/UNIX').prices

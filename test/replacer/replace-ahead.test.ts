@@ -7,7 +7,7 @@ import { embeddedOnDemandPrices } from '../../lambdas/data/on-demand-prices.ts'
 import { createHandler } from '../../lambdas/replacer/create-handler.ts'
 import type { FanoutMessage } from '../../lambdas/replacer/deps.ts'
 import { embeddedCatalog } from '../../tools/data/catalog.ts'
-import { NOW, realSpotPrices } from '../builders/world.ts'
+import { NOW, realSpotPools } from '../builders/world.ts'
 import { FakeCloud } from '../fakes/fake-cloud.ts'
 import { actionsOf } from './support.ts'
 
@@ -17,7 +17,7 @@ const START = new Date('2026-01-01T00:00:00Z')
 const convertedWithDoomedMember = () => {
   const cloud = new FakeCloud('us-east-1')
   cloud.catalog = embeddedCatalog()
-  cloud.spotPrices = [...realSpotPrices()].map(([pool, priceUsd]): SpotPrice => {
+  cloud.spotPrices = [...realSpotPools()].map(([pool, priceUsd]): SpotPrice => {
     const [instanceType, zone] = pool.split('/') as [string, string]
     return { instanceType, zone, priceUsd, productDescription: 'Linux/UNIX', timestamp: NOW }
   })

@@ -6,7 +6,7 @@ import { createHandler } from '../../lambdas/replacer/create-handler.ts'
 import type { FanoutMessage, ReplacerDeps } from '../../lambdas/replacer/deps.ts'
 import type { ReplacerSummary } from '../../lambdas/replacer/summary.ts'
 import { embeddedCatalog } from '../../tools/data/catalog.ts'
-import { NOW, realSpotPrices } from '../builders/world.ts'
+import { NOW, realSpotPools } from '../builders/world.ts'
 import { FakeCloud } from '../fakes/fake-cloud.ts'
 
 /** FakeCloud stamps every launch with this time, so runs start there and age instances by advancing. */
@@ -20,7 +20,7 @@ const scheduled = {
 }
 
 const priceRows = (): SpotPrice[] =>
-  [...realSpotPrices()].map(([pool, priceUsd]) => {
+  [...realSpotPools()].map(([pool, priceUsd]) => {
     const [instanceType, zone] = pool.split('/') as [string, string]
     return { instanceType, zone, priceUsd, productDescription: 'Linux/UNIX', timestamp: NOW }
   })

@@ -15,7 +15,7 @@ import { FILTERS } from '../../lambdas/core/plan/filters.ts'
 import { minOnDemandCount } from '../../lambdas/core/plan/group-sizes.ts'
 import { selectCandidates } from '../../lambdas/core/plan/selection.ts'
 import { LINUX } from '../../lambdas/core/platform.ts'
-import { type Catalog, type InstanceTypeInfo, poolKey } from '../../lambdas/core/types.ts'
+import { type Catalog, type InstanceTypeInfo, poolKey, spotPriceBook } from '../../lambdas/core/types.ts'
 import { CapacityModel, type PoolCapacity } from '../sim/capacity.ts'
 import { SpotMarket } from '../sim/market.ts'
 import { onDemandOnlyCost, round } from '../sim/report.ts'
@@ -82,7 +82,7 @@ const cheapestIn = (
         original: context.original,
         zone,
         config: context.config,
-        spotPrices: new Map([[key, priceUsd]]),
+        spotPrices: new Map([[zone, new Map([[candidate.name, priceUsd]])]]),
         originalOnDemandPrice: context.onDemandUsd,
       },
       priceUsd,
@@ -158,8 +158,8 @@ const groupCost = (
   const zones = model.spec.zones
   // Every pool is priced at every instant (a pool's first price also holds before it), so pricing them
   // all at 0 gives the candidates of the static filters; the `price` filter is applied per instant.
-  const everyPool = new Map(
-    model.market.priceRows(LINUX, start).map((row) => [poolKey(row.instanceType, row.zone), 0]),
+  const everyPool = spotPriceBook(
+    model.market.priceRows(LINUX, start).map((row) => [poolKey(row.instanceType, row.zone), 0] as const),
   )
   const candidatesIn = zones.map((zone) =>
     original === undefined

@@ -10,6 +10,7 @@ import type { GroupMember, Instance, InstanceTypeInfo } from '../types.ts'
 import { poolKey } from '../types.ts'
 import type { MemberRoles } from './member-roles.ts'
 import type { PlanInput } from './plan-input.ts'
+import { spotPriceOf } from './prices.ts'
 import type { RankedCandidate, Selection } from './selection.ts'
 import type { Placement } from './subnets.ts'
 
@@ -79,7 +80,7 @@ export const moveCandidates = (
     const key = baseType === instance.type ? own : `${baseType}|${own}`
     let answer = byPool.get(key)
     if (answer === undefined) {
-      const ownPrice = input.spotPrices.get(own)
+      const ownPrice = spotPriceOf(input.spotPrices, instance.type, instance.zone)
       const original = input.catalog.get(baseType)
       const onDemandPrice = input.onDemandPrices.get(baseType)
       if (ownPrice === undefined || original === undefined || onDemandPrice === undefined) answer = null

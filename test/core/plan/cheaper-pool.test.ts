@@ -13,7 +13,7 @@ import {
   TAG_REPLACING_INSTANCE,
 } from '../../../lambdas/core/constants.ts'
 import { planGroup } from '../../../lambdas/core/plan/planner.ts'
-import type { Instance } from '../../../lambdas/core/types.ts'
+import { type Instance, spotPriceBook } from '../../../lambdas/core/types.ts'
 import { launches, swaps } from '../../builders/actions.ts'
 import {
   anInstance,
@@ -25,7 +25,7 @@ import {
 } from '../../builders/world.ts'
 
 /** us-east-1a: m5a.large 40% below m5.large, m5n.large 4% below; m5.large on-demand is $0.096. */
-const PRICES = new Map([
+const POOLS = new Map([
   ['m5.large/us-east-1a', 0.05],
   ['m5a.large/us-east-1a', 0.03],
   ['m5n.large/us-east-1a', 0.048],
@@ -44,7 +44,7 @@ const spotMember = (type: string, overrides: Partial<Instance> = {}): Instance =
 const plan = (members: readonly Instance[], overrides: Parameters<typeof planInput>[1] = {}) =>
   planGroup(
     planInput(members, {
-      spotPrices: PRICES,
+      spotPrices: spotPriceBook(POOLS),
       config: config({ maxReplacementsInFlight: { kind: 'count', value: 10 } }),
       ...overrides,
     }),
@@ -69,7 +69,7 @@ describe('moving spot members to a cheaper pool', () => {
     [
       'no pool is 10% cheaper',
       spotMember('m5n.large', { type: 'm5n.large' }),
-      { spotPrices: new Map([...PRICES, ['m5a.large/us-east-1a', 0.046]]) },
+      { spotPrices: spotPriceBook([...POOLS, ['m5a.large/us-east-1a', 0.046]]) },
     ],
     ['the setting is 0', spotMember('m5.large'), { config: config({ cheaperPoolMinSavingPercentage: 0 }) }],
     ['it has run for less than an hour', spotMember('m5.large', { launchTime: minutesAgo(30) }), {}],
@@ -105,7 +105,11 @@ describe('moving spot members to a cheaper pool', () => {
 
   it('moves one member per run, so a fleet is re-placed gradually', () => {
     const members = Array.from({ length: 6 }, () => spotMember('m5.large'))
-    const prices = new Map([...PRICES, ['m5ad.large/us-east-1a', 0.031], ['m6a.large/us-east-1a', 0.032]])
+    const prices = spotPriceBook([
+      ...POOLS,
+      ['m5ad.large/us-east-1a', 0.031],
+      ['m6a.large/us-east-1a', 0.032],
+    ])
     expect(launches(plan(members, { spotPrices: prices }).actions)).toHaveLength(1)
   })
 

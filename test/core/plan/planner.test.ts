@@ -591,7 +591,7 @@ describe('planGroup', () => {
       type: 'm5a.large',
       tags: { [TAG_REPLACED_TYPE]: 'm5.large' },
     })
-    const input = planInput([spot], { spotPrices: new Map([['m5a.large/us-east-1a', 0.03]]) })
+    const input = planInput([spot], { spotPrices: new Map([['us-east-1a', new Map([['m5a.large', 0.03]])]]) })
     const plan = planGroup({ ...input, group: { ...input.group, members: [memberOf(spot)] } })
     expect(plan.figures).toMatchObject({ spot: 1, onDemand: 0, hourlySavingsUsd: 0.066, hourlyCostUsd: 0.03 })
     expect(original.type).toBe('m5.large')

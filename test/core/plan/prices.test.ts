@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { latestSpotPrices, spotPricesIn } from '../../../lambdas/core/plan/prices.ts'
-import { poolKey, type SpotPrice } from '../../../lambdas/core/types.ts'
+import { latestSpotPrices, spotPriceOf, spotPricesIn } from '../../../lambdas/core/plan/prices.ts'
+import { poolKey, type SpotPrice, spotPriceBook } from '../../../lambdas/core/types.ts'
 import { embeddedSpotPriceSteps } from '../../../tools/data/spot-prices.ts'
 
 /** Every real price step of the snapshot for the given pools, as DescribeSpotPriceHistory rows (newest first). */
@@ -22,15 +22,15 @@ describe('latestSpotPrices', () => {
   it('keeps the latest step of a pool whose price changed (m6a.8xlarge in us-east-1a)', () => {
     const rows = realRows(['m6a.8xlarge', 'us-east-1a'])
     expect(rows).toHaveLength(2)
-    expect(latestSpotPrices(rows)).toEqual(new Map([['m6a.8xlarge/us-east-1a', 0.6112]]))
+    expect(latestSpotPrices(rows)).toEqual(spotPriceBook([['m6a.8xlarge/us-east-1a', 0.6112]]))
   })
 
   it('keeps one price per type and zone: the same type differs by zone', () => {
     const book = latestSpotPrices(realRows(['m5.large', 'us-east-1b'], ['m5.large', 'us-east-1d']))
     expect(book).toEqual(
       new Map([
-        ['m5.large/us-east-1b', 0.0424],
-        ['m5.large/us-east-1d', 0.0416],
+        ['us-east-1b', new Map([['m5.large', 0.0424]])],
+        ['us-east-1d', new Map([['m5.large', 0.0416]])],
       ]),
     )
   })
@@ -58,7 +58,7 @@ describe('latestSpotPrices', () => {
       priceUsd,
       timestamp: at,
     })
-    expect(latestSpotPrices([row(0.04), row(0.05)])).toEqual(new Map([['m5.large/us-east-1b', 0.04]]))
+    expect(latestSpotPrices([row(0.04), row(0.05)])).toEqual(spotPriceBook([['m5.large/us-east-1b', 0.04]]))
   })
 
   it('returns an empty book for no rows', () => {
@@ -73,28 +73,33 @@ describe('latestSpotPrices', () => {
   })
 })
 
-describe('spotPricesIn', () => {
-  /** The real us-east-1 book: every pool's first price. */
-  const book = new Map(
+describe('spotPriceBook', () => {
+  /** The real us-east-1 pools: every pool's first price. */
+  const pools = new Map(
     [...embeddedSpotPriceSteps('us-east-1')].map(([pool, steps]) => [pool, steps[0]?.priceUsd ?? 0]),
   )
+  const book = spotPriceBook(pools)
 
   it.each(['us-east-1a', 'us-east-1b', 'us-east-1f'])(
-    'answers for every type as the book does for its %s pool',
+    'answers for every type as the pools do for its %s pool',
     (zone) => {
       const view = spotPricesIn(book, zone)
-      const types = new Set([...book.keys()].map((pool) => pool.split('/')[0] ?? ''))
+      const types = new Set([...pools.keys()].map((pool) => pool.split('/')[0] ?? ''))
       expect(view.size).toBeGreaterThan(0)
-      for (const type of types) expect(view.get(type)).toBe(book.get(poolKey(type, zone)))
+      for (const type of types) {
+        expect(view.get(type)).toBe(pools.get(poolKey(type, zone)))
+        expect(spotPriceOf(book, type, zone)).toBe(pools.get(poolKey(type, zone)))
+      }
     },
   )
 
-  it('has nothing for a zone the book does not price', () => {
+  it('has nothing for a zone it does not price', () => {
     expect(spotPricesIn(book, 'eu-west-1a').size).toBe(0)
+    expect(spotPriceOf(book, 'm5.large', 'eu-west-1a')).toBeUndefined()
   })
 
   it('does not mistake the end of a zone name (us-east-1a) for another zone (east-1a)', () => {
-    const tricky = new Map([
+    const tricky = spotPriceBook([
       ['m5.large/us-east-1a', 0.04],
       ['m5.xlarge/east-1a', 0.08],
     ])
@@ -103,7 +108,7 @@ describe('spotPricesIn', () => {
   })
 })
 
-describe('spotPricesIn on a book from latestSpotPrices (views built with the book)', () => {
+describe('latestSpotPrices against the rows, pool by pool', () => {
   const zones = ['us-east-1a', 'us-east-1b', 'us-east-1c']
   const types = ['m5.large', 'm5a.large', 'r5.large', 't3.large']
   const rowArbitrary = fc.record({
@@ -114,15 +119,18 @@ describe('spotPricesIn on a book from latestSpotPrices (views built with the boo
     timestamp: fc.integer({ min: 0, max: 5 }).map((h) => new Date(Date.UTC(2022, 4, 31, h))),
   })
 
-  it('answers every type and zone as the book does, and as views built from a copy of the book do', () => {
+  it('prices every pool at its first row of the latest time, and no pool without rows', () => {
     fc.assert(
       fc.property(fc.array(rowArbitrary, { maxLength: 40 }), (rows) => {
         const book = latestSpotPrices(rows)
-        const copy = new Map(book)
         for (const zone of zones) {
-          const view = spotPricesIn(book, zone)
-          expect(view).toEqual(spotPricesIn(copy, zone))
-          for (const type of types) expect(view.get(type)).toBe(book.get(poolKey(type, zone)))
+          for (const type of types) {
+            const own = rows.filter((r) => r.zone === zone && r.instanceType === type)
+            const latest = Math.max(...own.map((r) => r.timestamp.getTime()))
+            const expected = own.find((r) => r.timestamp.getTime() === latest)?.priceUsd
+            expect(spotPriceOf(book, type, zone)).toBe(expected)
+          }
+          expect(book.has(zone)).toBe(rows.some((r) => r.zone === zone))
         }
       }),
     )

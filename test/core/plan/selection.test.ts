@@ -5,7 +5,7 @@ import { FILTERS, generationOf, type SelectionContext } from '../../../lambdas/c
 import { spotPricesIn } from '../../../lambdas/core/plan/prices.ts'
 import { type Selection, selectCandidates } from '../../../lambdas/core/plan/selection.ts'
 import { WorkMeter } from '../../../lambdas/core/plan/work-budget.ts'
-import { type InstanceTypeInfo, poolKey, type SpotPriceBook } from '../../../lambdas/core/types.ts'
+import type { InstanceTypeInfo, SpotPriceBook } from '../../../lambdas/core/types.ts'
 import { embeddedCatalog } from '../../../tools/data/catalog.ts'
 import { config, realOnDemandPrices, realSpotPrices } from '../../builders/world.ts'
 
@@ -20,10 +20,10 @@ const info = (name: string): InstanceTypeInfo => {
 
 /** Every catalogue type at one price in ZONE: isolates the type filters from what the snapshot happens to price. */
 const flatPrices = (usd = 0.01): SpotPriceBook =>
-  new Map([...catalog.keys()].map((name) => [poolKey(name, ZONE), usd]))
+  new Map([[ZONE, new Map([...catalog.keys()].map((name) => [name, usd]))]])
 
 const pricesOf = (entries: Record<string, number>): SpotPriceBook =>
-  new Map(Object.entries(entries).map(([type, usd]) => [poolKey(type, ZONE), usd]))
+  new Map([[ZONE, new Map(Object.entries(entries))]])
 
 interface Options {
   readonly config?: Partial<GroupConfig>
@@ -56,12 +56,11 @@ describe('selectCandidates on real May-2022 us-east-1a prices', () => {
   /** What a naive "vCPUs and memory" match picks: the trap the performance-class filters exist for. */
   const cheapestByVcpuAndMemory = (original: string): string | undefined => {
     const want = info(original)
-    const prices = realSpotPrices()
+    const prices = spotPricesIn(realSpotPrices(), ZONE)
     return [...catalog.values()]
-      .filter((c) => c.architectures.includes('x86_64') && prices.has(poolKey(c.name, ZONE)))
+      .filter((c) => c.architectures.includes('x86_64') && prices.has(c.name))
       .filter((c) => c.vcpus >= want.vcpus && c.memoryMiB >= want.memoryMiB)
-      .sort((a, b) => (prices.get(poolKey(a.name, ZONE)) ?? 0) - (prices.get(poolKey(b.name, ZONE)) ?? 0))[0]
-      ?.name
+      .sort((a, b) => (prices.get(a.name) ?? 0) - (prices.get(b.name) ?? 0))[0]?.name
   }
 
   it('never gives an m5.large a burstable t3.large or an arm64 t4g, though they are the cheapest fits', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { planGroup } from '../../../lambdas/core/plan/planner.ts'
+import { spotPriceBook } from '../../../lambdas/core/types.ts'
 import { launches } from '../../builders/actions.ts'
-import { anInstance, config, memberOf, minutesAgo, planInput, realSpotPrices } from '../../builders/world.ts'
+import { anInstance, config, memberOf, minutesAgo, planInput, realSpotPools } from '../../builders/world.ts'
 
 const original = (zone: string, subnetId: string) =>
   anInstance({ type: 'm5.large', zone, subnetId, launchTime: minutesAgo(600) })
@@ -77,7 +78,7 @@ describe('where a replacement goes (the group’s current VPCZoneIdentifier)', (
 
 describe('a replacement in another zone when its partner’s zone has no compatible spot pool', () => {
   // Every real price, except none in us-east-1c (as in five-zones-48h, whose us-east-1c offers only old types).
-  const withoutZoneC = new Map([...realSpotPrices()].filter(([pool]) => !pool.endsWith('/us-east-1c')))
+  const withoutZoneC = spotPriceBook([...realSpotPools()].filter(([pool]) => !pool.endsWith('/us-east-1c')))
   const subnets = new Map([
     ['subnet-a', 'us-east-1a'],
     ['subnet-b', 'us-east-1b'],

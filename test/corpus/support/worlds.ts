@@ -12,7 +12,7 @@ import { TAG_LAUNCHED_BY } from '../../../lambdas/core/constants.ts'
 import type { SpotPrice } from '../../../lambdas/core/types.ts'
 import { embeddedOnDemandPrices } from '../../../lambdas/data/on-demand-prices.ts'
 import { embeddedCatalog } from '../../../tools/data/catalog.ts'
-import { NOW as PRICES_AT, realSpotPrices } from '../../builders/world.ts'
+import { NOW as PRICES_AT, realSpotPools } from '../../builders/world.ts'
 import { FakeCloud } from '../../fakes/fake-cloud.ts'
 
 /** A Thursday, 00:00 UTC: cron windows in the corpus are written against it. FakeCloud launches at this time too. */
@@ -29,7 +29,7 @@ export const STANDALONE_ID = 'i-05a1d000000000001'
 
 /** us-east-1's real spot prices; another region gets the same prices in its own zones (a, b, ...). */
 const priceRows = (region: string): SpotPrice[] =>
-  [...realSpotPrices()].map(([pool, priceUsd]) => {
+  [...realSpotPools()].map(([pool, priceUsd]) => {
     const [instanceType, zone] = pool.split('/') as [string, string]
     return {
       instanceType,
