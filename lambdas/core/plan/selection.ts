@@ -60,12 +60,19 @@ const listKeyOf = (config: GroupConfig): string => {
   return key
 }
 
-type Verdicts = Map<InstanceTypeInfo, number>
+/** A catalogue type and the position of the first filter reading no price that refuses it (NONE: none). */
+interface Verdict {
+  readonly info: InstanceTypeInfo
+  readonly at: number
+}
+
+/** By type name; null for a priced type the catalogue does not know. */
+type Verdicts = Map<string, Verdict | null>
 
 /**
  * Remembered verdicts of the filters that read no price: catalogue → original type → allow and deny
- * lists → candidate → position of the first of them that refuses it (NONE when none does). Weak on the
- * catalogue and the original, so a new catalogue starts afresh and the old one's verdicts go with it.
+ * lists → candidate type → verdict. Weak on the catalogue and the original, so a new catalogue starts
+ * afresh and the old one's verdicts go with it.
  */
 const staticVerdicts = new WeakMap<Catalog, WeakMap<InstanceTypeInfo, Map<string, Verdicts>>>()
 
@@ -89,56 +96,59 @@ const verdictsFor = (catalog: Catalog, ctx: SelectionContext): Verdicts => {
   return verdicts
 }
 
-/** Position of the first filter that reads no price and refuses `candidate`, NONE when none does. */
-const staticVerdict = (candidate: InstanceTypeInfo, ctx: SelectionContext, verdicts: Verdicts): number => {
-  let verdict = verdicts.get(candidate)
+/** The remembered verdict on catalogue type `type`, worked out the first time it is asked for. */
+const verdictOn = (
+  type: string,
+  catalog: Catalog,
+  ctx: SelectionContext,
+  verdicts: Verdicts,
+): Verdict | null => {
+  let verdict = verdicts.get(type)
   if (verdict === undefined) {
-    verdict = NONE
-    for (let i = 0; i < FILTERS.length; i++) {
-      const filter = FILTERS[i] as CandidateFilter
-      if (!filter.readsPrice && !filter.keep(candidate, ctx, undefined)) {
-        verdict = i
-        break
+    // Catalogues are keyed by type name.
+    const info = catalog.get(type)
+    verdict = null
+    if (info !== undefined) {
+      let at = NONE
+      for (let i = 0; i < FILTERS.length; i++) {
+        const filter = FILTERS[i] as CandidateFilter
+        if (!filter.readsPrice && !filter.keep(info, ctx, undefined)) {
+          at = i
+          break
+        }
       }
+      verdict = { info, at }
     }
-    verdicts.set(candidate, verdict)
+    verdicts.set(type, verdict)
   }
   return verdict
 }
 
 /**
- * Position of the first filter that refuses `candidate` (NONE when it passes them all): the same answer
- * as running FILTERS in order, with the price-free verdicts remembered. Charges the meter one unit per
- * filter that order would have run, so a group's budget is spent the same however much is remembered.
+ * Position of the first filter that refuses the candidate (NONE when it passes them all): the same answer
+ * as running FILTERS in order, with the price-free verdict remembered.
  */
-const firstRefusing = (
-  candidate: InstanceTypeInfo,
-  ctx: SelectionContext,
-  spotPrice: number | undefined,
-  verdicts: Verdicts,
-  meter?: WorkMeter,
-): number => {
-  const verdict = staticVerdict(candidate, ctx, verdicts)
-  let refusedAt = verdict
+const firstRefusing = (verdict: Verdict, ctx: SelectionContext, spotPrice: number | undefined): number => {
   for (const i of PRICE_FILTERS) {
-    if (i > verdict) break
-    if (!(FILTERS[i] as CandidateFilter).keep(candidate, ctx, spotPrice)) {
-      refusedAt = i
-      break
-    }
+    if (i > verdict.at) break
+    if (!(FILTERS[i] as CandidateFilter).keep(verdict.info, ctx, spotPrice)) return i
   }
-  meter?.charge(refusedAt === NONE ? NONE : refusedAt + 1)
-  return refusedAt
+  return verdict.at
 }
+
+/** Work units of one candidate: one per filter that running FILTERS in order would have asked. */
+const unitsOf = (refusedAt: number): number => (refusedAt === NONE ? NONE : refusedAt + 1)
 
 /** Candidate type → the first filter that refused it, for every refused catalogue type. */
 const rejections = (catalog: Catalog, ctx: SelectionContext): Map<string, string> => {
   const rejected = new Map<string, string>()
   const prices = spotPricesIn(ctx.spotPrices, ctx.zone)
   const verdicts = verdictsFor(catalog, ctx)
-  for (const candidate of catalog.values()) {
-    const refusedAt = firstRefusing(candidate, ctx, prices.get(candidate.name), verdicts)
-    if (refusedAt !== NONE) rejected.set(candidate.name, (FILTERS[refusedAt] as CandidateFilter).name)
+  for (const type of catalog.keys()) {
+    const verdict = verdictOn(type, catalog, ctx, verdicts)
+    if (verdict === null) continue
+    const refusedAt = firstRefusing(verdict, ctx, prices.get(type))
+    if (refusedAt !== NONE) rejected.set(verdict.info.name, (FILTERS[refusedAt] as CandidateFilter).name)
   }
   return rejected
 }
@@ -152,19 +162,23 @@ const rejections = (catalog: Catalog, ctx: SelectionContext): Map<string, string
 export const selectCandidates = (catalog: Catalog, ctx: SelectionContext, meter?: WorkMeter): Selection => {
   const ranked: RankedCandidate[] = []
   const verdicts = verdictsFor(catalog, ctx)
+  let units = 0
   for (const [type, spotPriceUsd] of spotPricesIn(ctx.spotPrices, ctx.zone)) {
-    // Catalogues are keyed by type name.
-    const candidate = catalog.get(type)
-    if (candidate === undefined || firstRefusing(candidate, ctx, spotPriceUsd, verdicts, meter) !== NONE)
-      continue
+    const verdict = verdictOn(type, catalog, ctx, verdicts)
+    if (verdict === null) continue
+    const refusedAt = firstRefusing(verdict, ctx, spotPriceUsd)
+    units += unitsOf(refusedAt)
+    if (refusedAt !== NONE) continue
     ranked.push({
-      instanceType: candidate.name,
+      instanceType: verdict.info.name,
       zone: ctx.zone,
-      pool: poolKey(candidate.name, ctx.zone),
+      pool: poolKey(verdict.info.name, ctx.zone),
       spotPriceUsd,
-      info: candidate,
+      info: verdict.info,
     })
   }
+  // Charged once: a selection has no effect but its answer, so the budget runs out in the same one.
+  meter?.charge(units)
   ranked.sort(compareCandidates(ctx.config.prioritizedInstanceTypesBias, ctx.original))
   let rejected: Map<string, string> | undefined
   return {
