@@ -7,7 +7,6 @@
  * injects none (the CLI's `plan`, the adapter's tests) gets the real ones imported by its first call.
  */
 import type { CloudPort } from '../core/port.ts'
-import { createLogger, powertoolsLog } from '../telemetry.ts'
 import {
   attachInstances,
   detachInstances,
@@ -55,8 +54,11 @@ export interface AwsCloudDeps {
   readonly clients?: AwsClients
   /** Told `service:Operation` for every SDK call, e.g. `ec2:CreateFleet`. */
   readonly onApiCall?: ApiCallListener
-  /** Defaults to a Powertools logger. */
-  readonly logger?: AdapterLogger
+  /**
+   * Where the adapter's warnings go: the handler's own log (a Powertools logger in Lambda), so the
+   * adapter itself loads no logging library and the simulator's runs load none at all.
+   */
+  readonly logger: AdapterLogger
   /** Epoch milliseconds for cache expiry; defaults to Date.now. */
   readonly now?: () => number
   /** Defaults to caches shared by every adapter in this container. */
@@ -66,21 +68,15 @@ export interface AwsCloudDeps {
 /** Shared by every adapter of the container, so a warm Lambda skips the catalog and price lookups. */
 const containerCaches = createAdapterCaches()
 
-let defaultLogger: AdapterLogger | undefined
-const adapterLogger = (): AdapterLogger => {
-  defaultLogger ??= powertoolsLog(createLogger('spotswap'))
-  return defaultLogger
-}
-
 const realClients = async (region: string): Promise<AwsClients> =>
   (await import('./sdk-clients.ts')).sdkClients(region)
 
-export const createAwsCloud = (region: string, deps: AwsCloudDeps = {}): CloudPort => {
+export const createAwsCloud = (region: string, deps: AwsCloudDeps): CloudPort => {
   const contextWith = (clients: AwsClients): AwsContext => ({
     region,
     ...clients,
     call: countedCall(deps.onApiCall),
-    logger: deps.logger ?? adapterLogger(),
+    logger: deps.logger,
     now: deps.now ?? Date.now,
     caches: deps.caches ?? containerCaches,
   })

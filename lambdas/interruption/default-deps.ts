@@ -29,17 +29,18 @@ export const defaultDeps = (
   const queueUrl = env.RUN_REQUEST_QUEUE_URL?.trim()
   const deadlineQueueUrl = env.DEADLINE_QUEUE_URL?.trim()
   const now = (): Date => new Date()
+  const log = powertoolsLog(createLogger(SERVICE))
   return {
     env,
     cloudFor: (region) => {
       let cloud = clouds.get(region)
       if (cloud === undefined) {
-        cloud = createAwsCloud(region, { clients: sdkClients(region) })
+        cloud = createAwsCloud(region, { clients: sdkClients(region), logger: log })
         clouds.set(region, cloud)
       }
       return cloud
     },
-    log: powertoolsLog(createLogger(SERVICE)),
+    log,
     metrics: emfMetricsSink(createMetrics(SERVICE)),
     now,
     ...(queueUrl

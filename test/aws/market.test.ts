@@ -2,6 +2,7 @@ import { DescribeInstanceTypesCommand, DescribeSpotPriceHistoryCommand } from '@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { createAwsCloud } from '../../lambdas/aws/cloud.ts'
 import { CATALOG_CACHE_TTL_MS } from '../../lambdas/core/constants.ts'
+import { silentLog } from '../../lambdas/core/log.ts'
 import { g4dnXlarge, m5Large, t3Large } from './sdk-fixtures.ts'
 import { awsError, ec2Mock, resetMocks, testAdapter } from './support.ts'
 
@@ -61,6 +62,7 @@ describe('describeInstanceTypes', () => {
     await ireland.cloud.describeInstanceTypes()
     // A second adapter sharing the same caches but for another region must read its own catalog.
     const frankfurt = createAwsCloud('eu-central-1', {
+      logger: silentLog,
       caches: ireland.caches,
       now: () => ireland.clock.nowMs,
     })

@@ -4,8 +4,10 @@
  * without launching warm instances: a group with a warm pool still converts there, its refresh state
  * unreadable (the production path for an error other than throttling: proceed, warn, count).
  */
+
 import { DescribeInstanceRefreshesCommand, PutWarmPoolCommand } from '@aws-sdk/client-auto-scaling'
 import { expect, it, vi } from 'vitest'
+import { silentLog } from '../../lambdas/core/log.ts'
 import type { ReplacerSummary } from '../../lambdas/replacer/summary.ts'
 import { scheduledEvent } from '../events/builders.ts'
 import { autoScaling } from './support/clients.ts'
@@ -33,7 +35,10 @@ describeMoto('group features against moto', (moto) => {
         vi.resetModules()
         Object.assign(process.env, { REGIONS: 'us-east-1' })
         const { createAwsCloud } = await import('../../lambdas/aws/cloud.ts')
-        const [web] = await createAwsCloud('us-east-1').describeGroups({ tagKey: undefined, tagValues: [] })
+        const [web] = await createAwsCloud('us-east-1', { logger: silentLog }).describeGroups({
+          tagKey: undefined,
+          tagValues: [],
+        })
         expect(web?.warmPool).toEqual({ poolState: 'Stopped', reuseOnScaleIn: false })
 
         let now = new Date()

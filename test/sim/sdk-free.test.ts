@@ -1,5 +1,6 @@
 /**
- * The simulator runs the real adapter over its own clients and never loads the AWS SDK, statically
+ * The simulator runs the real adapter over its own clients and never loads the AWS SDK (nor the
+ * Lambdas' Powertools logging, which its runs replace with their own log), statically
  * (test/architecture/sdk-loading.test.ts) or on first use: the adapter imports the real clients only
  * when it is given none, and a simulation that did so would send to AWS.
  */
@@ -24,9 +25,12 @@ vi.mock('@aws-sdk/client-elastic-load-balancing', refuse('@aws-sdk/client-elasti
 vi.mock('@aws-sdk/client-elastic-load-balancing-v2', refuse('@aws-sdk/client-elastic-load-balancing-v2'))
 vi.mock('@aws-sdk/client-pricing', refuse('@aws-sdk/client-pricing'))
 vi.mock('@aws-sdk/client-sqs', refuse('@aws-sdk/client-sqs'))
+// The handlers' Powertools logger and metrics are theirs to pass in: the adapter loads neither.
+vi.mock('@aws-lambda-powertools/logger', refuse('@aws-lambda-powertools/logger'))
+vi.mock('@aws-lambda-powertools/metrics', refuse('@aws-lambda-powertools/metrics'))
 
 describe('the simulator and the AWS SDK', () => {
-  it('runs both Lambdas through the real adapter without loading any SDK client', async () => {
+  it('runs both Lambdas through the real adapter without loading any SDK client or Powertools', async () => {
     const report = await simulate(
       parse(
         rawScenario([group('web', { min: 2, max: 4, desired: 4 })], {

@@ -2,8 +2,10 @@
  * The replacer and the AWS adapter as deployed, loaded fresh for one moto test (their SDK clients are
  * memoised per module, and must pick up this test's moto account), with every API call recorded.
  */
+
 import { vi } from 'vitest'
 import type { ApiCallName } from '../../../lambdas/aws/context.ts'
+import { silentLog } from '../../../lambdas/core/log.ts'
 import type { CloudPort } from '../../../lambdas/core/port.ts'
 
 /** Puts back every environment variable a test set (REGIONS, ...). */
@@ -21,7 +23,7 @@ export const loadCloud = async (
 ): Promise<CloudPort> => {
   vi.resetModules()
   const { createAwsCloud } = await import('../../../lambdas/aws/cloud.ts')
-  return createAwsCloud(region, { onApiCall })
+  return createAwsCloud(region, { onApiCall, logger: silentLog })
 }
 
 /** An action of a run as the replacer's summary reports it. */
