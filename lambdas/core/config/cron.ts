@@ -73,6 +73,8 @@ export const isTimeZone = (timeZone: string): boolean => {
 const lastAnswers = new Map<string, { hour: number; day: number }>()
 
 export const localHourAndDay = (now: Date, timeZone: string): { hour: number; day: number } => {
+  // UTC, the default, has no rules to look up.
+  if (timeZone === 'UTC') return { hour: now.getUTCHours(), day: now.getUTCDay() }
   const key = `${timeZone}|${Math.floor(now.getTime() / 60_000)}`
   const known = lastAnswers.get(key)
   if (known !== undefined) return known

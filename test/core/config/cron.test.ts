@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
   type CronSchedule,
@@ -81,6 +82,30 @@ describe('localHourAndDay', () => {
     ['2022-05-29T12:00:00Z', 'Asia/Kolkata', 17, 0],
   ])('reads %s in %s as hour %i of weekday %i', (iso, zone, hour, day) => {
     expect(localHourAndDay(at(iso), zone)).toEqual({ hour, day })
+  })
+})
+
+describe('localHourAndDay in UTC', () => {
+  it('reads the hour and weekday as the runtime’s formatter does, at any instant', () => {
+    const formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone: 'UTC',
+      hour: 'numeric',
+      hourCycle: 'h23',
+      weekday: 'short',
+    })
+    const weekdays = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat']
+    fc.assert(
+      fc.property(
+        fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }),
+        (now) => {
+          const parts = formatter.formatToParts(now)
+          expect(localHourAndDay(now, 'UTC')).toEqual({
+            hour: Number(parts.find((p) => p.type === 'hour')?.value),
+            day: weekdays.indexOf(parts.find((p) => p.type === 'weekday')?.value ?? ''),
+          })
+        },
+      ),
+    )
   })
 })
 
