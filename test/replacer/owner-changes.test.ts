@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { TAG_SWAP } from '../../lambdas/core/constants.ts'
 import { readSwapRecord } from '../../lambdas/core/swap/record.ts'
 import { awsError, type FakeCloud } from '../fakes/fake-cloud.ts'
-import { cloudWithFleet, harness, spotShare } from './support.ts'
+import { cloudWithFleet, harness, skipsOf, spotShare } from './support.ts'
 
 /** Two on-demand members; a swap attached a spot replacement, whose partner a later run retires. */
 const crashedMidSwap = async () => {
@@ -236,15 +236,28 @@ describe('a swap whose attach nothing confirms, with desired at the owner’s pl
   })
 
   it('waits, giving nothing back, while the activities cannot be read', async () => {
-    const { cloud, h, group, started } = await attachFailed()
+    const { cloud, h, group, launch, started } = await attachFailed()
     group.activities.push(ownerSets(new Date(started.getTime() + 60_000), 2, 3))
     cloud.addInstance({ group: 'web', lifecycleState: 'Pending' })
     cloud.failNext('scalingActivities', awsError('Throttling', 400, 'Rate exceeded'))
-    await h.run()
+    h.recorded.logs.length = 0
+    const summary = await h.run()
     expect(group.desiredCapacity).toBe(3)
     expect(
       cloud.mutations.filter((c) => c.method === 'terminateInGroup' || c.method === 'detachInstances'),
     ).toEqual([])
     expect(readSwapRecord(group.tags).kind).toBe('read')
+    // The launch is undecided, not foreign: it waits with the swap, and no warning calls it not spotswap's.
+    expect(skipsOf(summary)).toContainEqual(
+      expect.objectContaining({
+        instanceId: launch,
+        code: 'swap-waits',
+        reason: expect.stringMatching(
+          /^swap waits \(activities-unreadable\): .*Rate exceeded.*neither attached nor terminated/,
+        ),
+      }),
+    )
+    expect(skipsOf(summary).filter((s) => s.code === 'not-spotswaps-launch')).toEqual([])
+    expect(leftAlone(h.recorded.logs)).toEqual([])
   })
 })

@@ -5,8 +5,19 @@
  * in-flight budget.
  */
 
-import { GRACE_SLACK_SECONDS, PLAN_WORK_UNITS_PER_GROUP, TAG_REPLACING_INSTANCE } from '../constants.ts'
-import { membersToSettle, sortLaunches, untrustedReason } from '../group/provenance.ts'
+import {
+  GRACE_SLACK_SECONDS,
+  PLAN_WORK_UNITS_PER_GROUP,
+  TAG_REPLACING_INSTANCE,
+  TAG_SWAP_ID,
+} from '../constants.ts'
+import {
+  membersToSettle,
+  sortLaunches,
+  type UntrustedInstance,
+  untrustedReason,
+} from '../group/provenance.ts'
+import type { Recovery } from '../swap/recovery.ts'
 import type { Instance } from '../types.ts'
 import type { Action, GroupPlan } from './actions.ts'
 import { budgetExceededPlan } from './budget-exceeded.ts'
@@ -53,6 +64,30 @@ const dropping =
     actions.push({ kind: 'terminate-spot', group, instanceId: instance.id, reason })
   }
 
+/**
+ * Whether a launch provenance refused waits with the open swap instead: it carries the swap's id while
+ * only the scaling activities can tell whether that swap attached it (core/swap/recover.ts, chaos seed
+ * 2148). It is judged once they are read; until then it is neither attached nor terminated, and it is
+ * not reported as a launch that is not spotswap's.
+ */
+const waitsWithSwap = (
+  suspect: UntrustedInstance,
+  recovery: Recovery,
+  detail: (id: string) => Instance | undefined,
+): boolean =>
+  recovery.undecidedSwapId !== undefined &&
+  suspect.code === 'joined-a-group' &&
+  detail(suspect.instanceId)?.tags[TAG_SWAP_ID] === recovery.undecidedSwapId
+
+const refusedSkip = (suspect: UntrustedInstance, recovery: Recovery, waits: boolean): InstanceSkip =>
+  waits
+    ? {
+        instanceId: suspect.instanceId,
+        code: 'swap-waits',
+        reason: `${recovery.waiting ?? 'swap waits'}; ${suspect.instanceId} carries the swap's id (${recovery.undecidedSwapId}) and is neither attached nor terminated until they are read`,
+      }
+    : { instanceId: suspect.instanceId, code: 'not-spotswaps-launch', reason: untrustedReason(suspect) }
+
 const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
   const { group, now } = input
   const view = groupView(input)
@@ -77,19 +112,19 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
   // Only spotswap's own launches are attached or terminated; anything else tagged like one is reported.
   const sorted = sortLaunches(input.launched, group, detail, recovery.unattachedSwapId)
   const { trusted } = sorted
-  const untrusted = [...(recovery.untrusted ?? []), ...sorted.untrusted]
-  for (const suspect of untrusted)
-    instanceSkips.push({
-      instanceId: suspect.instanceId,
-      code: 'not-spotswaps-launch',
-      reason: untrustedReason(suspect),
-    })
+  const refused = [...(recovery.untrusted ?? []), ...sorted.untrusted]
+  const untrusted: UntrustedInstance[] = []
+  for (const suspect of refused) {
+    const waits = waitsWithSwap(suspect, recovery, detail)
+    if (!waits) untrusted.push(suspect)
+    instanceSkips.push(refusedSkip(suspect, recovery, waits))
+  }
   // A launch refused as already attached (it carries a swap's id) while a swap is open may be that swap's,
   // its attach not yet judged (the owner may have resized meanwhile): its partner gets no second
   // replacement until the swap closes (chaos seed 1458).
   const heldByOpenSwap = new Set<string>()
   if (recovery.open)
-    for (const suspect of untrusted) {
+    for (const suspect of refused) {
       const partner = detail(suspect.instanceId)?.tags[TAG_REPLACING_INSTANCE]
       if (suspect.code === 'joined-a-group' && partner !== undefined) heldByOpenSwap.add(partner)
     }

@@ -136,15 +136,20 @@ const recoverNamed = (
   // (chaos seed 2148). Only the scaling activities tell them apart; until they are read nothing is given
   // back, and the launches carrying the swap's id are judged once they are.
   if (owner === undefined && record.phase === 'attaching' && halfDone.length === 0)
-    return withReleased({ ...waitFor('activities-unread', halfDone), awaitingActivities: true })
+    return withReleased({
+      ...waitFor('activities-unread', halfDone),
+      awaitingActivities: true,
+      undecidedSwapId: record.id,
+    })
   if (owner?.kind === 'unreadable')
-    return withReleased(
-      waitFor(
+    return withReleased({
+      ...waitFor(
         'activities-unreadable',
         halfDone,
         `the group's scaling activities could not be read (${owner.error})`,
       ),
-    )
+      undecidedSwapId: record.id,
+    })
   const change = owner?.changes.filter((c) => !describesStart(c, record)).at(-1)
   if (change !== undefined) {
     const detail = `desired capacity was changed from ${change.from} to ${change.to} at ${change.at.toISOString()}, after the swap started`

@@ -86,6 +86,13 @@ export interface Recovery {
    */
   readonly unattachedSwapId?: string
   /**
+   * The id of the open swap while only its scaling activities can tell whether its attach happened
+   * (situations `activities-unread` and `activities-unreadable`). Launches outside the group carrying
+   * it are then neither attached nor terminated, and are reported as waiting with the swap rather than
+   * as not spotswap's.
+   */
+  readonly undecidedSwapId?: string
+  /**
    * Set when this run's actions close the swap having finished it: the desired capacity and MaxSize the
    * group has once they are done, so the next swap can start in the same run, after them.
    */

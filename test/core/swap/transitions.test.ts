@@ -206,6 +206,9 @@ describe('the swap state table', () => {
       if (SWAP_TRANSITIONS.find((r) => r.situation === situation)?.outcome === 'wait')
         expect(recovery.waiting).toMatch(new RegExp(`^swap waits \\(${situation}\\)`))
       expect(recovery.awaitingActivities).toBe(situation === 'activities-unread')
+      // Only the activities tell whether the swap attached its launches: they wait with it.
+      const undecided = situation === 'activities-unread' || situation === 'activities-unreadable'
+      expect(recovery.undecidedSwapId).toBe(undecided ? 's1' : undefined)
     },
   )
 
