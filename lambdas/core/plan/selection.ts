@@ -71,27 +71,42 @@ type Verdicts = Map<string, Verdict | null>
 
 /**
  * Remembered verdicts of the filters that read no price: catalogue → original type → allow and deny
- * lists → candidate type → verdict. Weak on the catalogue and the original, so a new catalogue starts
- * afresh and the old one's verdicts go with it.
+ * lists → candidate type → verdict. Weak on the catalogue, so a new catalogue starts afresh and the old
+ * one's verdicts go with it. Allow and deny lists are tags anyone may write: past MAX_VERDICT_SETS sets
+ * (originals × lists, tens of kB each) a catalogue's verdicts start afresh, so a container's memory stays
+ * bounded however many lists its groups carry. Only the time to work them out again is lost.
  */
-const staticVerdicts = new WeakMap<Catalog, WeakMap<InstanceTypeInfo, Map<string, Verdicts>>>()
+export const MAX_VERDICT_SETS = 500
+
+interface CatalogVerdicts {
+  byOriginal: Map<InstanceTypeInfo, Map<string, Verdicts>>
+  sets: number
+}
+
+const staticVerdicts = new WeakMap<Catalog, CatalogVerdicts>()
 
 const verdictsFor = (catalog: Catalog, ctx: SelectionContext): Verdicts => {
-  let byOriginal = staticVerdicts.get(catalog)
-  if (byOriginal === undefined) {
-    byOriginal = new WeakMap()
-    staticVerdicts.set(catalog, byOriginal)
+  let remembered = staticVerdicts.get(catalog)
+  if (remembered === undefined) {
+    remembered = { byOriginal: new Map(), sets: 0 }
+    staticVerdicts.set(catalog, remembered)
   }
-  let byLists = byOriginal.get(ctx.original)
+  let byLists = remembered.byOriginal.get(ctx.original)
   if (byLists === undefined) {
     byLists = new Map()
-    byOriginal.set(ctx.original, byLists)
+    remembered.byOriginal.set(ctx.original, byLists)
   }
   const key = listKeyOf(ctx.config)
   let verdicts = byLists.get(key)
   if (verdicts === undefined) {
+    if (remembered.sets >= MAX_VERDICT_SETS) {
+      remembered.byOriginal = new Map([[ctx.original, byLists]])
+      byLists.clear()
+      remembered.sets = 0
+    }
     verdicts = new Map()
     byLists.set(key, verdicts)
+    remembered.sets++
   }
   return verdicts
 }

@@ -1,9 +1,9 @@
 import fc from 'fast-check'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { GroupConfig } from '../../../lambdas/core/config/config.ts'
 import { FILTERS, generationOf, type SelectionContext } from '../../../lambdas/core/plan/filters.ts'
 import { spotPricesIn } from '../../../lambdas/core/plan/prices.ts'
-import { type Selection, selectCandidates } from '../../../lambdas/core/plan/selection.ts'
+import { MAX_VERDICT_SETS, type Selection, selectCandidates } from '../../../lambdas/core/plan/selection.ts'
 import { WorkMeter } from '../../../lambdas/core/plan/work-budget.ts'
 import type { InstanceTypeInfo, SpotPriceBook } from '../../../lambdas/core/types.ts'
 import { embeddedCatalog } from '../../../tools/data/catalog.ts'
@@ -227,6 +227,25 @@ describe('remembered verdicts of the filters that read no price', () => {
     const denied = select('m5.large', { spotPrices, config: { disallowedInstanceTypes: ['m5a.large'] } })
     expect(denied.rejected.get('m5a.large')).toBe('deny-list')
     expect(ranked(select('m5.large', { spotPrices }))).toContain('m5a.large')
+  })
+
+  it('are worked out again, the same, once more allow and deny lists than MAX_VERDICT_SETS were seen', () => {
+    const architecture = FILTERS.find((filter) => filter.name === 'architecture')
+    if (architecture === undefined) throw new Error('no architecture filter')
+    const asked = vi.spyOn(architecture, 'keep')
+    const spotPrices = flatPrices()
+    const first = ranked(select('c5.large', { spotPrices }))
+    expect(asked.mock.calls.length).toBeGreaterThan(0)
+    asked.mockClear()
+    expect(ranked(select('c5.large', { spotPrices }))).toEqual(first)
+    expect(asked).not.toHaveBeenCalled()
+    // Lists anyone can write by tagging groups: one more than the bound, each new.
+    for (let i = 0; i <= MAX_VERDICT_SETS; i++)
+      select('c5.large', { spotPrices, config: { disallowedInstanceTypes: [`zz${i}.large`] } })
+    asked.mockClear()
+    expect(ranked(select('c5.large', { spotPrices }))).toEqual(first)
+    expect(asked.mock.calls.length).toBeGreaterThan(0)
+    asked.mockRestore()
   })
 
   it('are kept apart by original: an m5d.large after an m5.large still needs a disk', () => {
