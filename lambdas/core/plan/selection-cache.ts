@@ -5,26 +5,10 @@
 
 import type { GroupConfig } from '../config/config.ts'
 import type { InstanceTypeInfo } from '../types.ts'
+import { memoized, newMap } from './memo.ts'
 import type { PlanInput } from './plan-input.ts'
 import { type Selection, selectCandidates } from './selection.ts'
 import type { WorkMeter } from './work-budget.ts'
-
-interface Memo<K, V> {
-  get(key: K): V | undefined
-  set(key: K, value: V): unknown
-}
-
-/** The value kept under `key`, built from the key the first time it is asked for. */
-const memoized = <K, V>(memo: Memo<K, V>, key: K, build: (key: K) => NoInfer<V>): V => {
-  let value = memo.get(key)
-  if (value === undefined) {
-    value = build(key)
-    memo.set(key, value)
-  }
-  return value
-}
-
-const newMap = <K, V>(): Map<K, V> => new Map()
 
 /** Per-run caches of selections when the caller keeps none (tests, one-off plans). */
 const ownCaches = new WeakMap<PlanInput, Map<string, Selection>>()

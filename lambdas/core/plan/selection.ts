@@ -8,6 +8,7 @@ import type { GroupConfig } from '../config/config.ts'
 import type { Catalog, InstanceTypeInfo } from '../types.ts'
 import { poolKey } from '../types.ts'
 import { type CandidateFilter, FILTERS, generationOf, type SelectionContext } from './filters.ts'
+import { memoized, newMap } from './memo.ts'
 import { spotPricesIn } from './prices.ts'
 import type { WorkMeter } from './work-budget.ts'
 
@@ -51,14 +52,8 @@ const NONE = FILTERS.length
 
 /** What the filters that read no price depend on besides the candidate and the original type. */
 const listKeys = new WeakMap<GroupConfig, string>()
-const listKeyOf = (config: GroupConfig): string => {
-  let key = listKeys.get(config)
-  if (key === undefined) {
-    key = JSON.stringify([config.allowedInstanceTypes, config.disallowedInstanceTypes])
-    listKeys.set(config, key)
-  }
-  return key
-}
+const listKeyOf = (config: GroupConfig): string =>
+  JSON.stringify([config.allowedInstanceTypes, config.disallowedInstanceTypes])
 
 /** A catalogue type and the position of the first filter reading no price that refuses it (NONE: none). */
 interface Verdict {
@@ -79,33 +74,25 @@ type Verdicts = Map<string, Verdict | null>
 export const MAX_VERDICT_SETS = 500
 
 interface CatalogVerdicts {
-  byOriginal: Map<InstanceTypeInfo, Map<string, Verdicts>>
+  /** Original type → allow and deny lists → verdicts. */
+  readonly byOriginal: Map<InstanceTypeInfo, Map<string, Verdicts>>
   sets: number
 }
 
 const staticVerdicts = new WeakMap<Catalog, CatalogVerdicts>()
+const noVerdicts = (): CatalogVerdicts => ({ byOriginal: new Map(), sets: 0 })
 
 const verdictsFor = (catalog: Catalog, ctx: SelectionContext): Verdicts => {
-  let remembered = staticVerdicts.get(catalog)
-  if (remembered === undefined) {
-    remembered = { byOriginal: new Map(), sets: 0 }
-    staticVerdicts.set(catalog, remembered)
-  }
-  let byLists = remembered.byOriginal.get(ctx.original)
-  if (byLists === undefined) {
-    byLists = new Map()
-    remembered.byOriginal.set(ctx.original, byLists)
-  }
-  const key = listKeyOf(ctx.config)
-  let verdicts = byLists.get(key)
+  const remembered = memoized(staticVerdicts, catalog, noVerdicts)
+  const key = memoized(listKeys, ctx.config, listKeyOf)
+  let verdicts = remembered.byOriginal.get(ctx.original)?.get(key)
   if (verdicts === undefined) {
     if (remembered.sets >= MAX_VERDICT_SETS) {
-      remembered.byOriginal = new Map([[ctx.original, byLists]])
-      byLists.clear()
+      remembered.byOriginal.clear()
       remembered.sets = 0
     }
     verdicts = new Map()
-    byLists.set(key, verdicts)
+    memoized(remembered.byOriginal, ctx.original, newMap).set(key, verdicts)
     remembered.sets++
   }
   return verdicts
