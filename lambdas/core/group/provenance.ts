@@ -42,6 +42,20 @@ export type ProvenanceCode =
   | 'partner-unseen'
   | 'outcome-not-recorded'
   | 'foreign-template'
+  | 'swap-undecided'
+
+/** What an open swap says about the launches carrying its id (core/swap/recover.ts's Recovery). */
+export interface SwapIds {
+  /** Asked about a member the open swap attached (which joined the group by that attach). */
+  readonly attached?: boolean
+  /** The open swap's id when its record shows no attach (Recovery.unattachedSwapId). */
+  readonly unattached?: string | undefined
+  /**
+   * The open swap's id while only the scaling activities can tell whether it attached its launches
+   * (Recovery.undecidedSwapId): a launch carrying it is `swap-undecided`, judged once they are read.
+   */
+  readonly undecided?: string | undefined
+}
 
 export type Provenance =
   | { readonly ours: true }
@@ -89,11 +103,9 @@ export const launchProvenance = (
   instance: Instance,
   group: Group | undefined,
   partner: Instance | undefined,
-  /** Asked about a member an open swap attached (which joined the group by that attach). */
-  attached = false,
-  /** The open swap's id when its record shows no attach (Recovery.unattachedSwapId). */
-  unattachedSwapId?: string,
+  swap: SwapIds = {},
 ): Provenance => {
+  const attached = swap.attached === true
   if (instance.lifecycle !== 'spot') return refuse('not-spot', `${instance.id} is an on-demand instance`)
   const joined = instance.tags[TAG_JOINED_GROUP]
   if (joined !== undefined && !attached)
@@ -101,7 +113,12 @@ export const launchProvenance = (
   // One copied from its partner (launches before TAG_SWAP_ID stopped being inherited) names the partner's swap.
   const swapId = instance.tags[TAG_SWAP_ID]
   const named = swapId !== undefined && swapId !== partner?.tags[TAG_SWAP_ID]
-  if (named && !attached && swapId !== unattachedSwapId)
+  if (named && !attached && swapId === swap.undecided)
+    return refuse(
+      'swap-undecided',
+      `${instance.id} carries the id of swap ${swapId}, which may have attached it: only the scaling activities can tell`,
+    )
+  if (named && !attached && swapId !== swap.unattached)
     return refuse(
       'joined-a-group',
       `${instance.id} was attached by swap ${swapId} and is out of the group since`,
@@ -151,14 +168,14 @@ export const sortLaunches = (
   launched: readonly Instance[],
   group: Group,
   detail: (id: string) => Instance | undefined,
-  unattachedSwapId?: string,
+  swap: Pick<SwapIds, 'unattached' | 'undecided'> = {},
 ): { readonly trusted: Instance[]; readonly untrusted: UntrustedInstance[] } => {
   const trusted: Instance[] = []
   const untrusted: UntrustedInstance[] = []
   for (const instance of launched) {
     const partnerId = instance.tags[TAG_REPLACING_INSTANCE]
     const partner = partnerId === undefined ? undefined : detail(partnerId)
-    const verdict = launchProvenance(instance, group, partner, false, unattachedSwapId)
+    const verdict = launchProvenance(instance, group, partner, swap)
     if (verdict.ours) trusted.push(instance)
     else untrusted.push({ instanceId: instance.id, code: verdict.code, detail: verdict.detail })
   }
@@ -201,7 +218,7 @@ export const corroboratesRecord = (
     // One that joined a group by spotswap's confirmed attach and was taken out since was the swap's:
     // evidence for the record, whatever its partner records now.
     if (instance.tags[TAG_JOINED_GROUP] !== undefined) return false
-    return !launchProvenance(instance, group, partner, attached).ours
+    return !launchProvenance(instance, group, partner, { attached }).ours
   }
   return !(
     launched.some((i) => planted(i, true)) || group.members.some((m) => planted(detail(m.instanceId), true))

@@ -53,7 +53,7 @@ export const recoverOpenSwap = (
       const replacement = detail(id)
       return replacement === undefined
         ? { ours: false, code: 'partner-unseen', detail: `${id} cannot be seen` }
-        : launchProvenance(replacement, group, detail(partner), true)
+        : launchProvenance(replacement, group, detail(partner), { attached: true })
     },
     corroborates(record) {
       return corroboratesRecord(record, group, detail, input.launched)

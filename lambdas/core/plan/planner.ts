@@ -5,12 +5,7 @@
  * in-flight budget.
  */
 
-import {
-  GRACE_SLACK_SECONDS,
-  PLAN_WORK_UNITS_PER_GROUP,
-  TAG_REPLACING_INSTANCE,
-  TAG_SWAP_ID,
-} from '../constants.ts'
+import { GRACE_SLACK_SECONDS, PLAN_WORK_UNITS_PER_GROUP, TAG_REPLACING_INSTANCE } from '../constants.ts'
 import {
   membersToSettle,
   sortLaunches,
@@ -65,26 +60,17 @@ const dropping =
   }
 
 /**
- * Whether a launch provenance refused waits with the open swap instead: it carries the swap's id while
- * only the scaling activities can tell whether that swap attached it (core/swap/recover.ts, chaos seed
- * 2148). It is judged once they are read; until then it is neither attached nor terminated, and it is
- * not reported as a launch that is not spotswap's.
+ * A refused launch as the plan reports it. One that carries the open swap's id while only the scaling
+ * activities can tell whether that swap attached it (`swap-undecided`, core/swap/recover.ts, chaos seed
+ * 2148) waits with the swap: judged once they are read, and not reported as a launch that is not
+ * spotswap's.
  */
-const waitsWithSwap = (
-  suspect: UntrustedInstance,
-  recovery: Recovery,
-  detail: (id: string) => Instance | undefined,
-): boolean =>
-  recovery.undecidedSwapId !== undefined &&
-  suspect.code === 'joined-a-group' &&
-  detail(suspect.instanceId)?.tags[TAG_SWAP_ID] === recovery.undecidedSwapId
-
-const refusedSkip = (suspect: UntrustedInstance, recovery: Recovery, waits: boolean): InstanceSkip =>
-  waits
+const refusedSkip = (suspect: UntrustedInstance, recovery: Recovery): InstanceSkip =>
+  suspect.code === 'swap-undecided'
     ? {
         instanceId: suspect.instanceId,
         code: 'swap-waits',
-        reason: `${recovery.waiting ?? 'swap waits'}; ${suspect.instanceId} carries the swap's id (${recovery.undecidedSwapId}) and is neither attached nor terminated until they are read`,
+        reason: `${recovery.waiting ?? 'swap waits'}; ${suspect.detail}, so it is neither attached nor terminated until they are read`,
       }
     : { instanceId: suspect.instanceId, code: 'not-spotswaps-launch', reason: untrustedReason(suspect) }
 
@@ -110,15 +96,14 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
   const terminated = new Set<string>()
   const terminate = dropping(group.name, actions, terminated)
   // Only spotswap's own launches are attached or terminated; anything else tagged like one is reported.
-  const sorted = sortLaunches(input.launched, group, detail, recovery.unattachedSwapId)
+  const sorted = sortLaunches(input.launched, group, detail, {
+    unattached: recovery.unattachedSwapId,
+    undecided: recovery.undecidedSwapId,
+  })
   const { trusted } = sorted
   const refused = [...(recovery.untrusted ?? []), ...sorted.untrusted]
-  const untrusted: UntrustedInstance[] = []
-  for (const suspect of refused) {
-    const waits = waitsWithSwap(suspect, recovery, detail)
-    if (!waits) untrusted.push(suspect)
-    instanceSkips.push(refusedSkip(suspect, recovery, waits))
-  }
+  const untrusted = refused.filter((suspect) => suspect.code !== 'swap-undecided')
+  for (const suspect of refused) instanceSkips.push(refusedSkip(suspect, recovery))
   // A launch refused as already attached (it carries a swap's id) while a swap is open may be that swap's,
   // its attach not yet judged (the owner may have resized meanwhile): its partner gets no second
   // replacement until the swap closes (chaos seed 1458).
@@ -126,7 +111,8 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
   if (recovery.open)
     for (const suspect of refused) {
       const partner = detail(suspect.instanceId)?.tags[TAG_REPLACING_INSTANCE]
-      if (suspect.code === 'joined-a-group' && partner !== undefined) heldByOpenSwap.add(partner)
+      const mayBeTheSwaps = suspect.code === 'joined-a-group' || suspect.code === 'swap-undecided'
+      if (mayBeTheSwaps && partner !== undefined) heldByOpenSwap.add(partner)
     }
   // Partners retired by this run's recovery are as good as gone: they leave no room for another launch.
   const replaceable = Math.max(0, onDemand.length - recovery.retiringOnDemand - minOnDemand)

@@ -38,7 +38,7 @@ export const judgeStrays = (
     const partner = partners.get(i.tags[TAG_REPLACING_INSTANCE] ?? '')
     // A swap left open when the group was opted out, whose attach never happened (chaos seed 7567).
     const unattached = group === undefined ? undefined : unattachedSwapIdOf(group)
-    const verdict = launchProvenance(i, group, partner, false, unattached)
+    const verdict = launchProvenance(i, group, partner, { unattached })
     if (verdict.ours) ours.push(i)
     else
       untrusted.push({

@@ -10,6 +10,7 @@ import {
   TAG_SWAP_ID,
 } from '../../../lambdas/core/constants.ts'
 import { launchProvenance } from '../../../lambdas/core/group/provenance.ts'
+import type { OwnerChanges } from '../../../lambdas/core/group/scaling-activities.ts'
 import { attemptTag, recordedOutcome } from '../../../lambdas/core/plan/attempts.ts'
 import { planGroup } from '../../../lambdas/core/plan/planner.ts'
 import type { Instance } from '../../../lambdas/core/types.ts'
@@ -77,6 +78,28 @@ describe('launchProvenance', () => {
     ['foreign-template', { ...launch, tags: { ...launch.tags, [TAG_LAUNCH_TEMPLATE_ID]: '' } }, recorded],
   ] as const)('refuses %s', (code, instance, seenPartner) => {
     expect(launchProvenance(instance, group, seenPartner)).toMatchObject({ ours: false, code })
+  })
+
+  it("tells an open swap's undecided launch from one a swap attached, and from its unattached one", () => {
+    const named = { ...launch, tags: { ...launch.tags, [TAG_SWAP_ID]: 's1' } }
+    // Only the scaling activities can tell whether swap s1 attached it: it waits with the swap.
+    expect(launchProvenance(named, group, recorded, { undecided: 's1' })).toMatchObject({
+      ours: false,
+      code: 'swap-undecided',
+      detail: expect.stringContaining('swap s1'),
+    })
+    // Another swap's id, or none undecided: attached once, and out of the group since.
+    expect(launchProvenance(named, group, recorded, { undecided: 's2' })).toMatchObject({
+      code: 'joined-a-group',
+    })
+    expect(launchProvenance(named, group, recorded)).toMatchObject({ code: 'joined-a-group' })
+    // Its record shows no attach: spotswap's launch, to attach or clean up.
+    expect(launchProvenance(named, group, recorded, { unattached: 's1' })).toEqual({ ours: true })
+    // Attached by a confirmed attach and taken out since: the owner's, whatever swap is open.
+    const joined = { ...named, tags: { ...named.tags, [TAG_JOINED_GROUP]: 'web' } }
+    expect(launchProvenance(joined, group, recorded, { undecided: 's1' })).toMatchObject({
+      code: 'joined-a-group',
+    })
   })
 
   it('refuses an instance without EC2 template tag, whatever else it carries (RunInstances without one)', () => {
@@ -223,6 +246,8 @@ describe('planGroup with instances tagged as spotswap launches', () => {
     readonly launchedMinutesAgo: number
     /** The partner records the launch as its attempt's outcome. */
     readonly recorded: boolean
+    /** What the scaling activities said; read with no owner's change unless given. */
+    readonly ownerChanges?: OwnerChanges
   }) => {
     const fleet = onDemandFleet(options.members)
     const partner = fleet[0] as Instance
@@ -243,7 +268,7 @@ describe('planGroup with instances tagged as spotswap launches', () => {
             [TAG_SWAP]: `v2 id=s1 phase=attaching owner=${options.owner} pairs=1 started=${started.toISOString()}`,
           },
         },
-        ownerChanges: { kind: 'read', changes: [] },
+        ownerChanges: options.ownerChanges ?? { kind: 'read', changes: [] },
       }),
     )
     return { plan, partner, launch }
@@ -281,6 +306,23 @@ describe('planGroup with instances tagged as spotswap launches', () => {
     expect(plan.actions.filter((a) => a.kind === 'launch-spot' && a.replacing === partner.id)).toEqual([])
     expect(plan.actions.filter((a) => JSON.stringify(a).includes(launch.id))).toEqual([])
     expect(plan.onDemand.find((s) => s.instanceId === partner.id)?.code).toBe('swap-open')
+  })
+
+  it('holds the partner of a launch that waits for the activities, and reports the launch as waiting', () => {
+    const { plan, partner, launch } = attachingSwap({
+      members: 3,
+      owner: 3,
+      desired: 4,
+      launchedMinutesAgo: 3,
+      recorded: true,
+      ownerChanges: { kind: 'unreadable', error: 'Throttling: Rate exceeded' },
+    })
+    expect(plan.actions.filter((a) => a.kind === 'launch-spot' && a.replacing === partner.id)).toEqual([])
+    expect(plan.actions.filter((a) => JSON.stringify(a).includes(launch.id))).toEqual([])
+    expect(plan.untrusted).toBeUndefined()
+    expect(plan.instanceSkips).toContainEqual(
+      expect.objectContaining({ instanceId: launch.id, code: 'swap-waits' }),
+    )
   })
 
   it('unnames and may clean up the launches of a swap whose attach never happened', () => {
