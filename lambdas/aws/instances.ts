@@ -3,9 +3,11 @@ import type { Filter } from '@aws-sdk/client-ec2'
 import { INSTANCE_ID_FILTER_CHUNK, TAG_LAUNCHED_FOR_GROUP } from '../core/constants.ts'
 import type { DescribeInstancesOptions } from '../core/port.ts'
 import type { Instance } from '../core/types.ts'
+import { mapWithConcurrency } from './concurrency.ts'
 import type { AwsContext } from './context.ts'
 import { toInstance } from './convert-ec2.ts'
 import { ignoreNotFound } from './errors.ts'
+import { INSTANCE_ATTRIBUTE_CONCURRENCY } from './limits.ts'
 import { chunk, collectPages } from './paginate.ts'
 
 /** Every state but terminated: a terminated instance is gone for every purpose of the engine. */
@@ -54,17 +56,18 @@ export const describeLaunchedSpotInstances = (ctx: AwsContext): Promise<Instance
     { Name: 'instance-state-name', Values: ['pending', 'running'] },
   ])
 
-/** One call per id; callers ask only about the few instances they are about to terminate. */
+/**
+ * One call per id, at most INSTANCE_ATTRIBUTE_CONCURRENCY at a time; callers ask only about the instances
+ * they are about to retire or write to.
+ */
 export const terminationProtected = async (ctx: AwsContext, ids: readonly string[]): Promise<Set<string>> => {
-  const answers = await Promise.all(
-    [...new Set(ids)].map(async (id) => {
-      const response = await ignoreNotFound(
-        ctx.call('ec2:DescribeInstanceAttribute', () =>
-          ctx.ec2.describeInstanceAttribute({ InstanceId: id, Attribute: 'disableApiTermination' }),
-        ),
-      )
-      return response?.DisableApiTermination?.Value === true ? id : undefined
-    }),
-  )
+  const answers = await mapWithConcurrency([...new Set(ids)], INSTANCE_ATTRIBUTE_CONCURRENCY, async (id) => {
+    const response = await ignoreNotFound(
+      ctx.call('ec2:DescribeInstanceAttribute', () =>
+        ctx.ec2.describeInstanceAttribute({ InstanceId: id, Attribute: 'disableApiTermination' }),
+      ),
+    )
+    return response?.DisableApiTermination?.Value === true ? id : undefined
+  })
   return new Set(answers.filter((id): id is string => id !== undefined))
 }

@@ -41,6 +41,15 @@ export const SCALING_ACTIVITIES_PAGE_SIZE = 100
 /** Target groups named per DescribeTargetGroups: a group rarely has more, and each request stays small. */
 export const TARGET_GROUPS_PER_DESCRIBE = 20
 
+/**
+ * DescribeInstanceAttribute requests in flight at once. It reads one attribute of one instance, and a
+ * region's plans may retire a thousand or more in a first run. EC2 throttles each API with its own token
+ * bucket (the EC2 API guide's example for a non-mutating action: 100 tokens, refilled at 20 a second,
+ * https://docs.aws.amazon.com/ec2/latest/devguide/ec2-api-throttling.html): a burst of all of them at once
+ * would have most throttled and lean on the SDK's retry quota. A few at a time keep throttled attempts few.
+ */
+export const INSTANCE_ATTRIBUTE_CONCURRENCY = 10
+
 /** DescribeInstanceRefreshes returns at most 100 per page; six weeks of refreshes rarely need a second. */
 export const INSTANCE_REFRESHES_PAGE_SIZE = 100
 

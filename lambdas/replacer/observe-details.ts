@@ -3,6 +3,8 @@
  * (core/region/details-needed.ts): load-balancer health, the owner's changes of desired capacity, launch
  * hooks and instance refreshes. A read that fails becomes an observation the planner judges, not an error.
  */
+
+import { mapWithConcurrency } from '../aws/concurrency.ts'
 import { errorMessage, isThrottle } from '../aws/errors.ts'
 import { GROUP_CONCURRENCY } from '../core/constants.ts'
 import type { RefreshObservation } from '../core/group/instance-refresh.ts'
@@ -11,7 +13,6 @@ import type { HealthObservation } from '../core/group/serving.ts'
 import type { GroupPlan } from '../core/plan/actions.ts'
 import type { CloudPort, LifecycleHook } from '../core/port.ts'
 import { readSwapRecord } from '../core/swap/record.ts'
-import { mapWithConcurrency } from './limit.ts'
 import type { ManagedGroup } from './observe.ts'
 
 /**

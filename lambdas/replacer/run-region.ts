@@ -4,6 +4,8 @@
  * Deployed, every run goes through the region's message group of the FIFO fan-out queue
  * (FANOUT_QUEUE_URL); a local caller runs one at a time.
  */
+
+import { mapWithConcurrency } from '../aws/concurrency.ts'
 import type { ConfigError, GlobalConfig } from '../core/config/config.ts'
 import { GROUP_CONCURRENCY } from '../core/constants.ts'
 import type { Log, MetricsSink } from '../core/log.ts'
@@ -11,7 +13,6 @@ import type { GroupPlan } from '../core/plan/actions.ts'
 import type { CloudPort } from '../core/port.ts'
 import type { OnDemandPrices } from '../core/types.ts'
 import { executeActions } from './execute.ts'
-import { mapWithConcurrency } from './limit.ts'
 import { requestLooks } from './look-again.ts'
 import { observeRegion } from './observe.ts'
 import type { Outcome } from './outcome.ts'

@@ -1,5 +1,6 @@
 import { DescribeInstanceAttributeCommand, DescribeInstancesCommand } from '@aws-sdk/client-ec2'
 import { beforeEach, describe, expect, it } from 'vitest'
+import { INSTANCE_ATTRIBUTE_CONCURRENCY } from '../../lambdas/aws/limits.ts'
 import { launchedSpotInstance, onDemandWindowsInstance } from './sdk-fixtures.ts'
 import { awsError, ec2Mock, resetMocks, testAdapter } from './support.ts'
 
@@ -83,5 +84,30 @@ describe('terminationProtected', () => {
       InstanceId: 'i-open',
       Attribute: 'disableApiTermination',
     })
+  })
+})
+
+describe('terminationProtected, many at once', () => {
+  it(`keeps at most ${INSTANCE_ATTRIBUTE_CONCURRENCY} requests in flight and answers for every id`, async () => {
+    const ids = Array.from({ length: 95 }, (_, i) => `i-${String(i).padStart(17, '0')}`)
+    let inFlight = 0
+    let most = 0
+    ec2Mock.on(DescribeInstanceAttributeCommand).callsFake(async (input: { InstanceId: string }) => {
+      inFlight++
+      most = Math.max(most, inFlight)
+      // Answered on a later turn, as a request over the network is: the others are sent meanwhile.
+      await new Promise((resolve) => setImmediate(resolve))
+      inFlight--
+      return {
+        InstanceId: input.InstanceId,
+        DisableApiTermination: { Value: input.InstanceId.endsWith('7') },
+      }
+    })
+
+    const protectedIds = await testAdapter().cloud.terminationProtected([...ids, ...ids.slice(0, 5)])
+
+    expect(most).toBe(INSTANCE_ATTRIBUTE_CONCURRENCY)
+    expect(ec2Mock.commandCalls(DescribeInstanceAttributeCommand)).toHaveLength(ids.length)
+    expect([...protectedIds]).toEqual(ids.filter((id) => id.endsWith('7')))
   })
 })
