@@ -90,6 +90,32 @@ describe('the API gate', () => {
     expect(counter.cpuMicros).toBeGreaterThan(metered)
   })
 
+  it("meters options worked out by a function (the simulator's lookups), and nested parts once", () => {
+    const counter = new ApiCounter()
+    const g = gate(false, new SimClock(0), counter)
+    const busy = () => Array.from({ length: 200_000 }, (_, i) => `${i}`).join('').length
+    counter.meterCpu = true
+    const started = process.cpuUsage()
+    g.call(
+      session(),
+      'ec2:DescribeInstanceAttribute',
+      () => 1,
+      () => ({ group: busy() > 0 ? 'web' : '' }),
+    )
+    const lookup = process.cpuUsage(started)
+    // The lookup is the request's only work: nearly all of the call's CPU is counted as the simulator's.
+    expect(counter.cpuMicros).toBeGreaterThan((lookup.user + lookup.system) / 2)
+    expect(Object.fromEntries(counter.byGroup.get('web') ?? [])).toEqual({
+      'ec2:DescribeInstanceAttribute': 1,
+    })
+    // A write's records around its request: one part, counted once, never twice.
+    counter.cpuMicros = 0
+    const outer = process.cpuUsage()
+    g.metered(() => g.call(session(), 'ec2:CreateTags', busy))
+    const whole = process.cpuUsage(outer)
+    expect(counter.cpuMicros).toBeLessThanOrEqual(whole.user + whole.system)
+  })
+
   it('makes requests beyond the burst wait for tokens (the SDK retries with backoff) rather than fail', () => {
     const clock = new SimClock(0)
     const g = gate(true, clock)

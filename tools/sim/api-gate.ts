@@ -61,18 +61,42 @@ export class ApiGate {
 
   constructor(private readonly deps: ApiGateDeps) {}
 
-  /** Runs `effect` as the request `operation` of `session`, or throws what the caller would have seen. */
-  call<T>(session: Session, operation: string, effect: () => T, options: GateOptions = {}): T {
+  /**
+   * Runs `effect` as the request `operation` of `session`, or throws what the caller would have seen.
+   * Options given as a function are worked out inside the metered part: they are the simulator's work
+   * (which group a request belongs to), not the engine's.
+   */
+  call<T>(
+    session: Session,
+    operation: string,
+    effect: () => T,
+    options: GateOptions | (() => GateOptions) = {},
+  ): T {
+    return this.metered(() =>
+      this.pass(session, operation, effect, typeof options === 'function' ? options() : options),
+    )
+  }
+
+  /**
+   * Runs `work` with its CPU counted as the simulated services' (`counter.cpuMicros`) while the scale
+   * probe meters: everything the simulator does for one request goes through here, once.
+   */
+  metered<T>(work: () => T): T {
     const { counter } = this.deps
-    if (!counter.meterCpu) return this.pass(session, operation, effect, options)
+    // Nested (a write's records around its request): the outer part already counts it.
+    if (!counter.meterCpu || this.metering) return work()
+    this.metering = true
     const started = process.cpuUsage()
     try {
-      return this.pass(session, operation, effect, options)
+      return work()
     } finally {
       const used = process.cpuUsage(started)
       counter.cpuMicros += used.user + used.system
+      this.metering = false
     }
   }
+
+  private metering = false
 
   private pass<T>(session: Session, operation: string, effect: () => T, options: GateOptions): T {
     if (session.crashed) throw new SimulatedCrashError(operation)

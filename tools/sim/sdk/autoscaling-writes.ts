@@ -95,7 +95,7 @@ export const autoScalingWrites = (ctx: SimApiContext): Pick<AutoScalingApi, Auto
         recordRetired(ctx.session, ctx.region, operation, [id])
         return DONE
       },
-      { group: groupOfId(ctx, id) },
+      () => ({ group: groupOfId(ctx, id) }),
     )
   },
   updateAutoScalingGroup: (input) => {

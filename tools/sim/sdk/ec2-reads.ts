@@ -144,7 +144,7 @@ export const ec2Reads = (
           $metadata: {},
         }
       },
-      { group: groupOfId(ctx, input.InstanceId ?? ''), notFoundIsAnAnswer: true },
+      () => ({ group: groupOfId(ctx, input.InstanceId ?? ''), notFoundIsAnAnswer: true }),
     ),
   describeInstanceTypes: (input) =>
     answer(ctx, 'ec2:DescribeInstanceTypes', () => {

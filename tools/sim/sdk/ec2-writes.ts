@@ -42,7 +42,7 @@ export const ec2Writes = (
           $metadata: {},
         }
       },
-      { group: groupOfId(ctx, ids[0] ?? ''), resources: ids.length },
+      () => ({ group: groupOfId(ctx, ids[0] ?? ''), resources: ids.length }),
     )
   },
   createTags: (input) => {
@@ -57,7 +57,7 @@ export const ec2Writes = (
         for (const instance of existing(ctx, ids)) instance.tags = { ...instance.tags, ...tags }
         return { $metadata: {} }
       },
-      { group: groupOfId(ctx, ids[0] ?? '') },
+      () => ({ group: groupOfId(ctx, ids[0] ?? '') }),
     )
   },
   // A tag named without a value goes whatever its value (https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_DeleteTags.html).
@@ -74,7 +74,7 @@ export const ec2Writes = (
           instance.tags = Object.fromEntries(Object.entries(instance.tags).filter(([k, v]) => !doomed(k, v)))
         return { $metadata: {} }
       },
-      { group: groupOfId(ctx, ids[0] ?? '') },
+      () => ({ group: groupOfId(ctx, ids[0] ?? '') }),
     )
   },
 })

@@ -23,7 +23,8 @@ export const answer = async <T>(
   ctx: SimApiContext,
   operation: string,
   effect: () => T,
-  options?: GateOptions,
+  /** As a function when working them out is itself simulator work (a lookup), so it is metered. */
+  options?: GateOptions | (() => GateOptions),
 ): Promise<T> => {
   await Promise.resolve()
   return ctx.region.gate.call(ctx.session, operation, effect, options)
@@ -41,20 +42,23 @@ export const write = async <T>(
   operation: string,
   named: Named,
   effect: () => T,
-  options: GateOptions = {},
+  options: GateOptions | (() => GateOptions) = {},
 ): Promise<T> => {
   await Promise.resolve()
   const { session, region } = ctx
-  if (named.group !== undefined) recordGroup(session, region, operation, named.group)
-  recordInstances(session, region, operation, named.instances ?? [])
-  const crashedBefore = session.crashed
-  try {
-    return region.gate.call(session, operation, effect, options)
-  } catch (error) {
-    if (!crashedBefore && !session.crashed)
-      recordFailure(session, operation, named.group, named.instances ?? [], error)
-    throw error
-  }
+  // The records are the simulator's work: metered with the request, as one part.
+  return region.gate.metered(() => {
+    if (named.group !== undefined) recordGroup(session, region, operation, named.group)
+    recordInstances(session, region, operation, named.instances ?? [])
+    const crashedBefore = session.crashed
+    try {
+      return region.gate.call(session, operation, effect, options)
+    } catch (error) {
+      if (!crashedBefore && !session.crashed)
+        recordFailure(session, operation, named.group, named.instances ?? [], error)
+      throw error
+    }
+  })
 }
 
 /** The group an instance's cost (and API calls about it) belong to. */
