@@ -4,15 +4,21 @@
  */
 import type { GlobalConfig } from '../../lambdas/core/config/config.ts'
 import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
+import { FANOUT_GROUPS_PER_REGION_MESSAGE } from '../../lambdas/core/constants.ts'
 import { discardMetrics, silentLog } from '../../lambdas/core/log.ts'
-import { runRegion } from '../../lambdas/replacer/run-region.ts'
+import { type RegionResult, runRegion } from '../../lambdas/replacer/run-region.ts'
 import { simCloud } from '../sim/cloud.ts'
 import { groupState } from '../sim/group-state.ts'
 import type { World } from '../sim/world.ts'
 
 let sessions = 0
 
-/** One replacer invocation per region, all at once as the Lambda runs them. */
+/**
+ * One region run per region, all at once in one process: the heaviest way the replacer plans an account.
+ * Run locally without a fan-out queue, the handler runs its regions so (replacer/create-handler.ts).
+ * Deployed, each region (or each chunk of FANOUT_GROUPS_PER_REGION_MESSAGE groups) is an invocation of
+ * its own (the fan-out queue's batch size is 1, lib/spotswap.ts), so no Lambda holds 20 regions at once.
+ */
 export const runAllRegions = async (world: World, config: GlobalConfig): Promise<void> => {
   const now = world.clock.nowDate()
   await Promise.all(
@@ -31,6 +37,47 @@ export const runAllRegions = async (world: World, config: GlobalConfig): Promise
       }),
     ),
   )
+}
+
+/**
+ * Every region as the deployed replacer runs it: one invocation per region, and a region of more than
+ * FANOUT_GROUPS_PER_REGION_MESSAGE groups handed on in chunks, each chunk an invocation of its own
+ * (replacer/region-work.ts). One invocation after another, as one warm container would take them
+ * (the adapter's caches are the world's). `invocation` wraps each one (the scale probe meters them).
+ * Returns how many invocations it took.
+ */
+export const runRegionsByInvocation = async (
+  world: World,
+  config: GlobalConfig,
+  invocation: (run: () => Promise<RegionResult>) => Promise<RegionResult> = (run) => run(),
+): Promise<number> => {
+  const now = world.clock.nowDate()
+  const run = (region: string, scope: { splitAbove: number } | { onlyGroups: readonly string[] }) =>
+    invocation(() =>
+      runRegion({
+        cloud: simCloud(
+          world,
+          region,
+          { id: ++sessions, actor: 'replacer', region, crashed: false, failedCalls: 0 },
+          silentLog,
+        ),
+        config,
+        now,
+        log: silentLog,
+        metrics: discardMetrics,
+        ...scope,
+      }),
+    )
+  let invocations = 0
+  for (const region of world.regions.keys()) {
+    const first = await run(region, { splitAbove: FANOUT_GROUPS_PER_REGION_MESSAGE })
+    invocations++
+    for (const chunk of first.deferred ?? []) {
+      await run(region, { onlyGroups: chunk })
+      invocations++
+    }
+  }
+  return invocations
 }
 
 /** Lets the account's own events (boots, shutdowns) happen for `ms`. */

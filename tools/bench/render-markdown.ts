@@ -1,10 +1,11 @@
 /** bench/RESULTS.md: the latest run's tables with the date, machine and commit, and the details behind them. */
 
+import { FANOUT_GROUPS_PER_REGION_MESSAGE } from '../../lambdas/core/constants.ts'
 import { type SweepRecord, sweepLine } from '../chaos/sweep-record.ts'
 import { type ColdStartMeasurement, HANDLERS } from './lambda-figures.ts'
 import { COLUMN_HEADERS, scenarioNotes, scenarioRows } from './render-table.ts'
 import type { BenchResults, PolicyKey } from './results.ts'
-import type { ScaleDetails } from './scale.ts'
+import type { MedianPlan, ScaleDetails } from './scale.ts'
 import type { TargetCheck } from './targets.ts'
 
 export interface BenchDetails {
@@ -42,6 +43,18 @@ const sweepParagraph = (sweep: SweepStatus): string =>
       ? `bench/chaos-sweep.json is unusable: ${sweep.error}.`
       : sweepLine(sweep)
 
+/**
+ * The unconverged pass as deployed: each region, or each chunk of a region's groups, an invocation of
+ * its own. Informative: the target is the heavier pass above.
+ */
+const byInvocationLines = (m: MedianPlan): string[] =>
+  m.invocations === undefined
+    ? []
+    : [
+        `The unconverged pass as deployed, one invocation per region or chunk of ${FANOUT_GROUPS_PER_REGION_MESSAGE} groups (the fan-out queue's), one after another in one process as a warm container would take them: ${m.invocations.count} invocations, ${m.cpuMs} ms CPU in all (runs: ${m.cpuMsRuns.join(', ')} ms), the largest invocation ${m.invocations.largestCpuMs} ms; peak RSS ${m.peakRssMb} MB (${m.rssBeforeMb} MB before); ${calls(m.apiCalls)}.`,
+        '',
+      ]
+
 export const renderResultsMarkdown = (
   results: BenchResults,
   details: BenchDetails,
@@ -70,7 +83,7 @@ export const renderResultsMarkdown = (
     ].join('\n')
   })
   const { scale } = results
-  const { unconverged, converged, steady } = details.scale
+  const { unconverged, converged, byInvocation, steady } = details.scale
   const planRow = (m: typeof unconverged) => [
     m.state,
     String(m.unconvergedGroups),
@@ -107,6 +120,7 @@ export const renderResultsMarkdown = (
       [planRow(unconverged), planRow(converged)],
     ),
     '',
+    ...byInvocationLines(byInvocation),
     'Steady state: API requests of one ordinary run on a converged one-region account of 10-instance groups.',
     '',
     table(

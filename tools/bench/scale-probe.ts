@@ -4,7 +4,9 @@
  *
  * - `plan`: CPU time, wall time and peak RSS of one replacer pass over every region (observe and plan,
  *   DRY_RUN so nothing is executed), on the account as built (all on-demand: unconverged) or after the
- *   real engine converged it.
+ *   real engine converged it. `at-once` (the default) runs every region at once in one process, as a
+ *   local run without a fan-out queue does: the heaviest way. `by-invocation` runs them as deployed, one
+ *   invocation per region or chunk of groups, one after another, and also reports the largest one.
  * - `steady`: API requests of one ordinary replacer run on a converged one-region account.
  *
  *   node --expose-gc --import tsx tools/bench/scale-probe.ts '{"mode":"plan",...}'
@@ -17,13 +19,17 @@ import { embeddedCatalog } from '../data/catalog.ts'
 import { buildWorld } from '../sim/build.ts'
 import { parseScenario } from '../sim/scenario/parse.ts'
 import type { World } from '../sim/world.ts'
-import { convergeAccount, runAllRegions, unconvergedGroups } from './account-runs.ts'
+import { convergeAccount, runAllRegions, runRegionsByInvocation, unconvergedGroups } from './account-runs.ts'
 import { syntheticAccount } from './synthetic-account.ts'
+
+/** How the pass runs the regions: all at once in one process, or one invocation each as deployed. */
+export type PlanShape = 'at-once' | 'by-invocation'
 
 export type ProbeRequest =
   | {
       readonly mode: 'plan'
       readonly state: 'unconverged' | 'converged'
+      readonly shape?: PlanShape
       readonly regions: number
       readonly groupsPerRegion: number
       readonly instancesPerGroup: number
@@ -33,6 +39,9 @@ export type ProbeRequest =
 export interface PlanMeasurement {
   readonly mode: 'plan'
   readonly state: 'unconverged' | 'converged'
+  readonly shape: PlanShape
+  /** By invocation: how many, and the engine's CPU for the largest one (what one Lambda pays at most). */
+  readonly invocations?: { readonly count: number; readonly largestCpuMs: number }
   readonly regions: number
   readonly groups: number
   readonly instances: number
@@ -135,7 +144,20 @@ const measurePlan = async (request: Extract<ProbeRequest, { mode: 'plan' }>): Pr
   world.counter.meterCpu = true
   const cpu = process.cpuUsage()
   const started = performance.now()
-  await runAllRegions(world, config)
+  const shape = request.shape ?? 'at-once'
+  let invocations: PlanMeasurement['invocations']
+  if (shape === 'at-once') await runAllRegions(world, config)
+  else {
+    let largest = 0
+    const count = await runRegionsByInvocation(world, config, async (run) => {
+      const before = { cpu: process.cpuUsage(), simulated: world.counter.cpuMicros }
+      const result = await run()
+      const used = process.cpuUsage(before.cpu)
+      largest = Math.max(largest, used.user + used.system - (world.counter.cpuMicros - before.simulated))
+      return result
+    })
+    invocations = { count, largestCpuMs: Math.round(largest / 1000) }
+  }
   const wallMs = performance.now() - started
   const used = process.cpuUsage(cpu)
   world.counter.meterCpu = false
@@ -144,6 +166,8 @@ const measurePlan = async (request: Extract<ProbeRequest, { mode: 'plan' }>): Pr
   return {
     mode: 'plan',
     state: request.state,
+    shape,
+    ...(invocations === undefined ? {} : { invocations }),
     regions: request.regions,
     groups: request.regions * request.groupsPerRegion,
     instances: request.regions * request.groupsPerRegion * request.instancesPerGroup,

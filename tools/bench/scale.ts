@@ -8,6 +8,7 @@ import { runTypeScript } from '../shared/subprocess.ts'
 import type { ScaleFigures } from './results.ts'
 import {
   type PlanMeasurement,
+  type PlanShape,
   PROBE_PREFIX,
   type ProbeRequest,
   type SteadyMeasurement,
@@ -50,6 +51,8 @@ export const PLAN_RUNS = 3
 export interface ScaleDetails {
   readonly unconverged: MedianPlan
   readonly converged: MedianPlan
+  /** The unconverged pass as deployed: one invocation per region or chunk of groups (informative). */
+  readonly byInvocation: MedianPlan
   readonly steady: readonly SteadyMeasurement[]
 }
 
@@ -65,9 +68,12 @@ export const measureScale = async (
   size: ScaleSize,
   onStep: (step: string) => void = () => {},
 ): Promise<{ figures: ScaleFigures; details: ScaleDetails }> => {
-  const plan = async (state: 'unconverged' | 'converged'): Promise<MedianPlan> => {
+  const plan = async (
+    state: 'unconverged' | 'converged',
+    shape: PlanShape = 'at-once',
+  ): Promise<MedianPlan> => {
     onStep(
-      `planning ${size.regions} regions × ${size.groupsPerRegion} groups × ${size.instancesPerGroup} instances, ${state}`,
+      `planning ${size.regions} regions × ${size.groupsPerRegion} groups × ${size.instancesPerGroup} instances, ${state}, ${shape}`,
     )
     const runs: PlanMeasurement[] = []
     for (let run = 0; run < PLAN_RUNS; run++)
@@ -75,6 +81,7 @@ export const measureScale = async (
         await runProbe<PlanMeasurement>({
           mode: 'plan',
           state,
+          shape,
           regions: size.regions,
           groupsPerRegion: size.groupsPerRegion,
           instancesPerGroup: size.instancesPerGroup,
@@ -86,6 +93,7 @@ export const measureScale = async (
   }
   const unconverged = await plan('unconverged')
   const converged = await plan('converged')
+  const byInvocation = await plan('unconverged', 'by-invocation')
   const steady: SteadyMeasurement[] = []
   for (const groups of size.steadyGroups) {
     onStep(`steady-state API calls, ${groups} groups`)
@@ -107,6 +115,6 @@ export const measureScale = async (
       peakRssMb: unconverged.peakRssMb,
       steadyStateApiCalls: steady.map((s) => [s.groups, s.calls] as const),
     },
-    details: { unconverged, converged, steady },
+    details: { unconverged, converged, byInvocation, steady },
   }
 }
