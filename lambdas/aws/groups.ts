@@ -2,7 +2,7 @@
  * Auto Scaling reads: the groups, their lifecycle hooks and instance refreshes, which group an instance
  * belongs to, and a group's recent scaling activities.
  */
-import type { Filter } from '@aws-sdk/client-auto-scaling'
+import type { AutoScalingGroup, Filter } from '@aws-sdk/client-auto-scaling'
 import { GROUPS_PAGE_SIZE } from '../core/constants.ts'
 import type { InstanceRefresh } from '../core/group/instance-refresh.ts'
 import type { ScalingActivity } from '../core/group/scaling-activities.ts'
@@ -12,6 +12,7 @@ import type { AwsContext } from './context.ts'
 import { toGroup } from './convert-auto-scaling.ts'
 import {
   GROUP_INSTANCES_CHUNK,
+  GROUP_NAMES_PER_DESCRIBE,
   INSTANCE_REFRESHES_PAGE_SIZE,
   SCALING_ACTIVITIES_PAGE_SIZE,
 } from './limits.ts'
@@ -24,18 +25,26 @@ export const groupFilters = (query: GroupQuery): Filter[] => {
     : [{ Name: 'tag-key', Values: [query.tagKey] }]
 }
 
+/** Every group the query matches, every page; asked by name in GROUP_NAMES_PER_DESCRIBE chunks when it names some. */
 export const describeGroups = async (ctx: AwsContext, query: GroupQuery): Promise<Group[]> => {
   const filters = groupFilters(query)
-  const groups = await collectPages(async (nextToken) => {
-    const page = await ctx.call('autoscaling:DescribeAutoScalingGroups', () =>
-      ctx.autoScaling.describeAutoScalingGroups({
-        MaxRecords: GROUPS_PAGE_SIZE,
-        NextToken: nextToken,
-        ...(filters.length > 0 ? { Filters: filters } : {}),
-      }),
+  const nameChunks =
+    query.names === undefined ? [undefined] : chunk([...new Set(query.names)], GROUP_NAMES_PER_DESCRIBE)
+  const groups: AutoScalingGroup[] = []
+  for (const names of nameChunks)
+    groups.push(
+      ...(await collectPages(async (nextToken) => {
+        const page = await ctx.call('autoscaling:DescribeAutoScalingGroups', () =>
+          ctx.autoScaling.describeAutoScalingGroups({
+            MaxRecords: GROUPS_PAGE_SIZE,
+            NextToken: nextToken,
+            ...(names === undefined ? {} : { AutoScalingGroupNames: names }),
+            ...(filters.length > 0 ? { Filters: filters } : {}),
+          }),
+        )
+        return { items: page.AutoScalingGroups ?? [], nextToken: page.NextToken }
+      })),
     )
-    return { items: page.AutoScalingGroups ?? [], nextToken: page.NextToken }
-  })
   return groups.map((group) => toGroup(group, ctx.region))
 }
 

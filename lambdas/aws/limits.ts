@@ -50,6 +50,13 @@ export const TARGET_GROUPS_PER_DESCRIBE = 20
  */
 export const INSTANCE_ATTRIBUTE_CONCURRENCY = 10
 
+/**
+ * Group names per DescribeAutoScalingGroups request: "By default, you can only specify up to 50 names"
+ * (https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_DescribeAutoScalingGroups.html). MaxRecords
+ * may raise it; the default is kept, so a request never depends on that.
+ */
+export const GROUP_NAMES_PER_DESCRIBE = 50
+
 /** DescribeInstanceRefreshes returns at most 100 per page; six weeks of refreshes rarely need a second. */
 export const INSTANCE_REFRESHES_PAGE_SIZE = 100
 
@@ -60,6 +67,8 @@ export const INSTANCE_REFRESHES_PAGE_SIZE = 100
 export const API_LIMITS = {
   /** https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_DescribeAutoScalingGroups.html */
   autoScalingGroupsMaxRecords: 100,
+  /** AutoScalingGroupNames: 50 by default, more "using the MaxRecords property" (same page). */
+  autoScalingGroupNamesDefault: 50,
   /** InstanceIds "up to 50", MaxRecords 50 at most: https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_DescribeAutoScalingInstances.html */
   autoScalingInstancesMax: 50,
   /** https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_DescribeScalingActivities.html */

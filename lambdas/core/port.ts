@@ -21,6 +21,11 @@ export interface GroupQuery {
   /** `tag:<key>` = any of values, or `tag-key` when values is empty. Undefined lists every group. */
   readonly tagKey: string | undefined
   readonly tagValues: readonly string[]
+  /**
+   * Only these groups, asked for by name (the tag filter still applies): what a chunk of a region's groups
+   * or one interruption needs, without listing the whole region. Undefined: every group the filter matches.
+   */
+  readonly names?: readonly string[]
 }
 
 export interface LifecycleHook {

@@ -42,9 +42,10 @@ export const observeInstance = async (
   let terminationProtected = false
   if (instance !== undefined && groupName !== undefined) {
     // Only managed groups are listed, so an unmanaged group is simply not found: the same query the
-    // replacer uses, which keeps the two Lambdas in agreement about what is theirs.
+    // replacer uses, which keeps the two Lambdas in agreement about what is theirs. Asked by name: one
+    // request within the two-minute warning, however many groups the region has.
     const [groups, groupHooks] = await Promise.all([
-      cloud.describeGroups(groupQuery(config)),
+      cloud.describeGroups({ ...groupQuery(config), names: [groupName] }),
       memberOf === undefined ? Promise.resolve([]) : cloud.lifecycleHooks(groupName),
     ])
     group = groups.find((candidate) => candidate.name === groupName)

@@ -134,7 +134,11 @@ export const observeRegion = async (
 ): Promise<RegionSnapshot | DeferredRegion> => {
   const { onlyGroups, splitAbove } = scope
   const query = groupQuery(config)
-  const allGroups = await cloud.describeGroups(query)
+  // Some groups asked for (a chunk of a large region, a run request): those are read by name, not the
+  // whole region listed again.
+  const allGroups = await cloud.describeGroups(
+    onlyGroups === undefined ? query : { ...query, names: [...onlyGroups].sort() },
+  )
   const managed = allGroups.filter(
     (g) => isManaged(g.tags, config) && (onlyGroups === undefined || onlyGroups.has(g.name)),
   )

@@ -54,6 +54,30 @@ describe('describeGroups', () => {
     expect(input?.Filters).toEqual(filters)
   })
 
+  it('asks for named groups 50 names a request, the tag filter kept, and for none makes no call', async () => {
+    autoScalingMock.on(DescribeAutoScalingGroupsCommand).callsFake((input) => ({
+      AutoScalingGroups: (input.AutoScalingGroupNames ?? []).map((name: string) => ({
+        ...mixedInstancesGroup,
+        AutoScalingGroupName: name,
+      })),
+    }))
+    const names = Array.from({ length: 120 }, (_, i) => `web-${i}`)
+    const query = { tagKey: 'spot-enabled', tagValues: ['true'] }
+
+    const groups = await testAdapter().cloud.describeGroups({ ...query, names: [...names, 'web-0'] })
+
+    expect(groups.map((g) => g.name)).toEqual(names)
+    const inputs = autoScalingMock.commandCalls(DescribeAutoScalingGroupsCommand).map((c) => c.args[0].input)
+    expect(inputs.map((i) => i.AutoScalingGroupNames?.length)).toEqual([50, 50, 20])
+    for (const input of inputs) {
+      expect(input.Filters).toEqual([{ Name: 'tag:spot-enabled', Values: ['true'] }])
+      expect(input.MaxRecords).toBe(100)
+    }
+    autoScalingMock.resetHistory()
+    await expect(testAdapter().cloud.describeGroups({ ...query, names: [] })).resolves.toEqual([])
+    expect(autoScalingMock).not.toHaveReceivedCommand(DescribeAutoScalingGroupsCommand)
+  })
+
   it('stops when the service repeats a NextToken instead of looping forever', async () => {
     autoScalingMock
       .on(DescribeAutoScalingGroupsCommand)

@@ -478,6 +478,7 @@ export class FakeCloud implements CloudPort {
 }
 
 const matchesQuery = (group: FakeGroup, query: GroupQuery): boolean => {
+  if (query.names !== undefined && !query.names.includes(group.name)) return false
   if (query.tagKey === undefined) return true
   const value = group.tags[query.tagKey]
   return value !== undefined && (query.tagValues.length === 0 || query.tagValues.includes(value))

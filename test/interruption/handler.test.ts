@@ -271,5 +271,9 @@ describe('interruption handler', () => {
       'untagInstances',
       'terminateInGroup',
     ])
+    // The group is read by name: one request, however many groups the region has.
+    expect(cloud.calls.find((c) => c.method === 'describeGroups')?.args[0]).toMatchObject({
+      names: ['web'],
+    })
   })
 })

@@ -562,6 +562,10 @@ describe('replacer', () => {
       Records: [{ eventSource: 'aws:sqs', messageId: 'm2', body: JSON.stringify(chunk) }],
     })
     expect(chunkSummary.regions[0]?.groups).toHaveLength(200)
+    // Its groups are read by name, not the region's 451 listed again.
+    expect(cloud.calls.filter((c) => c.method === 'describeGroups').map((c) => c.args[0])).toEqual([
+      { tagKey: 'spot-enabled', tagValues: ['true'], names: [...(chunks[0] ?? [])].sort() },
+    ])
   })
 
   it('reads termination protection of the instance about to be retired, then of the group once one is protected', async () => {

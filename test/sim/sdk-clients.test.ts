@@ -38,6 +38,14 @@ describe('the simulated SDK clients refuse what AWS refuses', () => {
       'ValidationError',
     ],
     [
+      'DescribeAutoScalingGroups naming 51 groups with MaxRecords at its default',
+      (c: ReturnType<typeof clientsOf>) =>
+        c.autoScaling.describeAutoScalingGroups({
+          AutoScalingGroupNames: Array.from({ length: 51 }, (_, i) => `g-${i}`),
+        }),
+      'ValidationError',
+    ],
+    [
       'DescribeAutoScalingInstances for 51 instances',
       (c: ReturnType<typeof clientsOf>) =>
         c.autoScaling.describeAutoScalingInstances({
@@ -73,6 +81,20 @@ describe('the simulated SDK clients refuse what AWS refuses', () => {
     expect(errorCode(error)).toBe(code)
     expect(error).toMatchObject({ $metadata: { httpStatusCode: 400 } })
     expect([...sim.world.counter.total.values()]).toEqual([1])
+  })
+
+  it('answers for the groups named, up to MaxRecords names, the tag filter applied too', async () => {
+    const sim = testWorld(
+      rawScenario([group('web'), group('api'), group('batch', { tags: { 'spot-enabled': 'false' } })]),
+    )
+    const autoScaling = clientsOf(sim).autoScaling
+    const names = [...Array.from({ length: 97 }, (_, i) => `absent-${i}`), 'web', 'batch', 'api']
+    const answer = await autoScaling.describeAutoScalingGroups({
+      AutoScalingGroupNames: names,
+      MaxRecords: 100,
+      Filters: [{ Name: 'tag:spot-enabled', Values: ['true'] }],
+    })
+    expect(answer.AutoScalingGroups?.map((g) => g.AutoScalingGroupName).sort()).toEqual(['api', 'web'])
   })
 
   it('pages a listing by the size asked and ends it without a token', async () => {

@@ -42,6 +42,13 @@ const matches = (group: SimGroup, filter: Filter): boolean => {
 export const autoScalingReads = (ctx: SimApiContext): Omit<AutoScalingApi, AutoScalingWrite> => ({
   describeAutoScalingGroups: (input) =>
     answer(ctx, 'autoscaling:DescribeAutoScalingGroups', () => {
+      // Up to 50 names by default, more "using the MaxRecords property".
+      checkCount(
+        GROUPS,
+        'group names',
+        input.AutoScalingGroupNames?.length ?? 0,
+        Math.max(API_LIMITS.autoScalingGroupNamesDefault, input.MaxRecords ?? 0),
+      )
       const listing = (): SimGroup[] => {
         const names = input.AutoScalingGroupNames
         const filters = input.Filters ?? []
