@@ -21,23 +21,30 @@ let sessions = 0
  */
 export const runAllRegions = async (world: World, config: GlobalConfig): Promise<void> => {
   const now = world.clock.nowDate()
-  await Promise.all(
-    [...world.regions.keys()].map((region) =>
-      runRegion({
-        cloud: simCloud(
-          world,
-          region,
-          { id: ++sessions, actor: 'replacer', region, crashed: false, failedCalls: 0 },
-          silentLog,
-        ),
-        config,
-        now,
-        log: silentLog,
-        metrics: discardMetrics,
-      }),
-    ),
-  )
+  await Promise.all([...world.regions.keys()].map((region) => regionRun(world, config, now, region)))
 }
+
+/** One replacer region run against the simulated account, as a fresh invocation (a session of its own). */
+const regionRun = (
+  world: World,
+  config: GlobalConfig,
+  now: Date,
+  region: string,
+  scope: { readonly splitAbove?: number; readonly onlyGroups?: readonly string[] } = {},
+): Promise<RegionResult> =>
+  runRegion({
+    cloud: simCloud(
+      world,
+      region,
+      { id: ++sessions, actor: 'replacer', region, crashed: false, failedCalls: 0 },
+      silentLog,
+    ),
+    config,
+    now,
+    log: silentLog,
+    metrics: discardMetrics,
+    ...scope,
+  })
 
 /**
  * Every region as the deployed replacer runs it: one invocation per region, and a region of more than
@@ -53,21 +60,7 @@ export const runRegionsByInvocation = async (
 ): Promise<number> => {
   const now = world.clock.nowDate()
   const run = (region: string, scope: { splitAbove: number } | { onlyGroups: readonly string[] }) =>
-    invocation(() =>
-      runRegion({
-        cloud: simCloud(
-          world,
-          region,
-          { id: ++sessions, actor: 'replacer', region, crashed: false, failedCalls: 0 },
-          silentLog,
-        ),
-        config,
-        now,
-        log: silentLog,
-        metrics: discardMetrics,
-        ...scope,
-      }),
-    )
+    invocation(() => regionRun(world, config, now, region, scope))
   let invocations = 0
   for (const region of world.regions.keys()) {
     const first = await run(region, { splitAbove: FANOUT_GROUPS_PER_REGION_MESSAGE })

@@ -293,32 +293,31 @@ describe('planGroup with instances tagged as spotswap launches', () => {
     ])
   })
 
-  // Chaos seed 1458: the attach failed and the owner scaled out by one meanwhile, so desired reads as
-  // owner + pairs. The launch is left alone until the swap is judged, and its partner gets no second one.
-  it('launches no second replacement for the partner of a launch an open swap may have attached', () => {
-    const { plan, partner, launch } = attachingSwap({
+  /** The attach failed and the owner scaled out by one meanwhile: desired reads as owner + pairs. */
+  const ownerScaledOut = (ownerChanges?: OwnerChanges) => {
+    const swap = attachingSwap({
       members: 3,
       owner: 3,
       desired: 4,
       launchedMinutesAgo: 3,
       recorded: true,
+      ...(ownerChanges === undefined ? {} : { ownerChanges }),
     })
+    const { plan, partner, launch } = swap
+    // The launch is left alone until the swap is judged, and its partner gets no second one.
     expect(plan.actions.filter((a) => a.kind === 'launch-spot' && a.replacing === partner.id)).toEqual([])
     expect(plan.actions.filter((a) => JSON.stringify(a).includes(launch.id))).toEqual([])
+    return swap
+  }
+
+  // Chaos seed 1458.
+  it('launches no second replacement for the partner of a launch an open swap may have attached', () => {
+    const { plan, partner } = ownerScaledOut()
     expect(plan.onDemand.find((s) => s.instanceId === partner.id)?.code).toBe('swap-open')
   })
 
   it('holds the partner of a launch that waits for the activities, and reports the launch as waiting', () => {
-    const { plan, partner, launch } = attachingSwap({
-      members: 3,
-      owner: 3,
-      desired: 4,
-      launchedMinutesAgo: 3,
-      recorded: true,
-      ownerChanges: { kind: 'unreadable', error: 'Throttling: Rate exceeded' },
-    })
-    expect(plan.actions.filter((a) => a.kind === 'launch-spot' && a.replacing === partner.id)).toEqual([])
-    expect(plan.actions.filter((a) => JSON.stringify(a).includes(launch.id))).toEqual([])
+    const { plan, launch } = ownerScaledOut({ kind: 'unreadable', error: 'Throttling: Rate exceeded' })
     expect(plan.untrusted).toBeUndefined()
     expect(plan.instanceSkips).toContainEqual(
       expect.objectContaining({ instanceId: launch.id, code: 'swap-waits' }),
