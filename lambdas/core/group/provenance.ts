@@ -17,7 +17,8 @@
  * carries a swap's id (TAG_SWAP_ID, written just before the attach) unless that swap's record shows the
  * attach never happened (`attach-not-done`, which then removes the id): a run that died right after the
  * attach wrote no TAG_JOINED_GROUP, and a person may take the replacement out before the next run (chaos
- * seeds 5813, 6442, 6950). Members of a managed group are
+ * seeds 5813, 6442, 6950). While only the scaling activities can tell whether that swap attached it, it is
+ * `swap-undecided`: left alone, and judged once they are read (chaos seed 2148). Members of a managed group are
  * the group's, whoever launched them: provenance is only asked about instances outside it, and about the
  * replacements an open swap would retire a partner for (core/swap/recover.ts).
  */
