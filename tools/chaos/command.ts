@@ -114,10 +114,16 @@ const run = async (argv: readonly string[], io: CliIo): Promise<number> => {
       '--jobs runs the cases in child processes: rerun a failing seed alone for --case or --shrink',
     )
   const started = Date.now()
+  // The commit of the code the cases run, read before they start: a commit made during a long sweep is
+  // not the one it tested.
+  const commit = currentCommit(ENGINE_PATHS)
   const record =
     jobs > 1
-      ? await inChildren(runs, seed, jobs, io)
-      : await inThisProcess(runs, seed, io, options.flags.has('case'), options.flags.has('shrink'), started)
+      ? { ...(await inChildren(runs, seed, jobs, io)), commit }
+      : await inThisProcess(runs, seed, io, options.flags.has('case'), options.flags.has('shrink'), {
+          started,
+          commit,
+        })
   const recordPath = options.values.get('record')
   if (recordPath !== undefined) writeFileSync(recordPath, `${JSON.stringify(record, null, 2)}\n`)
   io.out(`${record.passed} passed, ${record.failed} failed\n`)
@@ -130,7 +136,7 @@ const inThisProcess = async (
   io: CliIo,
   printCase: boolean,
   shrink: boolean,
-  started: number,
+  at: { readonly started: number; readonly commit: string },
 ): Promise<SweepRecord> => {
   const summary = await sweep({
     runs,
@@ -149,8 +155,8 @@ const inThisProcess = async (
       io.out(describeFailure(smallest.result, `${replayCommand('FILE')} (the case above saved as FILE)`))
     }
   return {
-    commit: currentCommit(ENGINE_PATHS),
-    date: new Date(started).toISOString(),
+    commit: at.commit,
+    date: new Date(at.started).toISOString(),
     machine: machineDescription(),
     firstSeed: seed,
     runs,
@@ -158,7 +164,7 @@ const inThisProcess = async (
     failed: summary.failed.length,
     failedSeeds: summary.failed.map((f) => f.seed),
     violations: summary.failed.reduce((total, f) => total + f.violations.length, 0),
-    durationSeconds: Math.round((Date.now() - started) / 1000),
+    durationSeconds: Math.round((Date.now() - at.started) / 1000),
   }
 }
 
