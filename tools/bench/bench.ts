@@ -34,6 +34,9 @@ export const runBench = async (
   options: BenchOptions,
 ): Promise<{ results: BenchResults; details: BenchDetails }> => {
   const step = options.onStep ?? (() => {})
+  // The code measured is the code at the start: a commit made during a ten-minute run is not it.
+  const commit = currentCommit()
+  const date = new Date().toISOString()
   const catalog = embeddedCatalog()
   const scenarios: Record<string, Record<PolicyKey, PolicyFigures>> = {}
   const scenarioDetails: Record<string, BenchDetails['scenarios'][string]> = {}
@@ -51,8 +54,8 @@ export const runBench = async (
   const lambda = await measureLambdas(options.quick ? COLD_START_RUNS.quick : COLD_START_RUNS.full)
   return {
     results: {
-      commit: currentCommit(),
-      date: new Date().toISOString(),
+      commit,
+      date,
       machine: machineDescription(),
       scenarios,
       scale: scale.figures,
