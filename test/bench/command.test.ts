@@ -25,6 +25,7 @@ const plan = (state: 'unconverged' | 'converged') => ({
   mode: 'plan' as const,
   state,
   shape: 'at-once' as const,
+  warm: false,
   regions: 2,
   groups: 4,
   instances: 40,
@@ -81,6 +82,7 @@ describe('the results page and table', () => {
   const scale: ScaleDetails = {
     unconverged: plan('unconverged'),
     converged: plan('converged'),
+    warm: { ...plan('unconverged'), warm: true, cpuMs: 7, cpuMsRuns: [7, 8, 6] },
     byInvocation: {
       ...plan('unconverged'),
       shape: 'by-invocation',
@@ -129,6 +131,9 @@ describe('the results page and table', () => {
     // The planning figure is the median run; every run is shown beside it.
     expect(page).toContain(
       '| unconverged | 4 | 12 ms (runs: 14, 12, 11 ms; process 15 ms, of which simulated AWS 3 ms) |',
+    )
+    expect(page).toContain(
+      'its code compiled by V8, its caches filled): 7 ms CPU (runs: 7, 8, 6 ms; process 15 ms, of which simulated AWS 3 ms); peak RSS 120 MB.',
     )
     expect(page).toContain(
       "one invocation per region or chunk of 200 groups (the fan-out queue's), one after another in one process as a warm container would take them: 4 invocations, 13 ms CPU in all (runs: 13, 16, 12 ms), the largest invocation 5 ms; peak RSS 120 MB (100 MB before); ec2:DescribeInstances 2.",

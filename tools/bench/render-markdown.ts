@@ -83,7 +83,7 @@ export const renderResultsMarkdown = (
     ].join('\n')
   })
   const { scale } = results
-  const { unconverged, converged, byInvocation, steady } = details.scale
+  const { unconverged, converged, byInvocation, warm, steady } = details.scale
   const planRow = (m: typeof unconverged) => [
     m.state,
     String(m.unconvergedGroups),
@@ -121,6 +121,8 @@ export const renderResultsMarkdown = (
     ),
     '',
     ...byInvocationLines(byInvocation),
+    `The unconverged pass again, in a process that has just run it once (what a warm container pays on a scheduled run: its code compiled by V8, its caches filled): ${warm.cpuMs} ms CPU (runs: ${warm.cpuMsRuns.join(', ')} ms; process ${warm.processCpuMs} ms, of which simulated AWS ${warm.simulatedAwsCpuMs} ms); peak RSS ${warm.peakRssMb} MB.`,
+    '',
     'Steady state: API requests of one ordinary run on a converged one-region account of 10-instance groups.',
     '',
     table(

@@ -30,6 +30,11 @@ export type ProbeRequest =
       readonly mode: 'plan'
       readonly state: 'unconverged' | 'converged'
       readonly shape?: PlanShape
+      /**
+       * Measure a second pass in the same process, the first unmeasured: what a warm container pays on a
+       * scheduled run (its code compiled by V8, its caches filled). By default the first pass, cold.
+       */
+      readonly warm?: boolean
       readonly regions: number
       readonly groupsPerRegion: number
       readonly instancesPerGroup: number
@@ -40,6 +45,7 @@ export interface PlanMeasurement {
   readonly mode: 'plan'
   readonly state: 'unconverged' | 'converged'
   readonly shape: PlanShape
+  readonly warm: boolean
   /** By invocation: how many, and the engine's CPU for the largest one (what one Lambda pays at most). */
   readonly invocations?: { readonly count: number; readonly largestCpuMs: number }
   readonly regions: number
@@ -137,6 +143,9 @@ const measurePlan = async (request: Extract<ProbeRequest, { mode: 'plan' }>): Pr
     forgetTerminated(world)
   }
   const { config } = parseGlobalConfig({ ...scenario.env, DRY_RUN: 'true' })
+  const warm = request.warm === true
+  // DRY_RUN changes nothing in the account: the measured pass plans the same account again.
+  if (warm) await runAllRegions(world, config)
   globalThis.gc?.()
   const rssBefore = process.memoryUsage().rss
   const peak = peakTracker()
@@ -167,6 +176,7 @@ const measurePlan = async (request: Extract<ProbeRequest, { mode: 'plan' }>): Pr
     mode: 'plan',
     state: request.state,
     shape,
+    warm,
     ...(invocations === undefined ? {} : { invocations }),
     regions: request.regions,
     groups: request.regions * request.groupsPerRegion,

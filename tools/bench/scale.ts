@@ -53,6 +53,8 @@ export interface ScaleDetails {
   readonly converged: MedianPlan
   /** The unconverged pass as deployed: one invocation per region or chunk of groups (informative). */
   readonly byInvocation: MedianPlan
+  /** The unconverged pass run a second time in the same process, as a warm container would (informative). */
+  readonly warm: MedianPlan
   readonly steady: readonly SteadyMeasurement[]
 }
 
@@ -71,9 +73,10 @@ export const measureScale = async (
   const plan = async (
     state: 'unconverged' | 'converged',
     shape: PlanShape = 'at-once',
+    warm = false,
   ): Promise<MedianPlan> => {
     onStep(
-      `planning ${size.regions} regions × ${size.groupsPerRegion} groups × ${size.instancesPerGroup} instances, ${state}, ${shape}`,
+      `planning ${size.regions} regions × ${size.groupsPerRegion} groups × ${size.instancesPerGroup} instances, ${state}, ${shape}${warm ? ', warm' : ''}`,
     )
     const runs: PlanMeasurement[] = []
     for (let run = 0; run < PLAN_RUNS; run++)
@@ -82,6 +85,7 @@ export const measureScale = async (
           mode: 'plan',
           state,
           shape,
+          warm,
           regions: size.regions,
           groupsPerRegion: size.groupsPerRegion,
           instancesPerGroup: size.instancesPerGroup,
@@ -94,6 +98,7 @@ export const measureScale = async (
   const unconverged = await plan('unconverged')
   const converged = await plan('converged')
   const byInvocation = await plan('unconverged', 'by-invocation')
+  const warm = await plan('unconverged', 'at-once', true)
   const steady: SteadyMeasurement[] = []
   for (const groups of size.steadyGroups) {
     onStep(`steady-state API calls, ${groups} groups`)
@@ -115,6 +120,6 @@ export const measureScale = async (
       peakRssMb: unconverged.peakRssMb,
       steadyStateApiCalls: steady.map((s) => [s.groups, s.calls] as const),
     },
-    details: { unconverged, converged, byInvocation, steady },
+    details: { unconverged, converged, byInvocation, warm, steady },
   }
 }

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest'
+import { type PlanMeasurement, probe } from '../../tools/bench/scale-probe.ts'
+
+const tiny = {
+  mode: 'plan',
+  state: 'unconverged',
+  regions: 1,
+  groupsPerRegion: 3,
+  instancesPerGroup: 2,
+} as const
+
+describe('the scale probe', () => {
+  it('measures only the second pass when warm: the same requests as one cold pass, none of the first', async () => {
+    const cold = (await probe(tiny)) as PlanMeasurement
+    const warm = (await probe({ ...tiny, warm: true })) as PlanMeasurement
+    expect([cold.warm, warm.warm]).toEqual([false, true])
+    expect(Object.keys(cold.apiCalls).length).toBeGreaterThan(0)
+    // DRY_RUN changes nothing, so the second pass asks what the first asked, minus what the caches keep.
+    for (const [operation, count] of Object.entries(warm.apiCalls))
+      expect(count).toBeLessThanOrEqual(cold.apiCalls[operation] ?? 0)
+    expect(warm.apiCalls['ec2:DescribeInstanceTypes']).toBeUndefined()
+    expect(warm.apiCalls['autoscaling:DescribeAutoScalingGroups']).toBe(
+      cold.apiCalls['autoscaling:DescribeAutoScalingGroups'],
+    )
+    expect(warm.unconvergedGroups).toBe(cold.unconvergedGroups)
+  }, 60_000)
+})
