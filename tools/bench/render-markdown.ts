@@ -43,6 +43,10 @@ const sweepParagraph = (sweep: SweepStatus): string =>
       ? `bench/chaos-sweep.json is unusable: ${sweep.error}.`
       : sweepLine(sweep)
 
+/** A planning pass's CPU beside its median: every run, and the process's CPU with the simulator's share. */
+const cpuDetail = (m: MedianPlan): string =>
+  `runs: ${m.cpuMsRuns.join(', ')} ms; process ${m.processCpuMs} ms, of which simulated AWS ${m.simulatedAwsCpuMs} ms`
+
 /**
  * The unconverged pass as deployed: each region, or each chunk of a region's groups, an invocation of
  * its own. Informative: the target is the heavier pass above.
@@ -87,7 +91,7 @@ export const renderResultsMarkdown = (
   const planRow = (m: typeof unconverged) => [
     m.state,
     String(m.unconvergedGroups),
-    `${m.cpuMs} ms (runs: ${m.cpuMsRuns.join(', ')} ms; process ${m.processCpuMs} ms, of which simulated AWS ${m.simulatedAwsCpuMs} ms)`,
+    `${m.cpuMs} ms (${cpuDetail(m)})`,
     `${m.wallMs} ms`,
     `${m.rssBeforeMb} MB`,
     `${m.peakRssMb} MB`,
@@ -121,7 +125,7 @@ export const renderResultsMarkdown = (
     ),
     '',
     ...byInvocationLines(byInvocation),
-    `The unconverged pass again, in a process that has just run it once (what a warm container pays on a scheduled run: its code compiled by V8, its caches filled): ${warm.cpuMs} ms CPU (runs: ${warm.cpuMsRuns.join(', ')} ms; process ${warm.processCpuMs} ms, of which simulated AWS ${warm.simulatedAwsCpuMs} ms); peak RSS ${warm.peakRssMb} MB.`,
+    `The unconverged pass again, in a process that has just run it once (what a warm container pays on a scheduled run: its code compiled by V8, its caches filled): ${warm.cpuMs} ms CPU (${cpuDetail(warm)}); peak RSS ${warm.peakRssMb} MB.`,
     '',
     'Steady state: API requests of one ordinary run on a converged one-region account of 10-instance groups.',
     '',

@@ -58,6 +58,8 @@ export interface ApiGateDeps {
 
 export class ApiGate {
   private readonly ec2 = new Ec2Throttle()
+  /** Inside a metered part: a nested one is already counted. */
+  private metering = false
 
   constructor(private readonly deps: ApiGateDeps) {}
 
@@ -95,8 +97,6 @@ export class ApiGate {
       this.metering = false
     }
   }
-
-  private metering = false
 
   private pass<T>(session: Session, operation: string, effect: () => T, options: GateOptions): T {
     if (session.crashed) throw new SimulatedCrashError(operation)
