@@ -52,14 +52,35 @@ const TEMPLATE_RESOURCE_TYPES = [
 const TEMPLATE_REASON =
   "CreateFleet launches from each group's own launch template, so the subnets, security groups, key pairs, volumes and AMIs it references are only known at run time; limited to this account's resources of the types a launch uses, plus public/shared AMIs and snapshots"
 
+/**
+ * Spot only. CreateFleet's row in the service authorization reference lists no `ec2:InstanceMarketType`
+ * for `instance` (RunInstances's row does), so the market cannot be a condition of CreateFleet itself:
+ * an instant fleet is also authorized as RunInstances on the instances it launches, and that check
+ * carries the market type
+ * (https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonec2.html,
+ * https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/ec2-fleet-prerequisites.html#ec2-fleet-iam-users).
+ */
+const ONLY_SPOT = { 'ec2:InstanceMarketType': 'spot' } as const
+
 const launch = (): Grant[] => [
   {
-    sid: 'LaunchTaggedSpotInstances',
-    actions: ['ec2:CreateFleet', 'ec2:RunInstances'],
+    sid: 'CreateTaggedFleets',
+    actions: ['ec2:CreateFleet'],
     resources: [ec2Arn('fleet/*'), ec2Arn('instance/*')],
     conditions: LAUNCH_REQUEST_TAGS,
     wildcardReason:
       'fleet and instance ids do not exist before the launch; the aws:RequestTag conditions require spotswap’s launch tags on both',
+  },
+  {
+    sid: 'LaunchTaggedSpotInstances',
+    actions: ['ec2:RunInstances'],
+    resources: [ec2Arn('instance/*')],
+    conditions: {
+      ...LAUNCH_REQUEST_TAGS,
+      StringEquals: { ...LAUNCH_REQUEST_TAGS.StringEquals, ...ONLY_SPOT },
+    },
+    wildcardReason:
+      'instance ids do not exist before the launch; only spot instances, and only with spotswap’s launch tags (aws:RequestTag)',
   },
   {
     sid: 'LaunchFromGroupTemplates',

@@ -200,10 +200,10 @@ const terminateUnattachedLaunches = (): Grant => ({
 /**
  * Tags on existing instances: adding is limited to `spotswap:` keys (markers, the swap outcome), because
  * adding `launched-for-asg` or `launched-by-autospotting` to an arbitrary instance would make it
- * terminable above. Removing `launched-for-asg` only ever narrows what spotswap may do. Both must name
- * their keys: DeleteTags without keys deletes every tag.
+ * terminable above. Removing is limited to the keys each role removes (`launched-for-asg` only ever
+ * narrows what spotswap may do). Both must name their keys: DeleteTags without keys deletes every tag.
  */
-const tagExistingInstances = (): Grant[] => [
+const tagExistingInstances = (removable: readonly string[]): Grant[] => [
   {
     sid: 'TagInstancesWithSpotSwapKeys',
     actions: ['ec2:CreateTags'],
@@ -215,16 +215,15 @@ const tagExistingInstances = (): Grant[] => [
     sid: 'UntagInstances',
     actions: ['ec2:DeleteTags'],
     resources: [ANY_INSTANCE],
-    conditions: {
-      'ForAllValues:StringLike': {
-        'aws:TagKeys': [SPOTSWAP_TAG_KEYS, TAG_LAUNCHED_FOR_GROUP, TAG_REPLACING_INSTANCE],
-      },
-      Null: KEYS_NAMED,
-    },
-    wildcardReason:
-      'instance ids are only known at run time; aws:TagKeys allows removing only spotswap: tags, launched-for-asg and launched-for-replacing-instance',
+    conditions: { 'ForAllValues:StringLike': { 'aws:TagKeys': [...removable] }, Null: KEYS_NAMED },
+    wildcardReason: `instance ids are only known at run time; aws:TagKeys allows removing only ${removable.join(', ')}`,
   },
 ]
+
+/** The replacer unnames a closed swap's members, releases a pair and settles members (replacer/execute.ts). */
+const REPLACER_REMOVES = [SPOTSWAP_TAG_KEYS, TAG_LAUNCHED_FOR_GROUP, TAG_REPLACING_INSTANCE]
+/** The interruption handler only unmarks a doomed launch before it leaves (core/interruption). */
+const INTERRUPTION_REMOVES = [TAG_LAUNCHED_FOR_GROUP]
 
 const describeStacks = (): Grant => ({
   sid: 'ReadStackStatus',
@@ -246,18 +245,17 @@ export const replacerGrants = (options: PermissionOptions): Grant[] => [
   describeStacks(),
   changeManagedGroups(
     'SwapInManagedGroups',
-    [
-      'autoscaling:AttachInstances',
-      'autoscaling:DetachInstances',
-      'autoscaling:TerminateInstanceInAutoScalingGroup',
-    ],
+    // Never DetachInstances: a swap's members leave through TerminateInstanceInAutoScalingGroup.
+    ['autoscaling:AttachInstances', 'autoscaling:TerminateInstanceInAutoScalingGroup'],
     options,
   ),
   resizeManagedGroups(options),
   tagManagedGroups(options),
+  // Spot only: `ec2:InstanceMarketType` on RunInstances, which CreateFleet's own row cannot carry
+  // (launch-permissions.ts, list_amazonec2.html in the service authorization reference).
   ...launchGrants(options.passableRoles ?? DEFAULT_PASSABLE_ROLES),
   terminateUnattachedLaunches(),
-  ...tagExistingInstances(),
+  ...tagExistingInstances(REPLACER_REMOVES),
 ]
 
 /**
@@ -276,5 +274,5 @@ export const interruptionGrants = (selector: GroupSelector): Grant[] => [
   // The swap record, written ahead of a decrement that takes a half-done pair away.
   tagManagedGroups(selector, ['autoscaling:CreateOrUpdateTags']),
   terminateUnattachedLaunches(),
-  ...tagExistingInstances(),
+  ...tagExistingInstances(INTERRUPTION_REMOVES),
 ]

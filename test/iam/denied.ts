@@ -180,6 +180,10 @@ export const NEVER: readonly (readonly [string, IamRequest])[] = [
   ],
   // Unmanaged groups
   [
+    'detach a member of a group that is not opted in',
+    { action: 'autoscaling:DetachInstances', resource: GROUP, context: UNMANAGED_GROUP },
+  ],
+  [
     'attach to a group that is not opted in',
     { action: 'autoscaling:AttachInstances', resource: GROUP, context: UNMANAGED_GROUP },
   ],
@@ -198,11 +202,27 @@ export const NEVER: readonly (readonly [string, IamRequest])[] = [
     },
   ],
   [
+    'launch an on-demand instance, even with spotswap’s launch tags',
+    {
+      action: 'ec2:RunInstances',
+      resource: `arn:aws:ec2:${REGION}:${ACCOUNT}:instance/*`,
+      context: { ...requestTags(LAUNCH_TAGS), 'ec2:InstanceMarketType': 'on-demand' },
+    },
+  ],
+  [
+    'launch an instance whose market is not stated (every spot launch states it)',
+    {
+      action: 'ec2:RunInstances',
+      resource: `arn:aws:ec2:${REGION}:${ACCOUNT}:instance/*`,
+      context: requestTags(LAUNCH_TAGS),
+    },
+  ],
+  [
     'run an instance without launched-by-autospotting',
     {
       action: 'ec2:RunInstances',
       resource: `arn:aws:ec2:${REGION}:${ACCOUNT}:instance/*`,
-      context: requestTags(withoutLaunchedBy),
+      context: { ...requestTags(withoutLaunchedBy), 'ec2:InstanceMarketType': 'spot' },
     },
   ],
   // KMS and SSM

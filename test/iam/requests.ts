@@ -9,6 +9,7 @@ import { ACCOUNT, REGION } from './support/template.ts'
 export type Caller = 'replacer' | 'interruption'
 const BOTH: readonly Caller[] = ['replacer', 'interruption']
 const REPLACER: readonly Caller[] = ['replacer']
+const INTERRUPTION: readonly Caller[] = ['interruption']
 
 export interface Call {
   readonly by: readonly Caller[]
@@ -98,8 +99,12 @@ export const spotswapCalls = (queues: Queues): Record<string, Call[]> => ({
       request: { action: 'autoscaling:AttachInstances', resource: GROUP, context: MANAGED_GROUP },
     },
   ],
+  // Only the interruption handler detaches (a doomed member, when EC2 terminates it anyway).
   'autoscaling:DetachInstances': [
-    { by: BOTH, request: { action: 'autoscaling:DetachInstances', resource: GROUP, context: MANAGED_GROUP } },
+    {
+      by: INTERRUPTION,
+      request: { action: 'autoscaling:DetachInstances', resource: GROUP, context: MANAGED_GROUP },
+    },
   ],
   'autoscaling:TerminateInstanceInAutoScalingGroup': [
     {
@@ -199,12 +204,24 @@ export const spotswapCalls = (queues: Queues): Record<string, Call[]> => ({
     },
   ],
   'ec2:DeleteTags': [
+    // Settling members, releasing a pair, unnaming a closed swap's members (replacer/execute.ts).
+    {
+      by: REPLACER,
+      request: {
+        action: 'ec2:DeleteTags',
+        resource: INSTANCE,
+        context: {
+          'aws:TagKeys': ['launched-for-asg', 'launched-for-replacing-instance', 'spotswap:swap-id'],
+        },
+      },
+    },
+    // A doomed launch loses launched-for-asg before it leaves (core/interruption/interruption.ts).
     {
       by: BOTH,
       request: {
         action: 'ec2:DeleteTags',
         resource: INSTANCE,
-        context: { 'aws:TagKeys': ['launched-for-asg', 'launched-for-replacing-instance', 'spotswap:swap'] },
+        context: { 'aws:TagKeys': ['launched-for-asg'] },
       },
     },
   ],
@@ -217,7 +234,7 @@ export const spotswapCalls = (queues: Queues): Record<string, Call[]> => ({
   'sqs:SendMessage': [
     { by: REPLACER, request: { action: 'sqs:SendMessage', resource: queues.fanout } },
     { by: BOTH, request: { action: 'sqs:SendMessage', resource: queues.runRequests } },
-    { by: ['interruption'], request: { action: 'sqs:SendMessage', resource: queues.deadlines } },
+    { by: INTERRUPTION, request: { action: 'sqs:SendMessage', resource: queues.deadlines } },
     // Not an adapter call: Lambda sends a failed asynchronous invocation with the function's role.
     { by: BOTH, request: { action: 'sqs:SendMessage', resource: queues.failedEvents } },
   ],
@@ -226,7 +243,9 @@ export const spotswapCalls = (queues: Queues): Record<string, Call[]> => ({
 /**
  * One CreateFleet is authorised as CreateFleet and RunInstances on each resource it names or creates,
  * plus what EC2 checks for the template's contents: the instance role (PassRole), a `resolve:ssm:` image,
- * customer-managed EBS keys, and the spot service-linked role on an account's first spot launch.
+ * customer-managed EBS keys, and the spot service-linked role on an account's first spot launch. Only the
+ * RunInstances check of the instance carries `ec2:InstanceMarketType` (the evaluator refuses the key on
+ * CreateFleet's, as the service authorization reference lists it).
  */
 const launchRequests = (): Call[] => {
   const launch = (action: string, resource: string, context?: IamRequest['context']): Call => ({

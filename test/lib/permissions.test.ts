@@ -57,7 +57,6 @@ describe('the IAM policies', () => {
 describe("the replacer's permissions", () => {
   it.each([
     'autoscaling:AttachInstances',
-    'autoscaling:DetachInstances',
     'autoscaling:TerminateInstanceInAutoScalingGroup',
     'autoscaling:UpdateAutoScalingGroup',
     'autoscaling:CreateOrUpdateTags',
@@ -113,6 +112,28 @@ describe("the replacer's permissions", () => {
       expect.arrayContaining(['arn:aws:ec2:*::image/*', 'arn:aws:ec2:*::snapshot/*']),
     )
     expect(template?.Resource.every((r) => !r.endsWith(':*') && !r.includes(':fleet/'))).toBe(true)
+  })
+
+  it('run only spot instances, and only with its launch tags', () => {
+    const onInstances = allowing(replacer, 'ec2:RunInstances').filter((s) =>
+      s.Resource.includes(ANY_INSTANCE),
+    )
+    expect(onInstances.map((s) => s.Condition)).toEqual([
+      {
+        StringEquals: {
+          'aws:RequestTag/launched-by-autospotting': 'true',
+          'ec2:InstanceMarketType': 'spot',
+        },
+        Null: {
+          'aws:RequestTag/launched-for-asg': 'false',
+          'aws:RequestTag/launched-for-replacing-instance': 'false',
+        },
+      },
+    ])
+  })
+
+  it('never detach: a swap’s members leave through Auto Scaling’s terminate', () => {
+    expect(grants(replacer, 'autoscaling:DetachInstances')).toBe(false)
   })
 
   it('tag new resources only as part of the launch that creates them, and existing ones only with named spotswap: keys', () => {
@@ -218,6 +239,15 @@ describe("the interruption handler's permissions", () => {
       expect(allowing(interruption, action)).toHaveLength(1)
     },
   )
+
+  it('remove only launched-for-asg from instances, and only by name', () => {
+    expect(allowing(interruption, 'ec2:DeleteTags').map((s) => s.Condition)).toEqual([
+      {
+        'ForAllValues:StringLike': { 'aws:TagKeys': ['launched-for-asg'] },
+        Null: { 'aws:TagKeys': 'false' },
+      },
+    ])
+  })
 
   it('write only spotswap: tags on managed groups (the swap record), and never remove group tags', () => {
     const statements = allowing(interruption, 'autoscaling:CreateOrUpdateTags')
