@@ -941,3 +941,32 @@ describe('isRegionCovered', () => {
     expect(isRegionCovered(region, { regions })).toBe(expected)
   })
 })
+
+describe('an interrupted replacement on a stale swap record that holds no pair', () => {
+  it.each([
+    ['waiting', 'v2 id=s1 phase=waiting owner=4 pairs=0 started=2026-01-01T00:00:00.000Z'],
+    ['after its last step', 'v2 id=s1 phase=retiring owner=4 pairs=0 step=i-0000000000000abcd'],
+  ])('leaves without a decrement (%s), so desired capacity never drops below the owner’s', (_, record) => {
+    const partner = anInstance()
+    const instance = launchedSpot({
+      tags: {
+        [TAG_LAUNCHED_FOR_GROUP]: 'web',
+        [TAG_REPLACING_INSTANCE]: partner.id,
+        'spotswap:swap-id': 's1',
+      },
+    })
+    const snapshot = attached(instance, {
+      env: { TERMINATION_NOTIFICATION_ACTION: 'terminate' },
+      groupTags: { [TAG_SWAP]: record },
+    })
+    const group = snapshot.group as NonNullable<typeof snapshot.group>
+    // Desired is the owner's own figure: the record holds no unit a decrement could give back.
+    const withPartner = {
+      ...snapshot,
+      group: { ...group, desiredCapacity: 4, members: [...group.members, memberOf(partner)] },
+    }
+    const actions = decideInterruption(interruption(instance), withPartner).actions
+    expect(actions.filter((a) => a.kind === 'record-swap')).toEqual([])
+    expect(actions.find((a) => a.kind === 'terminate-in-group')).toMatchObject({ decrement: false })
+  })
+})
