@@ -403,3 +403,32 @@ describe('planGroup with a swap record and pairs that are not spotswap launches'
     )
   })
 })
+
+describe('planGroup with a swap record whose only pair in view is a launch outside the group', () => {
+  const started = minutesAgo(20)
+  const forgedRecord = `v2 id=s1 phase=waiting owner=2 pairs=1 started=${started.toISOString()}`
+  const planWith = (launch: Instance) => {
+    const fleet = onDemandFleet(3)
+    return planGroup(
+      planInput(fleet, {
+        launched: [launch],
+        groupOverrides: { desiredCapacity: 3, tags: { [TAG_SWAP]: forgedRecord } },
+        ownerChanges: { kind: 'read', changes: [] },
+      }),
+    )
+  }
+
+  it('gives back no unit when that launch, carrying the swap’s id, is not spotswap’s (a forged record)', () => {
+    const partner = anInstance()
+    const planted = spotFor(partner, {
+      tags: { ...spotFor(partner).tags, [TAG_LAUNCH_TEMPLATE_ID]: 'lt-0planted', [TAG_SWAP_ID]: 's1' },
+    })
+    const actions = planWith(planted).actions
+    expect(actions.filter((a) => a.kind === 'give-back' || a.kind === 'complete-swap')).toEqual([])
+  })
+
+  it('gives the unit back when nothing in view speaks against the record', () => {
+    const actions = planWith(spotFor(anInstance())).actions
+    expect(actions.filter((a) => a.kind === 'give-back')).toHaveLength(1)
+  })
+})
