@@ -177,3 +177,18 @@ describe('isPermanentLaunchErrorCode', () => {
     expect(isPermanentLaunchErrorCode(code)).toBe(permanent)
   })
 })
+
+describe('isNotFound reads a message only for a ValidationError', () => {
+  it.each([
+    // A launch template's own parts that are gone: the launch fails, the instance asked about is not gone.
+    ['InvalidAMIID.NotFound', "The image id '[ami-0abc]' does not exist"],
+    ['InvalidSubnetID.NotFound', "The subnet ID 'subnet-0abc' does not exist"],
+    ['InvalidKeyPair.NotFound', "The key pair 'web' does not exist"],
+    ['AccessDenied', 'User is not authorized to perform this action: the policy was not found'],
+    ['ResourceContention', 'The instance i-0abc is not part of Auto Scaling group web yet'],
+  ])('%s "%s" is not a missing resource, and ignoreNotFound passes it on', async (code, message) => {
+    const error = awsError(code, message, 400)
+    expect(isNotFound(error)).toBe(false)
+    await expect(ignoreNotFound(Promise.reject(error))).rejects.toBe(error)
+  })
+})
