@@ -5,7 +5,12 @@
  */
 import { Aws } from 'aws-cdk-lib'
 import type { GlobalConfig } from '../lambdas/core/config/config.ts'
-import { TAG_LAUNCHED_BY, TAG_LAUNCHED_FOR_GROUP, TAG_REPLACING_INSTANCE } from '../lambdas/core/constants.ts'
+import {
+  TAG_LAUNCHED_BY,
+  TAG_LAUNCHED_FOR_GROUP,
+  TAG_REPLACING_INSTANCE,
+  TAG_SWAP_ID,
+} from '../lambdas/core/constants.ts'
 import type { Grant } from './grant.ts'
 import { launchGrants } from './launch-permissions.ts'
 import { DEFAULT_PASSABLE_ROLES, type PassableRoles } from './pass-role.ts'
@@ -220,9 +225,13 @@ const tagExistingInstances = (removable: readonly string[]): Grant[] => [
   },
 ]
 
-/** The replacer unnames a closed swap's members, releases a pair and settles members (replacer/execute.ts). */
-const REPLACER_REMOVES = [SPOTSWAP_TAG_KEYS, TAG_LAUNCHED_FOR_GROUP, TAG_REPLACING_INSTANCE]
-/** The interruption handler only unmarks a doomed launch before it leaves (core/interruption). */
+/**
+ * The keys each role's code removes from instances (test/iam/removed-keys.ts reads them from the source):
+ * the replacer unnames a closed swap's members, releases a pair and settles members (replacer/execute.ts);
+ * the interruption handler only unmarks a doomed launch before it leaves (core/interruption). No other
+ * marker may be removed: without `spotswap:joined-group`, say, a taken-out instance would look unjoined.
+ */
+const REPLACER_REMOVES = [TAG_SWAP_ID, TAG_LAUNCHED_FOR_GROUP, TAG_REPLACING_INSTANCE]
 const INTERRUPTION_REMOVES = [TAG_LAUNCHED_FOR_GROUP]
 
 const describeStacks = (): Grant => ({

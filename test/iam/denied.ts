@@ -133,6 +133,10 @@ export const NEVER: readonly (readonly [string, IamRequest])[] = [
     { action: 'ec2:DeleteTags', resource: INSTANCE, context: { 'aws:TagKeys': ['spotswap:swap', 'Name'] } },
   ],
   [
+    'delete spotswap:joined-group, which keeps an instance taken out of its group untouchable',
+    { action: 'ec2:DeleteTags', resource: INSTANCE, context: { 'aws:TagKeys': ['spotswap:joined-group'] } },
+  ],
+  [
     'delete the launched-by-autospotting tag',
     {
       action: 'ec2:DeleteTags',

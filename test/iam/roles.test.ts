@@ -8,7 +8,8 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../lib/support/app.ts'
 import { sdkCalls } from '../lib/support/sdk-calls.ts'
 import { NEVER } from './denied.ts'
-import { type Call, type Caller, type Queues, spotswapCalls } from './requests.ts'
+import { removedKeys } from './removed-keys.ts'
+import { type Call, type Caller, INSTANCE, type Queues, spotswapCalls } from './requests.ts'
 import { type Decision, evaluate, type IamRequest } from './support/evaluate.ts'
 import { ACCOUNT, type PolicyDocument, ResolvedTemplate } from './support/template.ts'
 
@@ -98,6 +99,17 @@ describe.each(CALL_NAMES)('%s', (name) => {
 describe.each(CALLERS)('the %s role may never', (caller) => {
   it.each(NEVER)('%s', async (_why, request) => {
     expect(await as(caller, request)).not.toBe('Allowed')
+  })
+})
+
+describe.each(CALLERS)('the tag keys the %s removes from instances', (caller) => {
+  it('are every one its role may remove, call site by call site', async () => {
+    const removals = removedKeys()[caller]
+    expect(removals.length).toBeGreaterThan(0)
+    for (const { site, keys } of removals) {
+      const request = { action: 'ec2:DeleteTags', resource: INSTANCE, context: { 'aws:TagKeys': [...keys] } }
+      expect(await as(caller, request), `${site}: ${keys.join(', ')}`).toBe('Allowed')
+    }
   })
 })
 

@@ -147,11 +147,11 @@ describe("the replacer's permissions", () => {
     expect(conditions).toHaveLength(2)
   })
 
-  it('remove only named spotswap: tags, launched-for-asg and launched-for-replacing-instance from instances', () => {
+  it('remove only spotswap:swap-id, launched-for-asg and launched-for-replacing-instance from instances, by name', () => {
     expect(allowing(replacer, 'ec2:DeleteTags').map((s) => s.Condition)).toEqual([
       {
         'ForAllValues:StringLike': {
-          'aws:TagKeys': ['spotswap:*', 'launched-for-asg', 'launched-for-replacing-instance'],
+          'aws:TagKeys': ['spotswap:swap-id', 'launched-for-asg', 'launched-for-replacing-instance'],
         },
         Null: { 'aws:TagKeys': 'false' },
       },
