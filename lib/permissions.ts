@@ -260,8 +260,8 @@ export const replacerGrants = (options: PermissionOptions): Grant[] => [
   ),
   resizeManagedGroups(options),
   tagManagedGroups(options),
-  // Spot only: `ec2:InstanceMarketType` on RunInstances, which CreateFleet's own row cannot carry
-  // (launch-permissions.ts, list_amazonec2.html in the service authorization reference).
+  // Spot only: `ec2:InstanceMarketType` on RunInstances; CreateFleet's row carries no such key
+  // (https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonec2.html).
   ...launchGrants(options.passableRoles ?? DEFAULT_PASSABLE_ROLES),
   terminateUnattachedLaunches(),
   ...tagExistingInstances(REPLACER_REMOVES),
