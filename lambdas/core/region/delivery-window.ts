@@ -2,11 +2,11 @@
  * Whether a region run may start, given its fan-out message's delivery. Two runs of a region must never
  * overlap (docs/reliability.md). The FIFO message group hands out one message of a region at a time, and
  * hands it out again only once its visibility timeout is over: SQS hides a received message for the
- * visibility timeout, and Lambda leaves a failed batch to come back when it ends
- * (https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-configure.html). Lambda stops an invocation
- * at its timeout. So a run that Lambda must end before its message can be handed out again cannot
- * overlap the next delivery; a run that starts too late for that (the poller retried a throttled
- * invocation) does nothing, and the region's next message runs it.
+ * visibility timeout, and Lambda leaves a failed batch to come back when it ends, while it retries a
+ * throttled invocation until then (https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-errorhandling.html).
+ * Lambda stops an invocation at its timeout. So a run that Lambda must end before its message can be
+ * handed out again cannot overlap the next delivery; a run that starts too late for that (a retried
+ * throttled invocation) does nothing, and the region's next message runs it.
  */
 
 /** What an SQS record says about its message's deliveries. */
