@@ -186,6 +186,7 @@ export class SpotSwapDashboard extends Construct {
           handled(Metric.InstanceRefreshUnreadable, 'Groups whose instance refreshes were unreadable'),
           handled(Metric.UntrustedInstances, 'Instances tagged as launches, left alone'),
           handled(Metric.PlanBudgetExceeded, 'Groups over their planning budget'),
+          handled(Metric.RegionRunsNotStarted, 'Region runs started too late to finish in time'),
           handled(Metric.IgnoredEvents, 'Ignored (not a managed group)'),
         ],
         THIRD,

@@ -17,6 +17,7 @@ import {
   FANOUT_RETENTION,
   FANOUT_VISIBILITY_TIMEOUT,
   RUN_REQUEST_RETENTION,
+  RUN_REQUEST_VISIBILITY_TIMEOUT,
 } from './sizing.ts'
 
 /**
@@ -63,7 +64,7 @@ export const createFanoutQueues = (scope: Construct): FanoutQueues => {
 export const createRunRequestQueue = (scope: Construct): Queue => {
   const queue = new Queue(scope, 'RunRequestQueue', {
     ...COMMON,
-    visibilityTimeout: Duration.seconds(FANOUT_VISIBILITY_TIMEOUT),
+    visibilityTimeout: Duration.seconds(RUN_REQUEST_VISIBILITY_TIMEOUT),
     retentionPeriod: RUN_REQUEST_RETENTION,
   })
   Validations.of(queue).acknowledge({

@@ -1,6 +1,7 @@
 /** Every sizing number of the deployment, with the reason for it. Change one here, never inline. */
 import { Duration } from 'aws-cdk-lib'
 import { RetentionDays } from 'aws-cdk-lib/aws-logs'
+import { FANOUT_VISIBILITY_SECONDS, REPLACER_TIMEOUT_SECONDS } from '../lambdas/core/constants.ts'
 
 /**
  * Lambda gives CPU in proportion to memory (1,769 MB = one vCPU). A region run parses the instance-type
@@ -17,7 +18,7 @@ export const REPLACER_MEMORY_MB = 1024
  * swaps. Three minutes leaves ample headroom for a large region while keeping a stuck run from holding
  * its region's FIFO message group for long.
  */
-export const REPLACER_TIMEOUT = Duration.minutes(3)
+export const REPLACER_TIMEOUT = Duration.seconds(REPLACER_TIMEOUT_SECONDS)
 
 /**
  * The interruption handler has 120 seconds in total, so its cold start matters more than its cost:
@@ -48,10 +49,22 @@ export const replacerMaxEventAge = (schedulePeriod: Duration): Duration =>
   Duration.seconds(Math.min(schedulePeriod.toSeconds(), LAMBDA_MAX_EVENT_AGE.toSeconds()))
 
 /**
- * AWS recommends a visibility timeout of at least six times the function timeout for an SQS event
- * source, so a message whose invocation was throttled or retried is not redelivered while still running.
+ * The fan-out queue's visibility timeout: one function timeout and half a minute (210 s), not the six
+ * timeouts AWS recommends for an SQS event source "to retry if your function is throttled"
+ * (https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-configure.html). A crashed run's message holds
+ * its region's FIFO message group for this long: at six timeouts (18 minutes) a 0.5% chance of a crash
+ * per API request made steady-web converge in 151-201 minutes instead of 20 (three seeds); at 210 s, in 26-31.
+ * What six timeouts protect against, a run still going when its message comes back, is ruled out inside
+ * the run instead: it starts only if Lambda must stop it before then (core/region/delivery-window.ts),
+ * so one that the poller started over 25 s late does nothing and the next message runs the region.
  */
-export const FANOUT_VISIBILITY_TIMEOUT = REPLACER_TIMEOUT.toSeconds() * 6
+export const FANOUT_VISIBILITY_TIMEOUT = FANOUT_VISIBILITY_SECONDS
+
+/**
+ * Run requests only enqueue fan-out work and may run beside anything: AWS's recommended six function
+ * timeouts, so a throttled invocation is retried before the message comes back.
+ */
+export const RUN_REQUEST_VISIBILITY_TIMEOUT = REPLACER_TIMEOUT.toSeconds() * 6
 
 /** Three failed runs of the same region message mean a real problem: park it in the DLQ and alarm. */
 export const FANOUT_MAX_RECEIVE_COUNT = 3

@@ -205,3 +205,21 @@ export const GROUP_CONCURRENCY = 8
  * region's other groups proceed.
  */
 export const PLAN_WORK_UNITS_PER_GROUP = 5_000_000
+
+/**
+ * The replacer's function timeout (lib/sizing.ts REPLACER_TIMEOUT says why three minutes). Here because a
+ * region run checks, before it starts, that Lambda ends it before its fan-out message can be delivered again.
+ */
+export const REPLACER_TIMEOUT_SECONDS = 180
+/**
+ * How late after SQS hands out a fan-out message its run may still start: Lambda's poller retrying a
+ * throttled invocation, a cold start. A run that starts later does nothing (core/region/delivery-window.ts).
+ */
+export const FANOUT_LATE_START_SECONDS = 30
+/**
+ * The fan-out queue's visibility timeout: a run that starts in time ends (Lambda stops it at its timeout)
+ * before its message can be handed out again, and a crashed run's region waits this long, not six timeouts.
+ */
+export const FANOUT_VISIBILITY_SECONDS = REPLACER_TIMEOUT_SECONDS + FANOUT_LATE_START_SECONDS
+/** SQS's receive timestamps are approximate and its clock is not Lambda's: a few seconds of doubt. */
+export const FANOUT_CLOCK_SKEW_MS = 5_000

@@ -42,6 +42,12 @@ export const Metric = {
   GroupsManaged: 'GroupsManaged',
   RunDurationMs: 'RunDurationMs',
   /**
+   * Region runs that did nothing because Lambda could not have ended them before their fan-out message is
+   * delivered again (core/region/delivery-window.ts): the poller started them late, or their record had
+   * no readable receipt time. The region's next message runs it.
+   */
+  RegionRunsNotStarted: 'RegionRunsNotStarted',
+  /**
    * Instances tagged as spotswap's launches that provenance refused (core/group/provenance.ts): left alone.
    * Anything above 0 means someone else writes spotswap's tags.
    */

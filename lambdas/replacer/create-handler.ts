@@ -6,6 +6,8 @@ import type { ConfigError, GlobalConfig } from '../core/config/config.ts'
 import { parseGlobalConfig } from '../core/config/global-config.ts'
 import { isRegionCovered } from '../core/config/managed.ts'
 import { parseInvocation } from '../core/events/invocation.ts'
+import { DIMENSION_REGION, Metric } from '../core/metric-names.ts'
+import { readDeliveries, regionRunVerdict } from './delivery.ts'
 import type { ReplacerDeps } from './deps.ts'
 import { regionWorkEvent, replacerEvents } from './event-registry.ts'
 import { ReasonMemory } from './reasons.ts'
@@ -43,7 +45,7 @@ export const createHandler = (deps: ReplacerDeps): ReplacerHandler => {
   // Lives as long as the Lambda container: each on-demand member's reason is logged when it changes.
   const reasons = new ReasonMemory()
 
-  return async (event) => {
+  return async (event, context) => {
     const parsed = parseGlobalConfig(deps.env)
     const { config } = parsed
     const errors = [...parsed.errors, ...deploymentErrors(deps.env, config)]
@@ -63,6 +65,12 @@ export const createHandler = (deps: ReplacerDeps): ReplacerHandler => {
     const work: Work[] = []
     const ignored: { messageId: string | undefined; reason: string }[] = []
     let enqueued: string[] | undefined
+    const deliveryCheck = {
+      deliveries: readDeliveries(event),
+      onLambda: deps.env.AWS_LAMBDA_FUNCTION_NAME !== undefined,
+      now: deps.now(),
+      context,
+    }
     /** A run for one group (a launch event, a run request): through the queue when there is one. */
     const oneGroup = async (
       region: string,
@@ -117,6 +125,17 @@ export const createHandler = (deps: ReplacerDeps): ReplacerHandler => {
             })
             break
           }
+          {
+            // Started only if Lambda ends it before its message can come back (core/region/delivery-window.ts).
+            const verdict = regionRunVerdict(deliveryCheck, messageId)
+            if (!verdict.start) {
+              ignored.push({ messageId, reason: `${verdict.reason}: ${verdict.detail}` })
+              deps.metrics.emit({ [DIMENSION_REGION]: parsed.detail.region }, [
+                { name: Metric.RegionRunsNotStarted, unit: 'Count', value: 1 },
+              ])
+              break
+            }
+          }
           work.push({ region: parsed.detail.region, onlyGroups: parsed.detail.groups, messageId })
           break
         case 'instance-launch-successful': {
@@ -148,8 +167,8 @@ export const createHandler = (deps: ReplacerDeps): ReplacerHandler => {
     for (const item of ignored) deps.log.warn('event ignored', item)
 
     // A failed region run is not handed back to SQS: in the FIFO queue a message waiting out its visibility
-    // timeout (18 minutes) holds every later run of its region, health looks and deadlines included, while
-    // the next scheduled run (a few minutes away) reconciles everything the failed one would have done.
+    // timeout (210 s) holds every later run of its region, health looks and deadlines included, while
+    // the next scheduled run reconciles everything the failed one would have done.
     const regions = await Promise.all(work.map((w) => runWork(deps, reasons, config, w)))
     return {
       ok: regions.every((r) => r.error === undefined),

@@ -77,6 +77,37 @@ describe('spotswap simulate', () => {
     )
   })
 
+  it("replaces the scenario's faults with --faults, keeping the fields it does not name", async () => {
+    const file = scenarioFile()
+    const run = await runCli([
+      'simulate',
+      '--scenario',
+      file,
+      '--faults',
+      'crashRate=0.05',
+      '--json',
+      'r.json',
+    ])
+    expect(run.code).toBe(0)
+    const scenario = loadScenarioFile(file)
+    const crashing = { ...scenario, faults: { ...scenario.faults, crashRate: 0.05 } }
+    const report = JSON.parse(run.files.get('r.json') ?? '{}')
+    expect(report).toEqual(JSON.parse(JSON.stringify(await simulate(crashing))))
+    expect(report).not.toEqual(JSON.parse(JSON.stringify(await simulate(scenario))))
+  })
+
+  it.each([
+    ['crashRate=2', 'crashRate must be a number from 0 to 1'],
+    ['crashRate=-0.1', 'crashRate must be a number from 0 to 1'],
+    ['throttle=yes', 'throttle must be true or false'],
+    ['crashes=0.1', "unknown key 'crashes'"],
+    ['crashRate', "'crashRate' is not KEY=VALUE"],
+  ])('refuses --faults %s and exits 2', async (faults, message) => {
+    const run = await runCli(['simulate', '--scenario', scenarioFile(), '--faults', faults])
+    expect(run.code).toBe(2)
+    expect(run.err).toContain(message)
+  })
+
   it('exits 2 with the usage for an unknown option, and for an unknown command', async () => {
     const option = await runCli(['simulate', '--scenrio', 'x.json'])
     expect(option.code).toBe(2)

@@ -100,9 +100,16 @@ describe('the fan-out queue', () => {
     expect(resourceOf(template, 'AWS::SQS::Queue', 'FanoutQueue').properties).toMatchObject({
       FifoQueue: true,
       SqsManagedSseEnabled: true,
-      VisibilityTimeout: 6 * 180,
+      VisibilityTimeout: 180 + 30,
       RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [dlq.logicalId, 'Arn'] }, maxReceiveCount: 3 },
     })
+  })
+
+  it('hides a received region message for one replacer timeout and half a minute: a crashed run holds its region that long, not six timeouts', () => {
+    const visibility = resourceOf(template, 'AWS::SQS::Queue', 'FanoutQueue').properties.VisibilityTimeout
+    const timeout = lambda('Replacer').properties.Timeout
+    // Lambda refuses an SQS event source whose function timeout exceeds the queue's visibility timeout.
+    expect(visibility).toBe(Number(timeout) + 30)
   })
 
   it('feeds the replacer one region at a time, leaving one concurrency slot for ticks and launch events', () => {

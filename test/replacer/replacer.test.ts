@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
+  FANOUT_VISIBILITY_SECONDS,
   TAG_JOINED_GROUP,
   TAG_LAUNCH_TEMPLATE_ID,
   TAG_REPLACEMENT_ATTEMPT,
@@ -224,7 +225,7 @@ describe('replacer', () => {
       body: JSON.stringify({ source: 'spotswap', 'detail-type': 'Region Work', region, detail: { region } }),
     })
     const summary = await h.run({ Records: [record('us-east-1', 'm1'), record('us-west-2', 'm2')] })
-    // A message handed back would hold the region's FIFO message group for its 18-minute visibility timeout.
+    // A message handed back would hold the region's FIFO message group for its visibility timeout.
     expect(summary).not.toHaveProperty('batchItemFailures')
     expect(summary.ok).toBe(false)
     expect(summary.regions.find((r) => r.region === 'us-west-2')?.error).toMatch(/Throttling/)
@@ -660,5 +661,73 @@ describe('the replacer on Lambda', () => {
     const summary = await h.run()
     expect(summary.ok).toBe(true)
     expect(h.recorded.enqueued.map((m) => m.groupId)).toEqual(['us-east-1'])
+  })
+
+  describe('a region run from the fan-out queue', () => {
+    const onLambda = { AWS_LAMBDA_FUNCTION_NAME: 'spotswap-replacer', FANOUT_QUEUE_URL: 'https://sqs/q.fifo' }
+    const work = {
+      source: 'spotswap',
+      'detail-type': 'Region Work',
+      region: 'us-east-1',
+      detail: { region: 'us-east-1' },
+    }
+    /** A fan-out record as Lambda's SQS poller delivers it, SQS's receipt attributes as strings. */
+    const delivered = (attributes: Record<string, string>) => ({
+      Records: [{ eventSource: 'aws:sqs', messageId: 'm1', body: JSON.stringify(work), attributes }],
+    })
+    const receivedSecondsAgo = (seconds: number, count = 1) =>
+      delivered({
+        ApproximateFirstReceiveTimestamp: String(START.getTime() - seconds * 1000),
+        ApproximateReceiveCount: String(count),
+      })
+    /** Lambda's context: the whole three-minute timeout left, as at the start of an invocation. */
+    const context = { getRemainingTimeInMillis: () => 180_000 }
+    const notStarted = (h: ReturnType<typeof harness>) =>
+      h.recorded.metrics.flatMap((m) => m.values.filter((v) => v.name === 'RegionRunsNotStarted'))
+
+    it('runs when Lambda stops it before SQS can deliver its message again', async () => {
+      const cloud = cloudWithFleet(2)
+      const h = harness({ 'us-east-1': cloud }, onLambda)
+      const summary = await h.run(receivedSecondsAgo(20), context)
+      expect(summary.ignored).toBeUndefined()
+      expect(cloud.mutations.map((c) => c.method)).toContain('launchSpot')
+      expect(notStarted(h)).toEqual([])
+    })
+
+    it('does nothing when started too late for that (a retried throttled invocation), and says so', async () => {
+      const cloud = cloudWithFleet(2)
+      const h = harness({ 'us-east-1': cloud }, onLambda)
+      const summary = await h.run(receivedSecondsAgo(40), context)
+      expect(cloud.calls).toEqual([])
+      expect(summary.ok).toBe(true)
+      expect(summary.ignored).toEqual([
+        { messageId: 'm1', reason: expect.stringMatching(/^late-delivery: this invocation may run until/) },
+      ])
+      expect(notStarted(h)).toEqual([{ name: 'RegionRunsNotStarted', unit: 'Count', value: 1 }])
+    })
+
+    it('judges a redelivered message by its receive count', async () => {
+      const cloud = cloudWithFleet(2)
+      const h = harness({ 'us-east-1': cloud }, onLambda)
+      await h.run(receivedSecondsAgo(FANOUT_VISIBILITY_SECONDS + 20, 2), context)
+      expect(cloud.mutations.map((c) => c.method)).toContain('launchSpot')
+    })
+
+    it.each([
+      ['no attributes', {}],
+      [
+        'a timestamp that is not one',
+        { ApproximateFirstReceiveTimestamp: 'soon', ApproximateReceiveCount: '1' },
+      ],
+    ])(
+      'does nothing on Lambda when the record has %s: it cannot prove the run ends in time',
+      async (_what, attributes) => {
+        const cloud = cloudWithFleet(2)
+        const h = harness({ 'us-east-1': cloud }, onLambda)
+        const summary = await h.run(delivered(attributes), context)
+        expect(cloud.calls).toEqual([])
+        expect(summary.ignored?.[0]?.reason).toMatch(/^unreadable-delivery: SQS record without a readable/)
+      },
+    )
   })
 })

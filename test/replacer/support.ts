@@ -89,7 +89,7 @@ export const harness = (
   for (const cloud of Object.values(clouds)) cloud.now = () => now
   return {
     recorded,
-    run: (event: unknown = scheduled) => replace(event),
+    run: (event: unknown = scheduled, context?: unknown) => replace(event, context),
     advanceMinutes: (minutes: number) => {
       now = new Date(now.getTime() + minutes * 60_000)
     },

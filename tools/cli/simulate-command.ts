@@ -3,9 +3,10 @@
  * offline account of a scenario (the built-in one by default) and prints what happened per group.
  */
 
-import { describeOptions, type OptionSpec, parseOptions } from '../shared/args.ts'
+import { describeOptions, type OptionSpec, parseOptions, UsageError } from '../shared/args.ts'
 import type { CliIo, Command } from '../shared/io.ts'
 import { pct, renderTable, usd } from '../shared/table.ts'
+import type { FaultConfig } from '../sim/faults.ts'
 import type { SimulationReport } from '../sim/report.ts'
 import { ScenarioError } from '../sim/scenario/check.ts'
 import { BUILTIN_SCENARIO, loadScenarioFile } from '../sim/scenario/load.ts'
@@ -21,6 +22,13 @@ const OPTIONS: readonly OptionSpec[] = [
     kind: 'value',
     placeholder: 'FILE',
     description: 'scenario JSON (default: the built-in account)',
+  },
+  {
+    name: 'faults',
+    kind: 'value',
+    placeholder: 'K=V,...',
+    description:
+      "replace the scenario's faults, e.g. crashRate=0.005,apiErrorRate=0 (rates per API request; throttle=true|false)",
   },
   { name: 'json', kind: 'value', placeholder: 'FILE', description: 'write the full report as JSON' },
   {
@@ -40,6 +48,34 @@ spot prices and capacity traces, and reports savings, availability and what happ
 ${describeOptions(OPTIONS)}`
 
 const VIOLATIONS_SHOWN = 10
+
+const RATES = ['apiErrorRate', 'crashRate'] as const
+
+/** `--faults crashRate=0.005,apiErrorRate=0`: the fields named replace the scenario's, the others stay. */
+export const parseFaultsOption = (text: string, base: FaultConfig): FaultConfig => {
+  const faults: { -readonly [K in keyof FaultConfig]: FaultConfig[K] } = { ...base }
+  for (const pair of text.split(',')) {
+    const [key = '', value = '', ...extra] = pair.split('=').map((part) => part.trim())
+    if (extra.length > 0 || value === '')
+      throw new UsageError(`--faults: '${pair}' is not KEY=VALUE`, '--faults')
+    if (key === 'throttle') {
+      if (value !== 'true' && value !== 'false')
+        throw new UsageError(`--faults: throttle must be true or false, not '${value}'`, '--faults')
+      faults.throttle = value === 'true'
+    } else if ((RATES as readonly string[]).includes(key)) {
+      const rate = Number(value)
+      if (!/^\d*\.?\d+(e-?\d+)?$/i.test(value) || !(rate >= 0 && rate <= 1))
+        throw new UsageError(`--faults: ${key} must be a number from 0 to 1, not '${value}'`, '--faults')
+      faults[key as (typeof RATES)[number]] = rate
+    } else {
+      throw new UsageError(
+        `--faults: unknown key '${key}' (${[...RATES, 'throttle'].join(', ')})`,
+        '--faults',
+      )
+    }
+  }
+  return faults
+}
 
 /** Under the table: every on-demand instance above its group's minimum at the end, and why (issue 16). */
 const stillOnDemandLines = (report: SimulationReport): string[] => {
@@ -117,6 +153,8 @@ const run = async (argv: readonly string[], io: CliIo): Promise<number> => {
     io.err(`${error.message}\n`)
     return 2
   }
+  const faults = options.values.get('faults')
+  if (faults !== undefined) scenario = { ...scenario, faults: parseFaultsOption(faults, scenario.faults) }
   const progress = io.progressStream
     ? createProgress(`simulating ${scenario.name}`, io.progressStream)
     : undefined

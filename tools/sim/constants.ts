@@ -50,11 +50,11 @@ export const SIM_ACCOUNT_ID = '123456789012'
 export const INITIAL_INSTANCE_AGE_HOURS = 24
 
 /**
- * The fan-out queue's visibility timeout (lib/sizing.ts FANOUT_VISIBILITY_TIMEOUT, six replacer
- * timeouts): a region run that crashed or failed is delivered again this long after it was received, and
- * its region's FIFO message group holds every later run until then.
+ * The fan-out queue's visibility timeout (lib/sizing.ts FANOUT_VISIBILITY_TIMEOUT, one replacer timeout
+ * and half a minute): a region run that crashed is delivered again this long after it was received, and its
+ * region's FIFO message group holds every later run until then.
  */
-export const FANOUT_VISIBILITY_SECONDS = 18 * 60
+export { FANOUT_VISIBILITY_SECONDS } from '../../lambdas/core/constants.ts'
 
 /** lib/sizing.ts FANOUT_MAX_RECEIVE_COUNT: a region message received this often goes to the dead-letter queue. */
 export const FANOUT_MAX_RECEIVES = 3

@@ -10,6 +10,7 @@
  * (https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues-understanding-logic.html).
  * After FANOUT_MAX_RECEIVES receipts it goes to the dead-letter queue and the group moves on.
  */
+import type { FanoutDelivery } from '../../lambdas/core/region/delivery-window.ts'
 import { Priority, type SimClock } from './clock.ts'
 import { FANOUT_MAX_RECEIVES, FANOUT_VISIBILITY_SECONDS } from './constants.ts'
 
@@ -24,6 +25,8 @@ export type RunOutcome = 'done' | 'redeliver'
 interface Message {
   readonly work: RegionWork
   receives: number
+  /** When the message was first handed out (SQS's ApproximateFirstReceiveTimestamp). */
+  firstReceivedMs?: number
 }
 
 /** One region's message group. */
@@ -34,7 +37,7 @@ export class RegionMessageGroup {
 
   constructor(
     private readonly clock: SimClock,
-    private readonly run: (work: RegionWork) => Promise<RunOutcome>,
+    private readonly run: (work: RegionWork, delivery: FanoutDelivery) => Promise<RunOutcome>,
   ) {}
 
   /**
@@ -56,7 +59,9 @@ export class RegionMessageGroup {
     for (let message = this.waiting.shift(); message !== undefined; message = this.waiting.shift()) {
       const receivedMs = this.clock.now
       message.receives++
-      const outcome = await this.run(message.work)
+      message.firstReceivedMs ??= receivedMs
+      const delivery = { firstReceivedMs: message.firstReceivedMs, receiveCount: message.receives }
+      const outcome = await this.run(message.work, delivery)
       if (outcome === 'redeliver' && message.receives < FANOUT_MAX_RECEIVES) {
         const kept = message
         this.clock.schedule(

@@ -4,18 +4,24 @@
  * the real AWS adapter over simulated SDK clients (cloud.ts). Around each, the invariants are checked.
  *
  * Replacer runs go through the region's message group of the FIFO fan-out queue (fanout-queue.ts), as
- * deployed: they never overlap on a region, and a crashed or failed run is delivered again after the
- * visibility timeout. The interruption handler is another Lambda and may run beside a replacer run
+ * deployed: they never overlap on a region, and a crashed run is delivered again after the visibility
+ * timeout (one function timeout and half a minute). The interruption handler is another Lambda and may run beside a replacer run
  * (the invariants are then checked around both together); a failed or crashed handler invocation is
  * retried as Lambda retries asynchronous invocations, a deadline reminder as its queue redelivers it.
  */
 
 import type { GlobalConfig } from '../../lambdas/core/config/config.ts'
 import { isRegionCovered } from '../../lambdas/core/config/managed.ts'
+import {
+  FANOUT_CLOCK_SKEW_MS,
+  FANOUT_VISIBILITY_SECONDS,
+  REPLACER_TIMEOUT_SECONDS,
+} from '../../lambdas/core/constants.ts'
 import { interruptionDeadlineEvent } from '../../lambdas/core/events/definitions.ts'
 import type { Log, MetricsSink } from '../../lambdas/core/log.ts'
 import type { GroupPlan } from '../../lambdas/core/plan/actions.ts'
 import type { CloudPort } from '../../lambdas/core/port.ts'
+import { type FanoutDelivery, judgeDelivery } from '../../lambdas/core/region/delivery-window.ts'
 import { createHandler } from '../../lambdas/interruption/create-handler.ts'
 import { ReasonMemory } from '../../lambdas/replacer/reasons.ts'
 import { runRegion } from '../../lambdas/replacer/run-region.ts'
@@ -56,6 +62,8 @@ export interface InvocationContext {
 
 export interface InvocationStats {
   replacerRuns: number
+  /** Region messages whose run would not have ended before the message could come back: not started. */
+  runsNotStarted: number
   crashedRuns: number
   failedRuns: number
   handlerInvocations: number
@@ -82,7 +90,13 @@ interface OpenStep {
 }
 
 export class Invocations {
-  readonly stats: InvocationStats = { replacerRuns: 0, crashedRuns: 0, failedRuns: 0, handlerInvocations: 0 }
+  readonly stats: InvocationStats = {
+    replacerRuns: 0,
+    runsNotStarted: 0,
+    crashedRuns: 0,
+    failedRuns: 0,
+    handlerInvocations: 0,
+  }
   private sessions = 0
   private events = 0
   private reminders = 0
@@ -146,14 +160,35 @@ export class Invocations {
   runReplacer(region: string, onlyGroup?: string): Promise<void> {
     let group = this.fanout.get(region)
     if (group === undefined) {
-      group = new RegionMessageGroup(this.ctx.world.clock, (work) => this.replacerRun(region, work.onlyGroup))
+      group = new RegionMessageGroup(this.ctx.world.clock, (work, delivery) =>
+        this.replacerRun(region, work.onlyGroup, delivery),
+      )
       this.fanout.set(region, group)
     }
     return group.send({ onlyGroup })
   }
 
-  /** One delivery of a region message: a crashed run keeps its message for redelivery. */
-  private async replacerRun(region: string, onlyGroup: string | undefined): Promise<RunOutcome> {
+  /**
+   * One delivery of a region message: a crashed run keeps its message for redelivery. As deployed
+   * (replacer/delivery.ts), it starts only if Lambda stops it before its message can come back; the
+   * simulated poller invokes at once, so only a visibility timeout too short for the function's would stop it.
+   */
+  private async replacerRun(
+    region: string,
+    onlyGroup: string | undefined,
+    delivery: FanoutDelivery,
+  ): Promise<RunOutcome> {
+    const verdict = judgeDelivery({
+      delivery,
+      endsByMs: this.ctx.world.clock.now + REPLACER_TIMEOUT_SECONDS * 1000,
+      visibilitySeconds: FANOUT_VISIBILITY_SECONDS,
+      skewMs: FANOUT_CLOCK_SKEW_MS,
+    })
+    if (!verdict.start) {
+      this.stats.runsNotStarted++
+      this.ctx.log.warn('event ignored', { region, reason: `${verdict.reason}: ${verdict.detail}` })
+      return 'done'
+    }
     const session = this.session('replacer', region)
     this.stats.replacerRuns++
     let outcome: RunOutcome = 'done'
