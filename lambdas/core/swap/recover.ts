@@ -159,14 +159,18 @@ const recoverNamed = (
         : releaseAndClose('owner-changed', input, halfDone, record.originalMaxSize, detail),
     )
   }
+  // Fewer in service than desired is often the owner's own scale-out still booting: when the activities
+  // are not read yet, they are read and the group planned again, so an owner's change closes the swap in
+  // this run instead of holding its MaxSize raise one more (chaos seed 2630 with redelivery at 210 s).
   if (input.inService.length < group.desiredCapacity)
-    return withReleased(
-      waitFor(
+    return withReleased({
+      ...waitFor(
         'backfill-booting',
         halfDone,
         `${input.inService.length} in service of desired ${group.desiredCapacity}`,
       ),
-    )
+      ...(owner === undefined ? { awaitingActivities: true } : {}),
+    })
   return withReleased(finishPairs(input, judged.record, halfDone, judged.vanished))
 }
 

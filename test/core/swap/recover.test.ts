@@ -346,6 +346,31 @@ describe('finishing a swap an earlier run left', () => {
     })
   })
 
+  it('asks for the scaling activities while a backfill boots, and waits once they show no change', () => {
+    const fleet = onDemandFleet(3)
+    const s1 = spotFor(fleet[0] as Instance)
+    const input = (ownerChanges: PlanInput['ownerChanges']) =>
+      planInput([...fleet, s1], {
+        groupOverrides: { desiredCapacity: 5, maxSize: 5, tags: { [TAG_SWAP_DESIRED]: '5/1' } },
+        ownerChanges,
+      })
+    // An owner's scale-out still booting reads the same: the activities tell, in this run.
+    expect(planGroup(input(undefined)).awaitingActivities).toBe(true)
+    expect(planGroup(input({ kind: 'read', changes: [] })).awaitingActivities).toBeUndefined()
+  })
+
+  it('closes the swap in the same run when the activities show the owner scaled while it boots', () => {
+    const fleet = onDemandFleet(3)
+    const s1 = spotFor(fleet[0] as Instance)
+    const plan = planGroup(
+      planInput([...fleet, s1], {
+        groupOverrides: { desiredCapacity: 5, maxSize: 5, tags: { [TAG_SWAP_DESIRED]: '5/1' } },
+        ownerChanges: { kind: 'read', changes: [{ at: NOW, from: 3, to: 5, cause: '' }] },
+      }),
+    )
+    expect(recoveryKinds(plan.actions)).toContain('close-swap')
+  })
+
   it('finishes outside the cron window: finishing a swap is not a new change', () => {
     const fleet = onDemandFleet(2)
     const s1 = spotFor(fleet[0] as Instance)
