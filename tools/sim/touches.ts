@@ -7,11 +7,8 @@
  */
 
 import { isNotFound, isTransient } from '../../lambdas/aws/errors.ts'
-import {
-  DOOMED_SWAP_DEADLINE_SECONDS,
-  TAG_INTERRUPTION_WARNED,
-  TAG_REPLACING_INSTANCE,
-} from '../../lambdas/core/constants.ts'
+import { DOOMED_SWAP_DEADLINE_SECONDS, TAG_REPLACING_INSTANCE } from '../../lambdas/core/constants.ts'
+import { INTERRUPTION_NOTICE_SECONDS } from './constants.ts'
 import type { Session } from './faults.ts'
 import { describeServing, isServing } from './load-balancers.ts'
 import { isActiveMember, isRunningOrPending, type SimRegion } from './state.ts'
@@ -153,11 +150,14 @@ export const recordRetired = (
 /**
  * Replacements of `partner` spotswap attached to its group that do not serve now (InService and healthy
  * in every load balancer of the group), each described with why. None when EC2 takes the partner anyway:
- * it was warned and its swap's deadline has passed.
+ * EC2 warned it (the simulator's own interruption, never a tag anyone may write) and its swap's deadline
+ * has passed.
  */
 export const unservedReplacements = (region: SimRegion, partner: string, nowMs: number): string[] => {
   const group = region.groupOf(partner)
-  const warnedAt = Date.parse(region.instances.get(partner)?.tags[TAG_INTERRUPTION_WARNED] ?? '')
+  const interruptAtMs = region.instances.get(partner)?.interruptAtMs
+  const warnedAt =
+    interruptAtMs === undefined ? Number.NaN : interruptAtMs - INTERRUPTION_NOTICE_SECONDS * 1000
   if (group === undefined || nowMs >= warnedAt + DOOMED_SWAP_DEADLINE_SECONDS * 1000) return []
   const unserved: string[] = []
   for (const id of group.members.keys()) {
