@@ -192,6 +192,19 @@ describe('invariant 7: a swap never retires a partner while its replacement is n
     expect(await retiring(sim, (cloud) => cloud.terminateInGroup(partner.id, true))).toHaveLength(1)
   })
 
+  it.each([
+    ['EC2 never warned (a forged tag)', false, 1],
+    ['EC2 warned', true, 0],
+  ])('judges a replacer releasing without a decrement a spot member %s', async (_, warned, expected) => {
+    const { sim, replacement } = await swapped({})
+    const member = sim.region.instances.get(replacement) as SimInstance
+    member.tags = { ...member.tags, [TAG_INTERRUPTION_WARNED]: '2020-01-01T00:00:00.000Z' }
+    if (warned) member.interruptAtMs = sim.world.clock.now + 1000
+    const violations = await retiring(sim, (cloud) => cloud.terminateInGroup(replacement, false))
+    expect(violations).toHaveLength(expected)
+    if (expected > 0) expect(violations[0]?.detail).toContain('never warned it')
+  })
+
   it('leaves the interruption handler and failed requests out: only a retirement AWS applied for a replacer run counts', async () => {
     const { sim, partner } = await swapped()
     expect(

@@ -50,7 +50,8 @@ export type WriteRecord =
     }
   /**
    * A replacer run took `instanceId` out of its group while replacements of it that spotswap attached
-   * did not serve yet (`replacements`: each with why).
+   * did not serve yet (`replacements`: each with why), or (`unwarned`) took a spot member out without a
+   * decrement, as it releases a member EC2 interrupts, though EC2 never warned it.
    */
   | {
       readonly kind: 'retired-before-serving'
@@ -58,6 +59,7 @@ export type WriteRecord =
       readonly instanceId: string
       readonly group: string
       readonly replacements: readonly string[]
+      readonly unwarned?: true
     }
   /** CreateFleet started a new spot instance replacing `partner`; `alongside` describes replacements already alive. */
   | {
@@ -181,12 +183,27 @@ export const prepareRetirements = (
   operation: string,
   ids: readonly string[],
   nowMs: number,
+  decrement: boolean,
 ): { commit: () => void } => {
   if (session.actor !== 'replacer') return { commit: () => {} }
   const entries: WriteRecord[] = ids.flatMap((instanceId) => {
     const replacements = unservedReplacements(region, instanceId, nowMs)
     const group = region.groupOf(instanceId)?.name
-    return replacements.length === 0 || group === undefined
+    if (group === undefined) return []
+    const instance = region.instances.get(instanceId)
+    // The replacer takes a spot member out without a decrement only to release one EC2 interrupts.
+    if (!decrement && instance?.lifecycle === 'spot' && instance.interruptAtMs === undefined)
+      return [
+        {
+          kind: 'retired-before-serving' as const,
+          operation,
+          instanceId,
+          group,
+          replacements,
+          unwarned: true as const,
+        },
+      ]
+    return replacements.length === 0
       ? []
       : [{ kind: 'retired-before-serving' as const, operation, instanceId, group, replacements }]
   })
