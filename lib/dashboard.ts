@@ -185,6 +185,7 @@ export class SpotSwapDashboard extends Construct {
           handled(Metric.UnclassifiedScalingActivities, 'Scaling activities in an unknown wording'),
           handled(Metric.InstanceRefreshUnreadable, 'Groups whose instance refreshes were unreadable'),
           handled(Metric.UntrustedInstances, 'Instances tagged as launches, left alone'),
+          handled(Metric.UntrustedMarkers, 'Interruption markers EC2 does not confirm, ignored'),
           handled(Metric.PlanBudgetExceeded, 'Groups over their planning budget'),
           handled(Metric.RegionRunsNotStarted, 'Region runs started too late to finish in time'),
           handled(Metric.IgnoredEvents, 'Ignored (not a managed group)'),

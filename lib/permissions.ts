@@ -80,6 +80,8 @@ const REPLACER_READS = [
   'ec2:DescribeInstanceTypes',
   'ec2:DescribeInstances',
   'ec2:DescribeRegions',
+  // EC2's own record of an interruption (the Spot request status), for members tagged as warned.
+  'ec2:DescribeSpotInstanceRequests',
   'ec2:DescribeSpotPriceHistory',
   // The zones of a group's subnets, when the owner moved the group off a member's subnet.
   'ec2:DescribeSubnets',

@@ -39,6 +39,7 @@ import { trafficHealth } from './load-balancers.ts'
 import { describeInstanceTypes, describeSpotPrices } from './market.ts'
 import { onDemandPrices } from './pricing.ts'
 import type { AwsClients } from './sdk.ts'
+import { spotRequestStatuses } from './spot-requests.ts'
 import { stackStatuses } from './stacks.ts'
 import { subnetZones } from './subnets.ts'
 
@@ -106,6 +107,7 @@ export const createAwsCloud = (region: string, deps: AwsCloudDeps): CloudPort =>
     instanceRefreshes: using(instanceRefreshes),
     groupOfInstances: using(groupOfInstances),
     subnetZones: using(subnetZones),
+    spotRequestStatuses: using(spotRequestStatuses),
     scalingActivities: using(scalingActivities),
     trafficHealth: using(trafficHealth),
     launchSpot: using(launchSpot),

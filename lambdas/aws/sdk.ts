@@ -49,6 +49,8 @@ import type {
   DescribeInstancesCommandOutput,
   DescribeInstanceTypesCommandInput,
   DescribeInstanceTypesCommandOutput,
+  DescribeSpotInstanceRequestsCommandInput,
+  DescribeSpotInstanceRequestsCommandOutput,
   DescribeSpotPriceHistoryCommandInput,
   DescribeSpotPriceHistoryCommandOutput,
   DescribeSubnetsCommandInput,
@@ -88,6 +90,10 @@ export interface Ec2Api {
     DescribeSpotPriceHistoryCommandOutput
   >
   readonly describeSubnets: SdkCall<DescribeSubnetsCommandInput, DescribeSubnetsCommandOutput>
+  readonly describeSpotInstanceRequests: SdkCall<
+    DescribeSpotInstanceRequestsCommandInput,
+    DescribeSpotInstanceRequestsCommandOutput
+  >
   readonly createFleet: SdkCall<CreateFleetCommandInput, CreateFleetCommandOutput>
   readonly createLaunchTemplate: SdkCall<CreateLaunchTemplateCommandInput, CreateLaunchTemplateCommandOutput>
   readonly deleteLaunchTemplate: SdkCall<DeleteLaunchTemplateCommandInput, DeleteLaunchTemplateCommandOutput>

@@ -34,6 +34,12 @@ export const TAG_INTERRUPTION_WARNED = 'spotswap:interruption-warned'
  */
 export const DOOMED_SWAP_DEADLINE_SECONDS = 100
 /**
+ * EC2 warns two minutes before it interrupts a spot instance
+ * (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/spot-instance-termination-notices.html): a warning
+ * time already on the member is believed only within this much before the event being handled.
+ */
+export const INTERRUPTION_NOTICE_SECONDS = 120
+/**
  * When the interruption handler asks for replacer runs of the group, seconds after the warning: one at
  * once to launch the replacement, then two to swap it in as soon as it runs (a spot instance is usually
  * running within a minute of its launch), the last one still 30 s before EC2 takes the instance.

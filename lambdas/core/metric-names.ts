@@ -52,6 +52,11 @@ export const Metric = {
    * Anything above 0 means someone else writes spotswap's tags.
    */
   UntrustedInstances: 'UntrustedInstances',
+  /**
+   * Spot members tagged `spotswap:interruption-warned` whose interruption EC2 does not confirm (their Spot
+   * request status, core/interruption/confirmation.ts): never acted on. Above 0, someone else writes the tag.
+   */
+  UntrustedMarkers: 'UntrustedMarkers',
   /** Groups whose plan ran over its work budget this run (PLAN_WORK_UNITS_PER_GROUP): skipped. */
   PlanBudgetExceeded: 'PlanBudgetExceeded',
   /** Scaling-activity sentences in none of Auto Scaling's known wordings (core/group/scaling-activities.ts). */

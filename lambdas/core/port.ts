@@ -149,6 +149,11 @@ export interface CloudPort {
   instanceRefreshes(groupName: string): Promise<InstanceRefresh[]>
   /** Each subnet's Availability Zone (DescribeSubnets); subnets that no longer exist are absent. */
   subnetZones(subnetIds: readonly string[]): Promise<Map<string, string>>
+  /**
+   * The Spot request status code of each of these spot instances (DescribeSpotInstanceRequests), by
+   * instance id; an instance without a request is absent.
+   */
+  spotRequestStatuses(instanceIds: readonly string[]): Promise<Map<string, string>>
   /** Which group each instance belongs to (DescribeAutoScalingInstances); absent = no group. */
   groupOfInstances(ids: readonly string[]): Promise<Map<string, string>>
   /** The group's scaling activities that started at or after `since`, newest first. */

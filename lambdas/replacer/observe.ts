@@ -7,10 +7,12 @@ import type { ConfigError, GlobalConfig, GroupConfig } from '../core/config/conf
 import { groupConfig } from '../core/config/group-config.ts'
 import { groupQuery, isManaged } from '../core/config/managed.ts'
 import { TAG_LAUNCHED_FOR_GROUP, TAG_REPLACING_INSTANCE } from '../core/constants.ts'
+import type { InterruptionStatuses } from '../core/interruption/confirmation.ts'
 import { latestSpotPrices } from '../core/plan/prices.ts'
 import { productDescriptionOf } from '../core/platform.ts'
 import type { CloudPort, GroupQuery } from '../core/port.ts'
 import type { Catalog, Group, Instance, OnDemandPrices, SpotPriceBook } from '../core/types.ts'
+import { readInterruptions } from './observe-interruptions.ts'
 
 export interface ManagedGroup {
   readonly group: Group
@@ -35,6 +37,8 @@ export interface RegionSnapshot {
   readonly configErrors: readonly ConfigError[]
   /** Zones of group subnets no instance is in, read only for groups with a member outside their subnets. */
   readonly subnetZones: ReadonlyMap<string, string>
+  /** The Spot request status of members tagged as warned; undefined when none is (observe-interruptions.ts). */
+  readonly interruptions?: InterruptionStatuses | undefined
 }
 
 export interface ObserveScope {
@@ -198,10 +202,11 @@ export const observeRegion = async (
 
   const descriptions = [...new Set(groups.map((g) => g.productDescription))].sort()
   const unreadSubnets = subnetsToRead(managed, instances)
-  const [spotRows, onDemand, subnetZones] = await Promise.all([
+  const [spotRows, onDemand, subnetZones, interruptions] = await Promise.all([
     Promise.all(descriptions.map((d) => cloud.describeSpotPrices(d, now))),
     Promise.all(descriptions.map((d) => cloud.onDemandPrices(d))),
     unreadSubnets.length > 0 ? cloud.subnetZones(unreadSubnets) : new Map<string, string>(),
+    readInterruptions(cloud, managed, instances),
   ])
   return {
     region: cloud.region,
@@ -214,5 +219,6 @@ export const observeRegion = async (
     onDemandPrices: new Map(descriptions.map((d, i) => [d, onDemand[i] as OnDemandPrices])),
     configErrors,
     subnetZones,
+    interruptions,
   }
 }

@@ -74,6 +74,7 @@ const planAll = (
       lifecycleHooks: details.hooks.get(managed.group.name),
       instanceRefresh: details.refreshes.get(managed.group.name),
       subnetZones: snapshot.subnetZones,
+      interruptions: snapshot.interruptions,
       now,
       selectionCache: cacheFor(managed.productDescription),
       ...(maxPoolShare === undefined ? {} : { maxPoolShare }),

@@ -169,6 +169,24 @@ export const reportUntrusted = (
 }
 
 /**
+ * Members tagged as warned of their interruption that EC2 does not confirm (`untrusted-marker`) or could
+ * not be asked about this run (`marker-unverified`): a warning each; the first counted in UntrustedMarkers.
+ */
+export const reportMarkers = ({ log, metrics }: Telemetry, region: string, plan: GroupPlan): void => {
+  const markers = plan.instanceSkips.filter(
+    (s) => s.code === 'untrusted-marker' || s.code === 'marker-unverified',
+  )
+  if (markers.length === 0) return
+  for (const { instanceId, reason } of markers)
+    log.warn('interruption marker not acted on', { region, group: plan.group, instanceId, reason })
+  const untrusted = markers.filter((s) => s.code === 'untrusted-marker').length
+  if (untrusted > 0)
+    metrics.emit({ [DIMENSION_REGION]: region, [DIMENSION_GROUP]: plan.group }, [
+      { name: Metric.UntrustedMarkers, unit: 'Count', value: untrusted },
+    ])
+}
+
+/**
  * Sentences of the groups' scaling activities in none of Auto Scaling's known wordings: the wording is not
  * a documented contract, so a change in it must show (a log line and a metric) rather than pass unseen.
  */
@@ -227,6 +245,7 @@ export const reportGroupRun = (
   if (plan.skipped) log.info('group skipped', { region, group: plan.group, reason: plan.skipped })
   if (reasons !== undefined) logReasonChanges(log, region, plan, reasons)
   reportUntrusted(telemetry, region, plan.group, plan.untrusted ?? [])
+  reportMarkers(telemetry, region, plan)
   if (plan.skip?.code === 'plan-budget-exceeded')
     metrics.emit({ [DIMENSION_REGION]: region, [DIMENSION_GROUP]: plan.group }, [
       { name: Metric.PlanBudgetExceeded, unit: 'Count', value: 1 },

@@ -153,6 +153,11 @@ describe('generateCase', () => {
     ],
     ['the owner opting a group out', (c) => c.owner.some((o) => o.kind === 'opt-out')],
     ['the owner opting a group in', (c) => c.owner.some((o) => o.kind === 'opt-in')],
+    [
+      'a forged interruption-warned tag, long past',
+      (c) => c.owner.some((o) => o.kind === 'forge-warned-old'),
+    ],
+    ['a forged interruption-warned tag, fresh', (c) => c.owner.some((o) => o.kind === 'forge-warned-fresh')],
   ])('covers %s', (_, predicate) => {
     expect(anyCase(predicate)).toBe(true)
   })

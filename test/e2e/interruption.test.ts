@@ -22,6 +22,7 @@ import * as events from '../events/builders.ts'
 import { autoScaling } from './support/clients.ts'
 import { E2E_TIMEOUT_MS } from './support/events.ts'
 import { describeMoto, freshAccountPerTest } from './support/moto.ts'
+import { warnAsEc2Would } from './support/spot-request-status.ts'
 import { allInstances, createGroup, createSpotInstances, groupState } from './support/world.ts'
 
 const REGION = 'us-west-2'
@@ -173,6 +174,8 @@ describeMoto('interruption handler against moto', (moto) => {
           region: REGION,
           time: new Date().toISOString(),
         })
+        // EC2 marks the member's Spot request as it sends the warning; moto never does.
+        warnAsEc2Would(doomed)
         const summary = await handler(warning, {})
 
         expect(summary.results[0]?.actions.map((a) => a.kind)).toEqual([

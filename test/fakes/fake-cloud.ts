@@ -80,6 +80,12 @@ export class FakeCloud implements CloudPort {
   readonly targetStates = new Map<string, Map<string, TargetState>>()
   /** Health-check settings per traffic source key; unset sources get ALB defaults (30 s × 5). */
   readonly healthSettings = new Map<string, { intervalSeconds: number; healthyThreshold: number }>()
+  /**
+   * Spot instances EC2 has warned of their interruption: their Spot request status is then
+   * `marked-for-termination`, otherwise `fulfilled`
+   * (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/spot-request-status.html). A tag never changes it.
+   */
+  readonly interruptionWarned = new Set<string>()
   private readonly failures = new Map<string, Error[]>()
   private nextId = 0x1000
   private nextTemplate = 0x100
@@ -255,6 +261,16 @@ export class FakeCloud implements CloudPort {
     return new Map(
       subnetIds.flatMap((id) => (this.subnets.has(id) ? [[id, this.subnets.get(id) as string]] : [])),
     )
+  }
+
+  /** Every spot instance has a Spot request (CreateFleet's and Auto Scaling's too); on-demand ones none. */
+  async spotRequestStatuses(instanceIds: readonly string[]): Promise<Map<string, string>> {
+    this.record('spotRequestStatuses', instanceIds)
+    const codes = new Map<string, string>()
+    for (const id of instanceIds)
+      if (this.instances.get(id)?.lifecycle === 'spot')
+        codes.set(id, this.interruptionWarned.has(id) ? 'marked-for-termination' : 'fulfilled')
+    return codes
   }
 
   async groupOfInstances(ids: readonly string[]): Promise<Map<string, string>> {

@@ -84,6 +84,7 @@ export const spotswapCalls = (queues: Queues): Record<string, Call[]> => ({
       'autoscaling:DescribeScalingActivities',
       'ec2:DescribeInstanceTypes',
       'ec2:DescribeRegions',
+      'ec2:DescribeSpotInstanceRequests',
       'ec2:DescribeSpotPriceHistory',
       'ec2:DescribeSubnets',
       'elasticloadbalancing:DescribeInstanceHealth',

@@ -54,6 +54,26 @@ describe('interruption handler replacing a member ahead of its interruption', ()
     expect(summary.results[0]?.detail).toContain('replaced ahead')
   })
 
+  it.each([
+    ['an hour before the event', new Date(NOW.getTime() - 3_600_000).toISOString(), WARNED_AT],
+    ['after the event', new Date(NOW.getTime() + 3_600_000).toISOString(), WARNED_AT],
+    ['by an earlier delivery of this warning', new Date(NOW.getTime() - 60_000).toISOString(), 'kept'],
+  ])(
+    'believes a warning time already tagged %s only within one notice of the event',
+    async (_, tagged, expected) => {
+      const { cloud, ids, handler } = setup()
+      const [doomed] = ids as [string]
+      const instance = cloud.instances.get(doomed)
+      if (instance === undefined) throw new Error('no member')
+      instance.tags = { ...instance.tags, [TAG_INTERRUPTION_WARNED]: tagged }
+
+      await handler(interruptionOf(doomed), {})
+
+      const stamped = cloud.mutations.find((m) => m.method === 'tagInstances')?.args[1]
+      expect(stamped).toEqual({ [TAG_INTERRUPTION_WARNED]: expected === 'kept' ? tagged : expected })
+    },
+  )
+
   it('lets it leave at once when the runs cannot be requested, so the group backfills as before', async () => {
     const { cloud, ids, handler } = setup({}, async () => {
       throw new Error('AccessDenied')

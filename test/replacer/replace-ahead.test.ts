@@ -37,6 +37,8 @@ const convertedWithDoomedMember = () => {
     }),
   )
   const [doomed, other] = members as [(typeof members)[number], (typeof members)[number]]
+  // EC2 warned it: its Spot request is marked-for-termination, which is what the replacer believes.
+  cloud.interruptionWarned.add(doomed.id)
   return { cloud, doomed: doomed.id, other: other.id }
 }
 

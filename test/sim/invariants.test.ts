@@ -6,7 +6,7 @@ import {
   TAG_REPLACING_INSTANCE,
 } from '../../lambdas/core/constants.ts'
 import type { CloudPort } from '../../lambdas/core/port.ts'
-import { BOOT_SECONDS } from '../../tools/sim/constants.ts'
+import { BOOT_SECONDS, INTERRUPTION_NOTICE_SECONDS } from '../../tools/sim/constants.ts'
 import { warn } from '../../tools/sim/interruptions.ts'
 import { InvariantLedger, SizeLedger, snapshotRegion } from '../../tools/sim/invariant-ledger.ts'
 import { checkInvocation, checkStep, RESTORE_RUNS } from '../../tools/sim/invariants.ts'
@@ -176,13 +176,33 @@ describe('invariant 7: a swap never retires a partner while its replacement is n
   it.each([
     ['before its swap deadline', DOOMED_SWAP_DEADLINE_SECONDS - 1, 1],
     ['past its swap deadline, when EC2 takes it anyway', DOOMED_SWAP_DEADLINE_SECONDS, 0],
-  ])('judges a partner warned of its interruption %s', async (_, secondsAgo, expected) => {
+  ])('judges a partner EC2 warned of its interruption %s', async (_, secondsAgo, expected) => {
     const { sim, partner } = await swapped()
-    const warnedAt = new Date(sim.world.clock.now - secondsAgo * 1000).toISOString()
-    partner.tags = { ...partner.tags, [TAG_INTERRUPTION_WARNED]: warnedAt }
+    const warnedMs = sim.world.clock.now - secondsAgo * 1000
+    partner.interruptAtMs = warnedMs + INTERRUPTION_NOTICE_SECONDS * 1000
+    partner.tags = { ...partner.tags, [TAG_INTERRUPTION_WARNED]: new Date(warnedMs).toISOString() }
     // The request itself takes 25 ms of simulated time: judged as of when AWS applies it.
     const violations = await retiring(sim, (cloud) => cloud.terminateInGroup(partner.id, true))
     expect(violations).toHaveLength(expected)
+  })
+
+  it('flags a partner retired on a forged warning tag, however old: only EC2 warning it excuses the retirement', async () => {
+    const { sim, partner } = await swapped()
+    partner.tags = { ...partner.tags, [TAG_INTERRUPTION_WARNED]: '2020-01-01T00:00:00.000Z' }
+    expect(await retiring(sim, (cloud) => cloud.terminateInGroup(partner.id, true))).toHaveLength(1)
+  })
+
+  it.each([
+    ['EC2 never warned (a forged tag)', false, 1],
+    ['EC2 warned', true, 0],
+  ])('judges a replacer releasing without a decrement a spot member %s', async (_, warned, expected) => {
+    const { sim, replacement } = await swapped({})
+    const member = sim.region.instances.get(replacement) as SimInstance
+    member.tags = { ...member.tags, [TAG_INTERRUPTION_WARNED]: '2020-01-01T00:00:00.000Z' }
+    if (warned) member.interruptAtMs = sim.world.clock.now + 1000
+    const violations = await retiring(sim, (cloud) => cloud.terminateInGroup(replacement, false))
+    expect(violations).toHaveLength(expected)
+    if (expected > 0) expect(violations[0]?.detail).toContain('never warned it')
   })
 
   it('leaves the interruption handler and failed requests out: only a retirement AWS applied for a replacer run counts', async () => {

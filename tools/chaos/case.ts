@@ -68,6 +68,9 @@ export type OwnerActionKind =
   | 'opt-in'
   | 'forge-launch'
   | 'detach-member'
+  // Someone tags the group's spot members spotswap:interruption-warned, two hours ago or just now.
+  | 'forge-warned-old'
+  | 'forge-warned-fresh'
 
 /** The group's owner acts on the group mid-run: `member` picks an in-service member (modulo their number). */
 export interface OwnerAction {

@@ -72,6 +72,8 @@ export const ownerArbitrary = fc.record({
     'opt-in',
     'forge-launch',
     'detach-member',
+    'forge-warned-old',
+    'forge-warned-fresh',
   ),
   member: fc.nat(9),
 })

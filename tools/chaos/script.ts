@@ -7,6 +7,7 @@
  */
 import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
 import {
+  TAG_INTERRUPTION_WARNED,
   TAG_LAUNCH_TEMPLATE_ID,
   TAG_LAUNCHED_BY,
   TAG_LAUNCHED_FOR_GROUP,
@@ -134,6 +135,21 @@ const detachMember = (world: World, region: SimRegion, group: SimGroup, pick: nu
   instance.ownerKeeps = true
 }
 
+/** Forged by the age of its time: past the swap deadline at once, or fresh. */
+const FORGED_WARNING_AGE_MS = { 'forge-warned-old': 2 * 3_600_000, 'forge-warned-fresh': 0 } as const
+
+/**
+ * Someone with ec2:CreateTags marks the group's in-service spot members as warned of their interruption,
+ * which EC2 never did: spotswap must act on none of them (invariants 5 and 7 flag any retirement).
+ */
+const forgeWarning = (world: World, region: SimRegion, group: SimGroup, ageMs: number): void => {
+  const at = new Date(world.clock.now - ageMs).toISOString()
+  for (const id of inService(group)) {
+    const instance = region.instances.get(id)
+    if (instance?.lifecycle === 'spot') instance.tags = { ...instance.tags, [TAG_INTERRUPTION_WARNED]: at }
+  }
+}
+
 /** What the owner does: protect a member, or take the group out of (or into) spotswap's hands by its tags. */
 const ownerActs = (
   world: World,
@@ -151,6 +167,10 @@ const ownerActs = (
       break
     case 'detach-member':
       detachMember(world, region, group, action.member)
+      break
+    case 'forge-warned-old':
+    case 'forge-warned-fresh':
+      forgeWarning(world, region, group, FORGED_WARNING_AGE_MS[action.kind])
       break
     case 'protect-from-scale-in': {
       const member = id === undefined ? undefined : group.members.get(id)

@@ -25,6 +25,7 @@ export const readOnly = (cloud: CloudPort): CloudPort => {
     instanceRefreshes: (name) => cloud.instanceRefreshes(name),
     groupOfInstances: (ids) => cloud.groupOfInstances(ids),
     subnetZones: (ids) => cloud.subnetZones(ids),
+    spotRequestStatuses: (ids) => cloud.spotRequestStatuses(ids),
     scalingActivities: (name, since) => cloud.scalingActivities(name, since),
     ...Object.fromEntries(PORT_WRITES.map((method) => [method, refuse(method)])),
   } as CloudPort

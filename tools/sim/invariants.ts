@@ -24,9 +24,10 @@
  * 7. `retired-before-serving`: a replacer run took an instance out of its group (detach, or
  *    TerminateInstanceInAutoScalingGroup) while a replacement spotswap attached for it (its
  *    `launched-for-replacing-instance` tag names it) was not InService and healthy in every load
- *    balancer of the group, unless EC2 takes the instance anyway: it was warned of its interruption
- *    (spotswap:interruption-warned) DOOMED_SWAP_DEADLINE_SECONDS or more ago (write-invariants.ts; the
- *    facts are taken in touches.ts).
+ *    balancer of the group, unless EC2 takes the instance anyway: EC2 warned it of its interruption
+ *    DOOMED_SWAP_DEADLINE_SECONDS or more ago (the simulator's own interruption, never the
+ *    spotswap:interruption-warned tag, which anyone may write; write-invariants.ts, the facts are taken
+ *    in touches.ts).
  */
 import type { Session } from './faults.ts'
 import type { GroupState } from './group-state.ts'

@@ -7,11 +7,8 @@
  */
 
 import { isNotFound, isTransient } from '../../lambdas/aws/errors.ts'
-import {
-  DOOMED_SWAP_DEADLINE_SECONDS,
-  TAG_INTERRUPTION_WARNED,
-  TAG_REPLACING_INSTANCE,
-} from '../../lambdas/core/constants.ts'
+import { DOOMED_SWAP_DEADLINE_SECONDS, TAG_REPLACING_INSTANCE } from '../../lambdas/core/constants.ts'
+import { INTERRUPTION_NOTICE_SECONDS } from './constants.ts'
 import type { Session } from './faults.ts'
 import { describeServing, isServing } from './load-balancers.ts'
 import { isActiveMember, isRunningOrPending, type SimRegion } from './state.ts'
@@ -53,7 +50,8 @@ export type WriteRecord =
     }
   /**
    * A replacer run took `instanceId` out of its group while replacements of it that spotswap attached
-   * did not serve yet (`replacements`: each with why).
+   * did not serve yet (`replacements`: each with why), or (`unwarned`) took a spot member out without a
+   * decrement, as it releases a member EC2 interrupts, though EC2 never warned it.
    */
   | {
       readonly kind: 'retired-before-serving'
@@ -61,6 +59,7 @@ export type WriteRecord =
       readonly instanceId: string
       readonly group: string
       readonly replacements: readonly string[]
+      readonly unwarned?: true
     }
   /** CreateFleet started a new spot instance replacing `partner`; `alongside` describes replacements already alive. */
   | {
@@ -153,11 +152,14 @@ export const recordRetired = (
 /**
  * Replacements of `partner` spotswap attached to its group that do not serve now (InService and healthy
  * in every load balancer of the group), each described with why. None when EC2 takes the partner anyway:
- * it was warned and its swap's deadline has passed.
+ * EC2 warned it (the simulator's own interruption, never a tag anyone may write) and its swap's deadline
+ * has passed.
  */
 export const unservedReplacements = (region: SimRegion, partner: string, nowMs: number): string[] => {
   const group = region.groupOf(partner)
-  const warnedAt = Date.parse(region.instances.get(partner)?.tags[TAG_INTERRUPTION_WARNED] ?? '')
+  const interruptAtMs = region.instances.get(partner)?.interruptAtMs
+  const warnedAt =
+    interruptAtMs === undefined ? Number.NaN : interruptAtMs - INTERRUPTION_NOTICE_SECONDS * 1000
   if (group === undefined || nowMs >= warnedAt + DOOMED_SWAP_DEADLINE_SECONDS * 1000) return []
   const unserved: string[] = []
   for (const id of group.members.keys()) {
@@ -181,12 +183,27 @@ export const prepareRetirements = (
   operation: string,
   ids: readonly string[],
   nowMs: number,
+  decrement: boolean,
 ): { commit: () => void } => {
   if (session.actor !== 'replacer') return { commit: () => {} }
   const entries: WriteRecord[] = ids.flatMap((instanceId) => {
     const replacements = unservedReplacements(region, instanceId, nowMs)
     const group = region.groupOf(instanceId)?.name
-    return replacements.length === 0 || group === undefined
+    if (group === undefined) return []
+    const instance = region.instances.get(instanceId)
+    // The replacer takes a spot member out without a decrement only to release one EC2 interrupts.
+    if (!decrement && instance?.lifecycle === 'spot' && instance.interruptAtMs === undefined)
+      return [
+        {
+          kind: 'retired-before-serving' as const,
+          operation,
+          instanceId,
+          group,
+          replacements,
+          unwarned: true as const,
+        },
+      ]
+    return replacements.length === 0
       ? []
       : [{ kind: 'retired-before-serving' as const, operation, instanceId, group, replacements }]
   })

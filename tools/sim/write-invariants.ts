@@ -62,7 +62,9 @@ export const checkWrites = (
         at: at,
         group: write.group,
         invariant: 'retired-before-serving',
-        detail: `${write.operation} took ${write.instanceId} out of ${write.group} while its replacement(s) did not serve: ${write.replacements.join(', ')}`,
+        detail: write.unwarned
+          ? `${write.operation} took spot member ${write.instanceId} out of ${write.group} without a decrement though EC2 never warned it of an interruption`
+          : `${write.operation} took ${write.instanceId} out of ${write.group} while its replacement(s) did not serve: ${write.replacements.join(', ')}`,
       })
     if (write.kind === 'launch' && write.alongside.length > 0)
       violations.push({

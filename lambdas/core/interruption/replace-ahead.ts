@@ -1,12 +1,25 @@
 /** Answers that keep the member in service: replacing it ahead of its interruption, or asking for its replacement. */
 import {
   DOOMED_SWAP_DEADLINE_SECONDS,
+  INTERRUPTION_NOTICE_SECONDS,
   INTERRUPTION_RUN_DELAYS_SECONDS,
   TAG_INTERRUPTION_WARNED,
   TAG_REBALANCE_AT_RISK,
 } from '../constants.ts'
 import type { GroupMember } from '../types.ts'
 import { type DecisionContext, type InterruptionDecision, skip } from './decision.ts'
+
+/**
+ * When EC2 first warned the member, epoch ms: the time already tagged when it is within one notice before
+ * this event (a retried or duplicated delivery must not push back the point after which the replacer no
+ * longer swaps), else this event's. Anyone may write the tag: a time outside that window (long ago, or
+ * after the event) is not EC2's, and would bring the member's release forward or put it off.
+ */
+const firstWarning = (tagged: string | undefined, eventAt: Date): number => {
+  const taggedMs = Date.parse(tagged ?? '')
+  const eventMs = eventAt.getTime()
+  return taggedMs <= eventMs && taggedMs >= eventMs - INTERRUPTION_NOTICE_SECONDS * 1000 ? taggedMs : eventMs
+}
 
 /**
  * Replacing ahead: the member stays in service while the replacer launches its replacement into another
@@ -22,10 +35,9 @@ export const replaceAhead = (
   if (signal.kind !== 'spot-interruption' || signal.instanceAction !== 'terminate') return undefined
   if (!snapshot.canRequestRuns || member.protectedFromScaleIn || snapshot.terminationProtected)
     return undefined
-  const warnedAt = instance.tags[TAG_INTERRUPTION_WARNED] ?? (signal.warnedAt ?? snapshot.now).toISOString()
-  const warnedMs = Date.parse(warnedAt)
-  const deadlineMs =
-    (Number.isNaN(warnedMs) ? snapshot.now.getTime() : warnedMs) + DOOMED_SWAP_DEADLINE_SECONDS * 1000
+  const warnedMs = firstWarning(instance.tags[TAG_INTERRUPTION_WARNED], signal.warnedAt ?? snapshot.now)
+  const warnedAt = new Date(warnedMs).toISOString()
+  const deadlineMs = warnedMs + DOOMED_SWAP_DEADLINE_SECONDS * 1000
   return {
     outcome: 'act',
     reason: 'interrupted-member',
@@ -37,8 +49,7 @@ export const replaceAhead = (
         kind: 'mark-interrupted',
         instanceId: instance.id,
         group: group.name,
-        // The first warning's time, not this delivery's: a retried or duplicated event must not push back
-        // the point after which the replacer no longer swaps (DOOMED_SWAP_DEADLINE_SECONDS).
+        // The first warning's time, not this delivery's (firstWarning).
         tags: { [TAG_INTERRUPTION_WARNED]: warnedAt },
       },
       {

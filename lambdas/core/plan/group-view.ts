@@ -15,6 +15,7 @@ import {
   TAG_INTERRUPTION_WARNED,
   TAG_REPLACING_INSTANCE,
 } from '../constants.ts'
+import { confirmedInterruptions } from '../interruption/confirmation.ts'
 import type { Group, Instance } from '../types.ts'
 import { minOnDemandCount } from './group-sizes.ts'
 import { type MemberRoles, memberRoles } from './member-roles.ts'
@@ -67,7 +68,7 @@ const effectiveConfig = (group: Group, config: GroupConfig): GroupConfig => {
 export const groupView = (input: PlanInput): GroupView => {
   const { group, instances, terminationProtected, now } = input
   const config = effectiveConfig(group, input.config)
-  const roles = memberRoles(group, instances)
+  const roles = memberRoles(group, instances, confirmedInterruptions(input.interruptions))
   const deadline = DOOMED_SWAP_DEADLINE_SECONDS * 1000
   return {
     input,

@@ -117,8 +117,10 @@ const whatHappens = (
       case 'swap-waits':
       case 'waiting-for-open-swap':
       case 'warming-up':
-      // Said of instances outside the group, never of a member.
+      // Said of instances outside the group, or of spot members, never of an on-demand member.
       case 'not-spotswaps-launch':
+      case 'untrusted-marker':
+      case 'marker-unverified':
         break
       default:
         return { code: skip.code, detail: skipDetail(skip) }

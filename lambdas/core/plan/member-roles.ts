@@ -23,6 +23,11 @@ export interface MemberRoles {
   readonly doomed: readonly GroupMember[]
   readonly doomedIds: ReadonlySet<string>
   /**
+   * Spot members tagged as warned whose interruption EC2 does not confirm (their Spot request status,
+   * core/interruption/confirmation.ts): anyone may write the tag, so they are not doomed, only reported.
+   */
+  readonly unconfirmed: readonly GroupMember[]
+  /**
    * Those and the ones flagged after a rebalance recommendation: replaced like on-demand ones (into
    * another pool), without counting against the on-demand minimum.
    */
@@ -43,8 +48,13 @@ const NONE: ReadonlySet<string> = new Set()
 /**
  * The roles of the group's members in service. One pass per list, and no set built for an empty one: a
  * large run asks this of ten thousand groups, most of them without any spot member or all spot.
+ * `confirmed`: the members EC2 confirms it interrupts; only those are doomed.
  */
-export const memberRoles = (group: Group, instances: ReadonlyMap<string, Instance>): MemberRoles => {
+export const memberRoles = (
+  group: Group,
+  instances: ReadonlyMap<string, Instance>,
+  confirmed: ReadonlySet<string> = NONE,
+): MemberRoles => {
   const inService: GroupMember[] = []
   const onDemand: GroupMember[] = []
   const spot: GroupMember[] = []
@@ -69,6 +79,7 @@ export const memberRoles = (group: Group, instances: ReadonlyMap<string, Instanc
       onDemandIds,
       doomed: [],
       doomedIds: NONE,
+      unconfirmed: [],
       atRisk: [],
       atRiskIds: NONE,
       movingIds: NONE,
@@ -76,6 +87,7 @@ export const memberRoles = (group: Group, instances: ReadonlyMap<string, Instanc
     }
   const doomed: GroupMember[] = []
   const doomedIds = new Set<string>()
+  const unconfirmed: GroupMember[] = []
   const atRisk: GroupMember[] = []
   const atRiskIds = new Set<string>()
   const movingIds = new Set<string>()
@@ -84,7 +96,9 @@ export const memberRoles = (group: Group, instances: ReadonlyMap<string, Instanc
   let besidePartner = 0
   for (const [index, member] of spot.entries()) {
     const tags = (spotDetails[index] as Instance).tags
-    const doomedOne = tags[TAG_INTERRUPTION_WARNED] !== undefined
+    const marked = tags[TAG_INTERRUPTION_WARNED] !== undefined
+    const doomedOne = marked && confirmed.has(member.instanceId)
+    if (marked && !doomedOne) unconfirmed.push(member)
     if (doomedOne) {
       doomed.push(member)
       doomedIds.add(member.instanceId)
@@ -103,6 +117,7 @@ export const memberRoles = (group: Group, instances: ReadonlyMap<string, Instanc
     onDemandIds,
     doomed,
     doomedIds,
+    unconfirmed,
     atRisk,
     atRiskIds,
     movingIds,

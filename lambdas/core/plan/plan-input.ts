@@ -3,6 +3,7 @@ import type { GroupConfig } from '../config/config.ts'
 import type { RefreshObservation } from '../group/instance-refresh.ts'
 import type { OwnerChanges } from '../group/scaling-activities.ts'
 import type { HealthObservation } from '../group/serving.ts'
+import type { InterruptionStatuses } from '../interruption/confirmation.ts'
 import type { LifecycleHook } from '../port.ts'
 import type { Catalog, Group, Instance, SpotPriceBook } from '../types.ts'
 import type { Selection } from './selection.ts'
@@ -59,6 +60,11 @@ export interface PlanInput {
    * are read off the instances. Only consulted when a replaced instance's subnet left the group.
    */
   readonly subnetZones?: ReadonlyMap<string, string> | undefined
+  /**
+   * EC2's Spot request status of the members tagged `spotswap:interruption-warned`; undefined when none was
+   * read. Only members whose status is an interruption are doomed (core/interruption/confirmation.ts).
+   */
+  readonly interruptions?: InterruptionStatuses | undefined
   /** Work units the plan may spend choosing instance types. @default PLAN_WORK_UNITS_PER_GROUP */
   readonly workUnits?: number
 }

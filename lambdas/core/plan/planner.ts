@@ -12,6 +12,7 @@ import {
   type UntrustedInstance,
   untrustedReason,
 } from '../group/provenance.ts'
+import { unconfirmedReason } from '../interruption/confirmation.ts'
 import type { Recovery } from '../swap/recovery.ts'
 import type { Instance } from '../types.ts'
 import type { Action, GroupPlan } from './actions.ts'
@@ -104,6 +105,9 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
   const refused = [...(recovery.untrusted ?? []), ...sorted.untrusted]
   const untrusted = refused.filter((suspect) => suspect.code !== 'swap-undecided')
   for (const suspect of refused) instanceSkips.push(refusedSkip(suspect, recovery))
+  // Tagged as warned, not confirmed by EC2: not doomed, only said (plan, log, UntrustedMarkers).
+  for (const { instanceId } of roles.unconfirmed)
+    instanceSkips.push({ instanceId, ...unconfirmedReason(instanceId, input.interruptions) })
   // A launch refused as already attached (it carries a swap's id) while a swap is open may be that swap's,
   // its attach not yet judged (the owner may have resized meanwhile): its partner gets no second
   // replacement until the swap closes (chaos seed 1458).

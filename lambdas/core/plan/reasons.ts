@@ -14,6 +14,9 @@ export type InstanceSkipCode =
   | 'no-compatible-spot-type'
   | 'no-subnet-in-group'
   | 'not-spotswaps-launch'
+  // A spot member tagged as warned of its interruption that EC2 does not confirm, or could not be asked about.
+  | 'untrusted-marker'
+  | 'marker-unverified'
   | 'swap-waits'
   | 'waiting-for-open-swap'
   | 'warming-up'
@@ -51,7 +54,13 @@ export type OnDemandCode =
   | 'protection-unread'
   | Exclude<
       InstanceSkipCode,
-      'swap-waits' | 'waiting-for-open-swap' | 'warming-up' | 'on-demand-minimum' | 'not-spotswaps-launch'
+      | 'swap-waits'
+      | 'waiting-for-open-swap'
+      | 'warming-up'
+      | 'on-demand-minimum'
+      | 'not-spotswaps-launch'
+      | 'untrusted-marker'
+      | 'marker-unverified'
     >
   // A bug: the planner left the member alone and cannot say why (the simulator's liveness invariant).
   | 'unexplained'

@@ -7,6 +7,7 @@ import {
   TAG_SWAP_ID,
 } from '../../../lambdas/core/constants.ts'
 import type { Action } from '../../../lambdas/core/plan/actions.ts'
+import type { PlanInput } from '../../../lambdas/core/plan/plan-input.ts'
 import { planGroup } from '../../../lambdas/core/plan/planner.ts'
 import type { Instance } from '../../../lambdas/core/types.ts'
 import { launches, swaps } from '../../builders/actions.ts'
@@ -22,6 +23,14 @@ import {
 
 const released = (actions: readonly Action[]): string[] =>
   actions.flatMap((a) => (a.kind === 'release-doomed' ? [a.instanceId] : []))
+
+/** Plans with EC2 confirming every tagged member's interruption (its Spot request is marked-for-termination). */
+const planWarned = (input: PlanInput) => {
+  const codes = new Map<string, string>()
+  for (const instance of input.instances.values())
+    if (instance.tags[TAG_INTERRUPTION_WARNED] !== undefined) codes.set(instance.id, 'marked-for-termination')
+  return planGroup({ ...input, interruptions: { kind: 'read', codes } })
+}
 
 /** A spot member the interruption handler marked: EC2 takes it in two minutes. */
 const doomedMember = (overrides: Partial<Instance> = {}): Instance =>
@@ -41,7 +50,7 @@ const replacementOf = (partner: Instance, overrides: Partial<Instance> = {}): In
 describe('planGroup with a member EC2 will interrupt (replaced ahead)', () => {
   it('launches its replacement into another pool at once, asking the executor to release it if none starts', () => {
     const member = doomedMember()
-    const plan = planGroup(planInput([member], { config: config({ minOnDemandNumber: 0 }) }))
+    const plan = planWarned(planInput([member], { config: config({ minOnDemandNumber: 0 }) }))
     const [launch] = launches(plan.actions)
     expect(launch).toMatchObject({ replacing: member.id, releaseIfNotLaunched: true })
     expect(launch?.overrides.some((o) => o.instanceType === 'm5a.large' && o.zone === 'us-east-1b')).toBe(
@@ -59,7 +68,7 @@ describe('planGroup with a member EC2 will interrupt (replaced ahead)', () => {
         [TAG_SWAP_ID]: 's1',
       },
     })
-    const plan = planGroup(planInput([member], { config: config({ minOnDemandNumber: 0 }) }))
+    const plan = planWarned(planInput([member], { config: config({ minOnDemandNumber: 0 }) }))
     const [launch] = launches(plan.actions)
     expect(launch?.replacing).toBe(member.id)
     expect(launch?.tags[TAG_SWAP_ID]).toBeUndefined()
@@ -68,7 +77,7 @@ describe('planGroup with a member EC2 will interrupt (replaced ahead)', () => {
   it('replaces it outside the in-flight budget and before the on-demand instances', () => {
     const fleet = onDemandFleet(3)
     const member = doomedMember()
-    const plan = planGroup(
+    const plan = planWarned(
       planInput([...fleet, member], {
         config: config({ maxReplacementsInFlight: { kind: 'count', value: 1 } }),
       }),
@@ -85,14 +94,14 @@ describe('planGroup with a member EC2 will interrupt (replaced ahead)', () => {
         [TAG_NO_SPOT_CAPACITY_UNTIL]: new Date(NOW.getTime() + 20 * 60_000).toISOString(),
       },
     })
-    const plan = planGroup(planInput([member], { config: config({ minOnDemandNumber: 0 }) }))
+    const plan = planWarned(planInput([member], { config: config({ minOnDemandNumber: 0 }) }))
     expect(launches(plan.actions).map((l) => l.replacing)).toEqual([member.id])
   })
 
   it('swaps its replacement in as soon as it runs, without waiting for the grace period', () => {
     const member = doomedMember()
     const replacement = replacementOf(member)
-    const plan = planGroup(planInput([member], { launched: [replacement] }))
+    const plan = planWarned(planInput([member], { launched: [replacement] }))
     expect(swaps(plan.actions)[0]?.pairs).toEqual([
       { spotInstanceId: replacement.id, onDemandInstanceId: member.id },
     ])
@@ -105,10 +114,10 @@ describe('planGroup with a member EC2 will interrupt (replaced ahead)', () => {
     }
     const member = doomedMember({ tags: warnedLongAgo })
     const replacement = replacementOf(member)
-    const late = planGroup(planInput([member], { launched: [replacement] }))
+    const late = planWarned(planInput([member], { launched: [replacement] }))
     expect(swaps(late.actions)).toEqual([])
     expect(released(late.actions)).toEqual([member.id])
-    const alone = planGroup(planInput([member], { config: config({ minOnDemandNumber: 0 }) }))
+    const alone = planWarned(planInput([member], { config: config({ minOnDemandNumber: 0 }) }))
     expect(launches(alone.actions)).toEqual([])
     expect(released(alone.actions)).toEqual([member.id])
   })
@@ -116,7 +125,7 @@ describe('planGroup with a member EC2 will interrupt (replaced ahead)', () => {
   it('waits while its replacement is still pending, launching no second one', () => {
     const member = doomedMember()
     const replacement = replacementOf(member, { state: 'pending' })
-    const plan = planGroup(planInput([member], { launched: [replacement] }))
+    const plan = planWarned(planInput([member], { launched: [replacement] }))
     expect(plan.actions).toEqual([])
     expect(plan.instanceSkips).toEqual([
       expect.objectContaining({ instanceId: replacement.id, reason: expect.stringMatching(/^warming-up/) }),
@@ -126,12 +135,12 @@ describe('planGroup with a member EC2 will interrupt (replaced ahead)', () => {
   it('still waits the grace period for the replacement of an ordinary on-demand member', () => {
     const [onDemand] = onDemandFleet(1) as [Instance]
     const replacement = replacementOf(onDemand)
-    expect(swaps(planGroup(planInput([onDemand], { launched: [replacement] })).actions)).toEqual([])
+    expect(swaps(planWarned(planInput([onDemand], { launched: [replacement] })).actions)).toEqual([])
   })
 
   it('releases it when no other pool is compatible, so the group backfills now rather than when EC2 takes it', () => {
     const member = doomedMember({ type: 'm5.large', tags: { [TAG_INTERRUPTION_WARNED]: NOW.toISOString() } })
-    const plan = planGroup(
+    const plan = planWarned(
       planInput([member], { config: config({ minOnDemandNumber: 0, allowedInstanceTypes: ['m5.large'] }) }),
     )
     expect(launches(plan.actions)).toEqual([])
@@ -140,7 +149,7 @@ describe('planGroup with a member EC2 will interrupt (replaced ahead)', () => {
 
   it('releases it when the group has no launch template to launch from', () => {
     const member = doomedMember()
-    const plan = planGroup(
+    const plan = planWarned(
       planInput([member], {
         config: config({ minOnDemandNumber: 0 }),
         groupOverrides: { launchTemplate: undefined },
@@ -153,7 +162,7 @@ describe('planGroup with a member EC2 will interrupt (replaced ahead)', () => {
     const member = doomedMember()
     const outside = parseCronSchedule('3 *')
     if (outside === undefined) throw new Error('cron did not parse')
-    const plan = planGroup(planInput([member], { config: config({ cronSchedule: outside }) }))
+    const plan = planWarned(planInput([member], { config: config({ cronSchedule: outside }) }))
     expect(plan.skipped).toMatch(/^outside-cron-window/)
     expect(released(plan.actions)).toEqual([member.id])
   })
@@ -163,7 +172,7 @@ describe('planGroup with a member EC2 will interrupt (replaced ahead)', () => {
     ['protected from API termination', {}],
   ] as const)('never touches it when it is %s: EC2 takes it and the group backfills', (_, overrides) => {
     const member = doomedMember()
-    const plan = planGroup(
+    const plan = planWarned(
       planInput([member], {
         config: config({ minOnDemandNumber: 0 }),
         terminationProtected: 'memberOverrides' in overrides ? new Set() : new Set([member.id]),
@@ -177,7 +186,7 @@ describe('planGroup with a member EC2 will interrupt (replaced ahead)', () => {
     const fleet = onDemandFleet(4)
     const member = doomedMember()
     const replacement = replacementOf(member, { state: 'pending' })
-    const plan = planGroup(
+    const plan = planWarned(
       planInput([...fleet, member], {
         launched: [replacement],
         config: config({ maxReplacementsInFlight: { kind: 'count', value: 1 } }),

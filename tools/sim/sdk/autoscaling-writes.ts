@@ -65,7 +65,14 @@ export const autoScalingWrites = (ctx: SimApiContext): Pick<AutoScalingApi, Auto
       { group, instances: ids },
       () => {
         checkIds('DetachInstances', ids)
-        const retirements = prepareRetirements(ctx.session, ctx.region, operation, ids, ctx.world.clock.now)
+        const retirements = prepareRetirements(
+          ctx.session,
+          ctx.region,
+          operation,
+          ids,
+          ctx.world.clock.now,
+          input.ShouldDecrementDesiredCapacity === true,
+        )
         asgApi.detachInstances(
           ctx.world,
           ctx.region,
@@ -89,7 +96,14 @@ export const autoScalingWrites = (ctx: SimApiContext): Pick<AutoScalingApi, Auto
       operation,
       { instances: [id] },
       () => {
-        const retirements = prepareRetirements(ctx.session, ctx.region, operation, [id], ctx.world.clock.now)
+        const retirements = prepareRetirements(
+          ctx.session,
+          ctx.region,
+          operation,
+          [id],
+          ctx.world.clock.now,
+          input.ShouldDecrementDesiredCapacity === true,
+        )
         asgApi.terminateInGroup(ctx.world, ctx.region, id, input.ShouldDecrementDesiredCapacity === true)
         retirements.commit()
         recordRetired(ctx.session, ctx.region, operation, [id])

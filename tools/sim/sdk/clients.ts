@@ -16,6 +16,7 @@ import { elb, elbv2 } from './load-balancers.ts'
 import { Listings } from './paging.ts'
 import { pricing } from './pricing.ts'
 import { answer, type SimApiContext } from './request.ts'
+import { spotRequests } from './spot-requests.ts'
 
 // A missing stack is a ValidationError "Stack with id <name> does not exist"
 // (https://docs.aws.amazon.com/AWSCloudFormation/latest/APIReference/API_DescribeStacks.html).
@@ -34,7 +35,7 @@ const cloudFormation = (ctx: SimApiContext): CloudFormationApi => ({
 export const simClients = (world: World, region: string, session: Session): AwsClients => {
   const ctx: SimApiContext = { world, region: world.region(region), session, listings: new Listings() }
   return {
-    ec2: { ...ec2Reads(ctx), ...ec2Writes(ctx), ...ec2Launches(ctx) },
+    ec2: { ...ec2Reads(ctx), ...spotRequests(ctx), ...ec2Writes(ctx), ...ec2Launches(ctx) },
     autoScaling: { ...autoScalingReads(ctx), ...autoScalingWrites(ctx) },
     cloudFormation: cloudFormation(ctx),
     pricing: pricing(ctx),
