@@ -82,6 +82,7 @@ describe('where the AWS SDK loads', () => {
         ]),
       )
     },
+    120_000,
   )
 
   it('the simulator and its command line reach no @aws-sdk module through a static import', async () => {
@@ -91,7 +92,8 @@ describe('where the AWS SDK loads', () => {
     expect(loaded).toEqual([])
     // The SDK is bundled, behind the adapter's dynamic import: the walk above is what leaves it out.
     expect(Object.keys(graph.inputs).some(isSdkClient)).toBe(true)
-  })
+    // Bundling the whole simulator takes about 20 s on a loaded 2-core machine: not a speed check.
+  }, 120_000)
 
   it('follows static imports and stops at dynamic ones (the walk can fail)', () => {
     const input = (imports: Metafile['inputs'][string]['imports']) => ({ bytes: 1, imports })
