@@ -21,6 +21,9 @@ export const HOLDS_OPEN_SWAP: ReadonlySet<GroupSkipCode> = new Set([
   'cloudformation-stack-in-progress',
   'traffic-source-health-unreadable',
   'processes-suspended',
+  // Its record's MaxSize counts instances; written back to a group that counts vCPUs or MiB, it would
+  // cut desired capacity, and Auto Scaling would terminate members.
+  'capacity-not-in-instances',
 ])
 
 const LAUNCHING_TRANSITION = 'autoscaling:EC2_INSTANCE_LAUNCHING'
@@ -32,6 +35,14 @@ export const groupSkip = (input: PlanInput): GroupSkip | undefined => {
   const { group, config, now } = input
   if (isBeingDeleted(group))
     return { code: 'group-being-deleted', detail: group.status ?? 'Delete in progress' }
+  // An attach adds the instance's vCPUs or MiB to such a group, not 1; checked before desired 0, which
+  // finishes a swap (https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_AutoScalingGroup.html).
+  const capacityType = group.desiredCapacityType ?? 'units'
+  if (capacityType !== 'units')
+    return {
+      code: 'capacity-not-in-instances',
+      detail: `DesiredCapacityType ${capacityType}: a swap counts instances, not ${capacityType}`,
+    }
   if (group.desiredCapacity === 0) return { code: 'desired-capacity-zero', detail: 'desired capacity is 0' }
   if (input.stackStatus?.endsWith('_IN_PROGRESS'))
     return { code: 'cloudformation-stack-in-progress', detail: input.stackStatus }

@@ -92,6 +92,7 @@ export type GroupSkipCode =
   | 'instance-refresh'
   | 'instance-refresh-unknown'
   | 'weighted-capacity'
+  | 'capacity-not-in-instances'
   | 'outside-cron-window'
   | 'plan-budget-exceeded'
 
