@@ -49,6 +49,9 @@ export type OnDemandCode =
   | 'replacement-terminated'
   // Its launch, swap or retirement waits for a read this run could not make (core/region/protection.ts).
   | 'protection-unread'
+  // Its launch, swap or retirement needs an instance whose termination protection read failed: treated as
+  // protected this run.
+  | 'protection-unreadable'
   | Exclude<
       InstanceSkipCode,
       'swap-waits' | 'waiting-for-open-swap' | 'warming-up' | 'on-demand-minimum' | 'not-spotswaps-launch'
@@ -86,9 +89,11 @@ export type GroupSkipCode =
   | 'group-being-deleted'
   | 'desired-capacity-zero'
   | 'cloudformation-stack-in-progress'
+  | 'cloudformation-stack-unreadable'
   | 'traffic-source-health-unreadable'
   | 'processes-suspended'
   | 'launch-hooks'
+  | 'launch-hooks-unreadable'
   | 'instance-refresh'
   | 'instance-refresh-unknown'
   | 'weighted-capacity'
