@@ -145,6 +145,8 @@ export const toGroup = (group: AutoScalingGroup, region: string): Group => {
     launchTemplate: toLaunchTemplateRef(group.LaunchTemplate),
     launchConfigurationName: group.LaunchConfigurationName || undefined,
     mixedInstancesPolicy: toMixedInstancesPolicy(group),
+    // Absent from the answer means units, AWS's default (API_AutoScalingGroup).
+    desiredCapacityType: group.DesiredCapacityType ?? 'units',
     suspendedProcesses: (group.SuspendedProcesses ?? []).flatMap((p) =>
       p.ProcessName ? [p.ProcessName] : [],
     ),

@@ -66,6 +66,12 @@ export const Metric = {
    * none ran (core/group/instance-refresh.ts).
    */
   InstanceRefreshUnreadable: 'InstanceRefreshUnreadable',
+  /** Groups whose lifecycle hooks could not be read: they started nothing new (launch-hooks-unreadable). */
+  LifecycleHooksUnreadable: 'LifecycleHooksUnreadable',
+  /** Groups whose stack's status could not be read: held as if it were updating (cloudformation-stack-unreadable). */
+  StackStatusUnreadable: 'StackStatusUnreadable',
+  /** Instances whose termination protection could not be read: treated as protected (protection-unreadable). */
+  TerminationProtectionUnreadable: 'TerminationProtectionUnreadable',
   // Interruption handler.
   InterruptionsHandled: 'InterruptionsHandled',
   RebalanceRecommendationsHandled: 'RebalanceRecommendationsHandled',

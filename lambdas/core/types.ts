@@ -139,6 +139,12 @@ export interface Group {
   readonly launchTemplate: LaunchTemplateRef | undefined
   readonly launchConfigurationName: string | undefined
   readonly mixedInstancesPolicy: MixedInstancesPolicy | undefined
+  /**
+   * What desired, min and max capacity count: `units` (instances, AWS's default), `vcpu` or `memory-mib`
+   * (attribute-based instance type selection only;
+   * https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_AutoScalingGroup.html). Absent: units.
+   */
+  readonly desiredCapacityType?: string | undefined
   readonly suspendedProcesses: readonly string[]
   readonly members: readonly GroupMember[]
   readonly subnetIds: readonly string[]

@@ -18,10 +18,17 @@ import {
   retiresForSwap,
   stackNameOf,
   startsReplacements,
+  type UnreadableDetail,
 } from '../core/region/details-needed.ts'
 import { retiredBy, widenProtectionReads, withoutUnreadProtection } from '../core/region/protection.ts'
 import type { ManagedGroup, RegionSnapshot } from './observe.ts'
-import { readHealth, readOwnerChanges, readStartingDetails } from './observe-details.ts'
+import {
+  readHealth,
+  readOwnerChanges,
+  readProtection,
+  readStackStatuses,
+  readStartingDetails,
+} from './observe-details.ts'
 
 /** What every plan of one region run shares. */
 export interface PlanContext {
@@ -35,6 +42,8 @@ export interface PlanContext {
   readonly onOwnerChanges?: (changes: ReadonlyMap<string, OwnerChanges>) => void
   /** Told about each group whose instance refreshes could not be read. */
   readonly onRefreshUnreadable?: (group: string, error: string) => void
+  /** Told about each read of hooks, a stack's status or an instance's protection that failed. */
+  readonly onDetailUnreadable?: (detail: UnreadableDetail) => void
 }
 
 interface PlanDetails {
@@ -44,6 +53,8 @@ interface PlanDetails {
   readonly health: ReadonlyMap<string, HealthObservation>
   readonly hooks: ReadonlyMap<string, readonly LifecycleHook[]>
   readonly refreshes: ReadonlyMap<string, RefreshObservation>
+  readonly stacksUnreadable?: ReadonlyMap<string, string>
+  readonly hooksUnreadable?: ReadonlyMap<string, string>
 }
 
 const planAll = (
@@ -69,9 +80,11 @@ const planAll = (
       scheduleMinutes: config.scheduleMinutes,
       terminationProtected: details.protectedIds,
       stackStatus: details.stackStatuses.get(stackNameOf(managed.group) ?? ''),
+      stackStatusUnreadable: details.stacksUnreadable?.get(stackNameOf(managed.group) ?? ''),
       ownerChanges: details.ownerChanges.get(managed.group.name),
       health: details.health.get(managed.group.name),
       lifecycleHooks: details.hooks.get(managed.group.name),
+      lifecycleHooksUnreadable: details.hooksUnreadable?.get(managed.group.name),
       instanceRefresh: details.refreshes.get(managed.group.name),
       subnetZones: snapshot.subnetZones,
       interruptions: snapshot.interruptions,
@@ -137,12 +150,19 @@ export const planRegion = async (given: PlanContext, cloud: CloudPort): Promise<
   const changing = snapshot.groups.filter((_, i) => changesCapacity(plans[i] as GroupPlan))
   if (changing.length === 0) return plans
   const stackNames = [...new Set(changing.map((g) => stackNameOf(g.group)).filter((n) => n !== undefined))]
-  const stackStatuses =
-    stackNames.length > 0 ? await cloud.stackStatuses(stackNames) : new Map<string, string>()
+  const stacks = await readStackStatuses(cloud, stackNames)
+  for (const { group } of changing) {
+    const stack = stackNameOf(group) ?? ''
+    const error = stacks.unreadable.get(stack)
+    if (error !== undefined)
+      context.onDetailUnreadable?.({ read: 'stack-status', group: group.name, subject: stack, error })
+  }
   const starting = snapshot.groups.filter((_, i) => startsReplacements(plans[i] as GroupPlan))
-  const { hooks, refreshes } = await readStartingDetails(cloud, starting)
+  const { hooks, hooksUnreadable, refreshes } = await readStartingDetails(cloud, starting)
   for (const [name, refresh] of refreshes)
     if (refresh.kind === 'unreadable') context.onRefreshUnreadable?.(name, refresh.error)
+  for (const [name, error] of hooksUnreadable)
+    context.onDetailUnreadable?.({ read: 'lifecycle-hooks', group: name, subject: name, error })
   // Read before any retirement of a swap is kept; later details only ever take retirements away.
   const retiring = snapshot.groups.filter(
     (g, i) => retiresForSwap(plans[i] as GroupPlan) && !earlyChanges.has(g.group.name),
@@ -152,15 +172,35 @@ export const planRegion = async (given: PlanContext, cloud: CloudPort): Promise<
   const ownerChanges = new Map([...earlyChanges, ...laterChanges])
   const checked = new Set<string>()
   const protectedIds = new Set<string>()
+  // Instances whose protection read failed: not read again this run, and nothing retires them.
+  const unreadable = new Map<string, string>()
   // Members to read beside what the plans retire: those of groups where a protected one turned up.
   const alsoRead = new Set<string>()
-  const details = { stackStatuses, ownerChanges, hooks, refreshes }
+  const details = {
+    stackStatuses: stacks.statuses,
+    stacksUnreadable: stacks.unreadable,
+    ownerChanges,
+    hooks,
+    hooksUnreadable,
+    refreshes,
+  }
   let replan = changing.filter((g) => detailsMayChange(g.group, details))
   for (let round = 0; round < MAX_PROTECTION_ROUNDS; round++) {
-    const unchecked = [...new Set([...retiredBy(plans), ...alsoRead])].filter((id) => !checked.has(id))
+    const unchecked = [...new Set([...retiredBy(plans), ...alsoRead])].filter(
+      (id) => !checked.has(id) && !unreadable.has(id),
+    )
     if (unchecked.length > 0) {
-      for (const id of await cloud.terminationProtected(unchecked)) protectedIds.add(id)
-      for (const id of unchecked) checked.add(id)
+      const read = await readProtection(cloud, unchecked)
+      for (const id of read.protectedIds) protectedIds.add(id)
+      for (const id of unchecked) if (!read.unreadable.has(id)) checked.add(id)
+      for (const [id, error] of read.unreadable) {
+        unreadable.set(id, error)
+        const group =
+          snapshot.groups.find(
+            (g) => g.group.members.some((m) => m.instanceId === id) || g.launched.some((i) => i.id === id),
+          )?.group.name ?? ''
+        context.onDetailUnreadable?.({ read: 'termination-protection', group, subject: id, error })
+      }
     }
     const widened = widenProtectionReads(
       changing.map((g) => g.group),
@@ -175,5 +215,5 @@ export const planRegion = async (given: PlanContext, cloud: CloudPort): Promise<
     plans = replacing(plans, planAll(context, { ...details, protectedIds, health }, again))
     replan = []
   }
-  return withoutUnreadProtection(plans, checked)
+  return withoutUnreadProtection(plans, checked, unreadable)
 }

@@ -7,8 +7,15 @@ import { HOURS_PER_MONTH } from '../core/constants.ts'
 import { type UntrustedInstance, untrustedReason } from '../core/group/provenance.ts'
 import type { OwnerChanges } from '../core/group/scaling-activities.ts'
 import type { Log, MetricsSink, MetricValue } from '../core/log.ts'
-import { DIMENSION_GROUP, DIMENSION_REASON, DIMENSION_REGION, Metric } from '../core/metric-names.ts'
+import {
+  DIMENSION_GROUP,
+  DIMENSION_REASON,
+  DIMENSION_REGION,
+  Metric,
+  type MetricName,
+} from '../core/metric-names.ts'
 import type { GroupPlan } from '../core/plan/actions.ts'
+import type { DetailRead, UnreadableDetail } from '../core/region/details-needed.ts'
 import type { Outcome } from './outcome.ts'
 import { summarizeOutcome } from './outcome-summary.ts'
 import { heldBackByReason, isHeldBack, logReasonChanges, type ReasonMemory } from './reasons.ts'
@@ -222,6 +229,37 @@ export const reportRefreshUnreadable = (
   })
   metrics.emit({ [DIMENSION_REGION]: region, [DIMENSION_GROUP]: group }, [
     { name: Metric.InstanceRefreshUnreadable, unit: 'Count', value: 1 },
+  ])
+}
+
+/** The metric each failed detail read counts in. */
+const UNREADABLE_METRIC: Readonly<Record<DetailRead, MetricName>> = {
+  'lifecycle-hooks': Metric.LifecycleHooksUnreadable,
+  'stack-status': Metric.StackStatusUnreadable,
+  'termination-protection': Metric.TerminationProtectionUnreadable,
+}
+
+/** What a failed read holds back, as the warning says it. */
+const UNREADABLE_HOLD: Readonly<Record<DetailRead, string>> = {
+  'lifecycle-hooks': 'lifecycle hooks unreadable: the group starts no replacement or swap this run',
+  'stack-status': 'stack status unreadable: the group waits as if its stack were updating',
+  'termination-protection':
+    'termination protection unreadable: the instance is treated as protected this run',
+}
+
+/**
+ * A hooks, stack-status or termination-protection read that failed after the SDK's retries: it held back
+ * only its group (or instance). Said in a warning and a metric per read, so a read that always fails (a
+ * missing permission) shows.
+ */
+export const reportDetailUnreadable = (
+  { log, metrics }: Telemetry,
+  region: string,
+  { read, group, subject, error }: UnreadableDetail,
+): void => {
+  log.warn(UNREADABLE_HOLD[read], { region, group, read, subject, error })
+  metrics.emit({ [DIMENSION_REGION]: region, [DIMENSION_GROUP]: group }, [
+    { name: UNREADABLE_METRIC[read], unit: 'Count', value: 1 },
   ])
 }
 

@@ -22,6 +22,7 @@ import type { ReasonMemory } from './reasons.ts'
 import {
   emitGroupMetrics,
   emitRegionMetrics,
+  reportDetailUnreadable,
   reportGroupRun,
   reportRefreshUnreadable,
   reportUnclassified,
@@ -107,6 +108,7 @@ export const runRegion = async (options: RegionRunOptions): Promise<RegionResult
       caches: new Map(),
       onOwnerChanges: (changes) => reportUnclassified(options, region, changes),
       onRefreshUnreadable: (group, error) => reportRefreshUnreadable(options, region, group, error),
+      onDetailUnreadable: (detail) => reportDetailUnreadable(options, region, detail),
     },
     cloud,
   )

@@ -32,6 +32,7 @@ describe('toGroup', () => {
         onDemandBaseCapacity: 1,
         onDemandPercentageAboveBaseCapacity: 25,
       },
+      desiredCapacityType: 'units',
       suspendedProcesses: ['AZRebalance'],
       members: [
         {
@@ -62,6 +63,15 @@ describe('toGroup', () => {
     expect(toGroup({ ...mixedInstancesGroup, CapacityRebalance: true }, 'eu-west-1').capacityRebalance).toBe(
       true,
     )
+  })
+
+  it.each([
+    [undefined, 'units'],
+    ['vcpu', 'vcpu'],
+    ['memory-mib', 'memory-mib'],
+  ])('reads DesiredCapacityType %s as %s (units is AWS default)', (given, read) => {
+    const group = toGroup({ ...mixedInstancesGroup, DesiredCapacityType: given }, 'eu-west-1')
+    expect(group.desiredCapacityType).toBe(read)
   })
 
   it('reads the warm pool and leaves its instances out of the members', () => {

@@ -176,6 +176,7 @@ export class LivenessWatch {
         return group.launchTemplate === undefined && group.launchConfigurationName === undefined
       case 'group-skipped':
       case 'protection-unread':
+      case 'protection-unreadable':
       case 'no-subnet-in-group':
         return true
       case 'unexplained':

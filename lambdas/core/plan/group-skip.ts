@@ -19,8 +19,12 @@ import type { GroupSkip, GroupSkipCode } from './reasons.ts'
 export const HOLDS_OPEN_SWAP: ReadonlySet<GroupSkipCode> = new Set([
   'group-being-deleted',
   'cloudformation-stack-in-progress',
+  'cloudformation-stack-unreadable',
   'traffic-source-health-unreadable',
   'processes-suspended',
+  // Its record's MaxSize counts instances; written back to a group that counts vCPUs or MiB, it would
+  // cut desired capacity, and Auto Scaling would terminate members.
+  'capacity-not-in-instances',
 ])
 
 const LAUNCHING_TRANSITION = 'autoscaling:EC2_INSTANCE_LAUNCHING'
@@ -32,9 +36,23 @@ export const groupSkip = (input: PlanInput): GroupSkip | undefined => {
   const { group, config, now } = input
   if (isBeingDeleted(group))
     return { code: 'group-being-deleted', detail: group.status ?? 'Delete in progress' }
+  // An attach adds the instance's vCPUs or MiB to such a group, not 1; checked before desired 0, which
+  // finishes a swap (https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_AutoScalingGroup.html).
+  const capacityType = group.desiredCapacityType ?? 'units'
+  if (capacityType !== 'units')
+    return {
+      code: 'capacity-not-in-instances',
+      detail: `DesiredCapacityType ${capacityType}: a swap counts instances, not ${capacityType}`,
+    }
   if (group.desiredCapacity === 0) return { code: 'desired-capacity-zero', detail: 'desired capacity is 0' }
   if (input.stackStatus?.endsWith('_IN_PROGRESS'))
     return { code: 'cloudformation-stack-in-progress', detail: input.stackStatus }
+  // Unknown is treated as updating: a swap's writes could race the stack's own.
+  if (input.stackStatusUnreadable !== undefined)
+    return {
+      code: 'cloudformation-stack-unreadable',
+      detail: `${input.stackStatusUnreadable}: held as if its stack were updating; the next run reads again`,
+    }
   // A swap retires a partner only once its replacement serves: where that cannot be seen, no swap starts.
   if (group.trafficSources.unreadable.length > 0)
     return { code: 'traffic-source-health-unreadable', detail: group.trafficSources.unreadable.join(', ') }
@@ -55,6 +73,13 @@ export const groupSkip = (input: PlanInput): GroupSkip | undefined => {
     return {
       code: 'launch-hooks',
       detail: `${launching.map((h) => h.name).join(', ')}: an attached replacement would skip them; IGNORE_LAUNCH_HOOKS=true (or the tag autospotting_ignore_launch_hooks) swaps anyway`,
+    }
+  // Hooks that cannot be read may hold a bootstrap a replacement would skip: nothing new starts. What is
+  // already attached does not pass a launch hook again, so an open swap is finished.
+  if (input.lifecycleHooksUnreadable !== undefined && !config.ignoreLaunchHooks)
+    return {
+      code: 'launch-hooks-unreadable',
+      detail: `${input.lifecycleHooksUnreadable}: an attached replacement might skip a launch hook; the next run reads again`,
     }
   // A refresh replaces the group's instances itself: a swap now would be replaced again, or fight it.
   const refresh = activeRefresh(input.instanceRefresh)

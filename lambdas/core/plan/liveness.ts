@@ -38,6 +38,7 @@ const PASSES: ReadonlySet<OnDemandCode> = new Set([
   'replacement-did-not-serve',
   'replacement-terminated',
   'protection-unread',
+  'protection-unreadable',
 ])
 
 /** Codes that mean a replacement is on its way. */

@@ -24,6 +24,8 @@ export interface PlanInput {
   readonly terminationProtected: ReadonlySet<string>
   /** Status of the CloudFormation stack that owns the group, when it has one. */
   readonly stackStatus: string | undefined
+  /** Why the status of the group's stack could not be read; the group waits as if the stack were updating. */
+  readonly stackStatusUnreadable?: string | undefined
   readonly now: Date
   /**
    * Shared across the groups of one run that see the same spot prices (one product description):
@@ -50,6 +52,8 @@ export interface PlanInput {
    * would launch or swap).
    */
   readonly lifecycleHooks?: readonly LifecycleHook[] | undefined
+  /** Why the group's lifecycle hooks could not be read; the group starts nothing new. */
+  readonly lifecycleHooksUnreadable?: string | undefined
   /**
    * The group's instance refreshes; undefined when not read (the replacer reads them only for a plan that
    * would launch or swap, like the hooks).

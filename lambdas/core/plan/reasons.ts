@@ -52,6 +52,9 @@ export type OnDemandCode =
   | 'replacement-terminated'
   // Its launch, swap or retirement waits for a read this run could not make (core/region/protection.ts).
   | 'protection-unread'
+  // Its launch, swap or retirement needs an instance whose termination protection read failed: treated as
+  // protected this run.
+  | 'protection-unreadable'
   | Exclude<
       InstanceSkipCode,
       | 'swap-waits'
@@ -95,12 +98,15 @@ export type GroupSkipCode =
   | 'group-being-deleted'
   | 'desired-capacity-zero'
   | 'cloudformation-stack-in-progress'
+  | 'cloudformation-stack-unreadable'
   | 'traffic-source-health-unreadable'
   | 'processes-suspended'
   | 'launch-hooks'
+  | 'launch-hooks-unreadable'
   | 'instance-refresh'
   | 'instance-refresh-unknown'
   | 'weighted-capacity'
+  | 'capacity-not-in-instances'
   | 'outside-cron-window'
   | 'plan-budget-exceeded'
 

@@ -50,14 +50,37 @@ export interface GroupDetails {
   readonly ownerChanges: ReadonlyMap<string, OwnerChanges>
   readonly hooks: ReadonlyMap<string, readonly LifecycleHook[]>
   readonly refreshes: ReadonlyMap<string, RefreshObservation>
+  /** Stack name → the error its status read ended in (after the SDK's retries). */
+  readonly stacksUnreadable: ReadonlyMap<string, string>
+  /** Group name → the error its lifecycle hooks read ended in. */
+  readonly hooksUnreadable: ReadonlyMap<string, string>
 }
 
 /**
- * Whether the details read may change the group's plan: its stack has a status, its owner's changes were
- * read, it has lifecycle hooks, or a refresh holds it. Otherwise its first plan stands.
+ * Whether the details read may change the group's plan: its stack has a status or none could be read, its
+ * owner's changes were read, it has lifecycle hooks or they could not be read, or a refresh holds it.
+ * Otherwise its first plan stands.
  */
 export const detailsMayChange = (group: Group, details: GroupDetails): boolean =>
   details.stackStatuses.has(stackNameOf(group) ?? '') ||
+  details.stacksUnreadable.has(stackNameOf(group) ?? '') ||
   details.ownerChanges.has(group.name) ||
   (details.hooks.get(group.name) ?? []).length > 0 ||
+  details.hooksUnreadable.has(group.name) ||
   refreshHolds(details.refreshes.get(group.name))
+
+/**
+ * A per-group or per-instance read that failed after the SDK's retries. It holds back only what depends on
+ * it: hooks unreadable, the group starts nothing; its stack's status unreadable, the group waits as if the
+ * stack were updating; an instance's termination protection unreadable, nothing retires it or launches
+ * for it.
+ */
+export type DetailRead = 'lifecycle-hooks' | 'stack-status' | 'termination-protection'
+
+export interface UnreadableDetail {
+  readonly read: DetailRead
+  readonly group: string
+  /** What was read: the group, its stack, or the instance. */
+  readonly subject: string
+  readonly error: string
+}

@@ -67,9 +67,15 @@ export const membersOf = (action: Action): string[] => {
 
 /**
  * Drops launches, swaps and releases that would retire or write to an instance not checked for termination
- * protection. A record is not dropped while one of its pairs is left for a later run.
+ * protection. A record is not dropped while one of its pairs is left for a later run. `failed` names the
+ * instances whose read failed (with its error): those are treated as protected for this run, and the
+ * members that wait on them say so.
  */
-export const withoutUnread = (plan: GroupPlan, unread: ReadonlySet<string>): GroupPlan => {
+export const withoutUnread = (
+  plan: GroupPlan,
+  unread: ReadonlySet<string>,
+  failed: ReadonlyMap<string, string> = new Map(),
+): GroupPlan => {
   const unreadPair = (a: Action): boolean =>
     (a.kind === 'give-back' && unread.has(a.instanceId)) ||
     (a.kind === 'complete-swap' &&
@@ -92,30 +98,48 @@ export const withoutUnread = (plan: GroupPlan, unread: ReadonlySet<string>): Gro
   })
   // The members whose launch, swap or retirement was dropped wait for the next run, and say so.
   const kept = new Set(actions)
-  const waiting = new Set(plan.actions.filter((a) => !kept.has(a)).flatMap(membersOf))
-  const onDemand = plan.onDemand.map((status) =>
-    waiting.has(status.instanceId)
-      ? {
-          ...status,
-          code: 'protection-unread' as const,
-          detail:
-            'the termination protection of an instance it needs was not read in this run: the next run looks',
-          progress: false,
-        }
-      : status,
-  )
+  const dropped = plan.actions.filter((a) => !kept.has(a))
+  const waiting = new Set(dropped.flatMap(membersOf))
+  // Those whose dropped action needs an instance whose read failed say which, and why.
+  const failedFor = new Map<string, string[]>()
+  for (const action of failed.size === 0 ? [] : dropped) {
+    const ids = [...retiredBy([{ ...plan, actions: [action] }])].filter((id) => failed.has(id))
+    if (ids.length > 0) for (const member of membersOf(action)) failedFor.set(member, ids)
+  }
+  const onDemand = plan.onDemand.map((status) => {
+    if (!waiting.has(status.instanceId)) return status
+    const failures = failedFor.get(status.instanceId)
+    if (failures !== undefined)
+      return {
+        ...status,
+        code: 'protection-unreadable' as const,
+        detail: `the termination protection of ${failures.map((id) => `${id} (${failed.get(id)})`).join(', ')} could not be read: treated as protected this run; the next run reads again`,
+        progress: false,
+      }
+    return {
+      ...status,
+      code: 'protection-unread' as const,
+      detail:
+        'the termination protection of an instance it needs was not read in this run: the next run looks',
+      progress: false,
+    }
+  })
   return { ...plan, actions, onDemand }
 }
 
-/** Whatever the last round planned must not retire an instance whose protection was never read. */
+/**
+ * Whatever the last round planned must not retire an instance whose protection was never read, or whose
+ * read failed (`failed`, with its error).
+ */
 export const withoutUnreadProtection = (
   plans: readonly GroupPlan[],
   checked: ReadonlySet<string>,
+  failed: ReadonlyMap<string, string> = new Map(),
 ): readonly GroupPlan[] => {
   const unread = [...retiredBy(plans)].filter((id) => !checked.has(id))
   if (unread.length === 0) return plans
   const unreadIds = new Set(unread)
-  return plans.map((p) => withoutUnread(p, unreadIds))
+  return plans.map((p) => withoutUnread(p, unreadIds, failed))
 }
 
 /**

@@ -76,6 +76,8 @@ describe('detailsMayChange', () => {
     ownerChanges: new Map(),
     hooks: new Map(),
     refreshes: new Map(),
+    stacksUnreadable: new Map(),
+    hooksUnreadable: new Map(),
   }
   const web = aGroup([], { tags: { 'spot-enabled': 'true', 'aws:cloudformation:stack-name': 'web-stack' } })
 
@@ -102,6 +104,9 @@ describe('detailsMayChange', () => {
     ],
     ['its hooks were read and there are none', { hooks: new Map([['web', []]]) }, false],
     ['a refresh holds it', { refreshes: new Map([['web', { kind: 'throttled', error: 'x' }]]) }, true],
+    ['its stack’s status could not be read', { stacksUnreadable: new Map([['web-stack', 'x']]) }, true],
+    ['another stack’s could not', { stacksUnreadable: new Map([['other', 'x']]) }, false],
+    ['its hooks could not be read', { hooksUnreadable: new Map([['web', 'x']]) }, true],
   ])('replans the group when %s: %s', (_, details, expected) => {
     expect(detailsMayChange(web, { ...none, ...details })).toBe(expected)
   })

@@ -88,6 +88,23 @@ describe('withoutUnread', () => {
     ])
   })
 
+  it('says which read failed, and why, for a member that waits on an instance whose read failed', () => {
+    const plan = aPlan([aLaunch('i-1'), aSwap(['i-s', 'i-2'])], {
+      onDemand: [inProgress('i-1'), inProgress('i-2')],
+    })
+    const kept = withoutUnread(plan, new Set(['i-1', 'i-s']), new Map([['i-s', 'InternalError: try again']]))
+    expect(kept.actions).toEqual([])
+    expect(kept.onDemand).toEqual([
+      expect.objectContaining({ instanceId: 'i-1', code: 'protection-unread', progress: false }),
+      expect.objectContaining({
+        instanceId: 'i-2',
+        code: 'protection-unreadable',
+        detail: expect.stringContaining('i-s (InternalError: try again) could not be read'),
+        progress: false,
+      }),
+    ])
+  })
+
   it.each([
     ['its on-demand side', 'i-od'],
     ['its replacement', 'i-s'],
