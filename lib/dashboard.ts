@@ -185,6 +185,7 @@ export class SpotSwapDashboard extends Construct {
           handled(Metric.UnclassifiedScalingActivities, 'Scaling activities in an unknown wording'),
           handled(Metric.InstanceRefreshUnreadable, 'Groups whose instance refreshes were unreadable'),
           handled(Metric.UntrustedInstances, 'Instances tagged as launches, left alone'),
+          handled(Metric.UnverifiedLaunches, 'Launches spotswap cannot verify, holding their partners'),
           handled(Metric.PlanBudgetExceeded, 'Groups over their planning budget'),
           handled(Metric.IgnoredEvents, 'Ignored (not a managed group)'),
         ],

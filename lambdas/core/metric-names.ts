@@ -46,6 +46,11 @@ export const Metric = {
    * Anything above 0 means someone else writes spotswap's tags.
    */
   UntrustedInstances: 'UntrustedInstances',
+  /**
+   * Of those, launches spotswap made (their partner records them) that it cannot verify as its own: each
+   * holds its partner and a place in the group's in-flight budget until a person attaches or terminates it.
+   */
+  UnverifiedLaunches: 'UnverifiedLaunches',
   /** Groups whose plan ran over its work budget this run (PLAN_WORK_UNITS_PER_GROUP): skipped. */
   PlanBudgetExceeded: 'PlanBudgetExceeded',
   /** Scaling-activity sentences in none of Auto Scaling's known wordings (core/group/scaling-activities.ts). */
