@@ -153,6 +153,10 @@ describe('generateCase', () => {
     ],
     ['the owner opting a group out', (c) => c.owner.some((o) => o.kind === 'opt-out')],
     ['the owner opting a group in', (c) => c.owner.some((o) => o.kind === 'opt-in')],
+    [
+      'an EC2 that writes no launch-template tag on a group’s launches',
+      (c) => c.owner.some((o) => o.kind === 'untagged-launches'),
+    ],
   ])('covers %s', (_, predicate) => {
     expect(anyCase(predicate)).toBe(true)
   })

@@ -72,6 +72,7 @@ export const ownerArbitrary = fc.record({
     'opt-in',
     'forge-launch',
     'detach-member',
+    'untagged-launches',
   ),
   member: fc.nat(9),
 })

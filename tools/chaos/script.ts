@@ -20,6 +20,7 @@ import { simAwsError, TRANSIENT_ERRORS } from '../sim/errors.ts'
 import type { FaultDecision, FaultHooks } from '../sim/faults.ts'
 import type { Invocations } from '../sim/invocations.ts'
 import { createRng } from '../sim/rng.ts'
+import { omitLaunchTemplateTag } from '../sim/sdk/ec2-launches.ts'
 import type { SimGroup, SimRegion } from '../sim/state.ts'
 import type { SimEvent, World } from '../sim/world.ts'
 import type { ChaosCase, EventChaos, OwnerAction, QueuedRuns } from './case.ts'
@@ -151,6 +152,9 @@ const ownerActs = (
       break
     case 'detach-member':
       detachMember(world, region, group, action.member)
+      break
+    case 'untagged-launches':
+      omitLaunchTemplateTag(region, group.name)
       break
     case 'protect-from-scale-in': {
       const member = id === undefined ? undefined : group.members.get(id)
