@@ -1,5 +1,6 @@
 /**
- * What wakes a human: a Lambda failing, something parked in a dead-letter queue, replacements failing.
+ * What wakes a human: a Lambda failing, something parked in a dead-letter queue, replacements failing,
+ * a launch spotswap cannot verify.
  * Thresholds are chosen so that one alarm means one thing to look at, not noise.
  */
 import { Duration } from 'aws-cdk-lib'
@@ -95,6 +96,19 @@ export class SpotSwapAlarms extends Construct {
           'Failed replacements',
         ),
         threshold: props.replacementFailuresPerHour,
+        evaluationPeriods: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      }),
+    )
+    // A launch spotswap made and cannot verify holds its partner and part of the budget until a person
+    // attaches or terminates it: nothing resolves it by itself, so the first one wakes someone.
+    add(
+      new Alarm(this, 'LaunchesNotVerified', {
+        alarmDescription:
+          "A spot instance spotswap launched cannot be verified as its own (no EC2 launch-template tag of the group): it is neither attached nor terminated, and its partner gets no new replacement. Attach or terminate it; the replacer's log names it.",
+        metric: insights('MAX', Metric.UnverifiedLaunches, 'group', Duration.hours(1), 'Unverified launches'),
+        threshold: 1,
         evaluationPeriods: 1,
         comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         treatMissingData: TreatMissingData.NOT_BREACHING,

@@ -78,6 +78,14 @@ export const isPermanentLaunchErrorCode = (code: string): boolean =>
 
 export const isCapacityError = (error: unknown): boolean => isCapacityErrorCode(errorCode(error))
 
+/**
+ * A client token reused with other parameters: EC2 accepted an earlier request with this token (so that
+ * launch may exist) and refuses this one for as long as the token lives
+ * (https://docs.aws.amazon.com/ec2/latest/devguide/ec2-api-idempotency.html).
+ */
+export const isIdempotentParameterMismatch = (error: unknown): boolean =>
+  errorCode(error) === 'IdempotentParameterMismatch'
+
 const NOT_FOUND_CODES = new Set([
   'InvalidInstanceID.NotFound',
   'InvalidLaunchTemplateId.NotFound',

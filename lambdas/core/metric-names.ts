@@ -57,6 +57,11 @@ export const Metric = {
    * request status, core/interruption/confirmation.ts): never acted on. Above 0, someone else writes the tag.
    */
   UntrustedMarkers: 'UntrustedMarkers',
+  /**
+   * Of the UntrustedInstances, launches spotswap made (their partner records them) that it cannot verify as its own: each
+   * holds its partner and a place in the group's in-flight budget until a person attaches or terminates it.
+   */
+  UnverifiedLaunches: 'UnverifiedLaunches',
   /** Groups whose plan ran over its work budget this run (PLAN_WORK_UNITS_PER_GROUP): skipped. */
   PlanBudgetExceeded: 'PlanBudgetExceeded',
   /** Scaling-activity sentences in none of Auto Scaling's known wordings (core/group/scaling-activities.ts). */

@@ -2,7 +2,12 @@
  * Launches a spot replacement (and records the attempt on the member it replaces), and lets a doomed
  * member leave its group. Part of the executor (replacer/execute.ts).
  */
-import { isCapacityErrorCode, isNotFound, isPermanentLaunchErrorCode } from '../aws/errors.ts'
+import {
+  isCapacityErrorCode,
+  isIdempotentParameterMismatch,
+  isNotFound,
+  isPermanentLaunchErrorCode,
+} from '../aws/errors.ts'
 import { TAG_NO_SPOT_CAPACITY_UNTIL, TAG_REPLACEMENT_ATTEMPT } from '../core/constants.ts'
 import type { LaunchSpotAction, ReleaseDoomedAction } from '../core/plan/actions.ts'
 import { attemptTag } from '../core/plan/attempts.ts'
@@ -46,19 +51,43 @@ export const launchSpot = async (cloud: CloudPort, action: LaunchSpotAction): Pr
   }
 }
 
+/**
+ * The attempt's token was used before with other parameters (an earlier run made the attempt and died
+ * before recording EC2's answer, and the overrides, prices or subnet changed since): EC2 refuses the token
+ * for as long as it lives, so the next run makes attempt n+1 with a new one. Nothing is launched in this
+ * run: the earlier request was accepted, and its launch, if it exists, may not be visible yet. Attempt n+1
+ * keeps attempt n's start, so provenance (its launch made since the attempt began) still finds that
+ * launch, and the partner gets no second one while it is alive.
+ */
+const moveOn = async (cloud: CloudPort, action: LaunchSpotAction, error: unknown): Promise<Outcome> => {
+  const next = { attempt: action.attempt + 1, since: action.attemptSince }
+  await cloud.tagInstances([action.replacing], { [TAG_REPLACEMENT_ATTEMPT]: attemptTag(next) })
+  return {
+    action,
+    status: 'failed',
+    detail: `launch refused (${describeError(error)}): attempt ${action.attempt}'s token was used with other parameters; the next run makes attempt ${next.attempt}`,
+  }
+}
+
 const tryLaunchSpot = async (cloud: CloudPort, action: LaunchSpotAction): Promise<Outcome> => {
   // The attempt is recorded first: a run that stops before EC2 answers leaves it to be made again.
   const attempt = { attempt: action.attempt, since: action.attemptSince }
   await cloud.tagInstances([action.replacing], { [TAG_REPLACEMENT_ATTEMPT]: attemptTag(attempt) })
-  const result = await cloud.launchSpot({
-    groupName: action.group,
-    launchTemplate: action.launchTemplate,
-    launchConfigurationName: action.launchConfigurationName,
-    overrides: action.overrides,
-    allocationStrategy: action.allocationStrategy,
-    tags: action.tags,
-    clientToken: action.clientToken,
-  })
+  let result: Awaited<ReturnType<CloudPort['launchSpot']>>
+  try {
+    result = await cloud.launchSpot({
+      groupName: action.group,
+      launchTemplate: action.launchTemplate,
+      launchConfigurationName: action.launchConfigurationName,
+      overrides: action.overrides,
+      allocationStrategy: action.allocationStrategy,
+      tags: action.tags,
+      clientToken: action.clientToken,
+    })
+  } catch (error) {
+    if (!isIdempotentParameterMismatch(error)) throw error
+    return moveOn(cloud, action, error)
+  }
   // With the temporary template of a launch-configuration group, which is deleted: provenance needs it.
   const outcome = attemptTag(
     attempt,

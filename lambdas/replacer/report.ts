@@ -194,6 +194,29 @@ export const reportMarkers = ({ log, metrics }: Telemetry, region: string, plan:
 }
 
 /**
+ * Launches spotswap made and cannot verify (core/group/provenance.ts isUnverifiedLaunch): an error line
+ * each (a person must attach or terminate it) and their count per group, which an alarm watches.
+ */
+export const reportUnverified = (
+  { log, metrics }: Telemetry,
+  region: string,
+  group: string,
+  unverified: readonly UntrustedInstance[],
+): void => {
+  if (unverified.length === 0) return
+  for (const launch of unverified)
+    log.error('launch spotswap made cannot be verified: its partner waits until it is resolved', {
+      region,
+      group,
+      instanceId: launch.instanceId,
+      reason: untrustedReason(launch),
+    })
+  metrics.emit({ [DIMENSION_REGION]: region, [DIMENSION_GROUP]: group }, [
+    { name: Metric.UnverifiedLaunches, unit: 'Count', value: unverified.length },
+  ])
+}
+
+/**
  * Sentences of the groups' scaling activities in none of Auto Scaling's known wordings: the wording is not
  * a documented contract, so a change in it must show (a log line and a metric) rather than pass unseen.
  */
@@ -284,6 +307,7 @@ export const reportGroupRun = (
   if (reasons !== undefined) logReasonChanges(log, region, plan, reasons)
   reportUntrusted(telemetry, region, plan.group, plan.untrusted ?? [])
   reportMarkers(telemetry, region, plan)
+  reportUnverified(telemetry, region, plan.group, plan.unverified ?? [])
   if (plan.skip?.code === 'plan-budget-exceeded')
     metrics.emit({ [DIMENSION_REGION]: region, [DIMENSION_GROUP]: plan.group }, [
       { name: Metric.PlanBudgetExceeded, unit: 'Count', value: 1 },

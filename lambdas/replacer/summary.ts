@@ -47,6 +47,9 @@ export const summarizeRegion = (result: RegionResult): RegionSummary => ({
     ...(prices === undefined ? {} : { prices: describePrices(prices.productDescription, prices.source) }),
     actions: outcomes.map(summarizeOutcome),
     instanceSkips: plan.instanceSkips,
+    ...(plan.unverified === undefined
+      ? {}
+      : { unverifiedLaunches: plan.unverified.map((u) => u.instanceId) }),
     ...summarizeStillOnDemand(plan),
   })),
   strays: result.strays.map(summarizeOutcome),

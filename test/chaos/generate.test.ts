@@ -158,7 +158,9 @@ describe('generateCase', () => {
       (c) => c.owner.some((o) => o.kind === 'forge-warned-old'),
     ],
     ['a forged interruption-warned tag, fresh', (c) => c.owner.some((o) => o.kind === 'forge-warned-fresh')],
-  ])('covers %s', (_, predicate) => {
-    expect(anyCase(predicate)).toBe(true)
-  })
+    [
+      'an EC2 that writes no launch-template tag on a group’s launches',
+      (c) => c.owner.some((o) => o.kind === 'untagged-launches'),
+    ],
+  ])('covers %s', (_, predicate) => expect(anyCase(predicate)).toBe(true))
 })

@@ -309,8 +309,28 @@ export class FakeCloud implements CloudPort {
     return { settings, states }
   }
 
+  /**
+   * CreateFleet's client tokens: the request each was first used with, and EC2's answer. Used again with
+   * the same request, EC2 answers the same; with another, IdempotentParameterMismatch
+   * (https://docs.aws.amazon.com/ec2/latest/devguide/ec2-api-idempotency.html).
+   */
+  readonly fleetTokens = new Map<string, { readonly request: string; readonly result: SpotLaunchResult }>()
+  /** Like moto's CreateFleet, write no `aws:ec2launchtemplate:id` on what it launches. */
+  omitLaunchTemplateTag = false
+
   async launchSpot(request: SpotLaunchRequest): Promise<SpotLaunchResult> {
     this.record('launchSpot', request)
+    const parameters = JSON.stringify({ ...request, clientToken: undefined })
+    const earlier = this.fleetTokens.get(request.clientToken)
+    if (earlier !== undefined && earlier.request !== parameters)
+      throw awsError('IdempotentParameterMismatch', 400, `Client token ${request.clientToken} reused`)
+    if (earlier !== undefined) return earlier.result
+    const result = this.launchFleet(request)
+    this.fleetTokens.set(request.clientToken, { request: parameters, result })
+    return result
+  }
+
+  private launchFleet(request: SpotLaunchRequest): SpotLaunchResult {
     const first = request.overrides[0]
     if (first === undefined)
       return {
@@ -330,7 +350,12 @@ export class FakeCloud implements CloudPort {
       subnetId: first.subnetId,
       lifecycle: 'spot',
       launchTime: this.now(),
-      tags: { ...request.tags, ...(template === undefined ? {} : { [TAG_LAUNCH_TEMPLATE_ID]: template }) },
+      tags: {
+        ...request.tags,
+        ...(template === undefined || this.omitLaunchTemplateTag
+          ? {}
+          : { [TAG_LAUNCH_TEMPLATE_ID]: template }),
+      },
     })
     return {
       ok: true,

@@ -152,6 +152,22 @@ describe('the alarms', () => {
     })
   })
 
+  it('fire on the first launch spotswap cannot verify, per group within an hour', () => {
+    expect(alarm('LaunchesNotVerified')).toMatchObject({
+      Metrics: [
+        {
+          Expression: `SELECT MAX(${Metric.UnverifiedLaunches}) FROM SCHEMA("SpotSwap", Group, Region, service)`,
+          Period: 3600,
+          ReturnData: true,
+        },
+      ],
+      Threshold: 1,
+      EvaluationPeriods: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      TreatMissingData: 'notBreaching',
+    })
+  })
+
   it('takes its failure threshold from the construct', () => {
     const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } })
     const stack = new Stack(app, 'Embedded', { env: { region: 'eu-west-1' } })

@@ -59,7 +59,9 @@ export interface EventChaos {
  * `forge-launch`: someone launches an on-demand instance carrying every tag spotswap writes on a launch for
  * the group (naming a member as its partner, EC2's template tag of the group's template included);
  * `detach-member`: the owner detaches a member (a spot one when there is one) without a decrement and
- * keeps it. Neither may ever be attached or terminated by spotswap (invariant 5).
+ * keeps it. Neither may ever be attached or terminated by spotswap (invariant 5). `untagged-launches`: from
+ * then on, the region's EC2 writes no `aws:ec2launchtemplate:id` on the group's launches (as moto's
+ * CreateFleet), so spotswap cannot verify them: they must stay within its in-flight budget.
  */
 export type OwnerActionKind =
   | 'protect-from-scale-in'
@@ -71,6 +73,7 @@ export type OwnerActionKind =
   // Someone tags the group's spot members spotswap:interruption-warned, two hours ago or just now.
   | 'forge-warned-old'
   | 'forge-warned-fresh'
+  | 'untagged-launches'
 
 /** The group's owner acts on the group mid-run: `member` picks an in-service member (modulo their number). */
 export interface OwnerAction {

@@ -74,6 +74,7 @@ export const ownerArbitrary = fc.record({
     'detach-member',
     'forge-warned-old',
     'forge-warned-fresh',
+    'untagged-launches',
   ),
   member: fc.nat(9),
 })

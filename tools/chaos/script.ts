@@ -21,6 +21,7 @@ import { simAwsError, TRANSIENT_ERRORS } from '../sim/errors.ts'
 import type { FaultDecision, FaultHooks } from '../sim/faults.ts'
 import type { Invocations } from '../sim/invocations.ts'
 import { createRng } from '../sim/rng.ts'
+import { omitLaunchTemplateTag } from '../sim/sdk/ec2-launches.ts'
 import type { SimGroup, SimRegion } from '../sim/state.ts'
 import type { SimEvent, World } from '../sim/world.ts'
 import type { ChaosCase, EventChaos, OwnerAction, QueuedRuns } from './case.ts'
@@ -171,6 +172,9 @@ const ownerActs = (
     case 'forge-warned-old':
     case 'forge-warned-fresh':
       forgeWarning(world, region, group, FORGED_WARNING_AGE_MS[action.kind])
+      break
+    case 'untagged-launches':
+      omitLaunchTemplateTag(region, group.name)
       break
     case 'protect-from-scale-in': {
       const member = id === undefined ? undefined : group.members.get(id)

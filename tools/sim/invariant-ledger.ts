@@ -21,6 +21,7 @@ export interface Violation {
     | 'double-replacement'
     | 'retired-before-serving'
     | 'stalled-on-demand'
+    | 'launches-beyond-budget'
   readonly detail: string
 }
 

@@ -28,10 +28,13 @@
  *    DOOMED_SWAP_DEADLINE_SECONDS or more ago (the simulator's own interruption, never the
  *    spotswap:interruption-warned tag, which anyone may write; write-invariants.ts, the facts are taken
  *    in touches.ts).
+ * And `launches-beyond-budget` (launch-bound-invariant.ts): launches spotswap cannot verify stay within
+ * the group's in-flight budget.
  */
 import type { Session } from './faults.ts'
 import type { GroupState } from './group-state.ts'
 import type { RegionSnapshot, SizeLedger, StepContext, StepRun, Violation } from './invariant-ledger.ts'
+import { checkLaunchBound } from './launch-bound-invariant.ts'
 import type { GroupSizes, SimRegion } from './state.ts'
 import { allowedAt } from './swap-allowance.ts'
 import { takeWrites } from './touches.ts'
@@ -223,6 +226,7 @@ export const checkStep = (
         runs.some((r) => r.session.actor === 'replacer' && (r.onlyGroup ?? group) === group),
     }),
     ...checkWrites(ctx, writes.flat(), at),
+    ...checkLaunchBound(ctx, at),
   ]
   runs.forEach((run, i) => {
     if (run.onlyGroup === undefined && run.session.actor === 'replacer')

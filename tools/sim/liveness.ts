@@ -11,6 +11,8 @@
  *   zone at that moment, leave no candidate;
  * - `on-demand-minimum` only for as many members as the group's minimum (protected members count in it);
  * - `in-flight-budget` only while a replacement of the group is in flight;
+ * - `unverified-launch` only while a launch spotswap made for it that provenance cannot verify is alive
+ *   outside any group (launch-bound-invariant.ts);
  * - `unknown-instance-type` / `missing-on-demand-price` / `no-launch-template` only when the catalogue,
  *   the market or the group says so;
  * - `group-skipped` and `protection-unread` (a read left for the next run) are taken as given (the engine's
@@ -34,6 +36,7 @@ import { selectCandidates } from '../../lambdas/core/plan/selection.ts'
 import { PROGRESS_PERIODS } from './constants.ts'
 import { effectiveConfig, groupState } from './group-state.ts'
 import type { Violation } from './invariant-ledger.ts'
+import { unverifiableLaunchAlive } from './launch-bound-invariant.ts'
 import type { SimGroup, SimInstance, SimRegion } from './state.ts'
 import type { World } from './world.ts'
 
@@ -161,6 +164,8 @@ export class LivenessWatch {
         const kept = [...(all?.values() ?? [])].filter((s) => s.code === 'on-demand-minimum').length
         return kept + state.protectedOnDemand <= state.requiredOnDemand
       }
+      case 'unverified-launch':
+        return unverifiableLaunchAlive(region, id)
       case 'in-flight-budget':
         return [...region.instances.values()].some(
           (i) => alive(i) && i.origin === 'spotswap' && i.tags[TAG_LAUNCHED_FOR_GROUP] === group.name,

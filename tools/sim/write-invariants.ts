@@ -9,6 +9,7 @@ import { ORPHAN_SCHEDULE_PERIODS } from '../../lambdas/core/constants.ts'
 import { GROUP_NAME_TAG } from './asg-members.ts'
 import { effectiveConfig } from './group-state.ts'
 import type { RegionSnapshot, StepContext, StepRun, Violation } from './invariant-ledger.ts'
+import { isUnverifiableLaunch } from './launch-bound-invariant.ts'
 import { isRunningOrPending } from './state.ts'
 import type { WriteRecord } from './touches.ts'
 
@@ -112,6 +113,8 @@ export const checkOrphans = (
     // Warned instances are EC2's to take; attached ones (even if detached since) were never orphans.
     if (instance.interruptAtMs !== undefined || instance.tags[GROUP_NAME_TAG] !== undefined) continue
     if (region.groupOf(instance.id) !== undefined || ledger.orphans.has(instance.id)) continue
+    // One spotswap cannot verify is never attached nor terminated by design; launches-beyond-budget bounds them.
+    if (isUnverifiableLaunch(region, instance)) continue
     const group = region.groups.get(instance.costGroup ?? '')
     const ageSeconds = (run.startedMs - instance.launchMs) / 1000
     let limitSeconds = 0

@@ -226,6 +226,15 @@ export const corroboratesRecord = (
   )
 }
 
+/**
+ * A refused launch that is spotswap's in every fact but EC2's template tag: spot, never in a group, naming
+ * a partner that (if still seen) records it as its replacement. It may well be spotswap's own launch (a
+ * model of EC2 that writes no template tag, a group whose template changed since), so it is never acted on
+ * and never ignored either: it holds its partner and takes a place in the group's in-flight budget until
+ * it is attached, terminated by someone or gone, so launches spotswap cannot verify stay within that budget.
+ */
+export const isUnverifiedLaunch = (refused: UntrustedInstance): boolean => refused.code === 'foreign-template'
+
 /** As a line for the log, the summary and `plan`. */
 export const untrustedReason = (untrusted: UntrustedInstance): string =>
   `not-spotswaps-launch (${untrusted.code}): ${untrusted.detail}; never attached nor terminated`

@@ -197,6 +197,11 @@ export interface GroupPlan {
    */
   readonly untrusted?: readonly UntrustedInstance[]
   /**
+   * Of those, the launches spotswap made and cannot verify (provenance.ts isUnverifiedLaunch): each holds
+   * its partner and a place in the in-flight budget; reported (UnverifiedLaunches) until resolved.
+   */
+  readonly unverified?: readonly UntrustedInstance[]
+  /**
    * Look at the group again this many seconds from now (a delayed run request), when that comes before
    * the next scheduled run would: a swap waits for its replacements to serve.
    */

@@ -7,6 +7,7 @@
 
 import { GRACE_SLACK_SECONDS, PLAN_WORK_UNITS_PER_GROUP, TAG_REPLACING_INSTANCE } from '../constants.ts'
 import {
+  isUnverifiedLaunch,
   membersToSettle,
   sortLaunches,
   type UntrustedInstance,
@@ -75,6 +76,30 @@ const refusedSkip = (suspect: UntrustedInstance, recovery: Recovery): InstanceSk
       }
     : { instanceId: suspect.instanceId, code: 'not-spotswaps-launch', reason: untrustedReason(suspect) }
 
+/**
+ * The refused launches spotswap made and cannot verify (provenance.ts isUnverifiedLaunch), and the
+ * partners they hold: each such partner is told why it gets no new replacement.
+ */
+const unverifiedLaunches = (
+  refused: readonly UntrustedInstance[],
+  detail: (id: string) => Instance | undefined,
+  instanceSkips: InstanceSkip[],
+): { readonly launches: readonly UntrustedInstance[]; readonly partners: ReadonlySet<string> } => {
+  const launches = refused.filter(isUnverifiedLaunch)
+  const partners = new Set<string>()
+  for (const suspect of launches) {
+    const partner = detail(suspect.instanceId)?.tags[TAG_REPLACING_INSTANCE]
+    if (partner === undefined || partners.has(partner)) continue
+    partners.add(partner)
+    instanceSkips.push({
+      instanceId: partner,
+      code: 'unverified-launch',
+      reason: `unverified-launch: ${suspect.instanceId}, launched to replace it, cannot be verified (${suspect.detail}); no new replacement until it is attached, terminated or gone`,
+    })
+  }
+  return { launches, partners }
+}
+
 const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
   const { group, now } = input
   const view = groupView(input)
@@ -118,6 +143,8 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
       const mayBeTheSwaps = suspect.code === 'joined-a-group' || suspect.code === 'swap-undecided'
       if (mayBeTheSwaps && partner !== undefined) heldByOpenSwap.add(partner)
     }
+  // Launches spotswap made and cannot verify hold their partners and take part of the budget (provenance.ts).
+  const unverified = unverifiedLaunches(sorted.untrusted, detail, instanceSkips)
   // Partners retired by this run's recovery are as good as gone: they leave no room for another launch.
   const replaceable = Math.max(0, onDemand.length - recovery.retiringOnDemand - minOnDemand)
   const { pendingByPartner, wanted, wantedForOnDemand } = keepReplacements({
@@ -189,6 +216,7 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
         !pendingByPartner.has(m.instanceId) &&
         !halfDonePartners.has(m.instanceId) &&
         !heldByOpenSwap.has(m.instanceId) &&
+        !unverified.partners.has(m.instanceId) &&
         !givingBack.has(m.instanceId) &&
         !released.includes(m),
     )
@@ -202,7 +230,10 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
       now,
     })
     const launches = planLaunches(input, config, {
-      budget: inFlightLimit(config.maxReplacementsInFlight, inService.length) - inFlight.length,
+      budget:
+        inFlightLimit(config.maxReplacementsInFlight, inService.length) -
+        inFlight.length -
+        unverified.launches.length,
       doomed: doomedIds,
       onDemandBudget: replaceable - wantedForOnDemand.filter(([, i]) => !terminated.has(i.id)).length,
       eligible,
@@ -212,7 +243,10 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
       targetSpot: inService.length - minOnDemand,
       instanceSkips,
       minOnDemand,
-      inFlight: inFlight.map(([partner, instance]) => `${instance.id} (replacing ${partner})`),
+      inFlight: [
+        ...inFlight.map(([partner, instance]) => `${instance.id} (replacing ${partner})`),
+        ...unverified.launches.map((suspect) => `${suspect.instanceId} (unverified)`),
+      ],
       meter,
       unknownSubnets,
     })
@@ -249,6 +283,7 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
     }),
     figures,
     ...(untrusted.length > 0 ? { untrusted } : {}),
+    ...(unverified.launches.length > 0 ? { unverified: unverified.launches } : {}),
     ...(recovery.awaitingHealth.length > 0 ? { awaitingHealth: recovery.awaitingHealth } : {}),
     ...(recovery.awaitingActivities ? { awaitingActivities: true } : {}),
     ...(unknownSubnets.size > 0 ? { unknownSubnets: [...unknownSubnets].sort() } : {}),

@@ -22,6 +22,8 @@ export type InstanceSkipCode =
   | 'warming-up'
   | 'in-flight-budget'
   | 'on-demand-minimum'
+  // A launch made for it that provenance cannot verify is alive: no other until it is resolved.
+  | 'unverified-launch'
 
 export interface InstanceSkip {
   readonly instanceId: string

@@ -16,6 +16,16 @@ import {
 export const LAUNCH_TEMPLATE_TAG = 'aws:ec2launchtemplate:id'
 
 let installed = false
+/** Off while a suite runs against moto's own CreateFleet (no tag), as test/e2e/launch-bound.test.ts does. */
+let tagging = true
+
+/** Until the returned function is called, CreateFleet's launches keep moto's answer: no template tag. */
+export const withoutLaunchTemplateTag = (): (() => void) => {
+  tagging = false
+  return () => {
+    tagging = true
+  }
+}
 
 export const addLaunchTemplateTagAfterCreateFleet = (): void => {
   if (installed) return
@@ -23,7 +33,7 @@ export const addLaunchTemplateTagAfterCreateFleet = (): void => {
   const send = EC2Client.prototype.send as (this: EC2Client, command: unknown) => Promise<unknown>
   EC2Client.prototype.send = async function (this: EC2Client, command: unknown) {
     const output = await send.call(this, command)
-    if (!(command instanceof CreateFleetCommand)) return output
+    if (!tagging || !(command instanceof CreateFleetCommand)) return output
     const template = command.input.LaunchTemplateConfigs?.[0]?.LaunchTemplateSpecification?.LaunchTemplateId
     const ids = ((output as CreateFleetCommandOutput).Instances ?? []).flatMap((i) => i.InstanceIds ?? [])
     if (template !== undefined && ids.length > 0)

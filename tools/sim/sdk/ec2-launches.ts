@@ -12,11 +12,15 @@ import type {
 } from '@aws-sdk/client-ec2'
 import type { Ec2Api } from '../../../lambdas/aws/cloud.ts'
 import type { AllocationStrategy } from '../../../lambdas/core/config/config.ts'
-import { TAG_LAUNCHED_FOR_GROUP, TAG_TEMPORARY_TEMPLATE } from '../../../lambdas/core/constants.ts'
+import {
+  TAG_LAUNCH_TEMPLATE_ID,
+  TAG_LAUNCHED_FOR_GROUP,
+  TAG_TEMPORARY_TEMPLATE,
+} from '../../../lambdas/core/constants.ts'
 import type { SpotLaunchResult } from '../../../lambdas/core/port.ts'
 import { simAwsError } from '../errors.ts'
 import { createFleet, type FleetRequest } from '../fleet.ts'
-import { zoneOfSubnet } from '../state.ts'
+import { type SimRegion, zoneOfSubnet } from '../state.ts'
 import { recordLaunch } from '../touches.ts'
 import { type SimApiContext, write } from './request.ts'
 
@@ -132,6 +136,49 @@ const templateNotFound = (by: 'id' | 'name', value: string) =>
         `The specified launch template, with template name ${value}, does not exist.`,
       )
 
+/**
+ * What each ClientToken was first used with (the request but its token), per region: EC2 answers a token
+ * used again with other parameters with IdempotentParameterMismatch, and with the same ones with the first
+ * answer (https://docs.aws.amazon.com/ec2/latest/devguide/ec2-api-idempotency.html). A token is valid for
+ * at least 24 hours after its instance ends; the simulator keeps it for the whole run.
+ */
+const tokenParameters = new WeakMap<SimRegion, Map<string, string>>()
+
+const parametersOf = (input: CreateFleetCommandInput): string =>
+  JSON.stringify({ ...input, ClientToken: undefined })
+
+/** Throws EC2's refusal of a token first used with other parameters; remembers a token's first use. */
+const checkToken = (region: SimRegion, input: CreateFleetCommandInput): void => {
+  if (input.ClientToken === undefined) return
+  let tokens = tokenParameters.get(region)
+  if (tokens === undefined) {
+    tokens = new Map()
+    tokenParameters.set(region, tokens)
+  }
+  const parameters = parametersOf(input)
+  const first = tokens.get(input.ClientToken)
+  if (first === undefined) tokens.set(input.ClientToken, parameters)
+  else if (first !== parameters)
+    throw simAwsError(
+      'IdempotentParameterMismatch',
+      400,
+      `Client token ${input.ClientToken} was used before with different parameters.`,
+    )
+}
+
+/**
+ * Groups whose launches the region's EC2 writes no `aws:ec2launchtemplate:id` on, as moto's CreateFleet
+ * does (a chaos item): spotswap cannot verify them as its own (core/group/provenance.ts).
+ */
+const untaggedLaunches = new WeakMap<SimRegion, Set<string>>()
+
+/** From now on, the region's CreateFleet launches for `group` carry no launch-template tag. */
+export const omitLaunchTemplateTag = (region: SimRegion, group: string): void => {
+  const groups = untaggedLaunches.get(region) ?? new Set<string>()
+  groups.add(group)
+  untaggedLaunches.set(region, groups)
+}
+
 export const ec2Launches = (
   ctx: SimApiContext,
 ): Pick<Ec2Api, 'createFleet' | 'createLaunchTemplate' | 'deleteLaunchTemplate'> => ({
@@ -143,11 +190,18 @@ export const ec2Launches = (
       'ec2:CreateFleet',
       { group: request.groupName },
       () => {
+        checkToken(ctx.region, input)
         // A repeated ClientToken answers with the first launch and starts nothing new.
         const repeated = ctx.region.fleetsByToken.has(request.clientToken)
         const result = createFleet(ctx.world, ctx.region, request, templateOf(ctx, spec, request.groupName))
-        if (result.ok && !repeated)
+        if (result.ok && !repeated) {
           recordLaunch(ctx.session, ctx.region, request.groupName, result.instanceId)
+          const instance = ctx.region.instances.get(result.instanceId)
+          if (instance !== undefined && untaggedLaunches.get(ctx.region)?.has(request.groupName)) {
+            const { [TAG_LAUNCH_TEMPLATE_ID]: _omitted, ...tags } = instance.tags
+            instance.tags = tags
+          }
+        }
         return toFleetOutput(result, spec)
       },
       { group: request.groupName, resources: 1 },

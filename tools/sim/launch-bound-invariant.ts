@@ -1,0 +1,82 @@
+/**
+ * `launches-beyond-budget`: the spot instances spotswap launched for a group and cannot account for never
+ * exceed the group's in-flight budget (MAX_REPLACEMENTS_IN_FLIGHT, per group). Such a launch is alive
+ * (pending or running), outside any group, never attached, and lacks EC2's `aws:ec2launchtemplate:id`
+ * (the one way the simulator makes a launch unverifiable: its EC2 omits the tag, as moto's CreateFleet
+ * does), so provenance refuses it and no run may attach or terminate it. Judged from the simulator's own
+ * state after every step: a step that brings a new one while the group has more of them than its budget
+ * allows is a violation. Launches for a member EC2 is about to interrupt are outside the budget (the
+ * engine replaces such a member whatever its budget) and do not count while their partner is warned.
+ */
+import { isManaged } from '../../lambdas/core/config/managed.ts'
+import {
+  TAG_JOINED_GROUP,
+  TAG_LAUNCH_TEMPLATE_ID,
+  TAG_REPLACING_INSTANCE,
+} from '../../lambdas/core/constants.ts'
+import { inFlightLimit } from '../../lambdas/core/plan/group-sizes.ts'
+import { GROUP_NAME_TAG } from './asg-members.ts'
+import { effectiveConfig } from './group-state.ts'
+import type { InvariantLedger, StepContext, Violation } from './invariant-ledger.ts'
+import { isRunningOrPending, type SimGroup, type SimInstance, type SimRegion } from './state.ts'
+
+/** A spot instance spotswap launched that provenance cannot verify, alive outside any group. */
+export const isUnverifiableLaunch = (region: SimRegion, instance: SimInstance): boolean =>
+  instance.origin === 'spotswap' &&
+  instance.lifecycle === 'spot' &&
+  isRunningOrPending(instance) &&
+  instance.tags[TAG_LAUNCH_TEMPLATE_ID] === undefined &&
+  instance.tags[GROUP_NAME_TAG] === undefined &&
+  instance.tags[TAG_JOINED_GROUP] === undefined &&
+  region.groupOf(instance.id) === undefined
+
+/** Whether an unverifiable launch made to replace `partnerId` is alive (invariant 8's `unverified-launch`). */
+export const unverifiableLaunchAlive = (region: SimRegion, partnerId: string): boolean => {
+  for (const instance of region.instances.values())
+    if (instance.tags[TAG_REPLACING_INSTANCE] === partnerId && isUnverifiableLaunch(region, instance))
+      return true
+  return false
+}
+
+/** Per simulation (its ledger): the unverifiable launches already seen. */
+const seenBy = new WeakMap<InvariantLedger, Set<string>>()
+
+const inService = (group: SimGroup): number => {
+  let count = 0
+  for (const member of group.members.values()) if (member.lifecycleState === 'InService') count++
+  return count
+}
+
+export const checkLaunchBound = ({ config, region, ledger }: StepContext, at: string): Violation[] => {
+  let seen = seenBy.get(ledger)
+  if (seen === undefined) {
+    seen = new Set()
+    seenBy.set(ledger, seen)
+  }
+  const byGroup = new Map<string, { counted: string[]; fresh: string[] }>()
+  for (const instance of region.instances.values()) {
+    if (instance.costGroup === undefined || !isUnverifiableLaunch(region, instance)) continue
+    const fresh = !seen.has(instance.id)
+    seen.add(instance.id)
+    const partner = region.instances.get(instance.tags[TAG_REPLACING_INSTANCE] ?? '')
+    if (partner?.interruptAtMs !== undefined) continue
+    const entry = byGroup.get(instance.costGroup) ?? { counted: [], fresh: [] }
+    entry.counted.push(instance.id)
+    if (fresh) entry.fresh.push(instance.id)
+    byGroup.set(instance.costGroup, entry)
+  }
+  const violations: Violation[] = []
+  for (const [name, { counted, fresh }] of byGroup) {
+    const group = region.groups.get(name)
+    if (group === undefined || fresh.length === 0 || !isManaged(group.tags, config)) continue
+    const limit = inFlightLimit(effectiveConfig(config, group).maxReplacementsInFlight, inService(group))
+    if (counted.length > limit)
+      violations.push({
+        at,
+        group: name,
+        invariant: 'launches-beyond-budget',
+        detail: `${counted.length} unverifiable launches alive (${counted.join(', ')}), in-flight budget ${limit}; new: ${fresh.join(', ')}`,
+      })
+  }
+  return violations
+}
