@@ -5,6 +5,7 @@
 import type { GlobalConfig } from '../../lambdas/core/config/config.ts'
 import type { Session } from './faults.ts'
 import { effectiveConfig, type GroupState, groupState } from './group-state.ts'
+import { brokenMembers } from './never-served-invariant.ts'
 import type { SimRegion } from './state.ts'
 import { openPairs } from './swap-allowance.ts'
 
@@ -21,6 +22,7 @@ export interface Violation {
     | 'double-replacement'
     | 'retired-before-serving'
     | 'stalled-on-demand'
+    | 'never-served'
   readonly detail: string
 }
 
@@ -35,6 +37,11 @@ export interface RegionSnapshot {
    * (`detach`): the interruption handler takes them out as if they were interrupted.
    */
   readonly leavingOnRebalance: ReadonlyMap<string, ReadonlySet<string>>
+  /**
+   * In-service members of a group behind load balancers whose image is broken (they never pass a health
+   * check): never serving capacity, so taking one out loses none (never-served-invariant.ts).
+   */
+  readonly broken: ReadonlyMap<string, ReadonlySet<string>>
 }
 
 export const snapshotRegion = (
@@ -46,7 +53,9 @@ export const snapshotRegion = (
   const pairs = new Map<string, number[]>()
   const doomed = new Map<string, Set<string>>()
   const leavingOnRebalance = new Map<string, Set<string>>()
+  const broken = new Map<string, Set<string>>()
   for (const group of region.groups.values()) {
+    broken.set(group.name, brokenMembers(region, group))
     states.set(group.name, groupState(config, region, group))
     pairs.set(group.name, openPairs(config, region, group))
     const warned = new Set<string>()
@@ -60,7 +69,7 @@ export const snapshotRegion = (
     doomed.set(group.name, warned)
     leavingOnRebalance.set(group.name, leaving)
   }
-  return { states, pairs, doomed, leavingOnRebalance }
+  return { states, pairs, doomed, leavingOnRebalance, broken }
 }
 
 /** What invariant 4 remembers between steps. */

@@ -4,7 +4,8 @@
  * replacer run: replacer runs of one region never overlap, see invocations.ts), judged together.
  * Between steps only AWS and the group's owner change the account, so nothing else can break them.
  * 1. `capacity-below-desired`: a managed group lost in-service instances beyond those EC2 took or
- *    signalled (interruption warnings; rebalance recommendations the group is configured to leave on);
+ *    signalled (interruption warnings; rebalance recommendations the group is configured to leave on)
+ *    and those that never serve (a broken image behind load balancers);
  * 2. `on-demand-below-minimum`: a managed group's on-demand count fell below its minimum;
  * 3. `orphan`: a spot instance launched for a group was neither attached nor terminated within
  *    grace + 3 schedule periods, unless the run that should have done it failed for AWS's reasons
@@ -27,10 +28,13 @@
  *    balancer of the group, unless EC2 takes the instance anyway: it was warned of its interruption
  *    (spotswap:interruption-warned) DOOMED_SWAP_DEADLINE_SECONDS or more ago (write-invariants.ts; the
  *    facts are taken in touches.ts).
+ * 8. `never-served`: a member spotswap attached stays in its group without ever serving past its
+ *    deadline (never-served-invariant.ts).
  */
 import type { Session } from './faults.ts'
 import type { GroupState } from './group-state.ts'
 import type { RegionSnapshot, SizeLedger, StepContext, StepRun, Violation } from './invariant-ledger.ts'
+import { checkNeverServed } from './never-served-invariant.ts'
 import type { GroupSizes, SimRegion } from './state.ts'
 import { allowedAt } from './swap-allowance.ts'
 import { takeWrites } from './touches.ts'
@@ -159,6 +163,7 @@ export const checkInvocation = (
     if (now === undefined || !was.managed) continue
     const excused = new Set(before.doomed.get(name))
     if (options.excuseRebalanced) for (const id of before.leavingOnRebalance.get(name) ?? []) excused.add(id)
+    for (const id of before.broken.get(name) ?? []) excused.add(id)
     const doomedLost = [...excused].filter((id) => !stillInService(region, name, id)).length
     // Desired as the owner set it: a swap raises the group's desired capacity by one for a while.
     const ownerDesired = region.groups.get(name)?.owner.desiredCapacity ?? was.desired
@@ -222,6 +227,7 @@ export const checkStep = (
         runs.some((r) => r.session.actor === 'replacer' && (r.onlyGroup ?? group) === group),
     }),
     ...checkWrites(ctx, writes.flat(), at),
+    ...checkNeverServed(ctx, runs, Date.parse(at), at),
   ]
   runs.forEach((run, i) => {
     if (run.onlyGroup === undefined && run.session.actor === 'replacer')
