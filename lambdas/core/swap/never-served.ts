@@ -9,7 +9,7 @@
  * serving leaves the group through Auto Scaling without a decrement: desired capacity stays the owner's,
  * and the group launches a member that may serve. With EC2 health checks (the default) Auto Scaling
  * never replaces it, since it is InService
- * (https://docs.aws.amazon.com/autoscaling/ec2/userguide/ec2-auto-scaling-health-checks.html).
+ * (https://docs.aws.amazon.com/autoscaling/ec2/userguide/healthcheck.html: EC2 status checks by default, ELB checks only when enabled).
  *
  * Only a member spotswap can show it attached leaves: spot, and either recorded as having joined this
  * group by spotswap's confirmed attach (TAG_JOINED_GROUP) or still spotswap's launch for its partner by
