@@ -3,9 +3,9 @@
  * snapshots of a region they compare before and after a step, and what they remember between steps.
  */
 import type { GlobalConfig } from '../../lambdas/core/config/config.ts'
+import { brokenMembers } from './broken-members.ts'
 import type { Session } from './faults.ts'
 import { effectiveConfig, type GroupState, groupState } from './group-state.ts'
-import { brokenMembers } from './never-served-invariant.ts'
 import type { SimRegion } from './state.ts'
 import { openPairs } from './swap-allowance.ts'
 

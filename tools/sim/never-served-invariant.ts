@@ -22,7 +22,7 @@ import { GRACE_SLACK_SECONDS, ORPHAN_SCHEDULE_PERIODS } from '../../lambdas/core
 import type { Session } from './faults.ts'
 import type { InvariantLedger, StepContext, StepRun, Violation } from './invariant-ledger.ts'
 import { isServing } from './load-balancers.ts'
-import { isActiveMember, type SimGroup, type SimRegion } from './state.ts'
+import { isActiveMember, type SimRegion } from './state.ts'
 import { pairAllowanceMs } from './swap-allowance.ts'
 
 interface ServedMemory {
@@ -48,19 +48,6 @@ export const rememberServing = (region: SimRegion, ledger: InvariantLedger, nowM
   const { served } = memoryOf(ledger)
   for (const group of region.groups.values())
     for (const id of group.members.keys()) if (!served.has(id) && isServing(group, id, nowMs)) served.add(id)
-}
-
-/**
- * In-service members whose image is broken, in a group behind load balancers: they never serve, so
- * invariant 1 does not count one taken out as lost capacity (the engine takes them out without a
- * decrement, and the group launches one that may serve).
- */
-export const brokenMembers = (region: SimRegion, group: SimGroup): Set<string> => {
-  const ids = new Set<string>()
-  if (group.loadBalancers.length === 0) return ids
-  for (const [id, member] of group.members)
-    if (member.lifecycleState === 'InService' && region.instances.get(id)?.neverHealthy === true) ids.add(id)
-  return ids
 }
 
 const clean = (session: Session): boolean => !session.crashed && session.failedCalls === 0
