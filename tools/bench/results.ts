@@ -11,6 +11,7 @@ export const SCENARIO_KEYS = [
   'large-account',
   'slow-health',
   'five-zones-48h',
+  'never-healthy-rush',
 ] as const
 export type ScenarioKey = (typeof SCENARIO_KEYS)[number]
 

@@ -3,6 +3,7 @@
  * snapshots of a region they compare before and after a step, and what they remember between steps.
  */
 import type { GlobalConfig } from '../../lambdas/core/config/config.ts'
+import { brokenMembers } from './broken-members.ts'
 import type { Session } from './faults.ts'
 import { effectiveConfig, type GroupState, groupState } from './group-state.ts'
 import type { SimRegion } from './state.ts'
@@ -22,6 +23,7 @@ export interface Violation {
     | 'retired-before-serving'
     | 'stalled-on-demand'
     | 'launches-beyond-budget'
+    | 'never-served'
   readonly detail: string
 }
 
@@ -36,6 +38,11 @@ export interface RegionSnapshot {
    * (`detach`): the interruption handler takes them out as if they were interrupted.
    */
   readonly leavingOnRebalance: ReadonlyMap<string, ReadonlySet<string>>
+  /**
+   * In-service members of a group behind load balancers whose image is broken (they never pass a health
+   * check): never serving capacity, so taking one out loses none (never-served-invariant.ts).
+   */
+  readonly broken: ReadonlyMap<string, ReadonlySet<string>>
 }
 
 export const snapshotRegion = (
@@ -47,7 +54,9 @@ export const snapshotRegion = (
   const pairs = new Map<string, number[]>()
   const doomed = new Map<string, Set<string>>()
   const leavingOnRebalance = new Map<string, Set<string>>()
+  const broken = new Map<string, Set<string>>()
   for (const group of region.groups.values()) {
+    broken.set(group.name, brokenMembers(region, group))
     states.set(group.name, groupState(config, region, group))
     pairs.set(group.name, openPairs(config, region, group))
     const warned = new Set<string>()
@@ -61,7 +70,7 @@ export const snapshotRegion = (
     doomed.set(group.name, warned)
     leavingOnRebalance.set(group.name, leaving)
   }
-  return { states, pairs, doomed, leavingOnRebalance }
+  return { states, pairs, doomed, leavingOnRebalance, broken }
 }
 
 /** What invariant 4 remembers between steps. */

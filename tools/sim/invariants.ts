@@ -4,7 +4,8 @@
  * replacer run: replacer runs of one region never overlap, see invocations.ts), judged together.
  * Between steps only AWS and the group's owner change the account, so nothing else can break them.
  * 1. `capacity-below-desired`: a managed group lost in-service instances beyond those EC2 took or
- *    signalled (interruption warnings; rebalance recommendations the group is configured to leave on);
+ *    signalled (interruption warnings; rebalance recommendations the group is configured to leave on)
+ *    and those that never serve (a broken image behind load balancers);
  * 2. `on-demand-below-minimum`: a managed group's on-demand count fell below its minimum;
  * 3. `orphan`: a spot instance launched for a group was neither attached nor terminated within
  *    grace + 3 schedule periods, unless the run that should have done it failed for AWS's reasons
@@ -30,11 +31,14 @@
  *    in touches.ts).
  * And `launches-beyond-budget` (launch-bound-invariant.ts): launches spotswap cannot verify stay within
  * the group's in-flight budget.
+ * And `never-served` (never-served-invariant.ts): a member spotswap attached stays in its group without
+ * ever serving past its deadline.
  */
 import type { Session } from './faults.ts'
 import type { GroupState } from './group-state.ts'
 import type { RegionSnapshot, SizeLedger, StepContext, StepRun, Violation } from './invariant-ledger.ts'
 import { checkLaunchBound } from './launch-bound-invariant.ts'
+import { checkNeverServed } from './never-served-invariant.ts'
 import type { GroupSizes, SimRegion } from './state.ts'
 import { allowedAt } from './swap-allowance.ts'
 import { takeWrites } from './touches.ts'
@@ -163,6 +167,7 @@ export const checkInvocation = (
     if (now === undefined || !was.managed) continue
     const excused = new Set(before.doomed.get(name))
     if (options.excuseRebalanced) for (const id of before.leavingOnRebalance.get(name) ?? []) excused.add(id)
+    for (const id of before.broken.get(name) ?? []) excused.add(id)
     const doomedLost = [...excused].filter((id) => !stillInService(region, name, id)).length
     // Desired as the owner set it: a swap raises the group's desired capacity by one for a while.
     const ownerDesired = region.groups.get(name)?.owner.desiredCapacity ?? was.desired
@@ -227,6 +232,7 @@ export const checkStep = (
     }),
     ...checkWrites(ctx, writes.flat(), at),
     ...checkLaunchBound(ctx, at),
+    ...checkNeverServed(ctx, runs, Date.parse(at), at),
   ]
   runs.forEach((run, i) => {
     if (run.onlyGroup === undefined && run.session.actor === 'replacer')

@@ -8,12 +8,12 @@
 import { GRACE_SLACK_SECONDS, PLAN_WORK_UNITS_PER_GROUP, TAG_REPLACING_INSTANCE } from '../constants.ts'
 import {
   isUnverifiedLaunch,
-  membersToSettle,
   sortLaunches,
   type UntrustedInstance,
   untrustedReason,
 } from '../group/provenance.ts'
 import { unconfirmedReason } from '../interruption/confirmation.ts'
+import { judgeNeverServed } from '../swap/never-served.ts'
 import type { Recovery } from '../swap/recovery.ts'
 import type { Instance } from '../types.ts'
 import type { Action, GroupPlan } from './actions.ts'
@@ -190,17 +190,32 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
     actions,
   })
 
-  // Members of a closed swap joined for good: their launch tags go, so a later detach is never cleaned up.
-  if (skipped === undefined && !recovery.open) {
-    const settled = membersToSettle(group, detail, view.replacesPartner, isProtected)
-    if (settled.length > 0)
-      actions.push({
-        kind: 'settle-members',
-        group: group.name,
-        instanceIds: settled,
-        reason: 'joined the group for good (no swap open): launch tags removed, membership recorded',
-      })
-  }
+  // Members spotswap attached, outside the open swap's pairs: settled once seen serving (their launch tags
+  // go, so a later detach is never cleaned up), gone without a decrement if never by their deadline.
+  const neverServed =
+    skipped === undefined
+      ? judgeNeverServed({
+          group,
+          now,
+          detail,
+          isProtected,
+          isPair: view.replacesPartner,
+          health: input.health,
+          graceSeconds: grace,
+          scheduleSeconds: input.scheduleMinutes * 60,
+        })
+      : undefined
+  if (neverServed !== undefined && !recovery.open && neverServed.served.length > 0)
+    actions.push({
+      kind: 'settle-members',
+      group: group.name,
+      instanceIds: neverServed.served,
+      reason:
+        'joined the group for good (seen serving, no swap open): launch tags removed, membership recorded',
+    })
+  for (const { instanceId, reason } of neverServed?.leave ?? [])
+    actions.push({ kind: 'release-doomed', group: group.name, instanceId, reason })
+  const awaitingHealth = [...recovery.awaitingHealth, ...(neverServed?.awaitingHealth ?? [])]
 
   // 4. New replacements: at-risk spot members first, then the oldest on-demand ones, within the
   // on-demand minimum and the in-flight budget.
@@ -284,7 +299,7 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
     figures,
     ...(untrusted.length > 0 ? { untrusted } : {}),
     ...(unverified.launches.length > 0 ? { unverified: unverified.launches } : {}),
-    ...(recovery.awaitingHealth.length > 0 ? { awaitingHealth: recovery.awaitingHealth } : {}),
+    ...(awaitingHealth.length > 0 ? { awaitingHealth } : {}),
     ...(recovery.awaitingActivities ? { awaitingActivities: true } : {}),
     ...(unknownSubnets.size > 0 ? { unknownSubnets: [...unknownSubnets].sort() } : {}),
     ...(lookAgain === undefined ? {} : { lookAgainSeconds: lookAgain }),

@@ -1,0 +1,132 @@
+/**
+ * Replacements that never serve. A member spotswap attached keeps its launch tags (`launched-for-asg`,
+ * `launched-for-replacing-instance`) until a run sees it serve (InService, and healthy in every load
+ * balancer of its group): only then is it settled (membership recorded, launch tags removed). So the
+ * launch tags are the memory across runs: a member still carrying them has never been seen serving.
+ *
+ * Whatever state its swap was left in (closed or released because the owner resized, its partner taken by
+ * a scale-in or an interruption, a run that crashed), one that carries them past its deadline and is not
+ * serving leaves the group through Auto Scaling without a decrement: desired capacity stays the owner's,
+ * and the group launches a member that may serve. With EC2 health checks (the default) Auto Scaling
+ * never replaces it, since it is InService
+ * (https://docs.aws.amazon.com/autoscaling/ec2/userguide/healthcheck.html: EC2 status checks by default, ELB checks only when enabled).
+ *
+ * Only a member spotswap can show it attached leaves: spot, and either recorded as having joined this
+ * group by spotswap's confirmed attach (TAG_JOINED_GROUP) or still spotswap's launch for its partner by
+ * provenance (core/group/provenance.ts). A forged `served` state cannot be written: removing the launch
+ * tags only keeps the member, never makes it leave.
+ */
+import { isLeavingGroup } from '../config/managed.ts'
+import {
+  GRACE_SLACK_SECONDS,
+  ORPHAN_SCHEDULE_PERIODS,
+  TAG_JOINED_GROUP,
+  TAG_LAUNCHED_FOR_GROUP,
+  TAG_REPLACING_INSTANCE,
+  TAG_SWAP_ID,
+} from '../constants.ts'
+import { launchProvenance } from '../group/provenance.ts'
+import {
+  type HealthObservation,
+  hasTrafficSources,
+  healthCheckSeconds,
+  healthDeadlineSeconds,
+  servingOf,
+} from '../group/serving.ts'
+import type { Group, Instance } from '../types.ts'
+
+export interface NeverServedInput {
+  readonly group: Group
+  readonly now: Date
+  readonly detail: (id: string) => Instance | undefined
+  /** Instances the owner protected: spotswap writes nothing on them and never takes them out. */
+  readonly isProtected: (id: string) => boolean
+  /** Members that are a pair of the open swap: finishing the swap decides for them (finish-pairs.ts). */
+  readonly isPair: (id: string) => boolean
+  readonly health: HealthObservation | undefined
+  readonly graceSeconds: number
+  readonly scheduleSeconds: number
+}
+
+export interface NeverServedMember {
+  readonly instanceId: string
+  readonly reason: string
+}
+
+export interface NeverServedVerdict {
+  /** Seen serving: settled (launch tags removed, membership recorded). */
+  readonly served: readonly string[]
+  /** Never seen serving by their deadline: they leave without a decrement. */
+  readonly leave: readonly NeverServedMember[]
+  /** Members whose load-balancer health is needed: read, then planned again. */
+  readonly awaitingHealth: readonly string[]
+}
+
+/** Still carries the launch tags: not yet seen serving (settled members have none). */
+export const isUnsettled = (instance: Instance | undefined): boolean =>
+  instance?.tags[TAG_LAUNCHED_FOR_GROUP] !== undefined || instance?.tags[TAG_REPLACING_INSTANCE] !== undefined
+
+/** When a swap with this id started (swapIdAt in record.ts: seconds since the epoch, base 36). */
+const swapStartMs = (swapId: string | undefined): number => {
+  const match = /^s([0-9a-z]{1,20})$/.exec(swapId ?? '')
+  return match?.[1] === undefined ? Number.NaN : Number.parseInt(match[1], 36) * 1000
+}
+
+/**
+ * When the member was attached, as far as EC2's launch time bounds it: a swap attaches a replacement once it
+ * ran for the grace period and before its orphan deadline (plan/swap-start.ts). Within those bounds, its
+ * swap's start (its swap id, while it carries one); without one (a released pair), the latest it can be.
+ */
+export const attachedBoundMs = (
+  instance: Instance,
+  graceSeconds: number,
+  scheduleSeconds: number,
+): number => {
+  const launchMs = instance.launchTime.getTime()
+  const earliest = launchMs + Math.max(0, graceSeconds - GRACE_SLACK_SECONDS) * 1000
+  const latest = launchMs + (graceSeconds + (ORPHAN_SCHEDULE_PERIODS - 1) * scheduleSeconds) * 1000
+  const started = swapStartMs(instance.tags[TAG_SWAP_ID])
+  return Number.isNaN(started) ? latest : Math.min(latest, Math.max(earliest, started))
+}
+
+/** spotswap attached it to this group, as far as it can show. */
+const attachedBySpotswap = (input: NeverServedInput, instance: Instance): boolean => {
+  if (instance.lifecycle !== 'spot') return false
+  if (instance.tags[TAG_JOINED_GROUP] === input.group.name) return true
+  const partner = instance.tags[TAG_REPLACING_INSTANCE]
+  if (partner === undefined) return false
+  return launchProvenance(instance, input.group, input.detail(partner), { attached: true }).ours
+}
+
+/** The group's unsettled members, outside the open swap's pairs: each served, left or waited for. */
+export const judgeNeverServed = (input: NeverServedInput): NeverServedVerdict => {
+  const { group, now } = input
+  const served: string[] = []
+  const leave: NeverServedMember[] = []
+  const awaitingHealth: string[] = []
+  const checks = input.health?.kind === 'read' ? input.health.health.settings.values() : []
+  const deadlineSeconds = healthDeadlineSeconds(input.graceSeconds, healthCheckSeconds(checks))
+  for (const member of group.members) {
+    const instance = input.detail(member.instanceId)
+    if (isLeavingGroup(member.lifecycleState) || !isUnsettled(instance) || instance === undefined) continue
+    if (input.isPair(member.instanceId) || input.isProtected(member.instanceId)) continue
+    const serving = servingOf(group, member.instanceId, input.health)
+    if (serving.serving) {
+      served.push(member.instanceId)
+      continue
+    }
+    if (serving.code === 'health-unread') {
+      if (input.health === undefined && hasTrafficSources(group.trafficSources))
+        awaitingHealth.push(member.instanceId)
+      continue
+    }
+    const deadlineMs =
+      attachedBoundMs(instance, input.graceSeconds, input.scheduleSeconds) + deadlineSeconds * 1000
+    if (now.getTime() < deadlineMs || !attachedBySpotswap(input, instance)) continue
+    leave.push({
+      instanceId: member.instanceId,
+      reason: `never-served: ${serving.detail} at its deadline ${new Date(deadlineMs).toISOString()} and was never seen serving; it leaves without a decrement so the group launches one that serves`,
+    })
+  }
+  return { served, leave, awaitingHealth }
+}
