@@ -15,6 +15,12 @@ describe('spotswap bench', () => {
     expect((await runCli(['--help'])).out).toMatch(/bench\s+benchmark spotswap/)
   })
 
+  it('refuses a fault sweep in no process before measuring anything', async () => {
+    const run = await runCli(['bench', '--jobs', '0'])
+    expect(run.code).toBe(2)
+    expect(run.err).toContain("--jobs must be an integer of at least 1, got '0'")
+  })
+
   it('refuses an unknown option before measuring anything', async () => {
     const run = await runCli(['bench', '--fast'])
     expect(run.code).toBe(2)
