@@ -63,7 +63,7 @@ Runs every scenario of bench/scenarios under spotswap, AutoSpotting's behaviour,
 Scaling's mixed-instances groups and the oracle; runs them again at four fault levels, three seeds each
 (the fault sweep; --quick: no faults and all of them, one seed, spotswap and on-demand only); measures
 the engine's planning time, memory and API calls at scale and the Lambda bundles; prints the tables
-(each figure with its ratio to spotswap's). About half an hour on two cores; --quick about a minute.
+(each figure with its ratio to spotswap's). About ten minutes on two cores; --quick about a minute.
 
 ${describeOptions(OPTIONS)}`
 
