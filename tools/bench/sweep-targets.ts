@@ -4,7 +4,7 @@
  */
 import { BASELINE_LEVEL, WORST_LEVEL } from './fault-sweep.ts'
 import type { FaultSweep, SweepFigures } from './sweep-results.ts'
-import type { TargetCheck } from './targets.ts'
+import type { TargetCheck } from './target-check.ts'
 
 /** Faults may slow convergence by a run or two per crash: at most twice the fault-free time plus this. */
 export const CONVERGENCE_SLACK_MINUTES = 10

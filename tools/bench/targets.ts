@@ -4,12 +4,9 @@
  */
 import type { BenchResults, PolicyFigures } from './results.ts'
 import { checkSweepTargets } from './sweep-targets.ts'
+import type { TargetCheck } from './target-check.ts'
 
-export interface TargetCheck {
-  readonly target: string
-  readonly met: boolean
-  readonly detail: string
-}
+export type { TargetCheck } from './target-check.ts'
 
 const PREEMPTION = 'preemption-traces'
 /**
