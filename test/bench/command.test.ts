@@ -5,6 +5,7 @@ import { type BenchResults, POLICY_KEYS, SCENARIO_KEYS } from '../../tools/bench
 import type { ScaleDetails } from '../../tools/bench/scale.ts'
 import { checkTargets } from '../../tools/bench/targets.ts'
 import { runCli } from '../cli/support.ts'
+import { faultSweep } from './sweep-fixture.ts'
 
 describe('spotswap bench', () => {
   it('is a command of the CLI with its own help', async () => {
@@ -12,6 +13,12 @@ describe('spotswap bench', () => {
     expect(help.code).toBe(0)
     expect(help.out).toContain('--quick')
     expect((await runCli(['--help'])).out).toMatch(/bench\s+benchmark spotswap/)
+  })
+
+  it('refuses a fault sweep in no process before measuring anything', async () => {
+    const run = await runCli(['bench', '--jobs', '0'])
+    expect(run.code).toBe(2)
+    expect(run.err).toContain("--jobs must be an integer of at least 1, got '0'")
   })
 
   it('refuses an unknown option before measuring anything', async () => {
@@ -69,6 +76,7 @@ describe('the results page and table', () => {
         Object.fromEntries(POLICY_KEYS.map((p) => [p, { ...figures, ...extra(p) }])),
       ]),
     ),
+    faultSweep: faultSweep(),
     scale: {
       regions: 2,
       groups: 4,
@@ -127,6 +135,16 @@ describe('the results page and table', () => {
       "MISSED  steady-web: savings ≥ 95% of the zone-balanced oracle's: 50.00% vs 55.00% = 90.9%",
     )
     expect(page).toContain('Invariant violations: none.')
+    // The fault sweep: what each level injects, then per scenario a row per policy and level.
+    expect(page).toContain(
+      "Levels, each in place of the scenario's own faults: none (no injected faults, throttling); api-errors (1% API errors, throttling); crashes (0.5% crashes per request, throttling); both (1% API errors and 0.5% crashes per request, throttling). 3 seeds per level",
+    )
+    expect(page).toContain('### gpu-fleet under faults')
+    expect(page).toContain(
+      '| spotswap | both | 20 min [20 min, 20 min, 20 min] | 20 min [20 min, 20 min, 20 min] | 0.0 [0.0, 0.0, 0.0] | 99.950% [99.950%, 99.950%, 99.950%] | 55.00% [55.00%, 55.00%, 55.00%] |',
+    )
+    expect(text).toMatch(/steady-web under faults\n.*Policy\s+Faults\s+Converged/)
+    expect(text).toContain('MISSED  steady-web: savings')
     expect(page).toContain('No full chaos sweep recorded (bench/chaos-sweep.json).')
     // The planning figure is the median run; every run is shown beside it.
     expect(page).toContain(

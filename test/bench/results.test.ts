@@ -9,6 +9,7 @@ import {
   SCENARIO_KEYS,
 } from '../../tools/bench/results.ts'
 import { checkTargets } from '../../tools/bench/targets.ts'
+import { faultSweep } from './sweep-fixture.ts'
 
 const figures = (overrides: Partial<PolicyFigures> = {}): PolicyFigures => ({
   savingsPct: 60,
@@ -41,6 +42,7 @@ const results = (byPolicy: Partial<Record<string, Partial<PolicyFigures>>> = {})
       ),
     ]),
   ),
+  faultSweep: faultSweep(),
   scale: {
     regions: 20,
     groups: 10_000,
@@ -134,8 +136,9 @@ describe('the targets', () => {
       }),
     )
     expect(missed(checks)).toEqual([])
-    // Five per scenario, convergence within 20 min + health checks for steady-web and daily-scaling, two more.
-    expect(checks).toHaveLength(SCENARIO_KEYS.length * 5 + 2 + 2)
+    // Five per scenario, convergence within 20 min + health checks for steady-web and daily-scaling, two
+    // more; and the fault sweep's five per scenario but serving against on-demand on gpu-fleet.
+    expect(checks).toHaveLength(SCENARIO_KEYS.length * 5 + 2 + 2 + SCENARIO_KEYS.length * 5 - 1)
   })
 
   it.each([

@@ -1,5 +1,5 @@
 /**
- * `spotswap bench [--quick] [--out FILE] [--markdown FILE]`: runs the benchmark, prints the tables with
+ * `spotswap bench [--quick] [--jobs N] [--out FILE] [--markdown FILE]`: runs the benchmark, prints the tables with
  * ratios to spotswap, writes results.json (and RESULTS.md). A full run writes bench/results.json and
  * bench/RESULTS.md; `--quick` (CI) writes to a temporary directory unless told otherwise, and every run
  * fails if what it wrote is not results.json's shape.
@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { readSweepRecord } from '../chaos/sweep-record.ts'
-import { describeOptions, type OptionSpec, parseOptions } from '../shared/args.ts'
+import { describeOptions, integerOption, type OptionSpec, parseOptions } from '../shared/args.ts'
 import type { CliIo, Command } from '../shared/io.ts'
 import { REPOSITORY } from '../shared/subprocess.ts'
 import { runBench } from './bench.ts'
@@ -17,11 +17,20 @@ import { renderResultsText } from './render-table.ts'
 import { resultsProblems, SCENARIO_KEYS } from './results.ts'
 import { checkTargets } from './targets.ts'
 
+/** The machine the bench is run on has two cores; quick mode's small sweep is not worth a process. */
+const FULL_JOBS = 2
+
 const OPTIONS: readonly OptionSpec[] = [
   {
     name: 'quick',
     kind: 'flag',
     description: 'small sizes for CI; writes to a temporary directory by default',
+  },
+  {
+    name: 'jobs',
+    kind: 'value',
+    placeholder: 'N',
+    description: `processes for the fault sweep, one scenario each (default ${FULL_JOBS}; --quick: 1)`,
   },
   {
     name: 'out',
@@ -51,9 +60,10 @@ export const readSweep = (path = join(REPOSITORY, 'bench', 'chaos-sweep.json')):
 const USAGE = `Usage: spotswap bench [options]
 
 Runs every scenario of bench/scenarios under spotswap, AutoSpotting's behaviour, on-demand only, Auto
-Scaling's mixed-instances groups and the oracle; measures the engine's planning time, memory and API
-calls at scale and the Lambda bundles; prints the tables (each figure with its ratio to spotswap's).
-A few minutes on two cores; --quick takes well under one.
+Scaling's mixed-instances groups and the oracle; runs them again at four fault levels, three seeds each
+(the fault sweep; --quick: no faults and all of them, one seed, spotswap and on-demand only); measures
+the engine's planning time, memory and API calls at scale and the Lambda bundles; prints the tables
+(each figure with its ratio to spotswap's). About ten minutes on two cores; --quick about a minute.
 
 ${describeOptions(OPTIONS)}`
 
@@ -64,6 +74,7 @@ const run = async (argv: readonly string[], io: CliIo): Promise<number> => {
     return 0
   }
   const quick = options.flags.has('quick')
+  const jobs = integerOption(options, 'jobs', quick ? 1 : FULL_JOBS, 1)
   const scratch = join(tmpdir(), `spotswap-bench-${process.pid}`)
   const out =
     options.values.get('out') ??
@@ -72,7 +83,7 @@ const run = async (argv: readonly string[], io: CliIo): Promise<number> => {
     options.values.get('markdown') ?? (quick ? undefined : join(REPOSITORY, 'bench', 'RESULTS.md'))
 
   const started = Date.now()
-  const { results, details } = await runBench({ quick, onStep: (step) => io.err(`bench: ${step}\n`) })
+  const { results, details } = await runBench({ quick, jobs, onStep: (step) => io.err(`bench: ${step}\n`) })
   const targets = checkTargets(results)
   const json = `${JSON.stringify(results, null, 2)}\n`
   io.writeFile(out, json)

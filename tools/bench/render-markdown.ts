@@ -3,6 +3,7 @@
 import { FANOUT_GROUPS_PER_REGION_MESSAGE } from '../../lambdas/core/constants.ts'
 import { type SweepRecord, sweepLine } from '../chaos/sweep-record.ts'
 import { type ColdStartMeasurement, HANDLERS } from './lambda-figures.ts'
+import { SWEEP_HEADERS, sweepRows, sweepSummary } from './render-sweep.ts'
 import { COLUMN_HEADERS, scenarioNotes, scenarioRows } from './render-table.ts'
 import type { BenchResults, PolicyKey } from './results.ts'
 import type { MedianPlan, ScaleDetails } from './scale.ts'
@@ -86,6 +87,16 @@ export const renderResultsMarkdown = (
       ].join('\n\n'),
     ].join('\n')
   })
+  const { faultSweep } = results
+  const sweepSections = Object.entries(faultSweep.scenarios).map(([name, sweep]) =>
+    [
+      `### ${name} under faults`,
+      '',
+      table(SWEEP_HEADERS, sweepRows(sweep, faultSweep.policies)),
+      '',
+      `${sweep.simulatedHours} simulated hours; seeds ${sweep.seeds.join(', ')}.`,
+    ].join('\n'),
+  )
   const { scale } = results
   const { unconverged, converged, byInvocation, warm, steady } = details.scale
   const planRow = (m: typeof unconverged) => [
@@ -114,6 +125,12 @@ export const renderResultsMarkdown = (
     '## Scenarios',
     '',
     scenarioSections.join('\n\n'),
+    '',
+    '## Fault sweep',
+    '',
+    sweepSummary(faultSweep),
+    '',
+    sweepSections.join('\n\n'),
     '',
     '## Scale',
     '',

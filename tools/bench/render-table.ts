@@ -1,5 +1,6 @@
 /** The benchmark on a terminal: one table per scenario, every figure with its ratio to spotswap's. */
 import { renderTable } from '../shared/table.ts'
+import { SWEEP_HEADERS, sweepRows, sweepSummary } from './render-sweep.ts'
 import type { BenchResults, PolicyFigures } from './results.ts'
 import { MIXED_POLICY_KEYS, POLICY_KEYS } from './results.ts'
 import type { TargetCheck } from './targets.ts'
@@ -94,6 +95,15 @@ export const renderResultsText = (results: BenchResults, targets: readonly Targe
   const blocks = Object.entries(results.scenarios).map(([name, byPolicy]) =>
     [name, renderTable(header, scenarioRows(byPolicy)), ...scenarioNotes(byPolicy)].join('\n'),
   )
+  const sweepHeader = SWEEP_HEADERS.map((header, i) => ({
+    header,
+    align: i < 2 ? ('left' as const) : ('right' as const),
+  }))
+  const sweepBlocks = Object.entries(results.faultSweep.scenarios).map(([name, sweep]) =>
+    [`${name} under faults`, renderTable(sweepHeader, sweepRows(sweep, results.faultSweep.policies))].join(
+      '\n',
+    ),
+  )
   const { scale } = results
   const lines = [
     `spotswap benchmark, ${results.date}, commit ${results.commit}`,
@@ -101,6 +111,10 @@ export const renderResultsText = (results: BenchResults, targets: readonly Targe
     '× = ratio to spotswap',
     '',
     blocks.join('\n\n'),
+    '',
+    sweepSummary(results.faultSweep),
+    '',
+    sweepBlocks.join('\n\n'),
     '',
     `Scale: ${scale.regions} regions, ${scale.groups} groups, ${scale.instances} instances: ${scale.planCpuMs} ms CPU to plan, ${scale.peakRssMb} MB peak RSS`,
     `Steady-state API calls per run [groups, calls]: ${scale.steadyStateApiCalls.map(([g, c]) => `[${g}, ${c}]`).join(' ')}`,

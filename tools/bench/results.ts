@@ -2,6 +2,7 @@
  * bench/results.json (issue 6): what one `npm run bench` measured, and a check of its shape that the
  * quick mode (CI) asserts before it reports success.
  */
+import { type FaultSweep, faultSweepProblems } from './sweep-results.ts'
 
 export const SCENARIO_KEYS = [
   'steady-web',
@@ -83,6 +84,8 @@ export interface BenchResults {
   readonly date: string
   readonly machine: string
   readonly scenarios: Readonly<Record<string, Readonly<Record<string, PolicyFigures>>>>
+  /** Every scenario again at fault levels in place of its own faults (fault-sweep.ts). */
+  readonly faultSweep: FaultSweep
   readonly scale: ScaleFigures
   readonly lambda: Readonly<Record<string, LambdaFigures>>
 }
@@ -142,6 +145,7 @@ export const resultsProblems = (value: unknown, scenarios: readonly string[] = S
         )
     }
   }
+  problems.push(...faultSweepProblems(value.faultSweep, scenarios))
   const scale = value.scale
   need(isObject(scale), '$.scale', 'an object')
   if (isObject(scale)) {

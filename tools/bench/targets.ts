@@ -3,12 +3,10 @@
  * target is reported with its numbers, never hidden.
  */
 import type { BenchResults, PolicyFigures } from './results.ts'
+import { checkSweepTargets } from './sweep-targets.ts'
+import type { TargetCheck } from './target-check.ts'
 
-export interface TargetCheck {
-  readonly target: string
-  readonly met: boolean
-  readonly detail: string
-}
+export type { TargetCheck } from './target-check.ts'
 
 const PREEMPTION = 'preemption-traces'
 /**
@@ -95,6 +93,7 @@ export const checkTargets = (results: BenchResults): TargetCheck[] => {
       detail: `savings ${fixed(spotswap.savingsPct, 2)}% vs ${fixed(autospotting.savingsPct, 2)}%, availability ${fixed(spotswap.capacityAvailabilityPct, 3)}% vs ${fixed(autospotting.capacityAvailabilityPct, 3)}%`,
     })
   }
+  checks.push(...checkSweepTargets(results.faultSweep))
   const { scale } = results
   checks.push({
     target: `planning ${scale.instances.toLocaleString('en-US')} instances: < 2 s CPU, < 512 MB`,
