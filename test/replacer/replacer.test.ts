@@ -62,12 +62,12 @@ describe('replacer', () => {
     // group it joined on it once the attach is done (membership history), and the record again (waiting).
     const swapId = `s${Math.floor(Date.parse('2026-01-01T00:06:00Z') / 1000).toString(36)}`
     expect(cloud.mutations[0]?.args[1]).toEqual({
-      [TAG_SWAP]: `v2 id=${swapId} phase=attaching owner=1 pairs=1 max=1 started=2026-01-01T00:06:00.000Z`,
+      [TAG_SWAP]: `v2 id=${swapId} phase=attaching owner=1 pairs=1 max=1 raised=2 started=2026-01-01T00:06:00.000Z`,
     })
     expect(cloud.mutations[1]?.args[1]).toEqual({ [TAG_SWAP_ID]: swapId })
     expect(cloud.mutations[4]?.args[1]).toEqual({ [TAG_JOINED_GROUP]: 'web' })
     expect(cloud.mutations[5]?.args[1]).toEqual({
-      [TAG_SWAP]: `v2 id=${swapId} phase=waiting owner=1 pairs=1 max=1 started=2026-01-01T00:06:00.000Z`,
+      [TAG_SWAP]: `v2 id=${swapId} phase=waiting owner=1 pairs=1 max=1 raised=2 started=2026-01-01T00:06:00.000Z`,
     })
     // The partner serves until the next run sees its replacement serve (the group has no load balancer:
     // InService is serving); that run is asked for early.
