@@ -78,15 +78,17 @@ const terminateSpot = async (cloud: CloudPort, action: TerminateSpotAction): Pro
 }
 
 /**
- * Record the swap on the group first (phase `attaching`, with the original MaxSize when it must be
- * raised), so a run cut short anywhere is finished by the next one; name the swap on each replacement;
- * raise MaxSize if needed; attach; then record that the attach is done (phase `waiting`). Nothing is
- * retired here: a partner leaves only once its replacement serves (core/group/serving.ts), which a load
- * balancer's health checks take time to show, so later runs retire the partners (core/swap/recover.ts).
- * If the attach fails, the record stays for the next run to judge.
+ * Record the swap on the group first (phase `attaching`, with the original MaxSize and the raise when it
+ * must be raised), so a run cut short anywhere is finished by the next one; name the swap on each
+ * replacement; raise MaxSize if needed; attach; then record that the attach is done (phase `waiting`).
+ * Nothing is retired here: a partner leaves only once its replacement serves (core/group/serving.ts),
+ * which a load balancer's health checks take time to show, so later runs retire the partners
+ * (core/swap/recover.ts). If the attach fails, the record stays for the next run to judge, MaxSize raised
+ * included: part of the attach may have happened (an earlier chunk of 20, a response lost to a retry), and
+ * a MaxSize put back below the desired capacity it reached would lower desired to it and terminate members
+ * (API_UpdateAutoScalingGroup). The next run reads desired and puts MaxSize back no lower.
  */
 const swap = async (cloud: CloudPort, action: SwapAction): Promise<Outcome> => {
-  const raised = action.raiseMaxSizeTo !== undefined
   const replacements = action.pairs.map((p) => p.spotInstanceId)
   await cloud.tagGroup(action.group, { [TAG_SWAP]: action.swapRecord })
   await cloud.tagInstances(replacements, { [TAG_SWAP_ID]: action.swapId })
@@ -94,13 +96,11 @@ const swap = async (cloud: CloudPort, action: SwapAction): Promise<Outcome> => {
   try {
     await cloud.attachInstances(action.group, replacements)
   } catch (error) {
-    // Auto Scaling refuses a MaxSize below desired capacity, which an attach that did happen raised: then
-    // the record restores it later.
-    const restored = raised ? await putBackMaxSize(cloud, action) : ''
+    const raised = action.raiseMaxSizeTo === undefined ? '' : `, MaxSize left at ${action.raiseMaxSizeTo}`
     return {
       action,
       status: 'failed',
-      detail: `attach not confirmed, nothing retired (the next run judges by the swap record)${restored}: ${describeError(error)}`,
+      detail: `attach not confirmed, nothing retired (the next run judges by the swap record${raised}): ${describeError(error)}`,
     }
   }
   // Membership history: once in a group, a replacement is never spotswap's to terminate or attach again,
@@ -110,15 +110,6 @@ const swap = async (cloud: CloudPort, action: SwapAction): Promise<Outcome> => {
   // The partners stay until their replacements serve: later runs retire them (complete-swap), restore
   // MaxSize and drop the record once every pair is done.
   return { action, status: 'done', detail: `attached ${replacements.join(', ')}` }
-}
-
-const putBackMaxSize = async (cloud: CloudPort, action: SwapAction): Promise<string> => {
-  try {
-    await cloud.setMaxSize(action.group, action.originalMaxSize)
-    return `; MaxSize back to ${action.originalMaxSize}`
-  } catch (error) {
-    return `; MaxSize left raised (${describeError(error)})`
-  }
 }
 
 /** The membership first: a run cut short in between leaves the evidence, not the launch tags alone. */

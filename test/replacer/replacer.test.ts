@@ -105,9 +105,10 @@ describe('replacer', () => {
         detail: expect.stringMatching(/^attach not confirmed, nothing retired/),
       }),
     )
-    // The record stays, and MaxSize is back at once; the next run finds the attach never happened.
+    // The record stays, MaxSize raised with it: part of an attach may have happened, so only the next
+    // run, reading desired capacity, puts it back; it finds the attach never happened.
     expect(cloud.group('web').tags[TAG_SWAP]).toMatch(/phase=attaching/)
-    expect(cloud.group('web').maxSize).toBe(1)
+    expect(cloud.group('web').maxSize).toBe(2)
     h.advanceMinutes(5)
     await h.run()
     expect(cloud.group('web')).toMatchObject({ desiredCapacity: 1, maxSize: 1 })
