@@ -25,7 +25,7 @@ import type {
 import type { CloudPort } from '../core/port.ts'
 import { blockedBy, executionOrder } from '../core/region/execution-order.ts'
 import { lastLookAt, refusalAfterLastLook } from '../core/region/last-look.ts'
-import { SWAP_RECORD_TAGS } from '../core/swap/record.ts'
+import { formatSwapRecord, readSwapRecord, SWAP_RECORD_TAGS } from '../core/swap/record.ts'
 import { launchSpot, releaseDoomed } from './execute-launch.ts'
 import { describeError, type Outcome } from './outcome.ts'
 
@@ -86,7 +86,8 @@ const terminateSpot = async (cloud: CloudPort, action: TerminateSpotAction): Pro
  * (core/swap/recover.ts). If the attach fails, the record stays for the next run to judge, MaxSize raised
  * included: part of the attach may have happened (an earlier chunk of 20, a response lost to a retry), and
  * a MaxSize put back below the desired capacity it reached would lower desired to it and terminate members
- * (API_UpdateAutoScalingGroup). The next run reads desired and puts MaxSize back no lower.
+ * (API_UpdateAutoScalingGroup). The next run reads desired and puts MaxSize back no lower. When a read of
+ * the replacements' membership shows some joined, the swap goes on with those (keepJoined).
  */
 const swap = async (cloud: CloudPort, action: SwapAction): Promise<Outcome> => {
   const replacements = action.pairs.map((p) => p.spotInstanceId)
@@ -97,10 +98,11 @@ const swap = async (cloud: CloudPort, action: SwapAction): Promise<Outcome> => {
     await cloud.attachInstances(action.group, replacements)
   } catch (error) {
     const raised = action.raiseMaxSizeTo === undefined ? '' : `, MaxSize left at ${action.raiseMaxSizeTo}`
+    const kept = await keepJoined(cloud, action, replacements)
     return {
       action,
       status: 'failed',
-      detail: `attach not confirmed, nothing retired (the next run judges by the swap record${raised}): ${describeError(error)}`,
+      detail: `attach not confirmed, nothing retired (the next run judges by the swap record${raised})${kept}: ${describeError(error)}`,
     }
   }
   // Membership history: once in a group, a replacement is never spotswap's to terminate or attach again,
@@ -110,6 +112,37 @@ const swap = async (cloud: CloudPort, action: SwapAction): Promise<Outcome> => {
   // The partners stay until their replacements serve: later runs retire them (complete-swap), restore
   // MaxSize and drop the record once every pair is done.
   return { action, status: 'done', detail: `attached ${replacements.join(', ')}` }
+}
+
+/**
+ * After a failed attach, the replacements that joined anyway (an earlier chunk of 20, a response lost to
+ * a retry) are read once. If some did, the swap goes on with them alone: they are recorded as members,
+ * the others are unnamed (spotswap's launches again, for a later swap or clean-up), and the record holds
+ * their pairs only, so desired capacity matches it and the next run finishes them. If the read fails,
+ * nothing more is written: the record stays as it was, for the next run to judge.
+ */
+const keepJoined = async (
+  cloud: CloudPort,
+  action: SwapAction,
+  replacements: readonly string[],
+): Promise<string> => {
+  const onGroup = readSwapRecord({ [TAG_SWAP]: action.attachedRecord })
+  if (onGroup.kind !== 'read') return ''
+  let joined: string[]
+  try {
+    const groups = await cloud.groupOfInstances(replacements)
+    joined = replacements.filter((id) => groups.get(id) === action.group)
+  } catch (error) {
+    return `; membership not read (${describeError(error)})`
+  }
+  if (joined.length === 0) return '; none joined'
+  const left = replacements.filter((id) => !joined.includes(id))
+  await cloud.tagInstances(joined, { [TAG_JOINED_GROUP]: action.group })
+  if (left.length > 0) await cloud.untagInstances(left, [TAG_SWAP_ID])
+  await cloud.tagGroup(action.group, {
+    [TAG_SWAP]: formatSwapRecord({ ...onGroup.record, pairs: joined.length }),
+  })
+  return `; ${joined.length} of ${replacements.length} joined, the swap goes on with them`
 }
 
 /** The membership first: a run cut short in between leaves the evidence, not the launch tags alone. */

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { TAG_SWAP } from '../../lambdas/core/constants.ts'
 import { readSwapRecord } from '../../lambdas/core/swap/record.ts'
 import { awsError, type FakeCloud } from '../fakes/fake-cloud.ts'
-import { cloudWithFleet, harness } from './support.ts'
+import { cloudWithFleet, harness, spotShare } from './support.ts'
 
 const OWNER = 25
 
@@ -55,8 +55,10 @@ describe('a swap of more than 20 pairs whose later attach chunk fails', () => {
     secondChunkFails(cloud)
     const sizes = watchSizes(cloud)
     await h.run()
-    // 20 attached, 5 not: desired stands at 45 and MaxSize stays raised for the next run to judge.
+    // 20 attached, 5 not: desired stands at 45 and MaxSize stays raised; the record holds the 20 pairs.
     expect(cloud.group('web')).toMatchObject({ desiredCapacity: OWNER + 20, maxSize: 2 * OWNER })
+    const onGroup = readSwapRecord(cloud.group('web').tags)
+    expect(onGroup.kind === 'read' && onGroup.record).toMatchObject({ pairs: 20, raisedMaxSize: 2 * OWNER })
     for (let run = 0; run < 20; run++) {
       h.advanceMinutes(5)
       await h.run()
@@ -64,12 +66,12 @@ describe('a swap of more than 20 pairs whose later attach chunk fails', () => {
     expect(sizes.length).toBeGreaterThan(0)
     expect(Math.min(...sizes.map((s) => s.desired))).toBeGreaterThanOrEqual(OWNER)
     expect(Math.min(...sizes.map((s) => s.inService))).toBeGreaterThanOrEqual(OWNER)
-    // The half-attached swap is released (its 20 units cannot be told from an owner's), MaxSize put back
-    // no lower than the desired capacity it left.
+    // The swap went on with the 20 that joined, the other 5 were swapped later: the group ends as its
+    // owner set it, every member spot.
     const group = cloud.group('web')
     expect(group.tags[TAG_SWAP]).toBeUndefined()
-    expect(group.maxSize).toBeGreaterThanOrEqual(group.desiredCapacity)
-    expect(group.desiredCapacity).toBeGreaterThanOrEqual(OWNER)
+    expect(group).toMatchObject({ desiredCapacity: OWNER, maxSize: OWNER })
+    expect(spotShare(cloud)).toEqual({ spot: OWNER, onDemand: 0 })
   })
 })
 
