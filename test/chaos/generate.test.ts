@@ -153,6 +153,29 @@ describe('generateCase', () => {
     ],
     ['the owner opting a group out', (c) => c.owner.some((o) => o.kind === 'opt-out')],
     ['the owner opting a group in', (c) => c.owner.some((o) => o.kind === 'opt-in')],
+    ['the owner raising MaxSize alone', (c) => c.owner.some((o) => o.kind === 'raise-max-size')],
+    ['the owner lowering MaxSize alone', (c) => c.owner.some((o) => o.kind === 'lower-max-size')],
+    [
+      'a full group of more than 20 members replacing all at once (swaps of more than 20 pairs)',
+      (_, i) =>
+        (scenarios[i]?.regions ?? []).some((r) =>
+          r.groups.some(
+            (g) =>
+              g.desired > 20 &&
+              g.desired === g.max &&
+              g.tags.autospotting_max_replacements_in_flight === '100%' &&
+              g.tags['spot-enabled'] === 'true',
+          ),
+        ),
+    ],
+    [
+      'a later AttachInstances of a large group refused',
+      (c) =>
+        groupsOf(c).some((g) => g.desired > 20) &&
+        (c.faults.refusals ?? []).some(
+          (r) => r.operation === 'autoscaling:AttachInstances' && r.occurrence > 1,
+        ),
+    ],
   ])('covers %s', (_, predicate) => {
     expect(anyCase(predicate)).toBe(true)
   })

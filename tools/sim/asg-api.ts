@@ -142,7 +142,9 @@ export const setMaxSize = (world: World, region: SimRegion, groupName: string, m
 
 /**
  * The owner changes MaxSize alone (the console, CloudFormation, a scheduled action): the same rule, and
- * what they set is theirs (desired too, when it was lowered with it).
+ * what they set is theirs. A desired capacity AWS lowered to it is theirs too (its activity reads as an
+ * owner's change). Setting the value the group already has changes nothing AWS shows: the owner's
+ * setting stays what it was, as for desired capacity (asg.ts ownerSetsDesired).
  */
 export const ownerSetsMaxSize = (
   world: World,
@@ -150,12 +152,14 @@ export const ownerSetsMaxSize = (
   groupName: string,
   maxSize: number,
 ): void => {
-  setMaxSize(world, region, groupName, maxSize)
   const group = groupNamed(region, groupName)
+  if (maxSize === group.maxSize) return
+  const lowersDesired = maxSize < group.desiredCapacity
+  setMaxSize(world, region, groupName, maxSize)
   group.owner = {
     ...group.owner,
     maxSize,
-    desiredCapacity: Math.min(group.owner.desiredCapacity, maxSize),
+    desiredCapacity: lowersDesired ? maxSize : group.owner.desiredCapacity,
   }
 }
 
