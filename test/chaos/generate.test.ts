@@ -173,7 +173,7 @@ describe('generateCase', () => {
       (c) =>
         groupsOf(c).some((g) => g.desired > 20) &&
         (c.faults.refusals ?? []).some(
-          (r) => r.operation === 'autoscaling:AttachInstances' && r.occurrence > 1,
+          (r) => r.operation === 'autoscaling:AttachInstances' && r.group === 'g1' && r.occurrence > 1,
         ),
     ],
   ])('covers %s', (_, predicate) => {

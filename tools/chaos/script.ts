@@ -40,14 +40,18 @@ const transientError = (service: string, pick: number): FaultDecision => {
 export const chaosFaults = (chaos: ChaosCase, now: () => number, startMs: number): FaultHooks => {
   const rng = createRng(`chaos-faults:${chaos.seed}`)
   const seen = new Map<string, number>()
+  const seenByGroup = new Map<string, number>()
   const { errorRate, crashRate, crashes, storms, refusals = [] } = chaos.faults
   return {
-    decide: ({ operation }) => {
+    decide: ({ operation, group }) => {
       const occurrence = (seen.get(operation) ?? 0) + 1
       seen.set(operation, occurrence)
+      const key = `${operation} ${group ?? ''}`
+      const ofGroup = (seenByGroup.get(key) ?? 0) + 1
+      seenByGroup.set(key, ofGroup)
       const crash = crashes.find((c) => c.operation === operation && c.occurrence === occurrence)
       if (crash !== undefined) return { kind: crash.when === 'before' ? 'crash-before' : 'crash-after' }
-      if (refusals.some((r) => r.operation === operation && r.occurrence === occurrence))
+      if (refusals.some((r) => r.operation === operation && r.group === group && r.occurrence === ofGroup))
         return { kind: 'error', error: simAwsError('ValidationError', 400, 'chaos: request refused') }
       if (crashRate > 0 && rng.chance(crashRate))
         return { kind: rng.chance(0.5) ? 'crash-before' : 'crash-after' }
