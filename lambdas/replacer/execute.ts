@@ -25,7 +25,7 @@ import type {
 import type { CloudPort } from '../core/port.ts'
 import { blockedBy, executionOrder } from '../core/region/execution-order.ts'
 import { lastLookAt, refusalAfterLastLook } from '../core/region/last-look.ts'
-import { SWAP_RECORD_TAGS } from '../core/swap/record.ts'
+import { formatSwapRecord, readSwapRecord, SWAP_RECORD_TAGS } from '../core/swap/record.ts'
 import { launchSpot, releaseDoomed } from './execute-launch.ts'
 import { describeError, type Outcome } from './outcome.ts'
 
@@ -78,15 +78,18 @@ const terminateSpot = async (cloud: CloudPort, action: TerminateSpotAction): Pro
 }
 
 /**
- * Record the swap on the group first (phase `attaching`, with the original MaxSize when it must be
- * raised), so a run cut short anywhere is finished by the next one; name the swap on each replacement;
- * raise MaxSize if needed; attach; then record that the attach is done (phase `waiting`). Nothing is
- * retired here: a partner leaves only once its replacement serves (core/group/serving.ts), which a load
- * balancer's health checks take time to show, so later runs retire the partners (core/swap/recover.ts).
- * If the attach fails, the record stays for the next run to judge.
+ * Record the swap on the group first (phase `attaching`, with the original MaxSize and the raise when it
+ * must be raised), so a run cut short anywhere is finished by the next one; name the swap on each
+ * replacement; raise MaxSize if needed; attach; then record that the attach is done (phase `waiting`).
+ * Nothing is retired here: a partner leaves only once its replacement serves (core/group/serving.ts),
+ * which a load balancer's health checks take time to show, so later runs retire the partners
+ * (core/swap/recover.ts). If the attach fails, the record stays for the next run to judge, MaxSize raised
+ * included: part of the attach may have happened (an earlier chunk of 20, a response lost to a retry), and
+ * a MaxSize put back below the desired capacity it reached would lower desired to it and terminate members
+ * (API_UpdateAutoScalingGroup). The next run reads desired and puts MaxSize back no lower. When a read of
+ * the replacements' membership shows some joined, the swap goes on with those (keepJoined).
  */
 const swap = async (cloud: CloudPort, action: SwapAction): Promise<Outcome> => {
-  const raised = action.raiseMaxSizeTo !== undefined
   const replacements = action.pairs.map((p) => p.spotInstanceId)
   await cloud.tagGroup(action.group, { [TAG_SWAP]: action.swapRecord })
   await cloud.tagInstances(replacements, { [TAG_SWAP_ID]: action.swapId })
@@ -94,13 +97,12 @@ const swap = async (cloud: CloudPort, action: SwapAction): Promise<Outcome> => {
   try {
     await cloud.attachInstances(action.group, replacements)
   } catch (error) {
-    // Auto Scaling refuses a MaxSize below desired capacity, which an attach that did happen raised: then
-    // the record restores it later.
-    const restored = raised ? await putBackMaxSize(cloud, action) : ''
+    const raised = action.raiseMaxSizeTo === undefined ? '' : `, MaxSize left at ${action.raiseMaxSizeTo}`
+    const kept = await keepJoined(cloud, action, replacements)
     return {
       action,
       status: 'failed',
-      detail: `attach not confirmed, nothing retired (the next run judges by the swap record)${restored}: ${describeError(error)}`,
+      detail: `attach not confirmed, nothing retired (the next run judges by the swap record${raised})${kept}: ${describeError(error)}`,
     }
   }
   // Membership history: once in a group, a replacement is never spotswap's to terminate or attach again,
@@ -112,13 +114,35 @@ const swap = async (cloud: CloudPort, action: SwapAction): Promise<Outcome> => {
   return { action, status: 'done', detail: `attached ${replacements.join(', ')}` }
 }
 
-const putBackMaxSize = async (cloud: CloudPort, action: SwapAction): Promise<string> => {
+/**
+ * After a failed attach, the replacements that joined anyway (an earlier chunk of 20, a response lost to
+ * a retry) are read once. If some did, the swap goes on with them alone: they are recorded as members,
+ * the others are unnamed (spotswap's launches again, for a later swap or clean-up), and the record holds
+ * their pairs only, so desired capacity matches it and the next run finishes them. If the read fails,
+ * nothing more is written: the record stays as it was, for the next run to judge.
+ */
+const keepJoined = async (
+  cloud: CloudPort,
+  action: SwapAction,
+  replacements: readonly string[],
+): Promise<string> => {
+  const onGroup = readSwapRecord({ [TAG_SWAP]: action.attachedRecord })
+  if (onGroup.kind !== 'read') return ''
+  let joined: string[]
   try {
-    await cloud.setMaxSize(action.group, action.originalMaxSize)
-    return `; MaxSize back to ${action.originalMaxSize}`
+    const groups = await cloud.groupOfInstances(replacements)
+    joined = replacements.filter((id) => groups.get(id) === action.group)
   } catch (error) {
-    return `; MaxSize left raised (${describeError(error)})`
+    return `; membership not read (${describeError(error)})`
   }
+  if (joined.length === 0) return '; none joined'
+  const left = replacements.filter((id) => !joined.includes(id))
+  await cloud.tagInstances(joined, { [TAG_JOINED_GROUP]: action.group })
+  if (left.length > 0) await cloud.untagInstances(left, [TAG_SWAP_ID])
+  await cloud.tagGroup(action.group, {
+    [TAG_SWAP]: formatSwapRecord({ ...onGroup.record, pairs: joined.length }),
+  })
+  return `; ${joined.length} of ${replacements.length} joined, the swap goes on with them`
 }
 
 /** The membership first: a run cut short in between leaves the evidence, not the launch tags alone. */

@@ -162,5 +162,30 @@ describe('generateCase', () => {
       'an EC2 that writes no launch-template tag on a group’s launches',
       (c) => c.owner.some((o) => o.kind === 'untagged-launches'),
     ],
-  ])('covers %s', (_, predicate) => expect(anyCase(predicate)).toBe(true))
+    ['the owner raising MaxSize alone', (c) => c.owner.some((o) => o.kind === 'raise-max-size')],
+    ['the owner lowering MaxSize alone', (c) => c.owner.some((o) => o.kind === 'lower-max-size')],
+    [
+      'a full group of more than 20 members replacing all at once (swaps of more than 20 pairs)',
+      (_, i) =>
+        (scenarios[i]?.regions ?? []).some((r) =>
+          r.groups.some(
+            (g) =>
+              g.desired > 20 &&
+              g.desired === g.max &&
+              g.tags.autospotting_max_replacements_in_flight === '100%' &&
+              g.tags['spot-enabled'] === 'true',
+          ),
+        ),
+    ],
+    [
+      'a later AttachInstances of a large group refused',
+      (c) =>
+        groupsOf(c).some((g) => g.desired > 20) &&
+        (c.faults.refusals ?? []).some(
+          (r) => r.operation === 'autoscaling:AttachInstances' && r.group === 'g1' && r.occurrence > 1,
+        ),
+    ],
+  ])('covers %s', (_, predicate) => {
+    expect(anyCase(predicate)).toBe(true)
+  })
 })

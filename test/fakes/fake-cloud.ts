@@ -415,9 +415,30 @@ export class FakeCloud implements CloudPort {
     }
   }
 
+  /**
+   * MaxSize alone: refused below MinSize; below desired capacity it lowers desired to it and the group
+   * scales in (https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_UpdateAutoScalingGroup.html).
+   * The fake's scale-in takes the newest InService members first: tests assert on counts, not on which.
+   */
   async setMaxSize(groupName: string, maxSize: number): Promise<void> {
     this.record('setMaxSize', groupName, maxSize)
-    this.group(groupName).maxSize = maxSize
+    const group = this.group(groupName)
+    if (maxSize < group.minSize)
+      throw awsError(
+        'ValidationError',
+        400,
+        `Max bound, ${maxSize}, must be greater than or equal to min bound, ${group.minSize}`,
+      )
+    group.maxSize = maxSize
+    const excess = group.desiredCapacity - maxSize
+    if (excess <= 0) return
+    group.desiredCapacity = maxSize
+    const inService = [...group.members].filter(([, state]) => state === 'InService').map(([id]) => id)
+    for (const id of inService.reverse().slice(0, excess)) {
+      group.members.delete(id)
+      this.deregister(id)
+      this.liveInstance(id).state = 'terminated'
+    }
   }
 
   async tagGroup(groupName: string, tags: Readonly<Record<string, string>>): Promise<void> {

@@ -63,12 +63,12 @@ describe('replacer', () => {
     // group it joined on it once the attach is done (membership history), and the record again (waiting).
     const swapId = `s${Math.floor(Date.parse('2026-01-01T00:06:00Z') / 1000).toString(36)}`
     expect(cloud.mutations[0]?.args[1]).toEqual({
-      [TAG_SWAP]: `v2 id=${swapId} phase=attaching owner=1 pairs=1 max=1 started=2026-01-01T00:06:00.000Z`,
+      [TAG_SWAP]: `v2 id=${swapId} phase=attaching owner=1 pairs=1 max=1 raised=2 started=2026-01-01T00:06:00.000Z`,
     })
     expect(cloud.mutations[1]?.args[1]).toEqual({ [TAG_SWAP_ID]: swapId })
     expect(cloud.mutations[4]?.args[1]).toEqual({ [TAG_JOINED_GROUP]: 'web' })
     expect(cloud.mutations[5]?.args[1]).toEqual({
-      [TAG_SWAP]: `v2 id=${swapId} phase=waiting owner=1 pairs=1 max=1 started=2026-01-01T00:06:00.000Z`,
+      [TAG_SWAP]: `v2 id=${swapId} phase=waiting owner=1 pairs=1 max=1 raised=2 started=2026-01-01T00:06:00.000Z`,
     })
     // The partner serves until the next run sees its replacement serve (the group has no load balancer:
     // InService is serving); that run is asked for early.
@@ -106,9 +106,10 @@ describe('replacer', () => {
         detail: expect.stringMatching(/^attach not confirmed, nothing retired/),
       }),
     )
-    // The record stays, and MaxSize is back at once; the next run finds the attach never happened.
+    // The record stays, MaxSize raised with it: part of an attach may have happened, so only the next
+    // run, reading desired capacity, puts it back; it finds the attach never happened.
     expect(cloud.group('web').tags[TAG_SWAP]).toMatch(/phase=attaching/)
-    expect(cloud.group('web').maxSize).toBe(1)
+    expect(cloud.group('web').maxSize).toBe(2)
     h.advanceMinutes(5)
     await h.run()
     expect(cloud.group('web')).toMatchObject({ desiredCapacity: 1, maxSize: 1 })

@@ -40,14 +40,36 @@ describe('Auto Scaling rules in the simulator', () => {
     expect(sim.region.groupOf(spot)).toBeUndefined()
   })
 
-  it('attaches once MaxSize is raised, and refuses to lower MaxSize below desired', async () => {
+  it('attaches once MaxSize is raised', async () => {
     const sim = testWorld(rawScenario([group('web', { desired: 3, max: 3 })]))
     const spot = await runningSpot(sim)
     const cloud = sim.cloud()
     await cloud.setMaxSize('web', 4)
     await cloud.attachInstances('web', [spot])
-    expect(errorCode(await rejection(cloud.setMaxSize('web', 3)))).toBe('ValidationError')
     expect(sim.group('web')).toMatchObject({ maxSize: 4, desiredCapacity: 4 })
+  })
+
+  it('lowers desired capacity to a MaxSize set below it, and scales in, as AWS does', async () => {
+    const sim = testWorld(rawScenario([group('web', { desired: 3, max: 3 })]))
+    const spot = await runningSpot(sim)
+    const cloud = sim.cloud()
+    await cloud.setMaxSize('web', 4)
+    await cloud.attachInstances('web', [spot])
+    await cloud.setMaxSize('web', 2)
+    expect(sim.group('web')).toMatchObject({ maxSize: 2, desiredCapacity: 2 })
+    expect(sim.group('web').activities.at(-1)?.cause).toMatch(
+      /update of AutoScalingGroup constraints to min: 0, max: 2, desired: 2 changing the desired capacity from 4 to 2\./,
+    )
+    await sim.advance(BOOT_MS)
+    expect(sim.members('web', 'InService')).toHaveLength(2)
+  })
+
+  it('refuses a MaxSize below MinSize with the message AWS gives, and changes nothing', async () => {
+    const sim = testWorld(rawScenario([group('web', { desired: 3, min: 2, max: 3 })]))
+    const error = await rejection(sim.cloud().setMaxSize('web', 1))
+    expect(errorCode(error)).toBe('ValidationError')
+    expect((error as Error).message).toBe('Max bound, 1, must be greater than or equal to min bound, 2')
+    expect(sim.group('web')).toMatchObject({ maxSize: 3, desiredCapacity: 3 })
   })
 
   it('refuses to attach an instance that is still pending', async () => {

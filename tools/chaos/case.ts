@@ -32,6 +32,16 @@ export interface ChaosFaults {
   readonly crashRate: number
   readonly crashes: readonly CrashPoint[]
   readonly storms: readonly ErrorStorm[]
+  /**
+   * The `occurrence`-th request of `operation` about `group` (any invocation) is refused with a
+   * ValidationError, which the SDK does not retry: a later AttachInstances chunk of a swap failing after
+   * earlier ones succeeded.
+   */
+  readonly refusals?: readonly {
+    readonly operation: string
+    readonly group: string
+    readonly occurrence: number
+  }[]
 }
 
 /**
@@ -56,7 +66,9 @@ export interface EventChaos {
 }
 
 /**
- * `forge-launch`: someone launches an on-demand instance carrying every tag spotswap writes on a launch for
+ * `raise-max-size` / `lower-max-size`: the owner sets MaxSize alone (as a scheduled action or the console
+ * can) to their own MaxSize plus or minus `by` (never below MinSize); below desired capacity AWS lowers
+ * desired to it. `forge-launch`: someone launches an on-demand instance carrying every tag spotswap writes on a launch for
  * the group (naming a member as its partner, EC2's template tag of the group's template included);
  * `detach-member`: the owner detaches a member (a spot one when there is one) without a decrement and
  * keeps it. Neither may ever be attached or terminated by spotswap (invariant 5). `untagged-launches`: from
@@ -74,6 +86,8 @@ export type OwnerActionKind =
   | 'forge-warned-old'
   | 'forge-warned-fresh'
   | 'untagged-launches'
+  | 'raise-max-size'
+  | 'lower-max-size'
 
 /** The group's owner acts on the group mid-run: `member` picks an in-service member (modulo their number). */
 export interface OwnerAction {
@@ -82,6 +96,8 @@ export interface OwnerAction {
   readonly group: string
   readonly kind: OwnerActionKind
   readonly member: number
+  /** How far MaxSize moves from the owner's (raise-max-size, lower-max-size). */
+  readonly by?: number
 }
 
 export interface ChaosCase {

@@ -155,6 +155,14 @@ export const envArbitrary = fc.record({
   dryRun: fc.constantFrom('', '', '', '', '', '', '', '', '', '', 'true', 'maybe'),
 })
 
+const maxSizeChange = fc.record({
+  at: fc.nat(999),
+  group: fc.nat(9),
+  raise: fc.boolean(),
+  by: fc.integer({ min: 1, max: 6 }),
+})
+type MaxSizeChange = typeof maxSizeChange extends fc.Arbitrary<infer T> ? T : never
+
 export const drawArbitrary = fc.record({
   durationHours: fc.constantFrom(1, 2, 2, 3, 3, 4),
   scheduleMinutes: fc.constantFrom(2, 5, 5, 5, 10),
@@ -180,6 +188,23 @@ export const drawArbitrary = fc.record({
   traffic: fc.array(trafficArbitrary, { minLength: 5, maxLength: 5 }),
   /** Per group, by index; drawn after everything else for the same reason. */
   features: fc.array(featuresArbitrary, { minLength: 5, maxLength: 5 }),
+  /** The owner setting MaxSize alone (as a scheduled action can), from their own, up or down; drawn last too. */
+  maxSizeChanges: fc.oneof(
+    { weight: 3, arbitrary: fc.constant<MaxSizeChange[]>([]) },
+    { weight: 1, arbitrary: fc.array(maxSizeChange, { minLength: 1, maxLength: 2 }) },
+  ),
+  /**
+   * Now and then the first group is large and full (21 to 45 members, all replaced at once: swaps of more
+   * than 20 pairs, attached in chunks of 20), and some of its later AttachInstances requests are refused
+   * (its second or after: a later chunk of a swap).
+   */
+  large: fc.option(
+    fc.record({
+      size: fc.integer({ min: 21, max: 45 }),
+      refusedAttaches: fc.uniqueArray(fc.integer({ min: 2, max: 4 }), { maxLength: 2 }),
+    }),
+    { freq: 10, nil: null },
+  ),
 })
 
 export type Draw = typeof drawArbitrary extends fc.Arbitrary<infer T> ? T : never

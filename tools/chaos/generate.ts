@@ -55,10 +55,16 @@ const assemble = (seed: number, draw: Draw): ChaosCase => {
   const zones = regionNames.map((name, i) => embeddedZones(name).slice(0, draw.zoneCounts[i]))
   const durationMs = draw.durationHours * 3_600_000
   const groups = draw.groups.map((g, i) => {
-    const desired = g.min + g.extraDesired
-    const max = Math.max(1, desired + g.extraMax)
-    const tags: Record<string, string> = { team: 'chaos', ...g.settings }
-    if (g.filterTag !== undefined) tags[FILTER_KEY] = g.filterTag
+    const large = i === 0 ? draw.large : null
+    const desired = large === null ? g.min + g.extraDesired : large.size
+    const max = large === null ? Math.max(1, desired + g.extraMax) : large.size
+    // A large group is opted in and replaces every member at once, so its swaps exceed 20 pairs.
+    const tags: Record<string, string> =
+      large === null
+        ? { team: 'chaos', ...g.settings }
+        : { team: 'chaos', autospotting_max_replacements_in_flight: '100%' }
+    if (large !== null) tags[FILTER_KEY] = 'true'
+    else if (g.filterTag !== undefined) tags[FILTER_KEY] = g.filterTag
     const traffic = draw.traffic[i]
     const features = draw.features[i]
     if (features?.launchHook && features.ignoreLaunchHooks !== undefined)
@@ -138,15 +144,27 @@ const assemble = (seed: number, draw: Draw): ChaosCase => {
           : pick(sameRegion, o.secondGroup).spec.name,
     }
   })
-  const owner = draw.owner.map(
-    (o): OwnerAction => ({
-      atMs: at(draw, o.at),
-      region: regionNames[groupOf(o.group).region] as string,
-      group: groupOf(o.group).spec.name,
-      kind: o.kind,
-      member: o.member,
-    }),
-  )
+  const owner = [
+    ...draw.owner.map(
+      (o): OwnerAction => ({
+        atMs: at(draw, o.at),
+        region: regionNames[groupOf(o.group).region] as string,
+        group: groupOf(o.group).spec.name,
+        kind: o.kind,
+        member: o.member,
+      }),
+    ),
+    ...draw.maxSizeChanges.map(
+      (o): OwnerAction => ({
+        atMs: at(draw, o.at),
+        region: regionNames[groupOf(o.group).region] as string,
+        group: groupOf(o.group).spec.name,
+        kind: o.raise ? 'raise-max-size' : 'lower-max-size',
+        member: 0,
+        by: o.by,
+      }),
+    ),
+  ]
   return {
     seed,
     scenario: {
@@ -170,6 +188,17 @@ const assemble = (seed: number, draw: Draw): ChaosCase => {
       crashRate: draw.faults.crashRate,
       crashes: draw.faults.crashes,
       storms: draw.faults.storms.map((s) => stormOf(s, durationMs / 60_000)),
+      // Not beside random crashes yet: a crashed run holds its region's runs for a visibility timeout, and
+      // launches that old, refused their attach, read as orphans (chaos seed 2).
+      ...(draw.large === null || draw.large.refusedAttaches.length === 0 || draw.faults.crashRate > 0
+        ? {}
+        : {
+            refusals: draw.large.refusedAttaches.map((occurrence) => ({
+              operation: 'autoscaling:AttachInstances',
+              group: 'g1',
+              occurrence,
+            })),
+          }),
     },
     queuedRuns,
     events: draw.events,

@@ -14,7 +14,7 @@ import {
   TAG_REPLACED_TYPE,
   TAG_REPLACING_INSTANCE,
 } from '../../lambdas/core/constants.ts'
-import { detachInstances } from '../sim/asg-api.ts'
+import { detachInstances, ownerSetsMaxSize } from '../sim/asg-api.ts'
 import { Priority } from '../sim/clock.ts'
 import { launchInstance } from '../sim/ec2.ts'
 import { simAwsError, TRANSIENT_ERRORS } from '../sim/errors.ts'
@@ -42,13 +42,19 @@ const transientError = (service: string, pick: number): FaultDecision => {
 export const chaosFaults = (chaos: ChaosCase, now: () => number, startMs: number): FaultHooks => {
   const rng = createRng(`chaos-faults:${chaos.seed}`)
   const seen = new Map<string, number>()
-  const { errorRate, crashRate, crashes, storms } = chaos.faults
+  const seenByGroup = new Map<string, number>()
+  const { errorRate, crashRate, crashes, storms, refusals = [] } = chaos.faults
   return {
-    decide: ({ operation }) => {
+    decide: ({ operation, group }) => {
       const occurrence = (seen.get(operation) ?? 0) + 1
       seen.set(operation, occurrence)
+      const key = `${operation} ${group ?? ''}`
+      const ofGroup = (seenByGroup.get(key) ?? 0) + 1
+      seenByGroup.set(key, ofGroup)
       const crash = crashes.find((c) => c.operation === operation && c.occurrence === occurrence)
       if (crash !== undefined) return { kind: crash.when === 'before' ? 'crash-before' : 'crash-after' }
+      if (refusals.some((r) => r.operation === operation && r.group === group && r.occurrence === ofGroup))
+        return { kind: 'error', error: simAwsError('ValidationError', 400, 'chaos: request refused') }
       if (crashRate > 0 && rng.chance(crashRate))
         return { kind: rng.chance(0.5) ? 'crash-before' : 'crash-after' }
       const service = operation.split(':')[0] ?? 'ec2'
@@ -188,6 +194,17 @@ const ownerActs = (
       if (instance !== undefined && instance.lifecycle !== 'spot') instance.terminationProtected = true
       break
     }
+    case 'raise-max-size':
+      ownerSetsMaxSize(world, region, group.name, group.owner.maxSize + (action.by ?? 1))
+      break
+    case 'lower-max-size':
+      ownerSetsMaxSize(
+        world,
+        region,
+        group.name,
+        Math.max(group.minSize, group.owner.maxSize - (action.by ?? 1)),
+      )
+      break
     case 'opt-out':
     case 'opt-in': {
       const value = action.kind === 'opt-out' ? 'false' : 'true'

@@ -1,10 +1,11 @@
 /**
  * The Auto Scaling write API as the engine calls it, with the service's rules: AttachInstances beyond
- * MaxSize, a decrement below MinSize or a MaxSize below desired fail with ValidationError; acting on an
- * instance that is not a member fails with the messages the engine's error classifier reads as "gone".
+ * MaxSize, a decrement below MinSize or a MaxSize below MinSize fail with ValidationError; a MaxSize below
+ * desired capacity lowers desired to it (and the group scales in); acting on an instance that is not a
+ * member fails with the messages the engine's error classifier reads as "gone".
  */
 
-import { reconcile } from './asg.ts'
+import { reconcile, recordActivity } from './asg.ts'
 import { GROUP_NAME_TAG, terminateMember } from './asg-members.ts'
 import { groupNotFound, validationError } from './errors.ts'
 import { deregisterTargets, registerTargets } from './load-balancers.ts'
@@ -115,12 +116,51 @@ export const terminateInGroup = (
   reconcile(world, region, group)
 }
 
-export const setMaxSize = (region: SimRegion, groupName: string, maxSize: number): void => {
+/**
+ * UpdateAutoScalingGroup with MaxSize alone. Below MinSize it is refused; below desired capacity it sets
+ * desired to the new MaxSize, and the group terminates members by its termination policy
+ * (https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_UpdateAutoScalingGroup.html), writing the
+ * activity Auto Scaling writes for a change of its constraints.
+ */
+export const setMaxSize = (world: World, region: SimRegion, groupName: string, maxSize: number): void => {
   const group = groupNamed(region, groupName)
-  if (!Number.isInteger(maxSize) || maxSize < group.minSize || group.desiredCapacity > maxSize)
-    throw sizeError(group.desiredCapacity, group.minSize, maxSize)
+  if (!Number.isInteger(maxSize) || maxSize < group.minSize)
+    throw validationError(
+      `Max bound, ${maxSize}, must be greater than or equal to min bound, ${group.minSize}`,
+    )
   group.maxSize = maxSize
   region.touch(group)
+  if (group.desiredCapacity <= maxSize) return
+  recordActivity(
+    group,
+    world.clock.now,
+    `At ${new Date(world.clock.now).toISOString().replace(/\.\d{3}Z$/, 'Z')} a user request update of AutoScalingGroup constraints to min: ${group.minSize}, max: ${maxSize}, desired: ${maxSize} changing the desired capacity from ${group.desiredCapacity} to ${maxSize}.`,
+  )
+  group.desiredCapacity = maxSize
+  reconcile(world, region, group)
+}
+
+/**
+ * The owner changes MaxSize alone (the console, CloudFormation, a scheduled action): the same rule, and
+ * what they set is theirs. A desired capacity AWS lowered to it is theirs too (its activity reads as an
+ * owner's change). Setting the value the group already has changes nothing AWS shows: the owner's
+ * setting stays what it was, as for desired capacity (asg.ts ownerSetsDesired).
+ */
+export const ownerSetsMaxSize = (
+  world: World,
+  region: SimRegion,
+  groupName: string,
+  maxSize: number,
+): void => {
+  const group = groupNamed(region, groupName)
+  if (maxSize === group.maxSize) return
+  const lowersDesired = maxSize < group.desiredCapacity
+  setMaxSize(world, region, groupName, maxSize)
+  group.owner = {
+    ...group.owner,
+    maxSize,
+    desiredCapacity: lowersDesired ? maxSize : group.owner.desiredCapacity,
+  }
 }
 
 /** Tags written through the API do not propagate to new instances (the adapter sets PropagateAtLaunch false). */

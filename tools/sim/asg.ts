@@ -104,7 +104,7 @@ export const terminateByEc2 = (world: World, region: SimRegion, instance: SimIns
 /** Auto Scaling keeps six weeks of activities; the simulator keeps the latest of them. */
 const ACTIVITIES_KEPT = 100
 
-const recordActivity = (group: SimGroup, startMs: number, cause: string): void => {
+export const recordActivity = (group: SimGroup, startMs: number, cause: string): void => {
   group.activities.push({ startMs, cause })
   if (group.activities.length > ACTIVITIES_KEPT) group.activities.shift()
 }

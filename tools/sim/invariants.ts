@@ -93,9 +93,12 @@ const sizeCheck = (
   const allowedAfter = allowedAt(now.pairs, step.startedMs)
   const clean = !session.crashed && session.failedCalls === 0
   const prior = ledger.ceilings.get(name)
+  // A step that failed after raising MaxSize for more pairs than it attached (a later attach chunk of 20
+  // refused) leaves the raise until the swap closes: putting it back below desired would cost members.
   const ceiling = Math.max(
     prior ?? owner.maxSize,
     owner.desiredCapacity + Math.max(allowedBefore, allowedAfter),
+    !clean && allowedAfter > allowedBefore ? now.state.maxSize : 0,
   )
   // MaxSize stays raised while pairs are open, and once the last one closed (the interruption handler
   // may close it) until a clean replacer run of the group has closed the swap.

@@ -134,6 +134,7 @@ export const startSwaps = (input: SwapStartInput): SwapStart => {
       pairs: ready.length,
       step: undefined,
       originalMaxSize: raise ? maxSizeNow : undefined,
+      raisedMaxSize: raise ? needed : undefined,
       startedAt: now,
     }
     actions.push({

@@ -1,7 +1,7 @@
 /** Closing a swap: its pairs released when nothing may be retired, then MaxSize back and the record dropped. */
 import type { Action, SwapPair } from '../plan/actions.ts'
 import type { Group } from '../types.ts'
-import { formatSwapRecord, type SwapRecord } from './record.ts'
+import { formatSwapRecord, maxSizeToRestore, type SwapRecord } from './record.ts'
 import { base, type Recovery, type RecoveryInput } from './recovery.ts'
 import { type SwapSituation, swapTransition } from './transitions.ts'
 export const releaseAction = (group: Group, pair: SwapPair, why: string): Action => ({
@@ -11,7 +11,7 @@ export const releaseAction = (group: Group, pair: SwapPair, why: string): Action
   reason: `${why}: the pair is released (both stay)`,
 })
 
-/** Nothing retired: each pair released, then the swap closed (MaxSize as recorded, record dropped). */
+/** Nothing retired: each pair released, then the swap closed (MaxSize put back if `originalMaxSize` says so, record dropped). */
 export const releaseAndClose = (
   situation: SwapSituation,
   input: RecoveryInput,
@@ -41,12 +41,16 @@ export const closeAction = (
 ): Action => ({
   kind: 'close-swap',
   group: group.name,
-  // Never below desired capacity, which the owner may have raised meanwhile.
+  // Never below desired capacity (what it will be once this run's steps are done): a MaxSize below it
+  // would lower desired and terminate members (API_UpdateAutoScalingGroup).
   maxSize: originalMaxSize === undefined ? undefined : Math.max(originalMaxSize, desired),
   reason,
 })
 
-/** The swap is over: MaxSize back (never below `desired`, what desired capacity will be by then), record dropped. */
+/**
+ * The swap is over: MaxSize back while it is still the swap's raise (maxSizeToRestore; never below
+ * `desired`, what desired capacity will be by then), record dropped.
+ */
 export const closeSwap = (
   situation: SwapSituation,
   input: RecoveryInput,
@@ -62,6 +66,6 @@ export const closeSwap = (
       : `swap closed (${situation}): ${why}`
   return {
     ...base(situation, true, []),
-    actions: [closeAction(input.group, record.originalMaxSize, desired, reason)],
+    actions: [closeAction(input.group, maxSizeToRestore(record, input.group.maxSize), desired, reason)],
   }
 }

@@ -12,7 +12,7 @@ import {
 import type { Action, SwapPair } from '../plan/actions.ts'
 import { capacityBackoffMinutes } from '../plan/capacity-backoff.ts'
 import { closeAction } from './closing.ts'
-import { formatSwapRecord, type SwapRecord, stepDown } from './record.ts'
+import { formatSwapRecord, maxSizeToRestore, type SwapRecord, stepDown } from './record.ts'
 
 import { base, type Recovery, type RecoveryInput } from './recovery.ts'
 import { type PairSituation, pairTransition, vanishedTransition } from './transitions.ts'
@@ -166,7 +166,8 @@ export const finishPairs = (
       ? last.record
       : formatSwapRecord(record)
   const desiredAfter = group.desiredCapacity - halfDone.length - vanished
-  const close = closeAction(group, record.originalMaxSize, desiredAfter, `swap closed (${closing})`)
+  const restore = maxSizeToRestore(record, group.maxSize)
+  const close = closeAction(group, restore, desiredAfter, `swap closed (${closing})`)
   const maxSizeAfter = close.kind === 'close-swap' ? (close.maxSize ?? group.maxSize) : group.maxSize
   return {
     ...recovery,

@@ -1,14 +1,22 @@
 /**
  * The swap record: one versioned tag on the group for the duration of a swap (TAG_SWAP), naming the swap,
  * its phase, the desired capacity its owner had set when it began and how many pairs it still holds, the
- * instance its last announced step takes out, and the MaxSize to restore. Desired capacity stands at the
- * owner's figure plus the open pairs, and nowhere else: every step that takes a unit away is announced
- * here first, so the next run can tell spotswap's own steps from someone else's change (judgeRecord).
+ * instance its last announced step takes out, and, when it raised MaxSize, the MaxSize before the raise
+ * (`max`) and the one it raised it to (`raised`). Desired capacity stands at the owner's figure plus the
+ * open pairs, and nowhere else: every step that takes a unit away is announced here first, so the next run
+ * can tell spotswap's own steps from someone else's change (judgeRecord).
  *
- *   v2 id=s1767225960 phase=retiring owner=4 pairs=1 step=i-0123456789abcdef0 max=4 started=2026-01-01T00:06:00.000Z
+ *   v2 id=s1767225960 phase=retiring owner=4 pairs=1 step=i-0123456789abcdef0 max=4 raised=6 started=2026-01-01T00:06:00.000Z
+ *
+ * A swap undoes only its own raise: MaxSize goes back to `max` only while it still is `raised`
+ * (maxSizeToRestore). The format extends by `key=value` fields (a reader refuses a key it does not know,
+ * so a new field comes with a new reader first). Several open swaps could share one raise: each record
+ * would carry the same `max` and the `raised` value last written for the group, and only the last of them
+ * to close would put MaxSize back.
  *
  * Records of version 1 (`spotswap:swap-desired=<after>/<pairs>[/<step>]`, with TAG_SWAP_STARTED and
- * TAG_ORIGINAL_MAX_SIZE beside it) are still read, so a swap open across an upgrade is finished.
+ * TAG_ORIGINAL_MAX_SIZE beside it) are still read, so a swap open across an upgrade is finished; so are
+ * version-2 records written before `raised` was (see maxSizeToRestore).
  */
 import { TAG_ORIGINAL_MAX_SIZE, TAG_SWAP, TAG_SWAP_DESIRED, TAG_SWAP_STARTED } from '../constants.ts'
 
@@ -32,6 +40,8 @@ export interface SwapRecord {
   readonly step: string | undefined
   /** MaxSize before the swap raised it; undefined when it was not raised. */
   readonly originalMaxSize: number | undefined
+  /** The MaxSize the swap raised it to; undefined when it was not raised, or in records written before it was recorded. */
+  readonly raisedMaxSize: number | undefined
   readonly startedAt: Date | undefined
 }
 
@@ -55,6 +65,7 @@ export const formatSwapRecord = (record: SwapRecord): string =>
     `pairs=${record.pairs}`,
     ...(record.step === undefined ? [] : [`step=${record.step}`]),
     ...(record.originalMaxSize === undefined ? [] : [`max=${record.originalMaxSize}`]),
+    ...(record.raisedMaxSize === undefined ? [] : [`raised=${record.raisedMaxSize}`]),
     ...(record.startedAt === undefined ? [] : [`started=${record.startedAt.toISOString()}`]),
   ].join(' ')
 
@@ -67,7 +78,7 @@ const parseV2 = (raw: string): SwapRecord | undefined => {
     if (at <= 0 || values.has(field.slice(0, at))) return undefined
     values.set(field.slice(0, at), field.slice(at + 1))
   }
-  const known = new Set(['id', 'phase', 'owner', 'pairs', 'step', 'max', 'started'])
+  const known = new Set(['id', 'phase', 'owner', 'pairs', 'step', 'max', 'raised', 'started'])
   if ([...values.keys()].some((key) => !known.has(key))) return undefined
   const id = values.get('id')
   const phase = values.get('phase') as SwapPhase | undefined
@@ -75,6 +86,7 @@ const parseV2 = (raw: string): SwapRecord | undefined => {
   const pairs = values.get('pairs') ?? ''
   const step = values.get('step')
   const max = values.get('max')
+  const raised = values.get('raised')
   const started = values.get('started')
   const startedMs = started === undefined ? Number.NaN : Date.parse(started)
   if (id !== undefined && !SWAP_ID.test(id)) return undefined
@@ -82,6 +94,9 @@ const parseV2 = (raw: string): SwapRecord | undefined => {
   if (!COUNT.test(owner) || !COUNT.test(pairs)) return undefined
   if (step !== undefined && !INSTANCE_ID.test(step)) return undefined
   if (max !== undefined && !COUNT.test(max)) return undefined
+  // A raise names what it raised from, and goes up.
+  if (raised !== undefined && (max === undefined || !COUNT.test(raised) || Number(raised) <= Number(max)))
+    return undefined
   if (started !== undefined && Number.isNaN(startedMs)) return undefined
   if ((phase === 'retiring') !== (step !== undefined)) return undefined
   return {
@@ -92,6 +107,7 @@ const parseV2 = (raw: string): SwapRecord | undefined => {
     pairs: Number(pairs),
     step,
     originalMaxSize: max === undefined ? undefined : Number(max),
+    raisedMaxSize: raised === undefined ? undefined : Number(raised),
     startedAt: started === undefined ? undefined : new Date(startedMs),
   }
 }
@@ -113,8 +129,24 @@ const parseV1 = (raw: string, tags: Readonly<Record<string, string>>): SwapRecor
     pairs,
     step: match[3],
     originalMaxSize: max !== undefined && COUNT.test(max) ? Number(max) : undefined,
+    raisedMaxSize: undefined,
     startedAt: Number.isNaN(startedMs) ? undefined : new Date(startedMs),
   }
+}
+
+/**
+ * The MaxSize a close puts back, if any. A swap undoes only its own raise: only while MaxSize is still the
+ * value it raised it to (an owner's change since, up or down, stands). A record without `raised` (version
+ * 1, or version 2 written before it was recorded) puts back only while MaxSize is above `max` and within
+ * what its pairs explain: the swap raised it to the owner's desired plus its pairs, at most the owner's
+ * desired plus the pairs the record held when the run read it. The caller keeps it at or above desired
+ * capacity (closing.ts).
+ */
+export const maxSizeToRestore = (record: SwapRecord, maxSizeNow: number): number | undefined => {
+  const original = record.originalMaxSize
+  if (original === undefined) return undefined
+  if (record.raisedMaxSize !== undefined) return maxSizeNow === record.raisedMaxSize ? original : undefined
+  return maxSizeNow > original && maxSizeNow <= recordedDesired(record) ? original : undefined
 }
 
 export type RecordOnGroup =

@@ -16,6 +16,7 @@ import { finishPairs } from './finish-pairs.ts'
 import {
   formatSwapRecord,
   judgeRecord,
+  maxSizeToRestore,
   readSwapRecord,
   type SwapRecord,
   unattachedSwapIdOf,
@@ -107,7 +108,9 @@ const recoverNamed = (
   if (!judged.ours) {
     const detail = `desired capacity is ${group.desiredCapacity}, not what the swap record accounts for with ${halfDone.length} half-done pair(s)`
     return withReleased(
-      closingUnconfirmed(releaseAndClose('owner-resized', input, halfDone, record.originalMaxSize, detail)),
+      closingUnconfirmed(
+        releaseAndClose('owner-resized', input, halfDone, maxSizeToRestore(record, group.maxSize), detail),
+      ),
     )
   }
   if (halfDone.length === 0 && judged.vanished === 0)
@@ -125,7 +128,7 @@ const recoverNamed = (
           'record-unverified',
           input,
           [],
-          record.originalMaxSize,
+          maxSizeToRestore(record, group.maxSize),
           `the swap record ${formatSwapRecord(record)} holds ${judged.vanished} unit(s)`,
         ),
       ),
@@ -156,7 +159,7 @@ const recoverNamed = (
     return withReleased(
       halfDone.length === 0
         ? closingUnconfirmed(closeSwap('owner-changed', input, record, group.desiredCapacity, detail))
-        : releaseAndClose('owner-changed', input, halfDone, record.originalMaxSize, detail),
+        : releaseAndClose('owner-changed', input, halfDone, maxSizeToRestore(record, group.maxSize), detail),
     )
   }
   // Fewer in service than desired is often the owner's own scale-out still booting: when the activities
@@ -202,7 +205,7 @@ const validated = (
     : {
         kind: 'unreadable',
         raw: `${formatSwapRecord(record)} (${problem})`,
-        originalMaxSize: lowering(record.originalMaxSize),
+        originalMaxSize: lowering(maxSizeToRestore(record, group.maxSize)),
       }
 }
 

@@ -281,8 +281,10 @@ describe('planGroup', () => {
       originalMaxSize: 2,
       raiseMaxSizeTo: 3,
       swapId: 'srcrrw0',
-      swapRecord: 'v2 id=srcrrw0 phase=attaching owner=2 pairs=1 max=2 started=2022-05-31T23:00:00.000Z',
-      attachedRecord: 'v2 id=srcrrw0 phase=waiting owner=2 pairs=1 max=2 started=2022-05-31T23:00:00.000Z',
+      swapRecord:
+        'v2 id=srcrrw0 phase=attaching owner=2 pairs=1 max=2 raised=3 started=2022-05-31T23:00:00.000Z',
+      attachedRecord:
+        'v2 id=srcrrw0 phase=waiting owner=2 pairs=1 max=2 raised=3 started=2022-05-31T23:00:00.000Z',
     })
   })
 

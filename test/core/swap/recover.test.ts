@@ -12,6 +12,7 @@ import { planGroup } from '../../../lambdas/core/plan/planner.ts'
 import {
   formatSwapRecord,
   judgeRecord,
+  maxSizeToRestore,
   readSwapRecord,
   type SwapRecord,
 } from '../../../lambdas/core/swap/record.ts'
@@ -77,20 +78,22 @@ describe('readSwapRecord', () => {
     pairs: 1,
     step: 'i-0123456789abcdef0',
     originalMaxSize: 4,
+    raisedMaxSize: 6,
     startedAt: new Date('2026-01-01T00:06:00.000Z'),
   }
 
   it('writes and reads version 2 in one tag, well under the 256 characters a tag value holds', () => {
     const raw = formatSwapRecord(v2)
     expect(raw).toBe(
-      'v2 id=s1abc phase=retiring owner=4 pairs=1 step=i-0123456789abcdef0 max=4 started=2026-01-01T00:06:00.000Z',
+      'v2 id=s1abc phase=retiring owner=4 pairs=1 step=i-0123456789abcdef0 max=4 raised=6 started=2026-01-01T00:06:00.000Z',
     )
     expect(readSwapRecord({ [TAG_SWAP]: raw })).toEqual({ kind: 'read', record: v2 })
     const largest = formatSwapRecord({
       ...v2,
       ownerDesired: 999_999_999,
       pairs: 999_999_999,
-      originalMaxSize: 999_999_999,
+      originalMaxSize: 999_999_998,
+      raisedMaxSize: 999_999_999,
       id: `s${'z'.repeat(20)}`,
     })
     expect(largest.length).toBeLessThan(256)
@@ -107,8 +110,44 @@ describe('readSwapRecord', () => {
     'v2 phase=waiting owner=4 pairs=1 pairs=2',
     'v2 id=S! phase=waiting owner=4 pairs=1',
     'v2 phase=waiting owner=4 pairs=1 started=yesterday',
+    'v2 phase=waiting owner=4 pairs=1 raised=6',
+    'v2 phase=waiting owner=4 pairs=1 max=6 raised=6',
+    'v2 phase=waiting owner=4 pairs=1 max=4 raised=x',
   ])('believes no malformed version 2: %s', (raw) => {
     expect(readSwapRecord({ [TAG_SWAP]: raw })).toMatchObject({ kind: 'unreadable', raw })
+  })
+})
+
+describe('maxSizeToRestore', () => {
+  const raisedFrom4To6: SwapRecord = {
+    version: 2,
+    id: 's1abc',
+    phase: 'waiting',
+    ownerDesired: 4,
+    pairs: 2,
+    step: undefined,
+    originalMaxSize: 4,
+    raisedMaxSize: 6,
+    startedAt: new Date('2026-01-01T00:06:00.000Z'),
+  }
+  const beforeRaised: SwapRecord = { ...raisedFrom4To6, raisedMaxSize: undefined }
+
+  it.each([
+    ['MaxSize still the raise: put back', raisedFrom4To6, 6, 4],
+    ['the owner raised MaxSize since: theirs stands', raisedFrom4To6, 10, undefined],
+    ['the owner lowered MaxSize since: theirs stands', raisedFrom4To6, 5, undefined],
+    ['the raise never happened: nothing to put back', raisedFrom4To6, 4, undefined],
+    [
+      'no raise recorded',
+      { ...raisedFrom4To6, originalMaxSize: undefined, raisedMaxSize: undefined },
+      6,
+      undefined,
+    ],
+    ['written before `raised`: within what its pairs explain', beforeRaised, 6, 4],
+    ['written before `raised`: above what its pairs explain', beforeRaised, 10, undefined],
+    ['written before `raised`: not above the original', beforeRaised, 4, undefined],
+  ] as const)('%s', (_, record, maxSizeNow, expected) => {
+    expect(maxSizeToRestore(record, maxSizeNow)).toBe(expected)
   })
 })
 

@@ -123,7 +123,7 @@ export const autoScalingWrites = (ctx: SimApiContext): Pick<AutoScalingApi, Auto
         // Not an AWS rule: the simulator models the one setting the adapter changes.
         if (MaxSize === undefined || Object.keys(others).length > 0)
           throw new Error('simulator: UpdateAutoScalingGroup models MaxSize only')
-        asgApi.setMaxSize(ctx.region, group, MaxSize)
+        asgApi.setMaxSize(ctx.world, ctx.region, group, MaxSize)
         return DONE
       },
       { group },

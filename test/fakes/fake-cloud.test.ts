@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest'
+import { errorCode } from '../../lambdas/aws/errors.ts'
+import { FakeCloud } from './fake-cloud.ts'
+
+const rejection = async (promise: Promise<unknown>): Promise<unknown> => {
+  try {
+    await promise
+  } catch (error) {
+    return error
+  }
+  throw new Error('expected the call to fail')
+}
+
+describe('FakeCloud setMaxSize (UpdateAutoScalingGroup with MaxSize alone)', () => {
+  it('lowers desired capacity to a MaxSize set below it and terminates members, as AWS does', async () => {
+    const cloud = new FakeCloud()
+    cloud.addGroup('web', { maxSize: 4 })
+    const members = [1, 2, 3, 4].map(() => cloud.addInstance({ group: 'web' }))
+    await cloud.setMaxSize('web', 2)
+    const group = cloud.group('web')
+    expect(group).toMatchObject({ maxSize: 2, desiredCapacity: 2 })
+    expect(group.members.size).toBe(2)
+    expect(members.filter((m) => m.state === 'terminated')).toHaveLength(2)
+  })
+
+  it('keeps desired capacity when the new MaxSize is not below it', async () => {
+    const cloud = new FakeCloud()
+    cloud.addGroup('web', { maxSize: 4 })
+    for (const _ of [1, 2]) cloud.addInstance({ group: 'web' })
+    await cloud.setMaxSize('web', 2)
+    expect(cloud.group('web')).toMatchObject({ maxSize: 2, desiredCapacity: 2 })
+    expect(cloud.group('web').members.size).toBe(2)
+  })
+
+  it('refuses a MaxSize below MinSize with the message AWS gives, and changes nothing', async () => {
+    const cloud = new FakeCloud()
+    cloud.addGroup('web', { minSize: 2, maxSize: 4 })
+    for (const _ of [1, 2, 3]) cloud.addInstance({ group: 'web' })
+    const error = await rejection(cloud.setMaxSize('web', 1))
+    expect(errorCode(error)).toBe('ValidationError')
+    expect((error as Error).message).toBe('Max bound, 1, must be greater than or equal to min bound, 2')
+    expect(cloud.group('web')).toMatchObject({ maxSize: 4, desiredCapacity: 3 })
+  })
+})

@@ -1,0 +1,118 @@
+/**
+ * MaxSize writes under AWS's rule: a MaxSize below desired capacity lowers desired to it and the group
+ * terminates members (API_UpdateAutoScalingGroup), and a swap undoes only its own raise.
+ */
+import { describe, expect, it } from 'vitest'
+import { TAG_SWAP } from '../../lambdas/core/constants.ts'
+import { readSwapRecord } from '../../lambdas/core/swap/record.ts'
+import { awsError, type FakeCloud } from '../fakes/fake-cloud.ts'
+import { cloudWithFleet, harness, spotShare } from './support.ts'
+
+const OWNER = 25
+
+/** The sizes the group has after every port call, to catch a dip however brief. */
+const watchSizes = (cloud: FakeCloud) => {
+  const seen: { desired: number; inService: number }[] = []
+  const group = cloud.group('web')
+  const look = () =>
+    seen.push({
+      desired: group.desiredCapacity,
+      inService: [...group.members.values()].filter((s) => s === 'InService').length,
+    })
+  for (const method of ['setMaxSize', 'attachInstances', 'terminateInGroup'] as const) {
+    const original = cloud[method].bind(cloud) as (...args: unknown[]) => Promise<void>
+    Object.assign(cloud, {
+      [method]: async (...args: unknown[]) => {
+        try {
+          await original(...args)
+        } finally {
+          look()
+        }
+      },
+    })
+  }
+  return seen
+}
+
+/** AttachInstances in chunks of 20, as the AWS adapter sends them, with the second chunk failing. */
+const secondChunkFails = (cloud: FakeCloud) => {
+  const attach = cloud.attachInstances.bind(cloud)
+  let failed = false
+  cloud.attachInstances = async (group, ids) => {
+    await attach(group, ids.slice(0, 20))
+    if (ids.length <= 20 || failed) return attach(group, ids.slice(20))
+    failed = true
+    throw awsError('ServiceUnavailable', 503, 'Service is unavailable')
+  }
+}
+
+describe('a swap of more than 20 pairs whose later attach chunk fails', () => {
+  it('never lowers desired capacity below what the attach reached, nor serving members below the owner’s', async () => {
+    const cloud = cloudWithFleet(OWNER)
+    const h = harness({ 'us-east-1': cloud }, { MAX_REPLACEMENTS_IN_FLIGHT: String(OWNER) })
+    await h.run()
+    h.advanceMinutes(6)
+    secondChunkFails(cloud)
+    const sizes = watchSizes(cloud)
+    await h.run()
+    // 20 attached, 5 not: desired stands at 45 and MaxSize stays raised; the record holds the 20 pairs.
+    expect(cloud.group('web')).toMatchObject({ desiredCapacity: OWNER + 20, maxSize: 2 * OWNER })
+    const onGroup = readSwapRecord(cloud.group('web').tags)
+    expect(onGroup.kind === 'read' && onGroup.record).toMatchObject({ pairs: 20, raisedMaxSize: 2 * OWNER })
+    for (let run = 0; run < 20; run++) {
+      h.advanceMinutes(5)
+      await h.run()
+    }
+    expect(sizes.length).toBeGreaterThan(0)
+    expect(Math.min(...sizes.map((s) => s.desired))).toBeGreaterThanOrEqual(OWNER)
+    expect(Math.min(...sizes.map((s) => s.inService))).toBeGreaterThanOrEqual(OWNER)
+    // The swap went on with the 20 that joined, the other 5 were swapped later: the group ends as its
+    // owner set it, every member spot.
+    const group = cloud.group('web')
+    expect(group.tags[TAG_SWAP]).toBeUndefined()
+    expect(group).toMatchObject({ desiredCapacity: OWNER, maxSize: OWNER })
+    expect(spotShare(cloud)).toEqual({ spot: OWNER, onDemand: 0 })
+  })
+})
+
+describe("an owner's MaxSize change during a swap", () => {
+  /** A one-pair swap attached in a full group of 2: MaxSize raised from 2 to 3, partner not retired yet. */
+  const swapOpen = async () => {
+    const cloud = cloudWithFleet(2)
+    const h = harness({ 'us-east-1': cloud }, { MAX_REPLACEMENTS_IN_FLIGHT: '1' })
+    await h.run()
+    h.advanceMinutes(6)
+    await h.run()
+    const onGroup = readSwapRecord(cloud.group('web').tags)
+    expect(onGroup.kind === 'read' && onGroup.record).toMatchObject({ originalMaxSize: 2, raisedMaxSize: 3 })
+    expect(cloud.group('web')).toMatchObject({ maxSize: 3, desiredCapacity: 3 })
+    return { cloud, h }
+  }
+
+  const finish = async (h: Awaited<ReturnType<typeof swapOpen>>['h']) => {
+    for (let run = 0; run < 6; run++) {
+      h.advanceMinutes(5)
+      await h.run()
+    }
+  }
+
+  it.each([10, 4])(
+    'leaves a MaxSize of %i the owner set meanwhile when the swap closes',
+    async (ownerMax) => {
+      const { cloud, h } = await swapOpen()
+      cloud.group('web').maxSize = ownerMax
+      await finish(h)
+      const group = cloud.group('web')
+      expect(group.tags[TAG_SWAP]).toBeUndefined()
+      expect(group).toMatchObject({ maxSize: ownerMax, desiredCapacity: 2 })
+      expect(cloud.mutations.filter((c) => c.method === 'setMaxSize').map((c) => c.args[1])).toEqual([3])
+    },
+  )
+
+  it('puts its own raise back when MaxSize is still what it raised it to', async () => {
+    const { cloud, h } = await swapOpen()
+    await finish(h)
+    expect(cloud.group('web')).toMatchObject({ maxSize: 2, desiredCapacity: 2 })
+    expect(cloud.group('web').tags[TAG_SWAP]).toBeUndefined()
+  })
+})
