@@ -188,11 +188,18 @@ export const prepareRetirements = (
   if (session.actor !== 'replacer') return { commit: () => {} }
   const entries: WriteRecord[] = ids.flatMap((instanceId) => {
     const replacements = unservedReplacements(region, instanceId, nowMs)
-    const group = region.groupOf(instanceId)?.name
-    if (group === undefined) return []
+    const simGroup = region.groupOf(instanceId)
+    const group = simGroup?.name
+    if (simGroup === undefined || group === undefined) return []
     const instance = region.instances.get(instanceId)
-    // The replacer takes a spot member out without a decrement only to release one EC2 interrupts.
-    if (!decrement && instance?.lifecycle === 'spot' && instance.interruptAtMs === undefined)
+    // The replacer takes a serving spot member out without a decrement only to release one EC2 interrupts;
+    // one that does not serve (a replacement that never turned healthy) takes no serving capacity with it.
+    if (
+      !decrement &&
+      instance?.lifecycle === 'spot' &&
+      instance.interruptAtMs === undefined &&
+      isServing(simGroup, instanceId, nowMs)
+    )
       return [
         {
           kind: 'retired-before-serving' as const,
