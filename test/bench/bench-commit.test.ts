@@ -27,5 +27,6 @@ describe('runBench', () => {
     const { results } = await runBench({ quick: true })
     expect(state.measuring).toBe(true)
     expect(results.commit).toBe('before')
-  })
+    // The quick bench, fault sweep included, takes a minute or more on a loaded 2-core machine.
+  }, 240_000)
 })
