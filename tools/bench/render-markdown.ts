@@ -176,7 +176,7 @@ export const renderResultsMarkdown = (
     '',
     sweepParagraph(sweep),
     '',
-    'Recorded by `npm run chaos -- --runs 10000 --seed 1 --jobs 2 --record bench/chaos-sweep.json` (the seven invariants of [docs/reliability.md](../docs/reliability.md), checked after every simulated step).',
+    'Recorded by `npm run chaos -- --runs 10000 --seed 1 --jobs 2 --record bench/chaos-sweep.json` (the ten invariants of [docs/reliability.md](../docs/reliability.md), checked after every simulated step).',
     '',
   ]
   return lines.join('\n')

@@ -1,5 +1,5 @@
 /**
- * The seven invariants (issues 7 and 12), checked after every step in which spotswap acts: one
+ * The invariants of docs/reliability.md, checked after every step in which spotswap acts: one
  * invocation of its Lambdas, or several that overlapped (an interruption handler invocation beside a
  * replacer run: replacer runs of one region never overlap, see invocations.ts), judged together.
  * Between steps only AWS and the group's owner change the account, so nothing else can break them.
