@@ -264,4 +264,16 @@ describe('engine defects found by chaos runs', () => {
     const result = await runCase(savedCase('seed-2630-owner-scales-in-and-out-mid-swap.json'))
     expect(kinds(result.violations)).toEqual([])
   })
+
+  // Invariant 3. A swap of g1 (srcrf6p, three pairs) is open; a run plans its steps down, its close and,
+  // after the close, the next swap of three launches. One partner's termination protection read is
+  // throttled, so the steps and the close wait for the next run, but the new swap did not: its record
+  // (srcrfo0) replaced the open one, its attach was refused (desired 13 above MaxSize 10), and the next
+  // run released the open swap's pairs as another swap's and took the new swap's launches, desired
+  // reading as owner + pairs, for attached ones out of the group since: never attached nor terminated.
+  // Fixed: the swap that starts after a close waits whenever the close does.
+  it('starts no swap over an open one whose close waits on an unread protection (seed 205)', async () => {
+    const result = await runCase(savedCase('seed-205-new-swap-over-an-unclosed-one.json'))
+    expect(kinds(result.violations)).toEqual([])
+  })
 })

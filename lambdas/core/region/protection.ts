@@ -67,9 +67,10 @@ export const membersOf = (action: Action): string[] => {
 
 /**
  * Drops launches, swaps and releases that would retire or write to an instance not checked for termination
- * protection. A record is not dropped while one of its pairs is left for a later run. `failed` names the
- * instances whose read failed (with its error): those are treated as protected for this run, and the
- * members that wait on them say so.
+ * protection. A record is not dropped while one of its pairs is left for a later run, nor replaced: the
+ * swap that would start after its close waits too (as in the executor, core/region/execution-order.ts).
+ * `failed` names the instances whose read failed (with its error): those are treated as protected for
+ * this run, and the members that wait on them say so.
  */
 export const withoutUnread = (
   plan: GroupPlan,
@@ -87,8 +88,14 @@ export const withoutUnread = (
   const actions = plan.actions.filter((a) => {
     if (completesUnread && a.kind === 'close-swap') return false
     if (a.kind === 'launch-spot') return !unread.has(a.replacing)
+    // A swap in a plan that retires is one the plan starts once the open swap closes (core/plan/swap-start.ts):
+    // with its steps and close left for later, that swap stays open and a new record would take its place,
+    // its pairs then judged another swap's and its own launches attached (chaos seed 205).
     if (a.kind === 'swap')
-      return a.pairs.every((pair) => !unread.has(pair.onDemandInstanceId) && !unread.has(pair.spotInstanceId))
+      return (
+        !completesUnread &&
+        a.pairs.every((pair) => !unread.has(pair.onDemandInstanceId) && !unread.has(pair.spotInstanceId))
+      )
     if (a.kind === 'complete-swap') return !completesUnread
     if (a.kind === 'release-pair') return !unreadPair(a)
     if (a.kind === 'give-back') return !completesUnread

@@ -133,6 +133,18 @@ describe('withoutUnread', () => {
     },
   )
 
+  // Chaos seed 205: the new swap's record took the open one's place; its pairs were then released as
+  // another swap's, and the new swap's unconfirmed launches read as attached (orphans).
+  it('leaves the swap that would start after the closing for later, with the swap’s steps it waits on', () => {
+    const plan = aPlan(
+      [aCompletion('i-s1', 'i-unread'), aClose(), aSwap(['i-s2', 'i-od2']), aLaunch('i-4')],
+      { onDemand: [inProgress('i-od2')] },
+    )
+    const kept = withoutUnread(plan, new Set(['i-unread']))
+    expect(kept.actions).toEqual([aLaunch('i-4')])
+    expect(kept.onDemand[0]?.code).toBe('protection-unread')
+  })
+
   it('keeps a completion whose replacement is unread when it retires the partner (the replacement stays)', () => {
     const plan = aPlan([aCompletion('i-s', 'i-od')])
     expect(withoutUnread(plan, new Set(['i-s'])).actions).toEqual(plan.actions)
