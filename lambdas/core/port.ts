@@ -6,6 +6,7 @@
 import type { AllocationStrategy } from './config/config.ts'
 import type { InstanceRefresh } from './group/instance-refresh.ts'
 import type { ScalingActivity } from './group/scaling-activities.ts'
+import type { SpotRequestStatus } from './interruption/confirmation.ts'
 import type {
   Catalog,
   Group,
@@ -150,10 +151,10 @@ export interface CloudPort {
   /** Each subnet's Availability Zone (DescribeSubnets); subnets that no longer exist are absent. */
   subnetZones(subnetIds: readonly string[]): Promise<Map<string, string>>
   /**
-   * The Spot request status code of each of these spot instances (DescribeSpotInstanceRequests), by
-   * instance id; an instance without a request is absent.
+   * The Spot request status of each of these spot instances (DescribeSpotInstanceRequests), by instance
+   * id; an instance without a request is absent.
    */
-  spotRequestStatuses(instanceIds: readonly string[]): Promise<Map<string, string>>
+  spotRequestStatuses(instanceIds: readonly string[]): Promise<Map<string, SpotRequestStatus>>
   /** Which group each instance belongs to (DescribeAutoScalingInstances); absent = no group. */
   groupOfInstances(ids: readonly string[]): Promise<Map<string, string>>
   /** The group's scaling activities that started at or after `since`, newest first. */

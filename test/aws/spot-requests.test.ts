@@ -11,7 +11,10 @@ describe('spotRequestStatuses', () => {
   it('asks by an instance-id filter and maps each instance to its Spot request status code', async () => {
     ec2Mock.on(DescribeSpotInstanceRequestsCommand).resolves({
       SpotInstanceRequests: [
-        { InstanceId: 'i-a', Status: { Code: 'marked-for-termination' } },
+        {
+          InstanceId: 'i-a',
+          Status: { Code: 'marked-for-termination', UpdateTime: new Date('2026-01-01T12:00:00Z') },
+        },
         { InstanceId: 'i-b', Status: { Code: 'fulfilled' } },
         { SpotInstanceRequestId: 'sir-open', Status: { Code: 'pending-evaluation' } },
       ],
@@ -19,8 +22,8 @@ describe('spotRequestStatuses', () => {
     const codes = await testAdapter().cloud.spotRequestStatuses(['i-a', 'i-b', 'i-a'])
     expect(codes).toEqual(
       new Map([
-        ['i-a', 'marked-for-termination'],
-        ['i-b', 'fulfilled'],
+        ['i-a', { code: 'marked-for-termination', updatedAtMs: Date.parse('2026-01-01T12:00:00Z') }],
+        ['i-b', { code: 'fulfilled', updatedAtMs: undefined }],
       ]),
     )
     expect(ec2Mock.commandCalls(DescribeSpotInstanceRequestsCommand).map((c) => c.args[0].input)).toEqual([
@@ -42,7 +45,7 @@ describe('spotRequestStatuses', () => {
       .resolves({ SpotInstanceRequests: [{ InstanceId: all[249], Status: { Code: 'fulfilled' } }] })
     const codes = await testAdapter().cloud.spotRequestStatuses(all)
     expect(codes.size).toBe(3)
-    expect(codes.get(all[1] as string)).toBe('marked-for-termination')
+    expect(codes.get(all[1] as string)?.code).toBe('marked-for-termination')
     const inputs = ec2Mock.commandCalls(DescribeSpotInstanceRequestsCommand).map((c) => c.args[0].input)
     expect(inputs.map((i) => [i.Filters?.[0]?.Values?.length, i.NextToken])).toEqual([
       [200, undefined],

@@ -4,11 +4,10 @@
  */
 import { describe, expect, it } from 'vitest'
 import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
-import { TAG_REPLACING_INSTANCE } from '../../lambdas/core/constants.ts'
 import { InvariantLedger, snapshotRegion, type Violation } from '../../tools/sim/invariant-ledger.ts'
 import { checkStep } from '../../tools/sim/invariants.ts'
 import { omitLaunchTemplateTag } from '../../tools/sim/sdk/ec2-launches.ts'
-import { group, rawScenario, type TestWorld, testWorld } from '../sim/support.ts'
+import { group, launchSpotFor, rawScenario, type TestWorld, testWorld } from '../sim/support.ts'
 
 const { config } = parseGlobalConfig({})
 type Cloud = ReturnType<TestWorld['cloud']>
@@ -28,15 +27,7 @@ const step = async (sim: TestWorld, act: (cloud: Cloud) => Promise<unknown>, led
 }
 
 const launch = (cloud: Cloud, partner: string) =>
-  cloud.launchSpot({
-    groupName: 'web',
-    launchTemplate: { id: 'lt-1', name: undefined, version: '$Default' },
-    launchConfigurationName: undefined,
-    overrides: [{ instanceType: 'm5.large', zone: 'us-east-1b', subnetId: 'subnet-us-east-1b', priority: 0 }],
-    allocationStrategy: 'lowest-price',
-    tags: { 'launched-for-asg': 'web', [TAG_REPLACING_INSTANCE]: partner },
-    clientToken: `token-${partner}`,
-  })
+  launchSpotFor(cloud, 'web', 'm5.large', 'us-east-1b', `token-${partner}`, partner)
 
 const kinds = (violations: readonly Violation[]) => violations.map((v) => v.invariant)
 

@@ -4,12 +4,11 @@
  */
 import { describe, expect, it } from 'vitest'
 import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
-import { TAG_REPLACING_INSTANCE } from '../../lambdas/core/constants.ts'
 import type { FaultHooks, Session } from '../../tools/sim/faults.ts'
 import { InvariantLedger, type Violation } from '../../tools/sim/invariant-ledger.ts'
 import { checkNeverServed } from '../../tools/sim/never-served-invariant.ts'
 import type { SimInstance } from '../../tools/sim/state.ts'
-import { group, rawScenario, type TestWorld, testWorld } from '../sim/support.ts'
+import { group, launchSpotFor, rawScenario, type TestWorld, testWorld } from '../sim/support.ts'
 
 const { config } = parseGlobalConfig({})
 type Cloud = ReturnType<TestWorld['cloud']>
@@ -36,15 +35,7 @@ const withAttached = async (options: { broken: boolean; faults?: FaultHooks }) =
   )
   const cloud = sim.cloud()
   const partner = sim.members('web')[0]?.id ?? ''
-  const launched = await cloud.launchSpot({
-    groupName: 'web',
-    launchTemplate: { id: 'lt-1', name: undefined, version: '$Default' },
-    launchConfigurationName: undefined,
-    overrides: [{ instanceType: 'm5.large', zone: 'us-east-1b', subnetId: 'subnet-us-east-1b', priority: 0 }],
-    allocationStrategy: 'lowest-price',
-    tags: { 'launched-for-asg': 'web', [TAG_REPLACING_INSTANCE]: partner },
-    clientToken: 'token',
-  })
+  const launched = await launchSpotFor(cloud, 'web', 'm5.large', 'us-east-1b', 'token', partner)
   const spotId = launched.ok ? launched.instanceId : ''
   await sim.advance(60_000)
   await cloud.setMaxSize('web', 6)

@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { errorCode } from '../../lambdas/aws/errors.ts'
+import { rejection } from '../builders/errors.ts'
 import { FakeCloud } from './fake-cloud.ts'
-
-const rejection = async (promise: Promise<unknown>): Promise<unknown> => {
-  try {
-    await promise
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected the call to fail')
-}
 
 describe('FakeCloud setMaxSize (UpdateAutoScalingGroup with MaxSize alone)', () => {
   it('lowers desired capacity to a MaxSize set below it and terminates members, as AWS does', async () => {

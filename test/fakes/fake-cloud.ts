@@ -8,6 +8,7 @@
 import { TAG_LAUNCH_TEMPLATE_ID } from '../../lambdas/core/constants.ts'
 import type { InstanceRefresh } from '../../lambdas/core/group/instance-refresh.ts'
 import type { ScalingActivity } from '../../lambdas/core/group/scaling-activities.ts'
+import type { SpotRequestStatus } from '../../lambdas/core/interruption/confirmation.ts'
 import {
   type CloudPort,
   type DescribeInstancesOptions,
@@ -86,6 +87,8 @@ export class FakeCloud implements CloudPort {
    * (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/spot-request-status.html). A tag never changes it.
    */
   readonly interruptionWarned = new Set<string>()
+  /** EC2's time of the warning (the Spot request's Status.UpdateTime) for warned instances, when set. */
+  readonly interruptionWarnedAt = new Map<string, Date>()
   private readonly failures = new Map<string, Error[]>()
   private nextId = 0x1000
   private nextTemplate = 0x100
@@ -264,12 +267,18 @@ export class FakeCloud implements CloudPort {
   }
 
   /** Every spot instance has a Spot request (CreateFleet's and Auto Scaling's too); on-demand ones none. */
-  async spotRequestStatuses(instanceIds: readonly string[]): Promise<Map<string, string>> {
+  async spotRequestStatuses(instanceIds: readonly string[]): Promise<Map<string, SpotRequestStatus>> {
     this.record('spotRequestStatuses', instanceIds)
-    const codes = new Map<string, string>()
-    for (const id of instanceIds)
-      if (this.instances.get(id)?.lifecycle === 'spot')
-        codes.set(id, this.interruptionWarned.has(id) ? 'marked-for-termination' : 'fulfilled')
+    const codes = new Map<string, SpotRequestStatus>()
+    for (const id of instanceIds) {
+      if (this.instances.get(id)?.lifecycle !== 'spot') continue
+      codes.set(
+        id,
+        this.interruptionWarned.has(id)
+          ? { code: 'marked-for-termination', updatedAtMs: this.interruptionWarnedAt.get(id)?.getTime() }
+          : { code: 'fulfilled' },
+      )
+    }
     return codes
   }
 

@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { errorCode, isNotFound, isTransient } from '../../lambdas/aws/errors.ts'
 import { BOOT_SECONDS, TERMINATION_HOOK_SECONDS } from '../../tools/sim/constants.ts'
+import { rejection } from '../builders/errors.ts'
 import { group, launchSpotFor, rawScenario, testWorld } from './support.ts'
 
 const BOOT_MS = BOOT_SECONDS * 1000
-
-const rejection = async (promise: Promise<unknown>): Promise<unknown> => {
-  try {
-    await promise
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected the call to fail')
-}
 
 /** A running spot instance launched for `web`, not attached yet. */
 const runningSpot = async (sim: ReturnType<typeof testWorld>, zone = 'us-east-1b') => {

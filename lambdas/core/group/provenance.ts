@@ -23,11 +23,9 @@
  * replacements an open swap would retire a partner for (core/swap/recover.ts).
  */
 
-import { isLeavingGroup } from '../config/managed.ts'
 import {
   TAG_JOINED_GROUP,
   TAG_LAUNCH_TEMPLATE_ID,
-  TAG_LAUNCHED_FOR_GROUP,
   TAG_REPLACEMENT_ATTEMPT,
   TAG_REPLACING_INSTANCE,
   TAG_SWAP_ID,
@@ -182,23 +180,6 @@ export const sortLaunches = (
   }
   return { trusted, untrusted }
 }
-
-/**
- * Members that carry spotswap's launch tags (AutoSpotting's names) and are no pair: with no swap open,
- * they are in the group for good. Protected ones are the owner's: spotswap writes nothing on them.
- */
-export const membersToSettle = (
-  group: Group,
-  detail: (id: string) => Instance | undefined,
-  isPair: (id: string) => boolean,
-  isProtected: (id: string) => boolean,
-): string[] =>
-  group.members.flatMap((member) => {
-    const tags = detail(member.instanceId)?.tags
-    if (tags === undefined || isLeavingGroup(member.lifecycleState)) return []
-    if (tags[TAG_LAUNCHED_FOR_GROUP] === undefined && tags[TAG_REPLACING_INSTANCE] === undefined) return []
-    return isPair(member.instanceId) || isProtected(member.instanceId) ? [] : [member.instanceId]
-  })
 
 /**
  * Whether what spotswap can see accounts for an open swap's units beyond its attached pairs: an instance

@@ -28,12 +28,46 @@ export const INTERRUPTED_STATUS_CODES: ReadonlySet<string> = new Set([
 ])
 
 /**
- * What the replacer learnt from EC2 about the region's tagged spot members: the Spot request status code
- * of each, or why it could not be read (then no member is doomed this run: unknown is never an action).
+ * A spot instance's Spot request status: its code and when EC2 last changed it (`Status.UpdateTime`,
+ * https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_SpotInstanceStatus.html), epoch ms when EC2
+ * gave it. For `marked-for-termination` that is the moment of the two-minute warning.
+ */
+export interface SpotRequestStatus {
+  readonly code: string
+  readonly updatedAtMs?: number | undefined
+}
+
+/**
+ * What the replacer learnt from EC2 about the region's tagged spot members: the Spot request status of
+ * each, or why it could not be read (then no member is doomed this run: unknown is never an action).
  */
 export type InterruptionStatuses =
-  | { readonly kind: 'read'; readonly codes: ReadonlyMap<string, string> }
+  | { readonly kind: 'read'; readonly codes: ReadonlyMap<string, SpotRequestStatus> }
   | { readonly kind: 'unreadable'; readonly error: string }
+
+/** Codes that say EC2 has already taken the instance (the warning's two minutes are over). */
+const TAKEN_PREFIXES = ['instance-terminated-', 'instance-stopped-']
+
+/**
+ * When EC2 warned a confirmed member, epoch ms: EC2's own time (the status's UpdateTime while it is
+ * `marked-for-*`) when it gave one, since the tag's time is anyone's to rewrite and a later one would put
+ * the member's release off until EC2 has taken it. Once EC2 has taken the member, no later than the
+ * notice before that status. The tag's time only when EC2 gave no time.
+ */
+export const warnedAtMs = (
+  statuses: InterruptionStatuses | undefined,
+  id: string,
+  taggedMs: number,
+  noticeMs: number,
+): number => {
+  const status = statuses?.kind === 'read' ? statuses.codes.get(id) : undefined
+  const at = status?.updatedAtMs
+  if (status === undefined || at === undefined || !Number.isFinite(at)) return taggedMs
+  if (status.code.startsWith('marked-for-')) return at
+  if (TAKEN_PREFIXES.some((prefix) => status.code.startsWith(prefix)))
+    return Number.isFinite(taggedMs) ? Math.min(taggedMs, at - noticeMs) : at - noticeMs
+  return taggedMs
+}
 
 const NONE: ReadonlySet<string> = new Set()
 
@@ -41,7 +75,7 @@ const NONE: ReadonlySet<string> = new Set()
 export const confirmedInterruptions = (statuses: InterruptionStatuses | undefined): ReadonlySet<string> => {
   if (statuses?.kind !== 'read' || statuses.codes.size === 0) return NONE
   const confirmed = new Set<string>()
-  for (const [id, code] of statuses.codes) if (INTERRUPTED_STATUS_CODES.has(code)) confirmed.add(id)
+  for (const [id, status] of statuses.codes) if (INTERRUPTED_STATUS_CODES.has(status.code)) confirmed.add(id)
   return confirmed
 }
 
@@ -75,7 +109,7 @@ export const unconfirmedReason = (
       code: 'marker-unverified',
       reason: `marker-unverified: ${what}, its Spot request status unreadable this run (${statuses.error}); not treated as interrupted`,
     }
-  const code = statuses?.kind === 'read' ? statuses.codes.get(id) : undefined
+  const code = statuses?.kind === 'read' ? statuses.codes.get(id)?.code : undefined
   return {
     code: 'untrusted-marker',
     reason: `untrusted-marker: ${what} but EC2's Spot request status is ${code ?? 'not found'}, not an interruption; never acted on`,

@@ -12,10 +12,11 @@
 import type { GroupConfig } from '../config/config.ts'
 import {
   DOOMED_SWAP_DEADLINE_SECONDS,
+  INTERRUPTION_NOTICE_SECONDS,
   TAG_INTERRUPTION_WARNED,
   TAG_REPLACING_INSTANCE,
 } from '../constants.ts'
-import { confirmedInterruptions } from '../interruption/confirmation.ts'
+import { confirmedInterruptions, warnedAtMs } from '../interruption/confirmation.ts'
 import type { Group, Instance } from '../types.ts'
 import { minOnDemandCount } from './group-sizes.ts'
 import { type MemberRoles, memberRoles } from './member-roles.ts'
@@ -40,7 +41,10 @@ export interface GroupView {
   /** How the owner protected an instance (from scale-in, against API termination), if they did. */
   protection(id: string): Protection | undefined
   isProtected(id: string): boolean
-  /** When EC2 warned the member of its interruption (TAG_INTERRUPTION_WARNED), epoch ms; NaN if never. */
+  /**
+   * When EC2 warned the member of its interruption, epoch ms: the Spot request's own time where EC2 gave
+   * it (core/interruption/confirmation.ts warnedAtMs), else TAG_INTERRUPTION_WARNED's; NaN if never.
+   */
   warnedAt(id: string): number
   /** Too close to the interruption for a swap to be over before EC2 takes the member. */
   tooLate(id: string): boolean
@@ -51,8 +55,13 @@ export interface GroupView {
 const isPartnerIn = (roles: MemberRoles, id: string): boolean =>
   roles.onDemandIds.has(id) || roles.atRiskIds.has(id) || roles.movingIds.has(id)
 
-const warnedAtOf = (instances: ReadonlyMap<string, Instance>, id: string): number =>
-  Date.parse(instances.get(id)?.tags[TAG_INTERRUPTION_WARNED] ?? '')
+const warnedAtOf = (input: PlanInput, id: string): number =>
+  warnedAtMs(
+    input.interruptions,
+    id,
+    Date.parse(input.instances.get(id)?.tags[TAG_INTERRUPTION_WARNED] ?? ''),
+    INTERRUPTION_NOTICE_SECONDS * 1000,
+  )
 
 const isProtectedFromScaleIn = (group: Group, id: string): boolean =>
   group.members.some((m) => m.instanceId === id && m.protectedFromScaleIn)
@@ -105,13 +114,13 @@ export const groupView = (input: PlanInput): GroupView => {
       return terminationProtected.has(id) || isProtectedFromScaleIn(group, id)
     },
     warnedAt(id) {
-      return warnedAtOf(instances, id)
+      return warnedAtOf(input, id)
     },
     tooLate(id) {
-      return now.getTime() >= warnedAtOf(instances, id) + deadline
+      return now.getTime() >= warnedAtOf(input, id) + deadline
     },
     leavesAt(id) {
-      return roles.doomedIds.has(id) ? warnedAtOf(instances, id) + deadline : undefined
+      return roles.doomedIds.has(id) ? warnedAtOf(input, id) + deadline : undefined
     },
   }
 }

@@ -6,6 +6,7 @@ import {
   TAG_REPLACED_TYPE,
   TAG_SWAP_ID,
 } from '../../../lambdas/core/constants.ts'
+import type { SpotRequestStatus } from '../../../lambdas/core/interruption/confirmation.ts'
 import type { Action } from '../../../lambdas/core/plan/actions.ts'
 import type { PlanInput } from '../../../lambdas/core/plan/plan-input.ts'
 import { planGroup } from '../../../lambdas/core/plan/planner.ts'
@@ -26,9 +27,10 @@ const released = (actions: readonly Action[]): string[] =>
 
 /** Plans with EC2 confirming every tagged member's interruption (its Spot request is marked-for-termination). */
 const planWarned = (input: PlanInput) => {
-  const codes = new Map<string, string>()
+  const codes = new Map<string, SpotRequestStatus>()
   for (const instance of input.instances.values())
-    if (instance.tags[TAG_INTERRUPTION_WARNED] !== undefined) codes.set(instance.id, 'marked-for-termination')
+    if (instance.tags[TAG_INTERRUPTION_WARNED] !== undefined)
+      codes.set(instance.id, { code: 'marked-for-termination' })
   return planGroup({ ...input, interruptions: { kind: 'read', codes } })
 }
 

@@ -20,7 +20,7 @@ const taggedMember = (warnedAt: Date): Instance =>
 
 const fulfilled = (...ids: string[]): InterruptionStatuses => ({
   kind: 'read',
-  codes: new Map(ids.map((id) => [id, 'fulfilled'])),
+  codes: new Map(ids.map((id) => [id, { code: 'fulfilled' }])),
 })
 
 /** Anything that would make the member leave or be replaced. */
@@ -97,12 +97,54 @@ describe('planGroup with a member tagged as warned that EC2 does not confirm', (
     const plan = planGroup(
       planInput([member], {
         config: config({ minOnDemandNumber: 0 }),
-        interruptions: { kind: 'read', codes: new Map([[member.id, 'marked-for-termination']]) },
+        interruptions: { kind: 'read', codes: new Map([[member.id, { code: 'marked-for-termination' }]]) },
       }),
     )
     expect(plan.actions.filter((a) => a.kind === 'release-doomed').map((a) => a.instanceId)).toEqual([
       member.id,
     ])
     expect(plan.instanceSkips.filter((s) => s.code === 'untrusted-marker')).toEqual([])
+  })
+})
+
+describe('planGroup with a confirmed member whose tag gives another time than EC2', () => {
+  const marked = (id: string, at: Date): InterruptionStatuses => ({
+    kind: 'read',
+    codes: new Map([[id, { code: 'marked-for-termination', updatedAtMs: at.getTime() }]]),
+  })
+  const released = (actions: readonly Action[]): string[] =>
+    actions.flatMap((a) => (a.kind === 'release-doomed' ? [a.instanceId] : []))
+
+  it("releases it by EC2's warning time when the tag was rewritten to a later one", () => {
+    const member = taggedMember(NOW)
+    const plan = planGroup(
+      planInput([member], {
+        config: config({ minOnDemandNumber: 0 }),
+        interruptions: marked(member.id, minutesAgo(2)),
+      }),
+    )
+    expect(released(plan.actions)).toEqual([member.id])
+  })
+
+  it("keeps swapping by EC2's warning time when the tag was rewritten to an earlier one", () => {
+    const member = taggedMember(minutesAgo(60))
+    const plan = planGroup(
+      planInput([member], {
+        config: config({ minOnDemandNumber: 0 }),
+        interruptions: marked(member.id, NOW),
+      }),
+    )
+    expect(released(plan.actions)).toEqual([])
+  })
+
+  it('falls back on the tag when EC2 gives no time', () => {
+    const member = taggedMember(minutesAgo(2))
+    const plan = planGroup(
+      planInput([member], {
+        config: config({ minOnDemandNumber: 0 }),
+        interruptions: { kind: 'read', codes: new Map([[member.id, { code: 'marked-for-termination' }]]) },
+      }),
+    )
+    expect(released(plan.actions)).toEqual([member.id])
   })
 })

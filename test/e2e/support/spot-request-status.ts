@@ -12,12 +12,13 @@ import {
   EC2Client,
 } from '@aws-sdk/client-ec2'
 
-const warnedByEc2 = new Set<string>()
+/** When EC2 warned each instance: the status's UpdateTime from then on. */
+const warnedByEc2 = new Map<string, Date>()
 
-/** EC2 warned this instance of its interruption (what moto cannot do). */
-export const warnAsEc2Would = (instanceId: string): void => {
+/** EC2 warned this instance of its interruption (what moto cannot do), now unless told when. */
+export const warnAsEc2Would = (instanceId: string, at: Date = new Date()): void => {
   install()
-  warnedByEc2.add(instanceId)
+  warnedByEc2.set(instanceId, at)
 }
 
 let installed = false
@@ -34,7 +35,14 @@ const install = (): void => {
       ...answer,
       SpotInstanceRequests: (answer.SpotInstanceRequests ?? []).map((request) =>
         request.InstanceId !== undefined && warnedByEc2.has(request.InstanceId)
-          ? { ...request, Status: { ...request.Status, Code: 'marked-for-termination' } }
+          ? {
+              ...request,
+              Status: {
+                ...request.Status,
+                Code: 'marked-for-termination',
+                UpdateTime: warnedByEc2.get(request.InstanceId),
+              },
+            }
           : request,
       ),
     }

@@ -6,7 +6,7 @@
 import type { DescribeSpotInstanceRequestsCommandInput, SpotInstanceRequest } from '@aws-sdk/client-ec2'
 import type { Ec2Api } from '../../../lambdas/aws/cloud.ts'
 import { API_LIMITS } from '../../../lambdas/aws/limits.ts'
-import { TERMINATED_VISIBLE_SECONDS } from '../constants.ts'
+import { INTERRUPTION_NOTICE_SECONDS, TERMINATED_VISIBLE_SECONDS } from '../constants.ts'
 import { simAwsError } from '../errors.ts'
 import type { SimInstance } from '../state.ts'
 import { checkCount, type PageRule } from './paging.ts'
@@ -37,12 +37,27 @@ export const spotRequestCode = (instance: SimInstance): string => {
   return gone ? 'instance-terminated-by-user' : 'fulfilled'
 }
 
-const requestOf = (instance: SimInstance): SpotInstanceRequest => ({
-  SpotInstanceRequestId: `sir-${instance.id.slice(2)}`,
-  InstanceId: instance.id,
-  Type: 'one-time',
-  Status: { Code: spotRequestCode(instance) },
-})
+/**
+ * When the status last changed (Status.UpdateTime): the warning, two minutes before the interruption, for
+ * `marked-for-termination`; the interruption for `instance-terminated-no-capacity`; the launch otherwise
+ * (the simulator keeps no time for a user's termination, and the adapter reads UpdateTime only of
+ * interruption codes).
+ */
+const updateTimeOf = (instance: SimInstance, code: string): Date => {
+  const at = instance.interruptAtMs
+  if (at === undefined) return new Date(instance.launchMs)
+  return new Date(code === 'marked-for-termination' ? at - INTERRUPTION_NOTICE_SECONDS * 1000 : at)
+}
+
+const requestOf = (instance: SimInstance): SpotInstanceRequest => {
+  const code = spotRequestCode(instance)
+  return {
+    SpotInstanceRequestId: `sir-${instance.id.slice(2)}`,
+    InstanceId: instance.id,
+    Type: 'one-time',
+    Status: { Code: code, UpdateTime: updateTimeOf(instance, code) },
+  }
+}
 
 /** A closed request stays listed about as long as its terminated instance (the simulator's one rule for both). */
 const listed = (ctx: SimApiContext, instance: SimInstance): boolean =>
