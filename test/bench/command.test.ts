@@ -45,6 +45,8 @@ const plan = (state: 'unconverged' | 'converged') => ({
   peakRssMb: 120,
   rssBeforeMb: 100,
   apiCalls: { 'ec2:DescribeInstances': 2 },
+  referenceCpuMs: 6,
+  referenceRatioRuns: [2, 2, 2],
 })
 
 describe('the results page and table', () => {

@@ -198,3 +198,46 @@ describe('ratios to spotswap', () => {
     expect(ratio(value, spotswap)).toBe(expected)
   })
 })
+
+describe('the planning targets', () => {
+  const withScale = (scale: Partial<BenchResults['scale']>): BenchResults => {
+    const base = results()
+    return { ...base, scale: { ...base.scale, ...scale } }
+  }
+  const planning = (checks: ReturnType<typeof checkTargets>) =>
+    checks.filter((c) => c.target.startsWith('planning'))
+  const baseline = {
+    commit: 'abc1234',
+    date: '2026-11-27T00:00:00.000Z',
+    instances: 100_000,
+    runs: 10,
+    ratio: 4,
+    spreadPct: 10,
+    ratioRuns: [4],
+  }
+
+  it('hold the warm pass to 1.2 s of CPU and 512 MB when it was measured', () => {
+    const [under] = planning(checkTargets(withScale({ warmPlanCpuMs: 1150, warmPeakRssMb: 430 })))
+    expect(under).toMatchObject({ met: true, target: expect.stringContaining('warm (median of five)') })
+    const [over] = planning(checkTargets(withScale({ warmPlanCpuMs: 1250, warmPeakRssMb: 430 })))
+    expect(over?.met).toBe(false)
+    const [heavy] = planning(checkTargets(withScale({ warmPlanCpuMs: 1000, warmPeakRssMb: 600 })))
+    expect(heavy?.met).toBe(false)
+  })
+
+  it('fall back on the cold pass for results that have no warm figure', () => {
+    expect(planning(checkTargets(withScale({ planCpuMs: 1900 })))).toEqual([
+      expect.objectContaining({ met: true, target: 'planning 100,000 instances: < 2 s CPU, < 512 MB' }),
+    ])
+  })
+
+  it("gate the engine-to-reference ratio at the baseline's plus twice its spread, at the same size only", () => {
+    const gate = (ratio: number, instances = 100_000) =>
+      planning(
+        checkTargets(withScale({ warmPlanCpuMs: 1000, referenceRatio: ratio }), { ...baseline, instances }),
+      )
+    expect(gate(4.79).map((c) => c.met)).toEqual([true, true])
+    expect(gate(4.81).map((c) => c.met)).toEqual([true, false])
+    expect(gate(9, 40)).toHaveLength(1)
+  })
+})

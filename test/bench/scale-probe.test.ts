@@ -23,5 +23,6 @@ describe('the scale probe', () => {
       cold.apiCalls['autoscaling:DescribeAutoScalingGroups'],
     )
     expect(warm.unconvergedGroups).toBe(cold.unconvergedGroups)
+    expect(warm.referenceCpuMs).toBeGreaterThan(0)
   }, 60_000)
 })

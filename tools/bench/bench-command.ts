@@ -15,6 +15,7 @@ import { runBench } from './bench.ts'
 import { renderResultsMarkdown, type SweepStatus } from './render-markdown.ts'
 import { renderResultsText } from './render-table.ts'
 import { resultsProblems, SCENARIO_KEYS } from './results.ts'
+import { readScaleBaseline } from './scale-baseline.ts'
 import { checkTargets } from './targets.ts'
 
 /** The machine the bench is run on has two cores; quick mode's small sweep is not worth a process. */
@@ -84,7 +85,7 @@ const run = async (argv: readonly string[], io: CliIo): Promise<number> => {
 
   const started = Date.now()
   const { results, details } = await runBench({ quick, jobs, onStep: (step) => io.err(`bench: ${step}\n`) })
-  const targets = checkTargets(results)
+  const targets = checkTargets(results, readScaleBaseline())
   const json = `${JSON.stringify(results, null, 2)}\n`
   io.writeFile(out, json)
   if (markdown !== undefined)

@@ -142,7 +142,7 @@ export const renderResultsMarkdown = (
     ),
     '',
     ...byInvocationLines(byInvocation),
-    `The unconverged pass again, in a process that has just run it once (what a warm container pays on a scheduled run: its code compiled by V8, its caches filled): ${warm.cpuMs} ms CPU (${cpuDetail(warm)}); peak RSS ${warm.peakRssMb} MB.`,
+    `The unconverged pass again, in a process that has just run it once (what a warm container pays on a scheduled run: its code compiled by V8, its caches filled), median of ${warm.cpuMsRuns.length} runs: ${warm.cpuMs} ms CPU (${cpuDetail(warm)}); peak RSS ${warm.peakRssMb} MB. Its CPU over the reference workload's in the same process (tools/bench/reference-workload.ts), run by run: ${warm.referenceRatioRuns.join(', ')} (median ${scale.referenceRatio ?? '?'}, spread ${scale.referenceRatioSpreadPct ?? '?'}%); the regression gate compares the median with bench/scale-baseline.json.`,
     '',
     'Steady state: API requests of one ordinary run on a converged one-region account of 10-instance groups.',
     '',

@@ -68,6 +68,17 @@ export interface ScaleFigures {
   readonly planCpuMs: number
   /** Peak resident memory of that pass on the unconverged account, the simulated account included. */
   readonly peakRssMb: number
+  /** The unconverged pass in a warm process (what a scheduled container pays): median CPU of five runs. */
+  readonly warmPlanCpuMs?: number
+  /** Peak resident memory of the warm pass's median run. */
+  readonly warmPeakRssMb?: number
+  /**
+   * The warm pass's CPU over the reference workload's in the same process (reference-workload.ts), median
+   * of five: what a change to the engine moves and the machine's speed and load much less.
+   */
+  readonly referenceRatio?: number
+  /** How far that ratio spread over the five runs: (max − min) / median, percent. */
+  readonly referenceRatioSpreadPct?: number
   /** [groups in one region, API requests of one steady-state run]. */
   readonly steadyStateApiCalls: readonly (readonly [number, number])[]
 }
@@ -151,6 +162,8 @@ export const resultsProblems = (value: unknown, scenarios: readonly string[] = S
   if (isObject(scale)) {
     for (const key of ['regions', 'groups', 'instances', 'planCpuMs', 'peakRssMb'])
       need(isNumber(scale[key]), `$.scale.${key}`, 'a number')
+    for (const key of ['warmPlanCpuMs', 'warmPeakRssMb', 'referenceRatio', 'referenceRatioSpreadPct'])
+      need(scale[key] === undefined || isNumber(scale[key]), `$.scale.${key}`, 'a number when present')
     const calls = scale.steadyStateApiCalls
     need(
       Array.isArray(calls) &&

@@ -20,6 +20,7 @@ import { buildWorld } from '../sim/build.ts'
 import { parseScenario } from '../sim/scenario/parse.ts'
 import type { World } from '../sim/world.ts'
 import { convergeAccount, runAllRegions, runRegionsByInvocation, unconvergedGroups } from './account-runs.ts'
+import { measureReference } from './reference-workload.ts'
 import { syntheticAccount } from './synthetic-account.ts'
 
 /** How the pass runs the regions: all at once in one process, or one invocation each as deployed. */
@@ -68,6 +69,8 @@ export interface PlanMeasurement {
   /** Resident memory just before the pass, after a full GC: mostly the simulated account. */
   readonly rssBeforeMb: number
   readonly apiCalls: Readonly<Record<string, number>>
+  /** CPU of the fixed reference workload (reference-workload.ts), run in the same process right after. */
+  readonly referenceCpuMs: number
 }
 
 export interface SteadyMeasurement {
@@ -171,6 +174,7 @@ const measurePlan = async (request: Extract<ProbeRequest, { mode: 'plan' }>): Pr
   const used = process.cpuUsage(cpu)
   world.counter.meterCpu = false
   const processCpuMs = (used.user + used.system) / 1000
+  const referenceCpuMs = measureReference()
   const simulatedAwsCpuMs = world.counter.cpuMicros / 1000
   return {
     mode: 'plan',
@@ -189,6 +193,7 @@ const measurePlan = async (request: Extract<ProbeRequest, { mode: 'plan' }>): Pr
     peakRssMb: mb(peak()),
     rssBeforeMb: mb(rssBefore),
     apiCalls: callsSince(world, before),
+    referenceCpuMs,
   }
 }
 

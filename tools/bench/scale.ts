@@ -39,14 +39,42 @@ export const QUICK_SCALE: ScaleSize = {
   steadyGroups: [5, 20],
 }
 
-/** A planning pass measured PLAN_RUNS times: the run with the median CPU time, and every run's. */
-export type MedianPlan = PlanMeasurement & { readonly cpuMsRuns: readonly number[] }
+/**
+ * A planning pass measured several times: the run with the median CPU time, every run's CPU, and every
+ * run's ratio of the engine's CPU to the reference workload's (reference-workload.ts) in that process.
+ */
+export type MedianPlan = PlanMeasurement & {
+  readonly cpuMsRuns: readonly number[]
+  readonly referenceRatioRuns: readonly number[]
+}
 
 /**
  * Planning passes per state. A shared 2-core VM gives the same pass 1.1 to 2.2 s of CPU from one run to
  * the next (steal time, parallel GC threads), so one run says little; the median of three says more.
  */
 export const PLAN_RUNS = 3
+
+/**
+ * Warm passes, the one a target is set on: what a scheduled container pays. Five, so that one slow run
+ * (another process on the machine, a GC thread delayed) cannot move the median.
+ */
+export const WARM_RUNS = 5
+
+/** (max − min) / median of a list of positive figures, in percent: how far repeated runs spread. */
+export const spreadPct = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const median = sorted[Math.floor(sorted.length / 2)] ?? 0
+  if (median <= 0 || sorted.length < 2) return 0
+  return Math.round((10_000 * ((sorted.at(-1) as number) - (sorted[0] as number))) / median) / 100
+}
+
+export const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN
+}
+
+const ratioOf = (m: PlanMeasurement): number =>
+  m.referenceCpuMs > 0 ? Math.round((1000 * m.cpuMs) / m.referenceCpuMs) / 1000 : Number.NaN
 
 export interface ScaleDetails {
   readonly unconverged: MedianPlan
@@ -66,6 +94,23 @@ const runProbe = async <T extends PlanMeasurement | SteadyMeasurement>(request: 
   return JSON.parse(line.slice(PROBE_PREFIX.length)) as T
 }
 
+/** The unconverged pass in a warm process, `runs` times, each in a probe process of its own. */
+export const warmPasses = async (size: ScaleSize, runs: number): Promise<PlanMeasurement[]> => {
+  const passes: PlanMeasurement[] = []
+  for (let run = 0; run < runs; run++)
+    passes.push(
+      await runProbe<PlanMeasurement>({
+        mode: 'plan',
+        state: 'unconverged',
+        warm: true,
+        regions: size.regions,
+        groupsPerRegion: size.groupsPerRegion,
+        instancesPerGroup: size.instancesPerGroup,
+      }),
+    )
+  return passes
+}
+
 export const measureScale = async (
   size: ScaleSize,
   onStep: (step: string) => void = () => {},
@@ -79,7 +124,7 @@ export const measureScale = async (
       `planning ${size.regions} regions × ${size.groupsPerRegion} groups × ${size.instancesPerGroup} instances, ${state}, ${shape}${warm ? ', warm' : ''}`,
     )
     const runs: PlanMeasurement[] = []
-    for (let run = 0; run < PLAN_RUNS; run++)
+    for (let run = 0; run < (warm ? WARM_RUNS : PLAN_RUNS); run++)
       runs.push(
         await runProbe<PlanMeasurement>({
           mode: 'plan',
@@ -92,8 +137,8 @@ export const measureScale = async (
         }),
       )
     const sorted = [...runs].sort((a, b) => a.cpuMs - b.cpuMs)
-    const median = sorted[Math.floor(sorted.length / 2)] as PlanMeasurement
-    return { ...median, cpuMsRuns: runs.map((r) => r.cpuMs) }
+    const middle = sorted[Math.floor(sorted.length / 2)] as PlanMeasurement
+    return { ...middle, cpuMsRuns: runs.map((r) => r.cpuMs), referenceRatioRuns: runs.map(ratioOf) }
   }
   const unconverged = await plan('unconverged')
   const converged = await plan('converged')
@@ -118,6 +163,10 @@ export const measureScale = async (
       planCpuMs: Math.max(unconverged.cpuMs, converged.cpuMs),
       // The converged process's memory is mostly what converging it left behind: see the details.
       peakRssMb: unconverged.peakRssMb,
+      warmPlanCpuMs: warm.cpuMs,
+      warmPeakRssMb: warm.peakRssMb,
+      referenceRatio: median(warm.referenceRatioRuns),
+      referenceRatioSpreadPct: spreadPct(warm.referenceRatioRuns),
       steadyStateApiCalls: steady.map((s) => [s.groups, s.calls] as const),
     },
     details: { unconverged, converged, byInvocation, warm, steady },
