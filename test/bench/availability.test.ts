@@ -11,6 +11,8 @@ describe('AvailabilityMeter', () => {
     const figures = meter.finish(240)
     // web: 4·60 + 2·60 + 4·120 = 840 of 4·240 = 960; api: always served.
     expect(figures.byGroupPct).toEqual({ api: 100, web: 87.5 })
+    // web was 2 short for 60 ms: 120 instance-ms.
+    expect(figures.byGroupShortHours).toEqual({ api: 0, web: 120 / 3_600_000 })
     expect(figures.totalPct).toBeCloseTo((100 * (840 + 480)) / (960 + 480), 9)
   })
 
@@ -18,6 +20,10 @@ describe('AvailabilityMeter', () => {
     const meter = new AvailabilityMeter()
     meter.observe('batch', 0, { inService: 6, desired: 4 })
     meter.observe('idle', 0, { inService: 0, desired: 0 })
-    expect(meter.finish(100)).toEqual({ totalPct: 100, byGroupPct: { batch: 100, idle: 100 } })
+    expect(meter.finish(100)).toEqual({
+      totalPct: 100,
+      byGroupPct: { batch: 100, idle: 100 },
+      byGroupShortHours: { batch: 0, idle: 0 },
+    })
   })
 })

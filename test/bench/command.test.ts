@@ -52,6 +52,8 @@ const plan = (state: 'unconverged' | 'converged') => ({
 describe('the results page and table', () => {
   const figures = {
     savingsPct: 50,
+    fairSavingsPct: 49.9,
+    unservedCapacityHours: 0.25,
     capacityAvailabilityPct: 99.95,
     servingAvailabilityPct: 99.9,
     convergenceMinutes: 15,
@@ -114,13 +116,13 @@ describe('the results page and table', () => {
     const targets = checkTargets(results)
     const text = renderResultsText(results, targets)
     expect(text).toMatch(
-      /oracle\s+60\.00%\s+1\.20×\s+99\.950%\s+1\.00×\s+99\.900%\s+1\.00×\s+15 min\s+1\.00×/,
+      /oracle\s+60\.00%\s+1\.20×\s+49\.90%\s+1\.00×\s+0\.25\s+1\.00×\s+99\.950%\s+1\.00×\s+99\.900%\s+1\.00×\s+15 min\s+1\.00×/,
     )
     expect(text).toContain("MISSED  steady-web: savings ≥ 90% of the oracle's: 50.00% vs 60.00% = 83.3%")
     const page = renderResultsMarkdown(results, details, targets)
     expect(page).toContain('- Commit: abc1234')
     expect(page).toContain(
-      '| spotswap | 50.00% (1.00×) | 99.950% (1.00×) | 99.900% (1.00×) | 15 min (1.00×) | 2 (1.00×) | 8 (1.00×) | 4.0 (1.00×) |',
+      '| spotswap | 50.00% (1.00×) | 49.90% (1.00×) | 0.25 (1.00×) | 99.950% (1.00×) | 99.900% (1.00×) | 15 min (1.00×) | 2 (1.00×) | 8 (1.00×) | 4.0 (1.00×) |',
     )
     for (const output of [text, page]) {
       expect(output).toContain(
@@ -153,7 +155,7 @@ describe('the results page and table', () => {
       '| unconverged | 4 | 12 ms (runs: 14, 12, 11 ms; process 15 ms, of which simulated AWS 3 ms) |',
     )
     expect(page).toContain(
-      'its code compiled by V8, its caches filled): 7 ms CPU (runs: 7, 8, 6 ms; process 15 ms, of which simulated AWS 3 ms); peak RSS 120 MB.',
+      'its code compiled by V8, its caches filled), median of 3 runs: 7 ms CPU (runs: 7, 8, 6 ms; process 15 ms, of which simulated AWS 3 ms); peak RSS 120 MB. Its CPU over the reference workload\'s in the same process (tools/bench/reference-workload.ts), run by run: 2, 2, 2',
     )
     expect(page).toContain(
       "one invocation per region or chunk of 200 groups (the fan-out queue's), one after another in one process as a warm container would take them: 4 invocations, 13 ms CPU in all (runs: 13, 16, 12 ms), the largest invocation 5 ms; peak RSS 120 MB (100 MB before); ec2:DescribeInstances 2.",

@@ -13,6 +13,8 @@ import { faultSweep } from './sweep-fixture.ts'
 
 const figures = (overrides: Partial<PolicyFigures> = {}): PolicyFigures => ({
   savingsPct: 60,
+  fairSavingsPct: 60,
+  unservedCapacityHours: 0,
   capacityAvailabilityPct: 100,
   servingAvailabilityPct: 100,
   convergenceMinutes: 10,
@@ -137,8 +139,12 @@ describe('the targets', () => {
     )
     expect(missed(checks)).toEqual([])
     // Five per scenario, convergence within 20 min + health checks for steady-web and daily-scaling, two
-    // more; and the fault sweep's five per scenario but serving against on-demand on gpu-fleet.
-    expect(checks).toHaveLength(SCENARIO_KEYS.length * 5 + 2 + 2 + SCENARIO_KEYS.length * 5 - 1)
+    // more; against asg-price-capacity-optimized, savings and convergence but on gpu-fleet, and no
+    // convergence on five-zones-48h; and the fault sweep's five per scenario but serving against
+    // on-demand on gpu-fleet.
+    expect(checks).toHaveLength(
+      SCENARIO_KEYS.length * 5 + 2 + 2 + (SCENARIO_KEYS.length - 1) * 2 - 1 + SCENARIO_KEYS.length * 5 - 1,
+    )
   })
 
   it.each([
@@ -176,6 +182,21 @@ describe('the targets', () => {
       'convergence slower than 20 minutes plus the health checks',
       { spotswap: { convergenceMinutes: 25 } },
       'steady-web: converges within 21.5 min (20 min + the health checks)',
+    ],
+    [
+      'fair savings below asg-price-capacity-optimized',
+      { spotswap: { fairSavingsPct: 55 }, 'asg-price-capacity-optimized': { fairSavingsPct: 56 } },
+      "steady-web: fair savings ≥ asg-price-capacity-optimized's",
+    ],
+    [
+      "fair savings under 99% of the zone-balanced oracle's where asg-price-capacity-optimized beats it",
+      { spotswap: { fairSavingsPct: 57 }, 'asg-price-capacity-optimized': { fairSavingsPct: 59 } },
+      "steady-web: fair savings ≥ 99% of the zone-balanced oracle's (asg-price-capacity-optimized saves more than it)",
+    ],
+    [
+      'convergence later than asg-price-capacity-optimized',
+      { spotswap: { convergenceMinutes: 12 } },
+      'steady-web: converges no later than asg-price-capacity-optimized',
     ],
     [
       'no convergence at all',

@@ -178,6 +178,31 @@ describe('the serving figure', () => {
     expect(run.report.totals.servingAvailabilityPct).toBeCloseTo(100 * (1 - (2 * 130 + 40) / (9 * HOUR)), 3)
   })
 
+  it('charges the capacity a policy left unserved at the on-demand price in the fair savings', async () => {
+    const scenario = parse(
+      rawScenario([
+        group('web', {
+          min: 2,
+          max: 4,
+          desired: 2,
+          loadBalancers: [TARGET_GROUP],
+          desiredSchedule: [['2022-05-31T19:00:00Z', 4]],
+        }),
+      ]),
+    )
+    const { report } = await simulateRun(scenario, { policy: ON_DEMAND_POLICY })
+    const web = report.groups.web
+    if (web === undefined) throw new Error('no web group')
+    // Two instances short for 130 s each; on-demand only pays for nothing it does not run.
+    expect(web.unservedCapacityHours).toBeCloseTo((2 * 130) / HOUR, 3)
+    expect(web.savingsPct).toBeGreaterThanOrEqual(0)
+    // The slot left empty is charged at the price of the instance that would have filled it.
+    const charged = web.actualCostUsd + web.onDemandOnlyCostUsd * ((2 * 130) / (6 * HOUR))
+    expect(web.fairSavingsPct).toBeCloseTo(100 * (1 - charged / web.onDemandOnlyCostUsd), 1)
+    expect(web.fairSavingsPct).toBeLessThan(web.savingsPct)
+    expect(report.totals.unservedCapacityHours).toBeCloseTo(web.unservedCapacityHours, 3)
+  })
+
   it("is measured against the owner's desired capacity: a swap's own +1 while its replacement gets healthy is no demand", async () => {
     const scenario = parse(rawScenario([group('web', { desired: 2, max: 4, loadBalancers: [TARGET_GROUP] })]))
     let attachedAt = 0

@@ -14,6 +14,8 @@ const COLUMNS: readonly {
   readonly format: (n: number) => string
 }[] = [
   { figure: 'savingsPct', header: 'Savings', format: (n) => `${n.toFixed(2)}%` },
+  { figure: 'fairSavingsPct', header: 'Fair savings', format: (n) => `${n.toFixed(2)}%` },
+  { figure: 'unservedCapacityHours', header: 'Unserved h', format: (n) => n.toFixed(2) },
   { figure: 'capacityAvailabilityPct', header: 'Available', format: (n) => `${n.toFixed(3)}%` },
   { figure: 'servingAvailabilityPct', header: 'Serving', format: (n) => `${n.toFixed(3)}%` },
   { figure: 'convergenceMinutes', header: 'Converged', format: (n) => `${n.toFixed(0)} min` },

@@ -29,6 +29,13 @@ export type PolicyKey = (typeof POLICY_KEYS)[number]
 export interface PolicyFigures {
   /** 1 − cost / cost of the owner's desired capacity on-demand, in percent. */
   readonly savingsPct: number
+  /**
+   * The same with the capacity a policy left unserved charged at the on-demand price: what the
+   * comparisons between policies use, since an empty slot costs nothing and serves no one.
+   */
+  readonly fairSavingsPct: number
+  /** Instance-hours of the owner's desired capacity that were not serving. */
+  readonly unservedCapacityHours: number
   /** ∫ min(in service, desired) / ∫ desired over the scenario, in percent (time-weighted). */
   readonly capacityAvailabilityPct: number
   /**
@@ -131,6 +138,8 @@ export const resultsProblems = (value: unknown, scenarios: readonly string[] = S
       if (!isObject(figures)) continue
       for (const key of [
         'savingsPct',
+        'fairSavingsPct',
+        'unservedCapacityHours',
         'capacityAvailabilityPct',
         'servingAvailabilityPct',
         'interruptions',

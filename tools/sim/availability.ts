@@ -16,7 +16,11 @@ export interface AvailabilityFigures {
   /** Percent over all groups together; 100 when no capacity was desired. */
   readonly totalPct: number
   readonly byGroupPct: Readonly<Record<string, number>>
+  /** ∫ (desired − min(in service, desired)) dt per group, in instance-hours: the capacity not provided. */
+  readonly byGroupShortHours: Readonly<Record<string, number>>
 }
+
+const HOUR_MS = 3_600_000
 
 export class AvailabilityMeter {
   private readonly open = new Map<string, Open>()
@@ -39,15 +43,17 @@ export class AvailabilityMeter {
     this.open.clear()
     const pct = (served: number, desired: number) => (desired === 0 ? 100 : (100 * served) / desired)
     const byGroupPct: Record<string, number> = {}
+    const byGroupShortHours: Record<string, number> = {}
     let served = 0
     let desired = 0
     for (const [group, groupDesired] of [...this.desiredMs].sort(([a], [b]) => (a < b ? -1 : 1))) {
       const groupServed = this.servedMs.get(group) ?? 0
       byGroupPct[group] = pct(groupServed, groupDesired)
+      byGroupShortHours[group] = Math.max(0, groupDesired - groupServed) / HOUR_MS
       served += groupServed
       desired += groupDesired
     }
-    return { totalPct: pct(served, desired), byGroupPct }
+    return { totalPct: pct(served, desired), byGroupPct, byGroupShortHours }
   }
 
   private close(group: string, atMs: number): void {

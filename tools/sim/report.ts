@@ -15,6 +15,16 @@ export interface Figures {
   readonly onDemandOnlyCostUsd: number
   readonly actualCostUsd: number
   readonly savingsPct: number
+  /**
+   * Instance-hours of the owner's desired capacity not serving (∫ desired − serving dt): capacity a
+   * policy failed to provide, which savingsPct counts as saved.
+   */
+  readonly unservedCapacityHours: number
+  /**
+   * Savings with the unserved capacity charged at the group's on-demand price: 1 − (cost + unserved ×
+   * on-demand price) / on-demand cost. A policy cannot look cheaper by leaving capacity empty.
+   */
+  readonly fairSavingsPct: number
   readonly capacityAvailabilityPct: number
   /**
    * ∫ min(members InService and healthy in all their group's load balancers, desired) dt / ∫ desired dt,
@@ -114,6 +124,8 @@ const figures = (
     rows: readonly TimelineRow[]
     tallies: readonly GroupTally[]
     servingPct: number
+    unservedHours: number
+    unservedCostUsd: number
   },
   convergedAt: number | null,
   apiCalls: Record<string, number>,
@@ -123,6 +135,11 @@ const figures = (
     onDemandOnlyCostUsd: round(input.onDemandOnly, 4),
     actualCostUsd: round(input.actual, 4),
     savingsPct: input.onDemandOnly > 0 ? round(100 * (1 - input.actual / input.onDemandOnly), 2) : 0,
+    unservedCapacityHours: round(input.unservedHours, 3),
+    fairSavingsPct:
+      input.onDemandOnly > 0
+        ? round(100 * (1 - (input.actual + input.unservedCostUsd) / input.onDemandOnly), 2)
+        : 0,
     capacityAvailabilityPct: round(availability(input.rows), 3),
     servingAvailabilityPct: round(input.servingPct, 3),
     minOnDemandViolationMinutes: round(sum((t) => t.minOnDemandViolationMs) / 60_000, 2),
@@ -150,6 +167,10 @@ export const buildReport = (
     if (rows === undefined) rowsOf.set(row.group, [row])
     else rows.push(row)
   }
+  // Unserved capacity at the group's on-demand price: its baseline's share that went unserved.
+  const unservedCost = (group: GroupInput): number =>
+    group.onDemandOnlyCostUsd * (1 - (serving.byGroupPct[group.name] ?? 100) / 100)
+  const unservedHours = (group: GroupInput): number => serving.byGroupShortHours[group.name] ?? 0
   for (const group of groups) {
     const rows = rowsOf.get(group.name) ?? []
     const converged = group.managed ? (group.tally.convergedAtMs ?? null) : null
@@ -162,6 +183,8 @@ export const buildReport = (
           rows,
           tallies: [group.tally],
           servingPct: serving.byGroupPct[group.name] ?? 100,
+          unservedHours: unservedHours(group),
+          unservedCostUsd: unservedCost(group),
         },
         converged,
         byKey(counter.byGroup.get(group.name)),
@@ -182,6 +205,8 @@ export const buildReport = (
       rows: timeline,
       tallies: groups.map((g) => g.tally),
       servingPct: serving.totalPct,
+      unservedHours: groups.reduce((total, g) => total + unservedHours(g), 0),
+      unservedCostUsd: groups.reduce((total, g) => total + unservedCost(g), 0),
     },
     convergedAll,
     byKey(counter.total),
