@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Action } from '../../../lambdas/core/plan/actions.ts'
-import { blockedBy, executionOrder } from '../../../lambdas/core/region/execution-order.ts'
+import { blockedBy, executionOrder, executionWaves } from '../../../lambdas/core/region/execution-order.ts'
 import {
   aClose,
   aCompletion,
@@ -69,5 +69,23 @@ describe('blockedBy', () => {
     ['settle-members', ['complete-swap'], undefined],
   ])('%s after %j failed: blocked by %s', (kind, failed, blocker) => {
     expect(blockedBy(kind, new Set(failed))).toBe(blocker)
+  })
+})
+
+describe('executionWaves', () => {
+  it('settles earlier runs’ work first and starts new work last, each group’s order kept', () => {
+    const planned: Action[] = [
+      aSettlement('i-9'),
+      aDoomedRelease('i-8'),
+      aLaunch('i-7'),
+      aSwap(['i-s6', 'i-6']),
+      aTermination('i-s5'),
+      aClose(),
+      aCompletion('i-s4', 'i-4'),
+    ]
+    const { settling, starting } = executionWaves(planned)
+    expect(settling.map((a) => a.kind)).toEqual(['swap', 'terminate-spot', 'close-swap', 'complete-swap'])
+    expect(starting.map((a) => a.kind)).toEqual(['settle-members', 'release-doomed', 'launch-spot'])
+    expect([...executionOrder(settling), ...executionOrder(starting)]).toEqual(executionOrder(planned))
   })
 })
