@@ -13,17 +13,19 @@ import {
   aTermination,
 } from '../../builders/plans.ts'
 
+/** One action of each kind but the give-back and release, in the reverse of their order. */
+const planned: Action[] = [
+  aSettlement('i-9'),
+  aDoomedRelease('i-8'),
+  aLaunch('i-7'),
+  aSwap(['i-s6', 'i-6']),
+  aTermination('i-s5'),
+  aClose(),
+  aCompletion('i-s4', 'i-4'),
+]
+
 describe('executionOrder', () => {
   it('runs the steps down of a swap first, then its closing, strays, new swaps, launches, releases, settlements', () => {
-    const planned: Action[] = [
-      aSettlement('i-9'),
-      aDoomedRelease('i-8'),
-      aLaunch('i-7'),
-      aSwap(['i-s6', 'i-6']),
-      aTermination('i-s5'),
-      aClose(),
-      aCompletion('i-s4', 'i-4'),
-    ]
     expect(executionOrder(planned).map((a) => a.kind)).toEqual([
       'complete-swap',
       'close-swap',
@@ -74,15 +76,6 @@ describe('blockedBy', () => {
 
 describe('executionWaves', () => {
   it('settles earlier runs’ work first and starts new work last, each group’s order kept', () => {
-    const planned: Action[] = [
-      aSettlement('i-9'),
-      aDoomedRelease('i-8'),
-      aLaunch('i-7'),
-      aSwap(['i-s6', 'i-6']),
-      aTermination('i-s5'),
-      aClose(),
-      aCompletion('i-s4', 'i-4'),
-    ]
     const { settling, starting } = executionWaves(planned)
     expect(settling.map((a) => a.kind)).toEqual(['swap', 'terminate-spot', 'close-swap', 'complete-swap'])
     expect(starting.map((a) => a.kind)).toEqual(['settle-members', 'release-doomed', 'launch-spot'])
