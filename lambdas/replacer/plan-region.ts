@@ -104,38 +104,44 @@ const replacing = (plans: readonly GroupPlan[], again: readonly GroupPlan[]): Gr
 /** A plan that skips a protected instance may pick another one; a few rounds settle it. */
 const MAX_PROTECTION_ROUNDS = 3
 
+const NO_DETAILS: PlanDetails = {
+  protectedIds: new Set<string>(),
+  stackStatuses: new Map<string, string>(),
+  ownerChanges: new Map<string, OwnerChanges>(),
+  health: new Map<string, HealthObservation>(),
+  hooks: new Map<string, readonly LifecycleHook[]>(),
+  refreshes: new Map<string, RefreshObservation>(),
+}
+
+/** The first plans, and what they were planned with: details cheap to read and needed by few groups. */
+interface FirstPlans {
+  readonly context: PlanContext
+  readonly plans: GroupPlan[]
+  readonly health: ReadonlyMap<string, HealthObservation>
+  readonly earlyChanges: ReadonlyMap<string, OwnerChanges>
+}
+
 /**
- * Plans with what is cheap to know, then reads per-instance and per-stack details only for what the plan
- * would touch: stack statuses of groups about to change, termination protection of instances about to be
- * retired. Groups whose details change something are planned again (a skipped instance may hand its turn
- * to one not yet read, hence the rounds). A converged account makes none of these reads.
+ * Plans with what the snapshot tells, then again for the groups whose plans wait on a health read, on the
+ * scaling activities or on the zone of a subnet no instance told.
  */
-export const planRegion = async (given: PlanContext, cloud: CloudPort): Promise<readonly GroupPlan[]> => {
+const planFirst = async (given: PlanContext, cloud: CloudPort): Promise<FirstPlans> => {
   let context = given
   const { snapshot } = context
-  const none = {
-    protectedIds: new Set<string>(),
-    stackStatuses: new Map<string, string>(),
-    ownerChanges: new Map<string, OwnerChanges>(),
-    health: new Map<string, HealthObservation>(),
-    hooks: new Map<string, readonly LifecycleHook[]>(),
-    refreshes: new Map<string, RefreshObservation>(),
-  }
-  let plans = planAll(context, none, snapshot.groups)
+  let plans = planAll(context, NO_DETAILS, snapshot.groups)
   // Swaps waiting for their replacements to serve: with the health read, they may retire partners now.
   const health = await readHealth(cloud, snapshot.groups, plans)
   if (health.size > 0) {
     const waiting = snapshot.groups.filter((g) => health.has(g.group.name))
-    plans = replacing(plans, planAll(context, { ...none, health }, waiting))
+    plans = replacing(plans, planAll(context, { ...NO_DETAILS, health }, waiting))
   }
   // Swaps whose attach only the scaling activities can confirm: with them read, they close or finish now.
   const unsure = snapshot.groups.filter((_, i) => awaitsActivities(plans[i] as GroupPlan))
   const earlyChanges = await readOwnerChanges(cloud, unsure)
   if (unsure.length > 0) {
     context.onOwnerChanges?.(earlyChanges)
-    plans = replacing(plans, planAll(context, { ...none, health, ownerChanges: earlyChanges }, unsure))
+    plans = replacing(plans, planAll(context, { ...NO_DETAILS, health, ownerChanges: earlyChanges }, unsure))
   }
-  const known = { ...none, health, ownerChanges: earlyChanges }
   // A member whose zone has no compatible pool may be replaced in another zone once every zone of its
   // group is known: the subnets no instance told are read (one DescribeSubnets) and the groups planned again.
   const unknownSubnets = [...new Set(plans.flatMap((p) => p.unknownSubnets ?? []))]
@@ -145,10 +151,24 @@ export const planRegion = async (given: PlanContext, cloud: CloudPort): Promise<
     context = { ...context, snapshot: { ...snapshot, subnetZones } }
     const needing = new Set(plans.filter((p) => (p.unknownSubnets ?? []).length > 0).map((p) => p.group))
     const again = context.snapshot.groups.filter((g) => needing.has(g.group.name))
-    plans = replacing(plans, planAll(context, known, again))
+    plans = replacing(plans, planAll(context, { ...NO_DETAILS, health, ownerChanges: earlyChanges }, again))
   }
-  const changing = snapshot.groups.filter((_, i) => changesCapacity(plans[i] as GroupPlan))
-  if (changing.length === 0) return plans
+  return { context, plans, health, earlyChanges }
+}
+
+type ChangingDetails = Omit<PlanDetails, 'protectedIds' | 'health'> & {
+  readonly stacksUnreadable: ReadonlyMap<string, string>
+  readonly hooksUnreadable: ReadonlyMap<string, string>
+}
+
+/** The details of the groups about to change: their stacks, hooks, refreshes and, before a retirement, activities. */
+const readChangingDetails = async (
+  first: FirstPlans,
+  changing: readonly ManagedGroup[],
+  cloud: CloudPort,
+): Promise<ChangingDetails> => {
+  const { context, plans, earlyChanges } = first
+  const { snapshot } = context
   const stackNames = [...new Set(changing.map((g) => stackNameOf(g.group)).filter((n) => n !== undefined))]
   const stacks = await readStackStatuses(cloud, stackNames)
   for (const { group } of changing) {
@@ -169,51 +189,98 @@ export const planRegion = async (given: PlanContext, cloud: CloudPort): Promise<
   )
   const laterChanges = await readOwnerChanges(cloud, retiring)
   if (retiring.length > 0) context.onOwnerChanges?.(laterChanges)
-  const ownerChanges = new Map([...earlyChanges, ...laterChanges])
-  const checked = new Set<string>()
-  const protectedIds = new Set<string>()
-  // Instances whose protection read failed: not read again this run, and nothing retires them.
-  const unreadable = new Map<string, string>()
-  // Members to read beside what the plans retire: those of groups where a protected one turned up.
-  const alsoRead = new Set<string>()
-  const details = {
+  return {
     stackStatuses: stacks.statuses,
     stacksUnreadable: stacks.unreadable,
-    ownerChanges,
+    ownerChanges: new Map([...earlyChanges, ...laterChanges]),
     hooks,
     hooksUnreadable,
     refreshes,
   }
+}
+
+/** The group a member or launch belongs to, for a report ('' when none of the snapshot's). */
+const groupHolding = (snapshot: RegionSnapshot, id: string): string =>
+  snapshot.groups.find(
+    (g) => g.group.members.some((m) => m.instanceId === id) || g.launched.some((i) => i.id === id),
+  )?.group.name ?? ''
+
+/** What the protection reads of a run found so far. */
+interface ProtectionReads {
+  readonly checked: Set<string>
+  readonly protectedIds: Set<string>
+  /** Instances whose protection read failed: not read again this run, and nothing retires them. */
+  readonly unreadable: Map<string, string>
+}
+
+/** Reads the protection of `ids` into `reads`, reporting each read that failed. */
+const readProtectionInto = async (
+  context: PlanContext,
+  cloud: CloudPort,
+  ids: readonly string[],
+  reads: ProtectionReads,
+): Promise<void> => {
+  const read = await readProtection(cloud, ids)
+  for (const id of read.protectedIds) reads.protectedIds.add(id)
+  for (const id of ids) if (!read.unreadable.has(id)) reads.checked.add(id)
+  for (const [id, error] of read.unreadable) {
+    reads.unreadable.set(id, error)
+    const group = groupHolding(context.snapshot, id)
+    context.onDetailUnreadable?.({ read: 'termination-protection', group, subject: id, error })
+  }
+}
+
+/**
+ * Reads the termination protection of what the plans would retire and plans again the groups where
+ * details or a protected member change something (a skipped instance may hand its turn to one not yet
+ * read, hence the rounds); whatever would touch an instance not read is dropped.
+ */
+const planAroundProtection = async (
+  first: FirstPlans,
+  changing: readonly ManagedGroup[],
+  details: ChangingDetails,
+  cloud: CloudPort,
+): Promise<readonly GroupPlan[]> => {
+  const { context, health } = first
+  let plans = first.plans
+  const reads: ProtectionReads = { checked: new Set(), protectedIds: new Set(), unreadable: new Map() }
+  // Members to read beside what the plans retire: those of groups where a protected one turned up.
+  const alsoRead = new Set<string>()
   let replan = changing.filter((g) => detailsMayChange(g.group, details))
   for (let round = 0; round < MAX_PROTECTION_ROUNDS; round++) {
     const unchecked = [...new Set([...retiredBy(plans), ...alsoRead])].filter(
-      (id) => !checked.has(id) && !unreadable.has(id),
+      (id) => !reads.checked.has(id) && !reads.unreadable.has(id),
     )
-    if (unchecked.length > 0) {
-      const read = await readProtection(cloud, unchecked)
-      for (const id of read.protectedIds) protectedIds.add(id)
-      for (const id of unchecked) if (!read.unreadable.has(id)) checked.add(id)
-      for (const [id, error] of read.unreadable) {
-        unreadable.set(id, error)
-        const group =
-          snapshot.groups.find(
-            (g) => g.group.members.some((m) => m.instanceId === id) || g.launched.some((i) => i.id === id),
-          )?.group.name ?? ''
-        context.onDetailUnreadable?.({ read: 'termination-protection', group, subject: id, error })
-      }
-    }
+    if (unchecked.length > 0) await readProtectionInto(context, cloud, unchecked, reads)
     const widened = widenProtectionReads(
       changing.map((g) => g.group),
-      protectedIds,
-      snapshot.instances,
-      checked,
+      reads.protectedIds,
+      context.snapshot.instances,
+      reads.checked,
     )
     for (const id of widened.alsoRead) alsoRead.add(id)
     const hit = new Set([...replan.map((g) => g.group.name), ...widened.withProtected])
     if (hit.size === 0 || (unchecked.length === 0 && round > 0)) break
     const again = changing.filter((g) => hit.has(g.group.name))
-    plans = replacing(plans, planAll(context, { ...details, protectedIds, health }, again))
+    plans = replacing(
+      plans,
+      planAll(context, { ...details, protectedIds: reads.protectedIds, health }, again),
+    )
     replan = []
   }
-  return withoutUnreadProtection(plans, checked, unreadable)
+  return withoutUnreadProtection(plans, reads.checked, reads.unreadable)
+}
+
+/**
+ * Plans with what is cheap to know, then reads per-instance and per-stack details only for what the plan
+ * would touch: stack statuses of groups about to change, termination protection of instances about to be
+ * retired. Groups whose details change something are planned again. A converged account makes none of
+ * these reads.
+ */
+export const planRegion = async (given: PlanContext, cloud: CloudPort): Promise<readonly GroupPlan[]> => {
+  const first = await planFirst(given, cloud)
+  const changing = given.snapshot.groups.filter((_, i) => changesCapacity(first.plans[i] as GroupPlan))
+  if (changing.length === 0) return first.plans
+  const details = await readChangingDetails(first, changing, cloud)
+  return planAroundProtection(first, changing, details, cloud)
 }

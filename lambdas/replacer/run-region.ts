@@ -11,10 +11,11 @@ import { GROUP_CONCURRENCY } from '../core/constants.ts'
 import type { Log, MetricsSink } from '../core/log.ts'
 import type { GroupPlan } from '../core/plan/actions.ts'
 import type { CloudPort } from '../core/port.ts'
+import { executionWaves } from '../core/region/execution-order.ts'
 import type { OnDemandPrices } from '../core/types.ts'
 import { executeActions } from './execute.ts'
 import { requestLooks } from './look-again.ts'
-import { observeRegion } from './observe.ts'
+import { observeRegion, type RegionSnapshot } from './observe.ts'
 import type { Outcome } from './outcome.ts'
 import { summarizeOutcome } from './outcome-summary.ts'
 import { planRegion } from './plan-region.ts'
@@ -73,6 +74,40 @@ export interface RegionRunOptions {
   readonly reasons?: ReasonMemory
 }
 
+/**
+ * Every group's actions in two waves (core/region/execution-order.ts): what settles earlier runs' work in
+ * every group, then what starts new work; each group's run reported once both are done.
+ */
+const executeRegion = async (
+  options: RegionRunOptions,
+  snapshot: RegionSnapshot,
+  plans: readonly GroupPlan[],
+): Promise<GroupResult[]> => {
+  const { cloud, config } = options
+  const waves = plans.map((plan) => executionWaves(plan.actions))
+  const executeWave = (wave: 'settling' | 'starting') =>
+    mapWithConcurrency(waves, GROUP_CONCURRENCY, (actions) =>
+      executeActions(cloud, actions[wave], config.dryRun),
+    )
+  const settled = await executeWave('settling')
+  const started = await executeWave('starting')
+  const productDescriptions = new Map(snapshot.groups.map((g) => [g.group.name, g.productDescription]))
+  return plans.map((plan, index): GroupResult => {
+    const outcomes = [...(settled[index] ?? []), ...(started[index] ?? [])]
+    reportGroupRun(options, cloud.region, config.dryRun, plan, outcomes)
+    const productDescription = productDescriptions.get(plan.group)
+    const source =
+      productDescription === undefined ? undefined : snapshot.onDemandPrices.get(productDescription)?.source
+    return {
+      plan,
+      outcomes,
+      ...(productDescription === undefined || source === undefined
+        ? {}
+        : { prices: { productDescription, source } }),
+    }
+  })
+}
+
 export const runRegion = async (options: RegionRunOptions): Promise<RegionResult> => {
   const { cloud, config, now, log } = options
   const region = cloud.region
@@ -112,26 +147,13 @@ export const runRegion = async (options: RegionRunOptions): Promise<RegionResult
     },
     cloud,
   )
-  const productDescriptions = new Map(snapshot.groups.map((g) => [g.group.name, g.productDescription]))
-  const groups = await mapWithConcurrency(plans, GROUP_CONCURRENCY, async (plan): Promise<GroupResult> => {
-    const outcomes = await executeActions(cloud, plan.actions, config.dryRun)
-    reportGroupRun(options, region, config.dryRun, plan, outcomes)
-    const productDescription = productDescriptions.get(plan.group)
-    const source =
-      productDescription === undefined ? undefined : snapshot.onDemandPrices.get(productDescription)?.source
-    return {
-      plan,
-      outcomes,
-      ...(productDescription === undefined || source === undefined
-        ? {}
-        : { prices: { productDescription, source } }),
-    }
-  })
+  // Strays first: a crash later in the run must not keep them running for another run.
+  const strays = await cleanStrays(snapshot.strays, snapshot.strayGroups, cloud, strayOptions)
+  for (const outcome of strays) log.info('stray spot instance', { region, ...summarizeOutcome(outcome) })
+  const groups = await executeRegion(options, snapshot, plans)
   await requestLooks({ ...options, region }, groups)
   for (const { plan, outcomes } of groups)
     emitGroupMetrics(options.metrics, region, plan, outcomes, snapshot.configErrors)
-  const strays = await cleanStrays(snapshot.strays, snapshot.strayGroups, cloud, strayOptions)
-  for (const outcome of strays) log.info('stray spot instance', { region, ...summarizeOutcome(outcome) })
   emitRegionMetrics(options.metrics, region, groups, snapshot.configErrors)
   return { region, groups, strays, configErrors: snapshot.configErrors }
 }

@@ -50,3 +50,19 @@ export const blockedBy = (
   kind: Action['kind'],
   failedKinds: ReadonlySet<Action['kind']>,
 ): Action['kind'] | undefined => REQUIRES[kind]?.find((failed) => failedKinds.has(failed))
+
+/**
+ * Kinds a region run starts only once every group has run its other actions (the kinds last in ORDER, so
+ * each group's actions keep their order). Launches are most of a converging region's writes: a crash among
+ * them (any request may be a Lambda's last) then cannot cost another group the attach, retirement or
+ * cleanup that settles an earlier run's launch.
+ */
+const LAST_WAVE: ReadonlySet<Action['kind']> = new Set(['launch-spot', 'release-doomed', 'settle-members'])
+
+/** A group's actions in two waves: what settles earlier runs' work, then what starts new work. */
+export const executionWaves = (
+  actions: readonly Action[],
+): { readonly settling: Action[]; readonly starting: Action[] } => ({
+  settling: actions.filter((a) => !LAST_WAVE.has(a.kind)),
+  starting: actions.filter((a) => LAST_WAVE.has(a.kind)),
+})

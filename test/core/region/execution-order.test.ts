@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Action } from '../../../lambdas/core/plan/actions.ts'
-import { blockedBy, executionOrder } from '../../../lambdas/core/region/execution-order.ts'
+import { blockedBy, executionOrder, executionWaves } from '../../../lambdas/core/region/execution-order.ts'
 import {
   aClose,
   aCompletion,
@@ -13,17 +13,19 @@ import {
   aTermination,
 } from '../../builders/plans.ts'
 
+/** One action of each kind but the give-back and release, in the reverse of their order. */
+const planned: Action[] = [
+  aSettlement('i-9'),
+  aDoomedRelease('i-8'),
+  aLaunch('i-7'),
+  aSwap(['i-s6', 'i-6']),
+  aTermination('i-s5'),
+  aClose(),
+  aCompletion('i-s4', 'i-4'),
+]
+
 describe('executionOrder', () => {
   it('runs the steps down of a swap first, then its closing, strays, new swaps, launches, releases, settlements', () => {
-    const planned: Action[] = [
-      aSettlement('i-9'),
-      aDoomedRelease('i-8'),
-      aLaunch('i-7'),
-      aSwap(['i-s6', 'i-6']),
-      aTermination('i-s5'),
-      aClose(),
-      aCompletion('i-s4', 'i-4'),
-    ]
     expect(executionOrder(planned).map((a) => a.kind)).toEqual([
       'complete-swap',
       'close-swap',
@@ -69,5 +71,14 @@ describe('blockedBy', () => {
     ['settle-members', ['complete-swap'], undefined],
   ])('%s after %j failed: blocked by %s', (kind, failed, blocker) => {
     expect(blockedBy(kind, new Set(failed))).toBe(blocker)
+  })
+})
+
+describe('executionWaves', () => {
+  it('settles earlier runs’ work first and starts new work last, each group’s order kept', () => {
+    const { settling, starting } = executionWaves(planned)
+    expect(settling.map((a) => a.kind)).toEqual(['swap', 'terminate-spot', 'close-swap', 'complete-swap'])
+    expect(starting.map((a) => a.kind)).toEqual(['settle-members', 'release-doomed', 'launch-spot'])
+    expect([...executionOrder(settling), ...executionOrder(starting)]).toEqual(executionOrder(planned))
   })
 })
