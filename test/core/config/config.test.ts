@@ -404,6 +404,19 @@ describe('parseTagFilters', () => {
   })
 })
 
+describe('AutoSpotting values', () => {
+  it.each(['lower_cost', 'LOWER_COST', ' lower_cost '])(
+    "reads the bias %j, AutoSpotting's name, as lowest_price",
+    (raw) => {
+      const { config, errors } = groupConfig(BUILT_IN_DEFAULTS, 'web', {
+        autospotting_prioritized_instance_types_bias: raw,
+      })
+      expect(errors).toEqual([])
+      expect(config.prioritizedInstanceTypesBias).toBe('lowest_price')
+    },
+  )
+})
+
 describe('autospotting_* tags that set nothing', () => {
   it.each([
     ['autospotting_bidding_policy', 'normal', 'has no spotswap equivalent'],
