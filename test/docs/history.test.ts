@@ -17,7 +17,7 @@ const markdownUnder = (dir: string): string[] =>
 const USER_DOCS = ['README.md', ...markdownUnder('docs')]
 
 /** What history looks like in prose; each pattern with what it catches. */
-export const HISTORY_PATTERNS: readonly (readonly [string, RegExp])[] = [
+const HISTORY_PATTERNS: readonly (readonly [string, RegExp])[] = [
   // 7 to 40 hex digits with a digit and a letter, not part of an id (i-0abc…, sg-…), a path or a URL.
   ['a commit hash', /(?<![-\w/.:#=])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}(?![\w-])/],
   ['an issue reference', /\bissues? #?\d+|(?<![\w&])#\d+\b/i],
