@@ -14,6 +14,7 @@ import {
 } from './configuration.ts'
 import { DEFAULT_REGIONS, isRegionName } from './default-regions.ts'
 import { type PassableRoles, parsePassableRoles } from './pass-role.ts'
+import { MAX_SCHEDULE_MINUTES } from './spotswap-props.ts'
 
 export interface AppConfig {
   readonly homeRegion: string
@@ -114,8 +115,12 @@ export const readAppConfig = (
 
   const scheduleText = text(AppContextKey.scheduleMinutes)
   const scheduleMinutes = scheduleText === '' ? DEFAULT_SCHEDULE_MINUTES : Number(scheduleText)
-  if (!Number.isInteger(scheduleMinutes)) {
-    throw invalid(AppContextKey.scheduleMinutes, scheduleText, 'expected a whole number of minutes')
+  if (!Number.isInteger(scheduleMinutes) || scheduleMinutes < 1 || scheduleMinutes > MAX_SCHEDULE_MINUTES) {
+    throw invalid(
+      AppContextKey.scheduleMinutes,
+      scheduleText,
+      `expected a whole number of minutes from 1 to ${MAX_SCHEDULE_MINUTES}`,
+    )
   }
 
   const configuration: Partial<Record<ConfigurationVariable, string>> = {}

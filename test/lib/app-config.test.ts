@@ -82,6 +82,11 @@ describe('readAppConfig', () => {
       { 'spotswap:scheduleMinutes': 'often' },
       /spotswap:scheduleMinutes="often": expected a whole number of minutes/,
     ],
+    [
+      { 'spotswap:scheduleMinutes': '0' },
+      /spotswap:scheduleMinutes="0": expected a whole number of minutes from 1/,
+    ],
+    [{ 'spotswap:scheduleMinutes': 1441 }, /spotswap:scheduleMinutes="1441": expected a whole number/],
     [{ 'spotswap:regions': { eu: 1 } }, /spotswap:regions="\{\\"eu\\":1\}": expected a string/],
   ])('refuses %j, naming the key and the value', (context, message) => {
     expect(() => readAppConfig(context, {})).toThrow(message)
