@@ -8,6 +8,7 @@ import type { ScaleDetails } from '../../tools/bench/scale.ts'
 import { checkTargets } from '../../tools/bench/targets.ts'
 import { parseOptions } from '../../tools/shared/args.ts'
 import { REPOSITORY } from '../../tools/shared/subprocess.ts'
+import { INVARIANTS } from '../../tools/sim/invariant-list.ts'
 import { runCli } from '../cli/support.ts'
 import { faultSweep } from './sweep-fixture.ts'
 
@@ -204,6 +205,9 @@ describe('the results page and table', () => {
     )
     expect(renderResultsMarkdown(results, details, targets, { error: 'runs: expected a number' })).toContain(
       'bench/chaos-sweep.json is unusable: runs: expected a number.',
+    )
+    expect(renderResultsMarkdown(results, details, targets, sweep)).toContain(
+      `(the ${INVARIANTS.length} invariants of [docs/reliability.md]`,
     )
   })
 })
