@@ -131,6 +131,7 @@ export const parseBoolean = (raw: string): Parsed<boolean> => {
   return bad('true or false')
 }
 
+// https://docs.aws.amazon.com/powertools/typescript/latest/api/variables/_aws-lambda-powertools_logger.index.LogLevel.html
 /** Powertools' log levels (its `LogLevel`), which it reads from LOG_LEVEL in any case. */
 export const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'] as const
 
