@@ -7,10 +7,14 @@ import { DEFAULT_SCHEDULE_MINUTES } from '../lambdas/core/constants.ts'
 import {
   CONFIGURATION_VARIABLES,
   type ConfigurationVariable,
+  InvalidSettingsError,
+  type SettingProblem,
   type SpotSwapConfiguration,
+  unknownSetting,
 } from './configuration.ts'
 import { DEFAULT_REGIONS, isRegionName } from './default-regions.ts'
 import { type PassableRoles, parsePassableRoles } from './pass-role.ts'
+import { MAX_SCHEDULE_MINUTES } from './spotswap-props.ts'
 
 export interface AppConfig {
   readonly homeRegion: string
@@ -39,21 +43,29 @@ export const AppContextKey = {
 const APP_KEYS: readonly string[] = Object.values(AppContextKey)
 const FALLBACK_HOME_REGION = 'us-east-1'
 
-export class InvalidContextError extends Error {
+export class InvalidContextError extends InvalidSettingsError {
   override readonly name = 'InvalidContextError'
+  constructor(problems: readonly SettingProblem[], heading = 'invalid context') {
+    super(problems, heading)
+  }
 }
 
+const invalid = (key: string, value: unknown, expected: string): InvalidContextError =>
+  new InvalidContextError([
+    { setting: key, value: typeof value === 'string' ? value : JSON.stringify(value), expected },
+  ])
+
 /** Context values arrive as JSON from cdk.json and as strings from `-c`. */
-const text = (value: unknown): string => {
+const textOf = (key: string, value: unknown): string => {
   if (value === undefined || value === null) return ''
   if (typeof value === 'string') return value.trim()
   if (typeof value === 'number' || typeof value === 'boolean') return String(value)
-  if (Array.isArray(value)) return value.map(text).join(',')
-  throw new InvalidContextError(`expected a string, got ${JSON.stringify(value)}`)
+  if (Array.isArray(value)) return value.map((item) => textOf(key, item)).join(',')
+  throw invalid(key, value, 'expected a string')
 }
 
-const list = (value: unknown): string[] =>
-  text(value)
+const list = (key: string, value: unknown): string[] =>
+  textOf(key, value)
     .split(/[\s,]+/)
     .filter((item) => item.length > 0)
 
@@ -68,7 +80,7 @@ const passableRolesOf = (value: string): PassableRoles | undefined => {
   try {
     return parsePassableRoles(value)
   } catch (error) {
-    throw new InvalidContextError(`${AppContextKey.passableRoles}: ${(error as Error).message}`)
+    throw invalid(AppContextKey.passableRoles, value, (error as Error).message)
   }
 }
 
@@ -76,37 +88,44 @@ export const readAppConfig = (
   context: Readonly<Record<string, unknown>>,
   env: Readonly<Record<string, string | undefined>>,
 ): AppConfig => {
-  const unknown = Object.keys(context).filter(
-    (key) =>
-      (key.startsWith('spotswap:') && !APP_KEYS.includes(key)) ||
-      (looksLikeVariable(key) && !isConfigurationVariable(key)),
-  )
-  if (unknown.length > 0) {
-    throw new InvalidContextError(
-      `unknown context key(s) ${unknown.join(', ')}; app settings: ${APP_KEYS.join(', ')}; Lambda settings: ${CONFIGURATION_VARIABLES.join(', ')}`,
+  const unknown = Object.keys(context)
+    .filter(
+      (key) =>
+        (key.startsWith('spotswap:') && !APP_KEYS.includes(key)) ||
+        (looksLikeVariable(key) && !isConfigurationVariable(key)),
+    )
+    .map((key) =>
+      unknownSetting(key, context[key], key.startsWith('spotswap:') ? APP_KEYS : CONFIGURATION_VARIABLES),
+    )
+  if (unknown.length > 0) throw new InvalidContextError(unknown, 'unknown context key(s)')
+  const text = (key: string): string => textOf(key, context[key])
+
+  const homeRegion = text(AppContextKey.homeRegion) || env.CDK_DEFAULT_REGION || FALLBACK_HOME_REGION
+  const listed = list(AppContextKey.regions, context[AppContextKey.regions])
+  const covered = listed.length > 0 ? listed : [...DEFAULT_REGIONS]
+  const regions = [homeRegion, ...covered.filter((region) => region !== homeRegion)]
+  const notRegions = [...new Set(regions.filter((region) => !isRegionName(region)))]
+  if (notRegions.length > 0) {
+    throw invalid(
+      notRegions.includes(homeRegion) ? AppContextKey.homeRegion : AppContextKey.regions,
+      notRegions.join(','),
+      'not a region name (globs are not allowed here)',
     )
   }
 
-  const homeRegion = text(context[AppContextKey.homeRegion]) || env.CDK_DEFAULT_REGION || FALLBACK_HOME_REGION
-  const listed = list(context[AppContextKey.regions])
-  const covered = listed.length > 0 ? listed : [...DEFAULT_REGIONS]
-  const regions = [homeRegion, ...covered.filter((region) => region !== homeRegion)]
-  const invalid = [...new Set(regions.filter((region) => !isRegionName(region)))]
-  if (invalid.length > 0) {
-    throw new InvalidContextError(`not a region name: ${invalid.join(', ')} (globs are not allowed here)`)
-  }
-
-  const scheduleText = text(context[AppContextKey.scheduleMinutes])
+  const scheduleText = text(AppContextKey.scheduleMinutes)
   const scheduleMinutes = scheduleText === '' ? DEFAULT_SCHEDULE_MINUTES : Number(scheduleText)
-  if (!Number.isInteger(scheduleMinutes)) {
-    throw new InvalidContextError(
-      `${AppContextKey.scheduleMinutes} must be a whole number of minutes, got ${scheduleText}`,
+  if (!Number.isInteger(scheduleMinutes) || scheduleMinutes < 1 || scheduleMinutes > MAX_SCHEDULE_MINUTES) {
+    throw invalid(
+      AppContextKey.scheduleMinutes,
+      scheduleText,
+      `expected a whole number of minutes from 1 to ${MAX_SCHEDULE_MINUTES}`,
     )
   }
 
   const configuration: Partial<Record<ConfigurationVariable, string>> = {}
   for (const variable of CONFIGURATION_VARIABLES) {
-    const value = text(context[variable])
+    const value = text(variable)
     if (value !== '') configuration[variable] = value
   }
 
@@ -115,9 +134,9 @@ export const readAppConfig = (
     regions: [...new Set(regions)],
     scheduleMinutes,
     configuration,
-    notificationEmail: text(context[AppContextKey.notificationEmail]) || undefined,
-    rehearsalGroupName: text(context[AppContextKey.rehearsalGroup]) || undefined,
-    passableRoles: passableRolesOf(text(context[AppContextKey.passableRoles])),
+    notificationEmail: text(AppContextKey.notificationEmail) || undefined,
+    rehearsalGroupName: text(AppContextKey.rehearsalGroup) || undefined,
+    passableRoles: passableRolesOf(text(AppContextKey.passableRoles)),
     account: env.CDK_DEFAULT_ACCOUNT || undefined,
   }
 }

@@ -5,6 +5,7 @@
  */
 import type { GlobalConfig } from '../lambdas/core/config/config.ts'
 import { parseGlobalConfig } from '../lambdas/core/config/global-config.ts'
+import { suggestion } from '../lambdas/core/config/suggest.ts'
 
 /** Set by the construct itself, never by users: they follow from the deployment's shape. */
 export const MANAGED_VARIABLES = ['REGIONS', 'SCHEDULE_MINUTES', 'FANOUT_QUEUE_URL'] as const
@@ -33,6 +34,7 @@ export const CONFIGURATION_VARIABLES = [
   'REBALANCE_ACTION',
   'CHEAPER_POOL_MIN_SAVING_PERCENTAGE',
   'IGNORE_LAUNCH_HOOKS',
+  'LOG_LEVEL',
 ] as const
 
 export type ConfigurationVariable = (typeof CONFIGURATION_VARIABLES)[number]
@@ -40,9 +42,36 @@ export type ConfigurationVariable = (typeof CONFIGURATION_VARIABLES)[number]
 /** Values as the Lambdas read them (strings); an absent or empty value means the built-in default. */
 export type SpotSwapConfiguration = Readonly<Partial<Record<ConfigurationVariable, string>>>
 
-export class InvalidConfigurationError extends Error {
+/** One bad setting: its name (context key or variable), the value given, and what was expected instead. */
+export interface SettingProblem {
+  readonly setting: string
+  readonly value: string
+  readonly expected: string
+}
+
+export const describeProblem = (p: SettingProblem): string =>
+  `${p.setting}=${JSON.stringify(p.value)}: ${p.expected}`
+
+/** Bad settings at synth time: every problem named, for bin/app.ts to print without a stack trace. */
+export class InvalidSettingsError extends Error {
+  constructor(
+    readonly problems: readonly SettingProblem[],
+    heading = 'invalid configuration',
+  ) {
+    super(`${heading}:\n  ${problems.map(describeProblem).join('\n  ')}`)
+  }
+}
+
+export class InvalidConfigurationError extends InvalidSettingsError {
   override readonly name = 'InvalidConfigurationError'
 }
+
+/** A name that is not a setting: the closest one, or the list when none is close. */
+export const unknownSetting = (name: string, value: unknown, known: readonly string[]): SettingProblem => ({
+  setting: name,
+  value: typeof value === 'string' ? value : JSON.stringify(value ?? ''),
+  expected: `not a setting; ${suggestion(name, known)}`,
+})
 
 const isConfigurationVariable = (name: string): name is ConfigurationVariable =>
   (CONFIGURATION_VARIABLES as readonly string[]).includes(name)
@@ -61,25 +90,29 @@ export const configurationEnvironment = (configuration: SpotSwapConfiguration): 
  * at deploy time the user is there to fix the value.
  */
 export const validateConfiguration = (configuration: SpotSwapConfiguration): GlobalConfig => {
-  const unknown = Object.keys(configuration).filter((name) => !isConfigurationVariable(name))
-  if (unknown.length > 0) {
-    throw new InvalidConfigurationError(
-      `unknown configuration variable(s) ${unknown.join(', ')}; known: ${CONFIGURATION_VARIABLES.join(', ')}`,
-    )
-  }
+  const unknown = Object.entries(configuration)
+    .filter(([name]) => !isConfigurationVariable(name))
+    .map(([name, value]) => unknownSetting(name, value, CONFIGURATION_VARIABLES))
+  if (unknown.length > 0) throw new InvalidConfigurationError(unknown, 'unknown configuration variable(s)')
   const { config, errors } = parseGlobalConfig(configurationEnvironment(configuration))
-  if (errors.length > 0) {
-    const lines = errors.map((e) => `${e.name}=${JSON.stringify(e.value)}: expected ${e.expected}`)
-    throw new InvalidConfigurationError(`invalid spotswap configuration:\n  ${lines.join('\n  ')}`)
-  }
+  const problems: SettingProblem[] = errors.map((e) => ({
+    setting: e.name,
+    value: e.value,
+    expected: `expected ${e.expected}`,
+  }))
+  if (problems.length > 0) throw new InvalidConfigurationError(problems)
   const keys = config.tagFilters.map((filter) => filter.key)
   const repeated = keys.filter((key, index) => keys.indexOf(key) !== index)
   if (repeated.length > 0) {
     // matchesAll() would demand both values of one key; an IAM condition block holds one value per key,
     // so the policy could not say the same thing. Refuse rather than grant more than the Lambda manages.
-    throw new InvalidConfigurationError(
-      `TAG_FILTERS names ${repeated.join(', ')} more than once; use one glob per tag key`,
-    )
+    throw new InvalidConfigurationError([
+      {
+        setting: 'TAG_FILTERS',
+        value: configuration.TAG_FILTERS ?? '',
+        expected: `names ${repeated.join(', ')} more than once; use one glob per tag key`,
+      },
+    ])
   }
   return config
 }

@@ -63,7 +63,7 @@ export interface SpotSwapProps {
   readonly dashboardName?: string
 }
 
-const MAX_SCHEDULE_MINUTES = 1440
+export const MAX_SCHEDULE_MINUTES = 1440
 
 /** Throws on a shape the stack cannot be deployed with, before anything is created. */
 export const validateShape = (

@@ -1,9 +1,14 @@
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { OPTIONS, outputPaths } from '../../tools/bench/bench-command.ts'
 import { renderResultsMarkdown } from '../../tools/bench/render-markdown.ts'
 import { renderResultsText, scenarioNotes } from '../../tools/bench/render-table.ts'
 import { type BenchResults, POLICY_KEYS, SCENARIO_KEYS } from '../../tools/bench/results.ts'
 import type { ScaleDetails } from '../../tools/bench/scale.ts'
 import { checkTargets } from '../../tools/bench/targets.ts'
+import { parseOptions } from '../../tools/shared/args.ts'
+import { REPOSITORY } from '../../tools/shared/subprocess.ts'
+import { INVARIANTS } from '../../tools/sim/invariant-list.ts'
 import { runCli } from '../cli/support.ts'
 import { faultSweep } from './sweep-fixture.ts'
 
@@ -19,6 +24,21 @@ describe('spotswap bench', () => {
     const run = await runCli(['bench', '--jobs', '0'])
     expect(run.code).toBe(2)
     expect(run.err).toContain("--jobs must be an integer of at least 1, got '0'")
+  })
+
+  it.each([
+    [[], join(REPOSITORY, 'bench/out/results.json'), join(REPOSITORY, 'bench/out/RESULTS.md')],
+    [['--committed'], join(REPOSITORY, 'bench/results.json'), join(REPOSITORY, 'bench/RESULTS.md')],
+    [['--quick'], '/scratch/results.json', undefined],
+    [['--out', 'r.json', '--markdown', 'r.md'], 'r.json', 'r.md'],
+  ])('with %j writes %s and %s: the committed results only when asked', (argv, out, markdown) => {
+    expect(outputPaths(parseOptions(argv, OPTIONS), '/scratch')).toEqual({ out, markdown })
+  })
+
+  it('refuses to write quick results over the committed ones, before measuring anything', async () => {
+    const run = await runCli(['bench', '--quick', '--committed'])
+    expect(run.code).toBe(2)
+    expect(run.err).toContain('--quick results are not the committed ones')
   })
 
   it('refuses an unknown option before measuring anything', async () => {
@@ -189,6 +209,9 @@ describe('the results page and table', () => {
     )
     expect(renderResultsMarkdown(results, details, targets, { error: 'runs: expected a number' })).toContain(
       'bench/chaos-sweep.json is unusable: runs: expected a number.',
+    )
+    expect(renderResultsMarkdown(results, details, targets, sweep)).toContain(
+      `(the ${INVARIANTS.length} invariants of [docs/reliability.md]`,
     )
   })
 })

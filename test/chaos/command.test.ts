@@ -61,7 +61,7 @@ describe('spotswap chaos', () => {
     [['--runs', '0'], '--runs must be an integer of at least 1'],
     [['--runs', 'many'], "--runs must be an integer of at least 1, got 'many'"],
     [['--seed', '-3'], '--seed must be an integer of at least 0'],
-    [['--sed', '1'], 'unknown option --sed'],
+    [['--sed', '1'], 'unknown option --sed; did you mean --seed?'],
     [['--replay', 'case.json', '--seed', '3'], 'it takes no --runs or --seed'],
   ])('refuses %j with exit code 2', async (argv, message) => {
     const run = await runCli(['chaos', ...argv])

@@ -39,7 +39,8 @@ describe('parseOptions', () => {
   })
 
   it.each([
-    [['--scenrio', 'a.json'], 'unknown option --scenrio', '--scenrio'],
+    [['--scenrio', 'a.json'], 'unknown option --scenrio; did you mean --scenario?', '--scenrio'],
+    [['--colour'], 'unknown option --colour', '--colour'],
     [['-h'], 'unknown option -h', '-h'],
     [['-json'], 'unknown option -j', '-j'],
     [['--scenario'], '--scenario needs a value (FILE)', '--scenario'],

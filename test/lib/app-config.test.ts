@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { readAppConfig } from '../../lib/app-config.ts'
+import { InvalidContextError, readAppConfig } from '../../lib/app-config.ts'
 import { DEFAULT_REGIONS } from '../../lib/default-regions.ts'
 
 const cdkJsonContext = (): Record<string, unknown> =>
@@ -69,13 +69,49 @@ describe('readAppConfig', () => {
   })
 
   it.each([
-    [{ MIN_ONDEMAND_NUMBER: '1' }, /unknown context key\(s\) MIN_ONDEMAND_NUMBER/],
-    [{ 'spotswap:region': 'eu-west-1' }, /unknown context key\(s\) spotswap:region/],
-    [{ 'spotswap:regions': 'eu-*' }, /not a region name: eu-\*/],
-    [{ 'spotswap:scheduleMinutes': 'often' }, /whole number of minutes/],
-    [{ 'spotswap:regions': { eu: 1 } }, /expected a string/],
-  ])('refuses %j', (context, message) => {
+    [
+      { MIN_ONDEMAND_NUMBER: '1' },
+      /MIN_ONDEMAND_NUMBER="1": not a setting; did you mean MIN_ON_DEMAND_NUMBER\?/,
+    ],
+    [
+      { 'spotswap:region': 'eu-west-1' },
+      /spotswap:region="eu-west-1": not a setting; did you mean spotswap:regions\?/,
+    ],
+    [{ 'spotswap:regions': 'eu-*' }, /spotswap:regions="eu-\*": not a region name/],
+    [
+      { 'spotswap:scheduleMinutes': 'often' },
+      /spotswap:scheduleMinutes="often": expected a whole number of minutes/,
+    ],
+    [
+      { 'spotswap:scheduleMinutes': '0' },
+      /spotswap:scheduleMinutes="0": expected a whole number of minutes from 1/,
+    ],
+    [{ 'spotswap:scheduleMinutes': 1441 }, /spotswap:scheduleMinutes="1441": expected a whole number/],
+    [{ 'spotswap:regions': { eu: 1 } }, /spotswap:regions="\{\\"eu\\":1\}": expected a string/],
+  ])('refuses %j, naming the key and the value', (context, message) => {
     expect(() => readAppConfig(context, {})).toThrow(message)
+  })
+
+  it('lists the settings when no known key is close to an unknown one', () => {
+    expect(() => readAppConfig({ COMPLETELY_DIFFERENT: 'x' }, {})).toThrow(
+      /COMPLETELY_DIFFERENT="x": not a setting; known: TAG_FILTERS, /,
+    )
+  })
+
+  it('carries each problem as data: setting, value and what was expected', () => {
+    try {
+      readAppConfig({ DRYRUN: 'true' }, {})
+      expect.unreachable()
+    } catch (error) {
+      expect(error).toBeInstanceOf(InvalidContextError)
+      expect((error as InvalidContextError).problems).toEqual([
+        { setting: 'DRYRUN', value: 'true', expected: 'not a setting; did you mean DRY_RUN?' },
+      ])
+    }
+  })
+
+  it('accepts LOG_LEVEL, which the Lambdas pass to Powertools', () => {
+    expect(readAppConfig({ LOG_LEVEL: 'DEBUG' }, {}).configuration).toMatchObject({ LOG_LEVEL: 'DEBUG' })
   })
 
   it("ignores CDK's own context keys", () => {

@@ -4,7 +4,13 @@ import { CONFIGURATION_VARIABLES, validateConfiguration } from '../../lib/config
 
 describe('CONFIGURATION_VARIABLES', () => {
   it('is exactly what the Lambdas read: every group setting plus the global tag and dry-run switches', () => {
-    const read = [...GROUP_SETTINGS.map((s) => s.env), 'TAG_FILTERS', 'TAG_FILTERING_MODE', 'DRY_RUN']
+    const read = [
+      ...GROUP_SETTINGS.map((s) => s.env),
+      'TAG_FILTERS',
+      'TAG_FILTERING_MODE',
+      'DRY_RUN',
+      'LOG_LEVEL',
+    ]
     expect([...CONFIGURATION_VARIABLES].sort()).toEqual(read.sort())
   })
 })
@@ -25,13 +31,24 @@ describe('validateConfiguration', () => {
     ['CRON_SCHEDULE', '25 *'],
     ['SPOT_ALLOCATION_STRATEGY', 'cheapest'],
     ['DRY_RUN', 'maybe'],
+    ['LOG_LEVEL', 'LOUD'],
   ])('refuses %s=%s, naming the variable and the value', (name, value) => {
     expect(() => validateConfiguration({ [name]: value })).toThrow(`${name}=${JSON.stringify(value)}`)
   })
 
   it('refuses an unknown variable', () => {
     expect(() => validateConfiguration({ REGIONS: 'eu-*' } as never)).toThrow(
-      /unknown configuration variable\(s\) REGIONS/,
+      /unknown configuration variable\(s\):\n {2}REGIONS="eu-\*": not a setting/,
     )
+  })
+
+  it('suggests the closest variable for a misspelt one', () => {
+    expect(() => validateConfiguration({ MIN_ON_DEMAND_NUMBR: '1' } as never)).toThrow(
+      'MIN_ON_DEMAND_NUMBR="1": not a setting; did you mean MIN_ON_DEMAND_NUMBER?',
+    )
+  })
+
+  it.each(['DEBUG', 'debug', 'WARN', 'SILENT'])('accepts LOG_LEVEL=%s', (level) => {
+    expect(() => validateConfiguration({ LOG_LEVEL: level })).not.toThrow()
   })
 })

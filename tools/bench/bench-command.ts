@@ -1,14 +1,22 @@
 /**
- * `spotswap bench [--quick] [--jobs N] [--out FILE] [--markdown FILE]`: runs the benchmark, prints the tables with
- * ratios to spotswap, writes results.json (and RESULTS.md). A full run writes bench/results.json and
- * bench/RESULTS.md; `--quick` (CI) writes to a temporary directory unless told otherwise, and every run
- * fails if what it wrote is not results.json's shape.
+ * `spotswap bench [--quick] [--committed] [--jobs N] [--out FILE] [--markdown FILE]`: runs the benchmark, prints
+ * the tables with ratios to spotswap, writes results.json (and RESULTS.md). A full run writes them under
+ * bench/out/ (git-ignored), so running the bench never changes the committed results; `--committed`
+ * writes bench/results.json and bench/RESULTS.md, the ones the docs quote. `--quick` (CI) writes to a
+ * temporary directory unless told otherwise, and every run fails if what it wrote is not results.json's shape.
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { readSweepRecord } from '../chaos/sweep-record.ts'
-import { describeOptions, integerOption, type OptionSpec, parseOptions } from '../shared/args.ts'
+import {
+  describeOptions,
+  integerOption,
+  type OptionSpec,
+  type ParsedOptions,
+  parseOptions,
+  UsageError,
+} from '../shared/args.ts'
 import type { CliIo, Command } from '../shared/io.ts'
 import { REPOSITORY } from '../shared/subprocess.ts'
 import { runBench } from './bench.ts'
@@ -21,11 +29,16 @@ import { checkTargets } from './targets.ts'
 /** The machine the bench is run on has two cores; quick mode's small sweep is not worth a process. */
 const FULL_JOBS = 2
 
-const OPTIONS: readonly OptionSpec[] = [
+export const OPTIONS: readonly OptionSpec[] = [
   {
     name: 'quick',
     kind: 'flag',
     description: 'small sizes for CI; writes to a temporary directory by default',
+  },
+  {
+    name: 'committed',
+    kind: 'flag',
+    description: 'write the committed results, bench/results.json and bench/RESULTS.md (default: bench/out/)',
   },
   {
     name: 'jobs',
@@ -37,13 +50,13 @@ const OPTIONS: readonly OptionSpec[] = [
     name: 'out',
     kind: 'value',
     placeholder: 'FILE',
-    description: 'results JSON (default: bench/results.json)',
+    description: 'results JSON (default: bench/out/results.json)',
   },
   {
     name: 'markdown',
     kind: 'value',
     placeholder: 'FILE',
-    description: 'results page (default: bench/RESULTS.md)',
+    description: 'results page (default: bench/out/RESULTS.md)',
   },
   { name: 'help', kind: 'flag', description: 'show this help' },
 ]
@@ -68,6 +81,25 @@ the engine's planning time, memory and API calls at scale and the Lambda bundles
 
 ${describeOptions(OPTIONS)}`
 
+/**
+ * Where a run writes: the committed files only when asked (`--committed`), so a run made to try something
+ * cannot overwrite the results the docs quote; quick results never go there, being of other sizes.
+ */
+export const outputPaths = (
+  options: ParsedOptions,
+  scratch: string,
+): { readonly out: string; readonly markdown: string | undefined } => {
+  const quick = options.flags.has('quick')
+  const committed = options.flags.has('committed')
+  if (quick && committed)
+    throw new UsageError('--quick results are not the committed ones: drop --committed', '--committed')
+  const folder = committed ? join(REPOSITORY, 'bench') : join(REPOSITORY, 'bench', 'out')
+  return {
+    out: options.values.get('out') ?? join(quick ? scratch : folder, 'results.json'),
+    markdown: options.values.get('markdown') ?? (quick ? undefined : join(folder, 'RESULTS.md')),
+  }
+}
+
 const run = async (argv: readonly string[], io: CliIo): Promise<number> => {
   const options = parseOptions(argv, OPTIONS)
   if (options.flags.has('help')) {
@@ -76,12 +108,7 @@ const run = async (argv: readonly string[], io: CliIo): Promise<number> => {
   }
   const quick = options.flags.has('quick')
   const jobs = integerOption(options, 'jobs', quick ? 1 : FULL_JOBS, 1)
-  const scratch = join(tmpdir(), `spotswap-bench-${process.pid}`)
-  const out =
-    options.values.get('out') ??
-    (quick ? join(scratch, 'results.json') : join(REPOSITORY, 'bench', 'results.json'))
-  const markdown =
-    options.values.get('markdown') ?? (quick ? undefined : join(REPOSITORY, 'bench', 'RESULTS.md'))
+  const { out, markdown } = outputPaths(options, join(tmpdir(), `spotswap-bench-${process.pid}`))
 
   const started = Date.now()
   const { results, details } = await runBench({ quick, jobs, onStep: (step) => io.err(`bench: ${step}\n`) })

@@ -2,6 +2,7 @@
 
 import { FANOUT_GROUPS_PER_REGION_MESSAGE } from '../../lambdas/core/constants.ts'
 import { type SweepRecord, sweepLine } from '../chaos/sweep-record.ts'
+import { INVARIANTS } from '../sim/invariant-list.ts'
 import { type ColdStartMeasurement, HANDLERS } from './lambda-figures.ts'
 import { SWEEP_HEADERS, sweepRows, sweepSummary } from './render-sweep.ts'
 import { COLUMN_HEADERS, scenarioNotes, scenarioRows } from './render-table.ts'
@@ -176,7 +177,7 @@ export const renderResultsMarkdown = (
     '',
     sweepParagraph(sweep),
     '',
-    'Recorded by `npm run chaos -- --runs 10000 --seed 1 --jobs 2 --record bench/chaos-sweep.json` (the ten invariants of [docs/reliability.md](../docs/reliability.md), checked after every simulated step).',
+    `Recorded by \`npm run chaos -- --runs 10000 --seed 1 --jobs 2 --record bench/chaos-sweep.json\` (the ${INVARIANTS.length} invariants of [docs/reliability.md](../docs/reliability.md), checked after every simulated step).`,
     '',
   ]
   return lines.join('\n')

@@ -11,6 +11,7 @@ import { describeOptions, integerOption, type OptionSpec, parseOptions, UsageErr
 import type { CliIo, Command } from '../shared/io.ts'
 import { currentCommit, machineDescription } from '../shared/machine.ts'
 import { REPOSITORY } from '../shared/subprocess.ts'
+import { INVARIANTS } from '../sim/invariant-list.ts'
 import type { ChaosCase } from './case.ts'
 import { generateCase } from './generate.ts'
 import { judgeOpenDefects, readOpenDefects } from './open-defects.ts'
@@ -59,7 +60,7 @@ const USAGE = `Usage: spotswap chaos [options]
 Runs random accounts (group shapes, hostile tags, scaling, price spikes, capacity outages, interruptions)
 under faults (API errors, throttling, crashes at every step of a swap, runs queued behind one in flight,
 duplicated and late events) against spotswap's replacer and interruption handler in the simulator, and
-checks the ten invariants of docs/reliability.md after every step.
+checks the ${INVARIANTS.length} invariants of docs/reliability.md after every step.
 
 ${describeOptions(OPTIONS)}`
 

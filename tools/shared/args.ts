@@ -4,6 +4,7 @@
  * `util.parseArgs` splits the arguments; the checks below turn what it found into one-line errors.
  */
 import { parseArgs } from 'node:util'
+import { closestName } from '../../lambdas/core/config/suggest.ts'
 
 export interface OptionSpec {
   readonly name: string
@@ -41,8 +42,14 @@ const checkToken = (token: Token, specs: readonly OptionSpec[], seen: Set<string
   if (token.kind === 'positional') throw new UsageError(`unexpected argument '${token.value}'`)
   if (token.kind === 'option-terminator') throw new UsageError("unexpected argument '--'")
   const spec = specs.find((s) => s.name === token.name)
-  if (spec === undefined || token.rawName !== `--${spec.name}`)
-    throw new UsageError(`unknown option ${token.rawName}`, token.rawName)
+  if (spec === undefined || token.rawName !== `--${spec.name}`) {
+    const closest = closestName(
+      token.rawName,
+      specs.map((s) => `--${s.name}`),
+    )
+    const hint = closest === undefined ? '' : `; did you mean ${closest}?`
+    throw new UsageError(`unknown option ${token.rawName}${hint}`, token.rawName)
+  }
   const option = token.rawName
   if (spec.kind === 'flag') {
     if (token.value !== undefined) throw new UsageError(`${option} takes no value`, option)

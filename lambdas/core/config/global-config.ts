@@ -2,15 +2,55 @@
 import { DEFAULT_SCHEDULE_MINUTES, DEFAULT_TAG_FILTERS } from '../constants.ts'
 import { type ConfigError, type GlobalConfig, TAG_FILTERING_MODES } from './config.ts'
 import { describeValue, overlay } from './overlay.ts'
-import { BUILT_IN_DEFAULTS } from './settings.ts'
+import { BUILT_IN_DEFAULTS, GROUP_SETTINGS } from './settings.ts'
+import { closestName } from './suggest.ts'
 import {
   type Parsed,
   parseBoolean,
   parseEnum,
   parseInteger,
+  parseLogLevel,
   parseRegions,
   parseTagFilters,
 } from './values.ts'
+
+/** Every environment variable the Lambdas read, the per-group settings' included. */
+export const LAMBDA_VARIABLES: readonly string[] = [
+  'REGIONS',
+  'TAG_FILTERS',
+  'TAG_FILTERING_MODE',
+  'DRY_RUN',
+  'SCHEDULE_MINUTES',
+  'FANOUT_QUEUE_URL',
+  'RUN_REQUEST_QUEUE_URL',
+  'DEADLINE_QUEUE_URL',
+  'LOG_LEVEL',
+  ...GROUP_SETTINGS.map((s) => s.env),
+]
+
+/**
+ * Variables one edit or so away from one the Lambdas read (`MIN_ONDEMAND_NUMBER`): set by someone who meant
+ * a setting, and silently ignored otherwise. Reported, never used. The runtime's own (`AWS_*`, `_HANDLER`)
+ * are not ours to judge.
+ */
+const misspeltVariables = (env: Readonly<Record<string, string | undefined>>): ConfigError[] =>
+  Object.entries(env).flatMap(([name, value]) => {
+    if (value === undefined || LAMBDA_VARIABLES.includes(name)) return []
+    if (!/^[A-Z][A-Z0-9_]*$/.test(name) || name.startsWith('AWS_')) return []
+    const closest = closestName(name, LAMBDA_VARIABLES)
+    if (closest === undefined) return []
+    return [
+      {
+        source: 'env',
+        name,
+        value,
+        expected: `a spotswap variable: did you mean ${closest}?`,
+        group: undefined,
+        fallback: 'ignored',
+        fatal: false,
+      } satisfies ConfigError,
+    ]
+  })
 
 /**
  * Reads the global configuration from environment variables. Settings that decide *which* groups are
@@ -64,5 +104,7 @@ export const parseGlobalConfig = (
     scheduleMinutes: global('SCHEDULE_MINUTES', parseInteger(1, 1440), DEFAULT_SCHEDULE_MINUTES, false),
     defaults,
   }
-  return { config, errors: [...errors, ...defaultErrors] }
+  // Powertools reads LOG_LEVEL itself; checked here so a bad one is reported like any other value.
+  global('LOG_LEVEL', parseLogLevel, 'INFO', false)
+  return { config, errors: [...errors, ...defaultErrors, ...misspeltVariables(env)] }
 }

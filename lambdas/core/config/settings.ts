@@ -35,6 +35,10 @@ export interface Setting<K extends keyof GroupConfig> {
 
 const setting = <K extends keyof GroupConfig>(s: Setting<K>): Setting<K> => s
 
+/** AutoSpotting's name for the price bias (its core/config.go: `lower_cost`) is read as spotswap's `lowest_price`. */
+const parseBias = (raw: string) =>
+  parseEnum(BIASES)(raw.trim().toLowerCase() === 'lower_cost' ? 'lowest_price' : raw)
+
 /** Every per-group setting: its environment variable, tag (`autospotting_` + lower-case env), default and parser. */
 export const GROUP_SETTINGS = [
   setting({
@@ -71,7 +75,7 @@ export const GROUP_SETTINGS = [
     key: 'prioritizedInstanceTypesBias',
     env: 'PRIORITIZED_INSTANCE_TYPES_BIAS',
     defaultRaw: 'lowest_price',
-    parse: parseEnum(BIASES),
+    parse: parseBias,
   }),
   setting({ key: 'cronSchedule', env: 'CRON_SCHEDULE', defaultRaw: '* *', parse: parseCron }),
   setting({ key: 'cronTimezone', env: 'CRON_TIMEZONE', defaultRaw: 'UTC', parse: parseTimezone }),

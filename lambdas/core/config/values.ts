@@ -130,3 +130,14 @@ export const parseBoolean = (raw: string): Parsed<boolean> => {
   if (value === 'false' || value === '') return ok(false)
   return bad('true or false')
 }
+
+// https://docs.aws.amazon.com/powertools/typescript/latest/api/variables/_aws-lambda-powertools_logger.index.LogLevel.html
+/** Powertools' log levels (its `LogLevel`), which it reads from LOG_LEVEL in any case. */
+export const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'] as const
+
+export const parseLogLevel = (raw: string): Parsed<(typeof LOG_LEVELS)[number]> => {
+  const value = raw.trim().toUpperCase()
+  return (LOG_LEVELS as readonly string[]).includes(value)
+    ? ok(value as (typeof LOG_LEVELS)[number])
+    : bad(`one of ${LOG_LEVELS.join(', ')}`)
+}

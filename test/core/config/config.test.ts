@@ -404,10 +404,24 @@ describe('parseTagFilters', () => {
   })
 })
 
+describe('AutoSpotting values', () => {
+  it.each(['lower_cost', 'LOWER_COST', ' lower_cost '])(
+    "reads the bias %j, AutoSpotting's name, as lowest_price",
+    (raw) => {
+      const { config, errors } = groupConfig(BUILT_IN_DEFAULTS, 'web', {
+        autospotting_prioritized_instance_types_bias: raw,
+      })
+      expect(errors).toEqual([])
+      expect(config.prioritizedInstanceTypesBias).toBe('lowest_price')
+    },
+  )
+})
+
 describe('autospotting_* tags that set nothing', () => {
   it.each([
     ['autospotting_bidding_policy', 'normal', 'has no spotswap equivalent'],
-    ['autospotting_min_on_demand_numbr', '3', 'one of the spotswap settings'],
+    ['autospotting_min_on_demand_numbr', '3', 'did you mean autospotting_min_on_demand_number?'],
+    ['autospotting_colour', 'blue', 'known: autospotting_min_on_demand_number, '],
   ])('reports %s=%s and ignores it', (name, value, expected) => {
     const { config, errors } = groupConfig(BUILT_IN_DEFAULTS, 'web', { [name]: value })
     expect(errors).toEqual([
@@ -424,7 +438,46 @@ describe('autospotting_* tags that set nothing', () => {
     expect(config).toEqual(BUILT_IN_DEFAULTS)
   })
 
+  it('says nothing about the tag AutoSpotting itself writes on the groups it converted', () => {
+    const tags = { autospotting_enable_instance_launch_event_handling: 'true' }
+    expect(groupConfig(BUILT_IN_DEFAULTS, 'web', tags).errors).toEqual([])
+  })
+
   it('says nothing about tags outside the autospotting_ namespace', () => {
     expect(groupConfig(BUILT_IN_DEFAULTS, 'web', { team: 'web', 'spot-enabled': 'true' }).errors).toEqual([])
+  })
+})
+
+describe('environment variables close to one the Lambdas read', () => {
+  it.each([
+    ['MIN_ONDEMAND_NUMBER', 'MIN_ON_DEMAND_NUMBER'],
+    ['DRYRUN', 'DRY_RUN'],
+    ['TAG_FILTER', 'TAG_FILTERS'],
+  ])('reports %s as a likely %s, and uses nothing from it', (name, meant) => {
+    const { config, errors } = parseGlobalConfig({ [name]: '1' })
+    expect(errors).toEqual([
+      expect.objectContaining({
+        source: 'env',
+        name,
+        expected: `a spotswap variable: did you mean ${meant}?`,
+        fallback: 'ignored',
+        fatal: false,
+      }),
+    ])
+    expect(config.defaults).toEqual(BUILT_IN_DEFAULTS)
+  })
+
+  it.each(['AWS_REGION', 'AWS_LAMBDA_LOG_LEVEL', 'PATH', 'NODE_OPTIONS', 'TZ', 'LANG'])(
+    'leaves %s alone',
+    (name) => {
+      expect(parseGlobalConfig({ [name]: 'x' }).errors).toEqual([])
+    },
+  )
+
+  it('reports a LOG_LEVEL Powertools does not know', () => {
+    expect(parseGlobalConfig({ LOG_LEVEL: 'LOUD' }).errors).toEqual([
+      expect.objectContaining({ name: 'LOG_LEVEL', value: 'LOUD', fallback: 'INFO', fatal: false }),
+    ])
+    expect(parseGlobalConfig({ LOG_LEVEL: 'debug' }).errors).toEqual([])
   })
 })
