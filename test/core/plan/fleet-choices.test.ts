@@ -18,6 +18,7 @@ const rankedOf = (count: number): RankedCandidate[] =>
     pool: poolKey(info.name, ZONE),
     spotPriceUsd: 0.01 * (i + 1),
     info,
+    flags: [],
   }))
 
 const types = (choices: ReturnType<typeof fleetChoices>): string[] =>
