@@ -7,6 +7,7 @@ import type { AllocationStrategy } from './config/config.ts'
 import type { InstanceRefresh } from './group/instance-refresh.ts'
 import type { ScalingActivity } from './group/scaling-activities.ts'
 import type {
+  CandidateFlag,
   Catalog,
   Group,
   Instance,
@@ -44,6 +45,8 @@ export interface FleetOverride {
    * override with its own LaunchTemplateSpecification).
    */
   readonly launchTemplate?: LaunchTemplateRef | undefined
+  /** What this type changes for the workload (another CPU vendor, generation): shown by `plan`, never sent. */
+  readonly flags?: readonly CandidateFlag[]
 }
 
 export interface SpotLaunchRequest {

@@ -61,6 +61,9 @@ export interface InstanceTypeInfo {
   readonly platform: TypePlatform
 }
 
+/** What a candidate changes that may matter to a workload without stopping it: shown, refused on request. */
+export type CandidateFlag = 'cpu-vendor-change' | 'generation-change'
+
 export type Catalog = ReadonlyMap<string, InstanceTypeInfo>
 
 export type Lifecycle = 'spot' | 'on-demand'

@@ -5,7 +5,7 @@
 
 import type { GroupConfig } from '../config/config.ts'
 import { matchesGlob } from '../config/glob.ts'
-import type { InstanceTypeInfo, SpotPriceBook } from '../types.ts'
+import type { CandidateFlag, InstanceTypeInfo, SpotPriceBook } from '../types.ts'
 
 export interface SelectionContext {
   readonly original: InstanceTypeInfo
@@ -146,9 +146,6 @@ const bootModeFits = (candidate: InstanceTypeInfo, ctx: SelectionContext): boole
   }
   return true
 }
-
-/** What a candidate changes that may matter to a workload without stopping it: shown, refused on request. */
-export type CandidateFlag = 'cpu-vendor-change' | 'generation-change'
 
 const cpuVendorChanges = (candidate: InstanceTypeInfo, original: InstanceTypeInfo): boolean =>
   candidate.platform.cpuManufacturer !== original.platform.cpuManufacturer

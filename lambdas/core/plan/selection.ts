@@ -5,16 +5,9 @@
  */
 
 import type { GroupConfig } from '../config/config.ts'
-import type { Catalog, InstanceTypeInfo } from '../types.ts'
+import type { CandidateFlag, Catalog, InstanceTypeInfo } from '../types.ts'
 import { poolKey } from '../types.ts'
-import {
-  type CandidateFilter,
-  type CandidateFlag,
-  FILTERS,
-  flagsOf,
-  generationOf,
-  type SelectionContext,
-} from './filters.ts'
+import { type CandidateFilter, FILTERS, flagsOf, generationOf, type SelectionContext } from './filters.ts'
 import { memoized, newMap } from './memo.ts'
 import { spotPricesIn } from './prices.ts'
 import type { WorkMeter } from './work-budget.ts'

@@ -34,6 +34,15 @@ describe('fleetChoices', () => {
     )
   })
 
+  it("carries a candidate's flags on its override, and none on an unflagged one", () => {
+    const [plain, flagged] = rankedOf(2)
+    if (plain === undefined || flagged === undefined) throw new Error('two candidates expected')
+    const ranked = [plain, { ...flagged, flags: ['cpu-vendor-change', 'generation-change'] as const }]
+    const [first, second] = fleetChoices(ranked, new Map(), 9, 1 / 3, SUBNET).overrides
+    expect(first).not.toHaveProperty('flags')
+    expect(second?.flags).toEqual(['cpu-vendor-change', 'generation-change'])
+  })
+
   it(`offers at most ${MAX_FLEET_OVERRIDES} candidates`, () => {
     expect(fleetChoices(rankedOf(50), new Map(), 9, 1 / 3, SUBNET).overrides).toHaveLength(
       MAX_FLEET_OVERRIDES,
