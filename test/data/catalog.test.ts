@@ -25,17 +25,13 @@ describe('embeddedCatalog', () => {
       // AWS's current DescribeInstanceTypes data (via moto) lists the m5 family as previous generation.
       currentGeneration: false,
       spotSupported: true,
-      platform: {
-        hypervisor: 'nitro',
-        enaSupport: 'required',
-        ebsNvmeSupport: 'required',
-        bootModes: ['legacy-bios', 'uefi'],
-        cpuManufacturer: 'Intel',
-      },
+      // Its platform is in the table below.
+      platform: info('m5.large').platform,
     })
   })
 
   it.each([
+    ['m5.large', 'nitro', 'required', 'required', ['legacy-bios', 'uefi'], 'Intel'],
     ['m4.large', 'xen', 'unsupported', 'unsupported', ['legacy-bios'], 'Intel'],
     ['m5.metal', undefined, 'required', 'required', ['legacy-bios'], 'Intel'],
     ['m6g.large', 'nitro', 'required', 'required', ['uefi'], 'AWS'],
