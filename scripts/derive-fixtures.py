@@ -113,8 +113,23 @@ RETIRED_ACCELERATORS = {
     'p3.16xlarge': ('gpu', 8, 'NVIDIA'),
 }
 
+# GPU models of the retired GPU types (GpuInfo.Gpus[].Name as AWS reports them for current types), from AWS's
+# previous-generation instance pages: P2 Tesla K80, P3 Tesla V100, G2 GRID K520, G3 Tesla M60.
+RETIRED_GPU_MODELS = {'p2': 'K80', 'p3': 'V100', 'g2': 'K520', 'g3': 'M60', 'g3s': 'M60'}
+
+# Platform facts of the retired types, from AWS's pages: all are Xen-based (EBS as xvd devices, no NVMe) and boot on
+# legacy BIOS; ENA per "Enhanced networking on Amazon EC2 instances" (P2, P3, G3 and F1 support ENA; C3, CC2, CR1,
+# G2, HS1 and I2 have none); i3.metal is a Nitro bare-metal type (no hypervisor, ENA and NVMe required).
+RETIRED_PLATFORM = {'p2': 'xen s u', 'p3': 'xen s u', 'g3': 'xen s u', 'g3s': 'xen s u', 'f1': 'xen s u'}
+RETIRED_PLATFORM_DEFAULT = 'xen u u'
+RETIRED_PLATFORM_EXACT = {'i3.metal': ' r r'}
+
 # AWS lists HS1 among the previous-generation types that also boot paravirtual AMIs; the others here are HVM only.
 RETIRED_PARAVIRTUAL = {'hs1.8xlarge'}
+
+# DescribeInstanceTypes' support levels (NetworkInfo.EnaSupport, EbsInfo.NvmeSupport) and boot modes, by letter.
+SUPPORT_LETTERS = {'required': 'r', 'supported': 's', 'unsupported': 'u'}
+BOOT_MODE_LETTERS = {'legacy-bios': 'l', 'uefi': 'u'}
 
 FLAG_LETTERS = (('bareMetal', 'm'), ('burstable', 'b'), ('currentGeneration', 'c'), ('spotSupported', 's'))
 
@@ -136,7 +151,7 @@ def read_gzip_json(path):
 def moto_accelerator(info):
     if 'GpuInfo' in info:
         gpus = info['GpuInfo']['Gpus']
-        return ['gpu', sum(g['Count'] for g in gpus), gpus[0]['Manufacturer']]
+        return ['gpu', sum(g['Count'] for g in gpus), gpus[0]['Manufacturer'], gpus[0]['Name']]
     if 'FpgaInfo' in info:
         fpgas = info['FpgaInfo']['Fpgas']
         return ['fpga', sum(f['Count'] for f in fpgas), fpgas[0]['Manufacturer']]
@@ -166,7 +181,35 @@ def moto_instance_type(info):
         'burstable': info['BurstablePerformanceSupported'],
         'currentGeneration': info['CurrentGeneration'],
         'spotSupported': 'spot' in info['SupportedUsageClasses'],
+        'platform': [
+            info.get('Hypervisor', ''),  # bare metal types have none
+            SUPPORT_LETTERS[info['NetworkInfo']['EnaSupport']],
+            SUPPORT_LETTERS[info['EbsInfo'].get('NvmeSupport', 'unsupported')],
+            ''.join(BOOT_MODE_LETTERS[mode] for mode in sorted(info['SupportedBootModes'])),
+            info['ProcessorInfo'].get('Manufacturer', ''),
+        ],
     }
+
+
+def catalogue_cpu_manufacturer(cpu):
+    for manufacturer, marker in (('AWS', 'Graviton'), ('Intel', 'Intel'), ('AMD', 'AMD')):
+        if marker in cpu:
+            return manufacturer
+    return ''
+
+
+def retired_platform(name, fields):
+    family = name.split('.')[0]
+    hypervisor, ena, nvme = RETIRED_PLATFORM_EXACT.get(name, RETIRED_PLATFORM.get(family, RETIRED_PLATFORM_DEFAULT)).split(' ')
+    return [hypervisor, ena, nvme, 'l', catalogue_cpu_manufacturer(fields.get('CPU', ''))]
+
+
+def retired_accelerator(name):
+    accelerator = RETIRED_ACCELERATORS.get(name)
+    if accelerator is None:
+        return None
+    model = RETIRED_GPU_MODELS.get(name.split('.')[0])
+    return list(accelerator) + [model] if model else list(accelerator)
 
 
 def catalogue_instance_type(name, fields, moto_families, spot_types):
@@ -176,14 +219,13 @@ def catalogue_instance_type(name, fields, moto_families, spot_types):
     size = float(fields.get('Local storage volume size(GB)', '0') or 0)
     linux_od = parse_price(fields.get('Linux OD cost in us-east-1'))
     linux_spot = parse_price(fields.get('Linux Spot cost in us-east-1'))
-    accelerator = RETIRED_ACCELERATORS.get(name)
     family = name.split('.')[0]
     return {
         'vcpus': int(fields['CPU cores']),
         'memoryMiB': round(float(fields['Memory(GB)']) * 1024),
         'architectures': ['i386', 'x86_64'] if arch == 'i386' else [arch],
         'virtualizationTypes': ['hvm', 'paravirtual'] if name in RETIRED_PARAVIRTUAL else ['hvm'],
-        'accelerator': list(accelerator) if accelerator else None,
+        'accelerator': retired_accelerator(name),
         'instanceStorage': [volumes, int(size) if size.is_integer() else size, int(fields.get('Local storage SSD') == 'true')]
         if volumes
         else None,
@@ -194,6 +236,7 @@ def catalogue_instance_type(name, fields, moto_families, spot_types):
         'currentGeneration': moto_families.get(family, False),
         # The catalogue repeats the on-demand price as the spot price where spot is not offered.
         'spotSupported': name in spot_types or (linux_spot is not None and linux_od is not None and linux_spot < linux_od),
+        'platform': retired_platform(name, fields),
     }
 
 
@@ -209,6 +252,7 @@ def compact_instance_type(t):
         t['instanceStorage'],
         int(ebs) if float(ebs).is_integer() else ebs,
         flags,
+        t['platform'],
     ]
 
 
@@ -229,10 +273,12 @@ def derive_instance_types(catalogue, moto, spot_types):
             'memoryMiB',
             'architectures',
             'virtualizationTypes',
-            'accelerator: [kind, count, manufacturer] | null',
+            'accelerator: [kind, count, manufacturer, gpu model (GPUs only)] | null',
             'instanceStorage: [disks, diskSizeGb, ssd 0|1] | null',
             'ebsThroughputMBps (baseline)',
             'flags: ' + ' '.join(f'{letter}={key}' for key, letter in FLAG_LETTERS),
+            'platform: [hypervisor nitro|xen|"" (bare metal), ENA r|s|u, EBS NVMe r|s|u (required, supported,'
+            ' unsupported), boot modes l=legacy-bios u=uefi, CPU manufacturer]',
         ],
         'types': {name: compact_instance_type(merged[name]) for name in sorted(merged)},
     }

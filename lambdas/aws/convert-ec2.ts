@@ -13,11 +13,14 @@ import { LINUX } from '../core/platform.ts'
 import type {
   Accelerator,
   Architecture,
+  BootMode,
   Instance,
   InstanceState,
   InstanceStorage,
   InstanceTypeInfo,
   SpotPrice,
+  SupportLevel,
+  TypePlatform,
 } from '../core/types.ts'
 
 const ARCHITECTURES: readonly Architecture[] = ['x86_64', 'i386', 'arm64', 'x86_64_mac', 'arm64_mac']
@@ -70,8 +73,15 @@ const sumCounts = (devices: readonly { Count?: number | undefined }[]): number =
 
 const toAccelerator = (info: Ec2InstanceTypeInfo): Accelerator | null => {
   const gpus = info.GpuInfo?.Gpus ?? []
-  if (gpus.length > 0)
-    return { kind: 'gpu', count: sumCounts(gpus), manufacturer: gpus[0]?.Manufacturer ?? '' }
+  if (gpus.length > 0) {
+    const first = gpus[0]
+    return {
+      kind: 'gpu',
+      count: sumCounts(gpus),
+      manufacturer: first?.Manufacturer ?? '',
+      model: first?.Name,
+    }
+  }
   const fpgas = info.FpgaInfo?.Fpgas ?? []
   if (fpgas.length > 0)
     return { kind: 'fpga', count: sumCounts(fpgas), manufacturer: fpgas[0]?.Manufacturer ?? '' }
@@ -100,6 +110,21 @@ const toInstanceStorage = (info: Ec2InstanceTypeInfo): InstanceStorage | null =>
   }
 }
 
+const SUPPORT_LEVELS: readonly string[] = ['required', 'supported', 'unsupported'] satisfies SupportLevel[]
+const BOOT_MODES: readonly string[] = ['legacy-bios', 'uefi'] satisfies BootMode[]
+
+/** A level the API did not report reads `supported`: neither demanded of the AMI nor ruled out. */
+const toSupportLevel = (value: string | undefined): SupportLevel =>
+  value !== undefined && SUPPORT_LEVELS.includes(value) ? (value as SupportLevel) : 'supported'
+
+const toPlatform = (info: Ec2InstanceTypeInfo): TypePlatform => ({
+  hypervisor: info.Hypervisor === 'nitro' || info.Hypervisor === 'xen' ? info.Hypervisor : undefined,
+  enaSupport: toSupportLevel(info.NetworkInfo?.EnaSupport),
+  ebsNvmeSupport: toSupportLevel(info.EbsInfo?.NvmeSupport),
+  bootModes: (info.SupportedBootModes ?? []).filter((m): m is BootMode => BOOT_MODES.includes(m)),
+  cpuManufacturer: info.ProcessorInfo?.Manufacturer ?? '',
+})
+
 export const toInstanceTypeInfo = (info: Ec2InstanceTypeInfo): InstanceTypeInfo => ({
   name: info.InstanceType ?? '',
   vcpus: info.VCpuInfo?.DefaultVCpus ?? 0,
@@ -117,6 +142,7 @@ export const toInstanceTypeInfo = (info: Ec2InstanceTypeInfo): InstanceTypeInfo 
   burstable: info.BurstablePerformanceSupported ?? false,
   currentGeneration: info.CurrentGeneration ?? false,
   spotSupported: (info.SupportedUsageClasses ?? []).includes('spot'),
+  platform: toPlatform(info),
 })
 
 /** Undefined for rows without a type, zone, time or parseable price. */

@@ -8,6 +8,7 @@ import type { InstanceRefresh } from './group/instance-refresh.ts'
 import type { ScalingActivity } from './group/scaling-activities.ts'
 import type { SpotRequestStatus } from './interruption/confirmation.ts'
 import type {
+  CandidateFlag,
   Catalog,
   Group,
   Instance,
@@ -45,6 +46,8 @@ export interface FleetOverride {
    * override with its own LaunchTemplateSpecification).
    */
   readonly launchTemplate?: LaunchTemplateRef | undefined
+  /** What this type changes for the workload (another CPU vendor, generation): shown by `plan`, never sent. */
+  readonly flags?: readonly CandidateFlag[]
 }
 
 export interface SpotLaunchRequest {

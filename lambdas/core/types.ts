@@ -11,6 +11,30 @@ export interface Accelerator {
   readonly kind: AcceleratorKind
   readonly count: number
   readonly manufacturer: string
+  /** GPUs only: the model (`GpuInfo.Gpus[].Name`, e.g. `V100`, `A10G`); undefined when AWS names none. */
+  readonly model?: string | undefined
+}
+
+/** DescribeInstanceTypes' support levels (`NetworkInfo.EnaSupport`, `EbsInfo.NvmeSupport`). */
+export type SupportLevel = 'required' | 'supported' | 'unsupported'
+
+export type BootMode = 'legacy-bios' | 'uefi'
+
+/**
+ * What an AMI must carry to boot on the type: the drivers and firmware a replacement of another type may
+ * not find in the group's AMI.
+ */
+export interface TypePlatform {
+  /** `Hypervisor`; undefined for bare metal, which has none. */
+  readonly hypervisor: 'nitro' | 'xen' | undefined
+  /** EC2 refuses to launch a `required` type from an AMI without `EnaSupport`. */
+  readonly enaSupport: SupportLevel
+  /** `required`: EBS volumes appear as NVMe devices, so the AMI needs NVMe drivers to boot. */
+  readonly ebsNvmeSupport: SupportLevel
+  /** `SupportedBootModes`. */
+  readonly bootModes: readonly BootMode[]
+  /** `ProcessorInfo.Manufacturer`: `Intel`, `AMD`, `AWS`, `Apple`; '' when not reported. */
+  readonly cpuManufacturer: string
 }
 
 export interface InstanceStorage {
@@ -34,7 +58,11 @@ export interface InstanceTypeInfo {
   readonly burstable: boolean
   readonly currentGeneration: boolean
   readonly spotSupported: boolean
+  readonly platform: TypePlatform
 }
+
+/** What a candidate changes that may matter to a workload without stopping it: shown, refused on request. */
+export type CandidateFlag = 'cpu-vendor-change' | 'generation-change'
 
 export type Catalog = ReadonlyMap<string, InstanceTypeInfo>
 

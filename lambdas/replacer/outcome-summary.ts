@@ -14,6 +14,15 @@ const candidatesOf = (overrides: readonly FleetOverride[]): readonly string[] =>
   return types
 }
 
+const isFlagged = (override: FleetOverride): boolean => override.flags !== undefined
+
+/** Candidate type → what it changes for the workload, for the candidates that change something. */
+const flaggedOf = (overrides: readonly FleetOverride[]): Record<string, readonly string[]> => {
+  const flagged: Record<string, readonly string[]> = {}
+  for (const { instanceType, flags } of overrides) if (flags !== undefined) flagged[instanceType] = flags
+  return flagged
+}
+
 /**
  * The part of an outcome worth a log line or a summary entry. Filled key by key, in the order the
  * summary shows them, rather than spread together: a large run summarizes tens of thousands of outcomes.
@@ -30,6 +39,7 @@ export const summarizeOutcome = (outcome: Outcome): Record<string, unknown> => {
     case 'launch-spot':
       summary.replacing = action.replacing
       summary.candidates = candidatesOf(action.overrides)
+      if (action.overrides.some(isFlagged)) summary.flagged = flaggedOf(action.overrides)
       if (outcome.instanceId) {
         summary.instanceId = outcome.instanceId
         summary.instanceType = outcome.instanceType

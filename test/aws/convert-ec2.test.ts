@@ -17,13 +17,31 @@ describe('toInstanceTypeInfo', () => {
       memoryMiB: 16384,
       architectures: ['x86_64'],
       virtualizationTypes: ['hvm'],
-      accelerator: { kind: 'gpu', count: 1, manufacturer: 'NVIDIA' },
+      accelerator: { kind: 'gpu', count: 1, manufacturer: 'NVIDIA', model: 'T4' },
       instanceStorage: { disks: 1, diskSizeGb: 125, ssd: true },
       ebsThroughputMBps: 118.75,
       bareMetal: false,
       burstable: false,
       currentGeneration: true,
       spotSupported: true,
+      platform: {
+        hypervisor: 'nitro',
+        enaSupport: 'required',
+        ebsNvmeSupport: 'required',
+        bootModes: ['legacy-bios', 'uefi'],
+        cpuManufacturer: 'Intel',
+      },
+    })
+  })
+
+  it('reads a type that reports no platform facts as asking nothing of the image and proving nothing', () => {
+    const bare: Ec2InstanceTypeInfo = { InstanceType: 'm5.large', Hypervisor: 'kvm' as 'nitro' }
+    expect(toInstanceTypeInfo(bare).platform).toEqual({
+      hypervisor: undefined,
+      enaSupport: 'supported',
+      ebsNvmeSupport: 'supported',
+      bootModes: [],
+      cpuManufacturer: '',
     })
   })
 

@@ -125,6 +125,25 @@ describe('launchSpot', () => {
     expect(fleetInput()?.SpotOptions).toEqual({ AllocationStrategy: expected })
   })
 
+  it('never sends the flags plan shows for a candidate', async () => {
+    ec2Mock.on(CreateFleetCommand).resolves(launched({ InstanceType: 'm5a.large' }))
+    await testAdapter().cloud.launchSpot({
+      ...request,
+      overrides: [
+        {
+          instanceType: 'm5a.large',
+          subnetId: 'subnet-a',
+          zone: 'eu-west-1a',
+          priority: 0,
+          flags: ['cpu-vendor-change'],
+        },
+      ],
+    })
+    expect(fleetInput()?.LaunchTemplateConfigs?.[0]?.Overrides).toEqual([
+      { InstanceType: 'm5a.large', SubnetId: 'subnet-a', Priority: 0 },
+    ])
+  })
+
   it('names the zone instead of a subnet for a group without subnets', async () => {
     ec2Mock
       .on(CreateFleetCommand)

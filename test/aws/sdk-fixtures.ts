@@ -47,6 +47,7 @@ export const g4dnXlarge: InstanceTypeInfo = {
     NetworkPerformance: 'Up to 25 Gigabit',
     MaximumNetworkInterfaces: 3,
     Ipv4AddressesPerInterface: 10,
+    EnaSupport: 'required',
   },
   GpuInfo: {
     Gpus: [{ Name: 'T4', Manufacturer: 'NVIDIA', Count: 1, MemoryInfo: { SizeInMiB: 16384 } }],

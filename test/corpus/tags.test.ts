@@ -31,6 +31,10 @@ const CUSTOM_ENV = {
   REBALANCE_ACTION: 'ignore',
   CHEAPER_POOL_MIN_SAVING_PERCENTAGE: '25',
   IGNORE_LAUNCH_HOOKS: 'true',
+  ALLOW_XEN_TO_NITRO: 'true',
+  ALLOW_GPU_MODEL_CHANGE: 'true',
+  ALLOW_CPU_VENDOR_CHANGE: 'false',
+  ALLOW_GENERATION_CHANGE: 'false',
 }
 const CUSTOM_FALLBACK: Record<keyof GroupConfig, string> = {
   minOnDemandNumber: '1',
@@ -49,6 +53,10 @@ const CUSTOM_FALLBACK: Record<keyof GroupConfig, string> = {
   rebalanceAction: 'ignore',
   cheaperPoolMinSavingPercentage: '25',
   ignoreLaunchHooks: 'true',
+  allowXenToNitro: 'true',
+  allowGpuModelChange: 'true',
+  allowCpuVendorChange: 'false',
+  allowGenerationChange: 'false',
 }
 const BUILT_IN_FALLBACK: Record<keyof GroupConfig, string> = {
   minOnDemandNumber: '0',
@@ -67,6 +75,10 @@ const BUILT_IN_FALLBACK: Record<keyof GroupConfig, string> = {
   rebalanceAction: 'replace',
   cheaperPoolMinSavingPercentage: '10',
   ignoreLaunchHooks: 'false',
+  allowXenToNitro: 'false',
+  allowGpuModelChange: 'false',
+  allowCpuVendorChange: 'true',
+  allowGenerationChange: 'true',
 }
 
 const DEFAULT_SETS = [

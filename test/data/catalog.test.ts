@@ -25,8 +25,33 @@ describe('embeddedCatalog', () => {
       // AWS's current DescribeInstanceTypes data (via moto) lists the m5 family as previous generation.
       currentGeneration: false,
       spotSupported: true,
+      // Its platform is in the table below.
+      platform: info('m5.large').platform,
     })
   })
+
+  it.each([
+    ['m5.large', 'nitro', 'required', 'required', ['legacy-bios', 'uefi'], 'Intel'],
+    ['m4.large', 'xen', 'unsupported', 'unsupported', ['legacy-bios'], 'Intel'],
+    ['m5.metal', undefined, 'required', 'required', ['legacy-bios'], 'Intel'],
+    ['m6g.large', 'nitro', 'required', 'required', ['uefi'], 'AWS'],
+    ['m6a.large', 'nitro', 'required', 'required', ['legacy-bios', 'uefi'], 'AMD'],
+    // Retired types, from AWS's previous-generation pages (derive-fixtures.py).
+    ['p3.2xlarge', 'xen', 'supported', 'unsupported', ['legacy-bios'], 'Intel'],
+    ['g2.2xlarge', 'xen', 'unsupported', 'unsupported', ['legacy-bios'], 'Intel'],
+    ['i3.metal', undefined, 'required', 'required', ['legacy-bios'], 'Intel'],
+  ])(
+    'gives %s hypervisor %s, ENA %s, EBS NVMe %s, boot modes %j, CPU %s',
+    (name, hypervisor, ena, nvme, boot, cpu) => {
+      expect(info(name).platform).toEqual({
+        hypervisor,
+        enaSupport: ena,
+        ebsNvmeSupport: nvme,
+        bootModes: boot,
+        cpuManufacturer: cpu,
+      })
+    },
+  )
 
   it('gives g4dn.xlarge one NVIDIA GPU and one 125 GB SSD', () => {
     expect(info('g4dn.xlarge')).toMatchObject({
@@ -69,14 +94,14 @@ describe('embeddedCatalog', () => {
   })
 
   it.each([
-    ['p3.2xlarge', { kind: 'gpu', count: 1, manufacturer: 'NVIDIA' }],
-    ['p3.16xlarge', { kind: 'gpu', count: 8, manufacturer: 'NVIDIA' }],
-    ['p2.8xlarge', { kind: 'gpu', count: 8, manufacturer: 'NVIDIA' }],
+    ['p3.2xlarge', { kind: 'gpu', count: 1, manufacturer: 'NVIDIA', model: 'V100' }],
+    ['p3.16xlarge', { kind: 'gpu', count: 8, manufacturer: 'NVIDIA', model: 'V100' }],
+    ['p2.8xlarge', { kind: 'gpu', count: 8, manufacturer: 'NVIDIA', model: 'K80' }],
     ['f1.2xlarge', { kind: 'fpga', count: 1, manufacturer: 'Xilinx' }],
     ['f2.6xlarge', { kind: 'fpga', count: 1, manufacturer: 'Xilinx' }],
     ['inf1.xlarge', { kind: 'inference', count: 1, manufacturer: 'AWS' }],
     ['trn1.32xlarge', { kind: 'inference', count: 16, manufacturer: 'AWS' }],
-    ['g5.48xlarge', { kind: 'gpu', count: 8, manufacturer: 'NVIDIA' }],
+    ['g5.48xlarge', { kind: 'gpu', count: 8, manufacturer: 'NVIDIA', model: 'A10G' }],
     ['c5.large', null],
   ])('gives %s the accelerator %o', (name, accelerator) => {
     expect(info(name).accelerator).toEqual(accelerator)

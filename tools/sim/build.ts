@@ -77,6 +77,7 @@ const createGroup = (region: SimRegion, spec: ScenarioGroup, index: number): Sim
     loadBalancers,
     trafficSources: trafficSourcesOf(loadBalancers),
     unhealthyReplacementFraction: spec.unhealthyReplacementFraction,
+    image: spec.image,
   }
   region.groups.set(group.name, group)
   return group

@@ -11,7 +11,7 @@
 import { TAG_LAUNCH_TEMPLATE_ID } from '../../lambdas/core/constants.ts'
 import type { FleetOverride, SpotLaunchRequest, SpotLaunchResult } from '../../lambdas/core/port.ts'
 import { launchInstance } from './ec2.ts'
-import { type SimRegion, zoneOfSubnet } from './state.ts'
+import { type SimImage, type SimRegion, zoneOfSubnet } from './state.ts'
 import type { World } from './world.ts'
 
 /** What CreateFleet is asked, in the core's words: the overrides, the strategy, the tags and token, for a group. */
@@ -31,13 +31,30 @@ export type PoolCheck =
   | { readonly ok: true; readonly pool: Pool }
   | { readonly ok: false; readonly code: string; readonly message: string }
 
-/** Whether EC2 would launch a spot instance in the override's pool now, and at what price and depth. */
-export const checkPool = (world: World, region: SimRegion, override: FleetOverride): PoolCheck => {
+/**
+ * Whether EC2 would launch a spot instance in the override's pool now, and at what price and depth.
+ * `image` is the AMI the launch uses, when the caller models one.
+ */
+export const checkPool = (
+  world: World,
+  region: SimRegion,
+  override: FleetOverride,
+  image?: SimImage,
+): PoolCheck => {
   const { instanceType } = override
   const zone = override.subnetId ? (zoneOfSubnet(override.subnetId) ?? override.zone) : override.zone
   const now = world.clock.now
-  if (!world.catalog.has(instanceType))
+  const info = world.catalog.get(instanceType)
+  if (info === undefined)
     return { ok: false, code: 'InvalidParameterValue', message: `Invalid instance type: ${instanceType}` }
+  // EC2 refuses an ENA-required type for an image without EnaSupport
+  // (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/enhanced-networking-ena.html).
+  if (image !== undefined && !image.enaSupport && info.platform.enaSupport === 'required')
+    return {
+      ok: false,
+      code: 'InvalidParameterCombination',
+      message: `Enhanced networking with the Elastic Network Adapter (ENA) is required for the '${instanceType}' instance type. Ensure that you are using an AMI that is enabled for ENA.`,
+    }
   if (!region.zones.includes(zone))
     return { ok: false, code: 'InvalidParameterValue', message: `Invalid availability zone: ${zone}` }
   const priceUsd = region.market.spotPrice(instanceType, zone, now)
@@ -63,6 +80,15 @@ export const checkPool = (world: World, region: SimRegion, override: FleetOverri
     }
   return { ok: true, pool: { override, zone, priceUsd, share } }
 }
+
+/**
+ * A Nitro type shows EBS volumes as NVMe devices: an image without NVMe drivers launches there and never
+ * boots (https://docs.aws.amazon.com/ebs/latest/userguide/nvme-ebs-volumes.html).
+ */
+const neverBoots = (world: World, image: SimImage | undefined, instanceType: string): boolean =>
+  image !== undefined &&
+  !image.nvmeDrivers &&
+  world.catalog.get(instanceType)?.platform.ebsNvmeSupport === 'required'
 
 /** Best pool first under an allocation strategy. */
 export const byStrategy =
@@ -93,8 +119,9 @@ export const createFleet = (
   if (earlier !== undefined) return earlier
   const pools: Pool[] = []
   const errors: { instanceType: string | undefined; code: string; message: string }[] = []
+  const group = region.groups.get(request.groupName)
   for (const override of request.overrides) {
-    const check = checkPool(world, region, override)
+    const check = checkPool(world, region, override, group?.image)
     if (check.ok) pools.push(check.pool)
     else errors.push({ instanceType: override.instanceType, code: check.code, message: check.message })
   }
@@ -117,7 +144,7 @@ export const createFleet = (
     }
     world.notify((o) => o.launchFailed?.(region.name, request.groupName))
   } else {
-    const fraction = region.groups.get(request.groupName)?.unhealthyReplacementFraction ?? 0
+    const fraction = group?.unhealthyReplacementFraction ?? 0
     const instance = launchInstance(world, region, {
       type: chosen.override.instanceType,
       zone: chosen.zone,
@@ -127,7 +154,9 @@ export const createFleet = (
       costGroup: request.groupName,
       origin: 'spotswap',
       // Drawn only for groups that ask for broken images, so other scenarios' runs stay as they were.
-      neverHealthy: fraction > 0 && world.random.health.chance(fraction),
+      neverHealthy:
+        neverBoots(world, group?.image, chosen.override.instanceType) ||
+        (fraction > 0 && world.random.health.chance(fraction)),
     })
     result = {
       ok: true,

@@ -98,6 +98,15 @@ export interface SimGroup {
   readonly trafficSources: TrafficSources
   /** The share of the instances spotswap launches for it that never turn healthy. */
   readonly unhealthyReplacementFraction: number
+  /** What its AMI carries: a launch of a type needing more is refused or never boots (fleet.ts). */
+  readonly image: SimImage
+}
+
+export interface SimImage {
+  /** The AMI's EnaSupport attribute. */
+  readonly enaSupport: boolean
+  /** Whether it boots with EBS volumes as NVMe devices (DescribeImages does not say). */
+  readonly nvmeDrivers: boolean
 }
 
 export interface SimReplacement {

@@ -49,6 +49,17 @@ export interface GroupConfig {
    * them (its bootstrap or deployment gate never runs). Off by default: such groups are skipped.
    */
   readonly ignoreLaunchHooks: boolean
+  /**
+   * The group's image has ENA and NVMe drivers: a Xen type may be replaced by a Nitro one. Off by default:
+   * an image without NVMe drivers launches on Nitro and never boots, and nothing in the API tells.
+   */
+  readonly allowXenToNitro: boolean
+  /** A GPU type may be replaced by one with another GPU model. Off by default: CUDA code may not run. */
+  readonly allowGpuModelChange: boolean
+  /** An Intel type may be replaced by an AMD one and back (flagged). On by default: same instruction set. */
+  readonly allowCpuVendorChange: boolean
+  /** A type may be replaced by one of another generation (flagged). On by default. */
+  readonly allowGenerationChange: boolean
 }
 
 export interface GlobalConfig {

@@ -127,6 +127,25 @@ export const GROUP_SETTINGS = [
     defaultRaw: DEFAULT_CHEAPER_POOL_MIN_SAVING_PERCENTAGE,
     parse: parseDecimal(0, 100),
   }),
+  setting({ key: 'allowXenToNitro', env: 'ALLOW_XEN_TO_NITRO', defaultRaw: 'false', parse: parseBoolean }),
+  setting({
+    key: 'allowGpuModelChange',
+    env: 'ALLOW_GPU_MODEL_CHANGE',
+    defaultRaw: 'false',
+    parse: parseBoolean,
+  }),
+  setting({
+    key: 'allowCpuVendorChange',
+    env: 'ALLOW_CPU_VENDOR_CHANGE',
+    defaultRaw: 'true',
+    parse: parseBoolean,
+  }),
+  setting({
+    key: 'allowGenerationChange',
+    env: 'ALLOW_GENERATION_CHANGE',
+    defaultRaw: 'true',
+    parse: parseBoolean,
+  }),
 ] as const
 
 export const groupTagName = (envName: string): string => `${GROUP_TAG_PREFIX}${envName.toLowerCase()}`

@@ -5,7 +5,7 @@
 
 import type { GroupConfig } from '../config/config.ts'
 import { matchesGlob } from '../config/glob.ts'
-import type { InstanceTypeInfo, SpotPriceBook } from '../types.ts'
+import type { CandidateFlag, InstanceTypeInfo, SpotPriceBook } from '../types.ts'
 
 export interface SelectionContext {
   readonly original: InstanceTypeInfo
@@ -95,6 +95,80 @@ const acceleratorFits = (candidate: InstanceTypeInfo, original: InstanceTypeInfo
   )
 }
 
+/** The GPU model a type carries (`V100`, `A10G`); undefined when it has none or AWS names none. */
+const gpuModelOf = (info: InstanceTypeInfo): string | undefined =>
+  info.accelerator?.kind === 'gpu' ? info.accelerator.model?.toLowerCase() : undefined
+
+/**
+ * CUDA code built for one GPU model (compute capability, memory size) can fail on another: a type with a
+ * GPU is replaced by the same model unless the group allows a change or its allow list names the family.
+ */
+const gpuModelFits = (candidate: InstanceTypeInfo, ctx: SelectionContext): boolean => {
+  const wanted = gpuModelOf(ctx.original)
+  return (
+    wanted === undefined ||
+    gpuModelOf(candidate) === wanted ||
+    ctx.config.allowGpuModelChange ||
+    explicitlyAllowed(candidate, ctx)
+  )
+}
+
+// What the group's image carries is known only by what the instance being replaced proves: it booted from
+// it. A type that needs more than that (ENA, NVMe drivers, a boot mode) is kept out unless the group says
+// its image is ready for Nitro.
+
+/**
+ * EC2 refuses to launch a type that requires ENA from an image without `EnaSupport`
+ * (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/enhanced-networking-ena.html).
+ */
+const enaFits = (candidate: InstanceTypeInfo, ctx: SelectionContext): boolean =>
+  candidate.platform.enaSupport !== 'required' ||
+  ctx.original.platform.enaSupport === 'required' ||
+  ctx.config.allowXenToNitro
+
+/**
+ * A Nitro type exposes EBS volumes as NVMe devices: an image without NVMe drivers launches and never boots
+ * (https://docs.aws.amazon.com/ebs/latest/userguide/nvme-ebs-volumes.html), and DescribeImages does not say.
+ */
+const nvmeFits = (candidate: InstanceTypeInfo, ctx: SelectionContext): boolean =>
+  candidate.platform.ebsNvmeSupport !== 'required' ||
+  ctx.original.platform.ebsNvmeSupport === 'required' ||
+  ctx.config.allowXenToNitro
+
+/**
+ * The image boots in one of the modes its current type supports, and which one is not known here: the
+ * candidate must support them all. A type reporting none is trusted with nothing
+ * (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/ami-boot.html).
+ */
+const bootModeFits = (candidate: InstanceTypeInfo, ctx: SelectionContext): boolean => {
+  for (const mode of ctx.original.platform.bootModes) {
+    if (!candidate.platform.bootModes.includes(mode)) return false
+  }
+  return true
+}
+
+const cpuVendorChanges = (candidate: InstanceTypeInfo, original: InstanceTypeInfo): boolean =>
+  candidate.platform.cpuManufacturer !== original.platform.cpuManufacturer
+
+const generationChanges = (candidate: InstanceTypeInfo, original: InstanceTypeInfo): boolean =>
+  generationOf(candidate.name) !== generationOf(original.name)
+
+const NO_FLAGS: readonly CandidateFlag[] = []
+
+/** The flags of a candidate that passed the filters; one shared empty list for most. */
+export const flagsOf = (
+  candidate: InstanceTypeInfo,
+  original: InstanceTypeInfo,
+): readonly CandidateFlag[] => {
+  const vendor = cpuVendorChanges(candidate, original)
+  const generation = generationChanges(candidate, original)
+  if (!vendor && !generation) return NO_FLAGS
+  const flags: CandidateFlag[] = []
+  if (vendor) flags.push('cpu-vendor-change')
+  if (generation) flags.push('generation-change')
+  return flags
+}
+
 export const FILTERS: readonly CandidateFilter[] = [
   { name: 'spot-offered', readsPrice: true, keep: (c, _ctx, spot) => c.spotSupported && spot !== undefined },
   { name: 'architecture', keep: (c, ctx) => archFamily(c) === archFamily(ctx.original) },
@@ -116,6 +190,18 @@ export const FILTERS: readonly CandidateFilter[] = [
   {
     name: 'accelerator',
     keep: (c, ctx) => acceleratorFits(c, ctx.original) || explicitlyAllowed(c, ctx),
+  },
+  { name: 'gpu-model', keep: (c, ctx) => gpuModelFits(c, ctx) },
+  { name: 'hypervisor', keep: (c, ctx) => nvmeFits(c, ctx) },
+  { name: 'ena', keep: (c, ctx) => enaFits(c, ctx) },
+  { name: 'boot-mode', keep: (c, ctx) => bootModeFits(c, ctx) },
+  {
+    name: 'cpu-vendor',
+    keep: (c, ctx) => ctx.config.allowCpuVendorChange || !cpuVendorChanges(c, ctx.original),
+  },
+  {
+    name: 'generation-change',
+    keep: (c, ctx) => ctx.config.allowGenerationChange || !generationChanges(c, ctx.original),
   },
   {
     // Previous-generation types only replace previous-generation ones, and never with an older generation.

@@ -13,7 +13,11 @@ export interface FleetChoices {
 }
 
 const toOverrides = (choices: readonly RankedCandidate[], subnetId: string | undefined): FleetOverride[] =>
-  choices.map((c, priority) => ({ instanceType: c.instanceType, subnetId, zone: c.zone, priority }))
+  choices.map((c, priority) =>
+    c.flags.length === 0
+      ? { instanceType: c.instanceType, subnetId, zone: c.zone, priority }
+      : { instanceType: c.instanceType, subnetId, zone: c.zone, priority, flags: c.flags },
+  )
 
 /**
  * The overrides of the best candidates as they rank, by ranking and subnet. Most launches of a run offer

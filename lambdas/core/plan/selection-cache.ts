@@ -30,6 +30,10 @@ const settingsKeyOf = (config: GroupConfig): string =>
     config.disallowedInstanceTypes,
     config.onDemandPriceMultiplier,
     config.prioritizedInstanceTypesBias,
+    config.allowXenToNitro,
+    config.allowGpuModelChange,
+    config.allowCpuVendorChange,
+    config.allowGenerationChange,
   ])
 
 /** The selection for a type in a zone, shared by the groups of a run that agree on the settings. */

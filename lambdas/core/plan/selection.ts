@@ -5,9 +5,9 @@
  */
 
 import type { GroupConfig } from '../config/config.ts'
-import type { Catalog, InstanceTypeInfo } from '../types.ts'
+import type { CandidateFlag, Catalog, InstanceTypeInfo } from '../types.ts'
 import { poolKey } from '../types.ts'
-import { type CandidateFilter, FILTERS, generationOf, type SelectionContext } from './filters.ts'
+import { type CandidateFilter, FILTERS, flagsOf, generationOf, type SelectionContext } from './filters.ts'
 import { memoized, newMap } from './memo.ts'
 import { spotPricesIn } from './prices.ts'
 import type { WorkMeter } from './work-budget.ts'
@@ -19,6 +19,8 @@ export interface RankedCandidate {
   readonly pool: string
   readonly spotPriceUsd: number
   readonly info: InstanceTypeInfo
+  /** What replacing the original with it changes that the filters let through (shown by `plan`). */
+  readonly flags: readonly CandidateFlag[]
 }
 
 export interface Selection {
@@ -53,7 +55,14 @@ const NONE = FILTERS.length
 /** What the filters that read no price depend on besides the candidate and the original type. */
 const listKeys = new WeakMap<GroupConfig, string>()
 const listKeyOf = (config: GroupConfig): string =>
-  JSON.stringify([config.allowedInstanceTypes, config.disallowedInstanceTypes])
+  JSON.stringify([
+    config.allowedInstanceTypes,
+    config.disallowedInstanceTypes,
+    config.allowXenToNitro,
+    config.allowGpuModelChange,
+    config.allowCpuVendorChange,
+    config.allowGenerationChange,
+  ])
 
 /** A catalogue type and the position of the first filter reading no price that refuses it (NONE: none). */
 interface Verdict {
@@ -177,6 +186,7 @@ export const selectCandidates = (catalog: Catalog, ctx: SelectionContext, meter?
       pool: poolKey(verdict.info.name, ctx.zone),
       spotPriceUsd,
       info: verdict.info,
+      flags: flagsOf(verdict.info, ctx.original),
     })
   }
   // Charged once: a selection has no effect but its answer, so the budget runs out in the same one.

@@ -24,6 +24,10 @@ const GLOBAL_ENV = {
   REBALANCE_ACTION: 'ignore',
   CHEAPER_POOL_MIN_SAVING_PERCENTAGE: '20',
   IGNORE_LAUNCH_HOOKS: 'true',
+  ALLOW_XEN_TO_NITRO: 'true',
+  ALLOW_GPU_MODEL_CHANGE: 'true',
+  ALLOW_CPU_VENDOR_CHANGE: 'false',
+  ALLOW_GENERATION_CHANGE: 'false',
 }
 const globalDefaults = (): GroupConfig => parseGlobalConfig(GLOBAL_ENV).config.defaults
 
@@ -51,6 +55,10 @@ const GOOD: readonly [env: string, raw: string, parsed: unknown][] = [
   ['REBALANCE_ACTION', 'detach', 'detach'],
   ['CHEAPER_POOL_MIN_SAVING_PERCENTAGE', '25', 25],
   ['IGNORE_LAUNCH_HOOKS', 'TRUE', true],
+  ['ALLOW_XEN_TO_NITRO', 'true', true],
+  ['ALLOW_GPU_MODEL_CHANGE', 'true', true],
+  ['ALLOW_CPU_VENDOR_CHANGE', 'false', false],
+  ['ALLOW_GENERATION_CHANGE', 'false', false],
 ]
 
 describe('GROUP_SETTINGS', () => {
@@ -80,6 +88,10 @@ describe('GROUP_SETTINGS', () => {
       rebalanceAction: 'replace',
       cheaperPoolMinSavingPercentage: 10,
       ignoreLaunchHooks: false,
+      allowXenToNitro: false,
+      allowGpuModelChange: false,
+      allowCpuVendorChange: true,
+      allowGenerationChange: true,
     })
   })
 
@@ -181,6 +193,10 @@ const BAD: readonly BadValue[] = [
   ...refused('REBALANCE_ACTION', /one of replace, detach, ignore/, 'ignore')('sometimes'),
   ...refused('CHEAPER_POOL_MIN_SAVING_PERCENTAGE', /a number from 0 to 100/, '20')('-5', '101', '10%', ''),
   ...refused('IGNORE_LAUNCH_HOOKS', /true or false/, 'true')('yes', '1', 'on'),
+  ...refused('ALLOW_XEN_TO_NITRO', /true or false/, 'true')('yes'),
+  ...refused('ALLOW_GPU_MODEL_CHANGE', /true or false/, 'true')('1'),
+  ...refused('ALLOW_CPU_VENDOR_CHANGE', /true or false/, 'false')('no'),
+  ...refused('ALLOW_GENERATION_CHANGE', /true or false/, 'false')('off'),
 ]
 
 /** A valid tag for a different setting, to show it still applies next to a bad one. */

@@ -18,6 +18,7 @@ const rankedOf = (count: number): RankedCandidate[] =>
     pool: poolKey(info.name, ZONE),
     spotPriceUsd: 0.01 * (i + 1),
     info,
+    flags: [],
   }))
 
 const types = (choices: ReturnType<typeof fleetChoices>): string[] =>
@@ -31,6 +32,15 @@ describe('fleetChoices', () => {
     expect(choices.overrides).toEqual(
       ranked.map((c, priority) => ({ instanceType: c.instanceType, subnetId: SUBNET, zone: ZONE, priority })),
     )
+  })
+
+  it("carries a candidate's flags on its override, and none on an unflagged one", () => {
+    const [plain, flagged] = rankedOf(2)
+    if (plain === undefined || flagged === undefined) throw new Error('two candidates expected')
+    const ranked = [plain, { ...flagged, flags: ['cpu-vendor-change', 'generation-change'] as const }]
+    const [first, second] = fleetChoices(ranked, new Map(), 9, 1 / 3, SUBNET).overrides
+    expect(first).not.toHaveProperty('flags')
+    expect(second?.flags).toEqual(['cpu-vendor-change', 'generation-change'])
   })
 
   it(`offers at most ${MAX_FLEET_OVERRIDES} candidates`, () => {

@@ -84,8 +84,9 @@ describe('selectCandidates on real May-2022 us-east-1a prices', () => {
   it('never gives a g4dn.xlarge a t2.xlarge, only NVIDIA GPU types with at least one GPU', () => {
     expect(cheapestByVcpuAndMemory('g4dn.xlarge')).toBe('t2.xlarge')
     const selection = select('g4dn.xlarge')
-    expect(ranked(selection)).toEqual(['g4dn.2xlarge', 'g5.4xlarge'])
+    expect(ranked(selection)).toEqual(['g4dn.2xlarge'])
     expect(selection.rejected.has('t2.xlarge')).toBe(true)
+    expect(selection.rejected.get('g5.4xlarge')).toBe('gpu-model')
     for (const { info: candidate } of selection.ranked) {
       expect(candidate.accelerator).toMatchObject({ kind: 'gpu', manufacturer: 'NVIDIA' })
       expect(candidate.accelerator?.count).toBeGreaterThanOrEqual(1)
@@ -111,7 +112,7 @@ describe('each filter, with real instance types', () => {
     ['m5.large', 't4g.large', 'architecture', 'arm64 for x86_64'],
     ['m5.large', 'm6g.large', 'architecture', 'arm64 for x86_64'],
     ['m6g.large', 'm5.large', 'architecture', 'x86_64 for arm64'],
-    ['t2.micro', 't3.micro', 'kept', 'i386/x86_64 and x86_64 are one family'],
+    ['t2.micro', 't3.micro', 'hypervisor', 'i386/x86_64 and x86_64 are one family; Nitro is not Xen'],
     ['m5.metal', 'm5zn.metal', 'vcpus', '48 vCPUs for 96'],
     ['m4.large', 'm3.large', 'memory', '7.5 GiB for 8 GiB'],
     ['m5d.large', 'm5.large', 'instance-storage', 'no disk for one NVMe SSD'],
@@ -120,7 +121,8 @@ describe('each filter, with real instance types', () => {
     ['m5d.4xlarge', 'm6id.4xlarge', 'instance-storage', 'one disk for two'],
     ['m5d.large', 'm5ad.large', 'kept', 'the same disk'],
     ['m5d.large', 'c5d.xlarge', 'kept', 'a larger SSD'],
-    ['i3.large', 'i3en.large', 'kept', 'a larger SSD'],
+    ['i3.large', 'i3.xlarge', 'kept', 'a larger SSD'],
+    ['i3en.large', 'm5d.xlarge', 'instance-storage', 'a 150 GB disk for a 1,250 GB one'],
     ['m5d.4xlarge', 'r5d.4xlarge', 'kept', 'as many disks of the same size'],
     ['m5.large', 'm4.large', 'ebs-throughput', '56 MB/s for 81 MB/s'],
     ['g4dn.xlarge', 'g4ad.xlarge', 'ebs-throughput', '50 MB/s for 119 MB/s'],
@@ -131,7 +133,7 @@ describe('each filter, with real instance types', () => {
     ['m5.large', 't3.large', 'burstable', 'burstable for a fixed-performance type'],
     ['m5.large', 't3a.large', 'burstable', 'burstable for a fixed-performance type'],
     ['m6g.large', 't4g.large', 'burstable', 'burstable for a fixed-performance type'],
-    ['t2.large', 't3.large', 'kept', 'burstable for burstable'],
+    ['t3.large', 't3a.large', 'kept', 'burstable for burstable'],
     ['g4dn.xlarge', 'g4ad.4xlarge', 'accelerator', 'an AMD GPU for an NVIDIA one'],
     ['g4dn.xlarge', 'f1.2xlarge', 'accelerator', 'an FPGA for a GPU'],
     ['g4dn.xlarge', 'm5d.xlarge', 'accelerator', 'no GPU for a GPU'],
@@ -139,10 +141,24 @@ describe('each filter, with real instance types', () => {
     ['m5.large', 'g4dn.xlarge', 'accelerator', 'a GPU nobody asked for'],
     ['m5.large', 'inf1.xlarge', 'accelerator', 'an Inferentia chip nobody asked for'],
     ['g4dn.xlarge', 'g4dn.2xlarge', 'kept', 'the same GPU'],
-    ['g4dn.12xlarge', 'g5.12xlarge', 'kept', 'as many NVIDIA GPUs'],
-    ['m5.large', 'm4.xlarge', 'generation', 'previous generation 4 for (moto: previous) generation 5'],
+    ['g4dn.12xlarge', 'g4dn.metal', 'bare-metal', 'bare metal with more GPUs'],
+    ['g4dn.12xlarge', 'g5.12xlarge', 'gpu-model', 'A10G GPUs for T4 ones'],
+    ['p3.2xlarge', 'g5.4xlarge', 'gpu-model', 'an A10G for a V100'],
+    ['p3.2xlarge', 'p3.8xlarge', 'kept', 'more V100s'],
+    ['m4.large', 'm5.large', 'hypervisor', 'Nitro (EBS as NVMe) for Xen'],
+    ['m4.large', 'm5d.large', 'hypervisor', 'Nitro (EBS as NVMe) for Xen'],
+    ['t2.large', 't3.large', 'hypervisor', 'Nitro (EBS as NVMe) for Xen'],
+    ['m4.large', 'm4.xlarge', 'kept', 'Xen for Xen'],
+    ['m5.large', 'm6i.large', 'kept', 'Nitro for Nitro'],
+    ['m5.large', 'm5.metal', 'bare-metal', 'bare metal (no hypervisor)'],
+    ['c4.large', 'c4.xlarge', 'kept', 'no ENA for no ENA'],
+    ['c4.large', 'p3.2xlarge', 'accelerator', 'a GPU nobody asked for'],
+    ['m6g.large', 'm7g.large', 'kept', 'UEFI for UEFI'],
+    ['m5.large', 'm4.xlarge', 'boot-mode', 'legacy BIOS only, for a type that also boots UEFI images'],
+    ['m5.large', 'm5a.large', 'kept', 'AMD for Intel (flagged, allowed by default)'],
+
     ['m4.large', 'm3.xlarge', 'generation', 'previous generation 3 for previous generation 4'],
-    ['m4.large', 'm5.large', 'kept', 'a newer previous-generation type'],
+    ['c4.large', 'm4.xlarge', 'kept', 'a previous-generation type no older'],
     ['m5.large', 'm6i.large', 'kept', 'a newer previous-generation type'],
     ['m5a.large', 'm5.large', 'generation', 'a previous-generation type for a current one'],
     ['m5.large', 'm5a.large', 'kept', 'a current type for a previous-generation one'],
@@ -299,13 +315,100 @@ describe('allow and deny lists', () => {
     [['t*'], 't3.large', 'burstable', 'a family wildcard names no family'],
     [['g4dn.*'], 'g4dn.xlarge', 'kept', 'a named GPU family'],
     [['*'], 'g4dn.xlarge', 'accelerator', '* names nothing'],
-    [['m4.*'], 'm4.xlarge', 'kept', 'a named previous-generation family'],
-    [['*.xlarge'], 'm4.xlarge', 'generation', 'a size pattern names no family'],
+    [['m4.*'], 'm4.xlarge', 'boot-mode', 'naming never relaxes the boot mode'],
     [['t4g.*'], 't4g.large', 'architecture', 'naming never relaxes the architecture'],
     [['m5.metal'], 'm5.metal', 'bare-metal', 'naming never relaxes bare metal'],
     [['m5d.*'], 'm5d.large', 'kept', 'instance storage is never a reason to refuse more'],
   ])('allow %j for an m5.large: %s is %s (%s)', (allowed, candidate, expected) => {
     expect(verdict('m5.large', candidate, { config: { allowedInstanceTypes: allowed } })).toBe(expected)
+  })
+})
+
+describe('substitutions that can break a workload', () => {
+  it('lets a named previous-generation family cross the generation filter: m3.* for an m4.large', () => {
+    expect(verdict('m4.large', 'm3.xlarge')).toBe('generation')
+    expect(verdict('m4.large', 'm3.xlarge', { config: { allowedInstanceTypes: ['m3.*'] } })).toBe('kept')
+    expect(verdict('m4.large', 'm3.xlarge', { config: { allowedInstanceTypes: ['*.xlarge'] } })).toBe(
+      'generation',
+    )
+  })
+
+  it.each([
+    ['m4.large', 'm5.large'],
+    ['m4.large', 'm5d.large'],
+    ['t2.large', 't3.large'],
+  ])('moves a Xen %s to a Nitro or ENA-only %s only with ALLOW_XEN_TO_NITRO', (original, candidate) => {
+    expect(verdict(original, candidate)).not.toBe('kept')
+    expect(verdict(original, candidate, { config: { allowXenToNitro: true } })).toBe('kept')
+  })
+
+  it('moves a p3.2xlarge (V100) to a g5.4xlarge (A10G) only with ALLOW_GPU_MODEL_CHANGE (and Nitro allowed)', () => {
+    expect(verdict('p3.2xlarge', 'g5.4xlarge', { config: { allowXenToNitro: true } })).toBe('gpu-model')
+    expect(verdict('p3.2xlarge', 'g5.4xlarge', { config: { allowGpuModelChange: true } })).toBe('hypervisor')
+    expect(
+      verdict('p3.2xlarge', 'g5.4xlarge', { config: { allowGpuModelChange: true, allowXenToNitro: true } }),
+    ).toBe('kept')
+  })
+
+  it('lets an allow list naming a GPU family change the GPU model: g5.* for a g4dn.xlarge', () => {
+    expect(verdict('g4dn.xlarge', 'g5.4xlarge')).toBe('gpu-model')
+    expect(verdict('g4dn.xlarge', 'g5.4xlarge', { config: { allowedInstanceTypes: ['g5.*'] } })).toBe('kept')
+    expect(verdict('g4dn.xlarge', 'g5.4xlarge', { config: { allowedInstanceTypes: ['*'] } })).toBe(
+      'gpu-model',
+    )
+  })
+
+  it('refuses a type requiring ENA for one that does not, unless the image is said to be ready for Nitro', () => {
+    // Every catalogue type requiring ENA also needs NVMe drivers (hypervisor comes first): a Xen type
+    // requiring ENA stands for the image attribute EC2 checks at launch.
+    const ena = FILTERS.find((filter) => filter.name === 'ena')
+    const xenWithEna = {
+      ...info('m4.xlarge'),
+      platform: { ...info('m4.xlarge').platform, enaSupport: 'required' as const },
+    }
+    expect(ena?.keep(xenWithEna, contextFor('m4.large'), undefined)).toBe(false)
+    expect(
+      ena?.keep(xenWithEna, contextFor('m4.large', { config: { allowXenToNitro: true } }), undefined),
+    ).toBe(true)
+    expect(ena?.keep(info('m6i.large'), contextFor('m5.large'), undefined)).toBe(true)
+    expect(ena?.keep(info('m4.xlarge'), contextFor('m4.large'), undefined)).toBe(true)
+  })
+
+  it('refuses a boot mode the image may need whatever the settings', () => {
+    const all = { allowXenToNitro: true, allowGpuModelChange: true }
+    expect(verdict('m5.large', 'm4.xlarge', { config: all })).toBe('boot-mode')
+  })
+
+  it('flags an Intel to AMD move and refuses it with ALLOW_CPU_VENDOR_CHANGE=false', () => {
+    const kept = select('m5.large', { spotPrices: flatPrices() }).ranked
+    expect(kept.find((c) => c.instanceType === 'm5a.large')?.flags).toEqual(['cpu-vendor-change'])
+    expect(kept.find((c) => c.instanceType === 'm5n.large')?.flags).toEqual([])
+    expect(verdict('m5.large', 'm5a.large', { config: { allowCpuVendorChange: false } })).toBe('cpu-vendor')
+    expect(verdict('m5.large', 'm5n.large', { config: { allowCpuVendorChange: false } })).toBe('kept')
+  })
+
+  it('flags a generation change and refuses it with ALLOW_GENERATION_CHANGE=false', () => {
+    const kept = select('m5.large', { spotPrices: flatPrices() }).ranked
+    expect(kept.find((c) => c.instanceType === 'm6i.large')?.flags).toEqual(['generation-change'])
+    expect(kept.find((c) => c.instanceType === 'm6a.large')?.flags).toEqual([
+      'cpu-vendor-change',
+      'generation-change',
+    ])
+    expect(verdict('m5.large', 'm6i.large', { config: { allowGenerationChange: false } })).toBe(
+      'generation-change',
+    )
+    expect(verdict('m5.large', 'm5n.large', { config: { allowGenerationChange: false } })).toBe('kept')
+  })
+
+  it('keeps verdicts apart by these settings: a refusal is not remembered for a group that allows it', () => {
+    const spotPrices = flatPrices()
+    expect(select('m4.large', { spotPrices }).rejected.get('m5.large')).toBe('hypervisor')
+    expect(ranked(select('m4.large', { spotPrices, config: { allowXenToNitro: true } }))).toContain(
+      'm5.large',
+    )
+    expect(
+      select('m5.large', { spotPrices, config: { allowCpuVendorChange: false } }).rejected.get('m5a.large'),
+    ).toBe('cpu-vendor')
   })
 })
 

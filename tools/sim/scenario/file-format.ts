@@ -68,6 +68,7 @@ export interface GroupFile {
   readonly desiredSchedule?: readonly (readonly [string, number])[]
   readonly loadBalancers?: readonly LoadBalancerFile[]
   readonly unhealthyReplacementFraction?: number
+  readonly image?: { readonly enaSupport?: boolean; readonly nvmeDrivers?: boolean }
   readonly launchHook?: boolean
   readonly suspendedProcesses?: readonly string[]
   readonly capacityRebalance?: boolean

@@ -67,6 +67,7 @@ export const parseGroup = (
     desiredSchedule: parseSchedule(problems, at('desiredSchedule'), file),
     loadBalancers: (file.loadBalancers ?? []).map(parseLoadBalancer),
     unhealthyReplacementFraction: file.unhealthyReplacementFraction ?? 0,
+    image: { enaSupport: file.image?.enaSupport ?? true, nvmeDrivers: file.image?.nvmeDrivers ?? true },
     ...parseGroupFeatures(problems, path, file),
   }
 }

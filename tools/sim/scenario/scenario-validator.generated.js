@@ -9,7 +9,7 @@ const require = createRequire(import.meta.url)
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/spotswap/spotswap/scenarios/scenario.schema.json","description":"An offline AWS account for `spotswap simulate`: regions, Auto Scaling groups, spot prices and capacity, the engine's environment, and what happens over time. Times are ISO 8601 with a zone. The same seed gives the same report, byte for byte. See docs/simulator.md.","type":"object","additionalProperties":false,"required":["name","seed","start","durationHours","scheduleMinutes","regions"],"properties":{"$schema":{"type":"string"},"name":{"type":"string","minLength":1,"description":"Named in the report."},"description":{"type":"string","minLength":1},"seed":{"type":"integer","minimum":0,"maximum":4294967295,"description":"Seeds every random choice (faults, interruption victims, scale-in victims, backoff jitter)."},"start":{"$ref":"#/$defs/time","description":"When simulated time starts. The embedded spot prices are those of 2022-05-31 18:00Z-24:00Z; later, each pool keeps its last price."},"durationHours":{"type":"number","exclusiveMinimum":0,"maximum":8784},"scheduleMinutes":{"type":"integer","minimum":1,"maximum":1440,"description":"Minutes between replacer runs; also SCHEDULE_MINUTES unless env sets it."},"env":{"type":"object","description":"The replacer's and interruption handler's environment variables (TAG_FILTERS, MIN_ON_DEMAND_NUMBER, DRY_RUN, ...).","additionalProperties":{"type":"string","title":"a string (environment variables are strings)"}},"regions":{"type":"object","title":"an object of at least one region","minProperties":1,"propertyNames":{"$ref":"#/$defs/regionName"},"additionalProperties":{"$ref":"#/$defs/region"}},"faults":{"type":"object","additionalProperties":false,"properties":{"apiErrorRate":{"type":"number","minimum":0,"maximum":1,"default":0,"description":"Probability that an API request fails with a server-side error (as seen after the SDK's retries)."},"throttle":{"type":"boolean","default":true,"description":"Apply EC2's published API token buckets, with the SDK's retries and backoff."},"crashRate":{"type":"number","minimum":0,"maximum":1,"default":0,"description":"Probability that the calling Lambda process dies at an API request (half before it takes effect, half after)."}}},"interruptions":{"type":"array","description":"Scripted spot interruptions: at `at`, EC2 warns `count` in-service spot members of `group` and interrupts them two minutes later.","items":{"type":"object","additionalProperties":false,"required":["at","group","count"],"properties":{"at":{"$ref":"#/$defs/time"},"group":{"type":"string","minLength":1},"count":{"type":"integer","minimum":1,"maximum":10000}}}}},"$defs":{"time":{"type":"string","title":"an ISO 8601 time with a zone, e.g. \"2022-05-31T18:00:00Z\"","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$"},"price":{"type":"number","exclusiveMinimum":0,"maximum":1000},"regionName":{"type":"string","title":"a region name such as \"us-east-1\"","pattern":"^[a-z]{2}(-[a-z]+)+-\\d$"},"zoneName":{"type":"string","title":"a zone name such as \"us-east-1a\"","pattern":"^[a-z]{2}(-[a-z]+)+-\\d[a-z]$"},"poolKey":{"type":"string","title":"\"<instance type>/<zone>\"","pattern":"^[a-z0-9-]+\\.[a-z0-9-]+/[a-z]{2}(-[a-z]+)+-\\d[a-z]$"},"region":{"type":"object","additionalProperties":false,"required":["zones","groups"],"properties":{"zones":{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/$defs/zoneName"},"description":"The region's zones; every group spans all of them."},"spotPrices":{"type":"object","description":"Overrides of the embedded spot prices: type -> zone -> a constant USD/hour or [[time, price], ...] steps. A pool without a price is not offered as spot.","additionalProperties":{"type":"object","additionalProperties":{"if":{"type":"number"},"then":{"$ref":"#/$defs/price"},"else":{"type":"array","title":"a price in USD/hour or [[<ISO time>, <price>], ...]","minItems":1,"items":{"type":"array","title":"[<ISO time>, <price>]","prefixItems":[{"$ref":"#/$defs/time"},{"$ref":"#/$defs/price"}],"minItems":2,"maxItems":2}}}}},"capacity":{"type":"object","description":"Spot capacity per pool (`<type>/<zone>`). Pools not listed always have capacity.","propertyNames":{"$ref":"#/$defs/poolKey"},"additionalProperties":{"type":"object","if":{"required":["available"],"properties":{"available":true}},"then":{"additionalProperties":false,"properties":{"available":{"const":false,"title":"false (a pool with a trace is available when the trace says so)"}}},"else":{"type":"object","additionalProperties":false,"required":["trace"],"properties":{"trace":{"type":"string","minLength":1,"description":"An embedded trace name (e.g. preemption/1-node/aws-04-22-2023/us-west-2b_v100_1) or a file, relative to the scenario, in the spot-traces JSON format."},"startIndex":{"type":"integer","minimum":0,"default":0}}}}},"groups":{"type":"array","items":{"$ref":"#/$defs/group"}}}},"group":{"type":"object","additionalProperties":false,"required":["name","instanceType","min","max","desired"],"properties":{"name":{"type":"string","title":"a group name of 1 to 255 characters without ':'","pattern":"^[^:]{1,255}$","description":"Unique in the scenario."},"instanceType":{"type":"string","minLength":1,"description":"The type of its launch template or configuration; must be in the embedded catalogue with an on-demand price."},"min":{"type":"integer","minimum":0,"maximum":10000},"max":{"type":"integer","minimum":0,"maximum":10000},"desired":{"type":"integer","minimum":0,"maximum":10000},"tags":{"type":"object","description":"Group tags, all propagated at launch (spot-enabled, autospotting_* settings, ...).","propertyNames":{"type":"string","title":"a tag key of 1 to 128 characters","minLength":1,"maxLength":128},"additionalProperties":{"type":"string","maxLength":256}},"healthCheckGracePeriod":{"type":"integer","minimum":0,"maximum":86400,"default":300},"launch":{"enum":["template","configuration"],"default":"template"},"terminationHook":{"type":"boolean","default":false,"description":"An autoscaling:EC2_INSTANCE_TERMINATING hook that holds terminating instances for 90 s."},"protectedFromScaleIn":{"type":"integer","minimum":0,"default":0,"description":"The first n initial instances are protected from scale-in."},"terminationProtected":{"type":"integer","minimum":0,"default":0,"description":"The first n initial instances have API termination protection (DisableApiTermination)."},"desiredSchedule":{"type":"array","description":"The owner's scaling: [[time, desired], ...].","items":{"type":"array","title":"[<ISO time>, <desired>]","prefixItems":[{"$ref":"#/$defs/time"},{"type":"integer","minimum":0,"maximum":10000}],"minItems":2,"maxItems":2}},"loadBalancers":{"type":"array","maxItems":50,"description":"The group's target groups and classic load balancers. Auto Scaling registers a member when it is InService (attached instances at once); it serves once the health checks pass (interval × healthy threshold after it is registered and booted). Leaving the group (detach, termination) deregisters it: it drains for the deregistration delay.","items":{"$ref":"#/$defs/loadBalancer"}},"unhealthyReplacementFraction":{"type":"number","minimum":0,"maximum":1,"default":0,"description":"The share of the spot instances spotswap launches for the group that never pass a load balancer health check (a broken image), drawn from the scenario's seed. Only groups with load balancers can tell."},"launchHook":{"type":"boolean","default":false,"description":"An autoscaling:EC2_INSTANCE_LAUNCHING hook: members Auto Scaling launches wait 120 s in Pending:Wait; attached instances skip it."},"suspendedProcesses":{"type":"array","default":[],"uniqueItems":true,"description":"Auto Scaling processes suspended for the whole run. Launch stops launches, Terminate stops scale-in, AddToLoadBalancer stops registrations; the others are named only.","items":{"enum":["Launch","Terminate","AddToLoadBalancer","HealthCheck","ReplaceUnhealthy","AZRebalance","AlarmNotification","ScheduledActions","InstanceRefresh"]}},"capacityRebalance":{"type":"boolean","default":false,"description":"CapacityRebalance: Auto Scaling replaces a spot member given a rebalance recommendation or an interruption warning, and lets it go once the replacement is in service."},"warmPool":{"type":"object","additionalProperties":false,"required":["minSize"],"description":"A warm pool of stopped on-demand instances beside the group: not members, drawn on first when it scales out, refilled to minSize.","properties":{"minSize":{"type":"integer","minimum":0,"maximum":100}}},"instanceRefreshes":{"type":"array","default":[],"description":"When instance refreshes start: each is Pending for 60 s, then InProgress, replacing every member launched before it one at a time (the new one in service first), then Successful.","items":{"$ref":"#/$defs/time"}},"instanceRefreshesUnreadable":{"type":"boolean","default":false,"description":"DescribeInstanceRefreshes fails for the group with HTTP 500, as moto answers it."}}},"loadBalancer":{"type":"object","additionalProperties":false,"required":["type"],"properties":{"type":{"enum":["target-group","classic"],"description":"An Elastic Load Balancing v2 target group (DescribeTargetHealth) or a classic load balancer (DescribeInstanceHealth)."},"healthCheckIntervalSeconds":{"type":"integer","minimum":5,"maximum":300,"default":30},"healthyThreshold":{"type":"integer","minimum":2,"maximum":10,"description":"Consecutive successful health checks before a registered instance is healthy. Default: 5 for a target group, 10 for a classic load balancer (AWS's defaults)."},"deregistrationDelaySeconds":{"type":"integer","minimum":0,"maximum":3600,"default":300,"description":"How long a deregistered instance drains (a classic load balancer's connection draining timeout)."}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/spotswap/spotswap/scenarios/scenario.schema.json","description":"An offline AWS account for `spotswap simulate`: regions, Auto Scaling groups, spot prices and capacity, the engine's environment, and what happens over time. Times are ISO 8601 with a zone. The same seed gives the same report, byte for byte. See docs/simulator.md.","type":"object","additionalProperties":false,"required":["name","seed","start","durationHours","scheduleMinutes","regions"],"properties":{"$schema":{"type":"string"},"name":{"type":"string","minLength":1,"description":"Named in the report."},"description":{"type":"string","minLength":1},"seed":{"type":"integer","minimum":0,"maximum":4294967295,"description":"Seeds every random choice (faults, interruption victims, scale-in victims, backoff jitter)."},"start":{"$ref":"#/$defs/time","description":"When simulated time starts. The embedded spot prices are those of 2022-05-31 18:00Z-24:00Z; later, each pool keeps its last price."},"durationHours":{"type":"number","exclusiveMinimum":0,"maximum":8784},"scheduleMinutes":{"type":"integer","minimum":1,"maximum":1440,"description":"Minutes between replacer runs; also SCHEDULE_MINUTES unless env sets it."},"env":{"type":"object","description":"The replacer's and interruption handler's environment variables (TAG_FILTERS, MIN_ON_DEMAND_NUMBER, DRY_RUN, ...).","additionalProperties":{"type":"string","title":"a string (environment variables are strings)"}},"regions":{"type":"object","title":"an object of at least one region","minProperties":1,"propertyNames":{"$ref":"#/$defs/regionName"},"additionalProperties":{"$ref":"#/$defs/region"}},"faults":{"type":"object","additionalProperties":false,"properties":{"apiErrorRate":{"type":"number","minimum":0,"maximum":1,"default":0,"description":"Probability that an API request fails with a server-side error (as seen after the SDK's retries)."},"throttle":{"type":"boolean","default":true,"description":"Apply EC2's published API token buckets, with the SDK's retries and backoff."},"crashRate":{"type":"number","minimum":0,"maximum":1,"default":0,"description":"Probability that the calling Lambda process dies at an API request (half before it takes effect, half after)."}}},"interruptions":{"type":"array","description":"Scripted spot interruptions: at `at`, EC2 warns `count` in-service spot members of `group` and interrupts them two minutes later.","items":{"type":"object","additionalProperties":false,"required":["at","group","count"],"properties":{"at":{"$ref":"#/$defs/time"},"group":{"type":"string","minLength":1},"count":{"type":"integer","minimum":1,"maximum":10000}}}}},"$defs":{"time":{"type":"string","title":"an ISO 8601 time with a zone, e.g. \"2022-05-31T18:00:00Z\"","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$"},"price":{"type":"number","exclusiveMinimum":0,"maximum":1000},"regionName":{"type":"string","title":"a region name such as \"us-east-1\"","pattern":"^[a-z]{2}(-[a-z]+)+-\\d$"},"zoneName":{"type":"string","title":"a zone name such as \"us-east-1a\"","pattern":"^[a-z]{2}(-[a-z]+)+-\\d[a-z]$"},"poolKey":{"type":"string","title":"\"<instance type>/<zone>\"","pattern":"^[a-z0-9-]+\\.[a-z0-9-]+/[a-z]{2}(-[a-z]+)+-\\d[a-z]$"},"region":{"type":"object","additionalProperties":false,"required":["zones","groups"],"properties":{"zones":{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/$defs/zoneName"},"description":"The region's zones; every group spans all of them."},"spotPrices":{"type":"object","description":"Overrides of the embedded spot prices: type -> zone -> a constant USD/hour or [[time, price], ...] steps. A pool without a price is not offered as spot.","additionalProperties":{"type":"object","additionalProperties":{"if":{"type":"number"},"then":{"$ref":"#/$defs/price"},"else":{"type":"array","title":"a price in USD/hour or [[<ISO time>, <price>], ...]","minItems":1,"items":{"type":"array","title":"[<ISO time>, <price>]","prefixItems":[{"$ref":"#/$defs/time"},{"$ref":"#/$defs/price"}],"minItems":2,"maxItems":2}}}}},"capacity":{"type":"object","description":"Spot capacity per pool (`<type>/<zone>`). Pools not listed always have capacity.","propertyNames":{"$ref":"#/$defs/poolKey"},"additionalProperties":{"type":"object","if":{"required":["available"],"properties":{"available":true}},"then":{"additionalProperties":false,"properties":{"available":{"const":false,"title":"false (a pool with a trace is available when the trace says so)"}}},"else":{"type":"object","additionalProperties":false,"required":["trace"],"properties":{"trace":{"type":"string","minLength":1,"description":"An embedded trace name (e.g. preemption/1-node/aws-04-22-2023/us-west-2b_v100_1) or a file, relative to the scenario, in the spot-traces JSON format."},"startIndex":{"type":"integer","minimum":0,"default":0}}}}},"groups":{"type":"array","items":{"$ref":"#/$defs/group"}}}},"group":{"type":"object","additionalProperties":false,"required":["name","instanceType","min","max","desired"],"properties":{"name":{"type":"string","title":"a group name of 1 to 255 characters without ':'","pattern":"^[^:]{1,255}$","description":"Unique in the scenario."},"instanceType":{"type":"string","minLength":1,"description":"The type of its launch template or configuration; must be in the embedded catalogue with an on-demand price."},"min":{"type":"integer","minimum":0,"maximum":10000},"max":{"type":"integer","minimum":0,"maximum":10000},"desired":{"type":"integer","minimum":0,"maximum":10000},"tags":{"type":"object","description":"Group tags, all propagated at launch (spot-enabled, autospotting_* settings, ...).","propertyNames":{"type":"string","title":"a tag key of 1 to 128 characters","minLength":1,"maxLength":128},"additionalProperties":{"type":"string","maxLength":256}},"healthCheckGracePeriod":{"type":"integer","minimum":0,"maximum":86400,"default":300},"launch":{"enum":["template","configuration"],"default":"template"},"terminationHook":{"type":"boolean","default":false,"description":"An autoscaling:EC2_INSTANCE_TERMINATING hook that holds terminating instances for 90 s."},"protectedFromScaleIn":{"type":"integer","minimum":0,"default":0,"description":"The first n initial instances are protected from scale-in."},"terminationProtected":{"type":"integer","minimum":0,"default":0,"description":"The first n initial instances have API termination protection (DisableApiTermination)."},"desiredSchedule":{"type":"array","description":"The owner's scaling: [[time, desired], ...].","items":{"type":"array","title":"[<ISO time>, <desired>]","prefixItems":[{"$ref":"#/$defs/time"},{"type":"integer","minimum":0,"maximum":10000}],"minItems":2,"maxItems":2}},"loadBalancers":{"type":"array","maxItems":50,"description":"The group's target groups and classic load balancers. Auto Scaling registers a member when it is InService (attached instances at once); it serves once the health checks pass (interval × healthy threshold after it is registered and booted). Leaving the group (detach, termination) deregisters it: it drains for the deregistration delay.","items":{"$ref":"#/$defs/loadBalancer"}},"unhealthyReplacementFraction":{"type":"number","minimum":0,"maximum":1,"default":0,"description":"The share of the spot instances spotswap launches for the group that never pass a load balancer health check (a broken image), drawn from the scenario's seed. Only groups with load balancers can tell."},"image":{"type":"object","additionalProperties":false,"description":"What the group's AMI carries. EC2 refuses to launch a type that requires ENA from an image without EnaSupport (InvalidParameterCombination); a Nitro type shows EBS volumes as NVMe devices, so an image without NVMe drivers launches there and never passes a health check.","properties":{"enaSupport":{"type":"boolean","default":true,"description":"The AMI's EnaSupport attribute."},"nvmeDrivers":{"type":"boolean","default":true,"description":"Whether the image boots with EBS volumes as NVMe devices."}}},"launchHook":{"type":"boolean","default":false,"description":"An autoscaling:EC2_INSTANCE_LAUNCHING hook: members Auto Scaling launches wait 120 s in Pending:Wait; attached instances skip it."},"suspendedProcesses":{"type":"array","default":[],"uniqueItems":true,"description":"Auto Scaling processes suspended for the whole run. Launch stops launches, Terminate stops scale-in, AddToLoadBalancer stops registrations; the others are named only.","items":{"enum":["Launch","Terminate","AddToLoadBalancer","HealthCheck","ReplaceUnhealthy","AZRebalance","AlarmNotification","ScheduledActions","InstanceRefresh"]}},"capacityRebalance":{"type":"boolean","default":false,"description":"CapacityRebalance: Auto Scaling replaces a spot member given a rebalance recommendation or an interruption warning, and lets it go once the replacement is in service."},"warmPool":{"type":"object","additionalProperties":false,"required":["minSize"],"description":"A warm pool of stopped on-demand instances beside the group: not members, drawn on first when it scales out, refilled to minSize.","properties":{"minSize":{"type":"integer","minimum":0,"maximum":100}}},"instanceRefreshes":{"type":"array","default":[],"description":"When instance refreshes start: each is Pending for 60 s, then InProgress, replacing every member launched before it one at a time (the new one in service first), then Successful.","items":{"$ref":"#/$defs/time"}},"instanceRefreshesUnreadable":{"type":"boolean","default":false,"description":"DescribeInstanceRefreshes fails for the group with HTTP 500, as moto answers it."}}},"loadBalancer":{"type":"object","additionalProperties":false,"required":["type"],"properties":{"type":{"enum":["target-group","classic"],"description":"An Elastic Load Balancing v2 target group (DescribeTargetHealth) or a classic load balancer (DescribeInstanceHealth)."},"healthCheckIntervalSeconds":{"type":"integer","minimum":5,"maximum":300,"default":30},"healthyThreshold":{"type":"integer","minimum":2,"maximum":10,"description":"Consecutive successful health checks before a registered instance is healthy. Default: 5 for a target group, 10 for a classic load balancer (AWS's defaults)."},"deregistrationDelaySeconds":{"type":"integer","minimum":0,"maximum":3600,"default":300,"description":"How long a deregistered instance drains (a classic load balancer's connection draining timeout)."}}}}};
 const schema32 = {"type":"string","title":"an ISO 8601 time with a zone, e.g. \"2022-05-31T18:00:00Z\"","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$"};
 const schema33 = {"type":"string","title":"a region name such as \"us-east-1\"","pattern":"^[a-z]{2}(-[a-z]+)+-\\d$"};
 const func1 = Object.prototype.hasOwnProperty;
@@ -23,7 +23,7 @@ const schema39 = {"type":"string","title":"\"<instance type>/<zone>\"","pattern"
 const pattern6 = new RegExp("^[a-z]{2}(-[a-z]+)+-\\d[a-z]$", "u");
 const pattern8 = new RegExp("^[a-z0-9-]+\\.[a-z0-9-]+/[a-z]{2}(-[a-z]+)+-\\d[a-z]$", "u");
 const func0 = require("ajv/dist/runtime/equal").default;
-const schema40 = {"type":"object","additionalProperties":false,"required":["name","instanceType","min","max","desired"],"properties":{"name":{"type":"string","title":"a group name of 1 to 255 characters without ':'","pattern":"^[^:]{1,255}$","description":"Unique in the scenario."},"instanceType":{"type":"string","minLength":1,"description":"The type of its launch template or configuration; must be in the embedded catalogue with an on-demand price."},"min":{"type":"integer","minimum":0,"maximum":10000},"max":{"type":"integer","minimum":0,"maximum":10000},"desired":{"type":"integer","minimum":0,"maximum":10000},"tags":{"type":"object","description":"Group tags, all propagated at launch (spot-enabled, autospotting_* settings, ...).","propertyNames":{"type":"string","title":"a tag key of 1 to 128 characters","minLength":1,"maxLength":128},"additionalProperties":{"type":"string","maxLength":256}},"healthCheckGracePeriod":{"type":"integer","minimum":0,"maximum":86400,"default":300},"launch":{"enum":["template","configuration"],"default":"template"},"terminationHook":{"type":"boolean","default":false,"description":"An autoscaling:EC2_INSTANCE_TERMINATING hook that holds terminating instances for 90 s."},"protectedFromScaleIn":{"type":"integer","minimum":0,"default":0,"description":"The first n initial instances are protected from scale-in."},"terminationProtected":{"type":"integer","minimum":0,"default":0,"description":"The first n initial instances have API termination protection (DisableApiTermination)."},"desiredSchedule":{"type":"array","description":"The owner's scaling: [[time, desired], ...].","items":{"type":"array","title":"[<ISO time>, <desired>]","prefixItems":[{"$ref":"#/$defs/time"},{"type":"integer","minimum":0,"maximum":10000}],"minItems":2,"maxItems":2}},"loadBalancers":{"type":"array","maxItems":50,"description":"The group's target groups and classic load balancers. Auto Scaling registers a member when it is InService (attached instances at once); it serves once the health checks pass (interval × healthy threshold after it is registered and booted). Leaving the group (detach, termination) deregisters it: it drains for the deregistration delay.","items":{"$ref":"#/$defs/loadBalancer"}},"unhealthyReplacementFraction":{"type":"number","minimum":0,"maximum":1,"default":0,"description":"The share of the spot instances spotswap launches for the group that never pass a load balancer health check (a broken image), drawn from the scenario's seed. Only groups with load balancers can tell."},"launchHook":{"type":"boolean","default":false,"description":"An autoscaling:EC2_INSTANCE_LAUNCHING hook: members Auto Scaling launches wait 120 s in Pending:Wait; attached instances skip it."},"suspendedProcesses":{"type":"array","default":[],"uniqueItems":true,"description":"Auto Scaling processes suspended for the whole run. Launch stops launches, Terminate stops scale-in, AddToLoadBalancer stops registrations; the others are named only.","items":{"enum":["Launch","Terminate","AddToLoadBalancer","HealthCheck","ReplaceUnhealthy","AZRebalance","AlarmNotification","ScheduledActions","InstanceRefresh"]}},"capacityRebalance":{"type":"boolean","default":false,"description":"CapacityRebalance: Auto Scaling replaces a spot member given a rebalance recommendation or an interruption warning, and lets it go once the replacement is in service."},"warmPool":{"type":"object","additionalProperties":false,"required":["minSize"],"description":"A warm pool of stopped on-demand instances beside the group: not members, drawn on first when it scales out, refilled to minSize.","properties":{"minSize":{"type":"integer","minimum":0,"maximum":100}}},"instanceRefreshes":{"type":"array","default":[],"description":"When instance refreshes start: each is Pending for 60 s, then InProgress, replacing every member launched before it one at a time (the new one in service first), then Successful.","items":{"$ref":"#/$defs/time"}},"instanceRefreshesUnreadable":{"type":"boolean","default":false,"description":"DescribeInstanceRefreshes fails for the group with HTTP 500, as moto answers it."}}};
+const schema40 = {"type":"object","additionalProperties":false,"required":["name","instanceType","min","max","desired"],"properties":{"name":{"type":"string","title":"a group name of 1 to 255 characters without ':'","pattern":"^[^:]{1,255}$","description":"Unique in the scenario."},"instanceType":{"type":"string","minLength":1,"description":"The type of its launch template or configuration; must be in the embedded catalogue with an on-demand price."},"min":{"type":"integer","minimum":0,"maximum":10000},"max":{"type":"integer","minimum":0,"maximum":10000},"desired":{"type":"integer","minimum":0,"maximum":10000},"tags":{"type":"object","description":"Group tags, all propagated at launch (spot-enabled, autospotting_* settings, ...).","propertyNames":{"type":"string","title":"a tag key of 1 to 128 characters","minLength":1,"maxLength":128},"additionalProperties":{"type":"string","maxLength":256}},"healthCheckGracePeriod":{"type":"integer","minimum":0,"maximum":86400,"default":300},"launch":{"enum":["template","configuration"],"default":"template"},"terminationHook":{"type":"boolean","default":false,"description":"An autoscaling:EC2_INSTANCE_TERMINATING hook that holds terminating instances for 90 s."},"protectedFromScaleIn":{"type":"integer","minimum":0,"default":0,"description":"The first n initial instances are protected from scale-in."},"terminationProtected":{"type":"integer","minimum":0,"default":0,"description":"The first n initial instances have API termination protection (DisableApiTermination)."},"desiredSchedule":{"type":"array","description":"The owner's scaling: [[time, desired], ...].","items":{"type":"array","title":"[<ISO time>, <desired>]","prefixItems":[{"$ref":"#/$defs/time"},{"type":"integer","minimum":0,"maximum":10000}],"minItems":2,"maxItems":2}},"loadBalancers":{"type":"array","maxItems":50,"description":"The group's target groups and classic load balancers. Auto Scaling registers a member when it is InService (attached instances at once); it serves once the health checks pass (interval × healthy threshold after it is registered and booted). Leaving the group (detach, termination) deregisters it: it drains for the deregistration delay.","items":{"$ref":"#/$defs/loadBalancer"}},"unhealthyReplacementFraction":{"type":"number","minimum":0,"maximum":1,"default":0,"description":"The share of the spot instances spotswap launches for the group that never pass a load balancer health check (a broken image), drawn from the scenario's seed. Only groups with load balancers can tell."},"image":{"type":"object","additionalProperties":false,"description":"What the group's AMI carries. EC2 refuses to launch a type that requires ENA from an image without EnaSupport (InvalidParameterCombination); a Nitro type shows EBS volumes as NVMe devices, so an image without NVMe drivers launches there and never passes a health check.","properties":{"enaSupport":{"type":"boolean","default":true,"description":"The AMI's EnaSupport attribute."},"nvmeDrivers":{"type":"boolean","default":true,"description":"Whether the image boots with EBS volumes as NVMe devices."}}},"launchHook":{"type":"boolean","default":false,"description":"An autoscaling:EC2_INSTANCE_LAUNCHING hook: members Auto Scaling launches wait 120 s in Pending:Wait; attached instances skip it."},"suspendedProcesses":{"type":"array","default":[],"uniqueItems":true,"description":"Auto Scaling processes suspended for the whole run. Launch stops launches, Terminate stops scale-in, AddToLoadBalancer stops registrations; the others are named only.","items":{"enum":["Launch","Terminate","AddToLoadBalancer","HealthCheck","ReplaceUnhealthy","AZRebalance","AlarmNotification","ScheduledActions","InstanceRefresh"]}},"capacityRebalance":{"type":"boolean","default":false,"description":"CapacityRebalance: Auto Scaling replaces a spot member given a rebalance recommendation or an interruption warning, and lets it go once the replacement is in service."},"warmPool":{"type":"object","additionalProperties":false,"required":["minSize"],"description":"A warm pool of stopped on-demand instances beside the group: not members, drawn on first when it scales out, refilled to minSize.","properties":{"minSize":{"type":"integer","minimum":0,"maximum":100}}},"instanceRefreshes":{"type":"array","default":[],"description":"When instance refreshes start: each is Pending for 60 s, then InProgress, replacing every member launched before it one at a time (the new one in service first), then Successful.","items":{"$ref":"#/$defs/time"}},"instanceRefreshesUnreadable":{"type":"boolean","default":false,"description":"DescribeInstanceRefreshes fails for the group with HTTP 500, as moto answers it."}}};
 const schema42 = {"type":"object","additionalProperties":false,"required":["type"],"properties":{"type":{"enum":["target-group","classic"],"description":"An Elastic Load Balancing v2 target group (DescribeTargetHealth) or a classic load balancer (DescribeInstanceHealth)."},"healthCheckIntervalSeconds":{"type":"integer","minimum":5,"maximum":300,"default":30},"healthyThreshold":{"type":"integer","minimum":2,"maximum":10,"description":"Consecutive successful health checks before a registered instance is healthy. Default: 5 for a target group, 10 for a classic load balancer (AWS's defaults)."},"deregistrationDelaySeconds":{"type":"integer","minimum":0,"maximum":3600,"default":300,"description":"How long a deregistered instance drains (a classic load balancer's connection draining timeout)."}}};
 const pattern9 = new RegExp("^[^:]{1,255}$", "u");
 
@@ -780,10 +780,12 @@ vErrors.push(err61);
 errors++;
 }
 }
-if(data.launchHook !== undefined){
-let data23 = data.launchHook;
-if(typeof data23 !== "boolean"){
-const err62 = {instancePath:instancePath+"/launchHook",schemaPath:"#/properties/launchHook/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema40.properties.launchHook.type,parentSchema:schema40.properties.launchHook,data:data23};
+if(data.image !== undefined){
+let data23 = data.image;
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+for(const key4 in data23){
+if(!((key4 === "enaSupport") || (key4 === "nvmeDrivers"))){
+const err62 = {instancePath:instancePath+"/image",schemaPath:"#/properties/image/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema40.properties.image,data:data23};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -793,14 +795,10 @@ vErrors.push(err62);
 errors++;
 }
 }
-if(data.suspendedProcesses !== undefined){
-let data24 = data.suspendedProcesses;
-if(Array.isArray(data24)){
-const len3 = data24.length;
-for(let i2=0; i2<len3; i2++){
-let data25 = data24[i2];
-if(!(((((((((data25 === "Launch") || (data25 === "Terminate")) || (data25 === "AddToLoadBalancer")) || (data25 === "HealthCheck")) || (data25 === "ReplaceUnhealthy")) || (data25 === "AZRebalance")) || (data25 === "AlarmNotification")) || (data25 === "ScheduledActions")) || (data25 === "InstanceRefresh"))){
-const err63 = {instancePath:instancePath+"/suspendedProcesses/" + i2,schemaPath:"#/properties/suspendedProcesses/items/enum",keyword:"enum",params:{allowedValues: schema40.properties.suspendedProcesses.items.enum},message:"must be equal to one of the allowed values",schema:schema40.properties.suspendedProcesses.items.enum,parentSchema:schema40.properties.suspendedProcesses.items,data:data25};
+if(data23.enaSupport !== undefined){
+let data24 = data23.enaSupport;
+if(typeof data24 !== "boolean"){
+const err63 = {instancePath:instancePath+"/image/enaSupport",schemaPath:"#/properties/image/properties/enaSupport/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema40.properties.image.properties.enaSupport.type,parentSchema:schema40.properties.image.properties.enaSupport,data:data24};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -810,14 +808,10 @@ vErrors.push(err63);
 errors++;
 }
 }
-let i3 = data24.length;
-let j0;
-if(i3 > 1){
-outer0:
-for(;i3--;){
-for(j0 = i3; j0--;){
-if(func0(data24[i3], data24[j0])){
-const err64 = {instancePath:instancePath+"/suspendedProcesses",schemaPath:"#/properties/suspendedProcesses/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i3+" are identical)",schema:true,parentSchema:schema40.properties.suspendedProcesses,data:data24};
+if(data23.nvmeDrivers !== undefined){
+let data25 = data23.nvmeDrivers;
+if(typeof data25 !== "boolean"){
+const err64 = {instancePath:instancePath+"/image/nvmeDrivers",schemaPath:"#/properties/image/properties/nvmeDrivers/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema40.properties.image.properties.nvmeDrivers.type,parentSchema:schema40.properties.image.properties.nvmeDrivers,data:data25};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -825,14 +819,11 @@ else {
 vErrors.push(err64);
 }
 errors++;
-break outer0;
-}
-}
 }
 }
 }
 else {
-const err65 = {instancePath:instancePath+"/suspendedProcesses",schemaPath:"#/properties/suspendedProcesses/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema40.properties.suspendedProcesses.type,parentSchema:schema40.properties.suspendedProcesses,data:data24};
+const err65 = {instancePath:instancePath+"/image",schemaPath:"#/properties/image/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.image.type,parentSchema:schema40.properties.image,data:data23};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -842,10 +833,10 @@ vErrors.push(err65);
 errors++;
 }
 }
-if(data.capacityRebalance !== undefined){
-let data26 = data.capacityRebalance;
+if(data.launchHook !== undefined){
+let data26 = data.launchHook;
 if(typeof data26 !== "boolean"){
-const err66 = {instancePath:instancePath+"/capacityRebalance",schemaPath:"#/properties/capacityRebalance/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema40.properties.capacityRebalance.type,parentSchema:schema40.properties.capacityRebalance,data:data26};
+const err66 = {instancePath:instancePath+"/launchHook",schemaPath:"#/properties/launchHook/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema40.properties.launchHook.type,parentSchema:schema40.properties.launchHook,data:data26};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -855,11 +846,14 @@ vErrors.push(err66);
 errors++;
 }
 }
-if(data.warmPool !== undefined){
-let data27 = data.warmPool;
-if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
-if(data27.minSize === undefined){
-const err67 = {instancePath:instancePath+"/warmPool",schemaPath:"#/properties/warmPool/required",keyword:"required",params:{missingProperty: "minSize"},message:"must have required property '"+"minSize"+"'",schema:schema40.properties.warmPool.required,parentSchema:schema40.properties.warmPool,data:data27};
+if(data.suspendedProcesses !== undefined){
+let data27 = data.suspendedProcesses;
+if(Array.isArray(data27)){
+const len3 = data27.length;
+for(let i2=0; i2<len3; i2++){
+let data28 = data27[i2];
+if(!(((((((((data28 === "Launch") || (data28 === "Terminate")) || (data28 === "AddToLoadBalancer")) || (data28 === "HealthCheck")) || (data28 === "ReplaceUnhealthy")) || (data28 === "AZRebalance")) || (data28 === "AlarmNotification")) || (data28 === "ScheduledActions")) || (data28 === "InstanceRefresh"))){
+const err67 = {instancePath:instancePath+"/suspendedProcesses/" + i2,schemaPath:"#/properties/suspendedProcesses/items/enum",keyword:"enum",params:{allowedValues: schema40.properties.suspendedProcesses.items.enum},message:"must be equal to one of the allowed values",schema:schema40.properties.suspendedProcesses.items.enum,parentSchema:schema40.properties.suspendedProcesses.items,data:data28};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -868,9 +862,15 @@ vErrors.push(err67);
 }
 errors++;
 }
-for(const key4 in data27){
-if(!(key4 === "minSize")){
-const err68 = {instancePath:instancePath+"/warmPool",schemaPath:"#/properties/warmPool/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema40.properties.warmPool,data:data27};
+}
+let i3 = data27.length;
+let j0;
+if(i3 > 1){
+outer0:
+for(;i3--;){
+for(j0 = i3; j0--;){
+if(func0(data27[i3], data27[j0])){
+const err68 = {instancePath:instancePath+"/suspendedProcesses",schemaPath:"#/properties/suspendedProcesses/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i3+" are identical)",schema:true,parentSchema:schema40.properties.suspendedProcesses,data:data27};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -878,12 +878,14 @@ else {
 vErrors.push(err68);
 }
 errors++;
+break outer0;
 }
 }
-if(data27.minSize !== undefined){
-let data28 = data27.minSize;
-if(!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))){
-const err69 = {instancePath:instancePath+"/warmPool/minSize",schemaPath:"#/properties/warmPool/properties/minSize/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema40.properties.warmPool.properties.minSize.type,parentSchema:schema40.properties.warmPool.properties.minSize,data:data28};
+}
+}
+}
+else {
+const err69 = {instancePath:instancePath+"/suspendedProcesses",schemaPath:"#/properties/suspendedProcesses/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema40.properties.suspendedProcesses.type,parentSchema:schema40.properties.suspendedProcesses,data:data27};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -892,9 +894,11 @@ vErrors.push(err69);
 }
 errors++;
 }
-if((typeof data28 == "number") && (isFinite(data28))){
-if(data28 > 100 || isNaN(data28)){
-const err70 = {instancePath:instancePath+"/warmPool/minSize",schemaPath:"#/properties/warmPool/properties/minSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100",schema:100,parentSchema:schema40.properties.warmPool.properties.minSize,data:data28};
+}
+if(data.capacityRebalance !== undefined){
+let data29 = data.capacityRebalance;
+if(typeof data29 !== "boolean"){
+const err70 = {instancePath:instancePath+"/capacityRebalance",schemaPath:"#/properties/capacityRebalance/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema40.properties.capacityRebalance.type,parentSchema:schema40.properties.capacityRebalance,data:data29};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -903,8 +907,12 @@ vErrors.push(err70);
 }
 errors++;
 }
-if(data28 < 0 || isNaN(data28)){
-const err71 = {instancePath:instancePath+"/warmPool/minSize",schemaPath:"#/properties/warmPool/properties/minSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema40.properties.warmPool.properties.minSize,data:data28};
+}
+if(data.warmPool !== undefined){
+let data30 = data.warmPool;
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+if(data30.minSize === undefined){
+const err71 = {instancePath:instancePath+"/warmPool",schemaPath:"#/properties/warmPool/required",keyword:"required",params:{missingProperty: "minSize"},message:"must have required property '"+"minSize"+"'",schema:schema40.properties.warmPool.required,parentSchema:schema40.properties.warmPool,data:data30};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -913,11 +921,9 @@ vErrors.push(err71);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err72 = {instancePath:instancePath+"/warmPool",schemaPath:"#/properties/warmPool/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.warmPool.type,parentSchema:schema40.properties.warmPool,data:data27};
+for(const key5 in data30){
+if(!(key5 === "minSize")){
+const err72 = {instancePath:instancePath+"/warmPool",schemaPath:"#/properties/warmPool/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema40.properties.warmPool,data:data30};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -927,15 +933,10 @@ vErrors.push(err72);
 errors++;
 }
 }
-if(data.instanceRefreshes !== undefined){
-let data29 = data.instanceRefreshes;
-if(Array.isArray(data29)){
-const len4 = data29.length;
-for(let i4=0; i4<len4; i4++){
-let data30 = data29[i4];
-if(typeof data30 === "string"){
-if(!pattern4.test(data30)){
-const err73 = {instancePath:instancePath+"/instanceRefreshes/" + i4,schemaPath:"#/$defs/time/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$"+"\"",schema:"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$",parentSchema:schema32,data:data30};
+if(data30.minSize !== undefined){
+let data31 = data30.minSize;
+if(!(((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31))) && (isFinite(data31)))){
+const err73 = {instancePath:instancePath+"/warmPool/minSize",schemaPath:"#/properties/warmPool/properties/minSize/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema40.properties.warmPool.properties.minSize.type,parentSchema:schema40.properties.warmPool.properties.minSize,data:data31};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -944,9 +945,9 @@ vErrors.push(err73);
 }
 errors++;
 }
-}
-else {
-const err74 = {instancePath:instancePath+"/instanceRefreshes/" + i4,schemaPath:"#/$defs/time/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.type,parentSchema:schema32,data:data30};
+if((typeof data31 == "number") && (isFinite(data31))){
+if(data31 > 100 || isNaN(data31)){
+const err74 = {instancePath:instancePath+"/warmPool/minSize",schemaPath:"#/properties/warmPool/properties/minSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100",schema:100,parentSchema:schema40.properties.warmPool.properties.minSize,data:data31};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -955,10 +956,8 @@ vErrors.push(err74);
 }
 errors++;
 }
-}
-}
-else {
-const err75 = {instancePath:instancePath+"/instanceRefreshes",schemaPath:"#/properties/instanceRefreshes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema40.properties.instanceRefreshes.type,parentSchema:schema40.properties.instanceRefreshes,data:data29};
+if(data31 < 0 || isNaN(data31)){
+const err75 = {instancePath:instancePath+"/warmPool/minSize",schemaPath:"#/properties/warmPool/properties/minSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema40.properties.warmPool.properties.minSize,data:data31};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -968,10 +967,10 @@ vErrors.push(err75);
 errors++;
 }
 }
-if(data.instanceRefreshesUnreadable !== undefined){
-let data31 = data.instanceRefreshesUnreadable;
-if(typeof data31 !== "boolean"){
-const err76 = {instancePath:instancePath+"/instanceRefreshesUnreadable",schemaPath:"#/properties/instanceRefreshesUnreadable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema40.properties.instanceRefreshesUnreadable.type,parentSchema:schema40.properties.instanceRefreshesUnreadable,data:data31};
+}
+}
+else {
+const err76 = {instancePath:instancePath+"/warmPool",schemaPath:"#/properties/warmPool/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.warmPool.type,parentSchema:schema40.properties.warmPool,data:data30};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -981,14 +980,68 @@ vErrors.push(err76);
 errors++;
 }
 }
-}
-else {
-const err77 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data};
+if(data.instanceRefreshes !== undefined){
+let data32 = data.instanceRefreshes;
+if(Array.isArray(data32)){
+const len4 = data32.length;
+for(let i4=0; i4<len4; i4++){
+let data33 = data32[i4];
+if(typeof data33 === "string"){
+if(!pattern4.test(data33)){
+const err77 = {instancePath:instancePath+"/instanceRefreshes/" + i4,schemaPath:"#/$defs/time/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$"+"\"",schema:"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$",parentSchema:schema32,data:data33};
 if(vErrors === null){
 vErrors = [err77];
 }
 else {
 vErrors.push(err77);
+}
+errors++;
+}
+}
+else {
+const err78 = {instancePath:instancePath+"/instanceRefreshes/" + i4,schemaPath:"#/$defs/time/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.type,parentSchema:schema32,data:data33};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+}
+else {
+const err79 = {instancePath:instancePath+"/instanceRefreshes",schemaPath:"#/properties/instanceRefreshes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema40.properties.instanceRefreshes.type,parentSchema:schema40.properties.instanceRefreshes,data:data32};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+if(data.instanceRefreshesUnreadable !== undefined){
+let data34 = data.instanceRefreshesUnreadable;
+if(typeof data34 !== "boolean"){
+const err80 = {instancePath:instancePath+"/instanceRefreshesUnreadable",schemaPath:"#/properties/instanceRefreshesUnreadable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema40.properties.instanceRefreshesUnreadable.type,parentSchema:schema40.properties.instanceRefreshesUnreadable,data:data34};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+}
+else {
+const err81 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
 }
 errors++;
 }

@@ -5,6 +5,7 @@
 import type { CapacityTrace } from '../../data/capacity-traces.ts'
 import type { FaultConfig } from '../faults.ts'
 import type { PriceStep } from '../market.ts'
+import type { SimImage } from '../state.ts'
 
 export type ScenarioCapacity =
   | {
@@ -62,6 +63,7 @@ export interface ScenarioGroup extends ScenarioGroupFeatures {
   readonly loadBalancers: readonly ScenarioLoadBalancer[]
   /** The share of the instances spotswap launches for it that never pass a health check (a broken image). */
   readonly unhealthyReplacementFraction: number
+  readonly image: SimImage
 }
 
 export interface ScenarioRegion {

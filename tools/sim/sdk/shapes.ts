@@ -127,6 +127,11 @@ export const toEc2InstanceType = (info: InstanceTypeInfo): Ec2InstanceTypeInfo =
   const accelerator = info.accelerator
   const devices =
     accelerator === null ? [] : [{ Count: accelerator.count, Manufacturer: accelerator.manufacturer }]
+  const gpus =
+    accelerator === null
+      ? []
+      : [{ Count: accelerator.count, Manufacturer: accelerator.manufacturer, Name: accelerator.model }]
+  const platform = info.platform
   const storage = info.instanceStorage
   return {
     InstanceType: info.name as Ec2InstanceTypeInfo['InstanceType'],
@@ -137,9 +142,18 @@ export const toEc2InstanceType = (info: InstanceTypeInfo): Ec2InstanceTypeInfo =
     SupportedVirtualizationTypes: [...info.virtualizationTypes],
     VCpuInfo: { DefaultVCpus: info.vcpus },
     MemoryInfo: { SizeInMiB: info.memoryMiB },
-    ProcessorInfo: { SupportedArchitectures: [...info.architectures] },
-    EbsInfo: { EbsOptimizedInfo: { BaselineThroughputInMBps: info.ebsThroughputMBps } },
-    ...(accelerator?.kind === 'gpu' ? { GpuInfo: { Gpus: devices } } : {}),
+    ProcessorInfo: {
+      SupportedArchitectures: [...info.architectures],
+      Manufacturer: platform.cpuManufacturer || undefined,
+    },
+    EbsInfo: {
+      EbsOptimizedInfo: { BaselineThroughputInMBps: info.ebsThroughputMBps },
+      NvmeSupport: platform.ebsNvmeSupport,
+    },
+    NetworkInfo: { EnaSupport: platform.enaSupport },
+    ...(platform.hypervisor === undefined ? {} : { Hypervisor: platform.hypervisor }),
+    SupportedBootModes: [...platform.bootModes],
+    ...(accelerator?.kind === 'gpu' ? { GpuInfo: { Gpus: gpus } } : {}),
     ...(accelerator?.kind === 'fpga' ? { FpgaInfo: { Fpgas: devices } } : {}),
     ...(accelerator?.kind === 'inference' ? { InferenceAcceleratorInfo: { Accelerators: devices } } : {}),
     InstanceStorageSupported: storage !== null,

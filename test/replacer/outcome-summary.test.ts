@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest'
+import type { LaunchSpotAction } from '../../lambdas/core/plan/actions.ts'
+import { summarizeOutcome } from '../../lambdas/replacer/outcome-summary.ts'
+
+const launch = (overrides: LaunchSpotAction['overrides']): LaunchSpotAction => ({
+  kind: 'launch-spot',
+  group: 'web',
+  replacing: 'i-1',
+  replacingType: 'm5.large',
+  zone: 'us-east-1a',
+  launchTemplate: undefined,
+  launchConfigurationName: 'web',
+  overrides,
+  allocationStrategy: 'price-capacity-optimized',
+  tags: {},
+  clientToken: 't',
+  attempt: 1,
+  attemptSince: '2022-05-31T18:00:00.000Z',
+  capacityBackoffUntil: '2022-05-31T18:30:00.000Z',
+  releaseIfNotLaunched: false,
+  expectedHourlySavingsUsd: 0.05,
+  reason: 'cheaper',
+})
+
+describe('summarizeOutcome of a launch', () => {
+  it('lists the candidates and, for those that change CPU vendor or generation, what they change', () => {
+    const action = launch([
+      { instanceType: 'm5n.large', subnetId: undefined, zone: 'us-east-1a', priority: 0 },
+      {
+        instanceType: 'm6a.large',
+        subnetId: undefined,
+        zone: 'us-east-1a',
+        priority: 1,
+        flags: ['cpu-vendor-change', 'generation-change'],
+      },
+    ])
+    expect(summarizeOutcome({ action, status: 'planned' })).toMatchObject({
+      candidates: ['m5n.large', 'm6a.large'],
+      flagged: { 'm6a.large': ['cpu-vendor-change', 'generation-change'] },
+    })
+  })
+
+  it('says nothing of flags when no candidate changes anything', () => {
+    const action = launch([
+      { instanceType: 'm5n.large', subnetId: undefined, zone: 'us-east-1a', priority: 0 },
+    ])
+    expect(summarizeOutcome({ action, status: 'planned' })).not.toHaveProperty('flagged')
+  })
+})
