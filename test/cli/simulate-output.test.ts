@@ -1,4 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
+import { chartedGroups, MAX_GROUP_CHARTS } from '../../tools/cli/html/group-charts.ts'
+import type { GroupSummary } from '../../tools/cli/simulate-summary.ts'
 import type { SimulationReport } from '../../tools/sim/report.ts'
 import { group, rawScenario } from '../sim/support.ts'
 import { type CliRun, runCli, tempDir, writeJson } from './support.ts'
@@ -112,7 +114,7 @@ describe('spotswap simulate: the table and the page', () => {
       'launch-hooks': report.groups.hooked?.explanation?.runs.planned,
     })
     const page = run.files.get('p.html') ?? ''
-    expect(page).toContain('<td>opted out: spot-enabled=false</td>')
+    expect(page).toContain('<td colspan="12">opted out: spot-enabled=false</td>')
     expect(page).toMatch(/<p class="note">skipped in \d+ of \d+ replacer runs: launch-hooks/)
   })
 
@@ -142,5 +144,39 @@ describe('spotswap simulate: the table and the page', () => {
     ).toHaveLength(1)
     expect(web).toMatch(/a month at this rate: \$\d+\.\d\d vs \$\d+\.\d\d/)
     expect(page).not.toMatch(/<script|<link|src=|@import|url\(/i)
+  })
+})
+
+describe('chartedGroups', () => {
+  const summary = (name: string) => ({ group: name }) as GroupSummary
+  const eventful = (swaps: number) => ({
+    explanation: { events: { interruptions: [], failedLaunches: [], swaps: Array(swaps).fill(1) } },
+  })
+
+  it('charts every group up to the cap, then the most eventful ones in the table’s order', () => {
+    const names = Array.from({ length: MAX_GROUP_CHARTS + 6 }, (_, i) => `g${i}`)
+    const report = {
+      groups: Object.fromEntries(names.map((name, i) => [name, eventful(i % 2 === 0 ? 0 : i)])),
+    } as unknown as SimulationReport
+    const charted = chartedGroups(names.map(summary), report).map((g) => g.group)
+    expect(charted).toHaveLength(MAX_GROUP_CHARTS)
+    // The 15 odd-numbered groups have swaps; then the even ones, first in the table first.
+    expect(charted.slice(0, 12)).toEqual([
+      'g0',
+      'g1',
+      'g2',
+      'g3',
+      'g4',
+      'g5',
+      'g6',
+      'g7',
+      'g8',
+      'g9',
+      'g10',
+      'g11',
+    ])
+    expect(charted).toContain('g29')
+    expect(charted).not.toContain('g28')
+    expect(chartedGroups(names.slice(0, 3).map(summary), report)).toHaveLength(3)
   })
 })

@@ -30,8 +30,9 @@ const groupRow = (row: GroupSummary) =>
   `<td class="num">${percent(row.spotSharePct, 0)}</td><td class="num">${percent(row.savingsPct)}${row.savingsEstimated ? '*' : ''}</td>` +
   `<td class="num">${percent(row.availabilityPct, 2)}</td><td class="num">${percent(row.servingPct, 2)}</td>` +
   `<td class="num">${row.interruptions}</td><td class="num">${row.failedLaunches}</td>` +
-  `<td class="num">${row.managed ? h(minutes(row.convergenceMinutes)) : 'not managed'}</td>` +
-  `<td>${h(row.note?.detail ?? '')}</td></tr>`
+  `<td class="num">${row.managed ? h(minutes(row.convergenceMinutes)) : '-'}</td></tr>` +
+  // Why it is held back, on a row of its own under it: a column would squeeze the figures.
+  (row.note === undefined ? '' : `<tr class="held"><td></td><td colspan="12">${h(row.note.detail)}</td></tr>`)
 
 const charts = (scenario: Scenario, report: SimulationReport): string => {
   const ticks = totalsPerTick(scenario, report)
@@ -125,7 +126,7 @@ export const renderReportPage = (
     tile(
       estimated ? 'Savings (estimated *)' : 'Savings',
       percent(totals.savingsPct),
-      `${money(totals.actualCostUsd)} instead of ${money(totals.onDemandOnlyCostUsd)}; a month: ${money(perMonth(totals.actualCostUsd, hours))} vs ${money(perMonth(totals.onDemandOnlyCostUsd, hours))}`,
+      `${money(totals.actualCostUsd)} instead of ${money(totals.onDemandOnlyCostUsd)}; ${money(perMonth(totals.actualCostUsd, hours))} vs ${money(perMonth(totals.onDemandOnlyCostUsd, hours))} a month`,
     ),
     tile('Capacity available', percent(totals.capacityAvailabilityPct, 2), 'in service vs desired, per tick'),
     tile(
@@ -163,7 +164,7 @@ export const renderReportPage = (
 <section class="tiles">${tiles}</section>
 ${estimatedNote}
 ${charts(scenario, report)}
-<section><h2>Groups</h2><table><thead><tr><th>Group</th><th>Region</th><th class="num">Desired</th><th class="num">On-demand min</th><th>Before</th><th>After</th><th class="num">Spot</th><th class="num">Savings</th><th class="num">Availability</th><th class="num">Serving</th><th class="num">Interruptions</th><th class="num">Failed launches</th><th class="num">Converged</th><th>Held back</th></tr></thead><tbody>${groups}</tbody></table></section>
+<section><h2>Groups</h2><table><thead><tr><th>Group</th><th>Region</th><th class="num">Desired</th><th class="num" title="on-demand minimum">OD min</th><th>Before</th><th>After</th><th class="num">Spot</th><th class="num">Savings</th><th class="num" title="capacity available">Avail.</th><th class="num">Serving</th><th class="num" title="interruptions">Intr.</th><th class="num" title="failed launches">Failed</th><th class="num">Converged</th></tr></thead><tbody>${groups}</tbody></table></section>
 ${renderGroupCharts(scenario, report, summaries, baseline)}
 ${stillOnDemandList(report)}
 <section><h2>Invariants</h2>${violationList(report)}</section>

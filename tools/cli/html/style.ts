@@ -27,6 +27,8 @@ td.nowrap { white-space: nowrap; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .ok { color: var(--ok); font-weight: 600; }
 .note { color: var(--muted); }
+tr.held td { color: var(--muted); border-bottom: 1px solid var(--line); padding-top: 0; }
+tr:has(+ tr.held) td { border-bottom: none; }
 .group h3 { font-size: 14px; margin: 18px 0 4px; }
 .group h3 span, .dollars { color: var(--muted); font-weight: 400; }
 .group p { margin: 2px 0 6px; }
