@@ -94,6 +94,21 @@ describe('spotswap simulate: the table and the page', () => {
     expect(run.out).not.toContain('savings estimated')
   })
 
+  it('says on the page, next to the savings, that a region priced from the us-east-1 table is estimated', async () => {
+    const eu = { zones: ['eu-west-1a', 'eu-west-1b'], groups: [group('shop', { desired: 2 })] }
+    const file = writeJson(tempDir(), 'eu.json', rawScenario([], { regions: { 'eu-west-1': eu } }))
+    const run = await runCli(['simulate', '--scenario', file, '--html', 'p.html'])
+    expect(run.code).toBe(0)
+    expect(cell(rowOf(run.out, 'shop'), 'Savings')).toMatch(/^\d+\.\d%\*$/)
+    const page = run.files.get('p.html') ?? ''
+    expect(page).toContain('<div class="label">Savings (estimated *)</div>')
+    expect(page).toMatch(/<td class="num">\d+\.\d%\*<\/td>/)
+    expect(page).toContain(
+      '<p class="note">* on-demand prices are the embedded us-east-1 table (August 2023)',
+    )
+    expect(page).toContain('(estimated: us-east-1 on-demand prices)')
+  })
+
   it("gives the engine's skip reason for a group it skips, and an opted-out group's tag", async () => {
     const file = writeJson(
       tempDir(),
