@@ -39,6 +39,8 @@ describe('spotswap simulate: the built-in scenario', () => {
   it('fits every line within 120 columns', () => {
     expect(run.code).toBe(0)
     expect(longest(run.out)).toBeLessThanOrEqual(WIDTH)
+    // Each group on one line of the table, every column there: fitted, not wrapped.
+    for (const name of Object.keys(report.groups)) expect(rowOf(run.out, name)).toHaveLength(HEADERS.length)
   })
 
   it('shows each group’s desired capacity at start and end, its on-demand minimum and failed launches', () => {
