@@ -83,13 +83,16 @@ const markers = (scenario: Scenario, report: SimulationReport, group: string): M
   ]
 }
 
-const capacityChart = (
-  scenario: Scenario,
-  report: SimulationReport,
-  row: GroupSummary,
-  rows: readonly TimelineRow[],
-  baseline: readonly TimelineRow[],
-): string => {
+/** One group's figures: its summary, its timeline rows, and the on-demand policy's rows for it. */
+interface GroupCharted {
+  readonly scenario: Scenario
+  readonly report: SimulationReport
+  readonly row: GroupSummary
+  readonly rows: readonly TimelineRow[]
+  readonly baseline: readonly TimelineRow[]
+}
+
+const capacityChart = ({ scenario, report, row, rows, baseline }: GroupCharted): string => {
   const points = (pick: (r: TimelineRow) => number, from: readonly TimelineRow[]) =>
     from.map((r) => [Date.parse(r.at), pick(r)] as const)
   const series: Series[] = [
@@ -153,13 +156,8 @@ const LEGEND =
   `${swatch(COLORS.onDemandCost, 'on-demand dollars', true)} · marks: <b class="m-int">▼</b> interruption ` +
   `<b class="m-fail">×</b> failed launch <b class="m-swap">|</b> swap</p>`
 
-const groupSection = (
-  scenario: Scenario,
-  report: SimulationReport,
-  row: GroupSummary,
-  rows: readonly TimelineRow[],
-  baseline: readonly TimelineRow[],
-): string => {
+const groupSection = (charted: GroupCharted): string => {
+  const { scenario, row, rows } = charted
   const hours = scenario.durationHours
   const estimated = row.savingsEstimated ? ' (estimated: us-east-1 on-demand prices)' : ''
   const minimum =
@@ -170,7 +168,7 @@ const groupSection = (
   return (
     `<section class="group"><h3>${h(row.group)} <span>${h(row.region)} · ${h(row.instanceType)} · desired ${row.desiredAtStart}→${row.desiredAtEnd}${minimum}</span></h3>` +
     (row.note === undefined ? '' : `<p class="note">${h(row.note.detail)}</p>`) +
-    `<div class="pair"><div class="chart">${capacityChart(scenario, report, row, rows, baseline)}</div>` +
+    `<div class="pair"><div class="chart">${capacityChart(charted)}</div>` +
     `<div class="chart">${cumulativeChart(scenario, row, rows)}</div></div>` +
     `<p class="dollars">${h(dollars)}</p></section>`
   )
@@ -190,7 +188,15 @@ export const renderGroupCharts = (
       ? `<p class="note">Charts for the ${charted.length} of ${groups.length} groups with the most interruptions, failed launches and swaps; the table above lists every group.</p>`
       : ''
   const sections = charted
-    .map((g) => groupSection(scenario, report, g, rows.get(g.group) ?? [], baselineRows.get(g.group) ?? []))
+    .map((row) =>
+      groupSection({
+        scenario,
+        report,
+        row,
+        rows: rows.get(row.group) ?? [],
+        baseline: baselineRows.get(row.group) ?? [],
+      }),
+    )
     .join('')
   return `<section><h2>Per group</h2>${LEGEND}${capped}${sections}</section>`
 }
