@@ -117,6 +117,19 @@ export const summaryText = (scenario: Scenario, report: SimulationReport): strin
   return `${lines.join('\n')}\n`
 }
 
+/** The page charts each group's capacity beside what the on-demand policy (nothing replaced) keeps. */
+const writePage = async (scenario: Scenario, report: SimulationReport, file: string, io: CliIo) => {
+  const shown = io.progressStream
+    ? createProgress('on-demand policy for the page', io.progressStream)
+    : undefined
+  const baseline = await simulate(scenario, {
+    policy: ON_DEMAND_POLICY,
+    onProgress: (fraction) => shown?.update(fraction),
+  })
+  shown?.done()
+  io.writeFile(file, renderReportPage(scenario, report, baseline))
+}
+
 const run = async (argv: readonly string[], io: CliIo): Promise<number> => {
   const options = parseOptions(argv, OPTIONS)
   if (options.flags.has('help')) {
@@ -142,11 +155,7 @@ const run = async (argv: readonly string[], io: CliIo): Promise<number> => {
   const json = options.values.get('json')
   if (json !== undefined) io.writeFile(json, `${JSON.stringify(report, null, 2)}\n`)
   const html = options.values.get('html')
-  if (html !== undefined) {
-    // The page charts each group's capacity beside what the on-demand policy (nothing replaced) keeps.
-    const baseline = await simulate(scenario, { policy: ON_DEMAND_POLICY })
-    io.writeFile(html, renderReportPage(scenario, report, baseline))
-  }
+  if (html !== undefined) await writePage(scenario, report, html, io)
   io.out(summaryText(scenario, report))
   for (const [what, file] of [
     ['report', json],
