@@ -4,6 +4,7 @@
  * cumulative dollars with spotswap against on-demand. Capped at MAX_GROUP_CHARTS, the most eventful
  * groups first, so a large account's page stays small; the table lists every group.
  */
+import { HOURS_PER_MONTH } from '../../../lambdas/core/constants.ts'
 import type { SimulationReport, TimelineRow } from '../../sim/report.ts'
 import type { Scenario } from '../../sim/scenario/types.ts'
 import type { GroupSummary } from '../simulate-summary.ts'
@@ -12,9 +13,6 @@ import { type MarkerSeries, renderLineChart, type Series } from './line-chart.ts
 
 /** About 5 KB a group: 24 charts keep a large account's page well under half a megabyte. */
 export const MAX_GROUP_CHARTS = 24
-
-/** AWS prices a month as 730 hours (https://aws.amazon.com/ec2/pricing/on-demand/, "Pricing examples"). */
-export const HOURS_PER_MONTH = 730
 
 const CUMULATIVE_POINTS = 48
 
@@ -30,6 +28,7 @@ const COLORS = {
 
 const money = (value: number) => `$${value.toFixed(2)}`
 
+/** At this run's rate, a month as `plan` projects one (the same HOURS_PER_MONTH). */
 export const perMonth = (usd: number, hours: number): number =>
   hours > 0 ? (usd / hours) * HOURS_PER_MONTH : 0
 
