@@ -24,10 +24,10 @@ describe('spotswap simulate', () => {
       'out/page.html',
     ])
     expect(run.code).toBe(0)
-    expect(run.out).toMatch(/^web\s+us-east-1\s+m5\.large×4\s+\S+.*100%/m)
-    expect(run.out).toMatch(/^batch\s+us-east-1\s+m5\.large×1\s+m5\.large×1\s+0%/m)
+    expect(run.out).toMatch(/^web\s+us-east-1\s+4→4\s+0\s+m5\.large\s+\S+.*100%/m)
+    expect(run.out).toMatch(/^batch\s+us-east-1\s+1→1\s+-\s+m5\.large\s+m5\.large×1\s+0%/m)
     expect(run.out).toContain('Invariants    no violation')
-    expect(run.out).toMatch(/Available\s+Serving\s+Interrupted/)
+    expect(run.out).toMatch(/Spot\s+Savings\s+Serving\s+Intr\.\s+Failed/)
     expect(run.out).toMatch(
       /^Serving\s+100\.000% of desired capacity in service and healthy in its load balancers/m,
     )
@@ -41,7 +41,8 @@ describe('spotswap simulate', () => {
   it('writes a page that stands alone: charts as inline SVG, no script, nothing fetched', async () => {
     const run = await runCli(['simulate', '--scenario', scenarioFile(), '--html', 'page.html'])
     const page = run.files.get('page.html') ?? ''
-    expect(page.match(/<svg /g)).toHaveLength(3)
+    // Three for the account, two per group (capacity, cumulative dollars).
+    expect(page.match(/<svg /g)).toHaveLength(3 + 2 * 2)
     expect(page).not.toMatch(/<script|<link|src=|@import|url\(/i)
     expect(page).toContain('Cost per hour, whole account')
     expect(page).toContain('Serving traffic')
@@ -56,7 +57,7 @@ describe('spotswap simulate', () => {
       rawScenario([group('web', { desired: 3 })], {}, { zones: ['us-east-1a', 'us-east-1b', 'us-east-1c'] }),
     )
     const run = await runCli(['simulate', '--scenario', file, '--json', 'report.json', '--html', 'page.html'])
-    expect(run.out).toMatch(
+    expect(run.out.replace(/\n {4}/g, ' ')).toMatch(
       /^Still on-demand above the minimum at the end, and why:\n {2}web i-\w+ m5\.large us-east-1c: no-compatible-spot-type \(none of the 43 types priced in us-east-1c passes the filters; nearest in size: m4\.large \(ebs-throughput\)/m,
     )
     const report = JSON.parse(run.files.get('report.json') ?? '{}')

@@ -5,8 +5,9 @@
 
 import { describeOptions, type OptionSpec, parseOptions, UsageError } from '../shared/args.ts'
 import type { CliIo, Command } from '../shared/io.ts'
-import { pct, renderTable, usd } from '../shared/table.ts'
+import { pct, usd } from '../shared/table.ts'
 import type { FaultConfig } from '../sim/faults.ts'
+import { ON_DEMAND_POLICY } from '../sim/policy.ts'
 import type { SimulationReport } from '../sim/report.ts'
 import { ScenarioError } from '../sim/scenario/check.ts'
 import { BUILTIN_SCENARIO, loadScenarioFile } from '../sim/scenario/load.ts'
@@ -15,6 +16,7 @@ import { simulate } from '../sim/simulate.ts'
 import { renderReportPage } from './html/report-page.ts'
 import { createProgress } from './progress.ts'
 import { summarizeGroups } from './simulate-summary.ts'
+import { groupTable, wrapLine } from './simulate-table.ts'
 
 const OPTIONS: readonly OptionSpec[] = [
   {
@@ -89,41 +91,18 @@ const stillOnDemandLines = (report: SimulationReport): string[] => {
 }
 
 export const summaryText = (scenario: Scenario, report: SimulationReport): string => {
-  const rows = summarizeGroups(scenario, report).map((row) => [
-    row.group,
-    row.region,
-    row.before,
-    row.after,
-    pct(row.spotSharePct, 0),
-    pct(row.savingsPct),
-    pct(row.availabilityPct, 2),
-    pct(row.servingPct, 2),
-    String(row.interruptions),
-  ])
-  const table = renderTable(
-    [
-      { header: 'Group' },
-      { header: 'Region' },
-      { header: 'Before' },
-      { header: 'After' },
-      { header: 'Spot', align: 'right' },
-      { header: 'Savings', align: 'right' },
-      { header: 'Available', align: 'right' },
-      { header: 'Serving', align: 'right' },
-      { header: 'Interrupted', align: 'right' },
-    ],
-    rows,
-  )
+  const groups = summarizeGroups(scenario, report)
+  const estimated = groups.some((g) => g.savingsEstimated) ? ' (estimated, see *)' : ''
   const { totals } = report
   const requests = Object.values(totals.apiCalls).reduce((sum, n) => sum + n, 0)
   const converged =
     totals.convergenceMinutes === null ? 'not every group' : `${Math.round(totals.convergenceMinutes)} min`
   const lines = [
-    `Scenario ${report.scenario} (seed ${report.seed}): ${scenario.durationHours} h, ${scenario.regions.length} region(s), ${rows.length} group(s)`,
+    `Scenario ${report.scenario} (seed ${report.seed}): ${scenario.durationHours} h, ${scenario.regions.length} region(s), ${groups.length} group(s)`,
     '',
-    table,
+    ...groupTable(groups),
     '',
-    `Cost          ${usd(totals.actualCostUsd)} instead of ${usd(totals.onDemandOnlyCostUsd)} on-demand only: ${pct(totals.savingsPct)} saved`,
+    `Cost          ${usd(totals.actualCostUsd)} instead of ${usd(totals.onDemandOnlyCostUsd)} on-demand only: ${pct(totals.savingsPct)} saved${estimated}`,
     `Availability  ${pct(totals.capacityAvailabilityPct, 3)} of desired capacity in service; converged: ${converged}`,
     `Serving       ${pct(totals.servingAvailabilityPct, 3)} of desired capacity in service and healthy in its load balancers (time-weighted)`,
     `Activity      ${totals.replacements} replacements, ${totals.interruptions} interruptions, ${totals.failedLaunches} failed launches, ${requests} API requests`,
@@ -132,10 +111,23 @@ export const summaryText = (scenario: Scenario, report: SimulationReport): strin
     ...report.violations
       .slice(0, VIOLATIONS_SHOWN)
       .map((v) => `  ${v.at} ${v.group} ${v.invariant}: ${v.detail}`),
-  ]
+  ].flatMap(wrapLine)
   if (report.violations.length > VIOLATIONS_SHOWN)
     lines.push(`  ... ${report.violations.length - VIOLATIONS_SHOWN} more in the JSON report`)
   return `${lines.join('\n')}\n`
+}
+
+/** The page charts each group's capacity beside what the on-demand policy (nothing replaced) keeps. */
+const writePage = async (scenario: Scenario, report: SimulationReport, file: string, io: CliIo) => {
+  const shown = io.progressStream
+    ? createProgress('on-demand policy for the page', io.progressStream)
+    : undefined
+  const baseline = await simulate(scenario, {
+    policy: ON_DEMAND_POLICY,
+    onProgress: (fraction) => shown?.update(fraction),
+  })
+  shown?.done()
+  io.writeFile(file, renderReportPage(scenario, report, baseline))
 }
 
 const run = async (argv: readonly string[], io: CliIo): Promise<number> => {
@@ -163,7 +155,7 @@ const run = async (argv: readonly string[], io: CliIo): Promise<number> => {
   const json = options.values.get('json')
   if (json !== undefined) io.writeFile(json, `${JSON.stringify(report, null, 2)}\n`)
   const html = options.values.get('html')
-  if (html !== undefined) io.writeFile(html, renderReportPage(scenario, report))
+  if (html !== undefined) await writePage(scenario, report, html, io)
   io.out(summaryText(scenario, report))
   for (const [what, file] of [
     ['report', json],

@@ -4,12 +4,28 @@ import { isManaged } from '../../lambdas/core/config/managed.ts'
 import { embeddedOnDemandPrices } from '../../lambdas/data/on-demand-prices.ts'
 import type { SimulationReport } from '../sim/report.ts'
 import type { Scenario } from '../sim/scenario/types.ts'
+import { type GroupNote, groupNote, savingsEstimated } from './simulate-notes.ts'
 
 export interface GroupSummary {
   readonly group: string
   readonly region: string
   readonly before: string
   readonly after: string
+  /** The group's own type before spotswap. */
+  readonly instanceType: string
+  readonly desiredAtStart: number
+  readonly desiredAtEnd: number
+  /** On-demand instances its configuration keeps at its final size; undefined in an older report. */
+  readonly onDemandMinimum: number | undefined
+  readonly failedLaunches: number
+  /** Why it shows little or no spot (not covered, untagged, opted out, dry run, skipped). */
+  readonly note: GroupNote | undefined
+  /** Its on-demand prices are another region's: savings are an estimate. */
+  readonly savingsEstimated: boolean
+  readonly actualCostUsd: number
+  readonly onDemandOnlyCostUsd: number
+  /** Its own type's on-demand price per hour, as the report prices it. */
+  readonly onDemandHourlyUsd: number
   readonly spotSharePct: number
   readonly savingsPct: number
   readonly availabilityPct: number
@@ -50,6 +66,17 @@ export const summarizeGroups = (scenario: Scenario, report: SimulationReport): G
           region: region.name,
           before: describeTypes({ [spec.instanceType]: spec.desired }),
           after: describeTypes(final.types),
+          instanceType: spec.instanceType,
+          desiredAtStart: spec.desired,
+          desiredAtEnd: final.desired,
+          onDemandMinimum: figures.explanation?.onDemandMinimum,
+          failedLaunches: figures.failedLaunches,
+          note: groupNote(region.name, spec.tags, config, figures.explanation?.runs),
+          savingsEstimated: savingsEstimated(region.name),
+          actualCostUsd: figures.actualCostUsd,
+          onDemandOnlyCostUsd: figures.onDemandOnlyCostUsd,
+          onDemandHourlyUsd:
+            embeddedOnDemandPrices(region.name, 'Linux/UNIX').prices.get(spec.instanceType) ?? 0,
           spotSharePct: final.inService === 0 ? 0 : (100 * final.spot) / final.inService,
           savingsPct: figures.savingsPct,
           availabilityPct: figures.capacityAvailabilityPct,

@@ -59,6 +59,30 @@ export interface StillOnDemand {
   readonly detail: string
 }
 
+/** When things happened to a group, in minutes from the start (for the page's markers). */
+export interface GroupEvents {
+  readonly interruptions: readonly number[]
+  readonly failedLaunches: readonly number[]
+  /** Replacements spotswap attached to the group. */
+  readonly swaps: readonly number[]
+}
+
+/** The replacer runs that planned a group, and those that skipped it, by the engine's skip code. */
+export interface GroupRuns {
+  readonly planned: number
+  readonly skipped: Readonly<Record<string, number>>
+  /** The last skip as the engine words it: `<code> (<detail>)`. */
+  readonly lastSkip?: string
+}
+
+/** What `simulate` explains a group's figures with: its on-demand minimum, its runs, its events. */
+export interface GroupExplanation {
+  /** On-demand instances its configuration keeps at its final size. */
+  readonly onDemandMinimum: number
+  readonly runs: GroupRuns
+  readonly events: GroupEvents
+}
+
 export interface TimelineRow {
   readonly at: string
   readonly region: string
@@ -75,7 +99,14 @@ export interface SimulationReport {
   readonly seed: number
   readonly totals: Figures
   readonly groups: Readonly<
-    Record<string, Figures & { readonly final: FinalState; readonly stillOnDemand: readonly StillOnDemand[] }>
+    Record<
+      string,
+      Figures & {
+        readonly final: FinalState
+        readonly stillOnDemand: readonly StillOnDemand[]
+        readonly explanation?: GroupExplanation
+      }
+    >
   >
   readonly timeline: readonly TimelineRow[]
   readonly violations: readonly Violation[]
@@ -114,6 +145,7 @@ export interface GroupInput {
   readonly tally: GroupTally
   readonly final: FinalState
   readonly stillOnDemand: readonly StillOnDemand[]
+  readonly explanation?: GroupExplanation
 }
 
 const figures = (
@@ -160,7 +192,7 @@ export const buildReport = (
   counter: ApiCounter,
   serving: AvailabilityFigures,
 ): SimulationReport => {
-  const byGroup: Record<string, Figures & { final: FinalState; stillOnDemand: readonly StillOnDemand[] }> = {}
+  const byGroup: Record<string, SimulationReport['groups'][string]> = {}
   const rowsOf = new Map<string, TimelineRow[]>()
   for (const row of timeline) {
     const rows = rowsOf.get(row.group)
@@ -191,6 +223,7 @@ export const buildReport = (
       ),
       final: group.final,
       stillOnDemand: group.stillOnDemand,
+      ...(group.explanation === undefined ? {} : { explanation: group.explanation }),
     }
   }
   const managed = groups.filter((g) => g.managed)

@@ -18,6 +18,7 @@ import { type AvailabilityFigures, AvailabilityMeter } from './availability.ts'
 import { buildWorld } from './build.ts'
 import { Priority } from './clock.ts'
 import type { FaultHooks } from './faults.ts'
+import { GroupEventLog } from './group-events.ts'
 import { onGroupEvent, scheduleRefreshes } from './group-features.ts'
 import { effectiveConfig, type GroupState, groupState, memberTypes } from './group-state.ts'
 import { interruptGroup, scheduleCapacityChanges } from './interruptions.ts'
@@ -159,6 +160,8 @@ export const simulateRun = async (
   // Orphan time is a figure of the report; the `orphan` invariant is checked after runs (invariants.ts).
   const accounting = new Accounting(world, { start, end }, { deadlineOf, onOrphan: () => {} })
   world.observe(accounting)
+  const groupEvents = new GroupEventLog(world, start)
+  world.observe(groupEvents)
   const availability = new AvailabilityMeter()
   const serving = new AvailabilityMeter()
   // Group states are piecewise constant: observing the groups that changed after each step is exact.
@@ -185,7 +188,10 @@ export const simulateRun = async (
     metrics: options.metrics ?? discardMetrics,
     violations,
     afterInvocation: observeChanged,
-    onPlanned: (region, plan) => liveness.report(region, plan.group, plan.onDemand),
+    onPlanned: (region, plan) => {
+      liveness.report(region, plan.group, plan.onDemand)
+      groupEvents.planned(plan)
+    },
   })
   const mixed = policy.mixedInstances && installMixedInstances(world, config, policy.mixedInstances, end)
   world.onEvent((event) => {
@@ -253,6 +259,11 @@ export const simulateRun = async (
           const member = group.members.get(id)
           return member?.lifecycleState === 'InService' && region.instances.get(id)?.lifecycle === 'on-demand'
         }),
+        explanation: {
+          onDemandMinimum: state.requiredOnDemand,
+          runs: groupEvents.runs(group.name),
+          events: groupEvents.events(group.name),
+        },
       }
     })
   })

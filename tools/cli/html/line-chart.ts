@@ -11,6 +11,17 @@ export interface Series {
   /** [epoch ms, value] in time order. */
   readonly points: readonly (readonly [number, number])[]
   readonly dashed?: boolean
+  /** Piecewise constant (a count): drawn as steps, only where the value changes. */
+  readonly step?: boolean
+}
+
+/** Moments marked along the bottom of the plot: an interruption, a failed launch, a swap. */
+export interface MarkerSeries {
+  readonly name: string
+  readonly shape: 'triangle' | 'cross' | 'bar'
+  readonly color: string
+  /** Epoch ms. */
+  readonly times: readonly number[]
 }
 
 export interface LineChart {
@@ -21,6 +32,9 @@ export interface LineChart {
   readonly yInclude?: readonly number[]
   /** Drawing width in SVG units; the page scales it, so a wider chart keeps the same text size at full width. */
   readonly width?: number
+  readonly markers?: readonly MarkerSeries[]
+  /** False when the page shows one legend for many charts. */
+  readonly legend?: boolean
 }
 
 const WIDTH = 760
@@ -36,6 +50,43 @@ const niceStep = (span: number, ticks: number): number => {
 }
 
 const fixed = (value: number): string => (Math.round(value * 10) / 10).toString()
+
+/** Only the points where a step series changes value, and its last one: the same steps, fewer bytes. */
+const changes = (points: readonly (readonly [number, number])[]): (readonly [number, number])[] =>
+  points.filter((point, i) => i === 0 || i === points.length - 1 || point[1] !== points[i - 1]?.[1])
+
+const pathOf = (series: Series, x: (t: number) => number, y: (v: number) => number): string => {
+  const points = series.step ? changes(series.points) : series.points
+  return points
+    .map(([t, v], j) => {
+      if (j === 0) return `M${fixed(x(t))},${fixed(y(v))}`
+      // A step holds its value until the next point, then jumps.
+      return series.step ? `H${fixed(x(t))}V${fixed(y(v))}` : `L${fixed(x(t))},${fixed(y(v))}`
+    })
+    .join('')
+}
+
+const MARKER_SHAPES: Readonly<Record<MarkerSeries['shape'], (px: string, py: number) => string>> = {
+  triangle: (px, py) => `M${px},${py}l-4,-7h8z`,
+  cross: (px, py) => `M${px},${py}m-4,-4l8,8m0,-8l-8,8`,
+  bar: (px, py) => `M${px},${py}v-9`,
+}
+
+/** Each kind of marker on its own row above the x axis; one mark per pixel, however many events share it. */
+const markerPaths = (markers: readonly MarkerSeries[], x: (t: number) => number, baseY: number): string[] =>
+  markers.map((marker, row) => {
+    const py = baseY - 4 - row * 12
+    const seen = new Set<string>()
+    const d = marker.times
+      .map((t) => fixed(x(t)))
+      .filter((px) => !seen.has(px) && seen.add(px))
+      .map((px) => MARKER_SHAPES[marker.shape](px, py))
+      .join('')
+    const fill = marker.shape === 'triangle' ? `fill="${marker.color}"` : 'fill="none"'
+    return d === ''
+      ? ''
+      : `<path d="${d}" ${fill} stroke="${marker.color}" stroke-width="2" class="marker"><title>${escapeHtml(`${marker.name}: ${marker.times.length}`)}</title></path>`
+  })
 
 export const renderLineChart = (chart: LineChart): string => {
   const width = chart.width ?? WIDTH
@@ -77,9 +128,7 @@ export const renderLineChart = (chart: LineChart): string => {
   }
   chart.series.forEach((series, i) => {
     if (series.points.length === 0) return
-    const path = series.points
-      .map(([t, v], j) => `${j === 0 ? 'M' : 'L'}${fixed(x(t))},${fixed(y(v))}`)
-      .join('')
+    const path = pathOf(series, x, y)
     if (i === 0) {
       const last = series.points[series.points.length - 1] as readonly [number, number]
       const base = fixed(y(Math.max(yMin, 0)))
@@ -90,10 +139,12 @@ export const renderLineChart = (chart: LineChart): string => {
     }
     const dash = series.dashed ? ' stroke-dasharray="6 4"' : ''
     parts.push(`<path d="${path}" fill="none" stroke="${series.color}" stroke-width="2"${dash}/>`)
+    if (chart.legend === false) return
     const lx = MARGIN.left + i * 260
     parts.push(`<rect x="${lx}" y="16" width="18" height="5" fill="${series.color}"/>`)
     parts.push(`<text x="${lx + 26}" y="23" class="legend">${escapeHtml(series.name)}</text>`)
   })
+  parts.push(...markerPaths(chart.markers ?? [], x, MARGIN.top + plotH))
   parts.push(
     `<line x1="${MARGIN.left}" x2="${width - MARGIN.right}" y1="${MARGIN.top + plotH}" y2="${MARGIN.top + plotH}" class="axis"/>`,
   )

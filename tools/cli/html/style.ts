@@ -26,6 +26,15 @@ th { color: var(--muted); font-weight: 600; }
 td.nowrap { white-space: nowrap; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .ok { color: var(--ok); font-weight: 600; }
+.note { color: var(--muted); }
+tr.held td { color: var(--muted); border-bottom: 1px solid var(--line); padding-top: 0; }
+tr:has(+ tr.held) td { border-bottom: none; }
+.group h3 { font-size: 14px; margin: 18px 0 4px; }
+.group h3 span, .dollars { color: var(--muted); font-weight: 400; }
+.group p { margin: 2px 0 6px; }
+.legend .key { margin-right: 14px; white-space: nowrap; }
+.legend .key i { display: inline-block; width: 18px; height: 5px; margin-right: 6px; vertical-align: middle; }
+.m-int { color: #dc2626; } .m-fail { color: #d97706; } .m-swap { color: #1f8a5b; }
 footer { margin-top: 28px; color: var(--muted); font-size: 12px; }
 code { font-family: ui-monospace, "DejaVu Sans Mono", monospace; }
 `
