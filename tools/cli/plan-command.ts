@@ -7,13 +7,30 @@ import type { GlobalConfig } from '../../lambdas/core/config/config.ts'
 import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
 import { isManaged } from '../../lambdas/core/config/managed.ts'
 import { discardMetrics, type Log } from '../../lambdas/core/log.ts'
-import type { CloudPort } from '../../lambdas/core/port.ts'
+import type { CloudPort, RegionDirectory } from '../../lambdas/core/port.ts'
 import { runRegion } from '../../lambdas/replacer/run-region.ts'
 import { selectRegions } from '../../lambdas/replacer/select-regions.ts'
 import { describeOptions, type OptionSpec, parseOptions } from '../shared/args.ts'
 import type { CliIo, Command } from '../shared/io.ts'
+import { emptyMarket } from './plan-market.ts'
 import { type PlanRegion, type PlanReport, planRegion, planText } from './plan-report.ts'
 import { readOnly } from './read-only.ts'
+
+type ApiCallListener = (name: string) => void
+
+/** Where plan reads the account: the real AWS adapter by default, the simulator's clients in tests. */
+export interface PlanDeps {
+  regionDirectory(onApiCall: ApiCallListener): Promise<RegionDirectory>
+  cloud(region: string, onApiCall: ApiCallListener, log: Log): Promise<CloudPort>
+}
+
+// Loaded when called, not at the top: `simulate` must not pay for the AWS SDK, and tests load it per account.
+const awsDeps: PlanDeps = {
+  regionDirectory: async (onApiCall) =>
+    (await import('../../lambdas/aws/cloud.ts')).createRegionDirectory({ onApiCall }),
+  cloud: async (region, onApiCall, log) =>
+    (await import('../../lambdas/aws/cloud.ts')).createAwsCloud(region, { onApiCall, logger: log }),
+}
 
 const OPTIONS: readonly OptionSpec[] = [
   {
@@ -46,7 +63,9 @@ const notManagedReason = (config: GlobalConfig): string =>
     ? `not-managed: opt-in needs ${config.tagFilters.map((f) => `${f.key}=${f.value}`).join(', ')}`
     : `opted-out: ${config.tagFilters.map((f) => `${f.key}=false`).join(' or ')}`
 
-const planOneRegion = async (cloud: CloudPort, config: GlobalConfig, log: Log): Promise<PlanRegion> => {
+const planOneRegion = async (port: CloudPort, config: GlobalConfig, log: Log): Promise<PlanRegion> => {
+  const market = emptyMarket()
+  const cloud = readOnly(port, market)
   try {
     const result = await runRegion({ cloud, config, now: new Date(), log, metrics: discardMetrics })
     const everyGroup = await cloud.describeGroups({ tagKey: undefined, tagValues: [] })
@@ -54,14 +73,14 @@ const planOneRegion = async (cloud: CloudPort, config: GlobalConfig, log: Log): 
     const notManaged = everyGroup
       .filter((g) => !isManaged(g.tags, config))
       .map((g) => ({ name: g.name, reason }))
-    return planRegion(result, notManaged)
+    return planRegion(result, notManaged, market)
   } catch (error) {
     const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
     return { region: cloud.region, error: detail, groups: [], strays: [] }
   }
 }
 
-const run = async (argv: readonly string[], io: CliIo): Promise<number> => {
+const run = async (deps: PlanDeps, argv: readonly string[], io: CliIo): Promise<number> => {
   const options = parseOptions(argv, OPTIONS)
   if (options.flags.has('help')) {
     io.out(`${USAGE}\n`)
@@ -83,8 +102,6 @@ const run = async (argv: readonly string[], io: CliIo): Promise<number> => {
       io.err(`spotswap plan: ${error.name}=${JSON.stringify(error.value)} is not ${error.expected}\n`)
     return 2
   }
-  // Loaded here, not at the top: `simulate` must not pay for the AWS SDK, and tests load it per account.
-  const aws = await import('../../lambdas/aws/cloud.ts')
   const apiCalls = new Map<string, number>()
   const onApiCall = (name: string) => apiCalls.set(name, (apiCalls.get(name) ?? 0) + 1)
   const warnings: string[] = []
@@ -94,11 +111,9 @@ const run = async (argv: readonly string[], io: CliIo): Promise<number> => {
     warn: (message, attributes) => warnings.push(`${message} ${JSON.stringify(attributes ?? {})}`),
     error: (message, attributes) => warnings.push(`${message} ${JSON.stringify(attributes ?? {})}`),
   }
-  const { regions } = await selectRegions(config.regions, aws.createRegionDirectory({ onApiCall }))
+  const { regions } = await selectRegions(config.regions, await deps.regionDirectory(onApiCall))
   const planned = await Promise.all(
-    regions.map((region) =>
-      planOneRegion(readOnly(aws.createAwsCloud(region, { onApiCall, logger: log })), config, log),
-    ),
+    regions.map(async (region) => planOneRegion(await deps.cloud(region, onApiCall, log), config, log)),
   )
   const report: PlanReport = {
     dryRun: true,
@@ -111,7 +126,9 @@ const run = async (argv: readonly string[], io: CliIo): Promise<number> => {
   return planned.length > 0 && planned.every((r) => r.error !== undefined) ? 1 : 0
 }
 
-export const planCommand: Command = {
+export const createPlanCommand = (deps: PlanDeps): Command => ({
   usage: USAGE,
-  run,
-}
+  run: (argv, io) => run(deps, argv, io),
+})
+
+export const planCommand: Command = createPlanCommand(awsDeps)
