@@ -3,6 +3,8 @@
  * against a real account with the user's credentials, DRY_RUN forced and the port made read-only, so
  * an engineer sees exactly what would happen before tagging production groups.
  */
+
+import type { PreflightClients } from '../../lambdas/aws/preflight-reads.ts'
 import type { GlobalConfig } from '../../lambdas/core/config/config.ts'
 import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
 import { isManaged } from '../../lambdas/core/config/managed.ts'
@@ -14,6 +16,7 @@ import { describeOptions, type OptionSpec, parseOptions } from '../shared/args.t
 import type { CliIo, Command } from '../shared/io.ts'
 import { emptyMarket } from './plan-market.ts'
 import { type PlanRegion, type PlanReport, planRegion, planText } from './plan-report.ts'
+import { type PreflightRegion, preflight } from './preflight.ts'
 import { readOnly } from './read-only.ts'
 
 type ApiCallListener = (name: string) => void
@@ -22,6 +25,8 @@ type ApiCallListener = (name: string) => void
 export interface PlanDeps {
   regionDirectory(onApiCall: ApiCallListener): Promise<RegionDirectory>
   cloud(region: string, onApiCall: ApiCallListener, log: Log): Promise<CloudPort>
+  /** The clients of the pre-flight check's reads, by region. */
+  preflightClients(): Promise<(region: string) => PreflightClients>
 }
 
 // Loaded when called, not at the top: `simulate` must not pay for the AWS SDK, and tests load it per account.
@@ -30,6 +35,18 @@ const awsDeps: PlanDeps = {
     (await import('../../lambdas/aws/cloud.ts')).createRegionDirectory({ onApiCall }),
   cloud: async (region, onApiCall, log) =>
     (await import('../../lambdas/aws/cloud.ts')).createAwsCloud(region, { onApiCall, logger: log }),
+  preflightClients: async () => {
+    const { preflightClients } = await import('../../lambdas/aws/preflight-clients.ts')
+    const byRegion = new Map<string, PreflightClients>()
+    return (region) => {
+      let clients = byRegion.get(region)
+      if (clients === undefined) {
+        clients = preflightClients(region)
+        byRegion.set(region, clients)
+      }
+      return clients
+    }
+  },
 }
 
 const OPTIONS: readonly OptionSpec[] = [
@@ -45,6 +62,13 @@ const OPTIONS: readonly OptionSpec[] = [
     kind: 'value',
     placeholder: 'NAME',
     description: 'the AWS profile to use (default: the SDK default chain)',
+  },
+  {
+    name: 'replacer-role',
+    kind: 'value',
+    placeholder: 'ARN',
+    description:
+      'the deployed replacer role, for the iam:PassRole check (default: found in the SpotSwap stack of AWS_REGION)',
   },
   { name: 'json', kind: 'flag', description: 'print the plan as JSON' },
   { name: 'help', kind: 'flag', description: 'show this help' },
@@ -63,7 +87,13 @@ const notManagedReason = (config: GlobalConfig): string =>
     ? `not-managed: opt-in needs ${config.tagFilters.map((f) => `${f.key}=${f.value}`).join(', ')}`
     : `opted-out: ${config.tagFilters.map((f) => `${f.key}=false`).join(' or ')}`
 
-const planOneRegion = async (port: CloudPort, config: GlobalConfig, log: Log): Promise<PlanRegion> => {
+interface RegionPlanned {
+  readonly planned: PlanRegion
+  /** Undefined when the region could not be planned: nothing to check there. */
+  readonly preflight: PreflightRegion | undefined
+}
+
+const planOneRegion = async (port: CloudPort, config: GlobalConfig, log: Log): Promise<RegionPlanned> => {
   const market = emptyMarket()
   const cloud = readOnly(port, market)
   try {
@@ -73,12 +103,27 @@ const planOneRegion = async (port: CloudPort, config: GlobalConfig, log: Log): P
     const notManaged = everyGroup
       .filter((g) => !isManaged(g.tags, config))
       .map((g) => ({ name: g.name, reason }))
-    return planRegion(result, notManaged, market)
+    const planned = planRegion(result, notManaged, market)
+    const launchSources = everyGroup
+      .filter((g) => isManaged(g.tags, config))
+      .map((g) => ({
+        group: g.name,
+        launchTemplate: g.launchTemplate ?? g.mixedInstancesPolicy?.launchTemplate,
+        launchConfigurationName: g.launchConfigurationName,
+      }))
+    return {
+      planned,
+      preflight: { region: cloud.region, groups: planned.groups, market, launchSources },
+    }
   } catch (error) {
     const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
-    return { region: cloud.region, error: detail, groups: [], strays: [] }
+    return { planned: { region: cloud.region, error: detail, groups: [], strays: [] }, preflight: undefined }
   }
 }
+
+/** Where the SpotSwap stack is looked for: the profile's region, as `cdk deploy` would use. */
+const homeRegion = (env: Readonly<Record<string, string | undefined>>): string =>
+  env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1'
 
 const run = async (deps: PlanDeps, argv: readonly string[], io: CliIo): Promise<number> => {
   const options = parseOptions(argv, OPTIONS)
@@ -112,12 +157,23 @@ const run = async (deps: PlanDeps, argv: readonly string[], io: CliIo): Promise<
     error: (message, attributes) => warnings.push(`${message} ${JSON.stringify(attributes ?? {})}`),
   }
   const { regions } = await selectRegions(config.regions, await deps.regionDirectory(onApiCall))
-  const planned = await Promise.all(
+  const results = await Promise.all(
     regions.map(async (region) => planOneRegion(await deps.cloud(region, onApiCall, log), config, log)),
+  )
+  const planned = results.map((r) => r.planned)
+  const checks = await preflight(
+    {
+      regions: results.flatMap((r) => (r.preflight ? [r.preflight] : [])),
+      namedRegions: config.regions.filter((r) => !/[*?]/.test(r)),
+      homeRegion: homeRegion(io.env),
+      replacerRoleArn: options.values.get('replacer-role'),
+    },
+    await deps.preflightClients(),
   )
   const report: PlanReport = {
     dryRun: true,
     regions: planned,
+    preflight: checks,
     configErrors: errors,
     apiCalls: Object.fromEntries([...apiCalls].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
   }

@@ -12,6 +12,7 @@ import type { RegionResult } from '../../lambdas/replacer/run-region.ts'
 import { pct, renderTable, usd } from '../shared/table.ts'
 import { emptyMarket, type MarketSeen } from './plan-market.ts'
 import { launchLines, type PlannedLaunch, plannedLaunches, wrapLine } from './plan-replacements.ts'
+import { type PreflightCheck, preflightText } from './preflight.ts'
 
 export interface PlannedGroup {
   readonly region: string
@@ -50,6 +51,8 @@ export interface PlanRegion {
 export interface PlanReport {
   readonly dryRun: true
   readonly regions: readonly PlanRegion[]
+  /** What would stop the replacer once deployed (preflight.ts). */
+  readonly preflight?: readonly PreflightCheck[]
   readonly configErrors: readonly ConfigError[]
   readonly apiCalls: Readonly<Record<string, number>>
 }
@@ -193,6 +196,7 @@ export const planText = (report: PlanReport): string => {
       'Per instance: type (on-demand price, zone), then the spot candidates in the order the fleet prefers them, $/hour',
       ...detail,
     )
+  lines.push(...preflightText(report.preflight ?? []))
   for (const region of report.regions)
     if (region.error) lines.push('', `${region.region}: could not be planned: ${region.error}`)
   for (const error of report.configErrors)
