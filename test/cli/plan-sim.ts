@@ -7,10 +7,10 @@ import type { AwsClients } from '../../lambdas/aws/sdk.ts'
 import { silentLog } from '../../lambdas/core/log.ts'
 import type { CloudPort } from '../../lambdas/core/port.ts'
 import { createPlanCommand, type PlanDeps } from '../../tools/cli/plan-command.ts'
-import type { CliIo } from '../../tools/shared/io.ts'
 import { simClients } from '../../tools/sim/sdk/clients.ts'
 import { REGION, type TestWorld } from '../sim/support.ts'
 import { type FakeAccount, fakeAccount, fakePreflightClients } from './plan-preflight-fakes.ts'
+import { recordingIo } from './support.ts'
 
 /**
  * A region the simulated account has not opted in to: EC2 answers every call there with OptInRequired
@@ -61,21 +61,9 @@ export const simPlanDeps = (
 }
 
 export const runPlan = async (deps: PlanDeps, argv: readonly string[]): Promise<PlanRun> => {
-  let out = ''
-  let err = ''
-  const io: CliIo = {
-    out: (text) => {
-      out += text
-    },
-    err: (text) => {
-      err += text
-    },
-    progressStream: undefined,
-    writeFile: () => {
-      throw new Error('plan writes no file')
-    },
-    env: {},
-  }
+  const { io, output } = recordingIo()
   const code = await createPlanCommand(deps).run(argv, io)
+  const { out, err, files } = output()
+  if (files.size > 0) throw new Error('plan writes no file')
   return { code, out, err }
 }
