@@ -4,7 +4,7 @@
  * ValidationError for a missing stack, IAM's NoSuchEntity, and AccessDenied for a caller without the
  * permission. moto's Service Quotas knows no EC2 quota, hence a fake.
  */
-import type { PreflightClients } from '../../lambdas/aws/preflight-reads.ts'
+import type { PreflightClients } from '../../tools/cli/preflight-reads.ts'
 
 const awsError = (name: string, message: string) => Object.assign(new Error(message), { name })
 

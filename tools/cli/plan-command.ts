@@ -4,7 +4,6 @@
  * an engineer sees exactly what would happen before tagging production groups.
  */
 
-import type { PreflightClients } from '../../lambdas/aws/preflight-reads.ts'
 import type { GlobalConfig } from '../../lambdas/core/config/config.ts'
 import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
 import { isManaged } from '../../lambdas/core/config/managed.ts'
@@ -17,6 +16,7 @@ import type { CliIo, Command } from '../shared/io.ts'
 import { emptyMarket } from './plan-market.ts'
 import { type PlanRegion, type PlanReport, planRegion, planText } from './plan-report.ts'
 import { type PreflightRegion, preflight } from './preflight.ts'
+import type { PreflightClients } from './preflight-reads.ts'
 import { readOnly } from './read-only.ts'
 
 type ApiCallListener = (name: string) => void
@@ -36,7 +36,7 @@ const awsDeps: PlanDeps = {
   cloud: async (region, onApiCall, log) =>
     (await import('../../lambdas/aws/cloud.ts')).createAwsCloud(region, { onApiCall, logger: log }),
   preflightClients: async () => {
-    const { preflightClients } = await import('../../lambdas/aws/preflight-clients.ts')
+    const { preflightClients } = await import('./preflight-clients.ts')
     const byRegion = new Map<string, PreflightClients>()
     return (region) => {
       let clients = byRegion.get(region)

@@ -12,7 +12,7 @@ import type { RegionResult } from '../../lambdas/replacer/run-region.ts'
 import { pct, renderTable, usd } from '../shared/table.ts'
 import { emptyMarket, type MarketSeen } from './plan-market.ts'
 import { launchLines, type PlannedLaunch, plannedLaunches, wrapLine } from './plan-replacements.ts'
-import { type PreflightCheck, preflightText } from './preflight.ts'
+import { type PreflightCheck, preflightText } from './preflight-check.ts'
 
 export interface PlannedGroup {
   readonly region: string

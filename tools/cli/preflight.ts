@@ -4,6 +4,11 @@
  * is a warning naming what it needed, never a crash.
  */
 import { errorCode, errorMessage, isNotFound } from '../../lambdas/aws/errors.ts'
+import type { LaunchTemplateRef } from '../../lambdas/core/types.ts'
+import type { MarketSeen } from './plan-market.ts'
+import type { PlannedGroup } from './plan-report.ts'
+import type { PreflightCheck } from './preflight-check.ts'
+import { quotaNeeds } from './preflight-quotas.ts'
 import {
   ec2QuotaValue,
   type InstanceRole,
@@ -14,21 +19,7 @@ import {
   profileRole,
   roleArn,
   stackRoleName,
-} from '../../lambdas/aws/preflight-reads.ts'
-import type { LaunchTemplateRef } from '../../lambdas/core/types.ts'
-import type { MarketSeen } from './plan-market.ts'
-import { wrapLine } from './plan-replacements.ts'
-import type { PlannedGroup } from './plan-report.ts'
-import { quotaNeeds } from './preflight-quotas.ts'
-
-export type CheckStatus = 'ok' | 'warn' | 'fail'
-
-export interface PreflightCheck {
-  readonly check: 'pass-role' | 'spot-quota' | 'regions' | 'pricing'
-  readonly status: CheckStatus
-  readonly region?: string
-  readonly reason: string
-}
+} from './preflight-reads.ts'
 
 export interface LaunchSource {
   readonly group: string
@@ -294,18 +285,3 @@ export const preflight = async (
   const answers = await Promise.all([passRole, ...quotas, regions])
   return [...answers.flat(), ...pricingCheck(input.regions)]
 }
-
-/** One line per check, wrapped within 120 columns: `  fail  spot-quota us-east-1: ...`. */
-export const preflightText = (checks: readonly PreflightCheck[]): string[] =>
-  checks.length === 0
-    ? []
-    : [
-        '',
-        'Pre-flight checks:',
-        ...checks.flatMap((c) =>
-          wrapLine(
-            '  ',
-            `${c.status.padEnd(4)}  ${c.check}${c.region === undefined ? '' : ` ${c.region}`}: ${c.reason}`,
-          ),
-        ),
-      ]

@@ -1,6 +1,6 @@
 /**
- * The real SDK clients behind preflight-reads.ts, for `spotswap plan` only: no Lambda imports this file,
- * so neither bundle carries the IAM or Service Quotas client.
+ * The real SDK clients behind preflight-reads.ts, for `spotswap plan` only, loaded by a dynamic import
+ * when plan runs against AWS: no Lambda bundles the IAM or Service Quotas client.
  */
 import { CloudFormationClient, DescribeStackResourcesCommand } from '@aws-sdk/client-cloudformation'
 import { DescribeLaunchTemplateVersionsCommand, DescribeRegionsCommand, EC2Client } from '@aws-sdk/client-ec2'

@@ -2,7 +2,9 @@
  * The reads `spotswap plan`'s pre-flight check makes beyond the replacer's own: the account's Spot vCPU
  * quotas (Service Quotas), the regions it has not opted in to, the deployed replacer's role, the instance
  * roles of the groups' launch templates, and whether that role may pass them (the IAM policy simulator).
- * Over narrow SDK interfaces like sdk.ts's, so tests answer them with fakes; converted to plain data here.
+ * Over narrow SDK interfaces like lambdas/aws/sdk.ts's, so tests answer them with fakes; converted to plain
+ * data here. Here and not in lambdas/aws, whose SDK calls are the Lambdas' (their IAM grants are checked
+ * against them): no Lambda makes these.
  */
 import type {
   DescribeStackResourcesInput,
@@ -26,8 +28,8 @@ import type {
   GetServiceQuotaCommandInput,
   GetServiceQuotaCommandOutput,
 } from '@aws-sdk/client-service-quotas'
-import type { LaunchTemplateRef } from '../core/types.ts'
-import type { SdkCall } from './sdk.ts'
+import type { SdkCall } from '../../lambdas/aws/cloud.ts'
+import type { LaunchTemplateRef } from '../../lambdas/core/types.ts'
 
 export interface PreflightIamApi {
   readonly simulatePrincipalPolicy: SdkCall<
