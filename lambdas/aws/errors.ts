@@ -41,7 +41,6 @@ const CAPACITY_CODES = new Set([
   'InsufficientHostCapacity',
   'InsufficientFreeAddressesInSubnet',
   'SpotMaxPriceTooLow',
-  'MaxSpotInstanceCountExceeded',
   'UnfulfillableCapacity',
   'capacity-not-available',
 ])
@@ -77,6 +76,17 @@ export const isPermanentLaunchErrorCode = (code: string): boolean =>
   PERMANENT_LAUNCH_PREFIXES.some((prefix) => code.startsWith(prefix))
 
 export const isCapacityError = (error: unknown): boolean => isCapacityErrorCode(errorCode(error))
+
+/**
+ * The account's Spot vCPU quota for the type's family group is reached in the region: no other pool helps,
+ * only a running spot instance ending or a raised quota
+ * (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/using-spot-limits.html: "Max spot instance count exceeded").
+ */
+const QUOTA_CODES = new Set(['MaxSpotInstanceCountExceeded'])
+
+export const isQuotaErrorCode = (code: string): boolean => QUOTA_CODES.has(code)
+
+export const isQuotaError = (error: unknown): boolean => isQuotaErrorCode(errorCode(error))
 
 /**
  * A client token reused with other parameters: EC2 accepted an earlier request with this token (so that

@@ -16,7 +16,7 @@ import type { AllocationStrategy } from '../core/config/config.ts'
 import type { FleetOverride, SpotLaunchRequest, SpotLaunchResult } from '../core/port.ts'
 import type { LaunchTemplateRef } from '../core/types.ts'
 import type { AwsContext } from './context.ts'
-import { errorCode, errorMessage, isCapacityError, MissingLaunchSourceError } from './errors.ts'
+import { errorCode, errorMessage, isCapacityError, isQuotaError, MissingLaunchSourceError } from './errors.ts'
 import { withTemporaryTemplate } from './launch-configuration.ts'
 
 const ALLOCATION_STRATEGIES: Readonly<Record<AllocationStrategy, SpotAllocationStrategy>> = {
@@ -154,8 +154,8 @@ const createFleet = async (
       ? { ...result, launchTemplateId: temporary }
       : result
   } catch (error) {
-    // Capacity can also be refused for the request as a whole; to the caller it is the same outcome.
-    if (!isCapacityError(error)) throw error
+    // Capacity or the Spot quota can also refuse the request as a whole; to the caller it is the same outcome.
+    if (!isCapacityError(error) && !isQuotaError(error)) throw error
     return {
       ok: false,
       errors: [{ instanceType: undefined, code: errorCode(error), message: errorMessage(error) }],

@@ -7,6 +7,7 @@ import {
   isIdempotentParameterMismatch,
   isNotFound,
   isPermanentLaunchErrorCode,
+  isQuotaErrorCode,
 } from '../aws/errors.ts'
 import { TAG_NO_SPOT_CAPACITY_UNTIL, TAG_REPLACEMENT_ATTEMPT } from '../core/constants.ts'
 import type { LaunchSpotAction, ReleaseDoomedAction } from '../core/plan/actions.ts'
@@ -102,16 +103,30 @@ const tryLaunchSpot = async (cloud: CloudPort, action: LaunchSpotAction): Promis
   const summary = result.errors.map((e) => `${e.instanceType ?? '?'}: ${e.code}`).join(', ')
   const all = (test: (code: string) => boolean) =>
     result.errors.length > 0 && result.errors.every((e) => test(e.code))
-  const noCapacity = all(isCapacityErrorCode)
+  // The Spot vCPU quota is the account's in the region, not a pool's: another pool or zone meets it too.
+  const overQuota = result.errors.some((e) => isQuotaErrorCode(e.code))
+  const noCapacity = !overQuota && all(isCapacityErrorCode)
   // Every override refused for a reason the same request meets again: backed off like a lack of capacity,
   // not retried every run. (Capacity and permanent errors mixed: some pool may have capacity later.)
-  const refused = !noCapacity && all((code) => isCapacityErrorCode(code) || isPermanentLaunchErrorCode(code))
+  const refused =
+    !overQuota && !noCapacity && all((code) => isCapacityErrorCode(code) || isPermanentLaunchErrorCode(code))
   // Recorded on the instance (state lives in AWS): the next attempt gets a new token, and after a lack of
-  // capacity or a refusal every later run leaves the instance alone for a while.
+  // capacity, a refusal or the quota every later run leaves the instance alone for a while.
   await cloud.tagInstances([action.replacing], {
     [TAG_REPLACEMENT_ATTEMPT]: outcome,
-    ...(noCapacity || refused ? { [TAG_NO_SPOT_CAPACITY_UNTIL]: action.capacityBackoffUntil } : {}),
+    ...(overQuota || noCapacity || refused
+      ? { [TAG_NO_SPOT_CAPACITY_UNTIL]: action.capacityBackoffUntil }
+      : {}),
   })
+  // Counted as refused (LaunchesRefused): like a permission, the quota needs the operator, not another pool.
+  if (overQuota)
+    return {
+      action,
+      status: 'failed',
+      refused: true,
+      overQuota: true,
+      detail: `launch refused by the account's Spot vCPU quota (${summary}): no other pool helps until spot instances end or the quota is raised (Service Quotas); next try at ${action.capacityBackoffUntil}`,
+    }
   if (refused)
     return {
       action,

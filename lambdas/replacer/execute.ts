@@ -197,7 +197,18 @@ export const executeActions = async (
   if (dryRun) return ordered.map((action) => ({ action, status: 'planned' }))
   const outcomes: Outcome[] = []
   const failedKinds = new Set<Action['kind']>()
+  let overQuota = false
   for (const action of ordered) {
+    // The quota refuses every launch of the region until spot instances end: one refusal per group and run.
+    // A doomed member's launch is still made: its failure is what lets the member leave in time.
+    if (overQuota && action.kind === 'launch-spot' && !action.releaseIfNotLaunched) {
+      outcomes.push({
+        action,
+        status: 'failed',
+        detail: 'not attempted: the Spot vCPU quota refused a launch first',
+      })
+      continue
+    }
     const blocker = blockedBy(action.kind, failedKinds)
     if (blocker !== undefined) {
       failedKinds.add(action.kind)
@@ -207,6 +218,7 @@ export const executeActions = async (
     try {
       const outcome = await run(cloud, action)
       if (outcome.status === 'failed') failedKinds.add(action.kind)
+      if (outcome.overQuota === true) overQuota = true
       outcomes.push(outcome)
     } catch (error) {
       failedKinds.add(action.kind)

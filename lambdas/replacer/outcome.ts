@@ -12,6 +12,8 @@ export interface Outcome {
   readonly instanceType?: string
   /** A launch EC2 refused for a reason it will refuse again (a permission, a parameter, the template). */
   readonly refused?: boolean
+  /** A launch the account's Spot vCPU quota refused: the group's later launches this run are not made. */
+  readonly overQuota?: boolean
 }
 
 /** The detail of an action that failed with this error. */

@@ -6,6 +6,8 @@ import {
   isCapacityErrorCode,
   isNotFound,
   isPermanentLaunchErrorCode,
+  isQuotaError,
+  isQuotaErrorCode,
   isThrottle,
   isTransient,
 } from '../../lambdas/aws/errors.ts'
@@ -35,7 +37,7 @@ describe('AWS error classification', () => {
       false,
       false,
     ],
-    ['MaxSpotInstanceCountExceeded', 'Max spot instance count exceeded', 400, true, false, false, false],
+    ['MaxSpotInstanceCountExceeded', 'Max spot instance count exceeded', 400, false, false, false, false],
     [
       'UnfulfillableCapacity',
       'Unable to fulfill capacity due to your request configuration',
@@ -142,6 +144,23 @@ describe('AWS error classification', () => {
     expect(isCapacityErrorCode('InsufficientInstanceCapacity')).toBe(true)
     expect(isCapacityErrorCode('InvalidParameterValue')).toBe(false)
   })
+})
+
+describe('isQuotaError', () => {
+  it('classifies the Spot vCPU limit as a quota, not as a lack of capacity', () => {
+    const error = awsError('MaxSpotInstanceCountExceeded', 'Max spot instance count exceeded')
+    expect(isQuotaError(error)).toBe(true)
+    expect(isCapacityError(error)).toBe(false)
+    expect(isQuotaErrorCode('MaxSpotInstanceCountExceeded')).toBe(true)
+    expect(isCapacityErrorCode('MaxSpotInstanceCountExceeded')).toBe(false)
+  })
+
+  it.each(['InsufficientInstanceCapacity', 'UnauthorizedOperation', 'VcpuLimitExceeded'])(
+    'does not classify %s as the Spot quota',
+    (code) => {
+      expect(isQuotaError(awsError(code))).toBe(false)
+    },
+  )
 })
 
 describe('ignoreNotFound', () => {

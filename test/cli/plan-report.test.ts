@@ -103,10 +103,13 @@ describe('the plan report', () => {
     expect(text).toMatch(/^us-east-1\s+web\s+3\/1\s+25%\s+2× launch-spot\s+\$0\.22\s+\$160\.71\s*$/m)
     expect(text).toMatch(/^us-east-1\s+nightly\s+.*outside-cron-window/m)
     expect(text).toMatch(/^us-east-1\s+db\s+-\s+-\s+none\s+\$0\.00\s+\$0\.00\s+not-managed/m)
-    expect(text).toContain('  us-east-1 web i-3 (on-demand m5.large, us-east-1a): protected-from-scale-in\n')
+    expect(text).toContain('  us-east-1 web\n')
+    expect(text).toContain('    i-3 stays on-demand (m5.large, us-east-1a): protected-from-scale-in\n')
     expect(text).toContain(
-      '  us-east-1 web i-4 (on-demand m5.large, us-east-1a): in-flight-budget: 2 replacement(s) at a time, taken by a launch for i-1, a launch for i-2',
+      '    i-4 stays on-demand (m5.large, us-east-1a): in-flight-budget: 2 replacement(s) at a time, taken by a launch for i-1,\n      a launch for i-2\n',
     )
+    // What it would launch for i-1: its type, then the candidates (no price read in this test).
+    expect(text).toContain('    i-1 m5.large ($?/h on-demand, us-east-1b)\n      → m5d.large $?\n')
     expect(text).not.toContain('i-3: protected-from-scale-in')
     expect(text).toContain('Projected savings once done: $0.27/hour, $197.24/month')
   })

@@ -20,10 +20,8 @@ export const writeJson = (dir: string, name: string, value: unknown): string => 
   return path
 }
 
-export const runCli = async (
-  argv: readonly string[],
-  env: Record<string, string | undefined> = {},
-): Promise<CliRun> => {
+/** An io that records what a command prints and writes; `output()` reads it back. */
+export const recordingIo = (env: Record<string, string | undefined> = {}) => {
   let out = ''
   let err = ''
   const files = new Map<string, string>()
@@ -38,8 +36,16 @@ export const runCli = async (
     writeFile: (path, content) => files.set(path, content),
     env,
   }
+  return { io, output: () => ({ out, err, files }) }
+}
+
+export const runCli = async (
+  argv: readonly string[],
+  env: Record<string, string | undefined> = {},
+): Promise<CliRun> => {
+  const { io, output } = recordingIo(env)
   const code = await main(argv, io)
-  return { code, out, err, files }
+  return { code, ...output() }
 }
 
 export const readText = (path: string): string => readFileSync(path, 'utf8')

@@ -3,17 +3,51 @@
  * against a real account with the user's credentials, DRY_RUN forced and the port made read-only, so
  * an engineer sees exactly what would happen before tagging production groups.
  */
+
 import type { GlobalConfig } from '../../lambdas/core/config/config.ts'
 import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
 import { isManaged } from '../../lambdas/core/config/managed.ts'
 import { discardMetrics, type Log } from '../../lambdas/core/log.ts'
-import type { CloudPort } from '../../lambdas/core/port.ts'
+import type { CloudPort, RegionDirectory } from '../../lambdas/core/port.ts'
 import { runRegion } from '../../lambdas/replacer/run-region.ts'
 import { selectRegions } from '../../lambdas/replacer/select-regions.ts'
 import { describeOptions, type OptionSpec, parseOptions } from '../shared/args.ts'
 import type { CliIo, Command } from '../shared/io.ts'
+import { emptyMarket } from './plan-market.ts'
 import { type PlanRegion, type PlanReport, planRegion, planText } from './plan-report.ts'
+import { type PreflightRegion, preflight } from './preflight.ts'
+import type { PreflightClients } from './preflight-reads.ts'
 import { readOnly } from './read-only.ts'
+
+type ApiCallListener = (name: string) => void
+
+/** Where plan reads the account: the real AWS adapter by default, the simulator's clients in tests. */
+export interface PlanDeps {
+  regionDirectory(onApiCall: ApiCallListener): Promise<RegionDirectory>
+  cloud(region: string, onApiCall: ApiCallListener, log: Log): Promise<CloudPort>
+  /** The clients of the pre-flight check's reads, by region. */
+  preflightClients(): Promise<(region: string) => PreflightClients>
+}
+
+// Loaded when called, not at the top: `simulate` must not pay for the AWS SDK, and tests load it per account.
+const awsDeps: PlanDeps = {
+  regionDirectory: async (onApiCall) =>
+    (await import('../../lambdas/aws/cloud.ts')).createRegionDirectory({ onApiCall }),
+  cloud: async (region, onApiCall, log) =>
+    (await import('../../lambdas/aws/cloud.ts')).createAwsCloud(region, { onApiCall, logger: log }),
+  preflightClients: async () => {
+    const { preflightClients } = await import('./preflight-clients.ts')
+    const byRegion = new Map<string, PreflightClients>()
+    return (region) => {
+      let clients = byRegion.get(region)
+      if (clients === undefined) {
+        clients = preflightClients(region)
+        byRegion.set(region, clients)
+      }
+      return clients
+    }
+  },
+}
 
 const OPTIONS: readonly OptionSpec[] = [
   {
@@ -28,6 +62,13 @@ const OPTIONS: readonly OptionSpec[] = [
     kind: 'value',
     placeholder: 'NAME',
     description: 'the AWS profile to use (default: the SDK default chain)',
+  },
+  {
+    name: 'replacer-role',
+    kind: 'value',
+    placeholder: 'ARN',
+    description:
+      'the deployed replacer role, for the iam:PassRole check (default: found in the SpotSwap stack of AWS_REGION)',
   },
   { name: 'json', kind: 'flag', description: 'print the plan as JSON' },
   { name: 'help', kind: 'flag', description: 'show this help' },
@@ -46,7 +87,15 @@ const notManagedReason = (config: GlobalConfig): string =>
     ? `not-managed: opt-in needs ${config.tagFilters.map((f) => `${f.key}=${f.value}`).join(', ')}`
     : `opted-out: ${config.tagFilters.map((f) => `${f.key}=false`).join(' or ')}`
 
-const planOneRegion = async (cloud: CloudPort, config: GlobalConfig, log: Log): Promise<PlanRegion> => {
+interface RegionPlanned {
+  readonly planned: PlanRegion
+  /** Undefined when the region could not be planned: nothing to check there. */
+  readonly preflight: PreflightRegion | undefined
+}
+
+const planOneRegion = async (port: CloudPort, config: GlobalConfig, log: Log): Promise<RegionPlanned> => {
+  const market = emptyMarket()
+  const cloud = readOnly(port, market)
   try {
     const result = await runRegion({ cloud, config, now: new Date(), log, metrics: discardMetrics })
     const everyGroup = await cloud.describeGroups({ tagKey: undefined, tagValues: [] })
@@ -54,14 +103,29 @@ const planOneRegion = async (cloud: CloudPort, config: GlobalConfig, log: Log): 
     const notManaged = everyGroup
       .filter((g) => !isManaged(g.tags, config))
       .map((g) => ({ name: g.name, reason }))
-    return planRegion(result, notManaged)
+    const planned = planRegion(result, notManaged, market)
+    const launchSources = everyGroup
+      .filter((g) => isManaged(g.tags, config))
+      .map((g) => ({
+        group: g.name,
+        launchTemplate: g.launchTemplate ?? g.mixedInstancesPolicy?.launchTemplate,
+        launchConfigurationName: g.launchConfigurationName,
+      }))
+    return {
+      planned,
+      preflight: { region: cloud.region, groups: planned.groups, market, launchSources },
+    }
   } catch (error) {
     const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
-    return { region: cloud.region, error: detail, groups: [], strays: [] }
+    return { planned: { region: cloud.region, error: detail, groups: [], strays: [] }, preflight: undefined }
   }
 }
 
-const run = async (argv: readonly string[], io: CliIo): Promise<number> => {
+/** Where the SpotSwap stack is looked for: the profile's region, as `cdk deploy` would use. */
+const homeRegion = (env: Readonly<Record<string, string | undefined>>): string =>
+  env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1'
+
+const run = async (deps: PlanDeps, argv: readonly string[], io: CliIo): Promise<number> => {
   const options = parseOptions(argv, OPTIONS)
   if (options.flags.has('help')) {
     io.out(`${USAGE}\n`)
@@ -83,8 +147,6 @@ const run = async (argv: readonly string[], io: CliIo): Promise<number> => {
       io.err(`spotswap plan: ${error.name}=${JSON.stringify(error.value)} is not ${error.expected}\n`)
     return 2
   }
-  // Loaded here, not at the top: `simulate` must not pay for the AWS SDK, and tests load it per account.
-  const aws = await import('../../lambdas/aws/cloud.ts')
   const apiCalls = new Map<string, number>()
   const onApiCall = (name: string) => apiCalls.set(name, (apiCalls.get(name) ?? 0) + 1)
   const warnings: string[] = []
@@ -94,15 +156,24 @@ const run = async (argv: readonly string[], io: CliIo): Promise<number> => {
     warn: (message, attributes) => warnings.push(`${message} ${JSON.stringify(attributes ?? {})}`),
     error: (message, attributes) => warnings.push(`${message} ${JSON.stringify(attributes ?? {})}`),
   }
-  const { regions } = await selectRegions(config.regions, aws.createRegionDirectory({ onApiCall }))
-  const planned = await Promise.all(
-    regions.map((region) =>
-      planOneRegion(readOnly(aws.createAwsCloud(region, { onApiCall, logger: log })), config, log),
-    ),
+  const { regions } = await selectRegions(config.regions, await deps.regionDirectory(onApiCall))
+  const results = await Promise.all(
+    regions.map(async (region) => planOneRegion(await deps.cloud(region, onApiCall, log), config, log)),
+  )
+  const planned = results.map((r) => r.planned)
+  const checks = await preflight(
+    {
+      regions: results.flatMap((r) => (r.preflight ? [r.preflight] : [])),
+      namedRegions: config.regions.filter((r) => !/[*?]/.test(r)),
+      homeRegion: homeRegion(io.env),
+      replacerRoleArn: options.values.get('replacer-role'),
+    },
+    await deps.preflightClients(),
   )
   const report: PlanReport = {
     dryRun: true,
     regions: planned,
+    preflight: checks,
     configErrors: errors,
     apiCalls: Object.fromEntries([...apiCalls].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
   }
@@ -111,7 +182,9 @@ const run = async (argv: readonly string[], io: CliIo): Promise<number> => {
   return planned.length > 0 && planned.every((r) => r.error !== undefined) ? 1 : 0
 }
 
-export const planCommand: Command = {
+export const createPlanCommand = (deps: PlanDeps): Command => ({
   usage: USAGE,
-  run,
-}
+  run: (argv, io) => run(deps, argv, io),
+})
+
+export const planCommand: Command = createPlanCommand(awsDeps)

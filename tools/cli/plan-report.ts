@@ -10,6 +10,9 @@ import { summarizeOutcome } from '../../lambdas/replacer/outcome-summary.ts'
 import { isHeldBack } from '../../lambdas/replacer/reasons.ts'
 import type { RegionResult } from '../../lambdas/replacer/run-region.ts'
 import { pct, renderTable, usd } from '../shared/table.ts'
+import { emptyMarket, type MarketSeen } from './plan-market.ts'
+import { launchLines, type PlannedLaunch, plannedLaunches, wrapLine } from './plan-replacements.ts'
+import { type PreflightCheck, preflightText } from './preflight-check.ts'
 
 export interface PlannedGroup {
   readonly region: string
@@ -28,6 +31,14 @@ export interface PlannedGroup {
    */
   readonly projectedHourlySavingsUsd: number
   readonly projectedMonthlySavingsUsd: number
+  /** Each replacement this run would start: the instance's type and the ranked candidates with prices. */
+  readonly launches: readonly PlannedLaunch[]
+  /**
+   * The group's on-demand prices are the embedded table's (us-east-1), not the Pricing API's, so its
+   * savings are estimates; `pricesFrom` says which.
+   */
+  readonly savingsEstimated: boolean
+  readonly pricesFrom?: { readonly platform: string; readonly source: string }
 }
 
 export interface PlanRegion {
@@ -40,18 +51,24 @@ export interface PlanRegion {
 export interface PlanReport {
   readonly dryRun: true
   readonly regions: readonly PlanRegion[]
+  /** What would stop the replacer once deployed (preflight.ts). */
+  readonly preflight?: readonly PreflightCheck[]
   readonly configErrors: readonly ConfigError[]
   readonly apiCalls: Readonly<Record<string, number>>
 }
 
 const round6 = (value: number) => Math.round(value * 1e6) / 1e6
 
-/** `notManaged` are the region's groups the tag filters leave out, with the reason. */
+/**
+ * `notManaged` are the region's groups the tag filters leave out, with the reason; `market` what the
+ * replacer read of prices (read-only.ts), for the candidates' prices.
+ */
 export const planRegion = (
   result: RegionResult,
   notManaged: readonly { name: string; reason: string }[],
+  market: MarketSeen = emptyMarket(),
 ): PlanRegion => {
-  const managed = result.groups.map(({ plan, outcomes }): PlannedGroup => {
+  const managed = result.groups.map(({ plan, outcomes, prices }): PlannedGroup => {
     // Every on-demand member spotswap replaces, now or once what holds it passes, not only this run's.
     const toCome = plan.onDemand.reduce((sum, s) => sum + (s.projectedHourlySavingsUsd ?? 0), 0)
     const hourly = round6(plan.figures.hourlySavingsUsd + toCome)
@@ -66,6 +83,11 @@ export const planRegion = (
       stillOnDemand: plan.onDemand.filter(isHeldBack),
       projectedHourlySavingsUsd: hourly,
       projectedMonthlySavingsUsd: round6(hourly * HOURS_PER_MONTH),
+      launches: plannedLaunches(plan.actions, market, prices?.productDescription),
+      savingsEstimated: prices !== undefined && prices.source !== 'pricing-api',
+      ...(prices === undefined
+        ? {}
+        : { pricesFrom: { platform: prices.productDescription, source: prices.source } }),
     }
   })
   const others = notManaged.map(
@@ -80,6 +102,8 @@ export const planRegion = (
       stillOnDemand: [],
       projectedHourlySavingsUsd: 0,
       projectedMonthlySavingsUsd: 0,
+      launches: [],
+      savingsEstimated: false,
     }),
   )
   return {
@@ -97,6 +121,38 @@ const describeActions = (group: PlannedGroup): string => {
   return [...counts].map(([kind, n]) => `${n}× ${kind}`).join(', ')
 }
 
+/** Marks savings computed from the embedded on-demand table rather than the Pricing API. */
+const ESTIMATED = '*'
+
+const estimatedNote = (groups: readonly PlannedGroup[]): string[] => {
+  const platforms = [...new Set(groups.filter((g) => g.savingsEstimated).map((g) => g.pricesFrom?.platform))]
+  if (platforms.length === 0) return []
+  return [
+    `${ESTIMATED} estimated: no Pricing API answer for ${platforms.join(', ')}; on-demand prices are the embedded`,
+    '  us-east-1 table (August 2023), used for every region',
+  ]
+}
+
+const keptLines = (indent: string, s: OnDemandStatus): string[] =>
+  wrapLine(
+    indent,
+    `${s.instanceId} stays on-demand (${s.type}, ${s.zone}): ${s.code}${s.detail === '' ? '' : `: ${s.detail}`}`,
+  )
+
+/** Per group with anything to say: each replacement with its candidates, then each instance left alone. */
+const perInstance = (groups: readonly PlannedGroup[]): string[] =>
+  groups.flatMap((g) => {
+    const explained = new Set(g.stillOnDemand.map((s) => s.instanceId))
+    const lines = [
+      ...g.launches.flatMap((launch) => launchLines('    ', launch)),
+      ...g.stillOnDemand.flatMap((s) => keptLines('    ', s)),
+      ...g.instanceSkips
+        .filter((s) => !explained.has(s.instanceId))
+        .flatMap((s) => wrapLine('    ', `${s.instanceId}: ${s.reason}`)),
+    ]
+    return lines.length === 0 ? [] : [`  ${g.region} ${g.group}`, ...lines]
+  })
+
 export const planText = (report: PlanReport): string => {
   const groups = report.regions.flatMap((r) => r.groups)
   const rows = groups.map((g) => [
@@ -106,7 +162,7 @@ export const planText = (report: PlanReport): string => {
     g.figures ? pct(g.figures.inService === 0 ? 0 : (100 * g.figures.spot) / g.figures.inService, 0) : '-',
     describeActions(g),
     usd(g.projectedHourlySavingsUsd),
-    usd(g.projectedMonthlySavingsUsd),
+    `${usd(g.projectedMonthlySavingsUsd)}${g.savingsEstimated ? ESTIMATED : ''}`,
     g.skipped ?? '',
   ])
   const lines = [
@@ -127,20 +183,20 @@ export const planText = (report: PlanReport): string => {
     ),
   ]
   const total = groups.reduce((sum, g) => sum + g.projectedHourlySavingsUsd, 0)
-  lines.push('', `Projected savings once done: ${usd(total)}/hour, ${usd(total * HOURS_PER_MONTH)}/month`)
-  const skips = groups.flatMap((g) => {
-    const explained = new Set(g.stillOnDemand.map((s) => s.instanceId))
-    return [
-      ...g.stillOnDemand.map(
-        (s) =>
-          `  ${g.region} ${g.group} ${s.instanceId} (on-demand ${s.type}, ${s.zone}): ${s.code}${s.detail === '' ? '' : `: ${s.detail}`}`,
-      ),
-      ...g.instanceSkips
-        .filter((s) => !explained.has(s.instanceId))
-        .map((s) => `  ${g.region} ${g.group} ${s.instanceId}: ${s.reason}`),
-    ]
-  })
-  if (skips.length > 0) lines.push('', 'Instances left alone:', ...skips)
+  const estimated = groups.some((g) => g.savingsEstimated) ? ` (${ESTIMATED}includes estimates)` : ''
+  lines.push(
+    '',
+    `Projected savings once done: ${usd(total)}/hour, ${usd(total * HOURS_PER_MONTH)}/month${estimated}`,
+    ...estimatedNote(groups),
+  )
+  const detail = perInstance(groups)
+  if (detail.length > 0)
+    lines.push(
+      '',
+      'Per instance: type (on-demand price, zone), then the spot candidates in the order the fleet prefers them, $/hour',
+      ...detail,
+    )
+  lines.push(...preflightText(report.preflight ?? []))
   for (const region of report.regions)
     if (region.error) lines.push('', `${region.region}: could not be planned: ${region.error}`)
   for (const error of report.configErrors)

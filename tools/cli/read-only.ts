@@ -3,12 +3,14 @@
  * write; this guard makes that a property of the wiring rather than of the engine's code paths.
  */
 import { type CloudPort, PORT_WRITES } from '../../lambdas/core/port.ts'
+import type { MarketSeen } from './plan-market.ts'
 
 export class ReadOnlyViolationError extends Error {
   override readonly name = 'ReadOnlyViolationError'
 }
 
-export const readOnly = (cloud: CloudPort): CloudPort => {
+/** `market`, when given, records the prices and catalog the replacer reads, for plan's report. */
+export const readOnly = (cloud: CloudPort, market?: MarketSeen): CloudPort => {
   const refuse = (method: string) => () =>
     Promise.reject(new ReadOnlyViolationError(`spotswap plan never writes, but ${method} was called`))
   return {
@@ -16,9 +18,21 @@ export const readOnly = (cloud: CloudPort): CloudPort => {
     describeGroups: (query) => cloud.describeGroups(query),
     describeInstances: (ids, options) => cloud.describeInstances(ids, options),
     describeLaunchedSpotInstances: () => cloud.describeLaunchedSpotInstances(),
-    describeInstanceTypes: () => cloud.describeInstanceTypes(),
-    describeSpotPrices: (description, now) => cloud.describeSpotPrices(description, now),
-    onDemandPrices: (platform) => cloud.onDemandPrices(platform),
+    describeInstanceTypes: async () => {
+      const catalog = await cloud.describeInstanceTypes()
+      if (market) market.catalog = catalog
+      return catalog
+    },
+    describeSpotPrices: async (description, now) => {
+      const prices = await cloud.describeSpotPrices(description, now)
+      market?.spotPrices.set(description, prices)
+      return prices
+    },
+    onDemandPrices: async (platform) => {
+      const prices = await cloud.onDemandPrices(platform)
+      market?.onDemandPrices.set(platform, prices)
+      return prices
+    },
     terminationProtected: (ids) => cloud.terminationProtected(ids),
     stackStatuses: (names) => cloud.stackStatuses(names),
     lifecycleHooks: (name) => cloud.lifecycleHooks(name),
