@@ -33,6 +33,7 @@ export const CONFIGURATION_VARIABLES = [
   'REBALANCE_ACTION',
   'CHEAPER_POOL_MIN_SAVING_PERCENTAGE',
   'IGNORE_LAUNCH_HOOKS',
+  'GROUP_METRICS',
 ] as const
 
 export type ConfigurationVariable = (typeof CONFIGURATION_VARIABLES)[number]

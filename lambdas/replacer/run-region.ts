@@ -20,12 +20,14 @@ import { summarizeOutcome } from './outcome-summary.ts'
 import { planRegion } from './plan-region.ts'
 import type { ReasonMemory } from './reasons.ts'
 import {
-  emitGroupMetrics,
   emitRegionMetrics,
   reportDetailUnreadable,
+  reportGroupFigures,
   reportGroupRun,
   reportRefreshUnreadable,
+  reportSwapPastDeadline,
   reportUnclassified,
+  swapPastDeadline,
 } from './report.ts'
 import { cleanStrays } from './strays.ts'
 
@@ -128,10 +130,16 @@ export const runRegion = async (options: RegionRunOptions): Promise<RegionResult
     }
   })
   await requestLooks({ ...options, region }, groups)
-  for (const { plan, outcomes } of groups)
-    emitGroupMetrics(options.metrics, region, plan, outcomes, snapshot.configErrors)
+  const tagsOf = new Map(snapshot.groups.map((g) => [g.group.name, g.group.tags]))
+  for (const { plan, outcomes } of groups) {
+    const startedAt = swapPastDeadline(tagsOf.get(plan.group) ?? {}, outcomes, now, config.scheduleMinutes)
+    if (startedAt !== undefined) reportSwapPastDeadline(options, region, plan.group, startedAt)
+  }
+  const figures = groups.map(({ plan, outcomes, prices }) => ({ plan, outcomes, source: prices?.source }))
+  for (const group of figures)
+    reportGroupFigures(options, region, group, snapshot.configErrors, config.groupMetrics === true)
   const strays = await cleanStrays(snapshot.strays, snapshot.strayGroups, cloud, strayOptions)
   for (const outcome of strays) log.info('stray spot instance', { region, ...summarizeOutcome(outcome) })
-  emitRegionMetrics(options.metrics, region, groups, snapshot.configErrors)
+  emitRegionMetrics(options.metrics, region, figures, snapshot.configErrors)
   return { region, groups, strays, configErrors: snapshot.configErrors }
 }
