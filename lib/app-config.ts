@@ -19,6 +19,8 @@ export interface AppConfig {
   readonly scheduleMinutes: number
   readonly configuration: SpotSwapConfiguration
   readonly notificationEmail: string | undefined
+  /** An existing SNS topic every alarm notifies. */
+  readonly alarmTopicArn: string | undefined
   readonly rehearsalGroupName: string | undefined
   /** Undefined: the construct's default (roles tagged spotswap:passable=true). */
   readonly passableRoles: PassableRoles | undefined
@@ -31,6 +33,7 @@ export const AppContextKey = {
   regions: 'spotswap:regions',
   scheduleMinutes: 'spotswap:scheduleMinutes',
   notificationEmail: 'spotswap:notificationEmail',
+  alarmTopicArn: 'spotswap:alarmTopicArn',
   rehearsalGroup: 'spotswap:rehearsalGroup',
   /** `tag:<key>=<value>` (default tag:spotswap:passable=true), `path:/<path>/` or `any`. */
   passableRoles: 'spotswap:passableRoles',
@@ -62,6 +65,18 @@ const isConfigurationVariable = (key: string): key is ConfigurationVariable =>
 
 /** Upper-case keys look like Lambda variables: a misspelt one must fail, not be silently ignored. */
 const looksLikeVariable = (key: string): boolean => /^[A-Z][A-Z0-9_]*$/.test(key)
+
+/** `arn:<partition>:sns:<region>:<account>:<name>`; names per https://docs.aws.amazon.com/sns/latest/api/API_CreateTopic.html */
+const SNS_TOPIC_ARN = /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}(\.fifo)?$/
+
+const alarmTopicArnOf = (value: string): string | undefined => {
+  if (value === '') return undefined
+  if (!SNS_TOPIC_ARN.test(value))
+    throw new InvalidContextError(
+      `${AppContextKey.alarmTopicArn} must be an SNS topic ARN such as arn:aws:sns:eu-west-1:123456789012:oncall, got ${value}`,
+    )
+  return value
+}
 
 const passableRolesOf = (value: string): PassableRoles | undefined => {
   if (value === '') return undefined
@@ -116,6 +131,7 @@ export const readAppConfig = (
     scheduleMinutes,
     configuration,
     notificationEmail: text(context[AppContextKey.notificationEmail]) || undefined,
+    alarmTopicArn: alarmTopicArnOf(text(context[AppContextKey.alarmTopicArn])),
     rehearsalGroupName: text(context[AppContextKey.rehearsalGroup]) || undefined,
     passableRoles: passableRolesOf(text(context[AppContextKey.passableRoles])),
     account: env.CDK_DEFAULT_ACCOUNT || undefined,
