@@ -220,6 +220,8 @@ export class SpotSwap extends Construct {
       forwardedRegions: regions.filter((region) => region !== homeRegion),
       schedulePeriod,
       replacer: this.replacer,
+      replacerLogGroup: this.replacerLogGroup,
+      groupMetrics: config.groupMetrics === true,
       interruptionHandler: this.interruptionHandler,
       deadLetterQueues,
       alarms: alarms.alarms,
