@@ -3,6 +3,7 @@
  * target is reported with its numbers, never hidden.
  */
 import type { BenchResults, PolicyFigures } from './results.ts'
+import type { RunningCostFigures } from './running-cost-probe.ts'
 import { checkSweepTargets } from './sweep-targets.ts'
 import type { TargetCheck } from './target-check.ts'
 
@@ -27,6 +28,8 @@ const CONVERGENCE_LIMIT_MINUTES: Readonly<Record<string, number>> = {
   'steady-web': 20 + 1.5,
   'daily-scaling': 20 + 1.5,
 }
+/** spotswap's own monthly cost may be at most this share of what it saves, on every account size. */
+const RUNNING_COST_SHARE_PCT = 1
 const fixed = (value: number, digits = 1) => value.toFixed(digits)
 const minutes = (value: number | null) => (value === null ? 'never' : `${Math.round(value)} min`)
 
@@ -100,5 +103,14 @@ export const checkTargets = (results: BenchResults): TargetCheck[] => {
     met: scale.planCpuMs < 2000 && scale.peakRssMb < 512,
     detail: `${scale.planCpuMs} ms CPU, ${scale.peakRssMb} MB peak RSS`,
   })
+  checks.push(...checkRunningCost(results.runningCost ?? []))
   return checks
 }
+
+/** spotswap's own cost on each account size against what it saves there. */
+export const checkRunningCost = (figures: readonly RunningCostFigures[]): TargetCheck[] =>
+  figures.map(({ shape, cost }) => ({
+    target: `running cost, ${shape.name}: < ${RUNNING_COST_SHARE_PCT}% of the savings`,
+    met: cost.costPctOfSavings < RUNNING_COST_SHARE_PCT,
+    detail: `$${fixed(cost.totalUsd, 2)} vs $${fixed(cost.monthlySavingsUsd, 0)} a month = ${fixed(cost.costPctOfSavings, 2)}%`,
+  }))
