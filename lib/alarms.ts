@@ -7,7 +7,13 @@
  * count, so a quiet account (or one with no managed group yet) stays OK.
  */
 import { Duration } from 'aws-cdk-lib'
-import { Alarm, ComparisonOperator, type IAlarmAction, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch'
+import {
+  Alarm,
+  ComparisonOperator,
+  type IAlarmAction,
+  type MathExpression,
+  TreatMissingData,
+} from 'aws-cdk-lib/aws-cloudwatch'
 import type { IFunction } from 'aws-cdk-lib/aws-lambda'
 import type { IQueue } from 'aws-cdk-lib/aws-sqs'
 import { Construct } from 'constructs'
@@ -121,19 +127,6 @@ export class SpotSwapAlarms extends Construct {
         treatMissingData: TreatMissingData.NOT_BREACHING,
       }),
     )
-    // A launch spotswap made and cannot verify holds its partner and part of the budget until a person
-    // attaches or terminates it: nothing resolves it by itself, so the first one wakes someone.
-    add(
-      new Alarm(this, 'LaunchesNotVerified', {
-        alarmDescription:
-          "A spot instance spotswap launched cannot be verified as its own (no EC2 launch-template tag of the group): it is neither attached nor terminated, and its partner gets no new replacement. Attach or terminate it; the replacer's log names it.",
-        metric: insights('MAX', Metric.UnverifiedLaunches, 'group', Duration.hours(1), 'Unverified launches'),
-        threshold: 1,
-        evaluationPeriods: 1,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
-      }),
-    )
     // The schedule invokes the replacer every period whatever the account holds, so no invocation at all
     // means it stopped (rule disabled, function deleted, concurrency zero): Lambda then publishes nothing,
     // hence missing data breaches (https://docs.aws.amazon.com/lambda/latest/dg/monitoring-metrics-types.html).
@@ -149,57 +142,54 @@ export class SpotSwapAlarms extends Construct {
         treatMissingData: TreatMissingData.BREACHING,
       }),
     )
-    // A bad value is reported every run until it is fixed: the alarm stays on until then.
-    add(
-      new Alarm(this, 'ConfigurationErrors', {
-        alarmDescription:
-          "A spotswap setting or group tag has a value spotswap cannot read: a bad global filter stops every run, a bad tag falls back to the default. The replacer's log names the setting, the value and what was used instead.",
-        metric: insights('SUM', Metric.ConfigErrors, 'region', Duration.hours(1), 'Configuration errors'),
-        threshold: 1,
-        evaluationPeriods: 1,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
-      }),
-    )
-    // EC2 refuses such a launch again until someone fixes a permission, the template or the image.
-    add(
-      new Alarm(this, 'RefusedLaunches', {
-        alarmDescription:
-          "EC2 refused a spot launch for a reason it will refuse again (permissions, parameters, launch template, image): the group stays on-demand until it is fixed. The replacer's log gives EC2's error.",
-        metric: insights('SUM', Metric.LaunchesRefused, 'region', Duration.hours(1), 'Launches refused'),
-        threshold: 1,
-        evaluationPeriods: 1,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
-      }),
-    )
-    // Only someone else writes a tag spotswap does not trust: never acted on, but worth a person's look.
-    for (const [id, metric, what] of [
-      ['UntrustedInstanceTags', Metric.UntrustedInstances, 'Instances tagged as spotswap launches'],
-      ['UnconfirmedMarkers', Metric.UntrustedMarkers, 'Interruption markers EC2 does not confirm'],
-    ] as const)
+    // The rest fire on the first one counted within an hour and stay OK without data (nothing counted).
+    const onFirst = (id: string, alarmDescription: string, metric: MathExpression) =>
       add(
         new Alarm(this, id, {
-          alarmDescription: `${what} that spotswap cannot prove are its own: left alone. Someone else writes spotswap's tags; the replacer's log names the instances.`,
-          metric: insights('MAX', metric, 'group', Duration.hours(1), what),
+          alarmDescription,
+          metric,
           threshold: 1,
           evaluationPeriods: 1,
           comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
           treatMissingData: TreatMissingData.NOT_BREACHING,
         }),
       )
+    const hour = Duration.hours(1)
+    // A launch spotswap made and cannot verify holds its partner and part of the budget until a person
+    // attaches or terminates it: nothing resolves it by itself, so the first one wakes someone.
+    onFirst(
+      'LaunchesNotVerified',
+      "A spot instance spotswap launched cannot be verified as its own (no EC2 launch-template tag of the group): it is neither attached nor terminated, and its partner gets no new replacement. Attach or terminate it; the replacer's log names it.",
+      insights('MAX', Metric.UnverifiedLaunches, 'group', hour, 'Unverified launches'),
+    )
+    // A bad value is reported every run until it is fixed: the alarm stays on until then.
+    onFirst(
+      'ConfigurationErrors',
+      "A spotswap setting or group tag has a value spotswap cannot read: a bad global filter stops every run, a bad tag falls back to the default. The replacer's log names the setting, the value and what was used instead.",
+      insights('SUM', Metric.ConfigErrors, 'region', hour, 'Configuration errors'),
+    )
+    // EC2 refuses such a launch again until someone fixes a permission, the template or the image.
+    onFirst(
+      'RefusedLaunches',
+      "EC2 refused a spot launch for a reason it will refuse again (permissions, parameters, launch template, image): the group stays on-demand until it is fixed. The replacer's log gives EC2's error.",
+      insights('SUM', Metric.LaunchesRefused, 'region', hour, 'Launches refused'),
+    )
+    // Only someone else writes a tag spotswap does not trust: never acted on, but worth a person's look.
+    for (const [id, metric, what] of [
+      ['UntrustedInstanceTags', Metric.UntrustedInstances, 'Instances tagged as spotswap launches'],
+      ['UnconfirmedMarkers', Metric.UntrustedMarkers, 'Interruption markers EC2 does not confirm'],
+    ] as const)
+      onFirst(
+        id,
+        `${what} that spotswap cannot prove are its own: left alone. Someone else writes spotswap's tags; the replacer's log names the instances.`,
+        insights('MAX', metric, 'group', hour, what),
+      )
     // A swap holds a unit of desired capacity (and maybe MaxSize) per pair until it closes: one open past
     // any deadline it can have is held by something a person must lift (protection, a failing read).
-    add(
-      new Alarm(this, 'SwapOverdue', {
-        alarmDescription:
-          "A group's swap is still open past its deadline: it holds desired capacity and MaxSize above the owner's. `spotswap plan` or the replacer's log says what holds it (often a protected instance).",
-        metric: insights('MAX', Metric.SwapsPastDeadline, 'group', Duration.hours(1), 'Swaps past deadline'),
-        threshold: 1,
-        evaluationPeriods: 1,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
-      }),
+    onFirst(
+      'SwapOverdue',
+      "A group's swap is still open past its deadline: it holds desired capacity and MaxSize above the owner's. `spotswap plan` or the replacer's log says what holds it (often a protected instance).",
+      insights('MAX', Metric.SwapsPastDeadline, 'group', hour, 'Swaps past deadline'),
     )
   }
 }
