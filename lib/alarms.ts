@@ -1,10 +1,19 @@
 /**
- * What wakes a human: a Lambda failing, something parked in a dead-letter queue, replacements failing,
- * a launch spotswap cannot verify.
- * Thresholds are chosen so that one alarm means one thing to look at, not noise.
+ * What wakes a human: a replacer that stopped running, a Lambda failing, something parked in a
+ * dead-letter queue, replacements failing or refused, a configuration error, tags spotswap does not
+ * trust, a launch it cannot verify, a swap open past its deadline.
+ * Thresholds are chosen so that one alarm means one thing to look at, not noise. Missing data is
+ * breaching only for the heartbeat: every other metric is emitted only where there is something to
+ * count, so a quiet account (or one with no managed group yet) stays OK.
  */
 import { Duration } from 'aws-cdk-lib'
-import { Alarm, ComparisonOperator, type IAlarmAction, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch'
+import {
+  Alarm,
+  ComparisonOperator,
+  type IAlarmAction,
+  type MathExpression,
+  TreatMissingData,
+} from 'aws-cdk-lib/aws-cloudwatch'
 import type { IFunction } from 'aws-cdk-lib/aws-lambda'
 import type { IQueue } from 'aws-cdk-lib/aws-sqs'
 import { Construct } from 'constructs'
@@ -25,7 +34,24 @@ export interface SpotSwapAlarmsProps {
   }[]
   /** Failed replacements (launch or swap) per hour, account-wide, that raise the alarm. */
   readonly replacementFailuresPerHour: number
-  readonly action: IAlarmAction | undefined
+  /** Where every alarm goes (SNS topics); none: the alarms only show on the dashboard. */
+  readonly actions: readonly IAlarmAction[]
+}
+
+/** Schedule periods without a replacer invocation before the heartbeat alarms: one late tick is not news. */
+const HEARTBEAT_MISSED_TICKS = 3
+const DAY_SECONDS = 86_400
+
+/**
+ * The heartbeat's period and how many of them must be empty: the schedule period, as many as fit in the
+ * day CloudWatch evaluates at most (a daily schedule alarms after one empty day).
+ */
+export const heartbeatWindow = (schedulePeriod: Duration): { period: Duration; periods: number } => {
+  const seconds = schedulePeriod.toSeconds()
+  return {
+    period: schedulePeriod,
+    periods: Math.max(1, Math.min(HEARTBEAT_MISSED_TICKS, Math.floor(DAY_SECONDS / seconds))),
+  }
 }
 
 export class SpotSwapAlarms extends Construct {
@@ -34,7 +60,7 @@ export class SpotSwapAlarms extends Construct {
   constructor(scope: Construct, id: string, props: SpotSwapAlarmsProps) {
     super(scope, id)
     const add = (alarm: Alarm) => {
-      if (props.action) alarm.addAlarmAction(props.action)
+      alarm.addAlarmAction(...props.actions)
       this.alarms.push(alarm)
       return alarm
     }
@@ -101,18 +127,69 @@ export class SpotSwapAlarms extends Construct {
         treatMissingData: TreatMissingData.NOT_BREACHING,
       }),
     )
+    // The schedule invokes the replacer every period whatever the account holds, so no invocation at all
+    // means it stopped (rule disabled, function deleted, concurrency zero): Lambda then publishes nothing,
+    // hence missing data breaches (https://docs.aws.amazon.com/lambda/latest/dg/monitoring-metrics-types.html).
+    const heartbeat = heartbeatWindow(props.schedulePeriod)
+    add(
+      new Alarm(this, 'ReplacerHeartbeat', {
+        alarmDescription: `The replacer Lambda was not invoked in ${heartbeat.periods} schedule period(s): nothing converts groups or cleans up. Check its schedule rule and the function.`,
+        metric: props.replacer.metricInvocations({ period: heartbeat.period, statistic: 'Sum' }),
+        threshold: 1,
+        evaluationPeriods: heartbeat.periods,
+        datapointsToAlarm: heartbeat.periods,
+        comparisonOperator: ComparisonOperator.LESS_THAN_THRESHOLD,
+        treatMissingData: TreatMissingData.BREACHING,
+      }),
+    )
+    // The rest fire on the first one counted within an hour and stay OK without data (nothing counted).
+    const onFirst = (id: string, alarmDescription: string, metric: MathExpression) =>
+      add(
+        new Alarm(this, id, {
+          alarmDescription,
+          metric,
+          threshold: 1,
+          evaluationPeriods: 1,
+          comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+          treatMissingData: TreatMissingData.NOT_BREACHING,
+        }),
+      )
+    const hour = Duration.hours(1)
     // A launch spotswap made and cannot verify holds its partner and part of the budget until a person
     // attaches or terminates it: nothing resolves it by itself, so the first one wakes someone.
-    add(
-      new Alarm(this, 'LaunchesNotVerified', {
-        alarmDescription:
-          "A spot instance spotswap launched cannot be verified as its own (no EC2 launch-template tag of the group): it is neither attached nor terminated, and its partner gets no new replacement. Attach or terminate it; the replacer's log names it.",
-        metric: insights('MAX', Metric.UnverifiedLaunches, 'group', Duration.hours(1), 'Unverified launches'),
-        threshold: 1,
-        evaluationPeriods: 1,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
-      }),
+    onFirst(
+      'LaunchesNotVerified',
+      "A spot instance spotswap launched cannot be verified as its own (no EC2 launch-template tag of the group): it is neither attached nor terminated, and its partner gets no new replacement. Attach or terminate it; the replacer's log names it.",
+      insights('MAX', Metric.UnverifiedLaunches, 'group', hour, 'Unverified launches'),
+    )
+    // A bad value is reported every run until it is fixed: the alarm stays on until then.
+    onFirst(
+      'ConfigurationErrors',
+      "A spotswap setting or group tag has a value spotswap cannot read: a bad global filter stops every run, a bad tag falls back to the default. The replacer's log names the setting, the value and what was used instead.",
+      insights('SUM', Metric.ConfigErrors, 'region', hour, 'Configuration errors'),
+    )
+    // EC2 refuses such a launch again until someone fixes a permission, the template or the image.
+    onFirst(
+      'RefusedLaunches',
+      "EC2 refused a spot launch for a reason it will refuse again (permissions, parameters, launch template, image): the group stays on-demand until it is fixed. The replacer's log gives EC2's error.",
+      insights('SUM', Metric.LaunchesRefused, 'region', hour, 'Launches refused'),
+    )
+    // Only someone else writes a tag spotswap does not trust: never acted on, but worth a person's look.
+    for (const [id, metric, what] of [
+      ['UntrustedInstanceTags', Metric.UntrustedInstances, 'Instances tagged as spotswap launches'],
+      ['UnconfirmedMarkers', Metric.UntrustedMarkers, 'Interruption markers EC2 does not confirm'],
+    ] as const)
+      onFirst(
+        id,
+        `${what} that spotswap cannot prove are its own: left alone. Someone else writes spotswap's tags; the replacer's log names the instances.`,
+        insights('MAX', metric, 'group', hour, what),
+      )
+    // A swap holds a unit of desired capacity (and maybe MaxSize) per pair until it closes: one open past
+    // any deadline it can have is held by something a person must lift (protection, a failing read).
+    onFirst(
+      'SwapOverdue',
+      "A group's swap is still open past its deadline: it holds desired capacity and MaxSize above the owner's. `spotswap plan` or the replacer's log says what holds it (often a protected instance).",
+      insights('MAX', Metric.SwapsPastDeadline, 'group', hour, 'Swaps past deadline'),
     )
   }
 }

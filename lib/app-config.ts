@@ -23,6 +23,8 @@ export interface AppConfig {
   readonly scheduleMinutes: number
   readonly configuration: SpotSwapConfiguration
   readonly notificationEmail: string | undefined
+  /** An existing SNS topic every alarm notifies. */
+  readonly alarmTopicArn: string | undefined
   readonly rehearsalGroupName: string | undefined
   /** Undefined: the construct's default (roles tagged spotswap:passable=true). */
   readonly passableRoles: PassableRoles | undefined
@@ -35,6 +37,7 @@ export const AppContextKey = {
   regions: 'spotswap:regions',
   scheduleMinutes: 'spotswap:scheduleMinutes',
   notificationEmail: 'spotswap:notificationEmail',
+  alarmTopicArn: 'spotswap:alarmTopicArn',
   rehearsalGroup: 'spotswap:rehearsalGroup',
   /** `tag:<key>=<value>` (default tag:spotswap:passable=true), `path:/<path>/` or `any`. */
   passableRoles: 'spotswap:passableRoles',
@@ -74,6 +77,20 @@ const isConfigurationVariable = (key: string): key is ConfigurationVariable =>
 
 /** Upper-case keys look like Lambda variables: a misspelt one must fail, not be silently ignored. */
 const looksLikeVariable = (key: string): boolean => /^[A-Z][A-Z0-9_]*$/.test(key)
+
+/** `arn:<partition>:sns:<region>:<account>:<name>`; names per https://docs.aws.amazon.com/sns/latest/api/API_CreateTopic.html */
+const SNS_TOPIC_ARN = /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}(\.fifo)?$/
+
+const alarmTopicArnOf = (value: string): string | undefined => {
+  if (value === '') return undefined
+  if (!SNS_TOPIC_ARN.test(value))
+    throw invalid(
+      AppContextKey.alarmTopicArn,
+      value,
+      'an SNS topic ARN such as arn:aws:sns:eu-west-1:123456789012:oncall',
+    )
+  return value
+}
 
 const passableRolesOf = (value: string): PassableRoles | undefined => {
   if (value === '') return undefined
@@ -135,6 +152,7 @@ export const readAppConfig = (
     scheduleMinutes,
     configuration,
     notificationEmail: text(AppContextKey.notificationEmail) || undefined,
+    alarmTopicArn: alarmTopicArnOf(text(AppContextKey.alarmTopicArn)),
     rehearsalGroupName: text(AppContextKey.rehearsalGroup) || undefined,
     passableRoles: passableRolesOf(text(AppContextKey.passableRoles)),
     account: env.CDK_DEFAULT_ACCOUNT || undefined,

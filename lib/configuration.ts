@@ -39,6 +39,7 @@ export const CONFIGURATION_VARIABLES = [
   'ALLOW_GPU_MODEL_CHANGE',
   'ALLOW_CPU_VENDOR_CHANGE',
   'ALLOW_GENERATION_CHANGE',
+  'GROUP_METRICS',
 ] as const
 
 export type ConfigurationVariable = (typeof CONFIGURATION_VARIABLES)[number]

@@ -11,11 +11,14 @@ import {
   GraphWidget,
   type IAlarm,
   type IMetric,
+  type IWidget,
+  LogQueryWidget,
   MathExpression,
   SingleValueWidget,
   TextWidget,
 } from 'aws-cdk-lib/aws-cloudwatch'
 import type { IFunction } from 'aws-cdk-lib/aws-lambda'
+import type { ILogGroup } from 'aws-cdk-lib/aws-logs'
 import type { IQueue } from 'aws-cdk-lib/aws-sqs'
 import { Construct } from 'constructs'
 import { DIMENSION_ACTION, DIMENSION_REASON, Metric } from '../lambdas/core/metric-names.ts'
@@ -31,13 +34,19 @@ export interface SpotSwapDashboardProps {
   /** The replacer's schedule: fleet gauges are reported once per tick, so that is their natural period. */
   readonly schedulePeriod: Duration
   readonly replacer: IFunction
+  /** Per-group views read the replacer's `group figures` lines here unless `groupMetrics` is on. */
+  readonly replacerLogGroup: ILogGroup
+  /**
+   * The Lambdas emit fleet metrics per group (GROUP_METRICS): per-group charts use them.
+   * @default false - per-group charts are Logs Insights queries
+   */
+  readonly groupMetrics?: boolean
   readonly interruptionHandler: IFunction
   readonly deadLetterQueues: readonly { readonly label: string; readonly queue: IQueue }[]
   readonly alarms: readonly IAlarm[]
 }
 
 const WIDTH = 24
-const HALF = 12
 const THIRD = 8
 const HEIGHT = 6
 
@@ -104,18 +113,34 @@ export class SpotSwapDashboard extends Construct {
         height: 2,
       }),
     )
+    const estimated = sumOfSeries(
+      Metric.SavingsEstimatedGroups,
+      { schema: 'region', statistic: 'Maximum', period: gauge },
+      'Groups with estimated savings',
+    )
     this.dashboard.addWidgets(
       new SingleValueWidget({
         title: 'Savings now',
         metrics: [savingsTotal, monthlyTotal],
-        width: HALF,
+        width: THIRD,
         height: HEIGHT,
       }),
       new SingleValueWidget({
         title: 'Managed capacity now',
         metrics: [spotShare, spotTotal, onDemandTotal],
-        width: HALF,
+        width: THIRD,
         height: HEIGHT,
+      }),
+      new SingleValueWidget({
+        title: 'Savings estimated from embedded prices',
+        metrics: [estimated],
+        width: THIRD,
+        height: HEIGHT - 2,
+      }),
+      new TextWidget({
+        markdown: ESTIMATED_NOTE,
+        width: THIRD,
+        height: 2,
       }),
     )
     this.dashboard.addWidgets(
@@ -125,11 +150,7 @@ export class SpotSwapDashboard extends Construct {
         [eachSeries(Metric.HourlySavingsUsd, { schema: 'region', statistic: 'Average', period: gauge })],
         THIRD,
       ),
-      graph(
-        'Hourly savings by group (USD/h)',
-        [eachSeries(Metric.HourlySavingsUsd, { schema: 'group', statistic: 'Average', period: gauge })],
-        THIRD,
-      ),
+      perGroup(props, gauge, 'Hourly savings by group (USD/h)', Metric.HourlySavingsUsd, 'hourlySavingsUsd'),
     )
     this.dashboard.addWidgets(
       graph(
@@ -151,9 +172,16 @@ export class SpotSwapDashboard extends Construct {
         THIRD,
       ),
       graph(
-        'Spot share by group (%)',
-        [eachSeries(Metric.SpotSharePct, { schema: 'group', statistic: 'Average', period: gauge })],
+        'Spot share by region (%)',
+        [eachSeries(Metric.SpotSharePct, { schema: 'region', statistic: 'Average', period: gauge })],
         THIRD,
+      ),
+      perGroup(
+        props,
+        gauge,
+        'Spot share by group (%)',
+        Metric.SpotSharePct,
+        '100 * spot / (spot + onDemand)',
       ),
     )
     this.dashboard.addWidgets(
@@ -190,6 +218,7 @@ export class SpotSwapDashboard extends Construct {
           handled(Metric.UntrustedInstances, 'Instances tagged as launches, left alone'),
           handled(Metric.UntrustedMarkers, 'Interruption markers EC2 does not confirm, ignored'),
           handled(Metric.UnverifiedLaunches, 'Launches spotswap cannot verify, holding their partners'),
+          handled(Metric.SwapsPastDeadline, 'Swaps open past their deadline'),
           handled(Metric.PlanBudgetExceeded, 'Groups over their planning budget'),
           handled(Metric.RegionRunsNotStarted, 'Region runs started too late to finish in time'),
           handled(Metric.IgnoredEvents, 'Ignored (not a managed group)'),
@@ -265,6 +294,35 @@ export class SpotSwapDashboard extends Construct {
       new AlarmStatusWidget({ title: 'Alarms', alarms: [...props.alarms], width: THIRD, height: HEIGHT }),
     )
   }
+}
+
+const ESTIMATED_NOTE =
+  'Groups counted here had no Pricing API answer: their on-demand prices, and so their savings, come from the embedded table (us-east-1 prices for a region it does not list).'
+
+/**
+ * A per-group chart: the group's metric when the Lambdas emit them (GROUP_METRICS), else the same figure
+ * from the replacer's `group figures` log lines (Logs Insights, billed per GB scanned when viewed).
+ */
+const perGroup = (
+  props: SpotSwapDashboardProps,
+  period: Duration,
+  title: string,
+  metric: (typeof Metric)[keyof typeof Metric],
+  /** The same figure from the log line's fields, in Logs Insights' syntax. */
+  figure: string,
+): IWidget => {
+  if (props.groupMetrics === true)
+    return graph(title, [eachSeries(metric, { schema: 'group', statistic: 'Average', period })], THIRD)
+  return new LogQueryWidget({
+    title,
+    logGroupNames: [props.replacerLogGroup.logGroupName],
+    queryLines: [
+      'filter message = "group figures"',
+      `stats avg(${figure}) by bin(${period.toMinutes()}m), group`,
+    ],
+    width: THIRD,
+    height: HEIGHT,
+  })
 }
 
 const graph = (title: string, metrics: IMetric[], width: number, stacked = false): GraphWidget =>

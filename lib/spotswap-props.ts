@@ -36,6 +36,12 @@ export interface SpotSwapProps {
    */
   readonly notificationEmail?: string
   /**
+   * An existing SNS topic (its ARN) every alarm notifies, e.g. the one your on-call tooling reads. Its
+   * policy must let cloudwatch.amazonaws.com publish. Works beside `notificationEmail`.
+   * @default - no existing topic
+   */
+  readonly alarmTopicArn?: string
+  /**
    * Name of an Auto Scaling group to rehearse interruptions on: creates an AWS FIS experiment template
    * that interrupts one of its running spot instances.
    * @default - no experiment template

@@ -12,7 +12,7 @@ import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations'
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources'
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs'
 import type { LogGroup } from 'aws-cdk-lib/aws-logs'
-import { Topic } from 'aws-cdk-lib/aws-sns'
+import { type ITopic, Topic } from 'aws-cdk-lib/aws-sns'
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions'
 import type { Queue } from 'aws-cdk-lib/aws-sqs'
 import { Construct } from 'constructs'
@@ -193,6 +193,10 @@ export class SpotSwap extends Construct {
     acceptMessagesOnlyFrom(this.deadlineQueue, { roles: [interruption.role] })
 
     this.alarmTopic = props.notificationEmail ? this.createAlarmTopic(props.notificationEmail) : undefined
+    const topics: ITopic[] = [
+      ...(this.alarmTopic ? [this.alarmTopic] : []),
+      ...(props.alarmTopicArn ? [Topic.fromTopicArn(this, 'ExistingAlarmTopic', props.alarmTopicArn)] : []),
+    ]
     const deadLetterQueues = [
       { id: 'FanoutDeadLetters', label: 'Region runs that failed three times', queue: deadLetterQueue },
       {
@@ -207,7 +211,7 @@ export class SpotSwap extends Construct {
       schedulePeriod,
       deadLetterQueues,
       replacementFailuresPerHour: props.replacementFailuresPerHour ?? DEFAULT_REPLACEMENT_FAILURES_PER_HOUR,
-      action: this.alarmTopic ? new SnsAction(this.alarmTopic) : undefined,
+      actions: topics.map((topic) => new SnsAction(topic)),
     })
     this.alarms = alarms.alarms
     this.dashboard = new SpotSwapDashboard(this, 'Dashboard', {
@@ -216,6 +220,8 @@ export class SpotSwap extends Construct {
       forwardedRegions: regions.filter((region) => region !== homeRegion),
       schedulePeriod,
       replacer: this.replacer,
+      replacerLogGroup: this.replacerLogGroup,
+      groupMetrics: config.groupMetrics === true,
       interruptionHandler: this.interruptionHandler,
       deadLetterQueues,
       alarms: alarms.alarms,

@@ -83,6 +83,7 @@ export const createSpotSwapStacks = (scope: Construct, config: AppConfig): SpotS
       scheduleMinutes: config.scheduleMinutes,
       configuration: config.configuration,
       ...(config.notificationEmail ? { notificationEmail: config.notificationEmail } : {}),
+      ...(config.alarmTopicArn ? { alarmTopicArn: config.alarmTopicArn } : {}),
       ...(config.rehearsalGroupName ? { rehearsalGroupName: config.rehearsalGroupName } : {}),
       ...(config.passableRoles ? { passableRoles: config.passableRoles } : {}),
     },

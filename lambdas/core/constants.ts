@@ -229,3 +229,9 @@ export const FANOUT_LATE_START_SECONDS = 30
 export const FANOUT_VISIBILITY_SECONDS = REPLACER_TIMEOUT_SECONDS + FANOUT_LATE_START_SECONDS
 /** SQS's receive timestamps are approximate and its clock is not Lambda's: a few seconds of doubt. */
 export const FANOUT_CLOCK_SKEW_MS = 5_000
+/**
+ * Runs after the latest deadline a swap can have (HEALTH_DEADLINE_MAX_SECONDS) that finishing it may take:
+ * the run at the deadline retires what does not serve, the next closes the swap. Still open after them,
+ * it is reported (SwapsPastDeadline): something holds it (protection, a read that keeps failing).
+ */
+export const SWAP_FINISH_RUNS = 2

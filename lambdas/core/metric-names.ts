@@ -85,6 +85,16 @@ export const Metric = {
   InterruptionActions: 'InterruptionActions',
   InterruptionHandlerDurationMs: 'InterruptionHandlerDurationMs',
   IgnoredEvents: 'IgnoredEvents',
+  /**
+   * Managed groups of a region whose savings are estimated: no Pricing API answer, so their on-demand
+   * prices are the embedded table's (us-east-1 for a region it does not list). Per region.
+   */
+  SavingsEstimatedGroups: 'SavingsEstimatedGroups',
+  /**
+   * A group whose swap is still open after its latest possible deadline and the runs that finish a swap
+   * (replacer/report.ts swapPastDeadline): 1 per group and run while it lasts, nothing otherwise.
+   */
+  SwapsPastDeadline: 'SwapsPastDeadline',
 } as const
 
 export type MetricName = (typeof Metric)[keyof typeof Metric]

@@ -32,6 +32,8 @@ export const runWork = async (
 ): Promise<RegionSummary> => {
   const started = Date.now()
   const now = deps.now()
+  // A region with nothing managed and nothing wrong is not timed: its metric would be billed for nothing.
+  let idle = false
   try {
     const result = await runRegion({
       cloud: deps.cloudFor(work.region),
@@ -50,6 +52,11 @@ export const runWork = async (
       // Only a queue worker can hand the rest of a large region to other invocations.
       ...(config.fanoutQueueUrl && !work.onlyGroups ? { splitAbove: FANOUT_GROUPS_PER_REGION_MESSAGE } : {}),
     })
+    idle =
+      result.groups.length === 0 &&
+      result.strays.length === 0 &&
+      result.configErrors.length === 0 &&
+      result.deferred === undefined
     if (result.deferred && config.fanoutQueueUrl) {
       const bucket = Math.floor(now.getTime() / (config.scheduleMinutes * 60_000))
       await deps.enqueue(
@@ -70,8 +77,9 @@ export const runWork = async (
       error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
     }
   } finally {
-    deps.metrics.emit({ [DIMENSION_REGION]: work.region }, [
-      { name: Metric.RunDurationMs, unit: 'Milliseconds', value: Date.now() - started },
-    ])
+    if (!idle)
+      deps.metrics.emit({ [DIMENSION_REGION]: work.region }, [
+        { name: Metric.RunDurationMs, unit: 'Milliseconds', value: Date.now() - started },
+      ])
   }
 }

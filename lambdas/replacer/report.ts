@@ -1,9 +1,9 @@
 /**
- * Report: one log line per action and per finding worth a look, and CloudWatch metrics per group and per
- * region, named in core/metric-names.ts.
+ * Report: one log line per action, per group's figures and per finding worth a look, and CloudWatch
+ * metrics per region (per group when GROUP_METRICS is on), named in core/metric-names.ts.
  */
 import type { ConfigError } from '../core/config/config.ts'
-import { HOURS_PER_MONTH } from '../core/constants.ts'
+import { HEALTH_DEADLINE_MAX_SECONDS, HOURS_PER_MONTH, SWAP_FINISH_RUNS } from '../core/constants.ts'
 import { type UntrustedInstance, untrustedReason } from '../core/group/provenance.ts'
 import type { OwnerChanges } from '../core/group/scaling-activities.ts'
 import type { Log, MetricsSink, MetricValue } from '../core/log.ts'
@@ -16,9 +16,13 @@ import {
 } from '../core/metric-names.ts'
 import type { GroupPlan } from '../core/plan/actions.ts'
 import type { DetailRead, UnreadableDetail } from '../core/region/details-needed.ts'
+import { readSwapRecord } from '../core/swap/record.ts'
+import type { OnDemandPrices } from '../core/types.ts'
 import type { Outcome } from './outcome.ts'
 import { summarizeOutcome } from './outcome-summary.ts'
 import { heldBackByReason, isHeldBack, logReasonChanges, type ReasonMemory } from './reasons.ts'
+
+type PriceSource = OnDemandPrices['source']
 
 interface Telemetry {
   readonly log: Log
@@ -111,25 +115,50 @@ const values = (t: Tally): MetricValue[] => {
 const errorsOf = (group: string, errors: readonly ConfigError[]): number =>
   errors.filter((e) => e.group === group).length
 
-export const emitGroupMetrics = (
-  sink: MetricsSink,
+/** Savings from the embedded price table (no Pricing API answer) are estimates (replacer/summary.ts). */
+const isEstimated = (source: PriceSource | undefined): boolean =>
+  source !== undefined && source !== 'pricing-api'
+
+/**
+ * One group's figures after its run: always a structured log line (per-group views come from Logs
+ * Insights), and CloudWatch metrics per group only when GROUP_METRICS asks for them, since each metric
+ * a group emits every run is billed as a custom metric (https://aws.amazon.com/cloudwatch/pricing/).
+ */
+export const reportGroupFigures = (
+  { log, metrics }: Telemetry,
   region: string,
-  plan: GroupPlan,
-  outcomes: readonly Outcome[],
+  { plan, outcomes, source }: GroupFiguresInput,
   configErrors: readonly ConfigError[],
+  groupMetrics: boolean,
 ): void => {
-  sink.emit(
-    { [DIMENSION_REGION]: region, [DIMENSION_GROUP]: plan.group },
-    values(tally(plan, outcomes, errorsOf(plan.group, configErrors))),
-  )
+  const figures = tally(plan, outcomes, errorsOf(plan.group, configErrors))
+  log.info('group figures', {
+    region,
+    group: plan.group,
+    ...figures,
+    ...(isEstimated(source) ? { savingsEstimated: true } : {}),
+  })
+  if (groupMetrics)
+    metrics.emit({ [DIMENSION_REGION]: region, [DIMENSION_GROUP]: plan.group }, values(figures))
 }
 
+interface GroupFiguresInput {
+  readonly plan: GroupPlan
+  readonly outcomes: readonly Outcome[]
+  readonly source?: PriceSource | undefined
+}
+
+/**
+ * The region's totals, only where there is something to say: a region with no managed group and no
+ * configuration error emits nothing, so an account pays for the regions it uses, not the ones it covers.
+ */
 export const emitRegionMetrics = (
   sink: MetricsSink,
   region: string,
-  groups: readonly { plan: GroupPlan; outcomes: readonly Outcome[] }[],
+  groups: readonly GroupFiguresInput[],
   configErrors: readonly ConfigError[],
 ): void => {
+  if (groups.length === 0 && configErrors.length === 0) return
   const sum: Tally = {
     hourlySavingsUsd: 0,
     spot: 0,
@@ -148,6 +177,11 @@ export const emitRegionMetrics = (
   sink.emit({ [DIMENSION_REGION]: region }, [
     ...values(sum),
     { name: Metric.GroupsManaged, unit: 'Count', value: groups.length },
+    {
+      name: Metric.SavingsEstimatedGroups,
+      unit: 'Count',
+      value: groups.filter((g) => isEstimated(g.source)).length,
+    },
   ])
   for (const [reason, count] of Object.entries(heldBackByReason(groups.map((g) => g.plan))))
     sink.emit({ [DIMENSION_REGION]: region, [DIMENSION_REASON]: reason }, [
@@ -312,4 +346,40 @@ export const reportGroupRun = (
     metrics.emit({ [DIMENSION_REGION]: region, [DIMENSION_GROUP]: plan.group }, [
       { name: Metric.PlanBudgetExceeded, unit: 'Count', value: 1 },
     ])
+}
+
+/**
+ * When the group's swap started, if it is still open past any deadline it can have: a swap gives up on a
+ * replacement at most HEALTH_DEADLINE_MAX_SECONDS after it started (core/swap/finish-pairs.ts), and
+ * finishing takes SWAP_FINISH_RUNS more runs. A swap closed by this run's actions is over.
+ */
+export const swapPastDeadline = (
+  groupTags: Readonly<Record<string, string>>,
+  outcomes: readonly Outcome[],
+  now: Date,
+  scheduleMinutes: number,
+): Date | undefined => {
+  const read = readSwapRecord(groupTags)
+  const startedAt = read.kind === 'read' ? read.record.startedAt : undefined
+  if (startedAt === undefined) return undefined
+  if (outcomes.some((o) => o.status === 'done' && o.action.kind === 'close-swap')) return undefined
+  const boundMs = (HEALTH_DEADLINE_MAX_SECONDS + SWAP_FINISH_RUNS * scheduleMinutes * 60) * 1000
+  return now.getTime() - startedAt.getTime() > boundMs ? startedAt : undefined
+}
+
+/** A swap open past its deadline holds desired capacity and MaxSize: an error line and a count a person is paged on. */
+export const reportSwapPastDeadline = (
+  { log, metrics }: Telemetry,
+  region: string,
+  group: string,
+  startedAt: Date,
+): void => {
+  log.error('swap open past its deadline: its plan says what holds it', {
+    region,
+    group,
+    startedAt: startedAt.toISOString(),
+  })
+  metrics.emit({ [DIMENSION_REGION]: region, [DIMENSION_GROUP]: group }, [
+    { name: Metric.SwapsPastDeadline, unit: 'Count', value: 1 },
+  ])
 }

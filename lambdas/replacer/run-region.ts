@@ -21,12 +21,14 @@ import { summarizeOutcome } from './outcome-summary.ts'
 import { planRegion } from './plan-region.ts'
 import type { ReasonMemory } from './reasons.ts'
 import {
-  emitGroupMetrics,
   emitRegionMetrics,
   reportDetailUnreadable,
+  reportGroupFigures,
   reportGroupRun,
   reportRefreshUnreadable,
+  reportSwapPastDeadline,
   reportUnclassified,
+  swapPastDeadline,
 } from './report.ts'
 import { cleanStrays } from './strays.ts'
 
@@ -108,6 +110,26 @@ const executeRegion = async (
   })
 }
 
+/** What the run reports per group (overdue swaps, figures) and for the region, once it has acted. */
+const reportRegion = (
+  options: RegionRunOptions,
+  snapshot: RegionSnapshot,
+  groups: readonly GroupResult[],
+  now: Date,
+): void => {
+  const { config } = options
+  const region = options.cloud.region
+  const tagsOf = new Map(snapshot.groups.map((g) => [g.group.name, g.group.tags]))
+  for (const { plan, outcomes } of groups) {
+    const startedAt = swapPastDeadline(tagsOf.get(plan.group) ?? {}, outcomes, now, config.scheduleMinutes)
+    if (startedAt !== undefined) reportSwapPastDeadline(options, region, plan.group, startedAt)
+  }
+  const figures = groups.map(({ plan, outcomes, prices }) => ({ plan, outcomes, source: prices?.source }))
+  for (const group of figures)
+    reportGroupFigures(options, region, group, snapshot.configErrors, config.groupMetrics === true)
+  emitRegionMetrics(options.metrics, region, figures, snapshot.configErrors)
+}
+
 export const runRegion = async (options: RegionRunOptions): Promise<RegionResult> => {
   const { cloud, config, now, log } = options
   const region = cloud.region
@@ -152,8 +174,6 @@ export const runRegion = async (options: RegionRunOptions): Promise<RegionResult
   for (const outcome of strays) log.info('stray spot instance', { region, ...summarizeOutcome(outcome) })
   const groups = await executeRegion(options, snapshot, plans)
   await requestLooks({ ...options, region }, groups)
-  for (const { plan, outcomes } of groups)
-    emitGroupMetrics(options.metrics, region, plan, outcomes, snapshot.configErrors)
-  emitRegionMetrics(options.metrics, region, groups, snapshot.configErrors)
+  reportRegion(options, snapshot, groups, now)
   return { region, groups, strays, configErrors: snapshot.configErrors }
 }

@@ -3,13 +3,14 @@ import { GROUP_SETTINGS } from '../../lambdas/core/config/settings.ts'
 import { CONFIGURATION_VARIABLES, validateConfiguration } from '../../lib/configuration.ts'
 
 describe('CONFIGURATION_VARIABLES', () => {
-  it('is exactly what the Lambdas read: every group setting plus the global tag and dry-run switches', () => {
+  it('is exactly what the Lambdas read: every group setting plus the global tag, dry-run, log-level and metrics switches', () => {
     const read = [
       ...GROUP_SETTINGS.map((s) => s.env),
       'TAG_FILTERS',
       'TAG_FILTERING_MODE',
       'DRY_RUN',
       'LOG_LEVEL',
+      'GROUP_METRICS',
     ]
     expect([...CONFIGURATION_VARIABLES].sort()).toEqual(read.sort())
   })

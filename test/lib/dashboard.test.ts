@@ -49,9 +49,40 @@ describe('the dashboard', () => {
     expect(body).toContain(
       `SUM(SEARCH('{SpotSwap,Region,service} MetricName=\\"HourlySavingsUsd\\"', 'Average', 300))`,
     )
-    expect(body).toContain(
+  })
+
+  it('charts groups from the replacer log by default: the Lambdas emit no per-group metric', () => {
+    const replacerLogs = resourceOf(template, 'AWS::Logs::LogGroup', 'ReplacerLogs')
+    const json = JSON.parse(body) as {
+      widgets: { type: string; properties: { title?: string; query?: string } }[]
+    }
+    const bySavings = json.widgets.find((w) => w.properties.title === 'Hourly savings by group (USD/h)')
+    expect(bySavings?.type).toBe('log')
+    expect(bySavings?.properties.query).toContain('filter message = "group figures"')
+    expect(bySavings?.properties.query).toContain('stats avg(hourlySavingsUsd) by bin(5m), group')
+    expect(
+      JSON.stringify(resourceOf(template, 'AWS::CloudWatch::Dashboard', 'Dashboard').properties),
+    ).toContain(replacerLogs.logicalId)
+    expect(body).not.toContain('{SpotSwap,Group,Region,service} MetricName=\\"HourlySavingsUsd\\"')
+  })
+
+  it('charts groups from their metrics with GROUP_METRICS', () => {
+    const withMetrics = buildApp({ context: { GROUP_METRICS: 'true' } }).homeTemplate
+    const rendered = render(
+      resourceOf(withMetrics, 'AWS::CloudWatch::Dashboard', 'Dashboard').properties.DashboardBody,
+    )
+    expect(rendered).toContain(
       `SEARCH('{SpotSwap,Group,Region,service} MetricName=\\"HourlySavingsUsd\\"', 'Average', 300)`,
     )
+    expect(rendered).not.toContain('group figures')
+  })
+
+  it('says how many groups have savings estimated from the embedded prices, and what that means', () => {
+    expect(body).toContain('"title":"Savings estimated from embedded prices"')
+    expect(body).toContain(
+      `SUM(SEARCH('{SpotSwap,Region,service} MetricName=\\"${Metric.SavingsEstimatedGroups}\\"', 'Maximum', 300))`,
+    )
+    expect(body).toContain('come from the embedded table (us-east-1 prices')
   })
 
   it.each([
@@ -61,6 +92,7 @@ describe('the dashboard', () => {
     'Projected monthly savings (USD)',
     'Spot and on-demand instances (account)',
     'Spot share by group (%)',
+    'Spot share by region (%)',
     'Replacements (account, per period)',
     'Replacement failure rate (%)',
     'Interruptions and rebalance recommendations handled',

@@ -198,8 +198,10 @@ describe('replacer', () => {
         }),
       }),
     )
-    const groupMetrics = h.recorded.metrics.find((m) => m.dimensions.Group === 'web')
-    expect(groupMetrics?.values).toContainEqual(expect.objectContaining({ name: 'ConfigErrors', value: 1 }))
+    const figures = h.recorded.logs.find((l) => l.message === 'group figures')
+    expect(figures?.attributes).toMatchObject({ group: 'web', configErrors: 1 })
+    const regionMetrics = h.recorded.metrics.find((m) => m.dimensions.Group === undefined)
+    expect(regionMetrics?.values).toContainEqual(expect.objectContaining({ name: 'ConfigErrors', value: 1 }))
   })
 
   it('enqueues one message per region instead of working when FANOUT_QUEUE_URL is set', async () => {
@@ -345,20 +347,47 @@ describe('replacer', () => {
     expect(cloud.instances.get(attachedBefore.id)?.state).toBe('running')
   })
 
-  it('emits savings, counts and replacement metrics per group and per region', async () => {
+  it.each([
+    ['per region, each group in the log', {}, 'group figures'],
+    ['per region and per group with GROUP_METRICS', { GROUP_METRICS: 'true' }, 'group figures'],
+  ])('emits savings, counts and replacement metrics %s', async (_, env: Record<string, string>, line) => {
     const cloud = cloudWithFleet(2)
-    const h = harness({ 'us-east-1': cloud })
+    const h = harness({ 'us-east-1': cloud }, env)
     for (let run = 0; run < 6; run++) {
       await h.run()
       h.advanceMinutes(5)
     }
-    const last = h.recorded.metrics.filter((m) => m.dimensions.Group === 'web').at(-1)
-    const value = (name: string) => last?.values.find((v) => v.name === name)?.value
+    const regionLast = h.recorded.metrics
+      .filter((m) => m.dimensions.Group === undefined && m.values.some((v) => v.name === 'SpotInstances'))
+      .at(-1)
+    const value = (name: string) => regionLast?.values.find((v) => v.name === name)?.value
+    expect(regionLast?.dimensions).toEqual({ Region: 'us-east-1' })
     expect(value('SpotInstances')).toBe(2)
     expect(value('HourlySavingsUsd')).toBeGreaterThan(0.05)
-    expect(
-      h.recorded.metrics.some((m) => m.dimensions.Region === 'us-east-1' && m.dimensions.Group === undefined),
-    ).toBe(true)
+    const perGroup = h.recorded.metrics.filter((m) => m.dimensions.Group === 'web')
+    expect(perGroup.length > 0).toBe(env.GROUP_METRICS === 'true')
+    const lastLine = h.recorded.logs.filter((l) => l.message === line).at(-1)
+    expect(lastLine?.attributes).toMatchObject({ region: 'us-east-1', group: 'web', spot: 2 })
+  })
+
+  it('emits nothing for a covered region with no managed group and nothing wrong', async () => {
+    const h = harness(
+      { 'us-east-1': cloudWithFleet(1), 'us-west-2': new FakeCloud('us-west-2') },
+      { REGIONS: 'us-*' },
+    )
+    await h.run()
+    expect(h.recorded.metrics.filter((m) => m.dimensions.Region === 'us-west-2')).toEqual([])
+    expect(h.recorded.metrics.some((m) => m.dimensions.Region === 'us-east-1')).toBe(true)
+  })
+
+  it('counts the groups whose savings are estimated from the embedded price table', async () => {
+    const h = harness({ 'us-east-1': cloudWithFleet(2) })
+    const prices = (await h.run()).regions[0]?.groups?.[0]?.prices
+    const estimated = h.recorded.metrics
+      .flatMap((m) => (m.dimensions.Group === undefined ? m.values : []))
+      .find((v) => v.name === 'SavingsEstimatedGroups')?.value
+    expect(prices).toMatchObject({ savingsEstimated: true })
+    expect(estimated).toBe(1)
   })
 
   it('makes only read calls on a converted account, and the same number for 1 group as for 40', async () => {
@@ -504,7 +533,7 @@ describe('replacer', () => {
       }),
     )
     const refused = h.recorded.metrics.flatMap((m) =>
-      m.dimensions.Group === 'web' ? m.values.filter((v) => v.name === 'LaunchesRefused') : [],
+      m.dimensions.Group === undefined ? m.values.filter((v) => v.name === 'LaunchesRefused') : [],
     )
     expect(refused).toEqual([expect.objectContaining({ value: 1 })])
     // Not asked again before the back-off ends.

@@ -7,9 +7,9 @@ import { DIMENSION_REASON, Metric } from '../../lambdas/core/metric-names.ts'
 import { cloudWithFleet, harness } from './support.ts'
 
 /** A group of 4 on-demand members: the first run launches for one, the other three wait for the budget. */
-const fourOnDemand = () => {
+const fourOnDemand = (env: Record<string, string> = {}) => {
   const cloud = cloudWithFleet(4)
-  return { cloud, h: harness({ 'us-east-1': cloud }) }
+  return { cloud, h: harness({ 'us-east-1': cloud }, env) }
 }
 
 const reasonLogs = (h: ReturnType<typeof harness>) =>
@@ -38,14 +38,29 @@ describe('still on-demand', () => {
     expect(reasonLogs(h)).toEqual([])
   })
 
-  it('counts the members held back per group and per reason', async () => {
+  it('counts the members held back per region and per reason, and per group in the log', async () => {
     const { h } = fourOnDemand()
     await h.run()
     const held = h.recorded.metrics.flatMap((m) =>
       m.values.filter((v) => v.name === Metric.OnDemandHeldBack).map((v) => [m.dimensions, v.value]),
     )
-    expect(held).toContainEqual([{ Region: 'us-east-1', Group: 'web' }, 3])
     expect(held).toContainEqual([{ Region: 'us-east-1' }, 3])
     expect(held).toContainEqual([{ Region: 'us-east-1', [DIMENSION_REASON]: 'in-flight-budget' }, 3])
+    expect(held).not.toContainEqual([{ Region: 'us-east-1', Group: 'web' }, 3])
+    expect(h.recorded.logs).toContainEqual(
+      expect.objectContaining({
+        message: 'group figures',
+        attributes: expect.objectContaining({ group: 'web', heldBack: 3 }),
+      }),
+    )
+  })
+
+  it('counts them per group as a metric too with GROUP_METRICS', async () => {
+    const { h } = fourOnDemand({ GROUP_METRICS: 'true' })
+    await h.run()
+    const held = h.recorded.metrics.flatMap((m) =>
+      m.values.filter((v) => v.name === Metric.OnDemandHeldBack).map((v) => [m.dimensions, v.value]),
+    )
+    expect(held).toContainEqual([{ Region: 'us-east-1', Group: 'web' }, 3])
   })
 })

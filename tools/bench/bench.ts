@@ -3,6 +3,7 @@
  * (in child processes when given jobs), the engine's scale figures (child processes) and the Lambda
  * figures (a subprocess), gathered into results.json's shape.
  */
+
 import { embeddedCatalog } from '../data/catalog.ts'
 import { currentCommit, machineDescription } from '../shared/machine.ts'
 import { benchScenario } from './bench-scenario.ts'
@@ -11,6 +12,7 @@ import { measureLambdas } from './lambda-figures.ts'
 import type { BenchDetails } from './render-markdown.ts'
 import type { BenchResults, PolicyFigures, PolicyKey } from './results.ts'
 import { SCENARIO_KEYS } from './results.ts'
+import { measureRunningCosts } from './running-cost-probe.ts'
 import { FULL_SCALE, measureScale, QUICK_SCALE } from './scale.ts'
 import { runScenario } from './scenario-run.ts'
 import { runFaultSweep } from './sweep-jobs.ts'
@@ -57,6 +59,8 @@ export const runBench = async (
     onStep: step,
   })
   const scale = await measureScale(options.quick ? QUICK_SCALE : FULL_SCALE, step)
+  step('running cost of three account sizes')
+  const runningCost = await measureRunningCosts()
   step('Lambda bundles and init time')
   const lambda = await measureLambdas(options.quick ? COLD_START_RUNS.quick : COLD_START_RUNS.full)
   return {
@@ -68,6 +72,7 @@ export const runBench = async (
       faultSweep,
       scale: scale.figures,
       lambda: lambda.figures,
+      runningCost,
     },
     details: { scenarios: scenarioDetails, scale: scale.details, lambda: lambda.details },
   }

@@ -173,6 +173,7 @@ export const renderResultsMarkdown = (
     '',
     `esbuild bundles as deployed (lib/functions.ts LAMBDA_BUNDLING: ESM, minified, the AWS SDK included and loaded at init), imported in fresh processes ${details.lambda[0]?.runs ?? '?'} times by scripts/measure-cold-start.ts.`,
     '',
+    ...runningCostLines(results),
     '## Reliability',
     '',
     sweepParagraph(sweep),
@@ -181,4 +182,47 @@ export const renderResultsMarkdown = (
     '',
   ]
   return lines.join('\n')
+}
+
+const usd = (value: number): string => `$${value.toLocaleString('en-US', { maximumFractionDigits: 2 })}`
+
+/** The running-cost table, when the results have one (results before it was measured do not). */
+const runningCostLines = (results: BenchResults): string[] => {
+  const figures = results.runningCost ?? []
+  if (figures.length === 0) return []
+  return [
+    '## Running cost',
+    '',
+    table(
+      [
+        'Account',
+        'Instances',
+        'Metrics',
+        'Lambda',
+        'SQS',
+        'CloudWatch',
+        'Logs',
+        'Other',
+        'Total / month',
+        'Savings / month',
+        'Share',
+      ],
+      figures.map(({ shape, run, cost }) => [
+        shape.name,
+        String(run.groups * shape.instancesPerGroup),
+        String(run.metrics),
+        usd(cost.lambdaUsd),
+        usd(cost.sqsUsd),
+        usd(cost.metricsUsd + cost.alarmsUsd + cost.dashboardUsd),
+        usd(cost.logsUsd),
+        usd(cost.eventBridgeUsd + cost.kmsUsd),
+        usd(cost.totalUsd),
+        usd(cost.monthlySavingsUsd),
+        `${cost.costPctOfSavings.toFixed(2)}%`,
+      ]),
+    ),
+    '',
+    "One steady replacer run of each converged account (groups of 4 instances of common types, every 5 minutes), measured in the simulator and priced at AWS's published us-east-1 prices without free tier (tools/bench/running-cost.ts cites each page). Savings are the engine's own hourly figure on the converged account, times the hours of a month.",
+    '',
+  ]
 }

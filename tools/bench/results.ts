@@ -2,6 +2,7 @@
  * bench/results.json (issue 6): what one `npm run bench` measured, and a check of its shape that the
  * quick mode (CI) asserts before it reports success.
  */
+import type { RunningCostFigures } from './running-cost-probe.ts'
 import { type FaultSweep, faultSweepProblems } from './sweep-results.ts'
 
 export const SCENARIO_KEYS = [
@@ -106,6 +107,8 @@ export interface BenchResults {
   readonly faultSweep: FaultSweep
   readonly scale: ScaleFigures
   readonly lambda: Readonly<Record<string, LambdaFigures>>
+  /** spotswap's own monthly cost on three account sizes, beside what it saves there (running-cost.ts). */
+  readonly runningCost?: readonly RunningCostFigures[]
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>

@@ -3,6 +3,7 @@
  * target is reported with its numbers, never hidden.
  */
 import type { BenchResults, PolicyFigures } from './results.ts'
+import type { RunningCostFigures } from './running-cost-probe.ts'
 import { ratioLimit, type ScaleBaseline } from './scale-baseline.ts'
 import { checkSweepTargets } from './sweep-targets.ts'
 import type { TargetCheck } from './target-check.ts'
@@ -28,6 +29,8 @@ const CONVERGENCE_LIMIT_MINUTES: Readonly<Record<string, number>> = {
   'steady-web': 20 + 1.5,
   'daily-scaling': 20 + 1.5,
 }
+/** spotswap's own monthly cost may be at most this share of what it saves, on every account size. */
+const RUNNING_COST_SHARE_PCT = 1
 const fixed = (value: number, digits = 1) => value.toFixed(digits)
 const minutes = (value: number | null) => (value === null ? 'never' : `${Math.round(value)} min`)
 
@@ -181,5 +184,14 @@ export const checkTargets = (results: BenchResults, baseline?: ScaleBaseline): T
   }
   checks.push(...checkSweepTargets(results.faultSweep))
   checks.push(...scaleChecks(results.scale, baseline))
+  checks.push(...checkRunningCost(results.runningCost ?? []))
   return checks
 }
+
+/** spotswap's own cost on each account size against what it saves there. */
+export const checkRunningCost = (figures: readonly RunningCostFigures[]): TargetCheck[] =>
+  figures.map(({ shape, cost }) => ({
+    target: `running cost, ${shape.name}: < ${RUNNING_COST_SHARE_PCT}% of the savings`,
+    met: cost.costPctOfSavings < RUNNING_COST_SHARE_PCT,
+    detail: `$${fixed(cost.totalUsd, 2)} vs $${fixed(cost.monthlySavingsUsd, 0)} a month = ${fixed(cost.costPctOfSavings, 2)}%`,
+  }))

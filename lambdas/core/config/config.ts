@@ -70,6 +70,11 @@ export interface GlobalConfig {
   readonly dryRun: boolean
   readonly fanoutQueueUrl: string | undefined
   readonly scheduleMinutes: number
+  /**
+   * Emit the fleet metrics per group as well as per region (GROUP_METRICS). Off by default: each group
+   * would add a dozen custom metrics to the bill; its figures are in the log either way.
+   */
+  readonly groupMetrics?: boolean
   readonly defaults: GroupConfig
 }
 

@@ -102,6 +102,8 @@ export const parseGlobalConfig = (
     dryRun: global('DRY_RUN', parseBoolean, false, false, true),
     fanoutQueueUrl: env.FANOUT_QUEUE_URL?.trim() || undefined,
     scheduleMinutes: global('SCHEDULE_MINUTES', parseInteger(1, 1440), DEFAULT_SCHEDULE_MINUTES, false),
+    // Unreadable, the cheap side: per-group figures stay in the log.
+    groupMetrics: global('GROUP_METRICS', parseBoolean, false, false),
     defaults,
   }
   // Powertools reads LOG_LEVEL itself; checked here so a bad one is reported like any other value.

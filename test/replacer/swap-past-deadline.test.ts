@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest'
+import { TAG_SWAP } from '../../lambdas/core/constants.ts'
+import { formatSwapRecord } from '../../lambdas/core/swap/record.ts'
+import type { Outcome } from '../../lambdas/replacer/outcome.ts'
+import { swapPastDeadline } from '../../lambdas/replacer/report.ts'
+import { cloudWithFleet, harness, START } from './support.ts'
+
+const NOW = new Date('2026-01-01T12:00:00Z')
+const minutesAgo = (minutes: number) => new Date(NOW.getTime() - minutes * 60_000)
+
+const tagsOfSwapStarted = (startedAt: Date | undefined) => ({
+  [TAG_SWAP]: formatSwapRecord({
+    version: 2,
+    id: 's1',
+    phase: 'waiting',
+    ownerDesired: 2,
+    pairs: 1,
+    step: undefined,
+    originalMaxSize: undefined,
+    raisedMaxSize: undefined,
+    startedAt,
+  }),
+})
+
+const closed: Outcome = {
+  status: 'done',
+  action: { kind: 'close-swap', group: 'web', maxSize: undefined, reason: 'swap closed' },
+}
+
+describe('swapPastDeadline', () => {
+  // The latest deadline is 30 minutes after the start; two 5-minute runs finish a swap after it.
+  it.each([
+    [39, false],
+    [40, false],
+    [41, true],
+    [600, true],
+  ])('a swap open %i minutes after it started is past its deadline: %s', (minutes, past) => {
+    const startedAt = minutesAgo(minutes)
+    expect(swapPastDeadline(tagsOfSwapStarted(startedAt), [], NOW, 5)).toEqual(past ? startedAt : undefined)
+  })
+
+  it('gives the runs that finish a swap the schedule they run on', () => {
+    const startedAt = minutesAgo(60)
+    expect(swapPastDeadline(tagsOfSwapStarted(startedAt), [], NOW, 5)).toEqual(startedAt)
+    expect(swapPastDeadline(tagsOfSwapStarted(startedAt), [], NOW, 20)).toBeUndefined()
+  })
+
+  it('is over once this run closed the swap', () => {
+    expect(swapPastDeadline(tagsOfSwapStarted(minutesAgo(600)), [closed], NOW, 5)).toBeUndefined()
+  })
+
+  it('says nothing of a group without a swap, or of a record without its start', () => {
+    expect(swapPastDeadline({}, [], NOW, 5)).toBeUndefined()
+    expect(swapPastDeadline(tagsOfSwapStarted(undefined), [], NOW, 5)).toBeUndefined()
+  })
+})
+
+describe('a region run with a swap open past its deadline', () => {
+  it('says so in an error line and counts it for its group', async () => {
+    const cloud = cloudWithFleet(3)
+    const started = new Date(START.getTime() - 120 * 60_000)
+    cloud.group('web').tags = { ...cloud.group('web').tags, ...tagsOfSwapStarted(started) }
+    // Every member protected: the pair's unit cannot be given back, so the swap stays open.
+    for (const id of cloud.group('web').members.keys()) cloud.protectedIds.add(id)
+    const h = harness({ 'us-east-1': cloud })
+    await h.run()
+    const overdue = h.recorded.metrics.filter((m) => m.values.some((v) => v.name === 'SwapsPastDeadline'))
+    const closes = h.recorded.logs.some(
+      (l) => l.attributes?.kind === 'close-swap' && l.message === 'action done',
+    )
+    expect(closes).toBe(false)
+    expect(overdue.map((m) => m.dimensions)).toEqual([{ Region: 'us-east-1', Group: 'web' }])
+    expect(h.recorded.logs).toContainEqual(
+      expect.objectContaining({
+        level: 'error',
+        message: 'swap open past its deadline: its plan says what holds it',
+        attributes: expect.objectContaining({ group: 'web', startedAt: started.toISOString() }),
+      }),
+    )
+  })
+})
