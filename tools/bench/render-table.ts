@@ -86,17 +86,20 @@ export const scenarioNotes = (byPolicy: Readonly<Record<string, PolicyFigures>>)
   return notes
 }
 
+const SCENARIO_HEADER = [
+  { header: 'Policy' },
+  ...COLUMNS.flatMap((c) => [
+    { header: c.header, align: 'right' as const },
+    { header: '×', align: 'right' as const },
+  ]),
+]
+
+/** One scenario: its name, a row per policy with the ratios to spotswap's, and the notes under them. */
+export const scenarioBlock = (name: string, byPolicy: Readonly<Record<string, PolicyFigures>>): string =>
+  [name, renderTable(SCENARIO_HEADER, scenarioRows(byPolicy)), ...scenarioNotes(byPolicy)].join('\n')
+
 export const renderResultsText = (results: BenchResults, targets: readonly TargetCheck[]): string => {
-  const header = [
-    { header: 'Policy' },
-    ...COLUMNS.flatMap((c) => [
-      { header: c.header, align: 'right' as const },
-      { header: '×', align: 'right' as const },
-    ]),
-  ]
-  const blocks = Object.entries(results.scenarios).map(([name, byPolicy]) =>
-    [name, renderTable(header, scenarioRows(byPolicy)), ...scenarioNotes(byPolicy)].join('\n'),
-  )
+  const blocks = Object.entries(results.scenarios).map(([name, byPolicy]) => scenarioBlock(name, byPolicy))
   const sweepHeader = SWEEP_HEADERS.map((header, i) => ({
     header,
     align: i < 2 ? ('left' as const) : ('right' as const),
