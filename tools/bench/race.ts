@@ -7,13 +7,11 @@ import type { Catalog } from '../../lambdas/core/types.ts'
 import { embeddedCatalog } from '../data/catalog.ts'
 import { type ParsedOptions, UsageError } from '../shared/args.ts'
 import type { CliIo } from '../shared/io.ts'
-import { renderTable } from '../shared/table.ts'
 import { ScenarioError } from '../sim/scenario/check.ts'
 import { loadScenarioFile } from '../sim/scenario/load.ts'
 import type { Scenario } from '../sim/scenario/types.ts'
 import { FULL_SWEEP, sweepScenario } from './fault-sweep.ts'
-import { SWEEP_HEADERS, sweepRows } from './render-sweep.ts'
-import { scenarioBlock } from './render-table.ts'
+import { scenarioBlock, sweepBlock } from './render-table.ts'
 import type { PolicyFigures, PolicyKey } from './results.ts'
 import { runScenario } from './scenario-run.ts'
 import type { ScenarioSweep } from './sweep-results.ts'
@@ -79,22 +77,13 @@ const violationNote = (violations: RaceResult['violations']): string[] => {
     : [`Invariant violations: ${found.map(([policy, n]) => `${policy} ${n}`).join(', ')}.`]
 }
 
-const sweepHeader = SWEEP_HEADERS.map((header, i) => ({
-  header,
-  align: i < 2 ? ('left' as const) : ('right' as const),
-}))
-
 export const raceText = (path: string, result: RaceResult): string =>
   [
     scenarioBlock(`${result.scenario} (${path})`, result.figures),
     ...violationNote(result.violations),
     ...(result.faultSweep === undefined
       ? []
-      : [
-          '',
-          `${result.scenario} under faults`,
-          renderTable(sweepHeader, sweepRows(result.faultSweep, FULL_SWEEP.policies)),
-        ]),
+      : ['', sweepBlock(result.scenario, result.faultSweep, FULL_SWEEP.policies)]),
   ].join('\n')
 
 export const runRace = async (options: RaceOptions, io: CliIo): Promise<number> => {
