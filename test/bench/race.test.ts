@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { FAULT_LEVELS } from '../../tools/bench/fault-sweep.ts'
 import { SIMULATED_POLICIES } from '../../tools/bench/policies.ts'
+import { type RaceResult, raceText } from '../../tools/bench/race.ts'
 import { POLICY_KEYS } from '../../tools/bench/results.ts'
+import { runScenario } from '../../tools/bench/scenario-run.ts'
+import { embeddedCatalog } from '../../tools/data/catalog.ts'
+import { loadScenarioFile } from '../../tools/sim/scenario/load.ts'
 import { runCli, tempDir, writeJson } from '../cli/support.ts'
 import { group, rawScenario } from '../sim/support.ts'
 
@@ -105,5 +109,18 @@ describe('spotswap bench --scenario', () => {
     const help = await runCli(['bench', '--help'])
     expect(help.out).toMatch(/--scenario FILE +race the policies on these scenario files only/)
     expect(help.out).toMatch(/--faults +with --scenario: also the fault sweep/)
+  })
+})
+
+describe('raceText', () => {
+  it('says which policies broke an invariant, and says nothing when none did', async () => {
+    const catalog = embeddedCatalog()
+    const { figures } = await runScenario(loadScenarioFile(tinyFile('tiny'), catalog), catalog)
+    const text = (violations: RaceResult['violations']) =>
+      raceText('tiny.json', { scenario: 'tiny', figures, violations })
+    expect(text({ spotswap: 0, autospotting: 3, 'on-demand': 0 })).toMatch(
+      /^Invariant violations: autospotting 3\.$/m,
+    )
+    expect(text({ spotswap: 0, autospotting: 0 })).not.toContain('Invariant violations')
   })
 })
