@@ -16,7 +16,11 @@ import type { PolicyFigures, PolicyKey } from './results.ts'
 import { runScenario } from './scenario-run.ts'
 import type { ScenarioSweep } from './sweep-results.ts'
 
-/** Wherever spotswap and the asg-* policies are compared, the pace the comparison rests on. */
+/**
+ * Wherever spotswap and the asg-* policies are compared, the pace the comparison rests on: AWS documents
+ * "a gradual replacement" that "launches new instances before terminating the previous ones", no rate
+ * (https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_InstancesDistribution.html).
+ */
 const ASG_PACE_NOTE =
   "The asg-* policies replace one tenth of desired capacity every 60 s: the model's assumption, as AWS documents the order of its replacement, not its rate."
 
