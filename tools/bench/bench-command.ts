@@ -20,6 +20,7 @@ import {
 import type { CliIo, Command } from '../shared/io.ts'
 import { REPOSITORY } from '../shared/subprocess.ts'
 import { runBench } from './bench.ts'
+import { raceOptions, runRace } from './race.ts'
 import { renderResultsMarkdown, type SweepStatus } from './render-markdown.ts'
 import { renderResultsText } from './render-table.ts'
 import { resultsProblems, SCENARIO_KEYS } from './results.ts'
@@ -58,6 +59,13 @@ export const OPTIONS: readonly OptionSpec[] = [
     placeholder: 'FILE',
     description: 'results page (default: bench/out/RESULTS.md)',
   },
+  {
+    name: 'scenario',
+    kind: 'list',
+    placeholder: 'FILE',
+    description: 'race the policies on these scenario files only (repeatable); writes nothing without --out',
+  },
+  { name: 'faults', kind: 'flag', description: 'with --scenario: also the fault sweep of each file' },
   { name: 'help', kind: 'flag', description: 'show this help' },
 ]
 
@@ -78,6 +86,10 @@ Scaling's mixed-instances groups and the oracle; runs them again at four fault l
 (the fault sweep; --quick: no faults and all of them, one seed, spotswap and on-demand only); measures
 the engine's planning time, memory and API calls at scale and the Lambda bundles; prints the tables
 (each figure with its ratio to spotswap's). About ten minutes on two cores; --quick about a minute.
+
+With --scenario FILE (one or more), runs only those files, under every policy and the oracle, and prints
+each one's table: race the policies on your own account's shape. No fault sweep (unless --faults: four
+levels, three seeds, every policy, sixty runs a file), no scale or Lambda figures, and no file written unless --out names one.
 
 ${describeOptions(OPTIONS)}`
 
@@ -106,6 +118,8 @@ const run = async (argv: readonly string[], io: CliIo): Promise<number> => {
     io.out(`${USAGE}\n`)
     return 0
   }
+  const race = raceOptions(options)
+  if (race !== undefined) return runRace(race, io)
   const quick = options.flags.has('quick')
   const jobs = integerOption(options, 'jobs', quick ? 1 : FULL_JOBS, 1)
   const { out, markdown } = outputPaths(options, join(tmpdir(), `spotswap-bench-${process.pid}`))

@@ -3,6 +3,7 @@ import { renderTable } from '../shared/table.ts'
 import { SWEEP_HEADERS, sweepRows, sweepSummary } from './render-sweep.ts'
 import type { BenchResults, PolicyFigures } from './results.ts'
 import { MIXED_POLICY_KEYS, POLICY_KEYS } from './results.ts'
+import type { ScenarioSweep } from './sweep-results.ts'
 import type { TargetCheck } from './targets.ts'
 
 /** The figures every policy has, one column each. */
@@ -86,25 +87,31 @@ export const scenarioNotes = (byPolicy: Readonly<Record<string, PolicyFigures>>)
   return notes
 }
 
+const SCENARIO_HEADER = [
+  { header: 'Policy' },
+  ...COLUMNS.flatMap((c) => [
+    { header: c.header, align: 'right' as const },
+    { header: '×', align: 'right' as const },
+  ]),
+]
+
+/** One scenario: its name, a row per policy with the ratios to spotswap's, and the notes under them. */
+export const scenarioBlock = (name: string, byPolicy: Readonly<Record<string, PolicyFigures>>): string =>
+  [name, renderTable(SCENARIO_HEADER, scenarioRows(byPolicy)), ...scenarioNotes(byPolicy)].join('\n')
+
+const SWEEP_HEADER = SWEEP_HEADERS.map((header, i) => ({
+  header,
+  align: i < 2 ? ('left' as const) : ('right' as const),
+}))
+
+/** One scenario's fault sweep: a row per policy and level. */
+export const sweepBlock = (name: string, sweep: ScenarioSweep, policies: readonly string[]): string =>
+  [`${name} under faults`, renderTable(SWEEP_HEADER, sweepRows(sweep, policies))].join('\n')
+
 export const renderResultsText = (results: BenchResults, targets: readonly TargetCheck[]): string => {
-  const header = [
-    { header: 'Policy' },
-    ...COLUMNS.flatMap((c) => [
-      { header: c.header, align: 'right' as const },
-      { header: '×', align: 'right' as const },
-    ]),
-  ]
-  const blocks = Object.entries(results.scenarios).map(([name, byPolicy]) =>
-    [name, renderTable(header, scenarioRows(byPolicy)), ...scenarioNotes(byPolicy)].join('\n'),
-  )
-  const sweepHeader = SWEEP_HEADERS.map((header, i) => ({
-    header,
-    align: i < 2 ? ('left' as const) : ('right' as const),
-  }))
+  const blocks = Object.entries(results.scenarios).map(([name, byPolicy]) => scenarioBlock(name, byPolicy))
   const sweepBlocks = Object.entries(results.faultSweep.scenarios).map(([name, sweep]) =>
-    [`${name} under faults`, renderTable(sweepHeader, sweepRows(sweep, results.faultSweep.policies))].join(
-      '\n',
-    ),
+    sweepBlock(name, sweep, results.faultSweep.policies),
   )
   const { scale } = results
   const lines = [

@@ -1,13 +1,15 @@
 /**
- * `spotswap simulate [--scenario FILE] [--json FILE] [--html FILE]`: runs the real engine against the
- * offline account of a scenario (the built-in one by default) and prints what happened per group.
+ * `spotswap simulate [--scenario FILE] [--policy NAME] [--json FILE] [--html FILE]`: runs the real engine
+ * (or another of the bench's policies) against the offline account of a scenario (the built-in one by
+ * default) and prints what happened per group.
  */
 
+import { SIMULATED_POLICIES } from '../bench/policies.ts'
 import { describeOptions, type OptionSpec, parseOptions, UsageError } from '../shared/args.ts'
 import type { CliIo, Command } from '../shared/io.ts'
 import { pct, usd } from '../shared/table.ts'
 import type { FaultConfig } from '../sim/faults.ts'
-import { ON_DEMAND_POLICY } from '../sim/policy.ts'
+import { ON_DEMAND_POLICY, type SimPolicy } from '../sim/policy.ts'
 import type { SimulationReport } from '../sim/report.ts'
 import { ScenarioError } from '../sim/scenario/check.ts'
 import { BUILTIN_SCENARIO, loadScenarioFile } from '../sim/scenario/load.ts'
@@ -32,6 +34,12 @@ const OPTIONS: readonly OptionSpec[] = [
     description:
       "replace the scenario's faults, e.g. crashRate=0.005,apiErrorRate=0 (rates per API request; throttle=true|false)",
   },
+  {
+    name: 'policy',
+    kind: 'value',
+    placeholder: 'NAME',
+    description: `run this policy instead of spotswap: ${Object.keys(SIMULATED_POLICIES).join(', ')}`,
+  },
   { name: 'json', kind: 'value', placeholder: 'FILE', description: 'write the full report as JSON' },
   {
     name: 'html',
@@ -46,6 +54,7 @@ const USAGE = `Usage: spotswap simulate [options]
 
 Runs spotswap's replacer and interruption handler, unchanged, against a simulated AWS account on real
 spot prices and capacity traces, and reports savings, availability and what happened to each group.
+--policy runs one of the bench's other policies on the same account instead.
 
 ${describeOptions(OPTIONS)}`
 
@@ -77,6 +86,17 @@ export const parseFaultsOption = (text: string, base: FaultConfig): FaultConfig 
     }
   }
   return faults
+}
+
+/** `--policy NAME`: one of the bench's simulated policies; spotswap when not given. */
+export const parsePolicyOption = (name: string | undefined): SimPolicy => {
+  if (name === undefined) return SIMULATED_POLICIES.spotswap
+  if (Object.hasOwn(SIMULATED_POLICIES, name))
+    return SIMULATED_POLICIES[name as keyof typeof SIMULATED_POLICIES]
+  throw new UsageError(
+    `--policy: unknown policy '${name}' (${Object.keys(SIMULATED_POLICIES).join(', ')})`,
+    '--policy',
+  )
 }
 
 /** Under the table: every on-demand instance above its group's minimum at the end, and why (issue 16). */
@@ -136,6 +156,7 @@ const run = async (argv: readonly string[], io: CliIo): Promise<number> => {
     io.out(`${USAGE}\n`)
     return 0
   }
+  const policy = parsePolicyOption(options.values.get('policy'))
   const path = options.values.get('scenario') ?? BUILTIN_SCENARIO
   let scenario: Scenario
   try {
@@ -150,7 +171,7 @@ const run = async (argv: readonly string[], io: CliIo): Promise<number> => {
   const progress = io.progressStream
     ? createProgress(`simulating ${scenario.name}`, io.progressStream)
     : undefined
-  const report = await simulate(scenario, { onProgress: (fraction) => progress?.update(fraction) })
+  const report = await simulate(scenario, { policy, onProgress: (fraction) => progress?.update(fraction) })
   progress?.done()
   const json = options.values.get('json')
   if (json !== undefined) io.writeFile(json, `${JSON.stringify(report, null, 2)}\n`)
