@@ -3,7 +3,7 @@
  * later chunk is refused, or the run dies between chunks, its record (phase `attaching`) holds every pair
  * while the group holds only the attached ones. What is proven then:
  * - desired capacity: AttachInstances raises it by the number attached, in the same request
- *   (https://docs.aws.amazon.com/autoscaling/ec2/userguide/attach-instance-asg.html), so with no change of
+ *   (https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_AttachInstances.html), so with no change of
  *   the owner's since the swap started (its scaling activities), the swap holds desired minus the owner's
  *   figure: that many pairs, an upper bound the record's `pairs` only gave;
  * - which launches were attached: each confirmed chunk's replacements carry TAG_JOINED_GROUP before the
