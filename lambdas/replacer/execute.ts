@@ -3,7 +3,9 @@
  * A failed action never leads to a terminated on-demand instance: retirement only follows a successful
  * attach. Whatever is left half-done is visible in AWS (tags, MaxSize record) and finished next run.
  */
-import { isNotFound } from '../aws/errors.ts'
+import { isNotFound, isTransient } from '../aws/errors.ts'
+import { ATTACH_DETACH_CHUNK } from '../aws/limits.ts'
+import { chunk } from '../aws/paginate.ts'
 import {
   TAG_JOINED_GROUP,
   TAG_LAUNCHED_FOR_GROUP,
@@ -80,69 +82,99 @@ const terminateSpot = async (cloud: CloudPort, action: TerminateSpotAction): Pro
 /**
  * Record the swap on the group first (phase `attaching`, with the original MaxSize and the raise when it
  * must be raised), so a run cut short anywhere is finished by the next one; name the swap on each
- * replacement; raise MaxSize if needed; attach; then record that the attach is done (phase `waiting`).
+ * replacement; raise MaxSize if needed; attach, chunk by chunk (AttachInstances takes 20 instances at a
+ * time, https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_AttachInstances.html), each chunk's
+ * replacements recorded as members (TAG_JOINED_GROUP) and, before the next chunk, counted in the record
+ * (`attached`); then record that the attach is done (phase `waiting`). So a later run can prove which of
+ * the swap's launches never joined when the run stops between chunks (core/swap/partial-attach.ts).
  * Nothing is retired here: a partner leaves only once its replacement serves (core/group/serving.ts),
  * which a load balancer's health checks take time to show, so later runs retire the partners
- * (core/swap/recover.ts). If the attach fails, the record stays for the next run to judge, MaxSize raised
- * included: part of the attach may have happened (an earlier chunk of 20, a response lost to a retry), and
- * a MaxSize put back below the desired capacity it reached would lower desired to it and terminate members
- * (API_UpdateAutoScalingGroup). The next run reads desired and puts MaxSize back no lower. When a read of
- * the replacements' membership shows some joined, the swap goes on with those (keepJoined).
+ * (core/swap/recover.ts). If a chunk fails, MaxSize stays raised: part of the attach may have happened
+ * (a response lost to a retry), and a MaxSize put back below the desired capacity it reached would lower
+ * desired to it and terminate members (API_UpdateAutoScalingGroup); the swap goes on with the
+ * replacements that joined (keepJoined).
  */
 const swap = async (cloud: CloudPort, action: SwapAction): Promise<Outcome> => {
   const replacements = action.pairs.map((p) => p.spotInstanceId)
   await cloud.tagGroup(action.group, { [TAG_SWAP]: action.swapRecord })
   await cloud.tagInstances(replacements, { [TAG_SWAP_ID]: action.swapId })
   if (action.raiseMaxSizeTo !== undefined) await cloud.setMaxSize(action.group, action.raiseMaxSizeTo)
-  try {
-    await cloud.attachInstances(action.group, replacements)
-  } catch (error) {
-    const raised = action.raiseMaxSizeTo === undefined ? '' : `, MaxSize left at ${action.raiseMaxSizeTo}`
-    const kept = await keepJoined(cloud, action, replacements)
-    return {
-      action,
-      status: 'failed',
-      detail: `attach not confirmed, nothing retired (the next run judges by the swap record${raised})${kept}: ${describeError(error)}`,
+  const chunks = chunk(replacements, ATTACH_DETACH_CHUNK)
+  const confirmed: string[] = []
+  for (const [index, ids] of chunks.entries()) {
+    try {
+      await cloud.attachInstances(action.group, ids)
+    } catch (error) {
+      const raised = action.raiseMaxSizeTo === undefined ? '' : `, MaxSize left at ${action.raiseMaxSizeTo}`
+      const kept = await keepJoined(cloud, action, replacements, confirmed, !isTransient(error))
+      return {
+        action,
+        status: 'failed',
+        detail: `attach not confirmed, nothing retired (the next run judges by the swap record${raised})${kept}: ${describeError(error)}`,
+      }
     }
+    // Membership history: once in a group, a replacement is never spotswap's to terminate or attach again,
+    // even after a person takes it out (core/group/provenance.ts).
+    await cloud.tagInstances(ids, { [TAG_JOINED_GROUP]: action.group })
+    confirmed.push(...ids)
+    if (index < chunks.length - 1)
+      await cloud.tagGroup(action.group, { [TAG_SWAP]: attachingRecord(action, confirmed.length) })
   }
-  // Membership history: once in a group, a replacement is never spotswap's to terminate or attach again,
-  // even after a person takes it out (core/group/provenance.ts).
-  await cloud.tagInstances(replacements, { [TAG_JOINED_GROUP]: action.group })
   await cloud.tagGroup(action.group, { [TAG_SWAP]: action.attachedRecord })
   // The partners stay until their replacements serve: later runs retire them (complete-swap), restore
   // MaxSize and drop the record once every pair is done.
   return { action, status: 'done', detail: `attached ${replacements.join(', ')}` }
 }
 
+/** The swap's record at `attaching` with `attached` confirmed replacements (core/swap/partial-attach.ts). */
+const attachingRecord = (action: SwapAction, attached: number): string => {
+  const onGroup = readSwapRecord({ [TAG_SWAP]: action.swapRecord })
+  return onGroup.kind === 'read' ? formatSwapRecord({ ...onGroup.record, attached }) : action.swapRecord
+}
+
 /**
- * After a failed attach, the replacements that joined anyway (an earlier chunk of 20, a response lost to
- * a retry) are read once. If some did, the swap goes on with them alone: they are recorded as members,
- * the others are unnamed (spotswap's launches again, for a later swap or clean-up), and the record holds
- * their pairs only, so desired capacity matches it and the next run finishes them. If the read fails,
- * nothing more is written: the record stays as it was, for the next run to judge.
+ * After a failed chunk, the replacements not confirmed yet are read once. If some joined anyway (a
+ * response lost to a retry), they are recorded as members; the others never joined: the swap's own
+ * launches, terminated when some joined or AWS refused the chunk (their partners get new ones later; kept,
+ * they would wait behind the open swap past their attach deadline, or be refused again). Then the record
+ * holds the joined pairs only,
+ * so desired capacity matches it and the next run finishes them. If the read fails, nothing more is
+ * written: the record stays as it was, for the next run to judge (core/swap/partial-attach.ts).
  */
 const keepJoined = async (
   cloud: CloudPort,
   action: SwapAction,
   replacements: readonly string[],
+  confirmed: readonly string[],
+  refused: boolean,
 ): Promise<string> => {
   const onGroup = readSwapRecord({ [TAG_SWAP]: action.attachedRecord })
   if (onGroup.kind !== 'read') return ''
-  let joined: string[]
+  const unconfirmed = replacements.filter((id) => !confirmed.includes(id))
+  let joinedNow: string[]
   try {
-    const groups = await cloud.groupOfInstances(replacements)
-    joined = replacements.filter((id) => groups.get(id) === action.group)
+    const groups = await cloud.groupOfInstances(unconfirmed)
+    joinedNow = unconfirmed.filter((id) => groups.get(id) === action.group)
+    // In another group, or unseen: not provably the swap's to terminate.
+    const strangers = unconfirmed.filter((id) => groups.has(id) && groups.get(id) !== action.group)
+    if (strangers.length > 0) return `; ${strangers.join(', ')} in another group, nothing more written`
   } catch (error) {
     return `; membership not read (${describeError(error)})`
   }
-  if (joined.length === 0) return '; none joined'
-  const left = replacements.filter((id) => !joined.includes(id))
-  await cloud.tagInstances(joined, { [TAG_JOINED_GROUP]: action.group })
-  if (left.length > 0) await cloud.untagInstances(left, [TAG_SWAP_ID])
+  const joined = [...confirmed, ...joinedNow]
+  const left = unconfirmed.filter((id) => !joinedNow.includes(id))
+  // None joined after a passing failure: the record, still at its attach with desired the owner's, closes
+  // next run (attach-not-done) and a later swap attaches them. Refused, they would be refused again.
+  if (joined.length === 0 && !refused) return '; none joined'
+  if (joinedNow.length > 0) await cloud.tagInstances(joinedNow, { [TAG_JOINED_GROUP]: action.group })
+  // Before the record drops their pairs: a run cut short in between leaves them for the next run to prove.
+  if (left.length > 0) await cloud.terminateInstances(left)
+  const terminated = left.length > 0 ? `; terminated ${left.join(', ')}, never attached` : ''
+  if (joined.length === 0) return `; none joined${terminated}`
   await cloud.tagGroup(action.group, {
     [TAG_SWAP]: formatSwapRecord({ ...onGroup.record, pairs: joined.length }),
   })
-  return `; ${joined.length} of ${replacements.length} joined, the swap goes on with them`
+  return `; ${joined.length} of ${replacements.length} joined, the swap goes on with them${terminated}`
 }
 
 /** The membership first: a run cut short in between leaves the evidence, not the launch tags alone. */

@@ -34,15 +34,14 @@ const watchSizes = (cloud: FakeCloud) => {
   return seen
 }
 
-/** AttachInstances in chunks of 20, as the AWS adapter sends them, with the second chunk failing. */
+/** The executor attaches in chunks of 20, one request each: the second request of the run fails. */
 const secondChunkFails = (cloud: FakeCloud) => {
   const attach = cloud.attachInstances.bind(cloud)
-  let failed = false
+  let requests = 0
   cloud.attachInstances = async (group, ids) => {
-    await attach(group, ids.slice(0, 20))
-    if (ids.length <= 20 || failed) return attach(group, ids.slice(20))
-    failed = true
-    throw awsError('ServiceUnavailable', 503, 'Service is unavailable')
+    requests++
+    if (requests === 2) throw awsError('ServiceUnavailable', 503, 'Service is unavailable')
+    return attach(group, ids)
   }
 }
 
@@ -55,10 +54,15 @@ describe('a swap of more than 20 pairs whose later attach chunk fails', () => {
     secondChunkFails(cloud)
     const sizes = watchSizes(cloud)
     await h.run()
-    // 20 attached, 5 not: desired stands at 45 and MaxSize stays raised; the record holds the 20 pairs.
+    // 20 attached, 5 not (terminated, never attached): desired stands at 45 and MaxSize stays raised; the
+    // record holds the 20 pairs.
     expect(cloud.group('web')).toMatchObject({ desiredCapacity: OWNER + 20, maxSize: 2 * OWNER })
     const onGroup = readSwapRecord(cloud.group('web').tags)
     expect(onGroup.kind === 'read' && onGroup.record).toMatchObject({ pairs: 20, raisedMaxSize: 2 * OWNER })
+    const outside = [...cloud.instances.values()].filter(
+      (i) => i.lifecycle === 'spot' && !cloud.group('web').members.has(i.id),
+    )
+    expect(outside.map((i) => i.state)).toEqual(Array(5).fill('terminated'))
     for (let run = 0; run < 20; run++) {
       h.advanceMinutes(5)
       await h.run()

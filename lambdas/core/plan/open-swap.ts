@@ -36,6 +36,7 @@ export const recoverOpenSwap = (
       return staysInGroup(group, id)
     },
     detail,
+    launched: input.launched,
     isPartner: view.isPartner,
     onDemandIds: view.roles.onDemandIds,
     minOnDemand: view.minOnDemand,

@@ -122,7 +122,13 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
   const terminated = new Set<string>()
   const terminate = dropping(group.name, actions, terminated)
   // Only spotswap's own launches are attached or terminated; anything else tagged like one is reported.
-  const sorted = sortLaunches(input.launched, group, detail, {
+  // Launches the recovery judged (a partial attach's: terminated, or left alone and reported) are its.
+  const judgedByRecovery = new Set([
+    ...(recovery.unattachedLaunches ?? []).map((i) => i.id),
+    ...(recovery.untrusted ?? []).map((u) => u.instanceId),
+  ])
+  const launched = input.launched.filter((i) => !judgedByRecovery.has(i.id))
+  const sorted = sortLaunches(launched, group, detail, {
     unattached: recovery.unattachedSwapId,
     undecided: recovery.undecidedSwapId,
   })
@@ -137,6 +143,10 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
   // its attach not yet judged (the owner may have resized meanwhile): its partner gets no second
   // replacement until the swap closes (chaos seed 1458).
   const heldByOpenSwap = new Set<string>()
+  for (const instance of recovery.unattachedLaunches ?? []) {
+    const partner = instance.tags[TAG_REPLACING_INSTANCE]
+    if (partner !== undefined) heldByOpenSwap.add(partner)
+  }
   if (recovery.open)
     for (const suspect of refused) {
       const partner = detail(suspect.instanceId)?.tags[TAG_REPLACING_INSTANCE]

@@ -2,7 +2,8 @@
  * The swap record: one versioned tag on the group for the duration of a swap (TAG_SWAP), naming the swap,
  * its phase, the desired capacity its owner had set when it began and how many pairs it still holds, the
  * instance its last announced step takes out, and, when it raised MaxSize, the MaxSize before the raise
- * (`max`) and the one it raised it to (`raised`). Desired capacity stands at the owner's figure plus the
+ * (`max`) and the one it raised it to (`raised`); while a swap of more than one chunk of 20 attaches, how many
+ * replacements its confirmed chunks attached (`attached`, see partial-attach.ts). Desired capacity stands at the owner's figure plus the
  * open pairs, and nowhere else: every step that takes a unit away is announced here first, so the next run
  * can tell spotswap's own steps from someone else's change (judgeRecord).
  *
@@ -42,6 +43,11 @@ export interface SwapRecord {
   readonly originalMaxSize: number | undefined
   /** The MaxSize the swap raised it to; undefined when it was not raised, or in records written before it was recorded. */
   readonly raisedMaxSize: number | undefined
+  /**
+   * Phase `attaching` only: replacements of the chunks whose attach was confirmed (each tagged
+   * TAG_JOINED_GROUP before this was written); absent before the first chunk is.
+   */
+  readonly attached?: number | undefined
   readonly startedAt: Date | undefined
 }
 
@@ -66,6 +72,7 @@ export const formatSwapRecord = (record: SwapRecord): string =>
     ...(record.step === undefined ? [] : [`step=${record.step}`]),
     ...(record.originalMaxSize === undefined ? [] : [`max=${record.originalMaxSize}`]),
     ...(record.raisedMaxSize === undefined ? [] : [`raised=${record.raisedMaxSize}`]),
+    ...(record.attached === undefined ? [] : [`attached=${record.attached}`]),
     ...(record.startedAt === undefined ? [] : [`started=${record.startedAt.toISOString()}`]),
   ].join(' ')
 
@@ -78,7 +85,7 @@ const parseV2 = (raw: string): SwapRecord | undefined => {
     if (at <= 0 || values.has(field.slice(0, at))) return undefined
     values.set(field.slice(0, at), field.slice(at + 1))
   }
-  const known = new Set(['id', 'phase', 'owner', 'pairs', 'step', 'max', 'raised', 'started'])
+  const known = new Set(['id', 'phase', 'owner', 'pairs', 'step', 'max', 'raised', 'attached', 'started'])
   if ([...values.keys()].some((key) => !known.has(key))) return undefined
   const id = values.get('id')
   const phase = values.get('phase') as SwapPhase | undefined
@@ -87,6 +94,7 @@ const parseV2 = (raw: string): SwapRecord | undefined => {
   const step = values.get('step')
   const max = values.get('max')
   const raised = values.get('raised')
+  const attached = values.get('attached')
   const started = values.get('started')
   const startedMs = started === undefined ? Number.NaN : Date.parse(started)
   if (id !== undefined && !SWAP_ID.test(id)) return undefined
@@ -98,6 +106,12 @@ const parseV2 = (raw: string): SwapRecord | undefined => {
   if (raised !== undefined && (max === undefined || !COUNT.test(raised) || Number(raised) <= Number(max)))
     return undefined
   if (started !== undefined && Number.isNaN(startedMs)) return undefined
+  // Confirmed chunks are counted only while the attach goes on, and among the pairs.
+  if (
+    attached !== undefined &&
+    (phase !== 'attaching' || !COUNT.test(attached) || Number(attached) > Number(pairs))
+  )
+    return undefined
   if ((phase === 'retiring') !== (step !== undefined)) return undefined
   return {
     version: 2,
@@ -108,6 +122,7 @@ const parseV2 = (raw: string): SwapRecord | undefined => {
     step,
     originalMaxSize: max === undefined ? undefined : Number(max),
     raisedMaxSize: raised === undefined ? undefined : Number(raised),
+    ...(attached === undefined ? {} : { attached: Number(attached) }),
     startedAt: started === undefined ? undefined : new Date(startedMs),
   }
 }
@@ -194,6 +209,7 @@ export const SWAP_RECORD_TAGS: readonly string[] = [
 /** The record announced ahead of the `steps`-th step down, which takes `instanceId` out. */
 export const stepDown = (record: SwapRecord, instanceId: string, steps = 1): SwapRecord => ({
   ...record,
+  attached: undefined,
   phase: 'retiring',
   pairs: record.pairs - steps,
   step: instanceId,

@@ -9,10 +9,12 @@
 import { TAG_REPLACING_INSTANCE, TAG_SWAP_ID } from '../constants.ts'
 import type { UntrustedInstance } from '../group/provenance.ts'
 import type { DesiredChange } from '../group/scaling-activities.ts'
-import type { SwapPair } from '../plan/actions.ts'
+import { hasTrafficSources } from '../group/serving.ts'
+import type { Action, SwapPair } from '../plan/actions.ts'
 import type { Group } from '../types.ts'
 import { closeSwap, releaseAction, releaseAndClose } from './closing.ts'
 import { finishPairs } from './finish-pairs.ts'
+import { judgePartialAttach, type PartialAttach, UNATTACHED_REASON } from './partial-attach.ts'
 import {
   formatSwapRecord,
   judgeRecord,
@@ -47,7 +49,9 @@ export const recoverSwaps = (input: RecoveryInput): Recovery => {
     recovered.halfDoneReplacements.length === 0
   )
     recovered = { ...recovered, unattachedSwapId: unattached }
-  return untrusted.length === 0 ? recovered : { ...recovered, untrusted }
+  return untrusted.length === 0
+    ? recovered
+    : { ...recovered, untrusted: [...untrusted, ...(recovered.untrusted ?? [])] }
 }
 
 const recoverNamed = (
@@ -104,7 +108,15 @@ const recoverNamed = (
       closingUnconfirmed(closeSwap('attach-not-done', input, record, group.desiredCapacity)),
     )
   }
-  const judged = judgeRecord(record, group.desiredCapacity, halfDone.length, input.stillIn)
+  // A swap of more than 20 pairs whose later chunks never joined: judged by the pairs desired shows.
+  const attach = judgePartialAttach(
+    record,
+    group.desiredCapacity,
+    input.spotMembers.map((m) => input.detail(m.instanceId)),
+    input.launched,
+  )
+  const current = attach.kind === 'partial' ? attach.record : record
+  const judged = judgeRecord(current, group.desiredCapacity, halfDone.length, input.stillIn)
   if (!judged.ours) {
     const detail = `desired capacity is ${group.desiredCapacity}, not what the swap record accounts for with ${halfDone.length} half-done pair(s)`
     return withReleased(
@@ -114,14 +126,14 @@ const recoverNamed = (
     )
   }
   if (halfDone.length === 0 && judged.vanished === 0)
-    return withReleased(closeSwap('finishing', input, record, group.desiredCapacity))
+    return withReleased(closeSwap('finishing', input, current, group.desiredCapacity))
   // Units to give back with no pair attached: never when what claims to be the swap's pair is not
   // spotswap's launch (an instance carrying the swap's id from another template: a planted pair). When
   // nothing in view speaks either way the unit is given back: a pair whose both sides left through Auto
   // Scaling is out of view within the hour, and refusing left the group one above its owner's size for
   // good (chaos: 56 of 10,000 cases, invariant 4). SECURITY.md's SCP, reserving `spotswap:*` tags to
   // spotswap's roles, is the defence against a record forged with nothing else.
-  if (halfDone.length === 0 && !input.corroborates(record))
+  if (halfDone.length === 0 && !input.corroborates(current))
     return withReleased(
       closingUnconfirmed(
         releaseAndClose(
@@ -129,7 +141,7 @@ const recoverNamed = (
           input,
           [],
           maxSizeToRestore(record, group.maxSize),
-          `the swap record ${formatSwapRecord(record)} holds ${judged.vanished} unit(s)`,
+          `the swap record ${formatSwapRecord(current)} holds ${judged.vanished} unit(s)`,
         ),
       ),
     )
@@ -138,10 +150,17 @@ const recoverNamed = (
   // attach happened and its replacements left since, or it failed and the owner scaled out by as many
   // (chaos seed 2148). Only the scaling activities tell them apart; until they are read nothing is given
   // back, and the launches carrying the swap's id are judged once they are.
-  if (owner === undefined && record.phase === 'attaching' && halfDone.length === 0)
+  // So does a partial attach: an owner's scale-out by fewer than the pairs reads as one. Its attached
+  // replacements' health is asked for with them: the plan made once they are read may retire partners.
+  if (
+    owner === undefined &&
+    record.phase === 'attaching' &&
+    (halfDone.length === 0 || attach.kind === 'partial')
+  )
     return withReleased({
       ...waitFor('activities-unread', halfDone),
       awaitingActivities: true,
+      awaitingHealth: hasTrafficSources(group.trafficSources) ? halfDone.map((p) => p.spotInstanceId) : [],
       undecidedSwapId: record.id,
     })
   if (owner?.kind === 'unreadable')
@@ -162,11 +181,21 @@ const recoverNamed = (
         : releaseAndClose('owner-changed', input, halfDone, maxSizeToRestore(record, group.maxSize), detail),
     )
   }
+  // The proof that they never joined lasts while the record is at its attach: they go before any step.
+  if (attach.kind === 'partial' && attach.unattached.length > 0)
+    return withUnattached(
+      attach,
+      waitFor(
+        'attach-partial',
+        halfDone,
+        `${attach.unattached.length} launch(es) of ${attach.record.pairs + attach.unattached.length} never attached`,
+      ),
+    )
   // Fewer in service than desired is often the owner's own scale-out still booting: when the activities
   // are not read yet, they are read and the group planned again, so an owner's change closes the swap in
   // this run instead of holding its MaxSize raise one more (chaos seed 2630 with redelivery at 210 s).
   if (input.inService.length < group.desiredCapacity)
-    return withReleased({
+    return withUnattached(attach, {
       ...waitFor(
         'backfill-booting',
         halfDone,
@@ -174,7 +203,25 @@ const recoverNamed = (
       ),
       ...(owner === undefined ? { awaitingActivities: true } : {}),
     })
-  return withReleased(finishPairs(input, judged.record, halfDone, judged.vanished))
+  return withUnattached(attach, finishPairs(input, judged.record, halfDone, judged.vanished))
+
+  /** Released pairs first; then a partial attach's launches proven never attached are terminated. */
+  function withUnattached(partial: PartialAttach, recovery: Recovery): Recovery {
+    const released = withReleased(recovery)
+    if (partial.kind !== 'partial') return released
+    const terminations: Action[] = partial.unattached.map((instance) => ({
+      kind: 'terminate-spot',
+      group: group.name,
+      instanceId: instance.id,
+      reason: UNATTACHED_REASON,
+    }))
+    return {
+      ...released,
+      actions: [...released.actions, ...terminations],
+      unattachedLaunches: partial.unattached,
+      untrusted: [...(released.untrusted ?? []), ...partial.undecided],
+    }
+  }
 }
 
 /**

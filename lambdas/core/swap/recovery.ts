@@ -12,6 +12,8 @@ export interface RecoveryInput {
   /** Spot members in any state but leaving (an attached replacement may still be Pending). */
   readonly spotMembers: readonly GroupMember[]
   readonly detail: (id: string) => Instance | undefined
+  /** spotswap's launches for the group outside it (pending or running), as observed. */
+  readonly launched: readonly Instance[]
   /** Members a replacement may retire: on-demand ones and spot ones flagged at risk or moving. */
   readonly isPartner: (id: string) => boolean
   readonly onDemandIds: ReadonlySet<string>
@@ -92,6 +94,11 @@ export interface Recovery {
    * as not spotswap's.
    */
   readonly undecidedSwapId?: string
+  /**
+   * Launches of a swap that attached only part of its pairs, proven never attached
+   * (core/swap/partial-attach.ts): this run terminates them, and their partners get no other replacement.
+   */
+  readonly unattachedLaunches?: readonly Instance[]
   /**
    * Set when this run's actions close the swap having finished it: the desired capacity and MaxSize the
    * group has once they are done, so the next swap can start in the same run, after them.

@@ -31,6 +31,7 @@ export type SwapSituation =
   | 'activities-unread'
   | 'activities-unreadable'
   | 'owner-changed'
+  | 'attach-partial'
   | 'backfill-booting'
   | 'finishing'
 
@@ -110,6 +111,11 @@ export const SWAP_TRANSITIONS: readonly Transition<SwapSituation, SwapOutcome>[]
     situation: 'owner-changed',
     outcome: 'release-and-close',
     why: 'the scaling activities show an owner’s change of desired capacity since the swap started: theirs stands',
+  },
+  {
+    situation: 'attach-partial',
+    outcome: 'wait',
+    why: 'the attach stopped part way (a later chunk of 20 refused, or the run cut short) and launches carrying the swap’s id are proven never attached: they are terminated first, and the swap finishes the pairs desired capacity shows once they are gone',
   },
   {
     situation: 'backfill-booting',

@@ -15,6 +15,7 @@ import {
   maxSizeToRestore,
   readSwapRecord,
   type SwapRecord,
+  stepDown,
 } from '../../../lambdas/core/swap/record.ts'
 import type { Instance } from '../../../lambdas/core/types.ts'
 import { anInstance, config, NOW, onDemandFleet, planInput, spotFor } from '../../builders/world.ts'
@@ -113,8 +114,20 @@ describe('readSwapRecord', () => {
     'v2 phase=waiting owner=4 pairs=1 raised=6',
     'v2 phase=waiting owner=4 pairs=1 max=6 raised=6',
     'v2 phase=waiting owner=4 pairs=1 max=4 raised=x',
+    // Confirmed chunks are counted only while the attach goes on, and never beyond the pairs.
+    'v2 phase=waiting owner=4 pairs=21 attached=20',
+    'v2 phase=attaching owner=4 pairs=21 attached=22',
+    'v2 phase=attaching owner=4 pairs=21 attached=-1',
   ])('believes no malformed version 2: %s', (raw) => {
     expect(readSwapRecord({ [TAG_SWAP]: raw })).toMatchObject({ kind: 'unreadable', raw })
+  })
+
+  it('writes and reads the replacements of the confirmed chunks of an attach, and drops them at a step', () => {
+    const attaching: SwapRecord = { ...v2, phase: 'attaching', step: undefined, pairs: 41, attached: 20 }
+    const raw = formatSwapRecord(attaching)
+    expect(raw).toContain(' attached=20 ')
+    expect(readSwapRecord({ [TAG_SWAP]: raw })).toEqual({ kind: 'read', record: attaching })
+    expect(formatSwapRecord(stepDown(attaching, 'i-0123456789abcdef0'))).not.toContain('attached=')
   })
 })
 

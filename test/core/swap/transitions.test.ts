@@ -46,6 +46,8 @@ interface World {
   readonly forged?: readonly string[]
   /** Whether anything spotswap did accounts for units beyond the attached pairs. */
   readonly corroborated?: boolean
+  /** spotswap's launches for the group outside it. */
+  readonly launched?: readonly Instance[]
 }
 
 const record = (phase: string, pairs: number, extra = '') =>
@@ -80,6 +82,7 @@ const recover = (world: World) => {
     group,
     spotMembers: members.filter((m) => detail.get(m.instanceId)?.lifecycle === 'spot'),
     detail: (id) => detail.get(id),
+    launched: world.launched ?? [],
     isPartner: (id) => onDemandIds.has(id),
     onDemandIds,
     minOnDemand: world.minOnDemand ?? 0,
@@ -148,6 +151,14 @@ const SWAP_FIXTURES: Record<SwapSituation, { world: World; actions: string[] }> 
       },
     },
     actions: ['release-pair', 'close-swap'],
+  },
+  // Two pairs recorded, one attached (desired the owner's 2 plus 1): the other launch never joined.
+  'attach-partial': {
+    world: {
+      record: record('attaching', 2),
+      launched: [spotFor(P2, { tags: { [TAG_REPLACING_INSTANCE]: P2.id, [TAG_SWAP_ID]: 's1' } })],
+    },
+    actions: ['terminate-spot'],
   },
   'backfill-booting': { world: { record: record('waiting', 1), pending: true }, actions: [] },
   finishing: {

@@ -1,0 +1,76 @@
+/**
+ * A swap of more than 20 pairs attaches in chunks of 20 (aws/limits.ts ATTACH_DETACH_CHUNK). When a
+ * later chunk is refused, or the run dies between chunks, its record (phase `attaching`) holds every pair
+ * while the group holds only the attached ones. What is proven then:
+ * - desired capacity: AttachInstances raises it by the number attached, in the same request
+ *   (https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_AttachInstances.html), so with no change of
+ *   the owner's since the swap started (its scaling activities), the swap holds desired minus the owner's
+ *   figure: that many pairs, an upper bound the record's `pairs` only gave;
+ * - which launches were attached: each confirmed chunk's replacements carry TAG_JOINED_GROUP before the
+ *   record counts them (`attached`), so the replacements attached and not confirmed are desired minus the
+ *   owner's minus `attached`. When as many members carry the swap's id without TAG_JOINED_GROUP, every
+ *   one of them is still in the group, and no launch outside it carrying the swap's id without that tag
+ *   was ever attached: the swap's own launches, terminated (never the owner's, whom a detach leaves
+ *   holding a replacement that did join).
+ * When the counts differ (an unconfirmed replacement left the group since, or a record written before
+ * `attached` was), the launches outside the group are left alone and reported as ever, and the swap goes
+ * on with the pairs desired capacity shows.
+ */
+import { TAG_JOINED_GROUP, TAG_SWAP_ID } from '../constants.ts'
+import type { UntrustedInstance } from '../group/provenance.ts'
+import type { Instance } from '../types.ts'
+import type { SwapRecord } from './record.ts'
+
+export type PartialAttach =
+  /** Not a partial attach: the record is judged as it stands. */
+  | { readonly kind: 'none' }
+  | {
+      readonly kind: 'partial'
+      /** The record trimmed to the pairs desired capacity shows attached. */
+      readonly record: SwapRecord
+      /** The swap's launches outside the group proven never attached: terminated. */
+      readonly unattached: readonly Instance[]
+      /** The swap's launches outside the group that may have joined it: left alone and reported. */
+      readonly undecided: readonly UntrustedInstance[]
+    }
+
+export const UNATTACHED_REASON =
+  "attach-partial: launched for the open swap, outside the group, and never attached (desired capacity and the confirmed chunks account for every replacement that joined): the swap's own launch, terminated"
+
+const carriesId = (instance: Instance | undefined, id: string): boolean =>
+  instance?.lifecycle === 'spot' && instance.tags[TAG_SWAP_ID] === id
+
+const confirmed = (instance: Instance | undefined): boolean => instance?.tags[TAG_JOINED_GROUP] !== undefined
+
+/**
+ * `members`: the group's spot members (any state but leaving); `launched`: spotswap's launches for the
+ * group outside it, as observed (pending or running).
+ */
+export const judgePartialAttach = (
+  record: SwapRecord,
+  desired: number,
+  members: readonly (Instance | undefined)[],
+  launched: readonly Instance[],
+): PartialAttach => {
+  const id = record.id
+  const attachedUnits = desired - record.ownerDesired
+  if (record.phase !== 'attaching' || id === undefined) return { kind: 'none' }
+  if (attachedUnits <= 0 || attachedUnits >= record.pairs) return { kind: 'none' }
+  const trimmed: SwapRecord = { ...record, pairs: attachedUnits, attached: undefined }
+  const outside = launched.filter((i) => carriesId(i, id) && !confirmed(i))
+  const unconfirmedMembers = members.filter((m) => carriesId(m, id) && !confirmed(m)).length
+  const unconfirmedUnits = attachedUnits - (record.attached ?? 0)
+  if (unconfirmedUnits === unconfirmedMembers)
+    return { kind: 'partial', record: trimmed, unattached: outside, undecided: [] }
+  const detail = `swap ${id} attached ${attachedUnits} of ${record.pairs} pair(s), ${unconfirmedUnits} without confirmation, and ${unconfirmedMembers} of those are in the group`
+  return {
+    kind: 'partial',
+    record: trimmed,
+    unattached: [],
+    undecided: outside.map((i) => ({
+      instanceId: i.id,
+      code: 'joined-a-group',
+      detail: `${detail}: ${i.id}, carrying its id, may have joined the group and been taken out since`,
+    })),
+  }
+}
