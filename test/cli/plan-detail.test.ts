@@ -22,7 +22,7 @@ describe('spotswap plan, per instance', () => {
     for (const i of replaced) {
       expect(lines[i]).toMatch(/^ {4}i-\S+ m5\.large \(\$\d+\.\d{4}\/h on-demand, us-east-1[a-z]\)$/)
       expect(lines[i + 1]).toMatch(
-        /^ {6}→ [a-z0-9.]+ \$\d+\.\d{4}(, [a-z0-9.]+ \$\d+\.\d{4}){2,4}(, \+\d+ more)?$/,
+        /^ {6}→ [a-z0-9.]+ \$\d+\.\d{4}( \[[a-z,]+\])?(, [a-z0-9.]+ \$\d+\.\d{4}( \[[a-z,]+\])?){2,4}(, \+\d+ more)?$/,
       )
     }
     expect(out).toContain('  us-east-1 web\n')
@@ -54,5 +54,31 @@ describe('spotswap plan, per instance', () => {
     expect(out).toContain(
       '* estimated: no Pricing API answer for Linux/UNIX; on-demand prices are the embedded',
     )
+  })
+
+  it('marks candidates of another CPU maker or generation, and says what the marks mean', async () => {
+    const sim = testWorld(rawScenario([group('web', { desired: 4, instanceType: 'm5.large' })]))
+    const { out } = await runPlan(simPlanDeps(sim), ['--region', 'us-east-1'])
+    // m6id.large (sixth generation) for an m5.large (fifth): flagged, and the legend printed once.
+    expect(out).toMatch(/m6id\.large \$\d+\.\d{4} \[gen\]/)
+    expect(out.match(/\[cpu\]: another CPU maker/g)).toHaveLength(1)
+  })
+
+  it('prints no flag legend when every candidate keeps the maker and generation', async () => {
+    const sim = testWorld(
+      rawScenario([
+        group('web', {
+          desired: 4,
+          instanceType: 'm5.large',
+          tags: {
+            'spot-enabled': 'true',
+            autospotting_allow_cpu_vendor_change: 'false',
+            autospotting_allow_generation_change: 'false',
+          },
+        }),
+      ]),
+    )
+    const { out } = await runPlan(simPlanDeps(sim), ['--region', 'us-east-1'])
+    expect(out).not.toMatch(/\[(cpu|gen)/)
   })
 })

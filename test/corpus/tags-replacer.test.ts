@@ -148,8 +148,9 @@ describe('tag corpus through the replacer', () => {
         fatal: false,
       }),
     })
+    // Fleet metrics are per region unless GROUP_METRICS: only this group has a bad tag.
     const counted = harness.metricLines.filter(
-      (m) => m.name === 'ConfigErrors' && m.dimensions.Group === MANAGED && m.value > 0,
+      (m) => m.name === 'ConfigErrors' && m.dimensions.Group === undefined && m.value > 0,
     )
     expect(counted).toHaveLength(TOTAL_RUNS)
   }

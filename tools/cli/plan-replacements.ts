@@ -4,6 +4,7 @@
  * launch actions and the market the replacer read in, rows and lines out.
  */
 import type { Action, LaunchSpotAction } from '../../lambdas/core/plan/actions.ts'
+import type { CandidateFlag } from '../../lambdas/core/types.ts'
 import { type MarketSeen, spotPriceOf } from './plan-market.ts'
 
 export interface PlannedCandidate {
@@ -11,6 +12,8 @@ export interface PlannedCandidate {
   readonly zone: string
   /** The latest spot price read for it in its zone; absent when none was read. */
   readonly spotPriceUsd?: number
+  /** What changes against the replaced type that a workload may notice (the CPU maker, the generation). */
+  readonly flags?: readonly CandidateFlag[]
 }
 
 export interface PlannedLaunch {
@@ -48,6 +51,7 @@ export const plannedLaunches = (
           instanceType: o.instanceType,
           zone: o.zone,
           ...(price === undefined ? {} : { spotPriceUsd: price }),
+          ...(o.flags === undefined || o.flags.length === 0 ? {} : { flags: o.flags }),
         }
       }),
     }
@@ -62,7 +66,23 @@ export const CANDIDATES_SHOWN = 5
 /** Lines stay within the 120 columns a terminal report is read in. */
 export const LINE_WIDTH = 120
 
-const candidateText = (c: PlannedCandidate): string => `${c.instanceType} ${hourly(c.spotPriceUsd)}`
+/** Short marks for the flags, explained once under the block (FLAG_LEGEND). */
+const FLAG_MARKS: Readonly<Record<CandidateFlag, string>> = {
+  'cpu-vendor-change': 'cpu',
+  'generation-change': 'gen',
+}
+
+export const FLAG_LEGEND =
+  '[cpu]: another CPU maker (Intel/AMD) than the replaced type; [gen]: another generation. ALLOW_CPU_VENDOR_CHANGE / ALLOW_GENERATION_CHANGE=false refuse them.'
+
+const candidateText = (c: PlannedCandidate): string => {
+  const marks = (c.flags ?? []).map((flag) => FLAG_MARKS[flag])
+  return `${c.instanceType} ${hourly(c.spotPriceUsd)}${marks.length === 0 ? '' : ` [${marks.join(',')}]`}`
+}
+
+/** Whether any of these launches offers a flagged candidate: the legend is printed then. */
+export const anyFlagged = (launches: readonly PlannedLaunch[]): boolean =>
+  launches.some((launch) => launch.candidates.some((c) => (c.flags?.length ?? 0) > 0))
 
 /**
  * Two lines: `i-0abc m5.large ($0.0960/h on-demand, us-east-1b)`, then `→ m5d.large $0.0312, ..., +7 more`

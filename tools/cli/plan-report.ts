@@ -11,7 +11,14 @@ import { isHeldBack } from '../../lambdas/replacer/reasons.ts'
 import type { RegionResult } from '../../lambdas/replacer/run-region.ts'
 import { pct, renderTable, usd } from '../shared/table.ts'
 import { emptyMarket, type MarketSeen } from './plan-market.ts'
-import { launchLines, type PlannedLaunch, plannedLaunches, wrapLine } from './plan-replacements.ts'
+import {
+  anyFlagged,
+  FLAG_LEGEND,
+  launchLines,
+  type PlannedLaunch,
+  plannedLaunches,
+  wrapLine,
+} from './plan-replacements.ts'
 import { type PreflightCheck, preflightText } from './preflight-check.ts'
 
 export interface PlannedGroup {
@@ -195,6 +202,7 @@ export const planText = (report: PlanReport): string => {
       '',
       'Per instance: type (on-demand price, zone), then the spot candidates in the order the fleet prefers them, $/hour',
       ...detail,
+      ...(anyFlagged(groups.flatMap((g) => g.launches)) ? wrapLine('  ', FLAG_LEGEND) : []),
     )
   lines.push(...preflightText(report.preflight ?? []))
   for (const region of report.regions)

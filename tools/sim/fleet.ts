@@ -11,7 +11,8 @@
 import { TAG_LAUNCH_TEMPLATE_ID } from '../../lambdas/core/constants.ts'
 import type { FleetOverride, SpotLaunchRequest, SpotLaunchResult } from '../../lambdas/core/port.ts'
 import { launchInstance } from './ec2.ts'
-import { type SimImage, type SimRegion, zoneOfSubnet } from './state.ts'
+import type { SimImage } from './scenario/types.ts'
+import { type SimRegion, zoneOfSubnet } from './state.ts'
 import type { World } from './world.ts'
 
 /** What CreateFleet is asked, in the core's words: the overrides, the strategy, the tags and token, for a group. */

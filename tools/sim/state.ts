@@ -8,6 +8,7 @@ import type { ApiGate } from './api-gate.ts'
 import type { CapacityModel } from './capacity.ts'
 import type { SimLoadBalancer } from './load-balancer-state.ts'
 import type { SpotMarket } from './market.ts'
+import type { SimImage } from './scenario/types.ts'
 
 /** Who started an instance: present at the start, Auto Scaling, or spotswap through CreateFleet. */
 /** `owner`: launched by someone else than Auto Scaling and spotswap (chaos forges launches so). */
@@ -100,13 +101,6 @@ export interface SimGroup {
   readonly unhealthyReplacementFraction: number
   /** What its AMI carries: a launch of a type needing more is refused or never boots (fleet.ts). */
   readonly image: SimImage
-}
-
-export interface SimImage {
-  /** The AMI's EnaSupport attribute. */
-  readonly enaSupport: boolean
-  /** Whether it boots with EBS volumes as NVMe devices (DescribeImages does not say). */
-  readonly nvmeDrivers: boolean
 }
 
 export interface SimReplacement {

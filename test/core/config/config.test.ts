@@ -268,6 +268,7 @@ describe('parseGlobalConfig', () => {
         dryRun: false,
         fanoutQueueUrl: undefined,
         scheduleMinutes: 5,
+        groupMetrics: false,
         defaults: BUILT_IN_DEFAULTS,
       },
       errors: [],

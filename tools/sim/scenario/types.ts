@@ -5,7 +5,6 @@
 import type { CapacityTrace } from '../../data/capacity-traces.ts'
 import type { FaultConfig } from '../faults.ts'
 import type { PriceStep } from '../market.ts'
-import type { SimImage } from '../state.ts'
 
 export type ScenarioCapacity =
   | {
@@ -19,6 +18,14 @@ export type ScenarioCapacity =
 export type LoadBalancerType = 'target-group' | 'classic'
 
 /** A target group or classic load balancer of a group, with its health checks (parse-load-balancer.ts). */
+/** What a group's AMI carries (scenario field `image`). */
+export interface SimImage {
+  /** The AMI's EnaSupport attribute. */
+  readonly enaSupport: boolean
+  /** Whether it boots with EBS volumes as NVMe devices (DescribeImages does not say). */
+  readonly nvmeDrivers: boolean
+}
+
 export interface ScenarioLoadBalancer {
   readonly type: LoadBalancerType
   readonly healthCheckIntervalSeconds: number
