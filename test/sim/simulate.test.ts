@@ -154,17 +154,20 @@ describe('simulate', () => {
 describe('the serving figure', () => {
   const TARGET_GROUP = { type: 'target-group', healthCheckIntervalSeconds: 30, healthyThreshold: 3 }
   const HOUR = 3600
+  /** 2 instances behind a target group, 4 from the second hour. */
+  const webScalingOut = () =>
+    group('web', {
+      min: 2,
+      max: 4,
+      desired: 2,
+      loadBalancers: [TARGET_GROUP],
+      desiredSchedule: [['2022-05-31T19:00:00Z', 4]],
+    })
 
   it('counts new capacity once it has booted and passed the health checks; a group without load balancers once in service', async () => {
     const scenario = parse(
       rawScenario([
-        group('web', {
-          min: 2,
-          max: 4,
-          desired: 2,
-          loadBalancers: [TARGET_GROUP],
-          desiredSchedule: [['2022-05-31T19:00:00Z', 4]],
-        }),
+        webScalingOut(),
         group('batch', { desired: 1, max: 2, desiredSchedule: [['2022-05-31T19:00:00Z', 2]] }),
       ]),
     )
@@ -179,17 +182,7 @@ describe('the serving figure', () => {
   })
 
   it('charges the capacity a policy left unserved at the on-demand price in the fair savings', async () => {
-    const scenario = parse(
-      rawScenario([
-        group('web', {
-          min: 2,
-          max: 4,
-          desired: 2,
-          loadBalancers: [TARGET_GROUP],
-          desiredSchedule: [['2022-05-31T19:00:00Z', 4]],
-        }),
-      ]),
-    )
+    const scenario = parse(rawScenario([webScalingOut()]))
     const { report } = await simulateRun(scenario, { policy: ON_DEMAND_POLICY })
     const web = report.groups.web
     if (web === undefined) throw new Error('no web group')
