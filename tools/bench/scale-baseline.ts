@@ -12,7 +12,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { REPOSITORY } from '../shared/subprocess.ts'
-import { FULL_SCALE, median, QUICK_SCALE, type ScaleSize, spreadPct, warmPasses } from './scale.ts'
+import { FULL_SCALE, median, planPasses, QUICK_SCALE, type ScaleSize, spreadPct } from './scale.ts'
 
 export interface ScaleBaseline {
   readonly commit: string
@@ -47,7 +47,7 @@ export const measureBaseline = async (
   runs: number,
   commit: string,
 ): Promise<ScaleBaseline> => {
-  const passes = await warmPasses(size, runs)
+  const passes = await planPasses(size, runs, { state: 'unconverged', warm: true })
   const ratioRuns = passes.map((m) => Math.round((1000 * m.cpuMs) / m.referenceCpuMs) / 1000)
   return {
     commit,

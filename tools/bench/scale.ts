@@ -94,15 +94,20 @@ const runProbe = async <T extends PlanMeasurement | SteadyMeasurement>(request: 
   return JSON.parse(line.slice(PROBE_PREFIX.length)) as T
 }
 
-/** The unconverged pass in a warm process, `runs` times, each in a probe process of its own. */
-export const warmPasses = async (size: ScaleSize, runs: number): Promise<PlanMeasurement[]> => {
+/** One kind of planning pass, `runs` times, each in a probe process of its own. */
+export const planPasses = async (
+  size: ScaleSize,
+  runs: number,
+  pass: { readonly state: 'unconverged' | 'converged'; readonly shape?: PlanShape; readonly warm?: boolean },
+): Promise<PlanMeasurement[]> => {
   const passes: PlanMeasurement[] = []
   for (let run = 0; run < runs; run++)
     passes.push(
       await runProbe<PlanMeasurement>({
         mode: 'plan',
-        state: 'unconverged',
-        warm: true,
+        state: pass.state,
+        shape: pass.shape ?? 'at-once',
+        warm: pass.warm ?? false,
         regions: size.regions,
         groupsPerRegion: size.groupsPerRegion,
         instancesPerGroup: size.instancesPerGroup,
@@ -123,19 +128,7 @@ export const measureScale = async (
     onStep(
       `planning ${size.regions} regions × ${size.groupsPerRegion} groups × ${size.instancesPerGroup} instances, ${state}, ${shape}${warm ? ', warm' : ''}`,
     )
-    const runs: PlanMeasurement[] = []
-    for (let run = 0; run < (warm ? WARM_RUNS : PLAN_RUNS); run++)
-      runs.push(
-        await runProbe<PlanMeasurement>({
-          mode: 'plan',
-          state,
-          shape,
-          warm,
-          regions: size.regions,
-          groupsPerRegion: size.groupsPerRegion,
-          instancesPerGroup: size.instancesPerGroup,
-        }),
-      )
+    const runs = await planPasses(size, warm ? WARM_RUNS : PLAN_RUNS, { state, shape, warm })
     const sorted = [...runs].sort((a, b) => a.cpuMs - b.cpuMs)
     const middle = sorted[Math.floor(sorted.length / 2)] as PlanMeasurement
     return { ...middle, cpuMsRuns: runs.map((r) => r.cpuMs), referenceRatioRuns: runs.map(ratioOf) }
