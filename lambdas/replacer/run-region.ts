@@ -23,6 +23,7 @@ import {
   emitGroupMetrics,
   emitRegionMetrics,
   reportDetailUnreadable,
+  reportForgedMarkers,
   reportGroupRun,
   reportRefreshUnreadable,
   reportUnclassified,
@@ -84,7 +85,7 @@ export const runRegion = async (options: RegionRunOptions): Promise<RegionResult
     onlyGroups: named.length > 0 ? new Set(named) : undefined,
     splitAbove: options.splitAbove,
   })
-  const strayOptions = { log, metrics: options.metrics, dryRun: config.dryRun }
+  const strayOptions = { log, metrics: options.metrics, dryRun: config.dryRun, now }
   if ('chunks' in observed) {
     log.info('region deferred in chunks', { region, chunks: observed.chunks.length })
     const strays = await cleanStrays(observed.strays, observed.strayGroups, cloud, strayOptions)
@@ -92,6 +93,7 @@ export const runRegion = async (options: RegionRunOptions): Promise<RegionResult
   }
   const snapshot = observed
   for (const error of snapshot.configErrors) log.warn('invalid configuration value', { region, ...error })
+  reportForgedMarkers(options, region, snapshot.untrustedMarkers ?? [])
   const unmanaged = named.filter((name) => !snapshot.groups.some((g) => g.group.name === name))
   if (unmanaged.length > 0) {
     log.info('asked for groups spotswap does not manage (or that are gone): nothing to do for them', {

@@ -47,6 +47,8 @@ export interface InterruptionSnapshot {
   readonly partner?: Instance | undefined
   readonly config: Pick<GlobalConfig, 'tagFilters' | 'tagFilteringMode' | 'defaults'>
   readonly now: Date
+  /** Why a marker read for this event could not be verified (core/markers.ts): nothing is done this time. */
+  readonly markersUnverifiable?: string | undefined
 }
 
 export type InterruptionAction =
@@ -126,6 +128,7 @@ export type SkipReason =
   | 'rebalance-ignored'
   | 'replacement-already-requested'
   | 'capacity-rebalance-group'
+  | 'markers-unverifiable'
 
 export type ActReason = 'interrupted-member' | 'at-risk-member' | 'unattached-launched-instance'
 
@@ -152,6 +155,7 @@ const MANAGED_GROUP_SKIPS: ReadonlySet<SkipReason> = new Set([
   'rebalance-ignored',
   'replacement-already-requested',
   'capacity-rebalance-group',
+  'markers-unverifiable',
 ])
 
 /** True when the event concerned an instance of a managed group (acted on, or already handled). */
