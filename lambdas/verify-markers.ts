@@ -1,9 +1,11 @@
 /**
  * Both Lambdas' observe, last step: every marker on what was read is verified (the port asks KMS), and core sees only
- * believed values. The others are reported (untrusted) or hold back their group for this run
- * (unverifiable), so a KMS outage releases nothing an open swap holds.
+ * believed values. The others are reported (untrusted, by both Lambdas' report step) or hold back their group for
+ * this run (unverifiable), so a KMS outage releases nothing an open swap holds.
  */
+import type { Log, MetricsSink } from './core/log.ts'
 import {
+  formatUntrustedMarker,
   heldByUnverifiable,
   judgeMarkers,
   markerReads,
@@ -11,6 +13,7 @@ import {
   withBelievedGroupMarkers,
   withBelievedInstanceMarkers,
 } from './core/markers.ts'
+import { DIMENSION_REGION, Metric } from './core/metric-names.ts'
 import type { CloudPort } from './core/port.ts'
 import type { Group, Instance } from './core/types.ts'
 
@@ -42,4 +45,18 @@ export const verifyObserved = async (
     heldGroups: held.groups,
     heldInstances: held.instances,
   }
+}
+
+/** Markers that did not verify (core/markers.ts): a warning each, and their count per region. */
+export const reportForgedMarkers = (
+  { log, metrics }: { readonly log: Log; readonly metrics: MetricsSink },
+  region: string,
+  markers: readonly UntrustedMarker[],
+): void => {
+  if (markers.length === 0) return
+  for (const marker of markers)
+    log.warn('marker not believed', { region, marker: formatUntrustedMarker(marker) })
+  metrics.emit({ [DIMENSION_REGION]: region }, [
+    { name: Metric.ForgedMarkers, unit: 'Count', value: markers.length },
+  ])
 }

@@ -90,6 +90,7 @@ export const observeInstance = async (
     now,
   )
   const held = [...first.heldGroups.values(), ...verified.heldGroups.values()][0]
+  const untrusted = [...first.untrusted, ...verified.untrusted]
   const believedGroup = group === undefined ? undefined : verified.groups[0]
   const believedPartner = partner === undefined ? undefined : verified.instances.get(partner.id)
   const believedReplacement = replacement === undefined ? undefined : verified.instances.get(replacement.id)
@@ -106,6 +107,7 @@ export const observeInstance = async (
     ...(believedReplacement === undefined
       ? {}
       : { replacementOf: believedReplacement.id, replacementTags: believedReplacement.tags }),
+    ...(untrusted.length === 0 ? {} : { untrustedMarkers: untrusted }),
     ...(held === undefined && first.heldInstances.size + verified.heldInstances.size === 0
       ? {}
       : { markersUnverifiable: held ?? `a marker of ${instanceId} or its partner could not be verified` }),

@@ -7,7 +7,6 @@ import { HOURS_PER_MONTH } from '../core/constants.ts'
 import { type UntrustedInstance, untrustedReason } from '../core/group/provenance.ts'
 import type { OwnerChanges } from '../core/group/scaling-activities.ts'
 import type { Log, MetricsSink, MetricValue } from '../core/log.ts'
-import { formatUntrustedMarker, type UntrustedMarker } from '../core/markers.ts'
 import {
   DIMENSION_GROUP,
   DIMENSION_REASON,
@@ -192,20 +191,6 @@ export const reportMarkers = ({ log, metrics }: Telemetry, region: string, plan:
     metrics.emit({ [DIMENSION_REGION]: region, [DIMENSION_GROUP]: plan.group }, [
       { name: Metric.UntrustedMarkers, unit: 'Count', value: untrusted },
     ])
-}
-
-/** Markers that did not verify (core/markers.ts): a warning each, and their count per region. */
-export const reportForgedMarkers = (
-  { log, metrics }: Telemetry,
-  region: string,
-  markers: readonly UntrustedMarker[],
-): void => {
-  if (markers.length === 0) return
-  for (const marker of markers)
-    log.warn('marker not believed', { region, marker: formatUntrustedMarker(marker) })
-  metrics.emit({ [DIMENSION_REGION]: region }, [
-    { name: Metric.ForgedMarkers, unit: 'Count', value: markers.length },
-  ])
 }
 
 /**

@@ -12,6 +12,7 @@ import type { Log, MetricsSink } from '../core/log.ts'
 import type { GroupPlan } from '../core/plan/actions.ts'
 import type { CloudPort } from '../core/port.ts'
 import type { OnDemandPrices } from '../core/types.ts'
+import { reportForgedMarkers } from '../verify-markers.ts'
 import { executeActions } from './execute.ts'
 import { requestLooks } from './look-again.ts'
 import { observeRegion } from './observe.ts'
@@ -23,7 +24,6 @@ import {
   emitGroupMetrics,
   emitRegionMetrics,
   reportDetailUnreadable,
-  reportForgedMarkers,
   reportGroupRun,
   reportRefreshUnreadable,
   reportUnclassified,

@@ -4,6 +4,7 @@
  */
 import type { ConfigError, GlobalConfig, GroupConfig } from '../config/config.ts'
 import type { InstanceAction } from '../events/definitions.ts'
+import type { UntrustedMarker } from '../markers.ts'
 import type { LifecycleHook } from '../port.ts'
 import type { Group, Instance } from '../types.ts'
 
@@ -49,6 +50,8 @@ export interface InterruptionSnapshot {
   readonly now: Date
   /** Why a marker read for this event could not be verified (core/markers.ts): nothing is done this time. */
   readonly markersUnverifiable?: string | undefined
+  /** Markers read for this event that did not verify or expired (core/markers.ts): treated as absent, reported. */
+  readonly untrustedMarkers?: readonly UntrustedMarker[] | undefined
 }
 
 export type InterruptionAction =
