@@ -59,7 +59,7 @@ const USAGE = `Usage: spotswap chaos [options]
 Runs random accounts (group shapes, hostile tags, scaling, price spikes, capacity outages, interruptions)
 under faults (API errors, throttling, crashes at every step of a swap, runs queued behind one in flight,
 duplicated and late events) against spotswap's replacer and interruption handler in the simulator, and
-checks the ten invariants of docs/reliability.md after every step.
+checks the eleven invariants of docs/reliability.md after every step.
 
 ${describeOptions(OPTIONS)}`
 

@@ -83,7 +83,7 @@ const toGroupTags = (group: SimGroup): TagDescription[] => {
 }
 
 /** A group's ARN: its random id differs for each group made, so a name used again gets another (groups here live for the whole run). */
-const groupArn = (group: SimGroup): string => {
+export const groupArn = (group: SimGroup): string => {
   const id = createHash('sha256').update(`${group.region}/${group.name}`).digest('hex')
   const uuid = `${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20, 32)}`
   return `arn:aws:autoscaling:${group.region}:${SIM_ACCOUNT}:autoScalingGroup:${uuid}:autoScalingGroupName/${group.name}`
