@@ -1,6 +1,7 @@
 /**
  * The marker key a deployed spotswap gets from its stack (lib/marker-key.ts), created in the test's moto
- * account: an HMAC_256 key for GenerateMac/VerifyMac, whose ARN both Lambdas read from MARKER_KEY_ARN.
+ * account: an HMAC_256 key for GenerateMac/VerifyMac, whose ARN both Lambdas read from MARKER_KEY_ARN
+ * (https://docs.aws.amazon.com/kms/latest/APIReference/API_GenerateMac.html; moto 5.2.1 implements both).
  */
 import { CreateKeyCommand, KMSClient } from '@aws-sdk/client-kms'
 import { motoRegion, required } from './clients.ts'
