@@ -217,6 +217,7 @@ export class SpotSwapDashboard extends Construct {
           handled(Metric.TerminationProtectionUnreadable, 'Instances whose protection was unreadable'),
           handled(Metric.UntrustedInstances, 'Instances tagged as launches, left alone'),
           handled(Metric.UntrustedMarkers, 'Interruption markers EC2 does not confirm, ignored'),
+          handled(Metric.ForgedMarkers, 'Markers that fail verification or expired, treated as absent'),
           handled(Metric.UnverifiedLaunches, 'Launches spotswap cannot verify, holding their partners'),
           handled(Metric.SwapsPastDeadline, 'Swaps open past their deadline'),
           handled(Metric.PlanBudgetExceeded, 'Groups over their planning budget'),

@@ -249,6 +249,17 @@ export interface PermissionOptions extends GroupSelector {
   readonly passableRoles?: PassableRoles
 }
 
+/**
+ * Both Lambdas sign the markers they write and verify the ones they read, with the one key (lib/marker-key.ts),
+ * whose key policy names them too.
+ */
+export const markerKeyGrant = (keyArn: string): Grant => ({
+  sid: 'SignAndVerifyMarkers',
+  actions: ['kms:GenerateMac', 'kms:VerifyMac'],
+  resources: [keyArn],
+  conditions: { StringEquals: { 'kms:MacAlgorithm': 'HMAC_SHA_256' } },
+})
+
 /** Everything the replacer does: observe, launch spot, swap it in, restore MaxSize, clean up. */
 export const replacerGrants = (options: PermissionOptions): Grant[] => [
   reads(REPLACER_READS),

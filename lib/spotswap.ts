@@ -28,9 +28,10 @@ import {
 } from './functions.ts'
 import { type Grant, toStatement } from './grant.ts'
 import { createHomeRules } from './home-rules.ts'
+import { createMarkerKey } from './marker-key.ts'
 import { acknowledgeWildcards } from './nag.ts'
 import { DEFAULT_PASSABLE_ROLES, widerPassableRolesWarning } from './pass-role.ts'
-import { interruptionGrants, replacerGrants } from './permissions.ts'
+import { interruptionGrants, markerKeyGrant, replacerGrants } from './permissions.ts'
 import {
   acceptMessagesOnlyFrom,
   createDeadlineQueue,
@@ -153,6 +154,13 @@ export class SpotSwap extends Construct {
     if (wider !== undefined) Annotations.of(this).addWarningV2('spotswap:passable-roles', wider)
     this.grant(replacer, 'ReplacerPermissions', replacerGrants({ ...config, passableRoles }))
     this.grant(interruption, 'InterruptionHandlerPermissions', interruptionGrants(config))
+    const markerKey = createMarkerKey(this, [replacer.role, interruption.role])
+    for (const fn of [replacer, interruption]) {
+      fn.fn.addEnvironment('MARKER_KEY_ARN', markerKey.keyArn)
+      this.grant(fn, `${fn === replacer ? 'Replacer' : 'InterruptionHandler'}MarkerKey`, [
+        markerKeyGrant(markerKey.keyArn),
+      ])
+    }
     fanoutQueue.grantSendMessages(replacer.role)
     this.runRequestQueue.grantSendMessages(interruption.role)
     this.runRequestQueue.grantSendMessages(replacer.role)

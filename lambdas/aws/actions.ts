@@ -2,9 +2,11 @@
  * Auto Scaling and EC2 writes. Failures reach the caller as the SDK raised them (classify them with
  * errors.ts): a missing instance is news the caller may act on ("raced", "already gone").
  */
+import { isMarker } from '../core/markers.ts'
 import type { AwsContext } from './context.ts'
 import { isNotFound } from './errors.ts'
 import { ATTACH_DETACH_CHUNK, INSTANCE_BATCH_CHUNK } from './limits.ts'
+import { signTags } from './markers.ts'
 import { chunk } from './paginate.ts'
 
 /**
@@ -101,8 +103,8 @@ export const tagGroup = async (
   groupName: string,
   tags: Readonly<Record<string, string>>,
 ): Promise<void> => {
-  const entries = Object.entries(tags)
-  if (entries.length === 0) return
+  if (Object.keys(tags).length === 0) return
+  const entries = Object.entries(await signTags(ctx, { kind: 'group', name: groupName }, tags))
   await ctx.call('autoscaling:CreateOrUpdateTags', () =>
     ctx.autoScaling.createOrUpdateTags({
       Tags: entries.map(([key, Value]) => ({
@@ -132,6 +134,19 @@ export const tagInstances = async (
 ): Promise<void> => {
   const entries = Object.entries(tags)
   if (entries.length === 0) return
+  // A marker's MAC covers its instance, so each instance gets its own value and its own CreateTags.
+  if (entries.some(([key]) => isMarker(key))) {
+    for (const id of ids) {
+      const signed = await signTags(ctx, { kind: 'instance', id }, tags)
+      await ctx.call('ec2:CreateTags', () =>
+        ctx.ec2.createTags({
+          Resources: [id],
+          Tags: Object.entries(signed).map(([Key, Value]) => ({ Key, Value })),
+        }),
+      )
+    }
+    return
+  }
   await forEachBatch(ids, INSTANCE_BATCH_CHUNK, (batch) =>
     ctx.call('ec2:CreateTags', () =>
       ctx.ec2.createTags({

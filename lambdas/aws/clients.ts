@@ -12,6 +12,7 @@ import { CloudFormationClient } from '@aws-sdk/client-cloudformation'
 import { EC2Client } from '@aws-sdk/client-ec2'
 import { ElasticLoadBalancingClient } from '@aws-sdk/client-elastic-load-balancing'
 import { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2'
+import { KMSClient } from '@aws-sdk/client-kms'
 import { PricingClient } from '@aws-sdk/client-pricing'
 import {
   PRICING_CONNECTION_TIMEOUT_MS,
@@ -48,6 +49,9 @@ export const elbv2Client = (region: string): ElasticLoadBalancingV2Client =>
 
 export const elbClient = (region: string): ElasticLoadBalancingClient =>
   memo(`elb/${region}`, () => new ElasticLoadBalancingClient({ region, ...standardRetries }))
+
+export const kmsClient = (region: string): KMSClient =>
+  memo(`kms/${region}`, () => new KMSClient({ region, ...standardRetries }))
 
 /** The Pricing API lives in us-east-1 whatever region is being priced. */
 export const pricingClient = (): PricingClient =>

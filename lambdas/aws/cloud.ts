@@ -36,6 +36,7 @@ import {
 import { describeInstances, describeLaunchedSpotInstances, terminationProtected } from './instances.ts'
 import { launchSpot } from './launch.ts'
 import { trafficHealth } from './load-balancers.ts'
+import { verifyMarkers } from './markers.ts'
 import { describeInstanceTypes, describeSpotPrices } from './market.ts'
 import { onDemandPrices } from './pricing.ts'
 import type { AwsClients } from './sdk.ts'
@@ -64,6 +65,11 @@ export interface AwsCloudDeps {
   readonly now?: () => number
   /** Defaults to caches shared by every adapter in this container. */
   readonly caches?: AdapterCaches
+  /**
+   * The KMS HMAC key's ARN (MARKER_KEY_ARN). Without it no marker is written (a write of one is refused)
+   * and none is believed: an unsigned one reads as absent, a signed one holds its group back.
+   */
+  readonly markerKeyArn?: string | undefined
 }
 
 /** Shared by every adapter of the container, so a warm Lambda skips the catalog and price lookups. */
@@ -80,6 +86,8 @@ export const createAwsCloud = (region: string, deps: AwsCloudDeps): CloudPort =>
     logger: deps.logger,
     now: deps.now ?? Date.now,
     caches: deps.caches ?? containerCaches,
+    markerKeyArn: deps.markerKeyArn,
+    groupArns: new Map(),
   })
   const injected = deps.clients === undefined ? undefined : contextWith(deps.clients)
   let imported: Promise<AwsContext> | undefined
@@ -110,6 +118,7 @@ export const createAwsCloud = (region: string, deps: AwsCloudDeps): CloudPort =>
     spotRequestStatuses: using(spotRequestStatuses),
     scalingActivities: using(scalingActivities),
     trafficHealth: using(trafficHealth),
+    verifyMarkers: using(verifyMarkers),
     launchSpot: using(launchSpot),
     attachInstances: using(attachInstances),
     detachInstances: using(detachInstances),

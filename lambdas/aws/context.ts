@@ -8,7 +8,7 @@ import type { Catalog, OnDemandPrices } from '../core/types.ts'
 import type { AwsClients } from './sdk.ts'
 import { TtlCache } from './ttl-cache.ts'
 
-export type AwsService = 'ec2' | 'autoscaling' | 'cloudformation' | 'pricing' | 'elasticloadbalancing'
+export type AwsService = 'ec2' | 'autoscaling' | 'cloudformation' | 'pricing' | 'elasticloadbalancing' | 'kms'
 
 /** `service:Operation`, e.g. `ec2:CreateFleet`, `autoscaling:AttachInstances`. */
 export type ApiCallName = `${AwsService}:${string}`
@@ -21,11 +21,14 @@ export type AdapterLogger = Pick<Log, 'info' | 'warn'>
 export interface AdapterCaches {
   readonly catalog: TtlCache<Catalog>
   readonly onDemandPrices: TtlCache<OnDemandPrices>
+  /** KMS's verdict on each marker MAC already asked about (aws/markers.ts): a written value never changes. */
+  readonly markerVerdicts: Map<string, 'valid' | 'bad-mac'>
 }
 
 export const createAdapterCaches = (): AdapterCaches => ({
   catalog: new TtlCache(CATALOG_CACHE_TTL_MS),
   onDemandPrices: new TtlCache(PRICE_CACHE_TTL_MS),
+  markerVerdicts: new Map(),
 })
 
 export interface AwsContext extends AwsClients {
@@ -36,6 +39,10 @@ export interface AwsContext extends AwsClients {
   /** Epoch milliseconds; only cache expiry reads it. */
   readonly now: () => number
   readonly caches: AdapterCaches
+  /** The KMS HMAC key that signs and verifies markers (MARKER_KEY_ARN); undefined: none is signed or believed. */
+  readonly markerKeyArn: string | undefined
+  /** Group name → AutoScalingGroupARN, as this region's reads saw them: the MAC of a group's marker covers its ARN. */
+  readonly groupArns: Map<string, string>
 }
 
 export const countedCall =

@@ -142,6 +142,12 @@ export const isTransient = (error: unknown): boolean => {
   return NETWORK_CODES.has(errorCode(error))
 }
 
+/**
+ * VerifyMac's answer to a MAC that does not match the message and key: it fails rather than answering
+ * `MacValid: false` (https://docs.aws.amazon.com/kms/latest/APIReference/API_VerifyMac.html).
+ */
+export const isInvalidMac = (error: unknown): boolean => errorCode(error) === 'KMSInvalidMacException'
+
 /** Resolves to undefined when the resource is gone; every other failure still rejects. */
 export const ignoreNotFound = async <T>(promise: Promise<T>): Promise<T | undefined> => {
   try {

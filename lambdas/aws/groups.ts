@@ -45,6 +45,9 @@ export const describeGroups = async (ctx: AwsContext, query: GroupQuery): Promis
         return { items: page.AutoScalingGroups ?? [], nextToken: page.NextToken }
       })),
     )
+  for (const group of groups)
+    if (group.AutoScalingGroupName !== undefined && group.AutoScalingGroupARN !== undefined)
+      ctx.groupArns.set(group.AutoScalingGroupName, group.AutoScalingGroupARN)
   return groups.map((group) => toGroup(group, ctx.region))
 }
 

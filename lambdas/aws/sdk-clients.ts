@@ -47,6 +47,7 @@ import {
   DescribeTargetGroupsCommand,
   DescribeTargetHealthCommand,
 } from '@aws-sdk/client-elastic-load-balancing-v2'
+import { GenerateMacCommand, VerifyMacCommand } from '@aws-sdk/client-kms'
 import { GetProductsCommand } from '@aws-sdk/client-pricing'
 import {
   autoScalingClient,
@@ -54,9 +55,14 @@ import {
   ec2Client,
   elbClient,
   elbv2Client,
+  kmsClient,
   pricingClient,
 } from './clients.ts'
 import type { AwsClients } from './sdk.ts'
+
+/** A key ARN's region (`arn:aws:kms:<region>:<account>:key/<id>`); a bare key id is in the client's region. */
+const keyRegion = (keyId: string | undefined, fallback: string): string =>
+  keyId?.startsWith('arn:') ? (keyId.split(':')[3] ?? fallback) : fallback
 
 export const sdkClients = (region: string): AwsClients => {
   // Each client is created by its first call: the interruption Lambda never prices, for one.
@@ -111,6 +117,10 @@ export const sdkClients = (region: string): AwsClients => {
     elb: {
       describeLoadBalancers: (input) => elb().send(new DescribeLoadBalancersCommand(input)),
       describeInstanceHealth: (input) => elb().send(new DescribeInstanceHealthCommand(input)),
+    },
+    kms: {
+      generateMac: (input) => kmsClient(keyRegion(input.KeyId, region)).send(new GenerateMacCommand(input)),
+      verifyMac: (input) => kmsClient(keyRegion(input.KeyId, region)).send(new VerifyMacCommand(input)),
     },
   }
 }

@@ -70,6 +70,12 @@ import type {
   DescribeTargetHealthCommandInput,
   DescribeTargetHealthCommandOutput,
 } from '@aws-sdk/client-elastic-load-balancing-v2'
+import type {
+  GenerateMacCommandInput,
+  GenerateMacCommandOutput,
+  VerifyMacCommandInput,
+  VerifyMacCommandOutput,
+} from '@aws-sdk/client-kms'
 import type { GetProductsCommandInput, GetProductsCommandOutput } from '@aws-sdk/client-pricing'
 
 /** One command: the SDK's input in, the SDK's output out, or a rejection shaped as the SDK's errors. */
@@ -167,6 +173,15 @@ export interface ElbApi {
   >
 }
 
+/**
+ * The marker key's MACs (aws/markers.ts). Each request names the key by ARN, and the client answers in
+ * the key's region, whatever region the markers are in.
+ */
+export interface KmsApi {
+  readonly generateMac: SdkCall<GenerateMacCommandInput, GenerateMacCommandOutput>
+  readonly verifyMac: SdkCall<VerifyMacCommandInput, VerifyMacCommandOutput>
+}
+
 /** Every service the CloudPort of one region talks to. */
 export interface AwsClients {
   readonly ec2: Ec2Api
@@ -176,4 +191,5 @@ export interface AwsClients {
   readonly pricing: PricingApi
   readonly elbv2: Elbv2Api
   readonly elb: ElbApi
+  readonly kms: KmsApi
 }

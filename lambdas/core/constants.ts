@@ -235,3 +235,25 @@ export const FANOUT_CLOCK_SKEW_MS = 5_000
  * it is reported (SwapsPastDeadline): something holds it (protection, a read that keeps failing).
  */
 export const SWAP_FINISH_RUNS = 2
+
+/**
+ * The longest a swap can be open (the longest grace period, the longest health deadline and a schedule
+ * period to notice): a swap record that started earlier is expired even with a valid MAC, so a record
+ * spotswap really wrote cannot be re-planted on its group later (core/markers.ts).
+ */
+export const SWAP_RECORD_MAX_AGE_SECONDS = MAX_GRACE_PERIOD_SECONDS + HEALTH_DEADLINE_MAX_SECONDS + 300
+/**
+ * A rebalance recommendation not acted on within this long is stale: the handler marks the member again on
+ * the next recommendation, so an old, re-planted mark costs nothing by being ignored.
+ */
+export const REBALANCE_MARK_MAX_AGE_SECONDS = 6 * 3600
+/**
+ * VerifyMac calls in flight at once: a swap of 20 pairs verifies about 41 markers, and KMS's shared
+ * cryptographic request rate (5,500/s and up) is never approached by a handful in flight.
+ */
+export const MARKER_VERIFY_CONCURRENCY = 8
+/**
+ * Verdicts a warm container keeps (a marker's value never changes once written, so its verdict never
+ * does): far above what one account's open swaps carry, small enough to never matter for memory.
+ */
+export const MARKER_CACHE_MAX_ENTRIES = 10_000

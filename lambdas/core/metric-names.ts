@@ -58,6 +58,12 @@ export const Metric = {
    */
   UntrustedMarkers: 'UntrustedMarkers',
   /**
+   * Markers whose MAC does not verify (none, another resource's or key's) or that are past their life
+   * (core/markers.ts): treated as absent. Above 0, someone else writes spotswap's tags, or markers written
+   * before MACs are still around.
+   */
+  ForgedMarkers: 'ForgedMarkers',
+  /**
    * Of the UntrustedInstances, launches spotswap made (their partner records them) that it cannot verify as its own: each
    * holds its partner and a place in the group's in-flight budget until a person attaches or terminates it.
    */

@@ -7,6 +7,7 @@ import type { AllocationStrategy } from './config/config.ts'
 import type { InstanceRefresh } from './group/instance-refresh.ts'
 import type { ScalingActivity } from './group/scaling-activities.ts'
 import type { SpotRequestStatus } from './interruption/confirmation.ts'
+import type { MarkerRead, MarkerVerdict } from './markers.ts'
 import type {
   CandidateFlag,
   Catalog,
@@ -167,6 +168,11 @@ export interface CloudPort {
    * balancers (DescribeInstanceHealth), with each source's health-check settings.
    */
   trafficHealth(sources: TrafficSources, ids: readonly string[]): Promise<TrafficHealth>
+  /**
+   * Whether each marker's MAC is spotswap's (core/markers.ts), in order. Never rejects: a marker that
+   * cannot be checked now is `unverifiable`. The write methods sign the markers they write.
+   */
+  verifyMarkers(markers: readonly MarkerRead[]): Promise<MarkerVerdict[]>
 
   launchSpot(request: SpotLaunchRequest): Promise<SpotLaunchResult>
   attachInstances(groupName: string, ids: readonly string[]): Promise<void>

@@ -35,7 +35,11 @@ export const defaultDeps = (
     cloudFor: (region) => {
       let cloud = clouds.get(region)
       if (cloud === undefined) {
-        cloud = createAwsCloud(region, { clients: sdkClients(region), logger: log })
+        cloud = createAwsCloud(region, {
+          clients: sdkClients(region),
+          logger: log,
+          markerKeyArn: env.MARKER_KEY_ARN || undefined,
+        })
         clouds.set(region, cloud)
       }
       return cloud

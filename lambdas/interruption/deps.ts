@@ -19,6 +19,7 @@ export type InterruptionCloud = Pick<
   | 'terminateInstances'
   | 'tagInstances'
   | 'untagInstances'
+  | 'verifyMarkers'
   | 'tagGroup'
 >
 

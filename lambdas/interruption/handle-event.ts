@@ -14,6 +14,7 @@ import type { ParsedInvocationItem } from '../core/events/invocation.ts'
 import { createEventRegistry } from '../core/events/registry.ts'
 import { concernsManagedGroup, type InterruptionSignal } from '../core/interruption/decision.ts'
 import { decideInterruption } from '../core/interruption/interruption.ts'
+import { reportForgedMarkers } from '../verify-markers.ts'
 import type { InterruptionDeps } from './deps.ts'
 import { executeActions } from './execute.ts'
 import { observeInstance } from './observe.ts'
@@ -73,10 +74,9 @@ const handleSignal = async (
     return resultFor(item, { outcome: 'ignored', reason: 'configuration-invalid', detail })
   }
   const cloud = deps.cloudFor(region)
-  const decision = decideInterruption(
-    signal,
-    await observeInstance(cloud, signal, config, deps.now(), deps.requestRuns !== undefined),
-  )
+  const snapshot = await observeInstance(cloud, signal, config, deps.now(), deps.requestRuns !== undefined)
+  reportForgedMarkers(deps, region, snapshot.untrustedMarkers ?? [])
+  const decision = decideInterruption(signal, snapshot)
   reportConfigErrors(deps, region, decision.configErrors)
   const decided = { group: decision.group, managed: concernsManagedGroup(decision), detail: decision.detail }
   if (decision.outcome === 'skip') {

@@ -16,7 +16,8 @@ import type { InterruptionSignal, InterruptionSnapshot } from '../core/interrupt
 import { targetGroupName } from '../core/interruption/interruption.ts'
 import { mayReplaceAhead } from '../core/interruption/leave.ts'
 import type { LifecycleHook } from '../core/port.ts'
-import type { Group } from '../core/types.ts'
+import type { Group, Instance } from '../core/types.ts'
+import { verifyObserved } from '../verify-markers.ts'
 import type { InterruptionCloud } from './deps.ts'
 
 /** Tags of a spot member a replacement was launched for: it may be the partner of an attached one. */
@@ -34,7 +35,10 @@ export const observeInstance = async (
     cloud.describeInstances([instanceId]),
     cloud.groupOfInstances([instanceId]),
   ])
-  const instance = instances.find((candidate) => candidate.id === instanceId)
+  const read = instances.find((candidate) => candidate.id === instanceId)
+  // The instance's markers decide whether it may be a partner: verified before anything reads them.
+  const first = await verifyObserved(cloud, [], read === undefined ? [] : [read], now)
+  const instance = read === undefined ? undefined : first.instances.get(read.id)
   const memberOf = membership.get(instanceId)
   const groupName = targetGroupName(instance, memberOf)
   let group: Group | undefined
@@ -60,7 +64,7 @@ export const observeInstance = async (
       terminationProtected = (await cloud.terminationProtected([instanceId])).has(instanceId)
   }
   // At a member's deadline: is it the partner of a replacement a swap attached (whose unit it may take)?
-  let replacement: { id: string; tags: Readonly<Record<string, string>> } | undefined
+  let replacement: Instance | undefined
   // A spot member a replacement was launched for (replaced ahead, at risk, or moving to a cheaper pool) may
   // be the partner of an attached one: then leaving takes the attach's unit with it.
   const mayBePartner =
@@ -79,18 +83,33 @@ export const observeInstance = async (
     partnerId === undefined || group === undefined
       ? undefined
       : (await cloud.describeInstances([partnerId], { includeTerminated: true }))[0]
+  const verified = await verifyObserved(
+    cloud,
+    group === undefined ? [] : [group],
+    [partner, replacement].filter((i): i is Instance => i !== undefined),
+    now,
+  )
+  const held = [...first.heldGroups.values(), ...verified.heldGroups.values()][0]
+  const untrusted = [...first.untrusted, ...verified.untrusted]
+  const believedGroup = group === undefined ? undefined : verified.groups[0]
+  const believedPartner = partner === undefined ? undefined : verified.instances.get(partner.id)
+  const believedReplacement = replacement === undefined ? undefined : verified.instances.get(replacement.id)
   return {
     instance,
     memberOf,
-    group,
+    group: believedGroup,
     hooks,
-    ...(partner === undefined ? {} : { partner }),
+    ...(believedPartner === undefined ? {} : { partner: believedPartner }),
     terminationProtected,
     canRequestRuns,
     config,
     now,
-    ...(replacement === undefined
+    ...(believedReplacement === undefined
       ? {}
-      : { replacementOf: replacement.id, replacementTags: replacement.tags }),
+      : { replacementOf: believedReplacement.id, replacementTags: believedReplacement.tags }),
+    ...(untrusted.length === 0 ? {} : { untrustedMarkers: untrusted }),
+    ...(held === undefined && first.heldInstances.size + verified.heldInstances.size === 0
+      ? {}
+      : { markersUnverifiable: held ?? `a marker of ${instanceId} or its partner could not be verified` }),
   }
 }

@@ -27,7 +27,13 @@ export const defaultDeps = (
     log,
     metrics: emfMetricsSink(createMetrics(SERVICE)),
     cloudFor: (region) => {
-      const cloud = clouds.get(region) ?? createAwsCloud(region, { clients: sdkClients(region), logger: log })
+      const cloud =
+        clouds.get(region) ??
+        createAwsCloud(region, {
+          clients: sdkClients(region),
+          logger: log,
+          markerKeyArn: env.MARKER_KEY_ARN || undefined,
+        })
       clouds.set(region, cloud)
       return cloud
     },

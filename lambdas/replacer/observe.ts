@@ -8,10 +8,12 @@ import { groupConfig } from '../core/config/group-config.ts'
 import { groupQuery, isManaged } from '../core/config/managed.ts'
 import { TAG_LAUNCHED_FOR_GROUP, TAG_REPLACING_INSTANCE } from '../core/constants.ts'
 import type { InterruptionStatuses } from '../core/interruption/confirmation.ts'
+import type { UntrustedMarker } from '../core/markers.ts'
 import { latestSpotPrices } from '../core/plan/prices.ts'
 import { productDescriptionOf } from '../core/platform.ts'
 import type { CloudPort, GroupQuery } from '../core/port.ts'
 import type { Catalog, Group, Instance, OnDemandPrices, SpotPriceBook } from '../core/types.ts'
+import { verifyObserved } from '../verify-markers.ts'
 import { readInterruptions } from './observe-interruptions.ts'
 
 export interface ManagedGroup {
@@ -21,6 +23,8 @@ export interface ManagedGroup {
   readonly launched: readonly Instance[]
   /** The product description (`Linux/UNIX`, `Windows`, ...) its prices are looked up for. */
   readonly productDescription: string
+  /** Why it waits this run: a marker of it or of its instances could not be verified. */
+  readonly markersUnverifiable?: string | undefined
 }
 
 export interface RegionSnapshot {
@@ -39,6 +43,8 @@ export interface RegionSnapshot {
   readonly subnetZones: ReadonlyMap<string, string>
   /** The Spot request status of members tagged as warned; undefined when none is (observe-interruptions.ts). */
   readonly interruptions?: InterruptionStatuses | undefined
+  /** Markers whose MAC did not verify, or expired: treated as absent, reported. */
+  readonly untrustedMarkers?: readonly UntrustedMarker[]
 }
 
 export interface ObserveScope {
@@ -143,13 +149,17 @@ export const observeRegion = async (
   const allGroups = await cloud.describeGroups(
     onlyGroups === undefined ? query : { ...query, names: [...onlyGroups].sort() },
   )
-  const managed = allGroups.filter(
+  const listed = allGroups.filter(
     (g) => isManaged(g.tags, config) && (onlyGroups === undefined || onlyGroups.has(g.name)),
   )
-  if (onlyGroups === undefined && splitAbove !== undefined && managed.length > splitAbove) {
-    const names = managed.map((g) => g.name).sort()
+  if (onlyGroups === undefined && splitAbove !== undefined && listed.length > splitAbove) {
+    const names = listed.map((g) => g.name).sort()
     const launched = await cloud.describeLaunchedSpotInstances()
-    const strays = straysAmong(launched, managed, memberIdsOf(managed))
+    const candidates = straysAmong(launched, listed, memberIdsOf(listed))
+    const verified = await verifyObserved(cloud, [], candidates, now)
+    const strays = candidates
+      .filter((i) => !verified.heldInstances.has(i.id))
+      .map((i) => verified.instances.get(i.id) ?? i)
     return {
       region: cloud.region,
       chunks: chunksOf(names, splitAbove),
@@ -161,7 +171,7 @@ export const observeRegion = async (
     cloud.describeLaunchedSpotInstances(),
     cloud.describeInstanceTypes(),
   ])
-  const memberIds = memberIdsOf(managed)
+  const memberIds = memberIdsOf(listed)
   const instances = new Map<string, Instance>()
   for (const instance of launchedAll) instances.set(instance.id, instance)
   const missing = [...memberIds].filter((id) => !instances.has(id))
@@ -176,9 +186,13 @@ export const observeRegion = async (
   const partnerDetails =
     partners.size > 0 ? await cloud.describeInstances([...partners], { includeTerminated: true }) : []
   for (const instance of partnerDetails) instances.set(instance.id, instance)
+  const verified = await verifyObserved(cloud, listed, [...instances.values()], now)
+  const managed = verified.groups
+  for (const [id, instance] of verified.instances) instances.set(id, instance)
+  const launched = launchedAll.map((i) => instances.get(i.id) ?? i)
 
   const unattachedByGroup = new Map<string, Instance[]>()
-  for (const instance of launchedAll) {
+  for (const instance of launched) {
     const owner = instance.tags[TAG_LAUNCHED_FOR_GROUP]
     if (owner === undefined || memberIds.has(instance.id)) continue
     const list = unattachedByGroup.get(owner) ?? []
@@ -194,10 +208,14 @@ export const observeRegion = async (
       config: effective,
       launched: unattachedByGroup.get(group.name) ?? [],
       productDescription: productDescriptionOf(firstPlatform(group, instances)),
+      markersUnverifiable: verified.heldGroups.get(group.name),
     }
   })
   // When some groups were asked for, strays of other groups are the next full run's business.
-  const strays = onlyGroups === undefined ? straysAmong(launchedAll, managed, memberIds) : []
+  const strays =
+    onlyGroups === undefined
+      ? straysAmong(launched, managed, memberIds).filter((i) => !verified.heldInstances.has(i.id))
+      : []
   const strayGroups = await groupsOfStrays(cloud, query, strays, allGroups)
 
   const descriptions = [...new Set(groups.map((g) => g.productDescription))].sort()
@@ -220,5 +238,6 @@ export const observeRegion = async (
     configErrors,
     subnetZones,
     interruptions,
+    untrustedMarkers: verified.untrusted,
   }
 }

@@ -85,6 +85,7 @@ const planAll = (
       health: details.health.get(managed.group.name),
       lifecycleHooks: details.hooks.get(managed.group.name),
       lifecycleHooksUnreadable: details.hooksUnreadable?.get(managed.group.name),
+      markersUnverifiable: managed.markersUnverifiable,
       instanceRefresh: details.refreshes.get(managed.group.name),
       subnetZones: snapshot.subnetZones,
       interruptions: snapshot.interruptions,

@@ -13,6 +13,7 @@ import type { GroupPlan } from '../core/plan/actions.ts'
 import type { CloudPort } from '../core/port.ts'
 import { executionWaves } from '../core/region/execution-order.ts'
 import type { OnDemandPrices } from '../core/types.ts'
+import { reportForgedMarkers } from '../verify-markers.ts'
 import { executeActions } from './execute.ts'
 import { requestLooks } from './look-again.ts'
 import { observeRegion, type RegionSnapshot } from './observe.ts'
@@ -141,7 +142,7 @@ export const runRegion = async (options: RegionRunOptions): Promise<RegionResult
     onlyGroups: named.length > 0 ? new Set(named) : undefined,
     splitAbove: options.splitAbove,
   })
-  const strayOptions = { log, metrics: options.metrics, dryRun: config.dryRun }
+  const strayOptions = { log, metrics: options.metrics, dryRun: config.dryRun, now }
   if ('chunks' in observed) {
     log.info('region deferred in chunks', { region, chunks: observed.chunks.length })
     const strays = await cleanStrays(observed.strays, observed.strayGroups, cloud, strayOptions)
@@ -149,6 +150,7 @@ export const runRegion = async (options: RegionRunOptions): Promise<RegionResult
   }
   const snapshot = observed
   for (const error of snapshot.configErrors) log.warn('invalid configuration value', { region, ...error })
+  reportForgedMarkers(options, region, snapshot.untrustedMarkers ?? [])
   const unmanaged = named.filter((name) => !snapshot.groups.some((g) => g.group.name === name))
   if (unmanaged.length > 0) {
     log.info('asked for groups spotswap does not manage (or that are gone): nothing to do for them', {

@@ -2,10 +2,12 @@
  * Cleans up one region's strays: reads their partners' records and their group membership, and
  * terminates the ones core/region/strays.ts judges spotswap's and in no group. The others are reported.
  */
+import { TAG_REPLACING_INSTANCE } from '../core/constants.ts'
 import type { Log, MetricsSink } from '../core/log.ts'
 import type { CloudPort } from '../core/port.ts'
 import { judgeStrays, strayPartnerIds, strayTerminations } from '../core/region/strays.ts'
 import type { Group, Instance } from '../core/types.ts'
+import { verifyObserved } from '../verify-markers.ts'
 import { executeActions } from './execute.ts'
 import type { Outcome } from './outcome.ts'
 import { reportUntrusted } from './report.ts'
@@ -14,16 +16,15 @@ export const cleanStrays = async (
   candidates: readonly Instance[],
   groups: ReadonlyMap<string, Group> | undefined,
   cloud: CloudPort,
-  options: { readonly log: Log; readonly metrics: MetricsSink; readonly dryRun: boolean },
+  options: { readonly log: Log; readonly metrics: MetricsSink; readonly dryRun: boolean; readonly now: Date },
 ): Promise<Outcome[]> => {
   if (candidates.length === 0) return []
-  const partners = new Map(
-    (await cloud.describeInstances(strayPartnerIds(candidates), { includeTerminated: true })).map((i) => [
-      i.id,
-      i,
-    ]),
-  )
-  const { ours, untrusted } = judgeStrays(candidates, groups, partners)
+  const read = await cloud.describeInstances(strayPartnerIds(candidates), { includeTerminated: true })
+  // The partners' records are believed only once verified; a stray naming an unverifiable one waits.
+  const verified = await verifyObserved(cloud, [], read, options.now)
+  const held = verified.heldInstances
+  const judged = candidates.filter((i) => !held.has(i.id) && !held.has(i.tags[TAG_REPLACING_INSTANCE] ?? ''))
+  const { ours, untrusted } = judgeStrays(judged, groups, verified.instances)
   for (const { group, instance } of untrusted) reportUntrusted(options, cloud.region, group, [instance])
   if (ours.length === 0) return []
   const owners = await cloud.groupOfInstances(ours.map((i) => i.id))

@@ -77,6 +77,8 @@ describe('where the AWS SDK loads', () => {
           '@aws-sdk/client-ec2',
           '@aws-sdk/client-elastic-load-balancing',
           '@aws-sdk/client-elastic-load-balancing-v2',
+          // Markers are signed and verified with the KMS HMAC key (lambdas/aws/markers.ts).
+          '@aws-sdk/client-kms',
           '@aws-sdk/client-pricing',
           '@aws-sdk/client-sqs',
         ]),

@@ -116,14 +116,14 @@ describe('group size and tags', () => {
 
   it('tags the group without propagating to new instances', async () => {
     autoScalingMock.on(CreateOrUpdateTagsCommand).resolves({})
-    await testAdapter().cloud.tagGroup('web', { 'spotswap:original-max-size': '6' })
+    await testAdapter().cloud.tagGroup('web', { team: 'payments' })
     expect(autoScalingMock).toHaveReceivedCommandWith(CreateOrUpdateTagsCommand, {
       Tags: [
         {
           ResourceId: 'web',
           ResourceType: 'auto-scaling-group',
-          Key: 'spotswap:original-max-size',
-          Value: '6',
+          Key: 'team',
+          Value: 'payments',
           PropagateAtLaunch: false,
         },
       ],
@@ -141,11 +141,11 @@ describe('group size and tags', () => {
   it('tags instances in batches of 200', async () => {
     ec2Mock.on(CreateInstanceTagsCommand).resolves({})
     const ids = Array.from({ length: 201 }, (_, i) => `i-${i}`)
-    await testAdapter().cloud.tagInstances(ids, { 'spotswap:rebalance-at-risk': '2026-01-01T00:00:00.000Z' })
+    await testAdapter().cloud.tagInstances(ids, { team: 'payments' })
     expect(ec2Mock).toHaveReceivedCommandTimes(CreateInstanceTagsCommand, 2)
     expect(ec2Mock).toHaveReceivedNthCommandWith(CreateInstanceTagsCommand, 2, {
       Resources: ['i-200'],
-      Tags: [{ Key: 'spotswap:rebalance-at-risk', Value: '2026-01-01T00:00:00.000Z' }],
+      Tags: [{ Key: 'team', Value: 'payments' }],
     })
   })
 

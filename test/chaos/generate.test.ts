@@ -162,6 +162,13 @@ describe('generateCase', () => {
       'an EC2 that writes no launch-template tag on a group’s launches',
       (c) => c.owner.some((o) => o.kind === 'untagged-launches'),
     ],
+    ['a swap record planted without a MAC', (c) => c.owner.some((o) => o.kind === 'forge-swap-unsigned')],
+    ['a swap record with another group’s MAC', (c) => c.owner.some((o) => o.kind === 'forge-swap-copied')],
+    [
+      'a swap record with a MAC of a key not the account’s',
+      (c) => c.owner.some((o) => o.kind === 'forge-swap-foreign-key'),
+    ],
+    ['a swap record re-planted past its life', (c) => c.owner.some((o) => o.kind === 'replant-expired-swap')],
     ['the owner raising MaxSize alone', (c) => c.owner.some((o) => o.kind === 'raise-max-size')],
     ['the owner lowering MaxSize alone', (c) => c.owner.some((o) => o.kind === 'lower-max-size')],
     [

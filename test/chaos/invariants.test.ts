@@ -199,6 +199,15 @@ describe('invariant 3: orphans, judged against the run that should have settled 
       operation === 'ec2:DescribeInstances' ? c.describeInstances([spot]) : c.terminateInstances([spot])
     expect(kinds(await step(sim, [act]))).toEqual(expected)
   })
+  it('excuses every launch of the group when a write about one of them failed transiently (its swap stopped there)', async () => {
+    const { sim, faults, spot } = await launchedLongAgo(11)
+    const second = await launch(sim.cloud(), 'web', id(sim, 'web', 1), 'token-2')
+    await sim.advance(11 * 60_000)
+    faults.arm('ec2:CreateTags', transient)
+    const act = (c: Cloud) => c.tagInstances([spot], { a: 'b' })
+    expect(second.ok).toBe(true)
+    expect(await step(sim, [act])).toEqual([])
+  })
 })
 
 describe('invocations in flight together (the interruption handler beside a replacer run)', () => {

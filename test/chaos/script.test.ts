@@ -3,9 +3,14 @@
  * are delivered twice or late, the owner's actions land, scripted crashes hit the n-th request.
  */
 import { describe, expect, it } from 'vitest'
+import { TAG_SWAP } from '../../lambdas/core/constants.ts'
+import { markerMessage, splitMarker } from '../../lambdas/core/markers.ts'
+import type { OwnerActionKind } from '../../tools/chaos/case.ts'
 import { scenarioOf } from '../../tools/chaos/case.ts'
 import { chaosFaults, chaosPrepare } from '../../tools/chaos/script.ts'
 import type { FaultHooks } from '../../tools/sim/faults.ts'
+import { SIM_ACCOUNT } from '../../tools/sim/marker-key.ts'
+import { groupArn } from '../../tools/sim/sdk/shapes.ts'
 import { simulate } from '../../tools/sim/simulate.ts'
 import type { World } from '../../tools/sim/world.ts'
 import { chaosCase, group, minute } from './support.ts'
@@ -105,6 +110,42 @@ describe('chaos script', () => {
     const once = await run(0)
     expect(once).toBeGreaterThan(0)
     expect(await run(1)).toBe(once * 2)
+  })
+
+  it.each<[OwnerActionKind, boolean]>([
+    ['forge-swap-unsigned', false],
+    ['forge-swap-copied', false],
+    ['forge-swap-foreign-key', false],
+    ['replant-expired-swap', true],
+  ])('plants a swap record of two pairs on the group for %s (MAC verifies: %s)', async (kind, verifies) => {
+    const chaos = chaosCase({
+      groups: [group('web', { desired: 3, healthCheckGracePeriod: 600 }), group('api', { desired: 1 })],
+      owner: [{ minute: 2, group: 'web', kind, member: 0 }],
+    })
+    let seen: { payload: string; verifies: boolean } | undefined
+    await simulate(scenarioOf(chaos), {
+      prepare: (world, invocations) => {
+        chaosPrepare(chaos)(world, invocations)
+        world.clock.schedule(minute(3), 0, 'look', () => {
+          const web = world.region('us-east-1').groups.get('web')
+          const value = web?.tags[TAG_SWAP] ?? ''
+          const split = splitMarker(value) ?? { payload: value, mac: '' }
+          const message = markerMessage(
+            { account: SIM_ACCOUNT, region: 'us-east-1' },
+            `group:${web === undefined ? '' : groupArn(web)}`,
+            TAG_SWAP,
+            split.payload,
+          )
+          const mac = Buffer.from(split.mac, 'base64url')
+          seen = {
+            payload: split.payload,
+            verifies: world.markerKey.verify(new TextEncoder().encode(message), mac),
+          }
+        })
+      },
+    })
+    expect(seen?.payload).toMatch(/^v2 id=sforged phase=waiting owner=1 pairs=2 started=/)
+    expect(seen?.verifies).toBe(verifies)
   })
 
   it('applies the owner’s protection to the member it names', async () => {

@@ -1,18 +1,24 @@
 /**
- * A forged interruption marker against moto, through the real adapter: every spot member of a converted
- * group tagged `spotswap:interruption-warned` long ago, which anyone with ec2:CreateTags can write. EC2's
- * Spot request status does not say interrupted (moto: `fulfilled`, its only status), so the replacer
- * takes none of them out.
+ * Forged markers against moto, through the real adapter and moto's KMS HMAC key: every spot member of a
+ * converted group tagged `spotswap:interruption-warned` long ago, which anyone with ec2:CreateTags can
+ * write; a swap record planted on the group, which anyone with autoscaling:CreateOrUpdateTags can write,
+ * without a MAC or with one copied from another group. None carries a MAC for its resource, so the
+ * replacer treats each as absent and takes no member out.
  */
 import {
   AttachInstancesCommand,
+  CreateOrUpdateTagsCommand,
+  DescribeAutoScalingGroupsCommand,
   TerminateInstanceInAutoScalingGroupCommand,
 } from '@aws-sdk/client-auto-scaling'
 import { CreateTagsCommand, DescribeSpotInstanceRequestsCommand } from '@aws-sdk/client-ec2'
+import { GenerateMacCommand } from '@aws-sdk/client-kms'
 import { expect, it } from 'vitest'
+import { markerMessage, withMac } from '../../lambdas/core/markers.ts'
 import { scheduledEvent } from '../events/builders.ts'
 import { autoScaling, ec2, required } from './support/clients.ts'
 import { E2E_TIMEOUT_MS } from './support/events.ts'
+import { kms } from './support/marker-key.ts'
 import { describeMoto, freshAccountPerTest } from './support/moto.ts'
 import { loadReplacer, withEnvRestored } from './support/replacer-runs.ts'
 import { createGroup, createSpotInstances, groupState } from './support/world.ts'
@@ -49,8 +55,106 @@ const convertedGroup = async (size: number): Promise<string[]> => {
   return state.members.map((m) => m.id)
 }
 
-describeMoto('forged interruption marker against moto', (moto) => {
-  freshAccountPerTest(moto)
+const REGION = 'us-east-1'
+const TAG_SWAP = 'spotswap:swap'
+
+/** A record saying `web` holds two pairs above an owner's 2: believed, two members would leave with a decrement. */
+const plantedRecord = (): string =>
+  `v2 id=s1 phase=waiting owner=2 pairs=2 started=${new Date(Date.now() - 600_000).toISOString()}`
+
+const groupArn = async (name: string): Promise<string> => {
+  const described = await autoScaling().send(
+    new DescribeAutoScalingGroupsCommand({ AutoScalingGroupNames: [name] }),
+  )
+  return required(described.AutoScalingGroups?.[0]?.AutoScalingGroupARN, `ARN of ${name}`)
+}
+
+/** `payload` with a MAC from the account's marker key over `group`'s ARN, as spotswap signs it. */
+const signedFor = async (account: string, group: string, payload: string): Promise<string> => {
+  const message = markerMessage(
+    { account, region: REGION },
+    `group:${await groupArn(group)}`,
+    TAG_SWAP,
+    payload,
+  )
+  const { Mac } = await kms().send(
+    new GenerateMacCommand({
+      KeyId: process.env.MARKER_KEY_ARN,
+      MacAlgorithm: 'HMAC_SHA_256',
+      Message: new TextEncoder().encode(message),
+    }),
+  )
+  return withMac(payload, Buffer.from(required(Mac, 'MAC')).toString('base64url'))
+}
+
+const plant = (group: string, value: string) =>
+  autoScaling().send(
+    new CreateOrUpdateTagsCommand({
+      Tags: [
+        {
+          ResourceId: group,
+          ResourceType: 'auto-scaling-group',
+          Key: TAG_SWAP,
+          Value: value,
+          PropagateAtLaunch: false,
+        },
+      ],
+    }),
+  )
+
+/** Two scheduled replacer runs five minutes apart; the group's desired capacity and members after them. */
+const twoRuns = async () => {
+  let now = new Date()
+  const { run } = await loadReplacer(REGION, 'web', () => now)
+  for (let i = 0; i < 2; i++) {
+    await run(scheduledEvent())
+    now = new Date(now.getTime() + 5 * 60_000)
+  }
+  const after = await groupState('web')
+  return { desired: after.desired, members: after.members.map((m) => m.id).sort() }
+}
+
+describeMoto('forged markers against moto', (moto) => {
+  const account = freshAccountPerTest(moto)
+
+  it.each([
+    ['without a MAC', async () => plantedRecord()],
+    [
+      'with a MAC copied from another group',
+      async () => {
+        await createGroup({ name: 'other', desired: 0, min: 0, max: 1 })
+        return signedFor(account().accountId, 'other', plantedRecord())
+      },
+    ],
+  ])(
+    'takes no member out for a swap record planted %s',
+    async (_how, forge) => {
+      const restore = withEnvRestored()
+      try {
+        const members = await convertedGroup(4)
+        await plant('web', await forge())
+        expect(await twoRuns()).toEqual({ desired: 4, members: [...members].sort() })
+      } finally {
+        restore()
+      }
+    },
+    E2E_TIMEOUT_MS,
+  )
+
+  it(
+    'acts on the same record when it carries the MAC of this group (the control)',
+    async () => {
+      const restore = withEnvRestored()
+      try {
+        await convertedGroup(4)
+        await plant('web', await signedFor(account().accountId, 'web', plantedRecord()))
+        expect((await twoRuns()).desired).toBeLessThan(4)
+      } finally {
+        restore()
+      }
+    },
+    E2E_TIMEOUT_MS,
+  )
 
   it(
     'takes no spot member out when every one is tagged as warned an hour ago',
@@ -84,7 +188,8 @@ describeMoto('forged interruption marker against moto', (moto) => {
         expect(after.desired).toBe(3)
         expect(after.members.map((m) => m.id).sort()).toEqual([...members].sort())
         expect(runs.flatMap((r) => r.actions).filter((a) => a.kind === 'release-doomed')).toEqual([])
-        expect(runs[0]?.calls).toContain('ec2:DescribeSpotInstanceRequests')
+        // No MAC: treated as absent before EC2's Spot request status (the second check) is even asked.
+        expect(runs[0]?.calls).not.toContain('ec2:DescribeSpotInstanceRequests')
       } finally {
         restore()
       }

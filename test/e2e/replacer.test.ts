@@ -68,11 +68,12 @@ describeMoto('replacer against moto', (moto) => {
         const running = (await allInstances()).filter((i) => i.state === 'running' || i.state === 'pending')
         const spot = running.filter((i) => i.lifecycle === 'spot')
         expect(spot.map((i) => i.id).sort()).toEqual(web.members.map((m) => m.id).sort())
-        // Members for good once no swap is open: the launch tags gave way to the membership record.
+        // Members for good once no swap is open: the launch tags gave way to the membership record,
+        // signed with the account's marker key (KMS GenerateMac: 32 bytes, 43 base64url characters).
         expect(
           spot.every(
             (i) =>
-              i.tags['spotswap:joined-group'] === 'web' &&
+              /^web mac=[A-Za-z0-9_-]{43}$/.test(i.tags['spotswap:joined-group'] ?? '') &&
               i.tags['launched-for-asg'] === undefined &&
               i.tags.team === 'web',
           ),

@@ -10,6 +10,13 @@ import type { InstanceRefresh } from '../../lambdas/core/group/instance-refresh.
 import type { ScalingActivity } from '../../lambdas/core/group/scaling-activities.ts'
 import type { SpotRequestStatus } from '../../lambdas/core/interruption/confirmation.ts'
 import {
+  GROUP_MARKERS,
+  INSTANCE_MARKERS,
+  type MarkerRead,
+  type MarkerVerdict,
+  resourceName,
+} from '../../lambdas/core/markers.ts'
+import {
   type CloudPort,
   type DescribeInstancesOptions,
   type GroupQuery,
@@ -89,6 +96,16 @@ export class FakeCloud implements CloudPort {
   readonly interruptionWarned = new Set<string>()
   /** EC2's time of the warning (the Spot request's Status.UpdateTime) for warned instances, when set. */
   readonly interruptionWarnedAt = new Map<string, Date>()
+  /**
+   * The markers spotswap signed, as `resource`, key and value: the adapter signs every marker it writes
+   * (aws/markers.ts), and KMS verifies a value only for the resource and key it was signed for. The fake
+   * keeps the values readable (no ` mac=` suffix) and remembers what was signed instead. Markers in tags
+   * given to addGroup and addInstance count as spotswap's own earlier writes; a test forges by setting
+   * tags directly.
+   */
+  readonly signedMarkers = new Set<string>()
+  /** KMS cannot be asked (throttled, unreachable): every signed marker is unverifiable. */
+  kmsUnavailable = false
   private readonly failures = new Map<string, Error[]>()
   private nextId = 0x1000
   private nextTemplate = 0x100
@@ -133,6 +150,7 @@ export class FakeCloud implements CloudPort {
       members: new Map(),
     }
     this.groups.set(name, group)
+    this.sign(`group:${name}`, GROUP_MARKERS, group.tags)
     return group
   }
 
@@ -154,6 +172,7 @@ export class FakeCloud implements CloudPort {
       ...fields,
     }
     this.instances.set(instance.id, instance)
+    this.sign(`instance:${instance.id}`, INSTANCE_MARKERS, instance.tags)
     if (groupName !== undefined) {
       const group = this.group(groupName)
       group.members.set(instance.id, lifecycleState)
@@ -454,6 +473,7 @@ export class FakeCloud implements CloudPort {
     this.record('tagGroup', groupName, tags)
     const group = this.group(groupName)
     group.tags = { ...group.tags, ...tags }
+    this.sign(`group:${groupName}`, GROUP_MARKERS, tags)
   }
 
   async untagGroup(groupName: string, keys: readonly string[]): Promise<void> {
@@ -467,7 +487,48 @@ export class FakeCloud implements CloudPort {
     for (const id of ids) {
       const instance = this.liveInstance(id)
       instance.tags = { ...instance.tags, ...tags }
+      this.sign(`instance:${id}`, INSTANCE_MARKERS, tags)
     }
+  }
+
+  /**
+   * KMS's verdict: `valid` for a value signed for this resource and key, `bad-mac` for one signed for
+   * another (a MAC copied), `unsigned` for one never signed.
+   */
+  async verifyMarkers(markers: readonly MarkerRead[]): Promise<MarkerVerdict[]> {
+    const signedValues = new Set(
+      [...this.signedMarkers].map((signed) => signed.split('\n').slice(1).join('\n')),
+    )
+    return markers.map(({ resource, key, value }): MarkerVerdict => {
+      if (this.signedMarkers.has(`${resourceName(resource)}\n${key}\n${value}`))
+        return this.kmsUnavailable ? 'unverifiable' : 'valid'
+      return signedValues.has(`${key}\n${value}`) ? 'bad-mac' : 'unsigned'
+    })
+  }
+
+  /** Sets tags on an instance as spotswap wrote them in an earlier run: its markers signed. */
+  seedInstanceTags(id: string, tags: Readonly<Record<string, string>>): void {
+    const instance = this.instances.get(id)
+    if (instance === undefined) throw new Error(`fake: no instance ${id}`)
+    instance.tags = { ...instance.tags, ...tags }
+    this.sign(`instance:${id}`, INSTANCE_MARKERS, tags)
+  }
+
+  /** Sets tags on a group as spotswap wrote them in an earlier run: its markers signed. */
+  seedGroupTags(name: string, tags: Readonly<Record<string, string>>): void {
+    const group = this.group(name)
+    group.tags = { ...group.tags, ...tags }
+    this.sign(`group:${name}`, GROUP_MARKERS, tags)
+  }
+
+  /** Records the markers among these tags as signed for the resource. */
+  private sign(
+    resource: string,
+    markerKeys: readonly string[],
+    tags: Readonly<Record<string, string>>,
+  ): void {
+    for (const [key, value] of Object.entries(tags))
+      if (markerKeys.includes(key)) this.signedMarkers.add(`${resource}\n${key}\n${value}`)
   }
 
   async untagInstances(ids: readonly string[], keys: readonly string[]): Promise<void> {

@@ -66,6 +66,8 @@ export interface Queues {
   readonly runRequests: string
   readonly deadlines: string
   readonly failedEvents: string
+  /** The marker key's ARN (lib/marker-key.ts). */
+  readonly markerKey?: string
 }
 
 export const spotswapCalls = (queues: Queues): Record<string, Call[]> => ({
@@ -150,6 +152,21 @@ export const spotswapCalls = (queues: Queues): Record<string, Call[]> => ({
       },
     },
   ],
+  ...Object.fromEntries(
+    ['kms:GenerateMac', 'kms:VerifyMac'].map((action) => [
+      action,
+      [
+        {
+          by: BOTH,
+          request: {
+            action,
+            resource: queues.markerKey ?? `arn:aws:kms:${REGION}:${ACCOUNT}:key/marker`,
+            context: { 'kms:MacAlgorithm': 'HMAC_SHA_256' },
+          },
+        },
+      ],
+    ]),
+  ),
   'cloudformation:DescribeStacks': [
     {
       by: REPLACER,

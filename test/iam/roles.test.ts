@@ -38,6 +38,7 @@ beforeAll(() => {
     runRequests: home.arnOf(ids.runRequests),
     deadlines: home.arnOf(ids.deadlines),
     failedEvents: home.arnOf(ids.failedEvents),
+    markerKey: home.arnOf(home.logicalIdOf('AWS::KMS::Key', 'MarkerKey')),
   }
   queuePolicies = new Map(Object.values(ids).map((id) => [home.arnOf(id), home.queuePolicyOf(id)]))
 })
@@ -53,8 +54,11 @@ const DEFAULT_KEY_POLICY: PolicyDocument = {
   ],
 }
 
-const resourcePolicyOf = (resource: string): PolicyDocument | undefined =>
-  resource.startsWith('arn:aws:kms:') ? DEFAULT_KEY_POLICY : queuePolicies.get(resource)
+const resourcePolicyOf = (resource: string): PolicyDocument | undefined => {
+  // The marker key has its own policy (lib/marker-key.ts); the EBS keys of launch templates the default one.
+  if (resource === queues.markerKey) return home.keyPolicyOf(home.logicalIdOf('AWS::KMS::Key', 'MarkerKey'))
+  return resource.startsWith('arn:aws:kms:') ? DEFAULT_KEY_POLICY : queuePolicies.get(resource)
+}
 
 const as = (caller: Caller, request: IamRequest): Promise<Decision> => {
   const resourcePolicy = resourcePolicyOf(request.resource)

@@ -134,12 +134,9 @@ describe('interruption handler', () => {
           'aws:ec2launchtemplate:id': 'lt-0123456789abcdef0',
         },
       })
-      const partnerInstance = cloud.instances.get(partner)
-      if (partnerInstance !== undefined)
-        partnerInstance.tags = {
-          ...partnerInstance.tags,
-          'spotswap:replacement-attempt': `1:${pending.id}@2026-01-01T00:00:00.000Z`,
-        }
+      cloud.seedInstanceTags(partner, {
+        'spotswap:replacement-attempt': `1:${pending.id}@2026-01-01T00:00:00.000Z`,
+      })
       const summary = await handler(interruptionOf(pending.id), {})
       expect(cloud.mutations).toEqual([{ method: 'terminateInstances', args: [[pending.id]] }])
       expect(cloud.group('web').desiredCapacity).toBe(3)

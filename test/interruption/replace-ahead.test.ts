@@ -63,9 +63,7 @@ describe('interruption handler replacing a member ahead of its interruption', ()
     async (_, tagged, expected) => {
       const { cloud, ids, handler } = setup()
       const [doomed] = ids as [string]
-      const instance = cloud.instances.get(doomed)
-      if (instance === undefined) throw new Error('no member')
-      instance.tags = { ...instance.tags, [TAG_INTERRUPTION_WARNED]: tagged }
+      cloud.seedInstanceTags(doomed, { [TAG_INTERRUPTION_WARNED]: tagged })
 
       await handler(interruptionOf(doomed), {})
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { TAG_REBALANCE_AT_RISK } from '../../lambdas/core/constants.ts'
 import { Metric } from '../../lambdas/core/metric-names.ts'
 import { createHandler } from '../../lambdas/interruption/create-handler.ts'
 import * as events from '../events/builders.ts'
@@ -31,6 +32,25 @@ describe('interruption handler telemetry', () => {
       expect.objectContaining({ unit: 'Milliseconds', dimensions: perGroup, value: expect.any(Number) }),
     ])
     expect(named(telemetry, Metric.IgnoredEvents)).toEqual([])
+  })
+
+  it('counts, per region, a marker on the instance that did not verify, and warns of it', async () => {
+    const { cloud, ids, handler, telemetry } = setup()
+    const member = cloud.instances.get(ids[0] as string)
+    // Planted by someone who can tag instances: no MAC, so it is read as absent and reported.
+    if (member !== undefined)
+      member.tags = { ...member.tags, [TAG_REBALANCE_AT_RISK]: '2026-01-01T00:00:00.000Z' }
+    await handler(events.spotInterruptionWarning({ instanceId: ids[0] as string, region: 'us-east-1' }), {})
+    expect(named(telemetry, Metric.ForgedMarkers)).toEqual([
+      { name: 'ForgedMarkers', unit: 'Count', value: 1, dimensions: { Region: 'us-east-1' } },
+    ])
+    expect(telemetry.logs().filter((line) => line.message === 'marker not believed')).toHaveLength(1)
+  })
+
+  it('counts no forged marker when every marker read was signed', async () => {
+    const { ids, handler, telemetry } = setup()
+    await handler(events.spotInterruptionWarning({ instanceId: ids[0] as string, region: 'us-east-1' }), {})
+    expect(named(telemetry, Metric.ForgedMarkers)).toEqual([])
   })
 
   it('counts a rebalance recommendation under its own metric', async () => {

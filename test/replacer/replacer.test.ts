@@ -17,7 +17,7 @@ const strayOf = (cloud: FakeCloud) => {
     lifecycle: 'spot',
     tags: { 'launched-for-asg': 'deleted-group', 'launched-for-replacing-instance': partner.id },
   })
-  partner.tags = { [TAG_REPLACEMENT_ATTEMPT]: `1:${stray.id}@2026-01-01T00:00:00.000Z` }
+  cloud.seedInstanceTags(partner.id, { [TAG_REPLACEMENT_ATTEMPT]: `1:${stray.id}@2026-01-01T00:00:00.000Z` })
   return stray
 }
 
@@ -331,17 +331,18 @@ describe('replacer', () => {
           [TAG_SWAP_ID]: swapId,
         },
       })
-      partner.tags = { [TAG_REPLACEMENT_ATTEMPT]: `1:${instance.id}@2026-01-01T00:00:00.000Z` }
+      cloud.seedInstanceTags(partner.id, {
+        [TAG_REPLACEMENT_ATTEMPT]: `1:${instance.id}@2026-01-01T00:00:00.000Z`,
+      })
       return instance
     }
     const neverAttached = launch('s1')
     const attachedBefore = launch('s0')
     // Desired capacity is still the owner's: the attach never happened.
     const group = cloud.group('opted-out')
-    group.tags = {
-      ...group.tags,
+    cloud.seedGroupTags('opted-out', {
       [TAG_SWAP]: `v2 id=s1 phase=attaching owner=${group.desiredCapacity} pairs=1`,
-    }
+    })
     await harness({ 'us-east-1': cloud }).run()
     expect(cloud.instances.get(neverAttached.id)?.state).toBe('terminated')
     expect(cloud.instances.get(attachedBefore.id)?.state).toBe('running')

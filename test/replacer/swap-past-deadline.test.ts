@@ -59,7 +59,7 @@ describe('a region run with a swap open past its deadline', () => {
   it('says so in an error line and counts it for its group', async () => {
     const cloud = cloudWithFleet(3)
     const started = new Date(START.getTime() - 120 * 60_000)
-    cloud.group('web').tags = { ...cloud.group('web').tags, ...tagsOfSwapStarted(started) }
+    cloud.seedGroupTags('web', tagsOfSwapStarted(started))
     // Every member protected: the pair's unit cannot be given back, so the swap stays open.
     for (const id of cloud.group('web').members.keys()) cloud.protectedIds.add(id)
     const h = harness({ 'us-east-1': cloud })

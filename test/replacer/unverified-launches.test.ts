@@ -51,8 +51,7 @@ describe('replacer: a client token EC2 refuses as used with other parameters', (
     const since = '2025-12-31T23:50:00.000Z'
     // An earlier run made attempt 1 and died before EC2's answer was recorded; EC2 took that request
     // with other overrides, and launched nothing that is visible.
-    const instance = cloud.instances.get(partner)
-    if (instance) instance.tags = { ...instance.tags, [TAG_REPLACEMENT_ATTEMPT]: `1@${since}` }
+    cloud.seedInstanceTags(partner, { [TAG_REPLACEMENT_ATTEMPT]: `1@${since}` })
     cloud.fleetTokens.set(`spotswap-${partner}-a1`, {
       request: '{"other":"parameters"}',
       result: { ok: false, errors: [] },

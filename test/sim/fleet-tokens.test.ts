@@ -7,6 +7,11 @@
 import { describe, expect, it } from 'vitest'
 import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
 import { TAG_REPLACEMENT_ATTEMPT, TAG_REPLACING_INSTANCE } from '../../lambdas/core/constants.ts'
+import { splitMarker } from '../../lambdas/core/markers.ts'
+
+const payloadOf = (value: string | undefined) =>
+  value === undefined ? undefined : (splitMarker(value)?.payload ?? value)
+
 import { silentLog } from '../../lambdas/core/log.ts'
 import type { FleetOverride } from '../../lambdas/core/port.ts'
 import { runRegion } from '../../lambdas/replacer/run-region.ts'
@@ -74,20 +79,26 @@ describe('the replacer under simulation, meeting a token used with other paramet
     // An earlier run made attempt 1 with other overrides, EC2 answered with no capacity, and the run died
     // before recording that answer.
     const instance = sim.region.instances.get(partner)
-    if (instance) instance.tags = { ...instance.tags, [TAG_REPLACEMENT_ATTEMPT]: `1@${since}` }
+    const signed = sim.world.markerKey.signedValue(
+      'us-east-1',
+      `instance:${partner}`,
+      TAG_REPLACEMENT_ATTEMPT,
+      `1@${since}`,
+    )
+    if (instance) instance.tags = { ...instance.tags, [TAG_REPLACEMENT_ATTEMPT]: signed }
     await launch(sim.cloud(), partner, `spotswap-${partner}-a1`, 'c5.xlarge').catch(() => undefined)
     // Nothing launched by it is visible (it launched nothing, or its launch is gone).
     for (const i of sim.region.instances.values())
       if (i.tags[TAG_REPLACING_INSTANCE] === partner) i.state = 'terminated'
     await runReplacer(sim)
-    expect(sim.region.instances.get(partner)?.tags[TAG_REPLACEMENT_ATTEMPT]).toBe(`2@${since}`)
+    expect(payloadOf(sim.region.instances.get(partner)?.tags[TAG_REPLACEMENT_ATTEMPT])).toBe(`2@${since}`)
     await sim.advance(5 * 60_000)
     await runReplacer(sim)
     const live = [...sim.region.instances.values()].filter(
       (i) => i.tags[TAG_REPLACING_INSTANCE] === partner && (i.state === 'pending' || i.state === 'running'),
     )
     expect(live).toHaveLength(1)
-    expect(sim.region.instances.get(partner)?.tags[TAG_REPLACEMENT_ATTEMPT]).toMatch(
+    expect(payloadOf(sim.region.instances.get(partner)?.tags[TAG_REPLACEMENT_ATTEMPT])).toMatch(
       new RegExp(`^2:${live[0]?.id}@${since.replace(/\./g, '\\.')}`),
     )
   })

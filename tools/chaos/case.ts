@@ -86,6 +86,12 @@ export type OwnerActionKind =
   | 'forge-warned-old'
   | 'forge-warned-fresh'
   | 'untagged-launches'
+  // Someone plants a swap record on a group that has none: without a MAC, with another group's MAC,
+  // with a MAC of a key not the account's, or spotswap's own record past its life.
+  | 'forge-swap-unsigned'
+  | 'forge-swap-copied'
+  | 'forge-swap-foreign-key'
+  | 'replant-expired-swap'
   | 'raise-max-size'
   | 'lower-max-size'
 

@@ -75,6 +75,10 @@ export const ownerArbitrary = fc.record({
     'forge-warned-old',
     'forge-warned-fresh',
     'untagged-launches',
+    'forge-swap-unsigned',
+    'forge-swap-copied',
+    'forge-swap-foreign-key',
+    'replant-expired-swap',
   ),
   member: fc.nat(9),
 })

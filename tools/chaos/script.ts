@@ -13,15 +13,19 @@ import {
   TAG_LAUNCHED_FOR_GROUP,
   TAG_REPLACED_TYPE,
   TAG_REPLACING_INSTANCE,
+  TAG_SWAP,
 } from '../../lambdas/core/constants.ts'
 import { detachInstances, ownerSetsMaxSize } from '../sim/asg-api.ts'
 import { Priority } from '../sim/clock.ts'
 import { launchInstance } from '../sim/ec2.ts'
 import { simAwsError, TRANSIENT_ERRORS } from '../sim/errors.ts'
 import type { FaultDecision, FaultHooks } from '../sim/faults.ts'
+import { rememberPlanted } from '../sim/forged-marker-invariant.ts'
 import type { Invocations } from '../sim/invocations.ts'
+import { SimMarkerKey } from '../sim/marker-key.ts'
 import { createRng } from '../sim/rng.ts'
 import { omitLaunchTemplateTag } from '../sim/sdk/ec2-launches.ts'
+import { groupArn } from '../sim/sdk/shapes.ts'
 import type { SimGroup, SimRegion } from '../sim/state.ts'
 import type { SimEvent, World } from '../sim/world.ts'
 import type { ChaosCase, EventChaos, OwnerAction, QueuedRuns } from './case.ts'
@@ -157,6 +161,62 @@ const forgeWarning = (world: World, region: SimRegion, group: SimGroup, ageMs: n
   }
 }
 
+type ForgedSwapKind =
+  | 'forge-swap-unsigned'
+  | 'forge-swap-copied'
+  | 'forge-swap-foreign-key'
+  | 'replant-expired-swap'
+
+/** No swap of spotswap's has it (they are named by their start time): its records come from a planted one. */
+const FORGED_SWAP_ID = 'sforged'
+
+/** Past the life of any swap record spotswap believes (SWAP_RECORD_MAX_AGE_SECONDS), with room to spare. */
+const EXPIRED_RECORD_AGE_MS = 7 * 24 * 3_600_000
+
+/** The value a forger writes: the payload bare, or with a MAC that does not verify for this group, or expired. */
+const forgedValue = (
+  world: World,
+  region: SimRegion,
+  group: SimGroup,
+  kind: ForgedSwapKind,
+  payload: string,
+) => {
+  const signed = (key: SimMarkerKey, target: SimGroup) =>
+    key.signedValue(region.name, `group:${groupArn(target)}`, TAG_SWAP, payload)
+  switch (kind) {
+    case 'forge-swap-unsigned':
+      return payload
+    case 'forge-swap-copied': {
+      // A MAC spotswap made for another group (any group but this one; a name of its own if alone).
+      const other = [...region.groups.values()].find((g) => g.name !== group.name) ?? {
+        ...group,
+        name: `${group.name}-old`,
+      }
+      return signed(world.markerKey, other)
+    }
+    case 'forge-swap-foreign-key':
+      return signed(new SimMarkerKey('forger'), group)
+    case 'replant-expired-swap':
+      return signed(world.markerKey, group)
+  }
+}
+
+/**
+ * Someone with autoscaling:CreateOrUpdateTags plants a swap record saying up to two pairs are open on a
+ * group that has none (planting over spotswap's own record would delete it, which no MAC can prevent):
+ * believed, it would make that many members leave with a decrement (forged-marker-invariant.ts).
+ */
+const forgeSwapRecord = (world: World, region: SimRegion, group: SimGroup, kind: ForgedSwapKind): void => {
+  const pairs = Math.min(2, inService(group).length)
+  if (group.tags[TAG_SWAP] !== undefined || pairs === 0) return
+  const ageMs = kind === 'replant-expired-swap' ? EXPIRED_RECORD_AGE_MS : 60_000
+  const started = new Date(world.clock.now - ageMs).toISOString()
+  const payload = `v2 id=${FORGED_SWAP_ID} phase=waiting owner=${group.desiredCapacity - pairs} pairs=${pairs} started=${started}`
+  const value = forgedValue(world, region, group, kind, payload)
+  group.tags = { ...group.tags, [TAG_SWAP]: value }
+  rememberPlanted(region, group.name, value)
+}
+
 /** What the owner does: protect a member, or take the group out of (or into) spotswap's hands by its tags. */
 const ownerActs = (
   world: World,
@@ -181,6 +241,12 @@ const ownerActs = (
       break
     case 'untagged-launches':
       omitLaunchTemplateTag(region, group.name)
+      break
+    case 'forge-swap-unsigned':
+    case 'forge-swap-copied':
+    case 'forge-swap-foreign-key':
+    case 'replant-expired-swap':
+      forgeSwapRecord(world, region, group, action.kind)
       break
     case 'protect-from-scale-in': {
       const member = id === undefined ? undefined : group.members.get(id)

@@ -17,4 +17,5 @@ export const simCloud = (world: World, region: string, session: Session, logger:
     logger,
     now: () => world.clock.now,
     caches: world.adapterCaches,
+    markerKeyArn: world.markerKey.arn,
   })

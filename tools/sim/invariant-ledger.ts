@@ -24,6 +24,7 @@ export interface Violation {
     | 'stalled-on-demand'
     | 'launches-beyond-budget'
     | 'never-served'
+    | 'forged-marker-acted-on'
   readonly detail: string
 }
 

@@ -25,6 +25,7 @@ export const INVARIANTS = [
   { names: ['stalled-on-demand'], checkedIn: 'liveness.ts' },
   { names: ['launches-beyond-budget'], checkedIn: 'launch-bound-invariant.ts' },
   { names: ['never-served'], checkedIn: 'never-served-invariant.ts' },
+  { names: ['forged-marker-acted-on'], checkedIn: 'forged-marker-invariant.ts' },
 ] as const satisfies readonly InvariantEntry[]
 
 type Listed = (typeof INVARIANTS)[number]['names'][number]

@@ -33,8 +33,11 @@
  * the group's in-flight budget.
  * And `never-served` (never-served-invariant.ts): a member spotswap attached stays in its group without
  * ever serving past its deadline.
+ * And `forged-marker-acted-on` (forged-marker-invariant.ts): a marker that fails verification never leads
+ * to an action.
  */
 import type { Session } from './faults.ts'
+import { checkForgedMarkers } from './forged-marker-invariant.ts'
 import type { GroupState } from './group-state.ts'
 import type { RegionSnapshot, SizeLedger, StepContext, StepRun, Violation } from './invariant-ledger.ts'
 import { checkLaunchBound } from './launch-bound-invariant.ts'
@@ -236,6 +239,7 @@ export const checkStep = (
     ...checkWrites(ctx, writes.flat(), at),
     ...checkLaunchBound(ctx, at),
     ...checkNeverServed(ctx, runs, Date.parse(at), at),
+    ...checkForgedMarkers(ctx, writes.flat(), at),
   ]
   runs.forEach((run, i) => {
     if (run.onlyGroup === undefined && run.session.actor === 'replacer')

@@ -61,6 +61,17 @@ export type WriteRecord =
       readonly replacements: readonly string[]
       readonly unwarned?: true
     }
+  /**
+   * AWS applied a retirement with a decrement (DetachInstances, TerminateInstanceInAutoScalingGroup) of a
+   * member of `group`, whose tags are those of the moment of the request (forged-marker-invariant.ts).
+   */
+  | {
+      readonly kind: 'decrement'
+      readonly operation: string
+      readonly instanceId: string
+      readonly group: string
+      readonly tags: Readonly<Record<string, string>>
+    }
   /** CreateFleet started a new spot instance replacing `partner`; `alongside` describes replacements already alive. */
   | {
       readonly kind: 'launch'
@@ -185,7 +196,16 @@ export const prepareRetirements = (
   nowMs: number,
   decrement: boolean,
 ): { commit: () => void } => {
-  if (session.actor !== 'replacer') return { commit: () => {} }
+  const decrements: WriteRecord[] = []
+  for (const instanceId of decrement ? ids : []) {
+    const group = region.groupOf(instanceId)
+    if (group !== undefined)
+      decrements.push({ kind: 'decrement', operation, instanceId, group: group.name, tags: group.tags })
+  }
+  const commitDecrements = () => {
+    for (const entry of decrements) record(session, entry)
+  }
+  if (session.actor !== 'replacer') return { commit: commitDecrements }
   const entries: WriteRecord[] = ids.flatMap((instanceId) => {
     const replacements = unservedReplacements(region, instanceId, nowMs)
     const simGroup = region.groupOf(instanceId)
@@ -216,6 +236,7 @@ export const prepareRetirements = (
   })
   return {
     commit: () => {
+      commitDecrements()
       for (const entry of entries) record(session, entry)
     },
   }

@@ -7,6 +7,7 @@ import { createAdapterCaches } from '../../lambdas/aws/cloud.ts'
 import type { Catalog, InstanceState } from '../../lambdas/core/types.ts'
 import type { ApiCounter } from './api-gate.ts'
 import type { SimClock } from './clock.ts'
+import { SimMarkerKey } from './marker-key.ts'
 import type { Rng } from './rng.ts'
 import type { SimGroup, SimInstance, SimRegion } from './state.ts'
 
@@ -52,6 +53,8 @@ export class World {
    * so the simulation does too.
    */
   readonly adapterCaches = createAdapterCaches()
+  /** The account's KMS HMAC key, which signs and verifies spotswap's markers (sdk/kms.ts). */
+  readonly markerKey = new SimMarkerKey()
   private readonly observers: SimObserver[] = []
   private eventSink: (event: SimEvent) => void = () => {}
   private nextId = 0x1000

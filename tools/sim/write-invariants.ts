@@ -10,7 +10,7 @@ import { GROUP_NAME_TAG } from './asg-members.ts'
 import { effectiveConfig } from './group-state.ts'
 import type { RegionSnapshot, StepContext, StepRun, Violation } from './invariant-ledger.ts'
 import { isUnverifiableLaunch } from './launch-bound-invariant.ts'
-import { isRunningOrPending } from './state.ts'
+import { isRunningOrPending, type SimRegion } from './state.ts'
 import type { WriteRecord } from './touches.ts'
 
 const untouchableReasons = (config: GlobalConfig, write: WriteRecord): string[] => {
@@ -80,16 +80,22 @@ export const checkWrites = (
 
 /**
  * Why a replacer run could not be expected to settle an instance of `group`: it died, a read failed (the
- * run stops before acting), or a write about the instance or its group failed transiently. A permanent
- * failure (access denied, a request AWS refuses) excuses nothing: the engine must not retry it forever.
+ * run stops before acting), or a write about the instance, its group or another instance launched for
+ * its group failed transiently (a swap's marker is signed per instance, so its tags go out one instance
+ * per request, and the first that fails stops the group's swap). A permanent failure (access denied, a
+ * request AWS refuses) excuses nothing: the engine must not retry it forever.
  */
-const excuses = (run: StepRun, writes: readonly WriteRecord[]) => {
+const excuses = (region: SimRegion, run: StepRun, writes: readonly WriteRecord[]) => {
   const failed = writes.filter((w) => w.kind === 'failed')
   if (run.session.crashed || run.session.failedCalls > failed.length) return () => true
+  const launchedFor = (id: string) => region.instances.get(id)?.costGroup
   return (instanceId: string, group: string | undefined): boolean =>
     failed.some(
       (w) =>
-        w.transient && (w.instanceIds.includes(instanceId) || (group !== undefined && w.group === group)),
+        w.transient &&
+        (w.instanceIds.includes(instanceId) ||
+          (group !== undefined &&
+            (w.group === group || w.instanceIds.some((id) => launchedFor(id) === group)))),
     )
 }
 
@@ -106,7 +112,7 @@ export const checkOrphans = (
   writes: readonly WriteRecord[],
   at: string,
 ): Violation[] => {
-  const excused = excuses(run, writes)
+  const excused = excuses(region, run, writes)
   const violations: Violation[] = []
   for (const instance of region.instances.values()) {
     if (instance.origin !== 'spotswap' || !isRunningOrPending(instance)) continue

@@ -4,6 +4,7 @@
  */
 import type { ConfigError, GlobalConfig, GroupConfig } from '../config/config.ts'
 import type { InstanceAction } from '../events/definitions.ts'
+import type { UntrustedMarker } from '../markers.ts'
 import type { LifecycleHook } from '../port.ts'
 import type { Group, Instance } from '../types.ts'
 
@@ -47,6 +48,10 @@ export interface InterruptionSnapshot {
   readonly partner?: Instance | undefined
   readonly config: Pick<GlobalConfig, 'tagFilters' | 'tagFilteringMode' | 'defaults'>
   readonly now: Date
+  /** Why a marker read for this event could not be verified (core/markers.ts): nothing is done this time. */
+  readonly markersUnverifiable?: string | undefined
+  /** Markers read for this event that did not verify or expired (core/markers.ts): treated as absent, reported. */
+  readonly untrustedMarkers?: readonly UntrustedMarker[] | undefined
 }
 
 export type InterruptionAction =
@@ -126,6 +131,7 @@ export type SkipReason =
   | 'rebalance-ignored'
   | 'replacement-already-requested'
   | 'capacity-rebalance-group'
+  | 'markers-unverifiable'
 
 export type ActReason = 'interrupted-member' | 'at-risk-member' | 'unattached-launched-instance'
 
@@ -152,6 +158,7 @@ const MANAGED_GROUP_SKIPS: ReadonlySet<SkipReason> = new Set([
   'rebalance-ignored',
   'replacement-already-requested',
   'capacity-rebalance-group',
+  'markers-unverifiable',
 ])
 
 /** True when the event concerned an instance of a managed group (acted on, or already handled). */

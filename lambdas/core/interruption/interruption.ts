@@ -50,6 +50,9 @@ export const decideInterruption = (
       `group ${groupName} is not managed by spotswap (or no longer exists)`,
     )
   }
+  // Neither believed nor dismissed: what the decision would do with the marker absent may be wrong.
+  if (snapshot.markersUnverifiable !== undefined)
+    return skip('markers-unverifiable', groupName, snapshot.markersUnverifiable)
   if (isBeingDeleted(group)) {
     return skip('group-deleting', groupName, `group ${groupName} is being deleted`)
   }

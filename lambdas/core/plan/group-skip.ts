@@ -22,6 +22,8 @@ export const HOLDS_OPEN_SWAP: ReadonlySet<GroupSkipCode> = new Set([
   'cloudformation-stack-unreadable',
   'traffic-source-health-unreadable',
   'processes-suspended',
+  // Its record, pairs or attempts cannot be believed nor dismissed this run: nothing is released either.
+  'markers-unverifiable',
   // Its record's MaxSize counts instances; written back to a group that counts vCPUs or MiB, it would
   // cut desired capacity, and Auto Scaling would terminate members.
   'capacity-not-in-instances',
@@ -36,6 +38,9 @@ export const groupSkip = (input: PlanInput): GroupSkip | undefined => {
   const { group, config, now } = input
   if (isBeingDeleted(group))
     return { code: 'group-being-deleted', detail: group.status ?? 'Delete in progress' }
+  // Treating an unverifiable marker as absent would release an open swap's pairs on a KMS outage.
+  if (input.markersUnverifiable !== undefined)
+    return { code: 'markers-unverifiable', detail: input.markersUnverifiable }
   // An attach adds the instance's vCPUs or MiB to such a group, not 1; checked before desired 0, which
   // finishes a swap (https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_AutoScalingGroup.html).
   const capacityType = group.desiredCapacityType ?? 'units'

@@ -52,6 +52,8 @@ export interface PlanInput {
    * would launch or swap).
    */
   readonly lifecycleHooks?: readonly LifecycleHook[] | undefined
+  /** Why a marker of the group or its instances could not be verified (core/markers.ts); the group waits. */
+  readonly markersUnverifiable?: string | undefined
   /** Why the group's lifecycle hooks could not be read; the group starts nothing new. */
   readonly lifecycleHooksUnreadable?: string | undefined
   /**

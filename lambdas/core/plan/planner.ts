@@ -43,7 +43,10 @@ export type { PlanInput } from './plan-input.ts'
 export const planGroup = (input: PlanInput): GroupPlan => {
   const meter = new WorkMeter(input.workUnits ?? PLAN_WORK_UNITS_PER_GROUP)
   try {
-    return planWithin(input, meter)
+    const plan = planWithin(input, meter)
+    // A marker that could not be verified is neither believed nor dismissed: the group is left as it is
+    // (what the plan would do with the marker absent, a release or a termination, may be wrong).
+    return input.markersUnverifiable === undefined ? plan : { ...plan, actions: [] }
   } catch (error) {
     if (!(error instanceof PlanBudgetExceededError)) throw error
     return budgetExceededPlan(input, error)

@@ -111,6 +111,8 @@ export type GroupSkipCode =
   | 'capacity-not-in-instances'
   | 'outside-cron-window'
   | 'plan-budget-exceeded'
+  // A marker of the group or of its instances could not be verified (KMS throttled or unreachable).
+  | 'markers-unverifiable'
 
 /** Why a group is not acted on this run: a code to act on, a detail to read. */
 export interface GroupSkip {

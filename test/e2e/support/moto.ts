@@ -8,6 +8,7 @@
 import { randomInt } from 'node:crypto'
 import { beforeEach, describe, inject } from 'vitest'
 import { addLaunchTemplateTagAfterCreateFleet } from './launch-template-tag.ts'
+import { createMarkerKey } from './marker-key.ts'
 
 addLaunchTemplateTagAfterCreateFleet()
 
@@ -153,7 +154,8 @@ export const withMotoEnv = async <T>(
 }
 
 /**
- * Each test in the calling suite runs in its own empty moto account, with the environment pointed at it.
+ * Each test in the calling suite runs in its own empty moto account, with the environment pointed at it
+ * and MARKER_KEY_ARN naming a marker key of that account, as a deployed stack sets it for both Lambdas.
  * Returns a reader for the current test's account (e.g. to build ARNs).
  */
 export const freshAccountPerTest = (
@@ -164,7 +166,11 @@ export const freshAccountPerTest = (
   beforeEach(async () => {
     current = await freshAccount(moto.endpoint)
     const restore = setMotoEnv(moto.endpoint, { ...options, credentials: current })
+    const savedKey = process.env.MARKER_KEY_ARN
+    process.env.MARKER_KEY_ARN = await createMarkerKey()
     return () => {
+      if (savedKey === undefined) delete process.env.MARKER_KEY_ARN
+      else process.env.MARKER_KEY_ARN = savedKey
       restore()
       current = undefined
     }

@@ -23,7 +23,7 @@ export const loadCloud = async (
 ): Promise<CloudPort> => {
   vi.resetModules()
   const { createAwsCloud } = await import('../../../lambdas/aws/cloud.ts')
-  return createAwsCloud(region, { onApiCall, logger: silentLog })
+  return createAwsCloud(region, { onApiCall, logger: silentLog, markerKeyArn: process.env.MARKER_KEY_ARN })
 }
 
 /** An action of a run as the replacer's summary reports it. */
@@ -54,7 +54,11 @@ export const loadReplacer = async (region: string, group: string, clock: () => D
   const calls: ApiCallName[] = []
   const looks: { group: string; delaySeconds: number }[] = []
   const defaults = defaultDeps()
-  const cloud = createAwsCloud(region, { onApiCall: (name) => calls.push(name), logger: defaults.log })
+  const cloud = createAwsCloud(region, {
+    onApiCall: (name) => calls.push(name),
+    logger: defaults.log,
+    markerKeyArn: process.env.MARKER_KEY_ARN,
+  })
   const handle = createHandler({
     ...defaults,
     now: clock,

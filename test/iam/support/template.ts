@@ -49,6 +49,8 @@ export class ResolvedTemplate {
         return `arn:aws:events:${REGION}:${ACCOUNT}:rule/${this.nameOf(logicalId, 'Name')}`
       case 'AWS::Logs::LogGroup':
         return `arn:aws:logs:${REGION}:${ACCOUNT}:log-group:${this.nameOf(logicalId, 'LogGroupName')}:*`
+      case 'AWS::KMS::Key':
+        return `arn:aws:kms:${REGION}:${ACCOUNT}:key/${generatedName(this.stackName, logicalId)}`
       case 'AWS::Lambda::Function':
         return `arn:aws:lambda:${REGION}:${ACCOUNT}:function:${this.nameOf(logicalId, 'FunctionName')}`
       default:
@@ -124,6 +126,15 @@ export class ResolvedTemplate {
       )
       .flatMap((policy) => (policy.Properties?.PolicyDocument as PolicyDocument | undefined)?.Statement ?? [])
     return { Version: '2012-10-17', Statement: this.resolve(statements) as Record<string, unknown>[] }
+  }
+
+  /** A KMS key's own policy, resolved. */
+  keyPolicyOf(keyLogicalId: string): PolicyDocument {
+    const policy = this.resources[keyLogicalId]?.Properties?.KeyPolicy as PolicyDocument | undefined
+    return {
+      Version: '2012-10-17',
+      Statement: this.resolve(policy?.Statement ?? []) as Record<string, unknown>[],
+    }
   }
 
   roleOfFunction(functionIdPart: string): string {

@@ -15,6 +15,7 @@ const SERVICE_PREFIX: Record<string, string> = {
   'client-ec2': 'ec2',
   'client-elastic-load-balancing': 'elasticloadbalancing',
   'client-elastic-load-balancing-v2': 'elasticloadbalancing',
+  'client-kms': 'kms',
   'client-pricing': 'pricing',
   'client-sqs': 'sqs',
 }

@@ -3,6 +3,7 @@
  * core's types (lambdas/aws/convert-auto-scaling.ts and convert-ec2.ts), exactly as it converts real
  * answers. Fresh objects each time, so nothing the adapter holds aliases the world's state.
  */
+import { createHash } from 'node:crypto'
 import type {
   AutoScalingGroup,
   Instance as GroupInstance,
@@ -15,6 +16,7 @@ import type {
   Tag,
 } from '@aws-sdk/client-ec2'
 import type { InstanceState, InstanceTypeInfo } from '../../../lambdas/core/types.ts'
+import { SIM_ACCOUNT } from '../marker-key.ts'
 import { type SimGroup, type SimInstance, type SimRegion, subnetOf } from '../state.ts'
 
 /** EC2's state codes (https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_InstanceState.html). */
@@ -80,6 +82,13 @@ const toGroupTags = (group: SimGroup): TagDescription[] => {
   return list
 }
 
+/** A group's ARN: its random id differs for each group made, so a name used again gets another (groups here live for the whole run). */
+export const groupArn = (group: SimGroup): string => {
+  const id = createHash('sha256').update(`${group.region}/${group.name}`).digest('hex')
+  const uuid = `${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20, 32)}`
+  return `arn:aws:autoscaling:${group.region}:${SIM_ACCOUNT}:autoScalingGroup:${uuid}:autoScalingGroupName/${group.name}`
+}
+
 export const toAutoScalingGroup = (region: SimRegion, group: SimGroup): AutoScalingGroup => {
   // Built by push, as convert-auto-scaling.ts builds the members: a `.map` makes packed arrays until V8
   // optimizes it and holey ones after, and that change mid-run threw the planner's optimized code away.
@@ -89,6 +98,7 @@ export const toAutoScalingGroup = (region: SimRegion, group: SimGroup): AutoScal
   const template = group.launchTemplate
   return {
     AutoScalingGroupName: group.name,
+    AutoScalingGroupARN: groupArn(group),
     MinSize: group.minSize,
     MaxSize: group.maxSize,
     DesiredCapacity: group.desiredCapacity,
