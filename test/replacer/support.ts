@@ -53,6 +53,7 @@ export const harness = (
   clouds: Record<string, FakeCloud>,
   env: Record<string, string> = {},
   start = START,
+  extraDeps: Partial<ReplacerDeps> = {},
 ) => {
   let now = start
   const recorded: Recorded = { logs: [], metrics: [], enqueued: [], requested: [] }
@@ -84,6 +85,7 @@ export const harness = (
     requestRun: async (region, group, delaySeconds) => {
       recorded.requested.push({ region, group, delaySeconds })
     },
+    ...extraDeps,
   }
   const replace = createHandler(deps)
   for (const cloud of Object.values(clouds)) cloud.now = () => now
