@@ -235,3 +235,8 @@ export const FANOUT_CLOCK_SKEW_MS = 5_000
  * it is reported (SwapsPastDeadline): something holds it (protection, a read that keeps failing).
  */
 export const SWAP_FINISH_RUNS = 2
+/**
+ * How long one read of the kill switch's parameter may take before it counts as unreadable (on): SSM
+ * answers in tens of milliseconds; a run must not spend its three minutes waiting on it.
+ */
+export const KILL_SWITCH_READ_TIMEOUT_MS = 3_000
