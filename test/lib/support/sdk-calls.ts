@@ -41,8 +41,11 @@ export const sdkCalls = (): SdkCall[] => {
       throw new Error(
         `${file} imports an SDK module dynamically: import it statically so its commands are found`,
       )
+    // SSM is called over its JSON protocol without a client (aws/kill-switch.ts ssmRequest).
+    for (const [, action = ''] of source.matchAll(/ssmRequest\(\s*'([A-Za-z]+)'/g))
+      calls.push({ action: `ssm:${action}`, file })
     for (const [, names = '', client = ''] of source.matchAll(
-      /import\s*\{([^}]*)\}\s*from\s*'@aws-sdk\/([a-z0-9-]+)'/g,
+      /import\s*\{([^}]*)\}\s*from\s*'@aws-sdk\/(client-[a-z0-9-]+)'/g,
     )) {
       const prefix = prefixOf(file, client)
       // `DeleteTagsCommand as DeleteGroupTagsCommand`: the action comes from the name, the use from the alias.
