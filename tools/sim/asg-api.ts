@@ -141,6 +141,39 @@ export const setMaxSize = (world: World, region: SimRegion, groupName: string, m
 }
 
 /**
+ * UpdateAutoScalingGroup with DesiredCapacity (and MaxSize, when given with it): the new desired capacity
+ * must lie within MinSize and the MaxSize the request leaves, or the request is refused whole
+ * (https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_UpdateAutoScalingGroup.html); the group then
+ * launches or terminates members to reach it, as for SetDesiredCapacity
+ * (https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_SetDesiredCapacity.html). Setting the value
+ * it already has changes nothing and writes no activity.
+ */
+export const setDesiredCapacity = (
+  world: World,
+  region: SimRegion,
+  groupName: string,
+  desired: number,
+  maxSize?: number,
+): void => {
+  const group = groupNamed(region, groupName)
+  const max = maxSize ?? group.maxSize
+  if (!Number.isInteger(max) || max < group.minSize)
+    throw validationError(`Max bound, ${max}, must be greater than or equal to min bound, ${group.minSize}`)
+  if (!Number.isInteger(desired) || desired < group.minSize || desired > max)
+    throw sizeError(desired, group.minSize, max)
+  group.maxSize = max
+  region.touch(group)
+  if (desired === group.desiredCapacity) return
+  recordActivity(
+    group,
+    world.clock.now,
+    `At ${new Date(world.clock.now).toISOString().replace(/\.\d{3}Z$/, 'Z')} a user request update of AutoScalingGroup constraints to min: ${group.minSize}, max: ${max}, desired: ${desired} changing the desired capacity from ${group.desiredCapacity} to ${desired}.`,
+  )
+  group.desiredCapacity = desired
+  reconcile(world, region, group)
+}
+
+/**
  * The owner changes MaxSize alone (the console, CloudFormation, a scheduled action): the same rule, and
  * what they set is theirs. A desired capacity AWS lowered to it is theirs too (its activity reads as an
  * owner's change). Setting the value the group already has changes nothing AWS shows: the owner's
