@@ -4,11 +4,11 @@
  * swaps and cleans up strays; with it hard, a run writes nothing. The writes are counted per kind.
  */
 import { describe, expect, it } from 'vitest'
-import { TAG_REPLACEMENT_ATTEMPT, TAG_SWAP } from '../../lambdas/core/constants.ts'
+import { TAG_SWAP } from '../../lambdas/core/constants.ts'
 import { trafficSourceKey } from '../../lambdas/core/port.ts'
 import type { KillSwitch, KillSwitchMode } from '../../lambdas/core/region/kill-switch.ts'
 import type { FakeCloud } from '../fakes/fake-cloud.ts'
-import { cloudWithFleet, harness, spotShare } from './support.ts'
+import { cloudWithFleet, harness, spotShare, strayOf } from './support.ts'
 
 const TG = 'arn:aws:elasticloadbalancing:us-east-1:123456789012:targetgroup/web/0123456789abcdef'
 
@@ -32,17 +32,6 @@ const writesByKind = (cloud: FakeCloud): Record<string, number> => {
   const counts: Record<string, number> = {}
   for (const call of cloud.mutations) counts[call.method] = (counts[call.method] ?? 0) + 1
   return counts
-}
-
-/** A spot instance launched for a group deleted since, whose terminated partner records the launch. */
-const strayOf = (cloud: FakeCloud) => {
-  const partner = cloud.addInstance({ state: 'terminated' })
-  const stray = cloud.addInstance({
-    lifecycle: 'spot',
-    tags: { 'launched-for-asg': 'deleted-group', 'launched-for-replacing-instance': partner.id },
-  })
-  partner.tags = { [TAG_REPLACEMENT_ATTEMPT]: `1:${stray.id}@2026-01-01T00:00:00.000Z` }
-  return stray
 }
 
 const spotLaunches = (cloud: FakeCloud) =>
