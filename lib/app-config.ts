@@ -28,6 +28,8 @@ export interface AppConfig {
   readonly rehearsalGroupName: string | undefined
   /** Undefined: the construct's default (roles tagged spotswap:passable=true). */
   readonly passableRoles: PassableRoles | undefined
+  /** Undefined: the construct's default (/spotswap/kill-switch). */
+  readonly killSwitchParameterName?: string | undefined
   /** From the CLI's credentials when there are any; synth works without. */
   readonly account: string | undefined
 }
@@ -41,6 +43,8 @@ export const AppContextKey = {
   rehearsalGroup: 'spotswap:rehearsalGroup',
   /** `tag:<key>=<value>` (default tag:spotswap:passable=true), `path:/<path>/` or `any`. */
   passableRoles: 'spotswap:passableRoles',
+  /** The SSM parameter the stack creates as the kill switch. */
+  killSwitchParameter: 'spotswap:killSwitchParameter',
 } as const
 
 const APP_KEYS: readonly string[] = Object.values(AppContextKey)
@@ -155,6 +159,7 @@ export const readAppConfig = (
     alarmTopicArn: alarmTopicArnOf(text(AppContextKey.alarmTopicArn)),
     rehearsalGroupName: text(AppContextKey.rehearsalGroup) || undefined,
     passableRoles: passableRolesOf(text(AppContextKey.passableRoles)),
+    killSwitchParameterName: text(AppContextKey.killSwitchParameter) || undefined,
     account: env.CDK_DEFAULT_ACCOUNT || undefined,
   }
 }

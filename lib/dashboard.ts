@@ -113,6 +113,23 @@ export class SpotSwapDashboard extends Construct {
         height: 2,
       }),
     )
+    // The kill switch as the last invocations read it: seen at a glance, above everything it stops.
+    this.dashboard.addWidgets(
+      new SingleValueWidget({
+        title: 'Kill switch (0 off, 1 on, 2 hard)',
+        metrics: [
+          sumOfSeries(
+            Metric.KillSwitch,
+            { schema: 'any', statistic: 'Maximum', period: count },
+            'Kill switch',
+          ),
+          handled(Metric.ActionsHeldByKillSwitch, 'Actions held'),
+          handled(Metric.KillSwitchUnreadable, 'Reads that failed (treated as on)'),
+        ],
+        width: WIDTH,
+        height: 3,
+      }),
+    )
     const estimated = sumOfSeries(
       Metric.SavingsEstimatedGroups,
       { schema: 'region', statistic: 'Maximum', period: gauge },

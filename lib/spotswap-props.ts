@@ -67,6 +67,12 @@ export interface SpotSwapProps {
    * @default 'SpotSwap'
    */
   readonly dashboardName?: string
+  /**
+   * Name of the SSM parameter the stack creates as the kill switch (`off`, `on`, `hard`), read by both
+   * Lambdas once per invocation.
+   * @default '/spotswap/kill-switch'
+   */
+  readonly killSwitchParameterName?: string
 }
 
 export const MAX_SCHEDULE_MINUTES = 1440

@@ -15,6 +15,7 @@ import type { LogGroup } from 'aws-cdk-lib/aws-logs'
 import { type ITopic, Topic } from 'aws-cdk-lib/aws-sns'
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions'
 import type { Queue } from 'aws-cdk-lib/aws-sqs'
+import type { StringParameter } from 'aws-cdk-lib/aws-ssm'
 import { Construct } from 'constructs'
 import { DEFAULT_SCHEDULE_MINUTES } from '../lambdas/core/constants.ts'
 import { SpotSwapAlarms } from './alarms.ts'
@@ -28,6 +29,12 @@ import {
 } from './functions.ts'
 import { type Grant, toStatement } from './grant.ts'
 import { createHomeRules } from './home-rules.ts'
+import {
+  createKillSwitchParameter,
+  DEFAULT_KILL_SWITCH_PARAMETER,
+  killSwitchGrant,
+  validateKillSwitchName,
+} from './kill-switch.ts'
 import { createMarkerKey } from './marker-key.ts'
 import { acknowledgeWildcards } from './nag.ts'
 import { DEFAULT_PASSABLE_ROLES, widerPassableRolesWarning } from './pass-role.ts'
@@ -77,6 +84,8 @@ export class SpotSwap extends Construct {
   readonly alarmTopic: Topic | undefined
   readonly dashboard: SpotSwapDashboard
   readonly rehearsal: InterruptionRehearsal | undefined
+  /** The kill switch both Lambdas read (off, on, hard). */
+  readonly killSwitch: StringParameter
 
   constructor(scope: Construct, id: string, props: SpotSwapProps = {}) {
     super(scope, id)
@@ -89,6 +98,9 @@ export class SpotSwap extends Construct {
     const config = validateConfiguration(props.configuration ?? {})
     const schedulePeriod = Duration.minutes(scheduleMinutes)
     const replacerEventAge = replacerMaxEventAge(schedulePeriod)
+    const killSwitchName = props.killSwitchParameterName ?? DEFAULT_KILL_SWITCH_PARAMETER
+    validateKillSwitchName(killSwitchName)
+    this.killSwitch = createKillSwitchParameter(this, killSwitchName)
 
     this.failedEvents = createFailedEventsQueue(
       this,
@@ -106,6 +118,7 @@ export class SpotSwap extends Construct {
       ...configurationEnvironment(props.configuration ?? {}),
       // The covered regions, not "all": a region without forwarding would get spot without interruption handling.
       REGIONS: regions.join(','),
+      KILL_SWITCH_PARAMETER: this.killSwitch.parameterName,
     }
     const logRetention = props.logRetention ?? DEFAULT_LOG_RETENTION
     const replacer = createSpotSwapFunction(this, 'Replacer', {
@@ -152,8 +165,15 @@ export class SpotSwap extends Construct {
     const passableRoles = props.passableRoles ?? DEFAULT_PASSABLE_ROLES
     const wider = widerPassableRolesWarning(passableRoles)
     if (wider !== undefined) Annotations.of(this).addWarningV2('spotswap:passable-roles', wider)
-    this.grant(replacer, 'ReplacerPermissions', replacerGrants({ ...config, passableRoles }))
-    this.grant(interruption, 'InterruptionHandlerPermissions', interruptionGrants(config))
+    const readKillSwitch = killSwitchGrant(this, killSwitchName)
+    this.grant(replacer, 'ReplacerPermissions', [
+      ...replacerGrants({ ...config, passableRoles }),
+      readKillSwitch,
+    ])
+    this.grant(interruption, 'InterruptionHandlerPermissions', [
+      ...interruptionGrants(config),
+      readKillSwitch,
+    ])
     const markerKey = createMarkerKey(this, [replacer.role, interruption.role])
     for (const fn of [replacer, interruption]) {
       fn.fn.addEnvironment('MARKER_KEY_ARN', markerKey.keyArn)

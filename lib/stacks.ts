@@ -86,6 +86,7 @@ export const createSpotSwapStacks = (scope: Construct, config: AppConfig): SpotS
       ...(config.alarmTopicArn ? { alarmTopicArn: config.alarmTopicArn } : {}),
       ...(config.rehearsalGroupName ? { rehearsalGroupName: config.rehearsalGroupName } : {}),
       ...(config.passableRoles ? { passableRoles: config.passableRoles } : {}),
+      ...(config.killSwitchParameterName ? { killSwitchParameterName: config.killSwitchParameterName } : {}),
     },
   })
   const forwarders = config.regions

@@ -14,6 +14,7 @@ import { ElasticLoadBalancingClient } from '@aws-sdk/client-elastic-load-balanci
 import { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2'
 import { KMSClient } from '@aws-sdk/client-kms'
 import { PricingClient } from '@aws-sdk/client-pricing'
+import { SSMClient } from '@aws-sdk/client-ssm'
 import {
   PRICING_CONNECTION_TIMEOUT_MS,
   PRICING_ENDPOINT_REGION,
@@ -52,6 +53,10 @@ export const elbClient = (region: string): ElasticLoadBalancingClient =>
 
 export const kmsClient = (region: string): KMSClient =>
   memo(`kms/${region}`, () => new KMSClient({ region, ...standardRetries }))
+
+/** SSM, for the kill switch's parameter (aws/kill-switch.ts). */
+export const ssmClient = (region: string): SSMClient =>
+  memo(`ssm/${region}`, () => new SSMClient({ region, ...standardRetries }))
 
 /** The Pricing API lives in us-east-1 whatever region is being priced. */
 export const pricingClient = (): PricingClient =>

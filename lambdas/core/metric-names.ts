@@ -101,6 +101,15 @@ export const Metric = {
    * (replacer/report.ts swapPastDeadline): 1 per group and run while it lasts, nothing otherwise.
    */
   SwapsPastDeadline: 'SwapsPastDeadline',
+  /**
+   * The kill switch (core/region/kill-switch.ts) as a run read it: 0 off, 1 on, 2 hard. Per Lambda
+   * invocation that had work, dimensioned by service only.
+   */
+  KillSwitch: 'KillSwitch',
+  /** The kill switch's parameter could not be read or held no known value: treated as on. */
+  KillSwitchUnreadable: 'KillSwitchUnreadable',
+  /** Actions a run planned and the kill switch held (per region; interruption actions per event). */
+  ActionsHeldByKillSwitch: 'ActionsHeldByKillSwitch',
 } as const
 
 export type MetricName = (typeof Metric)[keyof typeof Metric]

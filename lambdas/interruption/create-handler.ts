@@ -6,6 +6,7 @@
 import { isTransient } from '../aws/errors.ts'
 import { parseGlobalConfig } from '../core/config/global-config.ts'
 import { parseInvocation } from '../core/events/invocation.ts'
+import { readKillSwitch } from '../kill-switch.ts'
 import type { InterruptionDeps } from './deps.ts'
 import { TransientCloudError } from './execute.ts'
 import {
@@ -32,11 +33,11 @@ export const createHandler = (deps: InterruptionDeps): InterruptionHandler => {
     fatalSettings: errors.filter((error) => error.fatal).map((error) => error.name),
   }
 
-  const processItem = async (item: InterruptionItem): Promise<EventResult> => {
+  const processItem = async (item: InterruptionItem, run: HandlerContext): Promise<EventResult> => {
     const started = deps.now().getTime()
     let result: EventResult
     try {
-      result = await handleEvent(context, item)
+      result = await handleEvent(run, item)
     } catch (error) {
       if (error instanceof TransientCloudError) throw error
       if (isTransient(error))
@@ -51,7 +52,11 @@ export const createHandler = (deps: InterruptionDeps): InterruptionHandler => {
 
   return async (event) => {
     const items = parseInvocation(INTERRUPTION_EVENTS, event)
-    const settled = await Promise.allSettled(items.map(processItem))
+    // Read once per invocation, so the switch takes effect on the next warning (core/region/kill-switch.ts).
+    const killSwitch =
+      items.length > 0 ? await readKillSwitch(deps.killSwitch, deps.log, deps.metrics) : undefined
+    const run = { ...context, killSwitch: killSwitch?.mode ?? 'off' }
+    const settled = await Promise.allSettled(items.map((item) => processItem(item, run)))
     const transient = settled.flatMap((s) => (s.status === 'rejected' ? [s.reason as unknown] : []))
     if (transient.length > 0) {
       // The whole invocation is retried; the events that succeeded are idempotent, so that is harmless.

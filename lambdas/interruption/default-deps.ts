@@ -14,6 +14,7 @@
  * https://docs.aws.amazon.com/lambda/latest/dg/configuration-memory.html), and a warning gives two minutes.
  */
 import { createAwsCloud } from '../aws/cloud.ts'
+import { killSwitchFromEnv } from '../aws/kill-switch.ts'
 import { sendDelayedMessages, sendRunRequests } from '../aws/run-request-queue.ts'
 import { sdkClients } from '../aws/sdk-clients.ts'
 import { interruptionDeadlineEvent } from '../core/events/definitions.ts'
@@ -30,6 +31,7 @@ export const defaultDeps = (
   const deadlineQueueUrl = env.DEADLINE_QUEUE_URL?.trim()
   const now = (): Date => new Date()
   const log = powertoolsLog(createLogger(SERVICE))
+  const killSwitch = killSwitchFromEnv(env)
   return {
     env,
     cloudFor: (region) => {
@@ -47,6 +49,7 @@ export const defaultDeps = (
     log,
     metrics: emfMetricsSink(createMetrics(SERVICE)),
     now,
+    ...(killSwitch ? { killSwitch } : {}),
     ...(queueUrl
       ? { requestRuns: (region, group, delays) => sendRunRequests(queueUrl, region, group, delays, now()) }
       : {}),

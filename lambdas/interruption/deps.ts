@@ -4,6 +4,7 @@
  */
 import type { Log, MetricsSink } from '../core/log.ts'
 import type { CloudPort } from '../core/port.ts'
+import type { KillSwitch } from '../core/region/kill-switch.ts'
 
 /** The slice of the port this Lambda uses. */
 export type InterruptionCloud = Pick<
@@ -42,4 +43,9 @@ export interface InterruptionDeps {
    * without the queue; the replacer's own look at the deadline is then the only one.
    */
   readonly requestDeadline?: (region: string, instanceId: string, delaySeconds: number) => Promise<void>
+  /**
+   * Reads the kill switch (KILL_SWITCH_PARAMETER, aws/kill-switch.ts) once per invocation; never throws.
+   * Without it the switch is off.
+   */
+  readonly killSwitch?: () => Promise<KillSwitch>
 }

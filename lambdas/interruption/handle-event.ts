@@ -14,6 +14,8 @@ import type { ParsedInvocationItem } from '../core/events/invocation.ts'
 import { createEventRegistry } from '../core/events/registry.ts'
 import { concernsManagedGroup, type InterruptionSignal } from '../core/interruption/decision.ts'
 import { decideInterruption } from '../core/interruption/interruption.ts'
+import { DIMENSION_REGION, Metric } from '../core/metric-names.ts'
+import type { KillSwitchMode } from '../core/region/kill-switch.ts'
 import { reportForgedMarkers } from '../verify-markers.ts'
 import type { InterruptionDeps } from './deps.ts'
 import { executeActions } from './execute.ts'
@@ -53,10 +55,15 @@ export interface HandlerContext {
   readonly config: GlobalConfig
   /** Names of invalid settings that decide which groups are touched; while set, nothing is touched. */
   readonly fatalSettings: readonly string[]
+  /**
+   * The kill switch as this invocation read it: anything but off and the decision is reported, not
+   * carried out (EC2 takes the instance either way; the group backfills through its health check).
+   */
+  readonly killSwitch?: KillSwitchMode
 }
 
 const handleSignal = async (
-  { deps, config, fatalSettings }: HandlerContext,
+  { deps, config, fatalSettings, killSwitch = 'off' }: HandlerContext,
   item: InterruptionItem,
   signal: InterruptionSignal,
   region: string,
@@ -81,6 +88,14 @@ const handleSignal = async (
   const decided = { group: decision.group, managed: concernsManagedGroup(decision), detail: decision.detail }
   if (decision.outcome === 'skip') {
     return resultFor(item, { ...decided, outcome: 'skipped', reason: decision.reason })
+  }
+  if (killSwitch !== 'off') {
+    deps.metrics.emit({ [DIMENSION_REGION]: region }, [
+      { name: Metric.ActionsHeldByKillSwitch, unit: 'Count', value: decision.actions.length },
+    ])
+    const held = decision.actions.map((a) => a.kind).join(', ')
+    const detail = `kill switch ${killSwitch}: held ${held} (${decision.reason})`
+    return resultFor(item, { ...decided, outcome: 'skipped', reason: 'kill-switch', detail })
   }
   if (config.dryRun) {
     return resultFor(item, {

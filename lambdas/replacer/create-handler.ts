@@ -7,6 +7,7 @@ import { parseGlobalConfig } from '../core/config/global-config.ts'
 import { isRegionCovered } from '../core/config/managed.ts'
 import { parseInvocation } from '../core/events/invocation.ts'
 import { DIMENSION_REGION, Metric } from '../core/metric-names.ts'
+import { readKillSwitch } from '../kill-switch.ts'
 import { readDeliveries, regionRunVerdict } from './delivery.ts'
 import type { ReplacerDeps } from './deps.ts'
 import { regionWorkEvent, replacerEvents } from './event-registry.ts'
@@ -169,7 +170,10 @@ export const createHandler = (deps: ReplacerDeps): ReplacerHandler => {
     // A failed region run is not handed back to SQS: in the FIFO queue a message waiting out its visibility
     // timeout (210 s) holds every later run of its region, health looks and deadlines included, while
     // the next scheduled run reconciles everything the failed one would have done.
-    const regions = await Promise.all(work.map((w) => runWork(deps, reasons, config, w)))
+    // The kill switch: read once per invocation that runs something, so it takes effect within one run.
+    const killSwitch =
+      work.length > 0 ? await readKillSwitch(deps.killSwitch, deps.log, deps.metrics) : undefined
+    const regions = await Promise.all(work.map((w) => runWork(deps, reasons, config, w, killSwitch?.mode)))
     return {
       ok: regions.every((r) => r.error === undefined),
       dryRun: config.dryRun,

@@ -7,6 +7,7 @@
  */
 import { createAwsCloud, createRegionDirectory } from '../aws/cloud.ts'
 import { sendFanoutMessages } from '../aws/fanout-queue.ts'
+import { killSwitchFromEnv } from '../aws/kill-switch.ts'
 import { sendRunRequests } from '../aws/run-request-queue.ts'
 import { sdkClients } from '../aws/sdk-clients.ts'
 import type { CloudPort } from '../core/port.ts'
@@ -21,6 +22,7 @@ export const defaultDeps = (
   const log = powertoolsLog(createLogger(SERVICE))
   const clouds = new Map<string, CloudPort>()
   const runRequestQueue = env.RUN_REQUEST_QUEUE_URL?.trim()
+  const killSwitch = killSwitchFromEnv(env)
   return {
     env,
     now: () => new Date(),
@@ -39,6 +41,7 @@ export const defaultDeps = (
     },
     regionDirectory: createRegionDirectory(),
     enqueue: sendFanoutMessages,
+    ...(killSwitch ? { killSwitch } : {}),
     ...(runRequestQueue
       ? {
           requestRun: (region, group, delay) =>

@@ -4,6 +4,7 @@
  */
 import type { Log, MetricsSink } from '../core/log.ts'
 import type { CloudPort, RegionDirectory } from '../core/port.ts'
+import type { KillSwitch } from '../core/region/kill-switch.ts'
 
 export interface FanoutMessage {
   readonly groupId: string
@@ -25,4 +26,9 @@ export interface ReplacerDeps {
    * the next scheduled run looks.
    */
   readonly requestRun?: (region: string, group: string, delaySeconds: number) => Promise<void>
+  /**
+   * Reads the kill switch (KILL_SWITCH_PARAMETER, aws/kill-switch.ts); never throws, a failed read is `on`.
+   * Without it the switch is off.
+   */
+  readonly killSwitch?: () => Promise<KillSwitch>
 }

@@ -5,6 +5,7 @@
 import type { GlobalConfig } from '../core/config/config.ts'
 import { FANOUT_GROUPS_PER_REGION_MESSAGE } from '../core/constants.ts'
 import { DIMENSION_REGION, Metric } from '../core/metric-names.ts'
+import type { KillSwitchMode } from '../core/region/kill-switch.ts'
 import type { ReplacerDeps } from './deps.ts'
 import { regionWorkEvent } from './event-registry.ts'
 import type { ReasonMemory } from './reasons.ts'
@@ -29,6 +30,7 @@ export const runWork = async (
   reasons: ReasonMemory,
   config: GlobalConfig,
   work: Work,
+  killSwitch: KillSwitchMode = 'off',
 ): Promise<RegionSummary> => {
   const started = Date.now()
   const now = deps.now()
@@ -42,6 +44,7 @@ export const runWork = async (
       log: deps.log,
       metrics: deps.metrics,
       reasons,
+      killSwitch,
       ...(work.onlyGroups ? { onlyGroups: work.onlyGroups } : {}),
       ...(deps.requestRun
         ? {

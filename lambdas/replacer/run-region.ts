@@ -12,9 +12,11 @@ import type { Log, MetricsSink } from '../core/log.ts'
 import type { GroupPlan } from '../core/plan/actions.ts'
 import type { CloudPort } from '../core/port.ts'
 import { executionWaves } from '../core/region/execution-order.ts'
+import { cleansStrays, type KillSwitchMode } from '../core/region/kill-switch.ts'
 import type { OnDemandPrices } from '../core/types.ts'
 import { reportForgedMarkers } from '../verify-markers.ts'
 import { executeActions } from './execute.ts'
+import { holdPlans } from './kill-switch.ts'
 import { requestLooks } from './look-again.ts'
 import { observeRegion, type RegionSnapshot } from './observe.ts'
 import type { Outcome } from './outcome.ts'
@@ -75,6 +77,8 @@ export interface RegionRunOptions {
    * it changes (replacer/reasons.ts). Without it, reasons are not logged.
    */
   readonly reasons?: ReasonMemory
+  /** The kill switch as this run read it (core/region/kill-switch.ts); off when not given. */
+  readonly killSwitch?: KillSwitchMode
 }
 
 /**
@@ -143,9 +147,13 @@ export const runRegion = async (options: RegionRunOptions): Promise<RegionResult
     splitAbove: options.splitAbove,
   })
   const strayOptions = { log, metrics: options.metrics, dryRun: config.dryRun, now }
+  const killSwitch = options.killSwitch ?? 'off'
+  const cleaning = cleansStrays(killSwitch)
   if ('chunks' in observed) {
     log.info('region deferred in chunks', { region, chunks: observed.chunks.length })
-    const strays = await cleanStrays(observed.strays, observed.strayGroups, cloud, strayOptions)
+    const strays = cleaning
+      ? await cleanStrays(observed.strays, observed.strayGroups, cloud, strayOptions)
+      : []
     return { region, groups: [], strays, configErrors: [], deferred: observed.chunks }
   }
   const snapshot = observed
@@ -158,7 +166,7 @@ export const runRegion = async (options: RegionRunOptions): Promise<RegionResult
       groups: unmanaged,
     })
   }
-  const plans = await planRegion(
+  const planned = await planRegion(
     {
       snapshot,
       config,
@@ -171,8 +179,9 @@ export const runRegion = async (options: RegionRunOptions): Promise<RegionResult
     },
     cloud,
   )
+  const plans = holdPlans(planned, killSwitch, region, log, options.metrics)
   // Strays first: a crash later in the run must not keep them running for another run.
-  const strays = await cleanStrays(snapshot.strays, snapshot.strayGroups, cloud, strayOptions)
+  const strays = cleaning ? await cleanStrays(snapshot.strays, snapshot.strayGroups, cloud, strayOptions) : []
   for (const outcome of strays) log.info('stray spot instance', { region, ...summarizeOutcome(outcome) })
   const groups = await executeRegion(options, snapshot, plans)
   await requestLooks({ ...options, region }, groups)

@@ -7,6 +7,7 @@ import {
   FLEET,
   GROUP,
   INSTANCE,
+  KILL_SWITCH,
   LAUNCH_TAGS,
   LAUNCH_TEMPLATE,
   MANAGED_GROUP,
@@ -242,6 +243,7 @@ export const NEVER: readonly (readonly [string, IamRequest])[] = [
     'read another account’s parameter',
     { action: 'ssm:GetParameters', resource: `arn:aws:ssm:${REGION}:999999999999:parameter/golden/web` },
   ],
+  ['set the kill switch: it is the operator’s', { action: 'ssm:PutParameter', resource: KILL_SWITCH }],
   [
     'read instance attributes in another account',
     { action: 'ec2:DescribeInstanceAttribute', resource: 'arn:aws:ec2:us-east-1:999999999999:instance/i-1' },

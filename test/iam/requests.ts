@@ -21,6 +21,8 @@ export const GROUP = `arn:aws:autoscaling:${REGION}:${ACCOUNT}:autoScalingGroup:
 export const INSTANCE = ec2('instance/i-0a1b2c3d4e5f60718')
 export const LAUNCH_TEMPLATE = ec2('launch-template/lt-0a1b2c3d4e5f60718')
 export const FLEET = ec2('fleet/fleet-0a1b2c3d-4e5f-6071-8a9b-0c1d2e3f4a5b')
+/** The kill switch's SSM parameter, by its default name (lib/kill-switch.ts). */
+export const KILL_SWITCH = `arn:aws:ssm:${REGION}:${ACCOUNT}:parameter/spotswap/kill-switch`
 export const ROLE = (name: string) => `arn:aws:iam::${ACCOUNT}:role/${name}`
 
 /** A resource's tags as AWS puts them in the request context: both the global and the service key. */
@@ -249,6 +251,7 @@ export const spotswapCalls = (queues: Queues): Record<string, Call[]> => ({
       request: { action: 'ec2:TerminateInstances', resource: INSTANCE, context: UNATTACHED_LAUNCH },
     },
   ],
+  'ssm:GetParameter': [{ by: BOTH, request: { action: 'ssm:GetParameter', resource: KILL_SWITCH } }],
   'sqs:SendMessage': [
     { by: REPLACER, request: { action: 'sqs:SendMessage', resource: queues.fanout } },
     { by: BOTH, request: { action: 'sqs:SendMessage', resource: queues.runRequests } },

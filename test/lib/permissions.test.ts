@@ -192,15 +192,20 @@ describe("the replacer's permissions", () => {
     ])
   })
 
-  it('read the parameters of resolve:ssm: images: this account’s and AWS’s public ones, and nothing else of SSM', () => {
+  it('read the parameters of resolve:ssm: images: this account’s and AWS’s public ones, the kill switch, and nothing else of SSM', () => {
     const ssm = replacer.filter((s) => s.Action.some((a) => a.startsWith('ssm:')))
+    const killSwitch = expect.objectContaining({
+      Action: ['ssm:GetParameter'],
+      Resource: [expect.stringMatching(/:parameter\/spotswap\/kill-switch$/)],
+    })
     expect(ssm).toEqual([
       expect.objectContaining({
         Action: ['ssm:GetParameters', 'ssm:GetParameter'],
         Resource: ['arn:aws:ssm:*:123456789012:parameter/*', 'arn:aws:ssm:*::parameter/aws/service/*'],
       }),
+      killSwitch,
     ])
-    expect(interruption.some((s) => s.Action.some((a) => a.startsWith('ssm:')))).toBe(false)
+    expect(interruption.filter((s) => s.Action.some((a) => a.startsWith('ssm:')))).toEqual([killSwitch])
   })
 
   it('read CloudFormation stack status and nothing else of CloudFormation', () => {

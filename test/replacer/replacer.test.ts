@@ -8,18 +8,7 @@ import {
   TAG_SWAP_ID,
 } from '../../lambdas/core/constants.ts'
 import { awsError, FakeCloud } from '../fakes/fake-cloud.ts'
-import { actionsOf, cloudWithFleet, harness, START, spotShare } from './support.ts'
-
-/** A spot instance launched for a group deleted since, whose terminated partner records the launch. */
-const strayOf = (cloud: FakeCloud) => {
-  const partner = cloud.addInstance({ state: 'terminated' })
-  const stray = cloud.addInstance({
-    lifecycle: 'spot',
-    tags: { 'launched-for-asg': 'deleted-group', 'launched-for-replacing-instance': partner.id },
-  })
-  cloud.seedInstanceTags(partner.id, { [TAG_REPLACEMENT_ATTEMPT]: `1:${stray.id}@2026-01-01T00:00:00.000Z` })
-  return stray
-}
+import { actionsOf, cloudWithFleet, harness, START, spotShare, strayOf } from './support.ts'
 
 describe('replacer', () => {
   it('converges a full 3-instance group to spot over a few runs with desired and MaxSize unchanged and no orphans', async () => {

@@ -1,4 +1,5 @@
 /** The replacer Lambda against a FakeCloud: a fleet to start from, a clock to move, what it logged. */
+import { TAG_REPLACEMENT_ATTEMPT } from '../../lambdas/core/constants.ts'
 import type { Log, MetricsSink } from '../../lambdas/core/log.ts'
 import type { SpotPrice } from '../../lambdas/core/types.ts'
 import { embeddedOnDemandPrices } from '../../lambdas/data/on-demand-prices.ts'
@@ -53,6 +54,7 @@ export const harness = (
   clouds: Record<string, FakeCloud>,
   env: Record<string, string> = {},
   start = START,
+  extraDeps: Partial<ReplacerDeps> = {},
 ) => {
   let now = start
   const recorded: Recorded = { logs: [], metrics: [], enqueued: [], requested: [] }
@@ -84,6 +86,7 @@ export const harness = (
     requestRun: async (region, group, delaySeconds) => {
       recorded.requested.push({ region, group, delaySeconds })
     },
+    ...extraDeps,
   }
   const replace = createHandler(deps)
   for (const cloud of Object.values(clouds)) cloud.now = () => now
@@ -118,3 +121,14 @@ export const skipsOf = (summary: ReplacerSummary): Record<string, unknown>[] =>
   summary.regions.flatMap((r) =>
     (r.groups ?? []).flatMap((g) => (g.instanceSkips ?? []) as Record<string, unknown>[]),
   )
+
+/** A spot instance launched for a group deleted since, whose terminated partner records the launch. */
+export const strayOf = (cloud: FakeCloud) => {
+  const partner = cloud.addInstance({ state: 'terminated' })
+  const stray = cloud.addInstance({
+    lifecycle: 'spot',
+    tags: { 'launched-for-asg': 'deleted-group', 'launched-for-replacing-instance': partner.id },
+  })
+  cloud.seedInstanceTags(partner.id, { [TAG_REPLACEMENT_ATTEMPT]: `1:${stray.id}@2026-01-01T00:00:00.000Z` })
+  return stray
+}

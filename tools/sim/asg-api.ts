@@ -116,6 +116,20 @@ export const terminateInGroup = (
   reconcile(world, region, group)
 }
 
+const maxBelowMin = (max: number, min: number) =>
+  validationError(`Max bound, ${max}, must be greater than or equal to min bound, ${min}`)
+
+/** A request's new desired capacity: the activity Auto Scaling writes for it, and the group scales to it. */
+const updateDesired = (world: World, region: SimRegion, group: SimGroup, desired: number): void => {
+  recordActivity(
+    group,
+    world.clock.now,
+    `At ${new Date(world.clock.now).toISOString().replace(/\.\d{3}Z$/, 'Z')} a user request update of AutoScalingGroup constraints to min: ${group.minSize}, max: ${group.maxSize}, desired: ${desired} changing the desired capacity from ${group.desiredCapacity} to ${desired}.`,
+  )
+  group.desiredCapacity = desired
+  reconcile(world, region, group)
+}
+
 /**
  * UpdateAutoScalingGroup with MaxSize alone. Below MinSize it is refused; below desired capacity it sets
  * desired to the new MaxSize, and the group terminates members by its termination policy
@@ -124,20 +138,37 @@ export const terminateInGroup = (
  */
 export const setMaxSize = (world: World, region: SimRegion, groupName: string, maxSize: number): void => {
   const group = groupNamed(region, groupName)
-  if (!Number.isInteger(maxSize) || maxSize < group.minSize)
-    throw validationError(
-      `Max bound, ${maxSize}, must be greater than or equal to min bound, ${group.minSize}`,
-    )
+  if (!Number.isInteger(maxSize) || maxSize < group.minSize) throw maxBelowMin(maxSize, group.minSize)
   group.maxSize = maxSize
   region.touch(group)
   if (group.desiredCapacity <= maxSize) return
-  recordActivity(
-    group,
-    world.clock.now,
-    `At ${new Date(world.clock.now).toISOString().replace(/\.\d{3}Z$/, 'Z')} a user request update of AutoScalingGroup constraints to min: ${group.minSize}, max: ${maxSize}, desired: ${maxSize} changing the desired capacity from ${group.desiredCapacity} to ${maxSize}.`,
-  )
-  group.desiredCapacity = maxSize
-  reconcile(world, region, group)
+  updateDesired(world, region, group, maxSize)
+}
+
+/**
+ * UpdateAutoScalingGroup with DesiredCapacity (and MaxSize, when given with it): the new desired capacity
+ * must lie within MinSize and the MaxSize the request leaves, or the request is refused whole
+ * (https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_UpdateAutoScalingGroup.html); the group then
+ * launches or terminates members to reach it, as for SetDesiredCapacity
+ * (https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_SetDesiredCapacity.html). Setting the value
+ * it already has changes nothing and writes no activity.
+ */
+export const setDesiredCapacity = (
+  world: World,
+  region: SimRegion,
+  groupName: string,
+  desired: number,
+  maxSize?: number,
+): void => {
+  const group = groupNamed(region, groupName)
+  const max = maxSize ?? group.maxSize
+  if (!Number.isInteger(max) || max < group.minSize) throw maxBelowMin(max, group.minSize)
+  if (!Number.isInteger(desired) || desired < group.minSize || desired > max)
+    throw sizeError(desired, group.minSize, max)
+  group.maxSize = max
+  region.touch(group)
+  if (desired === group.desiredCapacity) return
+  updateDesired(world, region, group, desired)
 }
 
 /**

@@ -18,6 +18,8 @@ const SERVICE_PREFIX: Record<string, string> = {
   'client-kms': 'kms',
   'client-pricing': 'pricing',
   'client-sqs': 'sqs',
+  'client-ssm': 'ssm',
+  'client-ecs': 'ecs',
 }
 
 /** Batch APIs authorised by their single-item action. */
@@ -43,7 +45,7 @@ export const sdkCalls = (): SdkCall[] => {
         `${file} imports an SDK module dynamically: import it statically so its commands are found`,
       )
     for (const [, names = '', client = ''] of source.matchAll(
-      /import\s*\{([^}]*)\}\s*from\s*'@aws-sdk\/([a-z0-9-]+)'/g,
+      /import\s*\{([^}]*)\}\s*from\s*'@aws-sdk\/(client-[a-z0-9-]+)'/g,
     )) {
       const prefix = prefixOf(file, client)
       // `DeleteTagsCommand as DeleteGroupTagsCommand`: the action comes from the name, the use from the alias.

@@ -119,11 +119,12 @@ export const autoScalingWrites = (ctx: SimApiContext): Pick<AutoScalingApi, Auto
       'autoscaling:UpdateAutoScalingGroup',
       { group },
       () => {
-        const { AutoScalingGroupName: _, MaxSize, ...others } = input
-        // Not an AWS rule: the simulator models the one setting the adapter changes.
-        if (MaxSize === undefined || Object.keys(others).length > 0)
-          throw new Error('simulator: UpdateAutoScalingGroup models MaxSize only')
-        asgApi.setMaxSize(ctx.world, ctx.region, group, MaxSize)
+        const { AutoScalingGroupName: _, MaxSize, DesiredCapacity, ...others } = input
+        // Not an AWS rule: the simulator models the settings the adapter changes.
+        if ((MaxSize === undefined && DesiredCapacity === undefined) || Object.keys(others).length > 0)
+          throw new Error('simulator: UpdateAutoScalingGroup models MaxSize and DesiredCapacity only')
+        if (DesiredCapacity === undefined) asgApi.setMaxSize(ctx.world, ctx.region, group, MaxSize ?? 0)
+        else asgApi.setDesiredCapacity(ctx.world, ctx.region, group, DesiredCapacity, MaxSize)
         return DONE
       },
       { group },
