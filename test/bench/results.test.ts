@@ -101,6 +101,38 @@ describe('results.json shape', () => {
     ])
   })
 
+  it('takes the diversification and scale-out figures when present, and checks their type', () => {
+    const valid = results()
+    const web = valid.scenarios['steady-web'] ?? {}
+    const measured = { interruptionsPerInstanceDay: 0.02, scaleOutLaunches: 8, scaleOutOnDemandMinutes: 6.5 }
+    const withFigures = {
+      ...valid,
+      scenarios: {
+        ...valid.scenarios,
+        'steady-web': {
+          ...web,
+          spotswap: { ...figures(), ...measured },
+          'on-demand': { ...figures(), ...measured, scaleOutOnDemandMinutes: null },
+        },
+      },
+    }
+    expect(resultsProblems(withFigures)).toEqual([])
+    const broken = {
+      ...valid,
+      scenarios: {
+        ...valid.scenarios,
+        'steady-web': {
+          ...web,
+          spotswap: { ...figures(), interruptionsPerInstanceDay: 'few', scaleOutOnDemandMinutes: '7' },
+        },
+      },
+    }
+    expect(resultsProblems(broken)).toEqual([
+      '$.scenarios.steady-web.spotswap.interruptionsPerInstanceDay: expected a number when present',
+      '$.scenarios.steady-web.spotswap.scaleOutOnDemandMinutes: expected a number or null when present',
+    ])
+  })
+
   it('names every missing or mistyped field', () => {
     const valid = results()
     const broken = {
