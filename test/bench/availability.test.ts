@@ -13,6 +13,8 @@ describe('AvailabilityMeter', () => {
     expect(figures.byGroupPct).toEqual({ api: 100, web: 87.5 })
     // web was 2 short for 60 ms: 120 instance-ms.
     expect(figures.byGroupShortHours).toEqual({ api: 0, web: 120 / 3_600_000 })
+    // What the owner asked for: web 4 instances for 240 ms, api 2.
+    expect(figures.byGroupDesiredHours).toEqual({ api: 480 / 3_600_000, web: 960 / 3_600_000 })
     expect(figures.totalPct).toBeCloseTo((100 * (840 + 480)) / (960 + 480), 9)
   })
 
@@ -24,6 +26,7 @@ describe('AvailabilityMeter', () => {
       totalPct: 100,
       byGroupPct: { batch: 100, idle: 100 },
       byGroupShortHours: { batch: 0, idle: 0 },
+      byGroupDesiredHours: { batch: (4 * 100) / 3_600_000, idle: 0 },
     })
   })
 })

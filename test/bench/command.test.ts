@@ -190,6 +190,29 @@ describe('the results page and table', () => {
     ])
   })
 
+  it('shows each policy’s interruptions per instance-day beside its savings', () => {
+    const notes = scenarioNotes({
+      spotswap: { ...figures, interruptionsPerInstanceDay: 0.0125 },
+      'on-demand': { ...figures, savingsPct: 0, interruptionsPerInstanceDay: 0 },
+    })
+    expect(notes).toContain(
+      'Interruptions per instance-day (savings): spotswap 0.013 (50.00% saved), on-demand 0.000 (0.00% saved).',
+    )
+  })
+
+  it('shows the on-demand minutes each on-demand launch of the groups cost, for the policies that had one', () => {
+    const notes = scenarioNotes({
+      spotswap: { ...figures, scaleOutLaunches: 8, scaleOutOnDemandMinutes: 6.25 },
+      'asg-price-capacity-optimized': { ...figures, scaleOutLaunches: 0, scaleOutOnDemandMinutes: null },
+      'on-demand': { ...figures, scaleOutLaunches: 8, scaleOutOnDemandMinutes: 300 },
+    })
+    expect(notes).toContain(
+      'On-demand minutes per on-demand launch of the groups (launches): spotswap 6.3 (×8), on-demand 300.0 (×8).',
+    )
+    // Results written before these figures were measured show neither line.
+    expect(scenarioNotes({ spotswap: figures })).toEqual([])
+  })
+
   it('quotes the latest full chaos sweep, or says why its record is unusable', () => {
     const targets = checkTargets(results)
     const sweep = {

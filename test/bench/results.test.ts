@@ -101,6 +101,33 @@ describe('results.json shape', () => {
     ])
   })
 
+  it('takes the diversification and scale-out figures when present, and checks their type', () => {
+    /** The results with some of steady-web's policies given other figures. */
+    const steadyWeb = (byPolicy: Record<string, unknown>) => {
+      const valid = results()
+      return {
+        ...valid,
+        scenarios: { ...valid.scenarios, 'steady-web': { ...valid.scenarios['steady-web'], ...byPolicy } },
+      }
+    }
+    const measured = { interruptionsPerInstanceDay: 0.02, scaleOutLaunches: 8, scaleOutOnDemandMinutes: 6.5 }
+    expect(
+      resultsProblems(
+        steadyWeb({
+          spotswap: { ...figures(), ...measured },
+          'on-demand': { ...figures(), ...measured, scaleOutOnDemandMinutes: null },
+        }),
+      ),
+    ).toEqual([])
+    const broken = steadyWeb({
+      spotswap: { ...figures(), interruptionsPerInstanceDay: 'few', scaleOutOnDemandMinutes: '7' },
+    })
+    expect(resultsProblems(broken)).toEqual([
+      '$.scenarios.steady-web.spotswap.interruptionsPerInstanceDay: expected a number when present',
+      '$.scenarios.steady-web.spotswap.scaleOutOnDemandMinutes: expected a number or null when present',
+    ])
+  })
+
   it('names every missing or mistyped field', () => {
     const valid = results()
     const broken = {

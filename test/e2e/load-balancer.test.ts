@@ -122,12 +122,13 @@ describeMoto('serve before retire against moto', (moto) => {
 
         const launch = await run(scheduledEvent())
         expect(kinds(launch.actions)).toEqual(['launch-spot:done'])
-        // The launch's own look, at the end of its grace period (moto's 300 s less the launch's slack).
-        expect(looks).toEqual([{ group: 'web', delaySeconds: 270 }])
+        // The launch's own look: behind a load balancer a replacement is attached once it runs, not after
+        // the group's grace period (moto's 300 s), which Auto Scaling applies to attached instances too.
+        expect(looks).toEqual([{ group: 'web', delaySeconds: HEALTH_POLL_SECONDS }])
         looks.length = 0
 
-        // After the grace period (moto's 300 s): the swap attaches and nothing leaves.
-        now = new Date(now.getTime() + 6 * 60_000)
+        // At that look the replacement runs (moto: at once): the swap attaches and nothing leaves.
+        now = new Date(now.getTime() + HEALTH_POLL_SECONDS * 1000)
         const attach = await run(scheduledEvent())
         expect(kinds(attach.actions)).toEqual(['swap:done'])
         expect(attach.calls).toContain('autoscaling:AttachInstances')

@@ -7,7 +7,14 @@ import type { ScenarioSweep } from './sweep-results.ts'
 import type { TargetCheck } from './targets.ts'
 
 /** The figures every policy has, one column each. */
-type Figure = Exclude<keyof PolicyFigures, 'zoneBalancedOracleSavingsPct' | 'spotPoolsByGroup'>
+type Figure = Exclude<
+  keyof PolicyFigures,
+  | 'zoneBalancedOracleSavingsPct'
+  | 'spotPoolsByGroup'
+  | 'interruptionsPerInstanceDay'
+  | 'scaleOutLaunches'
+  | 'scaleOutOnDemandMinutes'
+>
 
 const COLUMNS: readonly {
   readonly figure: Figure
@@ -62,9 +69,35 @@ const poolsText = (pools: Readonly<Record<string, Readonly<Record<string, number
     )
     .join('; ') || 'no spot launch'
 
+/** Each policy's interruptions per instance-day beside its savings: what its choice of pools costs. */
+export const diversificationNote = (byPolicy: Readonly<Record<string, PolicyFigures>>): string[] => {
+  const shown = POLICY_KEYS.flatMap((policy) => {
+    const figures = byPolicy[policy]
+    const rate = figures?.interruptionsPerInstanceDay
+    return figures === undefined || rate === undefined
+      ? []
+      : [`${policy} ${rate.toFixed(3)} (${figures.savingsPct.toFixed(2)}% saved)`]
+  })
+  return shown.length === 0 ? [] : [`Interruptions per instance-day (savings): ${shown.join(', ')}.`]
+}
+
+/** Each policy's on-demand minutes per instance its groups launched on-demand (scale-outs). */
+export const scaleOutNote = (byPolicy: Readonly<Record<string, PolicyFigures>>): string[] => {
+  const shown = POLICY_KEYS.flatMap((policy) => {
+    const figures = byPolicy[policy]
+    const launches = figures?.scaleOutLaunches
+    if (figures === undefined || launches === undefined || launches === 0) return []
+    return [`${policy} ${cell(figures.scaleOutOnDemandMinutes ?? null, (n) => n.toFixed(1))} (×${launches})`]
+  })
+  return shown.length === 0
+    ? []
+    : [`On-demand minutes per on-demand launch of the groups (launches): ${shown.join(', ')}.`]
+}
+
 /**
- * The lines under a scenario's table: the zone-balanced oracle with spotswap's share of it, and the pools
- * each asg-* policy launched into per group (said once when both chose the same).
+ * The lines under a scenario's table: the zone-balanced oracle with spotswap's share of it, the pools
+ * each asg-* policy launched into per group (said once when both chose the same), the interruptions per
+ * instance-day beside the savings, and what each on-demand launch of the groups cost in on-demand minutes.
  */
 export const scenarioNotes = (byPolicy: Readonly<Record<string, PolicyFigures>>): string[] => {
   const notes: string[] = []
@@ -84,7 +117,7 @@ export const scenarioNotes = (byPolicy: Readonly<Record<string, PolicyFigures>>)
   if (pools.length === 2 && pools[0]?.text === pools[1]?.text)
     notes.push(`Spot pools (launches), the same for ${MIXED_POLICY_KEYS.join(' and ')}: ${pools[0]?.text}.`)
   else for (const { policy, text } of pools) notes.push(`Spot pools (launches) of ${policy}: ${text}.`)
-  return notes
+  return [...notes, ...diversificationNote(byPolicy), ...scaleOutNote(byPolicy)]
 }
 
 const SCENARIO_HEADER = [

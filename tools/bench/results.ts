@@ -48,6 +48,21 @@ export interface PolicyFigures {
   readonly convergenceMinutes: number | null
   /** Interruption warnings received by spot instances. */
   readonly interruptions: number
+  /**
+   * Interruption warnings per instance-day of the owner's desired capacity: what the pools a policy chose
+   * cost in interruptions, beside what they saved. Absent from results written before it was measured.
+   */
+  readonly interruptionsPerInstanceDay?: number
+  /**
+   * On-demand instances the managed groups launched themselves (scale-outs, replacements of lost
+   * members); absent for the oracle and from older results.
+   */
+  readonly scaleOutLaunches?: number
+  /**
+   * Their mean on-demand minutes, from launch until replaced, scaled in or the end of the run (a member
+   * kept as the on-demand minimum runs to the end); null when there was none.
+   */
+  readonly scaleOutOnDemandMinutes?: number | null
   /** Spot instances brought into the groups (attached by the engine, launched by Auto Scaling, or moved by the oracle). */
   readonly replacements: number
   /** API requests per Lambda invocation; null when no Lambda runs (on-demand, asg-*, oracle). */
@@ -151,6 +166,15 @@ export const resultsProblems = (value: unknown, scenarios: readonly string[] = S
         need(isNumber(figures[key]), `${path}.${key}`, 'a number')
       for (const key of ['convergenceMinutes', 'apiCallsPerRun'])
         need(figures[key] === null || isNumber(figures[key]), `${path}.${key}`, 'a number or null')
+      for (const key of ['interruptionsPerInstanceDay', 'scaleOutLaunches'])
+        need(figures[key] === undefined || isNumber(figures[key]), `${path}.${key}`, 'a number when present')
+      need(
+        figures.scaleOutOnDemandMinutes === undefined ||
+          figures.scaleOutOnDemandMinutes === null ||
+          isNumber(figures.scaleOutOnDemandMinutes),
+        `${path}.scaleOutOnDemandMinutes`,
+        'a number or null when present',
+      )
       if (policy === 'oracle')
         need(
           isNumber(figures.zoneBalancedOracleSavingsPct),

@@ -16,6 +16,10 @@ export interface GroupTally {
   failedLaunches: number
   orphanMs: number
   minOnDemandViolationMs: number
+  /** On-demand instances the group itself launched during the run (scale-outs, replacements of lost members). */
+  groupOnDemandLaunches: number
+  /** How long those ran, billed, within the simulated period: until replaced, scaled in or the end. */
+  groupOnDemandMs: number
   /**
    * When the group first had no more on-demand instances than its minimum, protected ones counting toward
    * it (managed groups only).
@@ -37,8 +41,14 @@ const emptyTally = (): GroupTally => ({
   failedLaunches: 0,
   orphanMs: 0,
   minOnDemandViolationMs: 0,
+  groupOnDemandLaunches: 0,
+  groupOnDemandMs: 0,
   convergedAtMs: undefined,
 })
+
+/** An on-demand instance Auto Scaling launched for its group: what a scale-out costs until replaced. */
+const isGroupOnDemand = (instance: SimInstance): boolean =>
+  instance.origin === 'asg' && instance.lifecycle === 'on-demand' && instance.costGroup !== undefined
 
 export class Accounting implements SimObserver {
   private readonly tallies = new Map<string, GroupTally>()
@@ -68,6 +78,7 @@ export class Accounting implements SimObserver {
 
   instanceLaunched(instance: SimInstance): void {
     if (instance.state === 'running') this.runningSince.set(instance.id, instance.launchMs)
+    if (isGroupOnDemand(instance)) this.tally(instance.costGroup as string).groupOnDemandLaunches++
     const deadline = this.orphans.deadlineOf(instance)
     if (deadline === undefined) return
     this.deadlines.set(instance.id, deadline)
@@ -133,6 +144,11 @@ export class Accounting implements SimObserver {
       this.window.start,
       until,
     )
+    if (isGroupOnDemand(instance))
+      this.tally(instance.costGroup).groupOnDemandMs += Math.max(
+        0,
+        Math.min(until, instance.billedUntilMs ?? until) - Math.max(since, this.window.start),
+      )
     this.runningSince.delete(instance.id)
   }
 

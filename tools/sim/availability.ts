@@ -18,6 +18,8 @@ export interface AvailabilityFigures {
   readonly byGroupPct: Readonly<Record<string, number>>
   /** ∫ (desired − min(in service, desired)) dt per group, in instance-hours: the capacity not provided. */
   readonly byGroupShortHours: Readonly<Record<string, number>>
+  /** ∫ desired dt per group, in instance-hours: the capacity the owner asked for. */
+  readonly byGroupDesiredHours: Readonly<Record<string, number>>
 }
 
 const HOUR_MS = 3_600_000
@@ -44,16 +46,18 @@ export class AvailabilityMeter {
     const pct = (served: number, desired: number) => (desired === 0 ? 100 : (100 * served) / desired)
     const byGroupPct: Record<string, number> = {}
     const byGroupShortHours: Record<string, number> = {}
+    const byGroupDesiredHours: Record<string, number> = {}
     let served = 0
     let desired = 0
     for (const [group, groupDesired] of [...this.desiredMs].sort(([a], [b]) => (a < b ? -1 : 1))) {
       const groupServed = this.servedMs.get(group) ?? 0
       byGroupPct[group] = pct(groupServed, groupDesired)
       byGroupShortHours[group] = Math.max(0, groupDesired - groupServed) / HOUR_MS
+      byGroupDesiredHours[group] = groupDesired / HOUR_MS
       served += groupServed
       desired += groupDesired
     }
-    return { totalPct: pct(served, desired), byGroupPct, byGroupShortHours }
+    return { totalPct: pct(served, desired), byGroupPct, byGroupShortHours, byGroupDesiredHours }
   }
 
   private close(group: string, atMs: number): void {

@@ -36,6 +36,21 @@ export interface Figures {
   /** Null when a group (any managed group, for the totals) never reached its on-demand minimum. */
   readonly convergenceMinutes: number | null
   readonly interruptions: number
+  /**
+   * Interruption warnings per instance-day of the owner's desired capacity (∫ desired dt): the price of
+   * the pools a policy chose, beside what they saved.
+   */
+  readonly interruptionsPerInstanceDay: number
+  /**
+   * On-demand instances the managed groups launched themselves during the run: scale-outs, and
+   * replacements of members they lost.
+   */
+  readonly scaleOutLaunches: number
+  /**
+   * Their mean on-demand minutes: billed from launch until replaced, scaled in or the end of the run (a
+   * member kept as the on-demand minimum runs to the end). Null when there was none.
+   */
+  readonly scaleOutOnDemandMinutes: number | null
   readonly replacements: number
   readonly failedLaunches: number
   readonly apiCalls: Readonly<Record<string, number>>
@@ -158,11 +173,17 @@ const figures = (
     servingPct: number
     unservedHours: number
     unservedCostUsd: number
+    desiredHours: number
+    /** The managed groups' tallies: an unmanaged group's scale-outs are never replaced. */
+    managedTallies: readonly GroupTally[]
   },
   convergedAt: number | null,
   apiCalls: Record<string, number>,
 ): Figures => {
   const sum = (pick: (t: GroupTally) => number) => input.tallies.reduce((total, t) => total + pick(t), 0)
+  const managedSum = (pick: (t: GroupTally) => number) =>
+    input.managedTallies.reduce((total, t) => total + pick(t), 0)
+  const scaleOutLaunches = managedSum((t) => t.groupOnDemandLaunches)
   return {
     onDemandOnlyCostUsd: round(input.onDemandOnly, 4),
     actualCostUsd: round(input.actual, 4),
@@ -178,6 +199,13 @@ const figures = (
     orphanInstanceMinutes: round(sum((t) => t.orphanMs) / 60_000, 2),
     convergenceMinutes: convergedAt === null ? null : round((convergedAt - start) / 60_000, 2),
     interruptions: sum((t) => t.interruptions),
+    interruptionsPerInstanceDay:
+      input.desiredHours > 0 ? round((24 * sum((t) => t.interruptions)) / input.desiredHours, 4) : 0,
+    scaleOutLaunches,
+    scaleOutOnDemandMinutes:
+      scaleOutLaunches === 0
+        ? null
+        : round(managedSum((t) => t.groupOnDemandMs) / 60_000 / scaleOutLaunches, 2),
     replacements: sum((t) => t.replacements),
     failedLaunches: sum((t) => t.failedLaunches),
     apiCalls,
@@ -203,6 +231,7 @@ export const buildReport = (
   const unservedCost = (group: GroupInput): number =>
     group.onDemandOnlyCostUsd * (1 - (serving.byGroupPct[group.name] ?? 100) / 100)
   const unservedHours = (group: GroupInput): number => serving.byGroupShortHours[group.name] ?? 0
+  const desiredHours = (group: GroupInput): number => serving.byGroupDesiredHours[group.name] ?? 0
   for (const group of groups) {
     const rows = rowsOf.get(group.name) ?? []
     const converged = group.managed ? (group.tally.convergedAtMs ?? null) : null
@@ -217,6 +246,8 @@ export const buildReport = (
           servingPct: serving.byGroupPct[group.name] ?? 100,
           unservedHours: unservedHours(group),
           unservedCostUsd: unservedCost(group),
+          desiredHours: desiredHours(group),
+          managedTallies: group.managed ? [group.tally] : [],
         },
         converged,
         byKey(counter.byGroup.get(group.name)),
@@ -240,6 +271,8 @@ export const buildReport = (
       servingPct: serving.totalPct,
       unservedHours: groups.reduce((total, g) => total + unservedHours(g), 0),
       unservedCostUsd: groups.reduce((total, g) => total + unservedCost(g), 0),
+      desiredHours: groups.reduce((total, g) => total + desiredHours(g), 0),
+      managedTallies: managed.map((g) => g.tally),
     },
     convergedAll,
     byKey(counter.total),

@@ -17,6 +17,7 @@ import { judgeNeverServed } from '../swap/never-served.ts'
 import type { Recovery } from '../swap/recovery.ts'
 import type { Instance } from '../types.ts'
 import type { Action, GroupPlan } from './actions.ts'
+import { attachWaitSeconds } from './attach-wait.ts'
 import { budgetExceededPlan } from './budget-exceeded.ts'
 import { movableMembers } from './cheaper-pool.ts'
 import { releaseDoomed } from './doomed-release.ts'
@@ -172,6 +173,7 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
   })
 
   const grace = view.graceSeconds
+  const attachWait = attachWaitSeconds(group, config.gracePeriodSeconds)
   const scheduleSeconds = input.scheduleMinutes * 60
   const started = startSwaps({
     group,
@@ -188,6 +190,7 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
     instanceSkips,
     actions,
     grace,
+    attachWait,
     scheduleSeconds,
   })
   const { ready } = started
@@ -280,7 +283,7 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
     })
     actions.push(...launches)
     if (!recovery.open && ready.length === 0 && launches.some((a) => a.kind === 'launch-spot'))
-      warmedIn = Math.min(warmedIn, grace - GRACE_SLACK_SECONDS)
+      warmedIn = Math.min(warmedIn, attachWait - GRACE_SLACK_SECONDS)
   }
   // A look a swap asks for (health, a doomed partner's deadline), before the warm-up look is added.
   const swapLook = lookAgain

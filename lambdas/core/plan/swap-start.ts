@@ -1,7 +1,8 @@
 /**
  * Starting a swap: which launched replacements are ready to be attached in place of their partners (past
- * the grace period, running, the group not held), the swap action that attaches them, and when to look
- * again: once they serve, or when a replacement still warming up will be ready before the next run.
+ * the attach wait of attach-wait.ts, running, the group not held), the swap action that attaches them, and
+ * when to look again: once they serve, or when a replacement still warming up will be ready before the
+ * next run.
  */
 
 import {
@@ -37,6 +38,8 @@ export interface SwapStartInput {
   readonly instanceSkips: InstanceSkip[]
   readonly actions: Action[]
   readonly grace: number
+  /** Seconds a replacement runs before it is attached (attach-wait.ts). */
+  readonly attachWait: number
   readonly scheduleSeconds: number
 }
 
@@ -48,8 +51,8 @@ export interface SwapStart {
 }
 
 /**
- * A replacement whose grace period ends well before the next scheduled run is swapped in then, not at
- * that run: a grace period shorter than the schedule must not cost a whole period per batch. Not sooner
+ * A replacement whose attach wait ends well before the next scheduled run is swapped in then, not at
+ * that run: a wait shorter than the schedule must not cost a whole period per batch. Not sooner
  * than HEALTH_POLL_SECONDS, and only when it saves at least that much.
  */
 export const earlyLook = (
@@ -65,7 +68,7 @@ export const earlyLook = (
 export const startSwaps = (input: SwapStartInput): SwapStart => {
   const { group, now, wanted, doomedIds, warnedAt, tooLate, isProtected, terminate, skipped, recovery } =
     input
-  const { instanceSkips, actions, grace, scheduleSeconds } = input
+  const { instanceSkips, actions, grace, attachWait, scheduleSeconds } = input
   const { givingBack } = recovery
   const inService = input.inService
   // Terminated by the last run before the orphan deadline, not the first one after it.
@@ -77,7 +80,9 @@ export const startSwaps = (input: SwapStartInput): SwapStart => {
   let warmedIn = Number.POSITIVE_INFINITY
   for (const [partner, instance] of wanted) {
     const ageSeconds = (now.getTime() - instance.launchTime.getTime()) / 1000
-    const pastGrace = doomedIds.has(partner) ? !tooLate(partner) : ageSeconds + GRACE_SLACK_SECONDS >= grace
+    const pastGrace = doomedIds.has(partner)
+      ? !tooLate(partner)
+      : ageSeconds + GRACE_SLACK_SECONDS >= attachWait
     if (isProtected(partner)) {
       terminate(instance, `partner-protected: ${partner} was protected since its replacement was launched`)
     } else if (
@@ -105,14 +110,14 @@ export const startSwaps = (input: SwapStartInput): SwapStart => {
       if (!recovery.open && instance.state !== 'pending')
         warmedIn = Math.min(
           warmedIn,
-          (instance.launchTime.getTime() - now.getTime()) / 1000 + grace - GRACE_SLACK_SECONDS,
+          (instance.launchTime.getTime() - now.getTime()) / 1000 + attachWait - GRACE_SLACK_SECONDS,
         )
       else if (!recovery.open) warmedIn = Math.min(warmedIn, HEALTH_POLL_SECONDS)
-      const graceUntil = new Date(instance.launchTime.getTime() + grace * 1000).toISOString()
+      const attachFrom = new Date(instance.launchTime.getTime() + attachWait * 1000).toISOString()
       instanceSkips.push({
         instanceId: instance.id,
         code: 'warming-up',
-        reason: `warming-up: replaces ${partner}; grace until ${graceUntil}`,
+        reason: `warming-up: replaces ${partner}; attached once running${attachWait > 0 ? `, from ${attachFrom}` : ''}`,
       })
     }
   }
@@ -146,7 +151,7 @@ export const startSwaps = (input: SwapStartInput): SwapStart => {
       swapId: record.id as string,
       swapRecord: formatSwapRecord(record),
       attachedRecord: formatSwapRecord({ ...record, phase: 'waiting' }),
-      reason: `spot replacement(s) ran for the ${grace}s grace period; partners retire once they serve`,
+      reason: `spot replacement(s) ran for ${attachWait}s (the attach wait); partners retire once they serve`,
     })
     // The partners retire once the replacements serve: look then, or when a doomed partner must leave.
     const doomedLeave = ready
