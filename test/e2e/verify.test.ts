@@ -89,7 +89,14 @@ describeMoto('spotswap verify against moto', (moto) => {
 
       expect(run.out()).toContain('verify passed.')
       expect(code).toBe(0)
-      for (const check of ['converges', 'serves-throughout', 'leaves-through-auto-scaling', 'cleans-up-launches', 'interruption', 'deleted'])
+      for (const check of [
+        'converges',
+        'serves-throughout',
+        'leaves-through-auto-scaling',
+        'cleans-up-launches',
+        'interruption',
+        'deleted',
+      ])
         expect(run.out()).toMatch(new RegExp(`^\\s+pass\\s+${check}:`, 'm'))
       // moto has no FIS and no deployed stack: said, not faked.
       expect(run.out()).toMatch(/^\s+not-possible\s+interruption-source: the warning was a synthetic/m)
@@ -105,7 +112,18 @@ describeMoto('spotswap verify against moto', (moto) => {
     async () => {
       const child: ChildProcess = spawn(
         process.execPath,
-        ['--import', 'tsx', 'tools/cli/main.ts', 'verify', '--region', REGION, '--run-id', 'e2ekill', '--wait-seconds', '600'],
+        [
+          '--import',
+          'tsx',
+          'tools/cli/main.ts',
+          'verify',
+          '--region',
+          REGION,
+          '--run-id',
+          'e2ekill',
+          '--wait-seconds',
+          '600',
+        ],
         { env: { ...process.env }, stdio: ['ignore', 'pipe', 'pipe'] },
       )
       let out = ''
@@ -132,7 +150,9 @@ describeMoto('spotswap verify against moto', (moto) => {
 
       expect(cleanup.err()).toBe('')
       expect(code).toBe(0)
-      expect(cleanup.out()).toMatch(/^Deleted what verify run e2ekill left in us-east-1: groups: spotswap-verify-e2ekill; launchTemplates: lt-/m)
+      expect(cleanup.out()).toMatch(
+        /^Deleted what verify run e2ekill left in us-east-1: groups: spotswap-verify-e2ekill; launchTemplates: lt-/m,
+      )
       expect(await leftovers()).toEqual(NOTHING)
     },
     E2E_TIMEOUT_MS,

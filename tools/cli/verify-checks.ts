@@ -45,7 +45,8 @@ export const isConverged = (o: Observation, desiredAtStart: number): boolean =>
   o.members.length === desiredAtStart &&
   o.members.every((m) => m.lifecycle === 'spot' && m.lifecycleState === 'InService')
 
-const last = (observations: readonly Observation[], phase: Phase) => observations.filter((o) => o.phase === phase).at(-1)
+const last = (observations: readonly Observation[], phase: Phase) =>
+  observations.filter((o) => o.phase === phase).at(-1)
 
 export const convergesCheck = (
   observations: readonly Observation[],
@@ -98,7 +99,11 @@ export const leavesThroughAutoScalingCheck = (writes: readonly RecordedWrite[]):
   const name = 'leaves-through-auto-scaling'
   const byEc2 = writes.flatMap((w) => (w.method === 'terminateInstances' ? (w.members ?? []) : []))
   if (byEc2.length > 0)
-    return { name, status: 'fail', reason: `group members terminated by EC2 TerminateInstances: ${byEc2.join(', ')}` }
+    return {
+      name,
+      status: 'fail',
+      reason: `group members terminated by EC2 TerminateInstances: ${byEc2.join(', ')}`,
+    }
   const throughGroup = writes.filter((w) => w.method === 'terminateInGroup').map((w) => String(w.args[0]))
   if (throughGroup.length === 0)
     return { name, status: 'fail', reason: 'no member left the group: nothing to check it by' }
@@ -117,7 +122,11 @@ export const cleansLaunchesCheck = (observations: readonly Observation[]): Verif
   if (end === undefined) return { name, status: 'fail', reason: 'the group was never observed' }
   const outside = end.launched.filter((l) => !end.members.some((m) => m.id === l.id))
   if (outside.length === 0)
-    return { name, status: 'pass', reason: `every running launch for the group is a member (${end.launched.length})` }
+    return {
+      name,
+      status: 'pass',
+      reason: `every running launch for the group is a member (${end.launched.length})`,
+    }
   return {
     name,
     status: 'fail',
@@ -138,7 +147,8 @@ export const interruptionCheck = (
   outcome: InterruptionOutcome | undefined,
 ): VerifyCheck => {
   const name = 'interruption'
-  if (outcome === undefined) return { name, status: 'skipped', reason: 'not reached: the group did not converge' }
+  if (outcome === undefined)
+    return { name, status: 'skipped', reason: 'not reached: the group did not converge' }
   const end = last(observations, 'interruption')
   const warnedStays = end?.members.some((m) => m.id === outcome.instanceId) ?? true
   if (end !== undefined && !warnedStays && isConverged(end, desiredAtStart))

@@ -53,7 +53,9 @@ const groupsOf = async (clients: VerifyClients, runId: string | undefined): Prom
   const answer = await clients.autoScaling.send(
     new DescribeAutoScalingGroupsCommand({ Filters: [tagFilter(runId)], MaxRecords: 100 }),
   )
-  return (answer.AutoScalingGroups ?? []).flatMap((g) => (g.AutoScalingGroupName ? [g.AutoScalingGroupName] : []))
+  return (answer.AutoScalingGroups ?? []).flatMap((g) =>
+    g.AutoScalingGroupName ? [g.AutoScalingGroupName] : [],
+  )
 }
 
 /**
@@ -70,7 +72,8 @@ const instancesOf = async (clients: VerifyClients, runId: string | undefined): P
   for (const filter of [tagFilter(runId), launchedFor])
     for await (const page of paginateDescribeInstances({ client: clients.ec2 }, { Filters: [filter, live] }))
       for (const reservation of page.Reservations ?? [])
-        for (const instance of reservation.Instances ?? []) if (instance.InstanceId) ids.add(instance.InstanceId)
+        for (const instance of reservation.Instances ?? [])
+          if (instance.InstanceId) ids.add(instance.InstanceId)
   return [...ids].sort()
 }
 
@@ -89,7 +92,9 @@ const taggedArns = async (
   const kept: string[] = []
   // DescribeTags takes at most 20 ARNs (https://docs.aws.amazon.com/elasticloadbalancing/latest/APIReference/API_DescribeTags.html).
   for (let start = 0; start < arns.length; start += 20) {
-    const answer = await clients.elbv2.send(new DescribeTagsCommand({ ResourceArns: arns.slice(start, start + 20) }))
+    const answer = await clients.elbv2.send(
+      new DescribeTagsCommand({ ResourceArns: arns.slice(start, start + 20) }),
+    )
     for (const description of answer.TagDescriptions ?? []) {
       const tag = description.Tags?.find((t) => t.Key === VERIFY_RUN_TAG)
       if (tag && (runId === undefined || tag.Value === runId) && description.ResourceArn)
@@ -101,7 +106,10 @@ const taggedArns = async (
 
 const loadBalancersOf = async (clients: VerifyClients, runId: string | undefined) => {
   const answer = await clients.elbv2.send(new DescribeLoadBalancersCommand({}))
-  const named = (answer.LoadBalancers ?? []).map((b) => ({ arn: b.LoadBalancerArn, name: b.LoadBalancerName }))
+  const named = (answer.LoadBalancers ?? []).map((b) => ({
+    arn: b.LoadBalancerArn,
+    name: b.LoadBalancerName,
+  }))
   return taggedArns(clients, named, runId)
 }
 
@@ -111,7 +119,10 @@ const targetGroupsOf = async (clients: VerifyClients, runId: string | undefined)
   return taggedArns(clients, named, runId)
 }
 
-export const findLeftovers = async (clients: VerifyClients, runId: string | undefined): Promise<Leftovers> => ({
+export const findLeftovers = async (
+  clients: VerifyClients,
+  runId: string | undefined,
+): Promise<Leftovers> => ({
   groups: await groupsOf(clients, runId),
   launchTemplates: await launchTemplatesOf(clients, runId),
   instances: await instancesOf(clients, runId),
@@ -133,7 +144,9 @@ export const deleteLeftovers = async (clients: VerifyClients, found: Leftovers):
   // (https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_DeleteAutoScalingGroup.html).
   for (const group of found.groups)
     await attempt(group, () =>
-      clients.autoScaling.send(new DeleteAutoScalingGroupCommand({ AutoScalingGroupName: group, ForceDelete: true })),
+      clients.autoScaling.send(
+        new DeleteAutoScalingGroupCommand({ AutoScalingGroupName: group, ForceDelete: true }),
+      ),
     )
   if (found.instances.length > 0)
     await attempt(found.instances.join(','), () =>
@@ -174,7 +187,13 @@ const merge = (a: Leftovers, b: Leftovers): Leftovers => {
   }
 }
 
-const NOTHING: Leftovers = { groups: [], launchTemplates: [], instances: [], loadBalancers: [], targetGroups: [] }
+const NOTHING: Leftovers = {
+  groups: [],
+  launchTemplates: [],
+  instances: [],
+  loadBalancers: [],
+  targetGroups: [],
+}
 
 /** Passes until nothing of the run is left, or the deadline: what is left then is reported, not hidden. */
 export const cleanUp = async (

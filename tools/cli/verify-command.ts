@@ -11,8 +11,8 @@ import type { CloudPort } from '../../lambdas/core/port.ts'
 import { describeOptions, integerOption, type OptionSpec, parseOptions, UsageError } from '../shared/args.ts'
 import type { CliIo, Command } from '../shared/io.ts'
 import type { PreflightClients } from './preflight-reads.ts'
-import type { VerifyClients } from './verify-clients.ts'
 import { cleanUp, leftoverCount, leftoverText } from './verify-cleanup.ts'
+import type { VerifyClients } from './verify-clients.ts'
 import { RUN_ID_PATTERN } from './verify-resources.ts'
 import { type VerifyOptions, verifyRun } from './verify-run.ts'
 
@@ -29,7 +29,8 @@ export interface VerifyDeps {
 
 const awsDeps: VerifyDeps = {
   clients: async (region) => (await import('./verify-clients.ts')).verifyClients(region),
-  cloud: async (region, log) => (await import('../../lambdas/aws/cloud.ts')).createAwsCloud(region, { logger: log }),
+  cloud: async (region, log) =>
+    (await import('../../lambdas/aws/cloud.ts')).createAwsCloud(region, { logger: log }),
   preflightClients: async (region) => (await import('./preflight-clients.ts')).preflightClients(region),
   now: () => new Date(),
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
@@ -48,7 +49,11 @@ const OPTIONS: readonly OptionSpec[] = [
     kind: 'flag',
     description: 'put the group behind an internal Application Load Balancer (costs more; two zones needed)',
   },
-  { name: 'cleanup', kind: 'flag', description: 'delete what an interrupted run left, by its run tag, and stop' },
+  {
+    name: 'cleanup',
+    kind: 'flag',
+    description: 'delete what an interrupted run left, by its run tag, and stop',
+  },
   {
     name: 'run-id',
     kind: 'value',

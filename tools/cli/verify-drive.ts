@@ -11,7 +11,13 @@ import type { CloudPort } from '../../lambdas/core/port.ts'
 import { createHandler as createInterruptionHandler } from '../../lambdas/interruption/create-handler.ts'
 import { createHandler as createReplacerHandler } from '../../lambdas/replacer/create-handler.ts'
 import { regionWorkEvent } from '../../lambdas/replacer/event-registry.ts'
-import { type InterruptionOutcome, isConverged, type MemberView, type Observation, type Phase } from './verify-checks.ts'
+import {
+  type InterruptionOutcome,
+  isConverged,
+  type MemberView,
+  type Observation,
+  type Phase,
+} from './verify-checks.ts'
 import { VERIFY_RUN_TAG } from './verify-resources.ts'
 
 export interface DriveClock {
@@ -78,7 +84,13 @@ export const observe = async (input: DriveInput, phase: Phase): Promise<Observat
     desired: found.desiredCapacity,
     members: await memberViews(cloud, [...states.keys()], states),
     swapOpen: found.tags[TAG_SWAP] !== undefined,
-    launched: launched.map((i) => ({ id: i.id, lifecycle: i.lifecycle, lifecycleState: i.state, type: i.type, zone: i.zone })),
+    launched: launched.map((i) => ({
+      id: i.id,
+      lifecycle: i.lifecycle,
+      lifecycleState: i.state,
+      type: i.type,
+      zone: i.zone,
+    })),
   }
 }
 
@@ -99,8 +111,14 @@ const replacerFor = (input: DriveInput) => {
     const region = summary.regions[0]
     if (!summary.ok || region?.error !== undefined)
       return `failed: ${region?.error ?? JSON.stringify(summary.configErrors)}`
-    const actions = (region?.groups?.[0]?.actions ?? []) as { kind?: string; status?: string; instanceId?: string }[]
-    return actions.length === 0 ? 'nothing to do' : actions.map((a) => `${a.kind} ${a.status} ${a.instanceId ?? ''}`.trim()).join(', ')
+    const actions = (region?.groups?.[0]?.actions ?? []) as {
+      kind?: string
+      status?: string
+      instanceId?: string
+    }[]
+    return actions.length === 0
+      ? 'nothing to do'
+      : actions.map((a) => `${a.kind} ${a.status} ${a.instanceId ?? ''}`.trim()).join(', ')
   }
 }
 
@@ -148,7 +166,10 @@ const interrupt = async (input: DriveInput, member: string): Promise<Interruptio
   })
   const summary = await handle(interruptionWarning(input.cloud.region, member, input.clock.now()))
   const result = summary.results[0]
-  const outcome = result === undefined ? 'no result' : `${result.outcome}: ${'reason' in result ? String(result.reason) : ''}`
+  const outcome =
+    result === undefined
+      ? 'no result'
+      : `${result.outcome}: ${'reason' in result ? String(result.reason) : ''}`
   input.progress(`interruption warning for ${member}: ${outcome}`)
   return { instanceId: member, outcome }
 }
@@ -157,11 +178,18 @@ export const drive = async (input: DriveInput): Promise<DriveResult> => {
   const observations: Observation[] = []
   const converged = await convergeLoop(input, 'convert', observations)
   const onDemandSeen = [
-    ...new Set(observations.flatMap((o) => o.members.filter((m) => m.lifecycle === 'on-demand').map((m) => m.id))),
+    ...new Set(
+      observations.flatMap((o) => o.members.filter((m) => m.lifecycle === 'on-demand').map((m) => m.id)),
+    ),
   ]
   if (!converged) return { observations, onDemandSeen, interruption: undefined, deadlinePassed: true }
   const member = observations.at(-1)?.members[0]?.id as string
   const interruption = await interrupt(input, member)
-  const again = await convergeLoop(input, 'interruption', observations, (o) => !o.members.some((m) => m.id === member))
+  const again = await convergeLoop(
+    input,
+    'interruption',
+    observations,
+    (o) => !o.members.some((m) => m.id === member),
+  )
   return { observations, onDemandSeen, interruption, deadlinePassed: !again }
 }

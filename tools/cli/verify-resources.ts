@@ -44,7 +44,9 @@ export class VerifySetupError extends Error {
 }
 
 const toSubnet = (s: { SubnetId?: string; AvailabilityZone?: string; VpcId?: string }): Subnet[] =>
-  s.SubnetId && s.AvailabilityZone && s.VpcId ? [{ id: s.SubnetId, zone: s.AvailabilityZone, vpcId: s.VpcId }] : []
+  s.SubnetId && s.AvailabilityZone && s.VpcId
+    ? [{ id: s.SubnetId, zone: s.AvailabilityZone, vpcId: s.VpcId }]
+    : []
 
 /** The default VPC's default subnets, one per zone, or the subnets named with --subnet. */
 export const findSubnets = async (clients: VerifyClients, named: readonly string[]): Promise<Subnet[]> => {
@@ -70,7 +72,9 @@ export const findSubnets = async (clients: VerifyClients, named: readonly string
       ],
     }),
   )
-  return (answer.Subnets ?? []).flatMap(toSubnet).sort((a, b) => (a.zone < b.zone ? -1 : a.zone > b.zone ? 1 : 0))
+  return (answer.Subnets ?? [])
+    .flatMap(toSubnet)
+    .sort((a, b) => (a.zone < b.zone ? -1 : a.zone > b.zone ? 1 : 0))
 }
 
 /**
@@ -92,7 +96,10 @@ export const latestAmazonLinux = async (clients: VerifyClients): Promise<string>
   const newest = (answer.Images ?? [])
     .filter((image) => image.ImageId !== undefined)
     .sort((a, b) =>
-      `${b.CreationDate ?? ''} ${b.Name ?? ''}`.localeCompare(`${a.CreationDate ?? ''} ${a.Name ?? ''}`, 'en'),
+      `${b.CreationDate ?? ''} ${b.Name ?? ''}`.localeCompare(
+        `${a.CreationDate ?? ''} ${a.Name ?? ''}`,
+        'en',
+      ),
     )[0]
   if (newest?.ImageId === undefined)
     throw new VerifySetupError(`no Amazon Linux 2023 x86_64 image found in ${clients.region}`)

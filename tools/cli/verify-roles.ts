@@ -56,7 +56,8 @@ export const MUST_BE_DENIED: readonly DeniedRequest[] = [
   {
     what: 'delete a launch template spotswap did not create',
     action: 'ec2:DeleteLaunchTemplate',
-    resource: ({ account, region }) => `arn:aws:ec2:${region}:${account}:launch-template/lt-0123456789abcdef0`,
+    resource: ({ account, region }) =>
+      `arn:aws:ec2:${region}:${account}:launch-template/lt-0123456789abcdef0`,
     context: { 'aws:ResourceTag/team': 'web' },
   },
   {
@@ -108,7 +109,11 @@ export const rolesDeniedCheck = async (clients: PreflightClients, region: string
   try {
     const roles = await deployedRoles(clients)
     if (roles === undefined)
-      return { name: NAME, status: 'skipped', reason: `skipped: no deployed roles (no ${HOME_STACK} stack found)` }
+      return {
+        name: NAME,
+        status: 'skipped',
+        reason: `skipped: no deployed roles (no ${HOME_STACK} stack found)`,
+      }
     const allowed: string[] = []
     for (const role of roles)
       for (const request of MUST_BE_DENIED)

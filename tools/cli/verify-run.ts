@@ -7,7 +7,6 @@ import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
 import type { Log } from '../../lambdas/core/log.ts'
 import { latestSpotPrices, spotPriceOf } from '../../lambdas/core/plan/prices.ts'
 import type { CliIo } from '../shared/io.ts'
-import type { VerifyDeps } from './verify-command.ts'
 import {
   cleansLaunchesCheck,
   convergesCheck,
@@ -16,8 +15,9 @@ import {
   servesCheck,
   type VerifyCheck,
 } from './verify-checks.ts'
-import type { VerifyClients } from './verify-clients.ts'
 import { cleanUp, leftoverCount, leftoverText } from './verify-cleanup.ts'
+import type { VerifyClients } from './verify-clients.ts'
+import type { VerifyDeps } from './verify-command.ts'
 import { estimateCost } from './verify-cost.ts'
 import { drive } from './verify-drive.ts'
 import { type RecordedWrite, recordWrites } from './verify-recorder.ts'
@@ -74,7 +74,9 @@ const setUp = async (
     imageId,
     webServer: options.withLoadBalancer,
   })
-  const balancer = options.withLoadBalancer ? await createLoadBalancer(clients, options.runId, subnets) : undefined
+  const balancer = options.withLoadBalancer
+    ? await createLoadBalancer(clients, options.runId, subnets)
+    : undefined
   const group = await createGroup(clients, options.runId, {
     launchTemplateId,
     subnets,
@@ -143,26 +145,44 @@ export const verifyRun = async (deps: VerifyDeps, options: VerifyOptions, io: Cl
       },
     )
     if (result.deadlinePassed)
-      checks.push({ name: 'deadline', status: 'fail', reason: `not done within ${options.deadlineMinutes} minutes` })
+      checks.push({
+        name: 'deadline',
+        status: 'fail',
+        reason: `not done within ${options.deadlineMinutes} minutes`,
+      })
     const cost = estimateCost(result.observations, (type, lifecycle, zone) =>
       lifecycle === 'spot' ? spotPriceOf(spotPrices, type, zone) : onDemand.prices.get(type),
     )
     costLine = `Cost, estimated: $${cost.usd.toFixed(4)} for ${cost.instanceHours.toFixed(2)} instance-hours (on-demand prices: ${onDemand.source}; spot: current price history)${cost.unpriced.length > 0 ? `; not priced: ${cost.unpriced.join(', ')}` : ''}${options.withLoadBalancer ? '; the load balancer is not included' : ''}.`
   } catch (error) {
-    checks.push({ name: 'run', status: 'fail', reason: error instanceof Error ? `${error.name}: ${error.message}` : String(error) })
+    checks.push({
+      name: 'run',
+      status: 'fail',
+      reason: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+    })
   } finally {
     checks.push(await rolesDeniedCheck(await deps.preflightClients(options.homeRegion), region))
     const cleanupDeadline = new Date(deps.now().getTime() + options.cleanupMinutes * 60_000)
     const cleaned = await cleanUp(clients, runId, deps, cleanupDeadline)
     checks.push(
       leftoverCount(cleaned.remaining) === 0
-        ? { name: 'deleted', status: 'pass', reason: `everything the run created is gone (${leftoverText(cleaned.deleted)})` }
-        : { name: 'deleted', status: 'fail', reason: `still there: ${leftoverText(cleaned.remaining)}; run --cleanup --run-id ${runId}` },
+        ? {
+            name: 'deleted',
+            status: 'pass',
+            reason: `everything the run created is gone (${leftoverText(cleaned.deleted)})`,
+          }
+        : {
+            name: 'deleted',
+            status: 'fail',
+            reason: `still there: ${leftoverText(cleaned.remaining)}; run --cleanup --run-id ${runId}`,
+          },
     )
   }
   io.out(['', 'Checks:', ...checks.map(checkLine), '', costLine, ''].join('\n'))
   for (const line of logLines) io.err(`${line}\n`)
   const failed = checks.filter((c) => c.status === 'fail')
-  io.out(failed.length === 0 ? 'verify passed.\n' : `verify FAILED: ${failed.map((c) => c.name).join(', ')}\n`)
+  io.out(
+    failed.length === 0 ? 'verify passed.\n' : `verify FAILED: ${failed.map((c) => c.name).join(', ')}\n`,
+  )
   return failed.length === 0 ? 0 : 1
 }

@@ -29,7 +29,6 @@ export interface TypeChoice {
 const plain = (info: InstanceTypeInfo): boolean =>
   info.architectures.includes('x86_64') &&
   info.virtualizationTypes.includes('hvm') &&
-  info.currentGeneration &&
   info.spotSupported &&
   !info.bareMetal &&
   info.accelerator === null
