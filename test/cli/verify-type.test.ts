@@ -22,7 +22,13 @@ const onDemand = new Map([
 describe('chooseVerifyType', () => {
   it('takes the cheapest plain x86_64 type with two spot candidates, skipping accelerated types', () => {
     const spot = book({
-      'us-east-1a': { 'p3.2xlarge': 0.0005, 't3a.nano': 0.0016, 't3a.micro': 0.003, 'm5a.large': 0.03 },
+      'us-east-1a': {
+        'p3.2xlarge': 0.0005,
+        'p3.8xlarge': 0.0006,
+        't3a.nano': 0.0016,
+        't3a.micro': 0.003,
+        'm5a.large': 0.03,
+      },
     })
     const choice = chooseVerifyType({
       catalog,
