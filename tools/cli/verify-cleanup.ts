@@ -8,6 +8,7 @@ import {
   DeleteLaunchTemplateCommand,
   DescribeLaunchTemplatesCommand,
   type Filter,
+  type Instance,
   paginateDescribeInstances,
   TerminateInstancesCommand,
 } from '@aws-sdk/client-ec2'
@@ -20,7 +21,7 @@ import {
 } from '@aws-sdk/client-elastic-load-balancing-v2'
 import { errorCode, errorMessage, isNotFound } from '../../lambdas/aws/errors.ts'
 import type { VerifyClients } from './verify-clients.ts'
-import { VERIFY_PREFIX, VERIFY_RUN_TAG } from './verify-resources.ts'
+import { groupNameOf, VERIFY_PREFIX, VERIFY_RUN_TAG } from './verify-resources.ts'
 
 export interface Leftovers {
   readonly groups: readonly string[]
@@ -49,20 +50,31 @@ const tagFilter = (runId: string | undefined): Filter =>
     ? { Name: 'tag-key', Values: [VERIFY_RUN_TAG] }
     : { Name: `tag:${VERIFY_RUN_TAG}`, Values: [runId] }
 
+/** The name verify gives what it creates (verify-resources.ts), of this run when one is named. */
+const isVerifyName = (name: string | undefined, runId: string | undefined): boolean =>
+  name !== undefined && (runId === undefined ? name.startsWith(VERIFY_PREFIX) : name === groupNameOf(runId))
+
 const groupsOf = async (clients: VerifyClients, runId: string | undefined): Promise<string[]> => {
   const answer = await clients.autoScaling.send(
     new DescribeAutoScalingGroupsCommand({ Filters: [tagFilter(runId)], MaxRecords: 100 }),
   )
   return (answer.AutoScalingGroups ?? []).flatMap((g) =>
-    g.AutoScalingGroupName ? [g.AutoScalingGroupName] : [],
+    isVerifyName(g.AutoScalingGroupName, runId) ? [g.AutoScalingGroupName as string] : [],
   )
 }
 
 /**
- * Running or stopped instances of the run: tagged by the group or its launch template, or launched for a
- * verify group by spotswap (`launched-for-asg`), which a launch cut short may have left without the tag.
+ * Running or stopped instances of the run, each proven to be one by what its owner cannot forge: a member of
+ * a verify group (`aws:autoscaling:groupName`, which only Auto Scaling writes), an instance of one of the
+ * run's launch templates (`aws:ec2launchtemplate:id`, EC2's), or a spot instance in no group launched for a
+ * verify group, which the deployed replacer would terminate as a stray too. Tags alone prove nothing: a
+ * production instance someone tagged `spotswap:verify-run` is left alone.
  */
-const instancesOf = async (clients: VerifyClients, runId: string | undefined): Promise<string[]> => {
+const instancesOf = async (
+  clients: VerifyClients,
+  runId: string | undefined,
+  templates: ReadonlySet<string>,
+): Promise<string[]> => {
   const live = { Name: 'instance-state-name', Values: ['pending', 'running', 'stopping', 'stopped'] }
   const launchedFor = {
     Name: 'tag:launched-for-asg',
@@ -73,13 +85,25 @@ const instancesOf = async (clients: VerifyClients, runId: string | undefined): P
     for await (const page of paginateDescribeInstances({ client: clients.ec2 }, { Filters: [filter, live] }))
       for (const reservation of page.Reservations ?? [])
         for (const instance of reservation.Instances ?? [])
-          if (instance.InstanceId) ids.add(instance.InstanceId)
+          if (instance.InstanceId && isRunInstance(instance, runId, templates)) ids.add(instance.InstanceId)
   return [...ids].sort()
+}
+
+const isRunInstance = (instance: Instance, runId: string | undefined, templates: ReadonlySet<string>) => {
+  const tags = Object.fromEntries((instance.Tags ?? []).map((t) => [t.Key ?? '', t.Value ?? '']))
+  const group = tags['aws:autoscaling:groupName']
+  if (group !== undefined) return isVerifyName(group, runId)
+  return (
+    templates.has(tags['aws:ec2launchtemplate:id'] ?? '') ||
+    (instance.InstanceLifecycle === 'spot' && isVerifyName(tags['launched-for-asg'], runId))
+  )
 }
 
 const launchTemplatesOf = async (clients: VerifyClients, runId: string | undefined): Promise<string[]> => {
   const answer = await clients.ec2.send(new DescribeLaunchTemplatesCommand({ Filters: [tagFilter(runId)] }))
-  return (answer.LaunchTemplates ?? []).flatMap((t) => (t.LaunchTemplateId ? [t.LaunchTemplateId] : []))
+  return (answer.LaunchTemplates ?? []).flatMap((t) =>
+    t.LaunchTemplateId && isVerifyName(t.LaunchTemplateName, runId) ? [t.LaunchTemplateId] : [],
+  )
 }
 
 /** Elastic Load Balancing has no tag filter: candidates by name, kept when DescribeTags shows the run. */
@@ -88,7 +112,7 @@ const taggedArns = async (
   named: readonly { arn: string | undefined; name: string | undefined }[],
   runId: string | undefined,
 ): Promise<string[]> => {
-  const arns = named.filter((n) => n.name?.startsWith(VERIFY_PREFIX)).flatMap((n) => (n.arn ? [n.arn] : []))
+  const arns = named.filter((n) => isVerifyName(n.name, runId)).flatMap((n) => (n.arn ? [n.arn] : []))
   const kept: string[] = []
   // DescribeTags takes at most 20 ARNs (https://docs.aws.amazon.com/elasticloadbalancing/latest/APIReference/API_DescribeTags.html).
   for (let start = 0; start < arns.length; start += 20) {
@@ -122,13 +146,16 @@ const targetGroupsOf = async (clients: VerifyClients, runId: string | undefined)
 export const findLeftovers = async (
   clients: VerifyClients,
   runId: string | undefined,
-): Promise<Leftovers> => ({
-  groups: await groupsOf(clients, runId),
-  launchTemplates: await launchTemplatesOf(clients, runId),
-  instances: await instancesOf(clients, runId),
-  loadBalancers: await loadBalancersOf(clients, runId),
-  targetGroups: await targetGroupsOf(clients, runId),
-})
+): Promise<Leftovers> => {
+  const launchTemplates = await launchTemplatesOf(clients, runId)
+  return {
+    groups: await groupsOf(clients, runId),
+    launchTemplates,
+    instances: await instancesOf(clients, runId, new Set(launchTemplates)),
+    loadBalancers: await loadBalancersOf(clients, runId),
+    targetGroups: await targetGroupsOf(clients, runId),
+  }
+}
 
 /** Deletes what was found, in an order AWS accepts; returns why some deletions failed (tried again later). */
 export const deleteLeftovers = async (clients: VerifyClients, found: Leftovers): Promise<string[]> => {
