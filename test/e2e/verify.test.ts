@@ -7,9 +7,13 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { DescribeAutoScalingGroupsCommand } from '@aws-sdk/client-auto-scaling'
 import { DescribeLaunchTemplatesCommand } from '@aws-sdk/client-ec2'
+import {
+  DescribeLoadBalancersCommand,
+  DescribeTargetGroupsCommand,
+} from '@aws-sdk/client-elastic-load-balancing-v2'
 import { expect, it, vi } from 'vitest'
 import type { VerifyDeps } from '../../tools/cli/verify-command.ts'
-import { autoScaling, ec2 } from './support/clients.ts'
+import { autoScaling, ec2, elbv2 } from './support/clients.ts'
 import { E2E_TIMEOUT_MS } from './support/events.ts'
 import { describeMoto, freshAccountPerTest } from './support/moto.ts'
 import { allInstances, createGroup, groupState } from './support/world.ts'
@@ -104,6 +108,29 @@ describeMoto('spotswap verify against moto', (moto) => {
       expect(run.out()).toMatch(/^\s+not-possible\s+interruption-source: the warning was a synthetic/m)
       expect(run.out()).toMatch(/^\s+skipped\s+roles-denied: skipped: no deployed roles/m)
       expect(run.out()).toMatch(/^Cost, estimated: \$\d+\.\d{4} for \d+\.\d{2} instance-hours/m)
+      expect(await leftovers()).toEqual(NOTHING)
+    },
+    VERIFY_TIMEOUT_MS,
+  )
+
+  it(
+    'with --with-load-balancer, converts a group behind an internal load balancer and deletes both',
+    async () => {
+      const verify = await loadVerify()
+      const run = recorder()
+
+      const code = await verify.run(['--region', REGION, '--run-id', 'e2elb', '--with-load-balancer'], run.io)
+
+      expect(run.out()).toContain('verify passed.')
+      expect(code).toBe(0)
+      // moto reports targets healthy at once: the serving check holds here without any boot time.
+      expect(run.out()).toMatch(
+        /^\s+pass\s+deleted: .*loadBalancers: arn:aws:elasticloadbalancing:.*targetGroups: arn:/m,
+      )
+      const balancers = await elbv2(REGION).send(new DescribeLoadBalancersCommand({}))
+      const targetGroups = await elbv2(REGION).send(new DescribeTargetGroupsCommand({}))
+      expect(balancers.LoadBalancers ?? []).toEqual([])
+      expect(targetGroups.TargetGroups ?? []).toEqual([])
       expect(await leftovers()).toEqual(NOTHING)
     },
     VERIFY_TIMEOUT_MS,
