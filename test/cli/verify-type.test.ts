@@ -19,24 +19,23 @@ const onDemand = new Map([
   ['m6i.large', 0.096],
 ])
 
+const choose = (prices: Record<string, Record<string, number>>, zones: readonly string[]) =>
+  chooseVerifyType({ catalog, onDemandPrices: onDemand, spotPrices: book(prices), zones, config })
+
 describe('chooseVerifyType', () => {
   it('takes the cheapest plain x86_64 type with two spot candidates, skipping accelerated types', () => {
-    const spot = book({
-      'us-east-1a': {
-        'p3.2xlarge': 0.0005,
-        'p3.8xlarge': 0.0006,
-        't3a.nano': 0.0016,
-        't3a.micro': 0.003,
-        'm5a.large': 0.03,
+    const choice = choose(
+      {
+        'us-east-1a': {
+          'p3.2xlarge': 0.0005,
+          'p3.8xlarge': 0.0006,
+          't3a.nano': 0.0016,
+          't3a.micro': 0.003,
+          'm5a.large': 0.03,
+        },
       },
-    })
-    const choice = chooseVerifyType({
-      catalog,
-      onDemandPrices: onDemand,
-      spotPrices: spot,
-      zones: ['us-east-1a'],
-      config,
-    })
+      ['us-east-1a'],
+    )
     expect(choice).toEqual({
       instanceType: 't3a.nano',
       onDemandPriceUsd: 0.0047,
@@ -47,44 +46,28 @@ describe('chooseVerifyType', () => {
 
   // Candidates keep the CPU vendor by default and must cost less than the type on demand.
   it('moves to a dearer type when the cheaper ones have fewer than two spot candidates in the zones', () => {
-    const spot = book({
-      'us-east-1a': { 't3a.nano': 0.0016, 'm5a.large': 0.03, 'm5.large': 0.03, 'm6i.large': 0.03 },
-    })
-    const choice = chooseVerifyType({
-      catalog,
-      onDemandPrices: onDemand,
-      spotPrices: spot,
-      zones: ['us-east-1a'],
-      config,
-    })
+    const choice = choose(
+      {
+        'us-east-1a': { 't3a.nano': 0.0016, 'm5a.large': 0.03, 'm5.large': 0.03, 'm6i.large': 0.03 },
+      },
+      ['us-east-1a'],
+    )
     expect(choice?.instanceType).toBe('m5.large')
     expect(choice?.candidates).toContain('m6i.large')
   })
 
   it('keeps only the zones where the type itself is offered as spot', () => {
-    const spot = book({
-      'us-east-1a': { 't3a.nano': 0.0016, 't3a.micro': 0.003 },
-      'us-east-1b': { 't3a.micro': 0.003 },
-    })
-    const choice = chooseVerifyType({
-      catalog,
-      onDemandPrices: onDemand,
-      spotPrices: spot,
-      zones: ['us-east-1a', 'us-east-1b'],
-      config,
-    })
+    const choice = choose(
+      {
+        'us-east-1a': { 't3a.nano': 0.0016, 't3a.micro': 0.003 },
+        'us-east-1b': { 't3a.micro': 0.003 },
+      },
+      ['us-east-1a', 'us-east-1b'],
+    )
     expect(choice).toMatchObject({ instanceType: 't3a.nano', zones: ['us-east-1a'] })
   })
 
   it('answers undefined when no type has spot candidates in the zones', () => {
-    expect(
-      chooseVerifyType({
-        catalog,
-        onDemandPrices: onDemand,
-        spotPrices: book({}),
-        zones: ['us-east-1a'],
-        config,
-      }),
-    ).toBeUndefined()
+    expect(choose({}, ['us-east-1a'])).toBeUndefined()
   })
 })
