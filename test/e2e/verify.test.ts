@@ -21,6 +21,8 @@ import { allInstances, createGroup, groupState } from './support/world.ts'
 const REGION = 'us-east-1'
 /** A whole verify run is a dozen handler runs against moto: 80 to 130 s alone, more on a loaded machine. */
 const VERIFY_TIMEOUT_MS = 480_000
+/** Waits longer than the group's 60 s grace period: fewer idle handler runs, each one costly on moto. */
+const VIRTUAL_WAIT = ['--wait-seconds', '90']
 const RUN_TAG = 'spotswap:verify-run'
 
 const recorder = () => {
@@ -91,7 +93,7 @@ describeMoto('spotswap verify against moto', (moto) => {
       const verify = await loadVerify()
       const run = recorder()
 
-      const code = await verify.run(['--region', REGION, '--run-id', 'e2eok'], run.io)
+      const code = await verify.run(['--region', REGION, '--run-id', 'e2eok', ...VIRTUAL_WAIT], run.io)
 
       expect(run.out()).toContain('verify passed.')
       expect(code).toBe(0)
@@ -119,7 +121,10 @@ describeMoto('spotswap verify against moto', (moto) => {
       const verify = await loadVerify()
       const run = recorder()
 
-      const code = await verify.run(['--region', REGION, '--run-id', 'e2elb', '--with-load-balancer'], run.io)
+      const code = await verify.run(
+        ['--region', REGION, '--run-id', 'e2elb', '--with-load-balancer', ...VIRTUAL_WAIT],
+        run.io,
+      )
 
       expect(run.out()).toContain('verify passed.')
       expect(code).toBe(0)
