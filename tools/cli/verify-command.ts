@@ -6,26 +6,13 @@
  * everything it created. `--cleanup` deletes what an interrupted run left, by its run tag.
  */
 import { randomBytes } from 'node:crypto'
-import type { Log } from '../../lambdas/core/log.ts'
-import type { CloudPort } from '../../lambdas/core/port.ts'
 import { describeOptions, integerOption, type OptionSpec, parseOptions, UsageError } from '../shared/args.ts'
 import type { CliIo, Command } from '../shared/io.ts'
-import type { PreflightClients } from './preflight-reads.ts'
 import { cleanUp, leftoverCount, leftoverText } from './verify-cleanup.ts'
-import type { VerifyClients } from './verify-clients.ts'
 import { RUN_ID_PATTERN } from './verify-resources.ts'
-import { type VerifyOptions, verifyRun } from './verify-run.ts'
+import { type VerifyDeps, type VerifyOptions, verifyRun } from './verify-run.ts'
 
-/** Where verify reaches the account; tests replace the clock (and may stop a run after a step). */
-export interface VerifyDeps {
-  readonly clients: (region: string) => Promise<VerifyClients>
-  readonly cloud: (region: string, log: Log) => Promise<CloudPort>
-  readonly preflightClients: (region: string) => Promise<PreflightClients>
-  readonly now: () => Date
-  readonly sleep: (ms: number) => Promise<void>
-  /** Told each step as it is done (`group-created`, ...). */
-  readonly onStep?: (step: string) => void
-}
+export type { VerifyDeps } from './verify-run.ts'
 
 const awsDeps: VerifyDeps = {
   clients: async (region) => (await import('./verify-clients.ts')).verifyClients(region),

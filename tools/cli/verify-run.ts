@@ -6,7 +6,9 @@
 import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
 import type { Log } from '../../lambdas/core/log.ts'
 import { latestSpotPrices, spotPriceOf } from '../../lambdas/core/plan/prices.ts'
+import type { CloudPort } from '../../lambdas/core/port.ts'
 import type { CliIo } from '../shared/io.ts'
+import type { PreflightClients } from './preflight-reads.ts'
 import {
   cleansLaunchesCheck,
   convergesCheck,
@@ -17,7 +19,6 @@ import {
 } from './verify-checks.ts'
 import { cleanUp, leftoverCount, leftoverText } from './verify-cleanup.ts'
 import type { VerifyClients } from './verify-clients.ts'
-import type { VerifyDeps } from './verify-command.ts'
 import { estimateCost } from './verify-cost.ts'
 import { drive } from './verify-drive.ts'
 import { type RecordedWrite, recordWrites } from './verify-recorder.ts'
@@ -31,6 +32,17 @@ import {
 } from './verify-resources.ts'
 import { rolesDeniedCheck } from './verify-roles.ts'
 import { chooseVerifyType, type TypeChoice } from './verify-type.ts'
+
+/** Where verify reaches the account; tests replace the clock (and may stop a run after a step). */
+export interface VerifyDeps {
+  readonly clients: (region: string) => Promise<VerifyClients>
+  readonly cloud: (region: string, log: Log) => Promise<CloudPort>
+  readonly preflightClients: (region: string) => Promise<PreflightClients>
+  readonly now: () => Date
+  readonly sleep: (ms: number) => Promise<void>
+  /** Told each step as it is done (`group-created`, ...). */
+  readonly onStep?: (step: string) => void
+}
 
 export interface VerifyOptions {
   readonly region: string
