@@ -81,6 +81,8 @@ describe('where the AWS SDK loads', () => {
           '@aws-sdk/client-kms',
           '@aws-sdk/client-pricing',
           '@aws-sdk/client-sqs',
+          // The kill switch's parameter (lambdas/aws/kill-switch.ts).
+          '@aws-sdk/client-ssm',
         ]),
       )
     },

@@ -25,6 +25,10 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'read-only dry run against your AWS account: what would be replaced, and the savings',
     load: async () => (await import('./plan-command.ts')).planCommand,
   },
+  verify: {
+    summary: 'acceptance run in your own sandbox account: a tiny group converted, checked and deleted',
+    load: async () => (await import('./verify-command.ts')).verifyCommand,
+  },
   chaos: {
     summary: 'random accounts under faults; checks the invariants of docs/reliability.md',
     load: async () => (await import('../chaos/command.ts')).chaosCommand,
