@@ -235,3 +235,11 @@ export const FANOUT_CLOCK_SKEW_MS = 5_000
  * it is reported (SwapsPastDeadline): something holds it (protection, a read that keeps failing).
  */
 export const SWAP_FINISH_RUNS = 2
+
+/**
+ * FIFO message groups (lanes) a region's groups are spread over, each group always in the same one: a
+ * crashed run holds only its lane's groups for the visibility timeout, and lanes run side by side. Eight
+ * met the fault sweep's targets on the bench's large account (40 groups a region) where one missed them;
+ * each lane lists the region's groups and launches, so more lanes cost more reads in a converged account.
+ */
+export const REGION_LANES = 8

@@ -11,6 +11,7 @@ import type { InterruptionStatuses } from '../core/interruption/confirmation.ts'
 import { latestSpotPrices } from '../core/plan/prices.ts'
 import { productDescriptionOf } from '../core/platform.ts'
 import type { CloudPort, GroupQuery } from '../core/port.ts'
+import { doesRegionWork, inLane, type RegionLane } from '../core/region/lanes.ts'
 import type { Catalog, Group, Instance, OnDemandPrices, SpotPriceBook } from '../core/types.ts'
 import { readInterruptions } from './observe-interruptions.ts'
 
@@ -49,6 +50,8 @@ export interface ObserveScope {
    * returned in chunks of this size, to be enqueued as separate work.
    */
   readonly splitAbove?: number | undefined
+  /** Only this lane's groups (core/region/lanes.ts); strays only in the lane that does the region's work. */
+  readonly lane?: RegionLane | undefined
 }
 
 /** Managed groups of a region too large for one invocation, in chunks, and the region's strays. */
@@ -136,20 +139,24 @@ export const observeRegion = async (
   now: Date,
   scope: ObserveScope = {},
 ): Promise<RegionSnapshot | DeferredRegion> => {
-  const { onlyGroups, splitAbove } = scope
+  const { onlyGroups, splitAbove, lane } = scope
   const query = groupQuery(config)
   // Some groups asked for (a chunk of a large region, a run request): those are read by name, not the
   // whole region listed again.
   const allGroups = await cloud.describeGroups(
     onlyGroups === undefined ? query : { ...query, names: [...onlyGroups].sort() },
   )
-  const managed = allGroups.filter(
+  const listed = allGroups.filter(
     (g) => isManaged(g.tags, config) && (onlyGroups === undefined || onlyGroups.has(g.name)),
   )
+  // Lanes of a region may run at once: this run reads and writes only its lane's groups.
+  const managed = lane === undefined ? listed : listed.filter((g) => inLane(g.name, lane))
+  // Strays are judged against every managed group: another lane's launches are not strays.
+  const strayScan = onlyGroups === undefined && doesRegionWork(lane)
   if (onlyGroups === undefined && splitAbove !== undefined && managed.length > splitAbove) {
     const names = managed.map((g) => g.name).sort()
     const launched = await cloud.describeLaunchedSpotInstances()
-    const strays = straysAmong(launched, managed, memberIdsOf(managed))
+    const strays = strayScan ? straysAmong(launched, listed, memberIdsOf(listed)) : []
     return {
       region: cloud.region,
       chunks: chunksOf(names, splitAbove),
@@ -197,7 +204,7 @@ export const observeRegion = async (
     }
   })
   // When some groups were asked for, strays of other groups are the next full run's business.
-  const strays = onlyGroups === undefined ? straysAmong(launchedAll, managed, memberIds) : []
+  const strays = strayScan ? straysAmong(launchedAll, listed, memberIdsOf(listed)) : []
   const strayGroups = await groupsOfStrays(cloud, query, strays, allGroups)
 
   const descriptions = [...new Set(groups.map((g) => g.productDescription))].sort()

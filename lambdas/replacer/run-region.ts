@@ -12,6 +12,7 @@ import type { Log, MetricsSink } from '../core/log.ts'
 import type { GroupPlan } from '../core/plan/actions.ts'
 import type { CloudPort } from '../core/port.ts'
 import { executionWaves } from '../core/region/execution-order.ts'
+import { laneShare, type RegionLane } from '../core/region/lanes.ts'
 import type { OnDemandPrices } from '../core/types.ts'
 import { executeActions } from './execute.ts'
 import { requestLooks } from './look-again.ts'
@@ -61,6 +62,8 @@ export interface RegionRunOptions {
   readonly onlyGroups?: readonly string[]
   /** With fan-out: defer a region with more managed groups than this, in chunks of this size. */
   readonly splitAbove?: number
+  /** Only this lane's groups (core/region/lanes.ts): lanes of a region may run at once. */
+  readonly lane?: RegionLane
   /** See PlanInput.maxPoolShare; the benchmark's AutoSpotting policy sets 1. */
   readonly maxPoolShare?: number
   /**
@@ -87,10 +90,10 @@ const executeRegion = async (
 ): Promise<GroupResult[]> => {
   const { cloud, config } = options
   const waves = plans.map((plan) => executionWaves(plan.actions))
+  // The region's lanes may run at once: each takes its share of the region's concurrency.
+  const concurrency = laneShare(GROUP_CONCURRENCY, options.lane?.count ?? 1)
   const executeWave = (wave: 'settling' | 'starting') =>
-    mapWithConcurrency(waves, GROUP_CONCURRENCY, (actions) =>
-      executeActions(cloud, actions[wave], config.dryRun),
-    )
+    mapWithConcurrency(waves, concurrency, (actions) => executeActions(cloud, actions[wave], config.dryRun))
   const settled = await executeWave('settling')
   const started = await executeWave('starting')
   const productDescriptions = new Map(snapshot.groups.map((g) => [g.group.name, g.productDescription]))
@@ -140,6 +143,7 @@ export const runRegion = async (options: RegionRunOptions): Promise<RegionResult
   const observed = await observeRegion(cloud, config, now, {
     onlyGroups: named.length > 0 ? new Set(named) : undefined,
     splitAbove: options.splitAbove,
+    lane: options.lane,
   })
   const strayOptions = { log, metrics: options.metrics, dryRun: config.dryRun }
   if ('chunks' in observed) {
