@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { scenarioOf } from '../../tools/chaos/case.ts'
 import { chaosFaults, chaosPrepare } from '../../tools/chaos/script.ts'
 import type { FaultHooks } from '../../tools/sim/faults.ts'
+import { SPOTSWAP_POLICY } from '../../tools/sim/policy.ts'
 import { simulate } from '../../tools/sim/simulate.ts'
 import type { World } from '../../tools/sim/world.ts'
 import { chaosCase, group, minute } from './support.ts'
@@ -31,6 +32,8 @@ describe('chaos script', () => {
     })
     const { seen, hooks, bind } = recordRequests()
     await simulate(scenarioOf(chaos), {
+      // One lane: both runs go through the same message group (lanes.test.ts has runs of two lanes).
+      policy: { ...SPOTSWAP_POLICY, lanes: 1 },
       faults: hooks,
       prepare: (world, invocations) => {
         bind(world)
