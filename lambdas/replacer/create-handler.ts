@@ -21,8 +21,8 @@ import type { ReplacerSummary } from './summary.ts'
 export type ReplacerHandler = (event: unknown, context?: unknown) => Promise<ReplacerSummary>
 
 /**
- * Deployed (on Lambda), every replacer run of a region must go through the region's message group of the
- * FIFO fan-out queue: the swap relies on no two runs of a region overlapping (core/swap/recover.ts). The
+ * Deployed (on Lambda), every replacer run must go through its lane's message group of the FIFO fan-out
+ * queue: the swap relies on no two runs of a group overlapping (core/swap/recover.ts). The
  * CDK app always sets it; a hand-made deployment without it is refused, not run unsafely.
  */
 const deploymentErrors = (

@@ -1,8 +1,8 @@
 /**
  * One region, one run: observe → plan → execute → report. Used unchanged by the Lambda, the simulator,
- * the command line and the benchmark. The caller's contract: no two runs of one region at a time.
- * Deployed, every run goes through the region's message group of the FIFO fan-out queue
- * (FANOUT_QUEUE_URL); a local caller runs one at a time.
+ * the command line and the benchmark. The caller's contract: no two runs covering one group at a time.
+ * Deployed, every run goes through its lane's message group of the FIFO fan-out queue (FANOUT_QUEUE_URL,
+ * core/region/lanes.ts); a local caller runs one at a time.
  */
 
 import { mapWithConcurrency } from '../aws/concurrency.ts'
