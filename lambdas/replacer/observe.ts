@@ -133,6 +133,18 @@ const subnetsToRead = (groups: readonly Group[], instances: ReadonlyMap<string, 
 const chunksOf = (names: readonly string[], size: number): string[][] =>
   Array.from({ length: Math.ceil(names.length / size) }, (_, i) => names.slice(i * size, (i + 1) * size))
 
+const emptySnapshot = (region: string): RegionSnapshot => ({
+  region,
+  groups: [],
+  instances: new Map(),
+  strays: [],
+  catalog: new Map(),
+  spotPrices: new Map(),
+  onDemandPrices: new Map(),
+  configErrors: [],
+  subnetZones: new Map(),
+})
+
 export const observeRegion = async (
   cloud: CloudPort,
   config: GlobalConfig,
@@ -164,6 +176,8 @@ export const observeRegion = async (
       strayGroups: await groupsOfStrays(cloud, query, strays, allGroups),
     }
   }
+  // A lane with none of the region's managed groups and no region work has nothing to read further.
+  if (managed.length === 0 && !strayScan) return emptySnapshot(cloud.region)
   const [launchedAll, catalog] = await Promise.all([
     cloud.describeLaunchedSpotInstances(),
     cloud.describeInstanceTypes(),

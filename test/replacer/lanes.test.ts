@@ -86,6 +86,16 @@ describe('lanes of a region', () => {
     expect(launchedFor(cloud)).toEqual([])
   })
 
+  it('read nothing past the groups’ list in a lane with none of them (lane 0 still reads for strays)', async () => {
+    const cloud = fleet()
+    const h = harness({ [REGION]: cloud })
+    await h.run(laneRecord(2))
+    expect(cloud.calls.map((c) => c.method)).toEqual(['describeGroups'])
+    cloud.calls.length = 0
+    await h.run(laneRecord(0))
+    expect(cloud.calls.map((c) => c.method)).toContain('describeLaunchedSpotInstances')
+  })
+
   it('clean strays in lane 0 only, and lane 0 leaves another lane’s launch alone', async () => {
     const cloud = fleet()
     const stray = strayOf(cloud)
