@@ -1,6 +1,6 @@
 /**
- * spotswap's queues: the FIFO fan-out queue (one message group per region, so two invocations never
- * work on the same region at once) with its FIFO dead-letter queue, the run-request queue (standard, for
+ * spotswap's queues: the FIFO fan-out queue (one message group per lane of a region, so two invocations
+ * never work on the same group at once: core/region/lanes.ts) with its FIFO dead-letter queue, the run-request queue (standard, for
  * its per-message delays) and one standard queue that keeps every event EventBridge or Lambda finally
  * failed to deliver or process.
  */

@@ -13,10 +13,10 @@ import { FANOUT_VISIBILITY_SECONDS, REPLACER_TIMEOUT_SECONDS } from '../lambdas/
 export const REPLACER_MEMORY_MB = 1024
 
 /**
- * One invocation handles one region (fan-out batch size 1). A steady-state run is a few paged reads;
- * a converging one adds at most MAX_REPLACEMENTS_IN_FLIGHT instant fleets (each answers in seconds) and
- * swaps. Three minutes leaves ample headroom for a large region while keeping a stuck run from holding
- * its region's FIFO message group for long.
+ * One invocation handles one lane of a region (fan-out batch size 1). A steady-state run is a few paged
+ * reads; a converging one adds at most MAX_REPLACEMENTS_IN_FLIGHT instant fleets (each answers in seconds)
+ * and swaps. Three minutes leaves ample headroom for a large region while keeping a stuck run from holding
+ * its lane's FIFO message group for long.
  */
 export const REPLACER_TIMEOUT = Duration.seconds(REPLACER_TIMEOUT_SECONDS)
 
@@ -52,11 +52,11 @@ export const replacerMaxEventAge = (schedulePeriod: Duration): Duration =>
  * The fan-out queue's visibility timeout: one function timeout and half a minute (210 s), not the six
  * timeouts AWS recommends for an SQS event source "to retry if your function is throttled"
  * (https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-configure.html). A crashed run's message holds
- * its region's FIFO message group for this long: at six timeouts (18 minutes) a 0.5% chance of a crash
+ * its lane's FIFO message group for this long (core/region/lanes.ts): at six timeouts (18 minutes) a 0.5% chance of a crash
  * per API request made steady-web converge in 151-201 minutes instead of 20 (three seeds); at 210 s, in 26-31.
  * What six timeouts protect against, a run still going when its message comes back, is ruled out inside
  * the run instead: it starts only if Lambda must stop it before then (core/region/delivery-window.ts),
- * so one that the poller started over 25 s late does nothing and the next message runs the region.
+ * so one that the poller started over 25 s late does nothing and the next message runs the lane.
  */
 export const FANOUT_VISIBILITY_TIMEOUT = FANOUT_VISIBILITY_SECONDS
 
@@ -85,12 +85,12 @@ export const RUN_REQUEST_BATCH_SIZE = 10
 export const DEAD_LETTER_RETENTION = Duration.days(14)
 
 /**
- * Reserved concurrency for the replacer. Overlap on one region is prevented by the FIFO message group
- * (one in-flight message per region); the reservation bounds how many regions run at once, so a
+ * Reserved concurrency for the replacer. Overlap on one group is prevented by the FIFO message group
+ * (one in-flight message per lane of a region); the reservation bounds how many lanes run at once, so a
  * tick over 17 regions or a storm of launch events cannot exhaust the account's Lambda concurrency or
  * push EC2 and Auto Scaling API calls (whose rate limits the customer's own tooling shares) into
- * throttling, and guarantees the capacity exists when a tick is due. 5 runs 17 steady-state regions
- * (seconds each) well within one tick.
+ * throttling, and guarantees the capacity exists when a tick is due. 5 runs the 136 lanes of 17
+ * steady-state regions (seconds each) within one tick; a crashed run frees its slot at once.
  */
 export const DEFAULT_REPLACER_CONCURRENCY = 5
 /** The SQS poller may use all but one slot, so ticks and launch events are never starved by workers. */

@@ -197,8 +197,8 @@ export class SpotSwap extends Construct {
     )
     this.replacer.addEventSource(
       new SqsEventSource(fanoutQueue, {
-        // One region per invocation: each gets the whole timeout and fails alone. A failed region is not
-        // handed back (it would hold the region's message group for the visibility timeout); a crashed
+        // One lane of a region per invocation: each gets the whole timeout and fails alone. A failed run is
+        // not handed back (it would hold its lane's message group for the visibility timeout); a crashed
         // invocation's message is delivered again.
         batchSize: 1,
         maxConcurrency: Math.max(MIN_FANOUT_CONCURRENCY, concurrency - FANOUT_CONCURRENCY_HEADROOM),

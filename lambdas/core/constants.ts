@@ -262,3 +262,10 @@ export const MARKER_CACHE_MAX_ENTRIES = 10_000
  * answers in tens of milliseconds; a run must not spend its three minutes waiting on it.
  */
 export const KILL_SWITCH_READ_TIMEOUT_MS = 3_000
+/**
+ * FIFO message groups (lanes) a region's groups are spread over, each group always in the same one: a
+ * crashed run holds only its lane's groups for the visibility timeout, and lanes run side by side. Eight
+ * met the fault sweep's targets on the bench's large account (40 groups a region) where one missed them;
+ * each lane lists the region's groups and launches, so more lanes cost more reads in a converged account.
+ */
+export const REGION_LANES = 8

@@ -5,22 +5,25 @@
 import type { ConfigError, GlobalConfig } from '../core/config/config.ts'
 import { parseGlobalConfig } from '../core/config/global-config.ts'
 import { isRegionCovered } from '../core/config/managed.ts'
+import { REGION_LANES } from '../core/constants.ts'
 import { parseInvocation } from '../core/events/invocation.ts'
 import { DIMENSION_REGION, Metric } from '../core/metric-names.ts'
+import { REGION_WORK_LANE } from '../core/region/lanes.ts'
 import { readKillSwitch } from '../kill-switch.ts'
 import { readDeliveries, regionRunVerdict } from './delivery.ts'
 import type { ReplacerDeps } from './deps.ts'
-import { regionWorkEvent, replacerEvents } from './event-registry.ts'
+import { replacerEvents } from './event-registry.ts'
+import { deduplicationId, groupMessage, laneMessages } from './lane-messages.ts'
 import { ReasonMemory } from './reasons.ts'
-import { deduplicationId, runWork, type Work } from './region-work.ts'
+import { runWork, type Work } from './region-work.ts'
 import { selectRegions } from './select-regions.ts'
 import type { ReplacerSummary } from './summary.ts'
 
 export type ReplacerHandler = (event: unknown, context?: unknown) => Promise<ReplacerSummary>
 
 /**
- * Deployed (on Lambda), every replacer run of a region must go through the region's message group of the
- * FIFO fan-out queue: the swap relies on no two runs of a region overlapping (core/swap/recover.ts). The
+ * Deployed (on Lambda), every replacer run must go through its lane's message group of the FIFO fan-out
+ * queue: the swap relies on no two runs of a group overlapping (core/swap/recover.ts). The
  * CDK app always sets it; a hand-made deployment without it is refused, not run unsafely.
  */
 const deploymentErrors = (
@@ -84,14 +87,8 @@ export const createHandler = (deps: ReplacerDeps): ReplacerHandler => {
         return
       }
       if (config.fanoutQueueUrl) {
-        // Through the queue (message group = region), so it never overlaps a worker on that region.
-        await deps.enqueue(config.fanoutQueueUrl, [
-          {
-            groupId: region,
-            deduplicationId: deduplication,
-            body: JSON.stringify(regionWorkEvent(region, deps.now(), [group])),
-          },
-        ])
+        // Through the queue (message group = the group's lane), so it never overlaps a run of that lane.
+        await deps.enqueue(config.fanoutQueueUrl, [groupMessage(region, group, deps.now(), deduplication)])
         enqueued = [...(enqueued ?? []), `${region}/${group}`]
       } else {
         work.push({ region, onlyGroups: [group], messageId })
@@ -104,13 +101,10 @@ export const createHandler = (deps: ReplacerDeps): ReplacerHandler => {
           if (unmatched.length > 0) deps.log.warn('REGIONS patterns matched no enabled region', { unmatched })
           if (config.fanoutQueueUrl) {
             const now = deps.now()
+            const bucket = Math.floor(now.getTime() / (config.scheduleMinutes * 60_000))
             await deps.enqueue(
               config.fanoutQueueUrl,
-              regions.map((region) => ({
-                groupId: region,
-                deduplicationId: `${region}-${Math.floor(now.getTime() / (config.scheduleMinutes * 60_000))}`,
-                body: JSON.stringify(regionWorkEvent(region, now)),
-              })),
+              regions.flatMap((region) => laneMessages(region, now, bucket)),
             )
             enqueued = regions
           } else {
@@ -127,8 +121,13 @@ export const createHandler = (deps: ReplacerDeps): ReplacerHandler => {
             break
           }
           {
+            // A message sent before lanes is lane 0's: it came through the region's message group.
+            const lane = { index: parsed.detail.lane ?? REGION_WORK_LANE, count: REGION_LANES }
             // Started only if Lambda ends it before its message can come back (core/region/delivery-window.ts).
-            const verdict = regionRunVerdict(deliveryCheck, messageId)
+            const verdict = regionRunVerdict(deliveryCheck, messageId, {
+              region: parsed.detail.region,
+              index: lane.index,
+            })
             if (!verdict.start) {
               ignored.push({ messageId, reason: `${verdict.reason}: ${verdict.detail}` })
               deps.metrics.emit({ [DIMENSION_REGION]: parsed.detail.region }, [
@@ -136,8 +135,8 @@ export const createHandler = (deps: ReplacerDeps): ReplacerHandler => {
               ])
               break
             }
+            work.push({ region: parsed.detail.region, onlyGroups: parsed.detail.groups, lane, messageId })
           }
-          work.push({ region: parsed.detail.region, onlyGroups: parsed.detail.groups, messageId })
           break
         case 'instance-launch-successful': {
           const { region } = parsed.envelope

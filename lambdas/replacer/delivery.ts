@@ -1,7 +1,7 @@
 /**
- * Reads each fan-out record's delivery (when SQS first handed its message out, and how often) and decides
- * whether its region run may start (core/region/delivery-window.ts). On Lambda a region run proves it
- * cannot overlap another run of its region, or does nothing; a local caller runs one at a time.
+ * Reads each fan-out record's delivery (when SQS first handed its message out, how often, and in which
+ * message group) and decides whether its run may start (core/region/delivery-window.ts). On Lambda a run
+ * proves it cannot overlap another run of its lane, or does nothing; a local caller runs one at a time.
  */
 import {
   FANOUT_CLOCK_SKEW_MS,
@@ -10,8 +10,9 @@ import {
 } from '../core/constants.ts'
 import { isRecord, nonEmptyString } from '../core/events/registry.ts'
 import { type DeliveryVerdict, type FanoutDelivery, judgeDelivery } from '../core/region/delivery-window.ts'
+import { laneMessageGroupId } from '../core/region/lanes.ts'
 
-type Delivery = FanoutDelivery | { readonly problem: string }
+type Delivery = (FanoutDelivery & { readonly messageGroupId?: string }) | { readonly problem: string }
 
 /** SQS sends both attributes as decimal strings (milliseconds since the epoch, and a count from 1). */
 const positiveInteger = (value: unknown): number | undefined => {
@@ -27,7 +28,8 @@ const deliveryOf = (record: Record<string, unknown>): Delivery => {
     return {
       problem: `SQS record without a readable ApproximateFirstReceiveTimestamp and ApproximateReceiveCount (${JSON.stringify(attributes).slice(0, 200)})`,
     }
-  return { firstReceivedMs, receiveCount }
+  const messageGroupId = nonEmptyString(attributes.MessageGroupId)
+  return { firstReceivedMs, receiveCount, ...(messageGroupId === undefined ? {} : { messageGroupId }) }
 }
 
 /** Each SQS record's delivery, by message id. */
@@ -56,10 +58,37 @@ export interface DeliveryCheck {
   readonly context: unknown
 }
 
-export const regionRunVerdict = (check: DeliveryCheck, messageId: string | undefined): DeliveryVerdict => {
+/**
+ * A lane's runs never overlap only if its messages all go through its message group: on Lambda, a message
+ * whose record names another message group (a hand-sent message, one sent before lanes with groups of
+ * another lane) is not run. FIFO records carry their MessageGroupId
+ * (https://docs.aws.amazon.com/lambda/latest/dg/with-sqs.html, its FIFO example event).
+ */
+const wrongMessageGroup = (
+  delivery: Delivery | undefined,
+  region: string,
+  lane: number,
+): DeliveryVerdict | undefined => {
+  if (delivery === undefined || 'problem' in delivery) return undefined
+  const expected = laneMessageGroupId(region, lane)
+  if (delivery.messageGroupId === expected) return undefined
+  return {
+    start: false,
+    reason: 'wrong-message-group',
+    detail: `the message for lane ${lane} of ${region} came through message group ${delivery.messageGroupId ?? '(none)'}, not ${expected}: it could overlap a run of that lane`,
+  }
+}
+
+export const regionRunVerdict = (
+  check: DeliveryCheck,
+  messageId: string | undefined,
+  lane: { readonly region: string; readonly index: number },
+): DeliveryVerdict => {
   const delivery = messageId === undefined ? undefined : check.deliveries.get(messageId)
   // Off Lambda (tests, a local caller) only a readable delivery is judged: the caller runs one at a time.
   if (!check.onLambda && (delivery === undefined || 'problem' in delivery)) return { start: true }
+  const misrouted = check.onLambda ? wrongMessageGroup(delivery, lane.region, lane.index) : undefined
+  if (misrouted !== undefined) return misrouted
   return judgeDelivery({
     delivery: delivery ?? { problem: 'not a record of the fan-out queue: no delivery to bound the run by' },
     endsByMs: check.now.getTime() + remainingMs(check.context),

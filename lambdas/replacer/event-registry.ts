@@ -1,7 +1,9 @@
 /** The invocations the replacer accepts, as one registry (see core/events/registry.ts). */
 
+import { REGION_LANES } from '../core/constants.ts'
 import { groupRunRequest, instanceLaunchSuccessful, scheduledEvent } from '../core/events/definitions.ts'
 import { createEventRegistry, type EventDefinition, REGION_NAME } from '../core/events/registry.ts'
+import { isLaneIndex } from '../core/region/lanes.ts'
 
 export const FANOUT_SOURCE = 'spotswap'
 export const FANOUT_DETAIL_TYPE = 'Region Work'
@@ -10,6 +12,8 @@ export interface RegionWorkDetail {
   readonly region: string
   /** Only these groups (a launch event, or a chunk of a large region); undefined = the whole region. */
   readonly groups: readonly string[] | undefined
+  /** The lane of the region it runs (core/region/lanes.ts); absent in messages sent before lanes: lane 0. */
+  readonly lane: number | undefined
 }
 
 const isGroupName = (value: unknown): value is string =>
@@ -31,7 +35,11 @@ export const regionWork: EventDefinition<'region-work', RegionWorkDetail> = {
     ) {
       return { ok: false, problem: 'detail.groups is not a non-empty list of group names' }
     }
-    return { ok: true, detail: { region: detail.region, groups } }
+    const { lane } = detail
+    if (lane !== undefined && !isLaneIndex(lane, REGION_LANES)) {
+      return { ok: false, problem: `detail.lane is not a lane from 0 to ${REGION_LANES - 1}` }
+    }
+    return { ok: true, detail: { region: detail.region, groups, lane } }
   },
 }
 
@@ -47,10 +55,15 @@ export const regionWorkEvent = (
   region: string,
   now: Date,
   groups?: readonly string[],
+  lane?: number,
 ): Record<string, unknown> => ({
   source: FANOUT_SOURCE,
   'detail-type': FANOUT_DETAIL_TYPE,
   region,
   time: now.toISOString(),
-  detail: groups === undefined ? { region } : { region, groups },
+  detail: {
+    region,
+    ...(groups === undefined ? {} : { groups }),
+    ...(lane === undefined ? {} : { lane }),
+  },
 })

@@ -12,6 +12,7 @@ import type { UntrustedMarker } from '../core/markers.ts'
 import { latestSpotPrices } from '../core/plan/prices.ts'
 import { productDescriptionOf } from '../core/platform.ts'
 import type { CloudPort, GroupQuery } from '../core/port.ts'
+import { doesRegionWork, inLane, type RegionLane } from '../core/region/lanes.ts'
 import type { Catalog, Group, Instance, OnDemandPrices, SpotPriceBook } from '../core/types.ts'
 import { verifyObserved } from '../verify-markers.ts'
 import { readInterruptions } from './observe-interruptions.ts'
@@ -55,6 +56,8 @@ export interface ObserveScope {
    * returned in chunks of this size, to be enqueued as separate work.
    */
   readonly splitAbove?: number | undefined
+  /** Only this lane's groups (core/region/lanes.ts); strays only in the lane that does the region's work. */
+  readonly lane?: RegionLane | undefined
 }
 
 /** Managed groups of a region too large for one invocation, in chunks, and the region's strays. */
@@ -136,13 +139,25 @@ const subnetsToRead = (groups: readonly Group[], instances: ReadonlyMap<string, 
 const chunksOf = (names: readonly string[], size: number): string[][] =>
   Array.from({ length: Math.ceil(names.length / size) }, (_, i) => names.slice(i * size, (i + 1) * size))
 
+const emptySnapshot = (region: string): RegionSnapshot => ({
+  region,
+  groups: [],
+  instances: new Map(),
+  strays: [],
+  catalog: new Map(),
+  spotPrices: new Map(),
+  onDemandPrices: new Map(),
+  configErrors: [],
+  subnetZones: new Map(),
+})
+
 export const observeRegion = async (
   cloud: CloudPort,
   config: GlobalConfig,
   now: Date,
   scope: ObserveScope = {},
 ): Promise<RegionSnapshot | DeferredRegion> => {
-  const { onlyGroups, splitAbove } = scope
+  const { onlyGroups, splitAbove, lane } = scope
   const query = groupQuery(config)
   // Some groups asked for (a chunk of a large region, a run request): those are read by name, not the
   // whole region listed again.
@@ -152,10 +167,14 @@ export const observeRegion = async (
   const listed = allGroups.filter(
     (g) => isManaged(g.tags, config) && (onlyGroups === undefined || onlyGroups.has(g.name)),
   )
-  if (onlyGroups === undefined && splitAbove !== undefined && listed.length > splitAbove) {
-    const names = listed.map((g) => g.name).sort()
+  // Lanes of a region may run at once: this run reads and writes only its lane's groups.
+  const laneGroups = lane === undefined ? listed : listed.filter((g) => inLane(g.name, lane))
+  // Strays are judged against every managed group: another lane's launches are not strays.
+  const strayScan = onlyGroups === undefined && doesRegionWork(lane)
+  if (onlyGroups === undefined && splitAbove !== undefined && laneGroups.length > splitAbove) {
+    const names = laneGroups.map((g) => g.name).sort()
     const launched = await cloud.describeLaunchedSpotInstances()
-    const candidates = straysAmong(launched, listed, memberIdsOf(listed))
+    const candidates = strayScan ? straysAmong(launched, listed, memberIdsOf(listed)) : []
     const verified = await verifyObserved(cloud, [], candidates, now)
     const strays = candidates
       .filter((i) => !verified.heldInstances.has(i.id))
@@ -167,6 +186,8 @@ export const observeRegion = async (
       strayGroups: await groupsOfStrays(cloud, query, strays, allGroups),
     }
   }
+  // A lane with none of the region's managed groups and no region work has nothing to read further.
+  if (laneGroups.length === 0 && !strayScan) return emptySnapshot(cloud.region)
   const [launchedAll, catalog] = await Promise.all([
     cloud.describeLaunchedSpotInstances(),
     cloud.describeInstanceTypes(),
@@ -186,7 +207,7 @@ export const observeRegion = async (
   const partnerDetails =
     partners.size > 0 ? await cloud.describeInstances([...partners], { includeTerminated: true }) : []
   for (const instance of partnerDetails) instances.set(instance.id, instance)
-  const verified = await verifyObserved(cloud, listed, [...instances.values()], now)
+  const verified = await verifyObserved(cloud, laneGroups, [...instances.values()], now)
   const managed = verified.groups
   for (const [id, instance] of verified.instances) instances.set(id, instance)
   const launched = launchedAll.map((i) => instances.get(i.id) ?? i)
@@ -212,10 +233,9 @@ export const observeRegion = async (
     }
   })
   // When some groups were asked for, strays of other groups are the next full run's business.
-  const strays =
-    onlyGroups === undefined
-      ? straysAmong(launched, managed, memberIds).filter((i) => !verified.heldInstances.has(i.id))
-      : []
+  const strays = strayScan
+    ? straysAmong(launched, listed, memberIds).filter((i) => !verified.heldInstances.has(i.id))
+    : []
   const strayGroups = await groupsOfStrays(cloud, query, strays, allGroups)
 
   const descriptions = [...new Set(groups.map((g) => g.productDescription))].sort()

@@ -6,8 +6,9 @@ import type { GlobalConfig } from '../core/config/config.ts'
 import { FANOUT_GROUPS_PER_REGION_MESSAGE } from '../core/constants.ts'
 import { DIMENSION_REGION, Metric } from '../core/metric-names.ts'
 import type { KillSwitchMode } from '../core/region/kill-switch.ts'
+import { REGION_WORK_LANE, type RegionLane } from '../core/region/lanes.ts'
 import type { ReplacerDeps } from './deps.ts'
-import { regionWorkEvent } from './event-registry.ts'
+import { chunkMessages } from './lane-messages.ts'
 import type { ReasonMemory } from './reasons.ts'
 import { runRegion } from './run-region.ts'
 import { type RegionSummary, summarizeRegion } from './summary.ts'
@@ -15,15 +16,10 @@ import { type RegionSummary, summarizeRegion } from './summary.ts'
 export interface Work {
   readonly region: string
   readonly onlyGroups?: readonly string[] | undefined
+  /** A fan-out message's lane: only its groups are run (core/region/lanes.ts). */
+  readonly lane?: RegionLane | undefined
   readonly messageId: string | undefined
 }
-
-/** SQS FIFO deduplication ids: at most 128 characters, alphanumerics and punctuation only. */
-export const deduplicationId = (...parts: readonly string[]): string =>
-  parts
-    .join('-')
-    .replace(/[^\x21-\x7e]/g, '_')
-    .slice(0, 128)
 
 export const runWork = async (
   deps: ReplacerDeps,
@@ -46,6 +42,7 @@ export const runWork = async (
       reasons,
       killSwitch,
       ...(work.onlyGroups ? { onlyGroups: work.onlyGroups } : {}),
+      ...(work.lane ? { lane: work.lane } : {}),
       ...(deps.requestRun
         ? {
             requestRun: (group: string, delay: number) =>
@@ -62,13 +59,10 @@ export const runWork = async (
       result.deferred === undefined
     if (result.deferred && config.fanoutQueueUrl) {
       const bucket = Math.floor(now.getTime() / (config.scheduleMinutes * 60_000))
+      const lane = work.lane?.index ?? REGION_WORK_LANE
       await deps.enqueue(
         config.fanoutQueueUrl,
-        result.deferred.map((groups, index) => ({
-          groupId: work.region,
-          deduplicationId: deduplicationId(work.region, `chunk${index}`, String(bucket)),
-          body: JSON.stringify(regionWorkEvent(work.region, now, groups)),
-        })),
+        chunkMessages(work.region, lane, result.deferred, now, bucket),
       )
       return { region: work.region, deferredChunks: result.deferred.length }
     }

@@ -1,8 +1,8 @@
 /**
  * One region, one run: observe → plan → execute → report. Used unchanged by the Lambda, the simulator,
- * the command line and the benchmark. The caller's contract: no two runs of one region at a time.
- * Deployed, every run goes through the region's message group of the FIFO fan-out queue
- * (FANOUT_QUEUE_URL); a local caller runs one at a time.
+ * the command line and the benchmark. The caller's contract: no two runs covering one group at a time.
+ * Deployed, every run goes through its lane's message group of the FIFO fan-out queue (FANOUT_QUEUE_URL,
+ * core/region/lanes.ts); a local caller runs one at a time.
  */
 
 import { mapWithConcurrency } from '../aws/concurrency.ts'
@@ -13,6 +13,7 @@ import type { GroupPlan } from '../core/plan/actions.ts'
 import type { CloudPort } from '../core/port.ts'
 import { executionWaves } from '../core/region/execution-order.ts'
 import { cleansStrays, type KillSwitchMode } from '../core/region/kill-switch.ts'
+import { laneShare, type RegionLane } from '../core/region/lanes.ts'
 import type { OnDemandPrices } from '../core/types.ts'
 import { reportForgedMarkers } from '../verify-markers.ts'
 import { executeActions } from './execute.ts'
@@ -64,6 +65,8 @@ export interface RegionRunOptions {
   readonly onlyGroups?: readonly string[]
   /** With fan-out: defer a region with more managed groups than this, in chunks of this size. */
   readonly splitAbove?: number
+  /** Only this lane's groups (core/region/lanes.ts): lanes of a region may run at once. */
+  readonly lane?: RegionLane
   /** See PlanInput.maxPoolShare; the benchmark's AutoSpotting policy sets 1. */
   readonly maxPoolShare?: number
   /**
@@ -92,10 +95,10 @@ const executeRegion = async (
 ): Promise<GroupResult[]> => {
   const { cloud, config } = options
   const waves = plans.map((plan) => executionWaves(plan.actions))
+  // The region's lanes may run at once: each takes its share of the region's concurrency.
+  const concurrency = laneShare(GROUP_CONCURRENCY, options.lane?.count ?? 1)
   const executeWave = (wave: 'settling' | 'starting') =>
-    mapWithConcurrency(waves, GROUP_CONCURRENCY, (actions) =>
-      executeActions(cloud, actions[wave], config.dryRun),
-    )
+    mapWithConcurrency(waves, concurrency, (actions) => executeActions(cloud, actions[wave], config.dryRun))
   const settled = await executeWave('settling')
   const started = await executeWave('starting')
   const productDescriptions = new Map(snapshot.groups.map((g) => [g.group.name, g.productDescription]))
@@ -145,6 +148,7 @@ export const runRegion = async (options: RegionRunOptions): Promise<RegionResult
   const observed = await observeRegion(cloud, config, now, {
     onlyGroups: named.length > 0 ? new Set(named) : undefined,
     splitAbove: options.splitAbove,
+    lane: options.lane,
   })
   const strayOptions = { log, metrics: options.metrics, dryRun: config.dryRun, now }
   const killSwitch = options.killSwitch ?? 'off'

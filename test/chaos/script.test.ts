@@ -10,6 +10,7 @@ import { scenarioOf } from '../../tools/chaos/case.ts'
 import { chaosFaults, chaosPrepare } from '../../tools/chaos/script.ts'
 import type { FaultHooks } from '../../tools/sim/faults.ts'
 import { SIM_ACCOUNT } from '../../tools/sim/marker-key.ts'
+import { SPOTSWAP_POLICY } from '../../tools/sim/policy.ts'
 import { groupArn } from '../../tools/sim/sdk/shapes.ts'
 import { simulate } from '../../tools/sim/simulate.ts'
 import type { World } from '../../tools/sim/world.ts'
@@ -36,6 +37,8 @@ describe('chaos script', () => {
     })
     const { seen, hooks, bind } = recordRequests()
     await simulate(scenarioOf(chaos), {
+      // One lane: both runs go through the same message group (lanes.test.ts has runs of two lanes).
+      policy: { ...SPOTSWAP_POLICY, lanes: 1 },
       faults: hooks,
       prepare: (world, invocations) => {
         bind(world)

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { TAG_INTERRUPTION_WARNED, TAG_REPLACING_INSTANCE } from '../../lambdas/core/constants.ts'
+import {
+  REGION_LANES,
+  TAG_INTERRUPTION_WARNED,
+  TAG_REPLACING_INSTANCE,
+} from '../../lambdas/core/constants.ts'
 import { groupRunRequestEvent } from '../../lambdas/core/events/definitions.ts'
 import { silentLog } from '../../lambdas/core/log.ts'
+import { laneMessageGroupId, laneOf } from '../../lambdas/core/region/lanes.ts'
 import type { SpotPrice } from '../../lambdas/core/types.ts'
 import { embeddedOnDemandPrices } from '../../lambdas/data/on-demand-prices.ts'
 import { createHandler } from '../../lambdas/replacer/create-handler.ts'
@@ -77,12 +82,17 @@ describe('replacer runs requested for a member replaced ahead of its interruptio
     const summary = await replacer.run(viaSqs('m-1', request('1767225600000-45s')))
     expect(cloud.mutations).toEqual([])
     expect(summary.enqueued).toEqual(['us-east-1/web'])
+    const lane = laneOf('web', REGION_LANES)
     expect(replacer.enqueued).toEqual([
-      expect.objectContaining({ groupId: 'us-east-1', deduplicationId: 'm-1-us-east-1-web' }),
+      expect.objectContaining({
+        groupId: laneMessageGroupId('us-east-1', lane),
+        deduplicationId: 'm-1-us-east-1-web',
+      }),
     ])
     expect(JSON.parse(replacer.enqueued[0]?.body ?? '{}').detail).toEqual({
       region: 'us-east-1',
       groups: ['web'],
+      lane,
     })
   })
 

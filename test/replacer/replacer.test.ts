@@ -1,14 +1,20 @@
 import { describe, expect, it } from 'vitest'
 import {
   FANOUT_VISIBILITY_SECONDS,
+  REGION_LANES,
   TAG_JOINED_GROUP,
   TAG_LAUNCH_TEMPLATE_ID,
   TAG_REPLACEMENT_ATTEMPT,
   TAG_SWAP,
   TAG_SWAP_ID,
 } from '../../lambdas/core/constants.ts'
+import { allLanes, laneMessageGroupId, laneOf } from '../../lambdas/core/region/lanes.ts'
 import { awsError, FakeCloud } from '../fakes/fake-cloud.ts'
 import { actionsOf, cloudWithFleet, harness, START, spotShare, strayOf } from './support.ts'
+
+/** Every lane's message group of each region, in the order the scheduled invocation sends them. */
+const laneGroupIds = (...regions: string[]) =>
+  regions.flatMap((region) => allLanes(REGION_LANES).map(({ index }) => laneMessageGroupId(region, index)))
 
 describe('replacer', () => {
   it('converges a full 3-instance group to spot over a few runs with desired and MaxSize unchanged and no orphans', async () => {
@@ -193,7 +199,7 @@ describe('replacer', () => {
     expect(regionMetrics?.values).toContainEqual(expect.objectContaining({ name: 'ConfigErrors', value: 1 }))
   })
 
-  it('enqueues one message per region instead of working when FANOUT_QUEUE_URL is set', async () => {
+  it('enqueues one message per lane of each region instead of working when FANOUT_QUEUE_URL is set', async () => {
     const east = cloudWithFleet(1)
     const west = new FakeCloud('us-west-2')
     const h = harness(
@@ -202,7 +208,7 @@ describe('replacer', () => {
     )
     const summary = await h.run()
     expect(summary.enqueued).toEqual(['us-east-1', 'us-west-2'])
-    expect(h.recorded.enqueued.map((m) => m.groupId)).toEqual(['us-east-1', 'us-west-2'])
+    expect(h.recorded.enqueued.map((m) => m.groupId)).toEqual(laneGroupIds('us-east-1', 'us-west-2'))
     expect(east.calls).toEqual([])
   })
 
@@ -214,7 +220,12 @@ describe('replacer', () => {
     const record = (region: string, messageId: string) => ({
       eventSource: 'aws:sqs',
       messageId,
-      body: JSON.stringify({ source: 'spotswap', 'detail-type': 'Region Work', region, detail: { region } }),
+      body: JSON.stringify({
+        source: 'spotswap',
+        'detail-type': 'Region Work',
+        region,
+        detail: { region, lane: laneOf('web', REGION_LANES) },
+      }),
     })
     const summary = await h.run({ Records: [record('us-east-1', 'm1'), record('us-west-2', 'm2')] })
     // A message handed back would hold the region's FIFO message group for its visibility timeout.
@@ -427,11 +438,15 @@ describe('replacer', () => {
     }
     await h.run(event)
     expect(cloud.calls).toEqual([])
+    const lane = laneOf('web app', REGION_LANES)
     expect(h.recorded.enqueued).toEqual([
-      expect.objectContaining({ groupId: 'us-east-1', deduplicationId: 'us-east-1-web_app-e-1' }),
+      expect.objectContaining({
+        groupId: laneMessageGroupId('us-east-1', lane),
+        deduplicationId: 'us-east-1-web_app-e-1',
+      }),
     ])
     const body = JSON.parse(h.recorded.enqueued[0]?.body ?? '{}')
-    expect(body.detail).toEqual({ region: 'us-east-1', groups: ['web app'] })
+    expect(body.detail).toEqual({ region: 'us-east-1', groups: ['web app'], lane })
   })
 
   it('processes a queued single-group message for that group only', async () => {
@@ -442,7 +457,7 @@ describe('replacer', () => {
       source: 'spotswap',
       'detail-type': 'Region Work',
       region: 'us-east-1',
-      detail: { region: 'us-east-1', groups: ['api'] },
+      detail: { region: 'us-east-1', groups: ['api'], lane: laneOf('api', REGION_LANES) },
     })
     const summary = await harness({ 'us-east-1': cloud }).run({
       Records: [{ eventSource: 'aws:sqs', messageId: 'm1', body }],
@@ -546,9 +561,13 @@ describe('replacer', () => {
     })
   })
 
-  it('hands a region with more groups than one invocation should take to queued chunks', async () => {
+  it('hands a lane with more groups than one invocation should take to queued chunks of that lane', async () => {
     const cloud = cloudWithFleet(0)
-    for (let g = 0; g < 450; g++) cloud.addGroup(`g${String(g).padStart(3, '0')}`, { maxSize: 2 })
+    const names = Array.from({ length: 4000 }, (_, g) => `g${String(g).padStart(4, '0')}`)
+    // 450 groups of lane 0 (the lane of a message that names none) and a few of other lanes.
+    const lane0 = names.filter((name) => laneOf(name, REGION_LANES) === 0).slice(0, 450)
+    const others = names.filter((name) => laneOf(name, REGION_LANES) !== 0).slice(0, 5)
+    for (const name of [...lane0, ...others]) cloud.addGroup(name, { maxSize: 2 })
     const stray = strayOf(cloud)
     const h = harness({ 'us-east-1': cloud }, { FANOUT_QUEUE_URL: 'https://sqs/q.fifo' })
     const work = {
@@ -573,8 +592,10 @@ describe('replacer', () => {
       'terminateInstances',
     ])
     const chunks = h.recorded.enqueued.map((m) => JSON.parse(m.body).detail.groups as string[])
-    expect(chunks.map((c) => c.length)).toEqual([200, 200, 51])
-    expect(h.recorded.enqueued.every((m) => m.groupId === 'us-east-1')).toBe(true)
+    expect(chunks.map((c) => c.length)).toEqual([200, 200, 50])
+    expect(chunks.flat().every((name) => laneOf(name, REGION_LANES) === 0)).toBe(true)
+    expect(h.recorded.enqueued.every((m) => m.groupId === laneMessageGroupId('us-east-1', 0))).toBe(true)
+    expect(h.recorded.enqueued.every((m) => JSON.parse(m.body).detail.lane === 0)).toBe(true)
 
     // A chunk is processed as it is, never split again.
     cloud.calls.length = 0
@@ -680,25 +701,31 @@ describe('the replacer on Lambda', () => {
     )
     const summary = await h.run()
     expect(summary.ok).toBe(true)
-    expect(h.recorded.enqueued.map((m) => m.groupId)).toEqual(['us-east-1'])
+    expect(h.recorded.enqueued.map((m) => m.groupId)).toEqual(laneGroupIds('us-east-1'))
   })
 
   describe('a region run from the fan-out queue', () => {
     const onLambda = { AWS_LAMBDA_FUNCTION_NAME: 'spotswap-replacer', FANOUT_QUEUE_URL: 'https://sqs/q.fifo' }
+    const lane = laneOf('web', REGION_LANES)
     const work = {
       source: 'spotswap',
       'detail-type': 'Region Work',
       region: 'us-east-1',
-      detail: { region: 'us-east-1' },
+      detail: { region: 'us-east-1', lane },
     }
     /** A fan-out record as Lambda's SQS poller delivers it, SQS's receipt attributes as strings. */
     const delivered = (attributes: Record<string, string>) => ({
       Records: [{ eventSource: 'aws:sqs', messageId: 'm1', body: JSON.stringify(work), attributes }],
     })
-    const receivedSecondsAgo = (seconds: number, count = 1) =>
+    const receivedSecondsAgo = (
+      seconds: number,
+      count = 1,
+      messageGroupId = laneMessageGroupId('us-east-1', lane),
+    ) =>
       delivered({
         ApproximateFirstReceiveTimestamp: String(START.getTime() - seconds * 1000),
         ApproximateReceiveCount: String(count),
+        MessageGroupId: messageGroupId,
       })
     /** Lambda's context: the whole three-minute timeout left, as at the start of an invocation. */
     const context = { getRemainingTimeInMillis: () => 180_000 }

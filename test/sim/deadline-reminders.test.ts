@@ -10,6 +10,7 @@ import type { Log } from '../../lambdas/core/log.ts'
 import { Priority } from '../../tools/sim/clock.ts'
 import { FANOUT_VISIBILITY_SECONDS, INTERRUPTION_NOTICE_SECONDS } from '../../tools/sim/constants.ts'
 import type { FaultHooks } from '../../tools/sim/faults.ts'
+import { SPOTSWAP_POLICY } from '../../tools/sim/policy.ts'
 import { simulateRun } from '../../tools/sim/simulate.ts'
 import type { World } from '../../tools/sim/world.ts'
 import { group, parse, rawScenario, START_MS } from './support.ts'
@@ -53,6 +54,8 @@ describe('deadline reminders', () => {
     let doomed: string | undefined
     let leftAtMs: number | undefined
     const run = await simulateRun(scenario, {
+      // One lane: the crash holds the group's runs whichever request it hits.
+      policy: { ...SPOTSWAP_POLICY, lanes: 1 },
       faults: crash.hooks,
       log,
       prepare: (world) => {

@@ -4,6 +4,7 @@
  * replaced here by a recorder, so the test shows the simulator's side whatever the engine plans.
  */
 import { describe, expect, it, vi } from 'vitest'
+import { REGION_LANES } from '../../lambdas/core/constants.ts'
 import type { RegionRunOptions } from '../../lambdas/replacer/run-region.ts'
 
 const runs: { readonly atMs: number; readonly options: RegionRunOptions }[] = []
@@ -38,8 +39,10 @@ describe('runs a replacer run requests', () => {
     const requested = runs.find((r) => r.options.onlyGroup === 'web')
     expect(requested?.atMs).toBeGreaterThanOrEqual((first?.atMs ?? 0) + 45_000)
     expect(requested?.atMs).toBeLessThan(START_MS + 5 * 60_000)
-    // The scheduled runs at 18:00, 18:05 and 18:10, and the one requested.
-    expect(runs.map((r) => r.options.onlyGroup ?? 'region')).toEqual(['region', 'web', 'region', 'region'])
+    // The scheduled runs at 18:00, 18:05 and 18:10, one per lane, and the one requested, in web's lane.
+    const tick = Array.from({ length: REGION_LANES }, () => 'region')
+    expect(runs.map((r) => r.options.onlyGroup ?? 'region')).toEqual([...tick, 'web', ...tick, ...tick])
+    expect(runs.slice(0, REGION_LANES).map((r) => r.options.lane?.index)).toEqual(tick.map((_, i) => i))
   })
 
   it('are not offered when the policy runs no replacer of its own', async () => {
@@ -54,7 +57,7 @@ describe('runs a replacer run requests', () => {
       },
     })
     await invocations?.runReplacer('us-east-1')
-    expect(runs).toHaveLength(1)
+    expect(runs).toHaveLength(REGION_LANES)
     expect(runs[0]?.options.requestRun).toBeUndefined()
   })
 })

@@ -4,9 +4,10 @@
  * runs against the simulator, with recording telemetry in place of Powertools.
  */
 import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
-import { FANOUT_GROUPS_PER_REGION_MESSAGE } from '../../lambdas/core/constants.ts'
+import { FANOUT_GROUPS_PER_REGION_MESSAGE, REGION_LANES } from '../../lambdas/core/constants.ts'
 import { type Log, type MetricsSink, silentLog } from '../../lambdas/core/log.ts'
 import { METRIC_NAMESPACE, METRIC_SERVICE } from '../../lambdas/core/metric-names.ts'
+import { allLanes } from '../../lambdas/core/region/lanes.ts'
 import { runRegion } from '../../lambdas/replacer/run-region.ts'
 import { embeddedTrace } from '../data/capacity-traces.ts'
 import { embeddedCatalog } from '../data/catalog.ts'
@@ -88,27 +89,31 @@ export const measureRun = async (shape: CostShape): Promise<RunMeasurement> => {
   let spotInstances = 0
   let chunks = 0
   let session = 0
-  for (const region of world.regions.keys()) {
-    const result = await runRegion({
-      cloud: simCloud(
-        world,
-        region,
-        { id: ++session, actor: 'replacer', region, crashed: false, failedCalls: 0 },
-        silentLog,
-      ),
-      config,
-      now: world.clock.nowDate(),
-      log: recordingLog(bytes),
-      metrics: recordingMetrics(metrics, bytes),
-    })
-    chunks += Math.max(0, Math.ceil(result.groups.length / FANOUT_GROUPS_PER_REGION_MESSAGE) - 1)
-    for (const { plan } of result.groups) {
-      hourlySavingsUsd += plan.figures.hourlySavingsUsd
-      spotInstances += plan.figures.spot
+  // As deployed: each region's run is one invocation per lane (core/region/lanes.ts).
+  const lanes = allLanes(REGION_LANES)
+  for (const region of world.regions.keys())
+    for (const lane of lanes) {
+      const result = await runRegion({
+        cloud: simCloud(
+          world,
+          region,
+          { id: ++session, actor: 'replacer', region, crashed: false, failedCalls: 0 },
+          silentLog,
+        ),
+        config,
+        now: world.clock.nowDate(),
+        log: recordingLog(bytes),
+        metrics: recordingMetrics(metrics, bytes),
+        lane,
+      })
+      chunks += Math.max(0, Math.ceil(result.groups.length / FANOUT_GROUPS_PER_REGION_MESSAGE) - 1)
+      for (const { plan } of result.groups) {
+        hourlySavingsUsd += plan.figures.hourlySavingsUsd
+        spotInstances += plan.figures.spot
+      }
     }
-  }
   const apiCalls = [...world.counter.total.values()].reduce((a, b) => a + b, 0) - callsBefore
-  const fanoutMessages = shape.regions + chunks
+  const fanoutMessages = shape.regions * lanes.length + chunks
   return {
     regions: shape.regions,
     groups: shape.regions * shape.groupsPerRegion,

@@ -63,7 +63,7 @@ export interface RunMeasurement {
   readonly regions: number
   readonly groups: number
   readonly spotInstances: number
-  /** Replacer invocations of one scheduled run: the tick plus one per region or chunk of groups. */
+  /** Replacer invocations of one scheduled run: the tick plus one per lane of each region or chunk of groups. */
   readonly invocations: number
   readonly apiCalls: number
   /** Distinct metrics (name and dimensions) the run emitted: each is billed for every hour it is emitted. */

@@ -48,8 +48,9 @@ export interface ChaosFaults {
  * A second replacer run of a region asked for while the first is in flight, as a launch event or a run
  * request can arrive during a scheduled run: the first (the whole region) starts at `atMs`, the second
  * (the whole region, or one group) is sent `delayMs` of simulated time later (or when the first ends, if
- * sooner). The region's FIFO message group delivers it once the first is done: runs of a region never
- * overlap (a crashed run is delivered again after the visibility timeout, see sim/fanout-queue.ts).
+ * sooner). Its lane's FIFO message group delivers it once that lane's first run is done: runs of a lane
+ * never overlap, runs of other lanes go beside it (a crashed run is delivered again after the visibility
+ * timeout, see sim/fanout-queue.ts).
  */
 export interface QueuedRuns {
   readonly atMs: number

@@ -73,7 +73,7 @@ export const chaosFaults = (chaos: ChaosCase, now: () => number, startMs: number
 
 /**
  * Sends the second run `delayMs` of simulated time into the first (or when the first ends, if sooner);
- * the region's message group holds it until the first is done.
+ * its lane's message group holds it until that lane's first run is done.
  */
 const queueBehind = (world: World, invocations: Invocations, run: QueuedRuns): Promise<unknown> => {
   let firstDone = false

@@ -51,8 +51,8 @@ export const INITIAL_INSTANCE_AGE_HOURS = 24
 
 /**
  * The fan-out queue's visibility timeout (lib/sizing.ts FANOUT_VISIBILITY_TIMEOUT, one replacer timeout
- * and half a minute): a region run that crashed is delivered again this long after it was received, and its
- * region's FIFO message group holds every later run until then.
+ * and half a minute): a run that crashed is delivered again this long after it was received, and its lane's
+ * FIFO message group holds every later run of the lane until then.
  */
 export { FANOUT_VISIBILITY_SECONDS } from '../../lambdas/core/constants.ts'
 

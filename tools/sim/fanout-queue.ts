@@ -1,8 +1,10 @@
 /**
- * The replacer's FIFO fan-out queue as the simulator delivers it: one message group per region
- * (MessageGroupId = region), so two replacer runs of a region never overlap. Scheduled ticks, launch
- * events and run requests all become messages of the region's group; one sent while another is in flight
- * waits and is delivered once the group is free, in order.
+ * The replacer's FIFO fan-out queue as the simulator delivers it: one message group per lane of a region
+ * (core/region/lanes.ts), so two replacer runs of a lane never overlap, while different lanes' runs go
+ * side by side, as Lambda processes different message groups at once
+ * (https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-scaling.html). Scheduled ticks (one message
+ * per lane), launch events and run requests (to the group's lane) become messages of a lane's group; one
+ * sent while another is in flight waits and is delivered once the group is free, in order.
  *
  * A run that crashed (a failed region run is not handed back: lambdas/replacer/create-handler.ts) keeps its
  * message: SQS delivers it again once the visibility timeout after its receipt is over, and FIFO holds
@@ -29,7 +31,7 @@ interface Message {
   firstReceivedMs?: number
 }
 
-/** One region's message group. */
+/** One lane's message group. */
 export class RegionMessageGroup {
   private readonly waiting: Message[] = []
   /** A message is in flight: being run, or invisible until its redelivery. */

@@ -3,6 +3,7 @@
  * snapshots of a region they compare before and after a step, and what they remember between steps.
  */
 import type { GlobalConfig } from '../../lambdas/core/config/config.ts'
+import { doesRegionWork, inLane, type RegionLane } from '../../lambdas/core/region/lanes.ts'
 import { brokenMembers } from './broken-members.ts'
 import type { Session } from './faults.ts'
 import { effectiveConfig, type GroupState, groupState } from './group-state.ts'
@@ -103,6 +104,18 @@ export interface StepRun {
   readonly startedMs: number
   /** A replacer run for one group (an Auto Scaling launch event); undefined for a whole-region run. */
   readonly onlyGroup: string | undefined
+  /** The lane a replacer run covers (core/region/lanes.ts); undefined for every lane. */
+  readonly lane?: RegionLane | undefined
+}
+
+/**
+ * Whether a run is answerable for a group: its own group, or a group of its lane. Strays (launches for a
+ * group gone or unmanaged) are the region's own work, lane 0's.
+ */
+export const runCovers = (run: StepRun, group: string, stray = false): boolean => {
+  if (run.onlyGroup !== undefined) return run.onlyGroup === group
+  if (run.lane === undefined) return true
+  return stray ? doesRegionWork(run.lane) : inLane(group, run.lane)
 }
 
 export interface StepContext {

@@ -39,7 +39,14 @@
 import type { Session } from './faults.ts'
 import { checkForgedMarkers } from './forged-marker-invariant.ts'
 import type { GroupState } from './group-state.ts'
-import type { RegionSnapshot, SizeLedger, StepContext, StepRun, Violation } from './invariant-ledger.ts'
+import {
+  type RegionSnapshot,
+  runCovers,
+  type SizeLedger,
+  type StepContext,
+  type StepRun,
+  type Violation,
+} from './invariant-ledger.ts'
 import { checkLaunchBound } from './launch-bound-invariant.ts'
 import { checkNeverServed } from './never-served-invariant.ts'
 import type { GroupSizes, SimRegion } from './state.ts'
@@ -233,8 +240,7 @@ export const checkStep = (
     ...checkInvocation(ctx.region, merged, before, after, at, ctx.ledger.sizes, {
       startedMs: Math.min(...runs.map((r) => r.startedMs)),
       excuseRebalanced: handlerActed,
-      replacerCovered: (group) =>
-        runs.some((r) => r.session.actor === 'replacer' && (r.onlyGroup ?? group) === group),
+      replacerCovered: (group) => runs.some((r) => r.session.actor === 'replacer' && runCovers(r, group)),
     }),
     ...checkWrites(ctx, writes.flat(), at),
     ...checkLaunchBound(ctx, at),

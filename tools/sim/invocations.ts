@@ -3,9 +3,9 @@
  * interruption handler (createHandler, unchanged), each invocation a session of its own against a
  * the real AWS adapter over simulated SDK clients (cloud.ts). Around each, the invariants are checked.
  *
- * Replacer runs go through the region's message group of the FIFO fan-out queue (fanout-queue.ts), as
- * deployed: they never overlap on a region, and a crashed run is delivered again after the visibility
- * timeout (one function timeout and half a minute). The interruption handler is another Lambda and may run beside a replacer run
+ * Replacer runs go through their lane's message group of the FIFO fan-out queue (fanout-queue.ts), as
+ * deployed: runs of one lane never overlap, runs of a region's lanes may, and a crashed run is delivered
+ * again after the visibility timeout (one function timeout and half a minute). The interruption handler is another Lambda and may run beside a replacer run
  * (the invariants are then checked around both together); a failed or crashed handler invocation is
  * retried as Lambda retries asynchronous invocations, a deadline reminder as its queue redelivers it.
  */
@@ -15,6 +15,7 @@ import { isRegionCovered } from '../../lambdas/core/config/managed.ts'
 import {
   FANOUT_CLOCK_SKEW_MS,
   FANOUT_VISIBILITY_SECONDS,
+  REGION_LANES,
   REPLACER_TIMEOUT_SECONDS,
 } from '../../lambdas/core/constants.ts'
 import { interruptionDeadlineEvent } from '../../lambdas/core/events/definitions.ts'
@@ -22,6 +23,7 @@ import type { Log, MetricsSink } from '../../lambdas/core/log.ts'
 import type { GroupPlan } from '../../lambdas/core/plan/actions.ts'
 import type { CloudPort } from '../../lambdas/core/port.ts'
 import { type FanoutDelivery, judgeDelivery } from '../../lambdas/core/region/delivery-window.ts'
+import { allLanes, laneMessageGroupId, laneOf, type RegionLane } from '../../lambdas/core/region/lanes.ts'
 import { createHandler } from '../../lambdas/interruption/create-handler.ts'
 import { ReasonMemory } from '../../lambdas/replacer/reasons.ts'
 import { runRegion } from '../../lambdas/replacer/run-region.ts'
@@ -103,8 +105,8 @@ export class Invocations {
   private readonly ledger = new InvariantLedger()
   private readonly open = new Map<string, OpenStep>()
   private readonly fanout = new Map<string, RegionMessageGroup>()
-  /** Regions whose last replacer run failed or crashed (a request AWS refused, or the Lambda died). */
-  private readonly failing = new Set<string>()
+  /** Lanes whose last replacer run failed or crashed (a request AWS refused, or the Lambda died), with their region. */
+  private readonly failing = new Map<string, string>()
   /** One replacer container for the whole simulation: reasons are logged when they change. */
   private readonly reasons = new ReasonMemory()
 
@@ -120,7 +122,7 @@ export class Invocations {
    */
   private async invoke(
     session: Session,
-    onlyGroup: string | undefined,
+    scope: { readonly onlyGroup: string | undefined; readonly lane?: RegionLane },
     body: (cloud: CloudPort) => Promise<void>,
   ): Promise<void> {
     const { world, config } = this.ctx
@@ -130,7 +132,7 @@ export class Invocations {
       step = { before: snapshotRegion(config, region, this.ledger.rebalanced), runs: [], inFlight: 0 }
       this.open.set(session.region, step)
     }
-    step.runs.push({ session, startedMs: world.clock.now, onlyGroup })
+    step.runs.push({ session, startedMs: world.clock.now, ...scope })
     step.inFlight++
     try {
       await body(simCloud(world, session.region, session, this.ctx.log))
@@ -147,25 +149,33 @@ export class Invocations {
     }
   }
 
-  /** The regions whose last replacer run failed or crashed: their plans are not all carried out. */
+  /** The regions with a lane whose last replacer run failed or crashed: their plans are not all carried out. */
   failingRegions(): ReadonlySet<string> {
-    return this.failing
+    return new Set(this.failing.values())
   }
 
   /**
-   * Sends a replacer run of the region (or of one group) to the region's FIFO message group: it starts at
-   * once if no run of the region is in flight, else once the runs before it are done. Resolves when the
-   * message group has nothing more to deliver now.
+   * Sends a replacer run of the region to each of its lanes' FIFO message groups (or of one group, to its
+   * lane's), as the scheduled invocation does: each starts at once if no run of its lane is in flight,
+   * else once the runs before it are done; the lanes' runs go side by side. Resolves when the message
+   * groups have nothing more to deliver now.
    */
-  runReplacer(region: string, onlyGroup?: string): Promise<void> {
-    let group = this.fanout.get(region)
+  async runReplacer(region: string, onlyGroup?: string): Promise<void> {
+    const count = this.ctx.policy.lanes ?? REGION_LANES
+    const lanes = onlyGroup === undefined ? allLanes(count) : [{ index: laneOf(onlyGroup, count), count }]
+    await Promise.all(lanes.map((lane) => this.messageGroup(region, lane).send({ onlyGroup })))
+  }
+
+  private messageGroup(region: string, lane: RegionLane): RegionMessageGroup {
+    const id = laneMessageGroupId(region, lane.index)
+    let group = this.fanout.get(id)
     if (group === undefined) {
       group = new RegionMessageGroup(this.ctx.world.clock, (work, delivery) =>
-        this.replacerRun(region, work.onlyGroup, delivery),
+        this.replacerRun(region, lane, work.onlyGroup, delivery),
       )
-      this.fanout.set(region, group)
+      this.fanout.set(id, group)
     }
-    return group.send({ onlyGroup })
+    return group
   }
 
   /**
@@ -175,6 +185,7 @@ export class Invocations {
    */
   private async replacerRun(
     region: string,
+    lane: RegionLane,
     onlyGroup: string | undefined,
     delivery: FanoutDelivery,
   ): Promise<RunOutcome> {
@@ -192,7 +203,7 @@ export class Invocations {
     const session = this.session('replacer', region)
     this.stats.replacerRuns++
     let outcome: RunOutcome = 'done'
-    await this.invoke(session, onlyGroup, async (cloud) => {
+    await this.invoke(session, { onlyGroup, lane }, async (cloud) => {
       try {
         const result = await runRegion({
           cloud,
@@ -201,6 +212,7 @@ export class Invocations {
           log: this.ctx.log,
           metrics: this.ctx.metrics,
           reasons: this.reasons,
+          lane,
           ...(onlyGroup === undefined ? {} : { onlyGroup }),
           ...(this.ctx.policy.maxPoolShare === undefined
             ? {}
@@ -221,8 +233,9 @@ export class Invocations {
         if (!session.crashed) this.ctx.log.error('region run failed', { region, error: String(error) })
       }
       // A crashed invocation never answers: SQS delivers its message again after the visibility timeout.
-      if (session.crashed || session.failedCalls > 0) this.failing.add(region)
-      else this.failing.delete(region)
+      const laneId = laneMessageGroupId(region, lane.index)
+      if (session.crashed || session.failedCalls > 0) this.failing.set(laneId, region)
+      else this.failing.delete(laneId)
       if (session.crashed) outcome = 'redeliver'
       if (session.crashed) this.stats.crashedRuns++
       else if (session.failedCalls > 0) this.stats.failedRuns++
@@ -303,7 +316,7 @@ export class Invocations {
     const session = this.session('interruption', region)
     this.stats.handlerInvocations++
     let failed = false
-    await this.invoke(session, undefined, async (cloud) => {
+    await this.invoke(session, { onlyGroup: undefined }, async (cloud) => {
       const handle = createHandler({
         env,
         cloudFor: () => cloud,

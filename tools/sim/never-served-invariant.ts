@@ -20,7 +20,13 @@
 import { isManaged } from '../../lambdas/core/config/managed.ts'
 import { GRACE_SLACK_SECONDS, ORPHAN_SCHEDULE_PERIODS } from '../../lambdas/core/constants.ts'
 import type { Session } from './faults.ts'
-import type { InvariantLedger, StepContext, StepRun, Violation } from './invariant-ledger.ts'
+import {
+  type InvariantLedger,
+  runCovers,
+  type StepContext,
+  type StepRun,
+  type Violation,
+} from './invariant-ledger.ts'
 import { isServing } from './load-balancers.ts'
 import { isActiveMember, type SimRegion } from './state.ts'
 import { pairAllowanceMs } from './swap-allowance.ts'
@@ -67,7 +73,7 @@ export const checkNeverServed = (
     ((ORPHAN_SCHEDULE_PERIODS - 1) * ctx.config.scheduleMinutes * 60 + GRACE_SLACK_SECONDS) * 1000
   for (const group of ctx.region.groups.values()) {
     const judged = runs.some(
-      (r) => r.session.actor === 'replacer' && (r.onlyGroup ?? group.name) === group.name && clean(r.session),
+      (r) => r.session.actor === 'replacer' && runCovers(r, group.name) && clean(r.session),
     )
     if (!judged || !isManaged(group.tags, ctx.config)) continue
     for (const [id, member] of group.members) {

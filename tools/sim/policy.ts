@@ -28,6 +28,8 @@ export interface SimPolicy {
   readonly runRequests?: 'all' | 'swaps'
   /** The planner's pool cap (see PlanInput.maxPoolShare); undefined = the engine's default. */
   readonly maxPoolShare?: number
+  /** Lanes per region (core/region/lanes.ts); undefined = the deployment's REGION_LANES. */
+  readonly lanes?: number
   /**
    * Auto Scaling runs every managed group as a MixedInstancesPolicy group with this distribution from the
    * start (mixed-instances-group.ts); spotswap's Lambdas should then be off.
@@ -75,6 +77,8 @@ export const AUTOSPOTTING_POLICY: SimPolicy = {
   interruptionHandler: true,
   runRequests: 'swaps',
   maxPoolShare: 1,
+  // One pass over each region, as AutoSpotting's single invocation makes: a crash holds all its groups.
+  lanes: 1,
 }
 
 const autoScalingOnly = { env: {}, replacer: false, launchEvents: false, interruptionHandler: false }

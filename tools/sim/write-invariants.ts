@@ -8,7 +8,13 @@ import { isManaged } from '../../lambdas/core/config/managed.ts'
 import { ORPHAN_SCHEDULE_PERIODS } from '../../lambdas/core/constants.ts'
 import { GROUP_NAME_TAG } from './asg-members.ts'
 import { effectiveConfig } from './group-state.ts'
-import type { RegionSnapshot, StepContext, StepRun, Violation } from './invariant-ledger.ts'
+import {
+  type RegionSnapshot,
+  runCovers,
+  type StepContext,
+  type StepRun,
+  type Violation,
+} from './invariant-ledger.ts'
 import { isUnverifiableLaunch } from './launch-bound-invariant.ts'
 import { isRunningOrPending, type SimRegion } from './state.ts'
 import type { WriteRecord } from './touches.ts'
@@ -122,6 +128,9 @@ export const checkOrphans = (
     // One spotswap cannot verify is never attached nor terminated by design; launches-beyond-budget bounds them.
     if (isUnverifiableLaunch(region, instance)) continue
     const group = region.groups.get(instance.costGroup ?? '')
+    // A lane's run answers for its lane's groups; launches for a group gone or unmanaged are lane 0's.
+    const stray = group === undefined || before.states.get(group.name)?.managed !== true
+    if (!runCovers(run, instance.costGroup ?? '', stray)) continue
     const ageSeconds = (run.startedMs - instance.launchMs) / 1000
     let limitSeconds = 0
     if (group !== undefined && before.states.get(group.name)?.managed === true) {

@@ -1,7 +1,7 @@
 /**
  * An open swap, one run further: what the run observes is matched to the rows of core/swap/transitions.ts
- * and each row becomes actions. A run never overlaps another replacer run on its region (all go through
- * the region's FIFO queue), so whatever it finds was left by a run that is over; the writers that remain
+ * and each row becomes actions. A run never overlaps another replacer run of its group (all go through
+ * the group's lane of the FIFO queue, core/region/lanes.ts), so whatever it finds was left by a run that is over; the writers that remain
  * are the interruption handler (which announces its own steps in the record), people and Auto Scaling
  * (whose changes of desired capacity break the record's arithmetic or show in the scaling activities).
  */

@@ -1,0 +1,94 @@
+/**
+ * The simulator's fan-out queue with lanes, as SQS FIFO and Lambda deliver it: each lane is a message
+ * group, so a lane's runs come one at a time and in order while different lanes run side by side, and a
+ * crashed run holds only its own lane for the visibility timeout
+ * (https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-scaling.html). runRegion is replaced by a
+ * recorder that makes two requests, so the test shows the queue's side whatever the engine plans.
+ */
+import { describe, expect, it, vi } from 'vitest'
+import { REGION_LANES } from '../../lambdas/core/constants.ts'
+import { laneOf } from '../../lambdas/core/region/lanes.ts'
+import type { RegionRunOptions } from '../../lambdas/replacer/run-region.ts'
+
+interface Recorded {
+  readonly lane: number | undefined
+  readonly onlyGroup: string | undefined
+  readonly fromMs: number
+  toMs?: number
+}
+const runs: Recorded[] = []
+let clockNow: () => number = () => 0
+
+vi.mock('../../lambdas/replacer/run-region.ts', () => ({
+  runRegion: async (options: RegionRunOptions) => {
+    const run: Recorded = { lane: options.lane?.index, onlyGroup: options.onlyGroup, fromMs: clockNow() }
+    runs.push(run)
+    // Two requests, each a step of simulated time; lane 3's first run dies at its second (faults below).
+    await options.cloud.describeGroups({ tagKey: undefined, tagValues: [] })
+    if (options.lane?.index === 3) await options.cloud.describeInstanceTypes()
+    else await options.cloud.describeGroups({ tagKey: undefined, tagValues: [] })
+    run.toMs = clockNow()
+    return { groups: [] }
+  },
+}))
+
+const { SPOTSWAP_POLICY } = await import('../../tools/sim/policy.ts')
+const { simulateRun } = await import('../../tools/sim/simulate.ts')
+const { FANOUT_VISIBILITY_SECONDS } = await import('../../tools/sim/constants.ts')
+const { Priority } = await import('../../tools/sim/clock.ts')
+const { group, parse, rawScenario, START_MS } = await import('./support.ts')
+
+/** web is in lane 1, batch in lane 3 (of eight); one tick, under five minutes. */
+const scenario = parse(rawScenario([group('web'), group('batch')], { durationHours: 0.08 }))
+
+describe('lanes of a region in the simulated fan-out queue', () => {
+  it('run side by side, each lane in order, and a crash holds only its own lane', async () => {
+    runs.length = 0
+    let crashed = false
+    const run = await simulateRun(scenario, {
+      policy: { ...SPOTSWAP_POLICY, launchEvents: false, interruptionHandler: false },
+      faults: {
+        decide: ({ operation }) => {
+          if (crashed || operation !== 'ec2:DescribeInstanceTypes') return { kind: 'none' }
+          crashed = true
+          return { kind: 'crash-before' }
+        },
+      },
+      prepare: (world, invocations) => {
+        clockNow = () => world.clock.now
+        // A minute in, a run of each group: web's lane is free, batch's waits for its crashed run.
+        world.clock.schedule(START_MS + 60_000, Priority.invocation, 'web and batch', async () => {
+          await Promise.all([
+            invocations.runReplacer('us-east-1', 'web'),
+            invocations.runReplacer('us-east-1', 'batch'),
+          ])
+        })
+      },
+    })
+    expect([laneOf('web', REGION_LANES), laneOf('batch', REGION_LANES)]).toEqual([1, 3])
+    const tick = runs.filter((r) => r.fromMs === START_MS)
+    expect(tick.map((r) => r.lane)).toEqual(Array.from({ length: REGION_LANES }, (_, i) => i))
+    // Side by side: the last lane starts before the first one ends.
+    expect(tick[0]?.toMs).toBeGreaterThan(tick[REGION_LANES - 1]?.fromMs ?? Number.POSITIVE_INFINITY)
+    expect(run.invocations.crashedRuns).toBe(1)
+
+    const web = runs.find((r) => r.onlyGroup === 'web')
+    expect(web?.lane).toBe(1)
+    expect(web?.fromMs).toBe(START_MS + 60_000)
+    // batch's run waits for lane 3's crashed message, delivered again after the visibility timeout.
+    const lane3 = runs.filter((r) => r.lane === 3).map((r) => [r.onlyGroup ?? 'region', r.fromMs - START_MS])
+    expect(lane3).toEqual([
+      ['region', 0],
+      ['region', FANOUT_VISIBILITY_SECONDS * 1000],
+      ['batch', expect.any(Number)],
+    ])
+    const batch = runs.find((r) => r.onlyGroup === 'batch')
+    expect(batch?.fromMs).toBeGreaterThan(START_MS + FANOUT_VISIBILITY_SECONDS * 1000)
+    // Within a lane, never two at once.
+    for (let lane = 0; lane < REGION_LANES; lane++) {
+      const ofLane = runs.filter((r) => r.lane === lane)
+      for (let i = 1; i < ofLane.length; i++)
+        expect(ofLane[i]?.fromMs).toBeGreaterThanOrEqual(ofLane[i - 1]?.toMs ?? ofLane[i - 1]?.fromMs ?? 0)
+    }
+  })
+})
