@@ -312,6 +312,14 @@ describe('engine defects found by chaos runs', () => {
       'the run dies before the record counts a chunk (seed 13599)',
       'seed-13599-crash-before-chunk-counted.json',
     ],
+    // The run died before it raised MaxSize, every launch already named with the swap's id; the owner's
+    // lower MaxSize then made the record unbelievable and it closed, and the named launches read as
+    // attached ones taken out since: never cleaned up, their partners replaced again (seeds 41143, 13182,
+    // 14217, 41946). Fixed: each chunk is named just before its attach.
+    [
+      'the run dies before the raise and the owner lowers MaxSize (seed 41143)',
+      'seed-41143-crash-before-raise-owner-lowers-max-size.json',
+    ],
   ])('finishes a swap of more than 20 pairs when %s', async (_, file) => {
     const result = await runCase(savedCase(file))
     expect(result.error).toBeUndefined()
