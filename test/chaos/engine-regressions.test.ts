@@ -326,6 +326,15 @@ describe('engine defects found by chaos runs', () => {
     expect(kinds(result.violations)).toEqual([])
   })
 
+  // Invariant 10 (never-served; seed 40914). An Auto Scaling error storm held every run past the deadline
+  // of an attached replacement that never served; the first run after it released the pair (the owner
+  // had resized) and kept the replacement as a pair for that run, so it stayed, never serving, one run
+  // past its deadline. Fixed: a replacement released by a run's own actions is judged never-served in it.
+  it('takes out a replacement released past its deadline, never served, in the run that releases it', async () => {
+    const result = await runCase(savedCase('seed-40914-released-pair-never-served.json'))
+    expect(kinds(result.violations)).toEqual([])
+  })
+
   // Invariants 3, 6 (seed 76 shrunk): the run dies before the first AttachInstances chunk of a 21-pair
   // swap and the owner lowers MaxSize to 20 (AWS lowers desired to it). The record's `max` is now above
   // the group's, so it is refused as one that would raise MaxSize (`record-unreadable`) and closed, but its
