@@ -335,6 +335,15 @@ describe('engine defects found by chaos runs', () => {
     expect(kinds(result.violations)).toEqual([])
   })
 
+  // Invariant 1 (seeds 13917, 40580). With no swap open, a replacement past its orphan deadline was still
+  // swapped in; its never-served deadline counts from the orphan deadline, so the first run after the
+  // attach took it out without a decrement, still in its first health checks: one in service fewer than
+  // desired. Fixed: a replacement past its orphan deadline is never swapped in, only terminated.
+  it('never swaps in a replacement past its orphan deadline', async () => {
+    const result = await runCase(savedCase('seed-13917-attach-past-orphan-deadline.json'))
+    expect(kinds(result.violations)).toEqual([])
+  })
+
   // Invariants 3, 6 (seed 76 shrunk): the run dies before the first AttachInstances chunk of a 21-pair
   // swap and the owner lowers MaxSize to 20 (AWS lowers desired to it). The record's `max` is now above
   // the group's, so it is refused as one that would raise MaxSize (`record-unreadable`) and closed, but its
