@@ -81,9 +81,10 @@ const terminateSpot = async (cloud: CloudPort, action: TerminateSpotAction): Pro
 
 /**
  * Record the swap on the group first (phase `attaching`, with the original MaxSize and the raise when it
- * must be raised), so a run cut short anywhere is finished by the next one; name the swap on each
- * replacement; raise MaxSize if needed; attach, chunk by chunk (AttachInstances takes 20 instances at a
- * time, https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_AttachInstances.html), each chunk's
+ * must be raised), so a run cut short anywhere is finished by the next one; raise MaxSize if needed;
+ * attach, chunk by chunk (AttachInstances takes 20 instances at a time,
+ * https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_AttachInstances.html), each chunk's
+ * replacements named with the swap's id just before its attach, each chunk's
  * replacements recorded as members (TAG_JOINED_GROUP) and, before the next chunk, counted in the record
  * (`attached`); then record that the attach is done (phase `waiting`). So a later run can prove which of
  * the swap's launches never joined when the run stops between chunks (core/swap/partial-attach.ts).
@@ -97,12 +98,14 @@ const terminateSpot = async (cloud: CloudPort, action: TerminateSpotAction): Pro
 const swap = async (cloud: CloudPort, action: SwapAction): Promise<Outcome> => {
   const replacements = action.pairs.map((p) => p.spotInstanceId)
   await cloud.tagGroup(action.group, { [TAG_SWAP]: action.swapRecord })
-  await cloud.tagInstances(replacements, { [TAG_SWAP_ID]: action.swapId })
   if (action.raiseMaxSizeTo !== undefined) await cloud.setMaxSize(action.group, action.raiseMaxSizeTo)
   const chunks = chunk(replacements, ATTACH_DETACH_CHUNK)
   const confirmed: string[] = []
   for (const [index, ids] of chunks.entries()) {
     try {
+      // Named chunk by chunk: a run cut short leaves the chunks it never tried unnamed, spotswap's launches
+      // still (core/group/provenance.ts), whatever the record becomes; only the chunk in flight is unknown.
+      await cloud.tagInstances(ids, { [TAG_SWAP_ID]: action.swapId })
       await cloud.attachInstances(action.group, ids)
     } catch (error) {
       const raised = action.raiseMaxSizeTo === undefined ? '' : `, MaxSize left at ${action.raiseMaxSizeTo}`

@@ -304,18 +304,53 @@ describe('engine defects found by chaos runs', () => {
       'the attach of launches at their deadline is refused (seed 4220)',
       'seed-4220-refused-attach-past-orphan-deadline.json',
     ],
+    // The run died after tagging the first chunk's members, before the record counted them: 20 confirmed
+    // members read as 20 unconfirmed units none of which was in the group, so the 3 launches of the
+    // second chunk were left alone past their deadline and their partners replaced again (seeds 13599,
+    // 40062, 41384 and 10 more of the sweeps from 12488 and 40000). Fixed: the confirmed members count.
+    [
+      'the run dies before the record counts a chunk (seed 13599)',
+      'seed-13599-crash-before-chunk-counted.json',
+    ],
+    // The run died before it raised MaxSize, every launch already named with the swap's id; the owner's
+    // lower MaxSize then made the record unbelievable and it closed, and the named launches read as
+    // attached ones taken out since: never cleaned up, their partners replaced again (seeds 41143, 13182,
+    // 14217, 41946). Fixed: each chunk is named just before its attach.
+    [
+      'the run dies before the raise and the owner lowers MaxSize (seed 41143)',
+      'seed-41143-crash-before-raise-owner-lowers-max-size.json',
+    ],
   ])('finishes a swap of more than 20 pairs when %s', async (_, file) => {
     const result = await runCase(savedCase(file))
     expect(result.error).toBeUndefined()
     expect(kinds(result.violations)).toEqual([])
   })
 
-  // Open (invariants 3, 6; seed 76 shrunk): the run dies before the first AttachInstances chunk of a
-  // 21-pair swap and the owner lowers MaxSize to 20 (AWS lowers desired to it). The record's `max` is now
-  // above the group's, so it is refused as one that would raise MaxSize (`record-unreadable`) and closed,
-  // but its launches keep the swap's id: refused as attached ones taken out since, their partners get
-  // second replacements and they are never terminated.
-  it.fails('cleans up the launches of a swap whose record the owner’s MaxSize made unbelievable', async () => {
+  // Invariant 10 (never-served; seed 40914). An Auto Scaling error storm held every run past the deadline
+  // of an attached replacement that never served; the first run after it released the pair (the owner
+  // had resized) and kept the replacement as a pair for that run, so it stayed, never serving, one run
+  // past its deadline. Fixed: a replacement released by a run's own actions is judged never-served in it.
+  it('takes out a replacement released past its deadline, never served, in the run that releases it', async () => {
+    const result = await runCase(savedCase('seed-40914-released-pair-never-served.json'))
+    expect(kinds(result.violations)).toEqual([])
+  })
+
+  // Invariant 1 (seeds 13917, 40580). With no swap open, a replacement past its orphan deadline was still
+  // swapped in; its never-served deadline counts from the orphan deadline, so the first run after the
+  // attach took it out without a decrement, still in its first health checks: one in service fewer than
+  // desired. Fixed: a replacement past its orphan deadline is never swapped in, only terminated.
+  it('never swaps in a replacement past its orphan deadline', async () => {
+    const result = await runCase(savedCase('seed-13917-attach-past-orphan-deadline.json'))
+    expect(kinds(result.violations)).toEqual([])
+  })
+
+  // Invariants 3, 6 (seed 76 shrunk): the run dies before the first AttachInstances chunk of a 21-pair
+  // swap and the owner lowers MaxSize to 20 (AWS lowers desired to it). The record's `max` is now above
+  // the group's, so it is refused as one that would raise MaxSize (`record-unreadable`) and closed, but its
+  // launches kept the swap's id: refused as attached ones taken out since, their partners got second
+  // replacements and they were never terminated. Fixed: a refused record that shows no attach (at
+  // `attaching`, no member carrying its id, desired not above its owner's) unnames them as it closes.
+  it('cleans up the launches of a swap whose record the owner’s MaxSize made unbelievable', async () => {
     const result = await runCase(savedCase('seed-76-shrunk-owner-lowers-max-size-before-attach.json'))
     expect(kinds(result.violations)).toEqual([])
   })

@@ -4,7 +4,7 @@
  * and no partner replaced twice.
  */
 import { describe, expect, it } from 'vitest'
-import { TAG_JOINED_GROUP, TAG_SWAP } from '../../lambdas/core/constants.ts'
+import { TAG_JOINED_GROUP, TAG_SWAP, TAG_SWAP_ID } from '../../lambdas/core/constants.ts'
 import { readSwapRecord } from '../../lambdas/core/swap/record.ts'
 import { awsError, type FakeCloud } from '../fakes/fake-cloud.ts'
 import { cloudWithFleet, harness, spotShare } from './support.ts'
@@ -20,6 +20,17 @@ const secondChunkFails = (cloud: FakeCloud, error: Error, then: () => void = () 
     if (requests !== 2) return attach(group, ids)
     then()
     throw error
+  }
+}
+
+/** The run dies as it counts the first chunk in the record, before the second chunk is named or tried. */
+const diesCountingFirstChunk = (cloud: FakeCloud) => {
+  const tagGroup = cloud.tagGroup.bind(cloud)
+  let writes = 0
+  cloud.tagGroup = async (group, tags) => {
+    writes++
+    if (writes === 2) throw new Error('the process died')
+    return tagGroup(group, tags)
   }
 }
 
@@ -76,6 +87,20 @@ describe('a swap of more than 20 pairs', () => {
     expect(cloud.group('web').tags[TAG_SWAP]).toBeUndefined()
     expect(cloud.group('web')).toMatchObject({ desiredCapacity: OWNER, maxSize: OWNER })
     expect(spotShare(cloud)).toEqual({ spot: OWNER, onDemand: 0 })
+  })
+
+  it('names a chunk only as it attaches it: launches of a chunk never tried stay spotswap’s to attach or clean up', async () => {
+    const { cloud, h } = await start()
+    diesCountingFirstChunk(cloud)
+    await h.run()
+    const untried = spotOutside(cloud)
+    expect(untried).toHaveLength(5)
+    // Whatever the record becomes (an owner's resize closes it), nothing ties them to this swap's attach.
+    expect(untried.map((i) => i.tags[TAG_SWAP_ID])).toEqual(Array(5).fill(undefined))
+    expect(await finish(cloud, h)).toBe(0)
+    expect(spotOutside(cloud).filter((i) => i.state === 'running' || i.state === 'pending')).toEqual([])
+    expect(cloud.group('web').tags[TAG_SWAP]).toBeUndefined()
+    expect(cloud.group('web')).toMatchObject({ desiredCapacity: OWNER, maxSize: OWNER })
   })
 
   it('proves, after the run died between chunks, which launches never joined, and terminates them first', async () => {

@@ -48,19 +48,20 @@ describe('replacer', () => {
     await h.run()
     expect(cloud.mutations.map((c) => c.method)).toEqual([
       'tagGroup',
-      'tagInstances',
       'setMaxSize',
+      'tagInstances',
       'attachInstances',
       'tagInstances',
       'tagGroup',
     ])
-    // The record first (phase attaching, the MaxSize to restore), the swap named on its replacement, the
-    // group it joined on it once the attach is done (membership history), and the record again (waiting).
+    // The record first (phase attaching, the MaxSize to restore), the raise, the swap named on its
+    // replacement just before the attach, the group it joined on it once the attach is done (membership
+    // history), and the record again (waiting).
     const swapId = `s${Math.floor(Date.parse('2026-01-01T00:06:00Z') / 1000).toString(36)}`
     expect(cloud.mutations[0]?.args[1]).toEqual({
       [TAG_SWAP]: `v2 id=${swapId} phase=attaching owner=1 pairs=1 max=1 raised=2 started=2026-01-01T00:06:00.000Z`,
     })
-    expect(cloud.mutations[1]?.args[1]).toEqual({ [TAG_SWAP_ID]: swapId })
+    expect(cloud.mutations[2]?.args[1]).toEqual({ [TAG_SWAP_ID]: swapId })
     expect(cloud.mutations[4]?.args[1]).toEqual({ [TAG_JOINED_GROUP]: 'web' })
     expect(cloud.mutations[5]?.args[1]).toEqual({
       [TAG_SWAP]: `v2 id=${swapId} phase=waiting owner=1 pairs=1 max=1 raised=2 started=2026-01-01T00:06:00.000Z`,

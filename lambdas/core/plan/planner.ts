@@ -13,7 +13,7 @@ import {
   untrustedReason,
 } from '../group/provenance.ts'
 import { unconfirmedReason } from '../interruption/confirmation.ts'
-import { judgeNeverServed } from '../swap/never-served.ts'
+import { judgeNeverServed, pairedAfter } from '../swap/never-served.ts'
 import type { Recovery } from '../swap/recovery.ts'
 import type { Instance } from '../types.ts'
 import type { Action, GroupPlan } from './actions.ts'
@@ -215,7 +215,7 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
           now,
           detail,
           isProtected,
-          isPair: view.replacesPartner,
+          isPair: pairedAfter(view.replacesPartner, actions),
           health: input.health,
           graceSeconds: grace,
           scheduleSeconds: input.scheduleMinutes * 60,

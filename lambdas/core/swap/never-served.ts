@@ -33,6 +33,7 @@ import {
   healthDeadlineSeconds,
   servingOf,
 } from '../group/serving.ts'
+import type { Action } from '../plan/actions.ts'
 import type { Group, Instance } from '../types.ts'
 
 export interface NeverServedInput {
@@ -60,6 +61,19 @@ export interface NeverServedVerdict {
   readonly leave: readonly NeverServedMember[]
   /** Members whose load-balancer health is needed: read, then planned again. */
   readonly awaitingHealth: readonly string[]
+}
+
+/**
+ * A pair's replacement stays a pair unless this run's actions release it: then it is an ordinary member at
+ * once, and one never seen serving past its deadline leaves in the same run (chaos seed 40914: released
+ * when the owner resized, it stayed a run longer, never serving, past its deadline).
+ */
+export const pairedAfter = (
+  isPair: (id: string) => boolean,
+  actions: readonly Action[],
+): ((id: string) => boolean) => {
+  const released = new Set(actions.flatMap((a) => (a.kind === 'release-pair' ? [a.pair.spotInstanceId] : [])))
+  return (id) => isPair(id) && !released.has(id)
 }
 
 /** Still carries the launch tags: not yet seen serving (settled members have none). */

@@ -8,7 +8,8 @@
  *   figure: that many pairs, an upper bound the record's `pairs` only gave;
  * - which launches were attached: each confirmed chunk's replacements carry TAG_JOINED_GROUP before the
  *   record counts them (`attached`), so the replacements attached and not confirmed are desired minus the
- *   owner's minus `attached`. When as many members carry the swap's id without TAG_JOINED_GROUP, every
+ *   owner's minus the confirmed ones (`attached`, or the members carrying the tag when more: a run cut
+ *   short between the tag and the count). When as many members carry the swap's id without TAG_JOINED_GROUP, every
  *   one of them is still in the group, and no launch outside it carrying the swap's id without that tag
  *   was ever attached: the swap's own launches, terminated (never the owner's, whom a detach leaves
  *   holding a replacement that did join).
@@ -58,8 +59,12 @@ export const judgePartialAttach = (
   if (attachedUnits <= 0 || attachedUnits >= record.pairs) return { kind: 'none' }
   const trimmed: SwapRecord = { ...record, pairs: attachedUnits, attached: undefined }
   const outside = launched.filter((i) => carriesId(i, id) && !confirmed(i))
-  const unconfirmedMembers = members.filter((m) => carriesId(m, id) && !confirmed(m)).length
-  const unconfirmedUnits = attachedUnits - (record.attached ?? 0)
+  const ofSwap = members.filter((m) => carriesId(m, id))
+  const unconfirmedMembers = ofSwap.filter((m) => !confirmed(m)).length
+  // A chunk's members are tagged before the record counts them: a run cut short in between leaves more
+  // confirmed members than `attached`, each one a unit of this swap's attach.
+  const confirmedUnits = Math.max(record.attached ?? 0, ofSwap.length - unconfirmedMembers)
+  const unconfirmedUnits = attachedUnits - confirmedUnits
   if (unconfirmedUnits === unconfirmedMembers)
     return { kind: 'partial', record: trimmed, unattached: outside, undecided: [] }
   const detail = `swap ${id} attached ${attachedUnits} of ${record.pairs} pair(s), ${unconfirmedUnits} without confirmation, and ${unconfirmedMembers} of those are in the group`

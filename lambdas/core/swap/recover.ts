@@ -92,7 +92,9 @@ const recoverNamed = (
   if (record === undefined) {
     const maxSize = onGroup.kind === 'unreadable' ? onGroup.originalMaxSize : undefined
     const raw = onGroup.kind === 'unreadable' ? onGroup.raw : '(none)'
-    return releaseAndClose('record-unreadable', input, halfDone, maxSize, `the swap record is ${raw}`)
+    const closed = releaseAndClose('record-unreadable', input, halfDone, maxSize, `the swap record is ${raw}`)
+    const unattachedId = refusedBeforeAttach(input)
+    return unattachedId === undefined ? closed : { ...closed, unattachedSwapId: unattachedId }
   }
   // A swap that never recorded its attach done and has nothing attached, closed without giving a unit
   // back: nothing shows its launches joined the group, so they are spotswap's again (unnamed as it closes).
@@ -222,6 +224,22 @@ const recoverNamed = (
       untrusted: [...(released.untrusted ?? []), ...partial.undecided],
     }
   }
+}
+
+/**
+ * A record parsed but not believed (an owner's MaxSize below the one it would restore: chaos seed 76) that
+ * shows no attach, as `attach-not-done` reads one: at `attaching`, no member carrying its id, desired
+ * capacity not above its owner's figure. Its launches are still spotswap's and are unnamed as it closes;
+ * unnaming gives nothing a forged record could use, since anyone who can write it can remove the id too.
+ */
+const refusedBeforeAttach = (input: RecoveryInput): string | undefined => {
+  const onGroup = readSwapRecord(input.group.tags)
+  if (onGroup.kind !== 'read') return undefined
+  const { id, phase, ownerDesired } = onGroup.record
+  if (id === undefined || phase !== 'attaching' || input.group.desiredCapacity > ownerDesired)
+    return undefined
+  const named = input.spotMembers.some((m) => input.detail(m.instanceId)?.tags[TAG_SWAP_ID] === id)
+  return named ? undefined : id
 }
 
 /**

@@ -65,6 +65,14 @@ describe('judgePartialAttach', () => {
     expect(judged.kind === 'partial' && judged.unattached).toHaveLength(21)
   })
 
+  it('counts the members a chunk confirmed when the run died before the record counted them', () => {
+    // The first chunk's members carry TAG_JOINED_GROUP; the record's `attached` was never written.
+    const never = launches(20, 41)
+    const judged = judgePartialAttach(attaching(), OWNER + 20, first, never)
+    expect(judged).toMatchObject({ kind: 'partial', record: { pairs: 20 }, undecided: [] })
+    expect(judged.kind === 'partial' && judged.unattached).toEqual(never)
+  })
+
   it('leaves the launches alone when an unconfirmed replacement may have left the group since', () => {
     // 20 attached without confirmation, 19 of them in the group: the 20th may be any launch outside it.
     const judged = judgePartialAttach(attaching(), OWNER + 20, launches(0, 19), launches(20, 41))
