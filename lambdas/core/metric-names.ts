@@ -95,6 +95,10 @@ export const Metric = {
    * (replacer/report.ts swapPastDeadline): 1 per group and run while it lasts, nothing otherwise.
    */
   SwapsPastDeadline: 'SwapsPastDeadline',
+  /** Members with a pending EC2 scheduled event (retirement, stop, reboot, maintenance), per group. */
+  ScheduledMembers: 'ScheduledMembers',
+  /** Region runs whose read of scheduled events failed: nothing was replaced on it (1 per region and run). */
+  ScheduledEventsUnreadable: 'ScheduledEventsUnreadable',
 } as const
 
 export type MetricName = (typeof Metric)[keyof typeof Metric]

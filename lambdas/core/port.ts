@@ -7,6 +7,7 @@ import type { AllocationStrategy } from './config/config.ts'
 import type { InstanceRefresh } from './group/instance-refresh.ts'
 import type { ScalingActivity } from './group/scaling-activities.ts'
 import type { SpotRequestStatus } from './interruption/confirmation.ts'
+import type { ScheduledEvent } from './maintenance/events.ts'
 import type {
   CandidateFlag,
   Catalog,
@@ -167,6 +168,8 @@ export interface CloudPort {
    * balancers (DescribeInstanceHealth), with each source's health-check settings.
    */
   trafficHealth(sources: TrafficSources, ids: readonly string[]): Promise<TrafficHealth>
+  /** Pending scheduled events of the region's running instances (DescribeInstanceStatus), cached a while. */
+  scheduledEvents(): Promise<ScheduledEvent[]>
 
   launchSpot(request: SpotLaunchRequest): Promise<SpotLaunchResult>
   attachInstances(groupName: string, ids: readonly string[]): Promise<void>
@@ -174,6 +177,8 @@ export interface CloudPort {
   terminateInGroup(instanceId: string, decrementDesired: boolean): Promise<void>
   terminateInstances(ids: readonly string[]): Promise<void>
   setMaxSize(groupName: string, maxSize: number): Promise<void>
+  /** SetDesiredCapacity: Auto Scaling launches or terminates members to reach it (core/maintenance/). */
+  setDesiredCapacity(groupName: string, desired: number): Promise<void>
   tagGroup(groupName: string, tags: Readonly<Record<string, string>>): Promise<void>
   untagGroup(groupName: string, keys: readonly string[]): Promise<void>
   tagInstances(ids: readonly string[], tags: Readonly<Record<string, string>>): Promise<void>
@@ -188,6 +193,7 @@ export const PORT_WRITES = [
   'terminateInGroup',
   'terminateInstances',
   'setMaxSize',
+  'setDesiredCapacity',
   'tagGroup',
   'untagGroup',
   'tagInstances',

@@ -8,11 +8,13 @@ import { groupConfig } from '../core/config/group-config.ts'
 import { groupQuery, isManaged } from '../core/config/managed.ts'
 import { TAG_LAUNCHED_FOR_GROUP, TAG_REPLACING_INSTANCE } from '../core/constants.ts'
 import type { InterruptionStatuses } from '../core/interruption/confirmation.ts'
+import type { ScheduledEventsObservation } from '../core/maintenance/events.ts'
 import { latestSpotPrices } from '../core/plan/prices.ts'
 import { productDescriptionOf } from '../core/platform.ts'
 import type { CloudPort, GroupQuery } from '../core/port.ts'
 import type { Catalog, Group, Instance, OnDemandPrices, SpotPriceBook } from '../core/types.ts'
 import { readInterruptions } from './observe-interruptions.ts'
+import { readScheduledEvents } from './observe-scheduled.ts'
 
 export interface ManagedGroup {
   readonly group: Group
@@ -39,6 +41,8 @@ export interface RegionSnapshot {
   readonly subnetZones: ReadonlyMap<string, string>
   /** The Spot request status of members tagged as warned; undefined when none is (observe-interruptions.ts). */
   readonly interruptions?: InterruptionStatuses | undefined
+  /** Members' EC2 scheduled events; undefined when there was no managed group to read them for. */
+  readonly scheduledEvents?: ScheduledEventsObservation | undefined
 }
 
 export interface ObserveScope {
@@ -202,11 +206,12 @@ export const observeRegion = async (
 
   const descriptions = [...new Set(groups.map((g) => g.productDescription))].sort()
   const unreadSubnets = subnetsToRead(managed, instances)
-  const [spotRows, onDemand, subnetZones, interruptions] = await Promise.all([
+  const [spotRows, onDemand, subnetZones, interruptions, scheduledEvents] = await Promise.all([
     Promise.all(descriptions.map((d) => cloud.describeSpotPrices(d, now))),
     Promise.all(descriptions.map((d) => cloud.onDemandPrices(d))),
     unreadSubnets.length > 0 ? cloud.subnetZones(unreadSubnets) : new Map<string, string>(),
     readInterruptions(cloud, managed, instances),
+    readScheduledEvents(cloud, managed),
   ])
   return {
     region: cloud.region,
@@ -220,5 +225,6 @@ export const observeRegion = async (
     configErrors,
     subnetZones,
     interruptions,
+    scheduledEvents,
   }
 }

@@ -141,6 +141,37 @@ export const setMaxSize = (world: World, region: SimRegion, groupName: string, m
 }
 
 /**
+ * SetDesiredCapacity: within MinSize and MaxSize, else a ValidationError; the group then launches or
+ * scales in to reach it, and Auto Scaling writes the activity of a user's request
+ * (https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_SetDesiredCapacity.html).
+ */
+export const setDesiredCapacity = (
+  world: World,
+  region: SimRegion,
+  groupName: string,
+  desired: number,
+): void => {
+  const group = groupNamed(region, groupName)
+  if (!Number.isInteger(desired) || desired > group.maxSize)
+    throw validationError(
+      `New SetDesiredCapacity value ${desired} is above max value ${group.maxSize} for the AutoScalingGroup.`,
+    )
+  if (desired < group.minSize)
+    throw validationError(
+      `New SetDesiredCapacity value ${desired} is below min value ${group.minSize} for the AutoScalingGroup.`,
+    )
+  if (desired === group.desiredCapacity) return
+  recordActivity(
+    group,
+    world.clock.now,
+    `At ${new Date(world.clock.now).toISOString().replace(/\.\d{3}Z$/, 'Z')} a user request explicitly set group desired capacity changing the desired capacity from ${group.desiredCapacity} to ${desired}.`,
+  )
+  group.desiredCapacity = desired
+  region.touch(group)
+  reconcile(world, region, group)
+}
+
+/**
  * The owner changes MaxSize alone (the console, CloudFormation, a scheduled action): the same rule, and
  * what they set is theirs. A desired capacity AWS lowered to it is theirs too (its activity reads as an
  * owner's change). Setting the value the group already has changes nothing AWS shows: the owner's

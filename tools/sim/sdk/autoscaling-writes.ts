@@ -16,6 +16,7 @@ export type AutoScalingWrite =
   | 'detachInstances'
   | 'terminateInstanceInAutoScalingGroup'
   | 'updateAutoScalingGroup'
+  | 'setDesiredCapacity'
   | 'createOrUpdateTags'
   | 'deleteTags'
 
@@ -124,6 +125,19 @@ export const autoScalingWrites = (ctx: SimApiContext): Pick<AutoScalingApi, Auto
         if (MaxSize === undefined || Object.keys(others).length > 0)
           throw new Error('simulator: UpdateAutoScalingGroup models MaxSize only')
         asgApi.setMaxSize(ctx.world, ctx.region, group, MaxSize)
+        return DONE
+      },
+      { group },
+    )
+  },
+  setDesiredCapacity: (input) => {
+    const group = input.AutoScalingGroupName ?? ''
+    return write(
+      ctx,
+      'autoscaling:SetDesiredCapacity',
+      { group },
+      () => {
+        asgApi.setDesiredCapacity(ctx.world, ctx.region, group, input.DesiredCapacity ?? Number.NaN)
         return DONE
       },
       { group },
