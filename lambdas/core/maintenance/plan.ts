@@ -96,6 +96,18 @@ const continueMarker = (input: MaintenanceInput, marker: MaintenanceMarker): Mai
         close(group, marker, `${marker.member} left another way: the raised unit is given back`, true),
       ],
     }
+  if (input.isProtected(marker.member))
+    return {
+      ...base,
+      actions: [
+        close(
+          group,
+          marker,
+          `${marker.member} is protected now: it stays, the raised unit is given back`,
+          true,
+        ),
+      ],
+    }
   if (marker.phase === 'retiring')
     return { ...base, actions: [retire(group, marker, 'the announced retirement did not happen: done now')] }
   const fresh = launchedSince(input, marker)

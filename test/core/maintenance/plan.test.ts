@@ -207,3 +207,22 @@ describe('planGroup with an open maintenance marker', () => {
     expect(maintenanceOf(plan)[0]?.desired).toBeUndefined()
   })
 })
+
+describe('planGroup with an open marker on a member protected since', () => {
+  it('gives the unit back and leaves the member', () => {
+    const fleet = onDemandFleet(2)
+    const [scheduled] = fleet as [Instance]
+    const fresh = anInstance({ launchTime: minutesAgo(5) })
+    const plan = planGroup(
+      planInput([...fleet, fresh], {
+        config: config({ minOnDemandNumber: 2 }),
+        terminationProtected: new Set([scheduled.id]),
+        groupOverrides: {
+          desiredCapacity: 3,
+          tags: { [TAG_MAINTENANCE]: markerOn(scheduled.id, 'raising') },
+        },
+      }),
+    )
+    expect(maintenanceOf(plan)).toEqual([expect.objectContaining({ step: 'close', desired: 2 })])
+  })
+})
