@@ -5,7 +5,7 @@
  * member fails with the messages the engine's error classifier reads as "gone".
  */
 
-import { reconcile, recordActivity } from './asg.ts'
+import { reconcile, recordActivity, userSetsDesired } from './asg.ts'
 import { GROUP_NAME_TAG, terminateMember } from './asg-members.ts'
 import { groupNotFound, validationError } from './errors.ts'
 import { deregisterTargets, registerTargets } from './load-balancers.ts'
@@ -160,15 +160,7 @@ export const setDesiredCapacity = (
     throw validationError(
       `New SetDesiredCapacity value ${desired} is below min value ${group.minSize} for the AutoScalingGroup.`,
     )
-  if (desired === group.desiredCapacity) return
-  recordActivity(
-    group,
-    world.clock.now,
-    `At ${new Date(world.clock.now).toISOString().replace(/\.\d{3}Z$/, 'Z')} a user request explicitly set group desired capacity changing the desired capacity from ${group.desiredCapacity} to ${desired}.`,
-  )
-  group.desiredCapacity = desired
-  region.touch(group)
-  reconcile(world, region, group)
+  if (desired !== group.desiredCapacity) userSetsDesired(world, region, group, desired)
 }
 
 /**
