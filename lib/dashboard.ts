@@ -240,6 +240,8 @@ export class SpotSwapDashboard extends Construct {
           handled(Metric.PlanBudgetExceeded, 'Groups over their planning budget'),
           handled(Metric.RegionRunsNotStarted, 'Region runs started too late to finish in time'),
           handled(Metric.IgnoredEvents, 'Ignored (not a managed group)'),
+          handled(Metric.ScheduledMembers, 'Members with an EC2 scheduled event'),
+          handled(Metric.ScheduledEventsUnreadable, 'Runs whose scheduled events were unreadable'),
         ],
         THIRD,
       ),

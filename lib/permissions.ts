@@ -91,6 +91,8 @@ const REPLACER_READS = [
   'elasticloadbalancing:DescribeTargetGroups',
   'elasticloadbalancing:DescribeTargetHealth',
   'pricing:GetProducts',
+  // EC2's scheduled events (retirement, stop, reboot, maintenance) of members, replaced ahead.
+  'ec2:DescribeInstanceStatus',
 ]
 
 const INTERRUPTION_READS = [
@@ -278,6 +280,8 @@ export const replacerGrants = (options: PermissionOptions): Grant[] => [
   ...launchGrants(options.passableRoles ?? DEFAULT_PASSABLE_ROLES),
   terminateUnattachedLaunches(),
   ...tagExistingInstances(REPLACER_REMOVES),
+  // A member with a scheduled event kept for the on-demand minimum: desired + 1 until its successor serves.
+  changeManagedGroups('RaiseDesiredAheadOfScheduledEvents', ['autoscaling:SetDesiredCapacity'], options),
 ]
 
 /**

@@ -91,6 +91,20 @@ export const setMaxSize = async (ctx: AwsContext, groupName: string, maxSize: nu
   )
 }
 
+/**
+ * SetDesiredCapacity without HonorCooldown: Auto Scaling launches from the group's own template to reach it
+ * (https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_SetDesiredCapacity.html).
+ */
+export const setDesiredCapacity = async (
+  ctx: AwsContext,
+  groupName: string,
+  desired: number,
+): Promise<void> => {
+  await ctx.call('autoscaling:SetDesiredCapacity', () =>
+    ctx.autoScaling.setDesiredCapacity({ AutoScalingGroupName: groupName, DesiredCapacity: desired }),
+  )
+}
+
 const groupTag = (groupName: string, Key: string) => ({
   ResourceId: groupName,
   ResourceType: 'auto-scaling-group',

@@ -10,6 +10,7 @@ import type { CloudPort } from '../core/port.ts'
 import {
   attachInstances,
   detachInstances,
+  setDesiredCapacity,
   setMaxSize,
   tagGroup,
   tagInstances,
@@ -33,6 +34,7 @@ import {
   lifecycleHooks,
   scalingActivities,
 } from './groups.ts'
+import { scheduledEvents } from './instance-status.ts'
 import { describeInstances, describeLaunchedSpotInstances, terminationProtected } from './instances.ts'
 import { launchSpot } from './launch.ts'
 import { trafficHealth } from './load-balancers.ts'
@@ -119,12 +121,14 @@ export const createAwsCloud = (region: string, deps: AwsCloudDeps): CloudPort =>
     scalingActivities: using(scalingActivities),
     trafficHealth: using(trafficHealth),
     verifyMarkers: using(verifyMarkers),
+    scheduledEvents: using(scheduledEvents),
     launchSpot: using(launchSpot),
     attachInstances: using(attachInstances),
     detachInstances: using(detachInstances),
     terminateInGroup: using(terminateInGroup),
     terminateInstances: using(terminateInstances),
     setMaxSize: using(setMaxSize),
+    setDesiredCapacity: using(setDesiredCapacity),
     tagGroup: using(tagGroup),
     untagGroup: using(untagGroup),
     tagInstances: using(tagInstances),

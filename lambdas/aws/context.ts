@@ -2,8 +2,9 @@
  * What every adapter module needs for one region: the clients (sdk.ts), a counted way to call them, a logger,
  * a clock and the per-container caches. Built once by createAwsCloud.
  */
-import { CATALOG_CACHE_TTL_MS, PRICE_CACHE_TTL_MS } from '../core/constants.ts'
+import { CATALOG_CACHE_TTL_MS, PRICE_CACHE_TTL_MS, SCHEDULED_EVENTS_TTL_MS } from '../core/constants.ts'
 import type { Log } from '../core/log.ts'
+import type { ScheduledEvent } from '../core/maintenance/events.ts'
 import type { Catalog, OnDemandPrices } from '../core/types.ts'
 import type { AwsClients } from './sdk.ts'
 import { TtlCache } from './ttl-cache.ts'
@@ -23,12 +24,15 @@ export interface AdapterCaches {
   readonly onDemandPrices: TtlCache<OnDemandPrices>
   /** KMS's verdict on each marker MAC already asked about (aws/markers.ts): a written value never changes. */
   readonly markerVerdicts: Map<string, 'valid' | 'bad-mac'>
+  /** By region: one DescribeInstanceStatus per region per SCHEDULED_EVENTS_TTL_MS, whatever the groups. */
+  readonly scheduledEvents: TtlCache<ScheduledEvent[]>
 }
 
 export const createAdapterCaches = (): AdapterCaches => ({
   catalog: new TtlCache(CATALOG_CACHE_TTL_MS),
   onDemandPrices: new TtlCache(PRICE_CACHE_TTL_MS),
   markerVerdicts: new Map(),
+  scheduledEvents: new TtlCache(SCHEDULED_EVENTS_TTL_MS),
 })
 
 export interface AwsContext extends AwsClients {

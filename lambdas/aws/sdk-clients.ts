@@ -18,6 +18,7 @@ import {
   DescribeLifecycleHooksCommand,
   DescribeScalingActivitiesCommand,
   DetachInstancesCommand,
+  SetDesiredCapacityCommand,
   TerminateInstanceInAutoScalingGroupCommand,
   UpdateAutoScalingGroupCommand,
 } from '@aws-sdk/client-auto-scaling'
@@ -29,6 +30,7 @@ import {
   DeleteLaunchTemplateCommand,
   DeleteTagsCommand,
   DescribeInstanceAttributeCommand,
+  DescribeInstanceStatusCommand,
   DescribeInstancesCommand,
   DescribeInstanceTypesCommand,
   DescribeRegionsCommand,
@@ -76,6 +78,7 @@ export const sdkClients = (region: string): AwsClients => {
     ec2: {
       describeInstances: (input) => ec2().send(new DescribeInstancesCommand(input)),
       describeInstanceAttribute: (input) => ec2().send(new DescribeInstanceAttributeCommand(input)),
+      describeInstanceStatus: (input) => ec2().send(new DescribeInstanceStatusCommand(input)),
       describeInstanceTypes: (input) => ec2().send(new DescribeInstanceTypesCommand(input)),
       describeSpotPriceHistory: (input) => ec2().send(new DescribeSpotPriceHistoryCommand(input)),
       describeSubnets: (input) => ec2().send(new DescribeSubnetsCommand(input)),
@@ -101,6 +104,7 @@ export const sdkClients = (region: string): AwsClients => {
       terminateInstanceInAutoScalingGroup: (input) =>
         autoScaling().send(new TerminateInstanceInAutoScalingGroupCommand(input)),
       updateAutoScalingGroup: (input) => autoScaling().send(new UpdateAutoScalingGroupCommand(input)),
+      setDesiredCapacity: (input) => autoScaling().send(new SetDesiredCapacityCommand(input)),
       createOrUpdateTags: (input) => autoScaling().send(new CreateOrUpdateTagsCommand(input)),
       deleteTags: (input) => autoScaling().send(new DeleteGroupTagsCommand(input)),
     },

@@ -26,6 +26,8 @@ import type {
   DescribeScalingActivitiesCommandOutput,
   DetachInstancesCommandInput,
   DetachInstancesCommandOutput,
+  SetDesiredCapacityCommandInput,
+  SetDesiredCapacityCommandOutput,
   TerminateInstanceInAutoScalingGroupCommandInput,
   TerminateInstanceInAutoScalingGroupCommandOutput,
   UpdateAutoScalingGroupCommandInput,
@@ -45,6 +47,8 @@ import type {
   DeleteTagsCommandOutput,
   DescribeInstanceAttributeCommandInput,
   DescribeInstanceAttributeCommandOutput,
+  DescribeInstanceStatusCommandInput,
+  DescribeInstanceStatusCommandOutput,
   DescribeInstancesCommandInput,
   DescribeInstancesCommandOutput,
   DescribeInstanceTypesCommandInput,
@@ -86,6 +90,10 @@ export interface Ec2Api {
   readonly describeInstanceAttribute: SdkCall<
     DescribeInstanceAttributeCommandInput,
     DescribeInstanceAttributeCommandOutput
+  >
+  readonly describeInstanceStatus: SdkCall<
+    DescribeInstanceStatusCommandInput,
+    DescribeInstanceStatusCommandOutput
   >
   readonly describeInstanceTypes: SdkCall<
     DescribeInstanceTypesCommandInput,
@@ -143,6 +151,7 @@ export interface AutoScalingApi {
     UpdateAutoScalingGroupCommandInput,
     UpdateAutoScalingGroupCommandOutput
   >
+  readonly setDesiredCapacity: SdkCall<SetDesiredCapacityCommandInput, SetDesiredCapacityCommandOutput>
   readonly createOrUpdateTags: SdkCall<CreateOrUpdateTagsCommandInput, CreateOrUpdateTagsCommandOutput>
   readonly deleteTags: SdkCall<DeleteGroupTagsCommandInput, DeleteGroupTagsCommandOutput>
 }

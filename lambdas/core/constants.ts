@@ -269,3 +269,21 @@ export const KILL_SWITCH_READ_TIMEOUT_MS = 3_000
  * each lane lists the region's groups and launches, so more lanes cost more reads in a converged account.
  */
 export const REGION_LANES = 8
+/**
+ * The group marker of a replacement ahead of an on-demand member's scheduled event (core/maintenance/
+ * marker.ts): the member, the desired capacity its owner had set, the phase and when it began. One per
+ * group, so at most one such replacement at a time.
+ */
+export const TAG_MAINTENANCE = 'spotswap:maintenance'
+/**
+ * Scheduled events are read at most once per region this often (DescribeInstanceStatus, one filtered,
+ * paginated call): EC2 schedules retirements and reboots days to weeks ahead
+ * (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/monitoring-instances-status-check_sched.html), so a
+ * quarter of an hour late costs nothing, while a read every 5-minute run would be three times the calls.
+ */
+export const SCHEDULED_EVENTS_TTL_MS = 15 * 60 * 1000
+/**
+ * A member raised for a scheduled event that does not serve within this long gives the unit back: the
+ * health deadline's ceiling (HEALTH_DEADLINE_MAX_SECONDS) plus the group's grace period, as for a swap.
+ */
+export const MAINTENANCE_DEADLINE_SECONDS = HEALTH_DEADLINE_MAX_SECONDS

@@ -13,6 +13,7 @@ import {
   TAG_INTERRUPTION_WARNED,
   TAG_JOINED_GROUP,
   TAG_LAUNCHED_FOR_GROUP,
+  TAG_MAINTENANCE,
   TAG_ORIGINAL_MAX_SIZE,
   TAG_REBALANCE_AT_RISK,
   TAG_REPLACEMENT_ATTEMPT,
@@ -22,11 +23,12 @@ import {
   TAG_SWAP_ID,
   TAG_SWAP_STARTED,
 } from './constants.ts'
+import { parseMaintenanceMarker } from './maintenance/marker.ts'
 import { readSwapRecord } from './swap/record.ts'
 import type { Group, Instance } from './types.ts'
 
 /**
- * Markers on a group: the swap record, and the tags of the version-1 record, which nothing writes any
+ * Markers on a group: the swap record, the replacement ahead of a scheduled event, and the tags of the version-1 record, which nothing writes any
  * more: never signed, they are always read as absent (a MaxSize no one proved is never written back).
  */
 export const GROUP_MARKERS: readonly string[] = [
@@ -34,6 +36,7 @@ export const GROUP_MARKERS: readonly string[] = [
   TAG_SWAP_DESIRED,
   TAG_SWAP_STARTED,
   TAG_ORIGINAL_MAX_SIZE,
+  TAG_MAINTENANCE,
 ]
 
 /** Markers on an instance. */
@@ -116,7 +119,8 @@ const leadingTime = (payload: string): Date | undefined => {
 }
 
 /**
- * Whether a verified payload is past its life: a swap record older than the longest a swap can be open,
+ * Whether a verified payload is past its life: a swap record or a maintenance raise older than the longest
+ * a swap can be open,
  * a rebalance mark older than a recommendation stays useful. The other markers
  * are judged by their own rules (the interruption warning's 100 s, the attempt's orphan periods) or only
  * ever make spotswap leave an instance alone.
@@ -127,6 +131,11 @@ export const markerExpired = (key: string, payload: string, now: Date): boolean 
     // here, its MAC already says spotswap wrote it.
     const read = readSwapRecord({ [TAG_SWAP]: payload })
     const startedAt = read.kind === 'read' ? read.record.startedAt : undefined
+    return startedAt !== undefined && ageSeconds(startedAt, now) > SWAP_RECORD_MAX_AGE_SECONDS
+  }
+  // A raise for a scheduled event lasts no longer than a swap can (its deadline is the health deadline's).
+  if (key === TAG_MAINTENANCE) {
+    const startedAt = parseMaintenanceMarker(payload)?.startedAt
     return startedAt !== undefined && ageSeconds(startedAt, now) > SWAP_RECORD_MAX_AGE_SECONDS
   }
   if (key === TAG_REBALANCE_AT_RISK)

@@ -110,6 +110,10 @@ export const Metric = {
   KillSwitchUnreadable: 'KillSwitchUnreadable',
   /** Actions a run planned and the kill switch held (per region; interruption actions per event). */
   ActionsHeldByKillSwitch: 'ActionsHeldByKillSwitch',
+  /** Members with a pending EC2 scheduled event (retirement, stop, reboot, maintenance), per group. */
+  ScheduledMembers: 'ScheduledMembers',
+  /** Region runs whose read of scheduled events failed: nothing was replaced on it (1 per region and run). */
+  ScheduledEventsUnreadable: 'ScheduledEventsUnreadable',
 } as const
 
 export type MetricName = (typeof Metric)[keyof typeof Metric]

@@ -7,6 +7,7 @@ import type { AllocationStrategy } from './config/config.ts'
 import type { InstanceRefresh } from './group/instance-refresh.ts'
 import type { ScalingActivity } from './group/scaling-activities.ts'
 import type { SpotRequestStatus } from './interruption/confirmation.ts'
+import type { ScheduledEvent } from './maintenance/events.ts'
 import type { MarkerRead, MarkerVerdict } from './markers.ts'
 import type {
   CandidateFlag,
@@ -173,6 +174,8 @@ export interface CloudPort {
    * cannot be checked now is `unverifiable`. The write methods sign the markers they write.
    */
   verifyMarkers(markers: readonly MarkerRead[]): Promise<MarkerVerdict[]>
+  /** Pending scheduled events of the region's running instances (DescribeInstanceStatus), cached a while. */
+  scheduledEvents(): Promise<ScheduledEvent[]>
 
   launchSpot(request: SpotLaunchRequest): Promise<SpotLaunchResult>
   attachInstances(groupName: string, ids: readonly string[]): Promise<void>
@@ -180,6 +183,8 @@ export interface CloudPort {
   terminateInGroup(instanceId: string, decrementDesired: boolean): Promise<void>
   terminateInstances(ids: readonly string[]): Promise<void>
   setMaxSize(groupName: string, maxSize: number): Promise<void>
+  /** SetDesiredCapacity: Auto Scaling launches or terminates members to reach it (core/maintenance/). */
+  setDesiredCapacity(groupName: string, desired: number): Promise<void>
   tagGroup(groupName: string, tags: Readonly<Record<string, string>>): Promise<void>
   untagGroup(groupName: string, keys: readonly string[]): Promise<void>
   tagInstances(ids: readonly string[], tags: Readonly<Record<string, string>>): Promise<void>
@@ -194,6 +199,7 @@ export const PORT_WRITES = [
   'terminateInGroup',
   'terminateInstances',
   'setMaxSize',
+  'setDesiredCapacity',
   'tagGroup',
   'untagGroup',
   'tagInstances',

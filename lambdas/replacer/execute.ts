@@ -29,6 +29,7 @@ import { blockedBy, executionOrder } from '../core/region/execution-order.ts'
 import { lastLookAt, refusalAfterLastLook } from '../core/region/last-look.ts'
 import { formatSwapRecord, readSwapRecord, SWAP_RECORD_TAGS } from '../core/swap/record.ts'
 import { launchSpot, releaseDoomed } from './execute-launch.ts'
+import { runMaintenance } from './execute-maintenance.ts'
 import { describeError, type Outcome } from './outcome.ts'
 
 const closeSwap = async (cloud: CloudPort, action: CloseSwapAction): Promise<Outcome> => {
@@ -219,6 +220,8 @@ const run = async (cloud: CloudPort, action: Action): Promise<Outcome> => {
       return releaseDoomed(cloud, action)
     case 'settle-members':
       return settleMembers(cloud, action)
+    case 'maintenance':
+      return runMaintenance(cloud, action)
   }
 }
 

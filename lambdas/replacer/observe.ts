@@ -8,6 +8,7 @@ import { groupConfig } from '../core/config/group-config.ts'
 import { groupQuery, isManaged } from '../core/config/managed.ts'
 import { TAG_LAUNCHED_FOR_GROUP, TAG_REPLACING_INSTANCE } from '../core/constants.ts'
 import type { InterruptionStatuses } from '../core/interruption/confirmation.ts'
+import type { ScheduledEventsObservation } from '../core/maintenance/events.ts'
 import type { UntrustedMarker } from '../core/markers.ts'
 import { latestSpotPrices } from '../core/plan/prices.ts'
 import { productDescriptionOf } from '../core/platform.ts'
@@ -16,6 +17,7 @@ import { doesRegionWork, inLane, type RegionLane } from '../core/region/lanes.ts
 import type { Catalog, Group, Instance, OnDemandPrices, SpotPriceBook } from '../core/types.ts'
 import { verifyObserved } from '../verify-markers.ts'
 import { readInterruptions } from './observe-interruptions.ts'
+import { readScheduledEvents } from './observe-scheduled.ts'
 
 export interface ManagedGroup {
   readonly group: Group
@@ -46,6 +48,8 @@ export interface RegionSnapshot {
   readonly interruptions?: InterruptionStatuses | undefined
   /** Markers whose MAC did not verify, or expired: treated as absent, reported. */
   readonly untrustedMarkers?: readonly UntrustedMarker[]
+  /** Members' EC2 scheduled events; undefined when there was no managed group to read them for. */
+  readonly scheduledEvents?: ScheduledEventsObservation | undefined
 }
 
 export interface ObserveScope {
@@ -240,11 +244,12 @@ export const observeRegion = async (
 
   const descriptions = [...new Set(groups.map((g) => g.productDescription))].sort()
   const unreadSubnets = subnetsToRead(managed, instances)
-  const [spotRows, onDemand, subnetZones, interruptions] = await Promise.all([
+  const [spotRows, onDemand, subnetZones, interruptions, scheduledEvents] = await Promise.all([
     Promise.all(descriptions.map((d) => cloud.describeSpotPrices(d, now))),
     Promise.all(descriptions.map((d) => cloud.onDemandPrices(d))),
     unreadSubnets.length > 0 ? cloud.subnetZones(unreadSubnets) : new Map<string, string>(),
     readInterruptions(cloud, managed, instances),
+    readScheduledEvents(cloud, managed),
   ])
   return {
     region: cloud.region,
@@ -259,5 +264,6 @@ export const observeRegion = async (
     subnetZones,
     interruptions,
     untrustedMarkers: verified.untrusted,
+    scheduledEvents,
   }
 }

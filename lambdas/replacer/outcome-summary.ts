@@ -66,6 +66,11 @@ export const summarizeOutcome = (outcome: Outcome): Record<string, unknown> => {
     case 'settle-members':
       summary.instanceIds = action.instanceIds
       break
+    case 'maintenance':
+      summary.step = action.step
+      summary.instanceId = action.instanceId
+      if (action.desired !== undefined) summary.desired = action.desired
+      break
   }
   return summary
 }

@@ -89,6 +89,8 @@ const planAll = (
       instanceRefresh: details.refreshes.get(managed.group.name),
       subnetZones: snapshot.subnetZones,
       interruptions: snapshot.interruptions,
+      scheduledEvents:
+        snapshot.scheduledEvents?.kind === 'read' ? snapshot.scheduledEvents.events : undefined,
       now,
       selectionCache: cacheFor(managed.productDescription),
       ...(maxPoolShare === undefined ? {} : { maxPoolShare }),

@@ -34,6 +34,7 @@ import {
   reportUnclassified,
   swapPastDeadline,
 } from './report.ts'
+import { reportScheduled } from './report-scheduled.ts'
 import { cleanStrays } from './strays.ts'
 
 export interface GroupResult {
@@ -136,6 +137,12 @@ const reportRegion = (
   for (const group of figures)
     reportGroupFigures(options, region, group, snapshot.configErrors, config.groupMetrics === true)
   emitRegionMetrics(options.metrics, region, figures, snapshot.configErrors)
+  reportScheduled(
+    options,
+    region,
+    snapshot.scheduledEvents,
+    groups.map((g) => g.plan),
+  )
 }
 
 export const runRegion = async (options: RegionRunOptions): Promise<RegionResult> => {

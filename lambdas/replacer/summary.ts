@@ -47,6 +47,7 @@ export const summarizeRegion = (result: RegionResult): RegionSummary => ({
     ...(prices === undefined ? {} : { prices: describePrices(prices.productDescription, prices.source) }),
     actions: outcomes.map(summarizeOutcome),
     instanceSkips: plan.instanceSkips,
+    ...(plan.scheduled === undefined ? {} : { scheduled: plan.scheduled }),
     ...(plan.unverified === undefined
       ? {}
       : { unverifiedLaunches: plan.unverified.map((u) => u.instanceId) }),

@@ -35,6 +35,7 @@ const CUSTOM_ENV = {
   ALLOW_GPU_MODEL_CHANGE: 'true',
   ALLOW_CPU_VENDOR_CHANGE: 'false',
   ALLOW_GENERATION_CHANGE: 'false',
+  REPLACE_SCHEDULED: 'false',
 }
 const CUSTOM_FALLBACK: Record<keyof GroupConfig, string> = {
   minOnDemandNumber: '1',
@@ -57,6 +58,7 @@ const CUSTOM_FALLBACK: Record<keyof GroupConfig, string> = {
   allowGpuModelChange: 'true',
   allowCpuVendorChange: 'false',
   allowGenerationChange: 'false',
+  replaceScheduled: 'false',
 }
 const BUILT_IN_FALLBACK: Record<keyof GroupConfig, string> = {
   minOnDemandNumber: '0',
@@ -79,6 +81,7 @@ const BUILT_IN_FALLBACK: Record<keyof GroupConfig, string> = {
   allowGpuModelChange: 'false',
   allowCpuVendorChange: 'true',
   allowGenerationChange: 'true',
+  replaceScheduled: 'true',
 }
 
 const DEFAULT_SETS = [

@@ -9,6 +9,7 @@ import { TAG_LAUNCH_TEMPLATE_ID } from '../../lambdas/core/constants.ts'
 import type { InstanceRefresh } from '../../lambdas/core/group/instance-refresh.ts'
 import type { ScalingActivity } from '../../lambdas/core/group/scaling-activities.ts'
 import type { SpotRequestStatus } from '../../lambdas/core/interruption/confirmation.ts'
+import type { ScheduledEvent } from '../../lambdas/core/maintenance/events.ts'
 import {
   GROUP_MARKERS,
   INSTANCE_MARKERS,
@@ -106,6 +107,8 @@ export class FakeCloud implements CloudPort {
   readonly signedMarkers = new Set<string>()
   /** KMS cannot be asked (throttled, unreachable): every signed marker is unverifiable. */
   kmsUnavailable = false
+  /** EC2's scheduled events, as DescribeInstanceStatus reports them (pending ones only). */
+  scheduled: ScheduledEvent[] = []
   private readonly failures = new Map<string, Error[]>()
   private nextId = 0x1000
   private nextTemplate = 0x100
@@ -316,6 +319,44 @@ export class FakeCloud implements CloudPort {
     return (this.groups.get(groupName)?.activities ?? [])
       .filter((a) => a.startTime.getTime() >= since.getTime())
       .sort((a, b) => b.startTime.getTime() - a.startTime.getTime())
+  }
+
+  async scheduledEvents(): Promise<ScheduledEvent[]> {
+    this.record('scheduledEvents')
+    return [...this.scheduled]
+  }
+
+  /**
+   * Between MinSize and MaxSize, else a ValidationError; Auto Scaling launches from the group's template
+   * (on-demand here) or scales in, newest first as setMaxSize does
+   * (https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_SetDesiredCapacity.html).
+   */
+  async setDesiredCapacity(groupName: string, desired: number): Promise<void> {
+    this.record('setDesiredCapacity', groupName, desired)
+    const group = this.group(groupName)
+    if (desired < group.minSize || desired > group.maxSize)
+      throw awsError(
+        'ValidationError',
+        400,
+        `New SetDesiredCapacity value ${desired} is outside the group's bounds`,
+      )
+    for (let n = group.desiredCapacity; n < desired; n++) {
+      const launched = this.addInstance({
+        type: group.launchType,
+        lifecycle: 'on-demand',
+        state: 'pending',
+        launchTime: this.now(),
+      })
+      group.members.set(launched.id, 'Pending')
+      this.register(group, launched.id, { state: 'initial', reason: 'Elb.RegistrationInProgress' })
+    }
+    const inService = [...group.members].filter(([, state]) => state === 'InService').map(([id]) => id)
+    for (const id of inService.reverse().slice(0, Math.max(0, group.desiredCapacity - desired))) {
+      group.members.delete(id)
+      this.deregister(id)
+      this.liveInstance(id).state = 'terminated'
+    }
+    group.desiredCapacity = desired
   }
 
   async trafficHealth(sources: TrafficSources, ids: readonly string[]): Promise<TrafficHealth> {

@@ -193,6 +193,10 @@ export const NEVER: readonly (readonly [string, IamRequest])[] = [
     { action: 'autoscaling:AttachInstances', resource: GROUP, context: UNMANAGED_GROUP },
   ],
   [
+    'set the desired capacity of a group that is not opted in',
+    { action: 'autoscaling:SetDesiredCapacity', resource: GROUP, context: UNMANAGED_GROUP },
+  ],
+  [
     'terminate a member of a group that is not opted in',
     { action: 'autoscaling:TerminateInstanceInAutoScalingGroup', resource: GROUP, context: UNMANAGED_GROUP },
   ],

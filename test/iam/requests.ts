@@ -259,6 +259,16 @@ export const spotswapCalls = (queues: Queues): Record<string, Call[]> => ({
     // Not an adapter call: Lambda sends a failed asynchronous invocation with the function's role.
     { by: BOTH, request: { action: 'sqs:SendMessage', resource: queues.failedEvents } },
   ],
+  'ec2:DescribeInstanceStatus': [
+    { by: REPLACER, request: { action: 'ec2:DescribeInstanceStatus', resource: '*' } },
+  ],
+  // Replacing a member ahead of its scheduled event: desired capacity + 1, then back with a decrement.
+  'autoscaling:SetDesiredCapacity': [
+    {
+      by: REPLACER,
+      request: { action: 'autoscaling:SetDesiredCapacity', resource: GROUP, context: MANAGED_GROUP },
+    },
+  ],
 })
 
 /**

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { errorCode } from '../../lambdas/aws/errors.ts'
-import { setDesiredCapacity } from '../../tools/sim/asg-api.ts'
+import { updateDesiredCapacity } from '../../tools/sim/asg-api.ts'
 import { BOOT_SECONDS } from '../../tools/sim/constants.ts'
 import { rejection } from '../builders/errors.ts'
 import { group, rawScenario, testWorld } from './support.ts'
@@ -14,7 +14,7 @@ const BOOT_MS = BOOT_SECONDS * 1000
 describe('DesiredCapacity through UpdateAutoScalingGroup in the simulator', () => {
   it('raises desired capacity by one: the group launches an on-demand member, with the activity AWS writes', async () => {
     const sim = testWorld(rawScenario([group('web', { desired: 3, max: 4 })]))
-    setDesiredCapacity(sim.world, sim.region, 'web', 4)
+    updateDesiredCapacity(sim.world, sim.region, 'web', 4)
     expect(sim.group('web').desiredCapacity).toBe(4)
     expect(sim.group('web').activities.at(-1)?.cause).toMatch(
       /a user request update of AutoScalingGroup constraints to min: 0, max: 4, desired: 4 changing the desired capacity from 3 to 4\./,
@@ -27,14 +27,14 @@ describe('DesiredCapacity through UpdateAutoScalingGroup in the simulator', () =
 
   it('lowers it: the group terminates a member', async () => {
     const sim = testWorld(rawScenario([group('web', { desired: 3, max: 3 })]))
-    setDesiredCapacity(sim.world, sim.region, 'web', 2)
+    updateDesiredCapacity(sim.world, sim.region, 'web', 2)
     await sim.advance(BOOT_MS)
     expect(sim.members('web', 'InService')).toHaveLength(2)
   })
 
   it('raises MaxSize and desired capacity in one request', () => {
     const sim = testWorld(rawScenario([group('web', { desired: 3, max: 3 })]))
-    setDesiredCapacity(sim.world, sim.region, 'web', 4, 4)
+    updateDesiredCapacity(sim.world, sim.region, 'web', 4, 4)
     expect(sim.group('web')).toMatchObject({ maxSize: 4, desiredCapacity: 4 })
   })
 
@@ -47,7 +47,7 @@ describe('DesiredCapacity through UpdateAutoScalingGroup in the simulator', () =
     async (desired, max, message) => {
       const sim = testWorld(rawScenario([group('web', { desired: 3, min: 1, max: 3 })]))
       const error = await rejection(
-        Promise.resolve().then(() => setDesiredCapacity(sim.world, sim.region, 'web', desired, max)),
+        Promise.resolve().then(() => updateDesiredCapacity(sim.world, sim.region, 'web', desired, max)),
       )
       expect(errorCode(error)).toBe('ValidationError')
       expect((error as Error).message).toBe(message)
@@ -58,7 +58,7 @@ describe('DesiredCapacity through UpdateAutoScalingGroup in the simulator', () =
   it('writes no activity when desired capacity already is that value', () => {
     const sim = testWorld(rawScenario([group('web', { desired: 3, max: 3 })]))
     const before = sim.group('web').activities.length
-    setDesiredCapacity(sim.world, sim.region, 'web', 3)
+    updateDesiredCapacity(sim.world, sim.region, 'web', 3)
     expect(sim.group('web').activities).toHaveLength(before)
   })
 })

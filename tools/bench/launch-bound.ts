@@ -3,7 +3,8 @@
  * only to reach desired capacity, to replace one EC2 interrupted or recommended rebalancing, or to move an
  * on-demand instance to the new distribution. So, per group, launches ≤ the owner's increases of desired
  * capacity + interruption warnings + rebalance recommendations + the on-demand instances the switch
- * replaces + zone-rebalancing launches (not modelled: 0) + failed health checks (none: see below).
+ * replaces + members EC2 stops for a scheduled event (Auto Scaling replaces each) + zone-rebalancing
+ * launches (not modelled: 0) + failed health checks (none: see below).
  */
 
 import { endOf, type Scenario } from '../sim/scenario/types.ts'
@@ -23,8 +24,16 @@ export interface LaunchBound {
   readonly interruptions: number
   readonly rebalanceRecommendations: number
   readonly switchReplaces: number
+  /** Members the scenario's scheduled events may take from the group before its end. */
+  readonly scheduledEvents?: number
   readonly bound: number
 }
+
+/** Members EC2 may stop for a scheduled event within the scenario: each is replaced by Auto Scaling. */
+export const scheduledStops = (scenario: Scenario, groupName: string): number =>
+  (scenario.scheduledEvents ?? [])
+    .filter((e) => e.group === groupName && e.at + e.leadMs < endOf(scenario))
+    .reduce((sum, e) => sum + e.count, 0)
 
 /** What the owner's schedule adds to a group's desired capacity within the scenario, increases only. */
 export const desiredIncreases = (scenario: Scenario, groupName: string): number => {
@@ -51,15 +60,18 @@ export const launchBounds = (scenario: Scenario, run: SimulationRun): LaunchBoun
       rebalanceRecommendations: stats.rebalanceRecommendations.get(group) ?? 0,
       switchReplaces: stats.switchReplaces.get(group) ?? 0,
     }
+    const stops = scheduledStops(scenario, group)
     return {
       group,
       spotLaunches: stats.spotLaunches.get(group) ?? 0,
       ...terms,
+      ...(stops > 0 ? { scheduledEvents: stops } : {}),
       bound:
         terms.desiredIncreases +
         terms.interruptions +
         terms.rebalanceRecommendations +
         terms.switchReplaces +
+        stops +
         HEALTH_CHECK_ALLOWANCE,
     }
   })

@@ -14,6 +14,7 @@ export const SCENARIO_KEYS = [
   'slow-health',
   'five-zones-48h',
   'never-healthy-rush',
+  'scheduled-retirement',
 ] as const
 export type ScenarioKey = (typeof SCENARIO_KEYS)[number]
 

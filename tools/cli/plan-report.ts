@@ -5,6 +5,7 @@
 
 import type { ConfigError } from '../../lambdas/core/config/config.ts'
 import { HOURS_PER_MONTH } from '../../lambdas/core/constants.ts'
+import type { ScheduledMember } from '../../lambdas/core/maintenance/plan.ts'
 import type { GroupFigures, InstanceSkip, OnDemandStatus } from '../../lambdas/core/plan/reasons.ts'
 import { summarizeOutcome } from '../../lambdas/replacer/outcome-summary.ts'
 import { isHeldBack } from '../../lambdas/replacer/reasons.ts'
@@ -46,6 +47,8 @@ export interface PlannedGroup {
    */
   readonly savingsEstimated: boolean
   readonly pricesFrom?: { readonly platform: string; readonly source: string }
+  /** Members with an EC2 scheduled event, and what spotswap does about each. */
+  readonly scheduled?: readonly ScheduledMember[]
 }
 
 export interface PlanRegion {
@@ -91,6 +94,7 @@ export const planRegion = (
       projectedHourlySavingsUsd: hourly,
       projectedMonthlySavingsUsd: round6(hourly * HOURS_PER_MONTH),
       launches: plannedLaunches(plan.actions, market, prices?.productDescription),
+      ...(plan.scheduled === undefined ? {} : { scheduled: plan.scheduled }),
       savingsEstimated: prices !== undefined && prices.source !== 'pricing-api',
       ...(prices === undefined
         ? {}
@@ -153,6 +157,9 @@ const perInstance = (groups: readonly PlannedGroup[]): string[] =>
     const lines = [
       ...g.launches.flatMap((launch) => launchLines('    ', launch)),
       ...g.stillOnDemand.flatMap((s) => keptLines('    ', s)),
+      ...(g.scheduled ?? []).flatMap((s) =>
+        wrapLine('    ', `${s.instanceId} has a scheduled ${s.code} from ${s.notBefore}: ${s.action}`),
+      ),
       ...g.instanceSkips
         .filter((s) => !explained.has(s.instanceId))
         .flatMap((s) => wrapLine('    ', `${s.instanceId}: ${s.reason}`)),

@@ -42,6 +42,7 @@ export const readOnly = (cloud: CloudPort, market?: MarketSeen): CloudPort => {
     spotRequestStatuses: (ids) => cloud.spotRequestStatuses(ids),
     scalingActivities: (name, since) => cloud.scalingActivities(name, since),
     verifyMarkers: (markers) => cloud.verifyMarkers(markers),
+    scheduledEvents: () => cloud.scheduledEvents(),
     ...Object.fromEntries(PORT_WRITES.map((method) => [method, refuse(method)])),
   } as CloudPort
 }

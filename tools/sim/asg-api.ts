@@ -5,7 +5,7 @@
  * member fails with the messages the engine's error classifier reads as "gone".
  */
 
-import { reconcile, recordActivity } from './asg.ts'
+import { reconcile, recordActivity, userSetsDesired } from './asg.ts'
 import { GROUP_NAME_TAG, terminateMember } from './asg-members.ts'
 import { groupNotFound, validationError } from './errors.ts'
 import { deregisterTargets, registerTargets } from './load-balancers.ts'
@@ -153,7 +153,7 @@ export const setMaxSize = (world: World, region: SimRegion, groupName: string, m
  * (https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_SetDesiredCapacity.html). Setting the value
  * it already has changes nothing and writes no activity.
  */
-export const setDesiredCapacity = (
+export const updateDesiredCapacity = (
   world: World,
   region: SimRegion,
   groupName: string,
@@ -169,6 +169,29 @@ export const setDesiredCapacity = (
   region.touch(group)
   if (desired === group.desiredCapacity) return
   updateDesired(world, region, group, desired)
+}
+
+/**
+ * SetDesiredCapacity: within MinSize and MaxSize, else a ValidationError; the group then launches or
+ * scales in to reach it, and Auto Scaling writes the activity of a user's request
+ * (https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_SetDesiredCapacity.html).
+ */
+export const setDesiredCapacity = (
+  world: World,
+  region: SimRegion,
+  groupName: string,
+  desired: number,
+): void => {
+  const group = groupNamed(region, groupName)
+  if (!Number.isInteger(desired) || desired > group.maxSize)
+    throw validationError(
+      `New SetDesiredCapacity value ${desired} is above max value ${group.maxSize} for the AutoScalingGroup.`,
+    )
+  if (desired < group.minSize)
+    throw validationError(
+      `New SetDesiredCapacity value ${desired} is below min value ${group.minSize} for the AutoScalingGroup.`,
+    )
+  if (desired !== group.desiredCapacity) userSetsDesired(world, region, group, desired)
 }
 
 /**

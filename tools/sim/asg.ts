@@ -117,13 +117,18 @@ export const recordActivity = (group: SimGroup, startMs: number, cause: string):
 export const ownerSetsDesired = (world: World, region: SimRegion, group: SimGroup, desired: number): void => {
   const clamped = Math.min(group.maxSize, Math.max(group.minSize, desired))
   if (clamped === group.desiredCapacity) return
+  group.owner = { ...group.owner, desiredCapacity: clamped }
+  userSetsDesired(world, region, group, clamped)
+}
+
+/** SetDesiredCapacity within the group's bounds, as its activity records it; the group then reaches it. */
+export const userSetsDesired = (world: World, region: SimRegion, group: SimGroup, desired: number): void => {
   recordActivity(
     group,
     world.clock.now,
-    `At ${new Date(world.clock.now).toISOString().replace(/\.\d{3}Z$/, 'Z')} a user request explicitly set group desired capacity changing the desired capacity from ${group.desiredCapacity} to ${clamped}.`,
+    `At ${new Date(world.clock.now).toISOString().replace(/\.\d{3}Z$/, 'Z')} a user request explicitly set group desired capacity changing the desired capacity from ${group.desiredCapacity} to ${desired}.`,
   )
-  group.desiredCapacity = clamped
-  group.owner = { ...group.owner, desiredCapacity: clamped }
+  group.desiredCapacity = desired
   region.touch(group)
   reconcile(world, region, group)
 }

@@ -26,6 +26,7 @@ import type { Violation } from './invariant-ledger.ts'
 import { type InvocationStats, Invocations } from './invocations.ts'
 import { LivenessWatch } from './liveness.ts'
 import { servingCount } from './load-balancers.ts'
+import { scheduleScenarioEvents } from './maintenance.ts'
 import { installMixedInstances, type MixedInstancesStats } from './mixed-instances-group.ts'
 import { type SimPolicy, SPOTSWAP_POLICY } from './policy.ts'
 import {
@@ -97,6 +98,11 @@ const scheduleOwnerActions = (world: World, scenario: Scenario): void => {
       interruptGroup(world, world.region(region.name), interruption.group, interruption.count)
     })
   }
+  scheduleScenarioEvents(
+    world,
+    scenario.scheduledEvents ?? [],
+    (group) => scenario.regions.find((r) => r.groups.some((g) => g.name === group))?.name,
+  )
 }
 
 /**

@@ -36,6 +36,8 @@ export interface SimInstance {
   interruptAtMs: number | undefined
   /** Its image is broken: it fails every load balancer health check (unhealthyReplacementFraction). */
   readonly neverHealthy: boolean
+  /** An EC2 scheduled event on it (tools/sim/maintenance.ts), once EC2 scheduled one. */
+  scheduledEvent?: { readonly code: string; readonly notBeforeMs: number }
   /** The owner's now: launched by someone else, or a member the owner detached. spotswap must not touch it. */
   ownerKeeps?: boolean
 }

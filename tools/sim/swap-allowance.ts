@@ -43,6 +43,20 @@ export const openPairs = (config: GlobalConfig, region: SimRegion, group: SimGro
     // A member spotswap launched joined through AttachInstances; without the time, its launch bounds it.
     ends.push((member.attachedMs ?? instance.launchMs) + pairAllowanceMs(config))
   }
+  ends.push(...scheduledAllowances(config, region, group))
+  return ends
+}
+
+/**
+ * A member with an EC2 scheduled event may have a unit raised for it (core/maintenance/plan.ts): one per
+ * such member still active, until the pair allowance after its NotBefore, when EC2 has taken it.
+ */
+const scheduledAllowances = (config: GlobalConfig, region: SimRegion, group: SimGroup): number[] => {
+  const ends: number[] = []
+  for (const [id, member] of group.members) {
+    const event = region.instances.get(id)?.scheduledEvent
+    if (event !== undefined && isActiveMember(member)) ends.push(event.notBeforeMs + pairAllowanceMs(config))
+  }
   return ends
 }
 

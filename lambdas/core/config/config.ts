@@ -60,6 +60,8 @@ export interface GroupConfig {
   readonly allowCpuVendorChange: boolean
   /** A type may be replaced by one of another generation (flagged). On by default. */
   readonly allowGenerationChange: boolean
+  /** Replace members with an EC2 scheduled event (retirement, stop, reboot, maintenance) ahead of it. */
+  readonly replaceScheduled: boolean
 }
 
 export interface GlobalConfig {

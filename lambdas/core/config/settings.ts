@@ -146,6 +146,7 @@ export const GROUP_SETTINGS = [
     defaultRaw: 'true',
     parse: parseBoolean,
   }),
+  setting({ key: 'replaceScheduled', env: 'REPLACE_SCHEDULED', defaultRaw: 'true', parse: parseBoolean }),
 ] as const
 
 export const groupTagName = (envName: string): string => `${GROUP_TAG_PREFIX}${envName.toLowerCase()}`

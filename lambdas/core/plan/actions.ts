@@ -4,6 +4,8 @@
  */
 import type { AllocationStrategy } from '../config/config.ts'
 import type { UntrustedInstance } from '../group/provenance.ts'
+import type { MaintenanceAction } from '../maintenance/action.ts'
+import type { ScheduledMember } from '../maintenance/plan.ts'
 import type { FleetOverride } from '../port.ts'
 import type { LaunchTemplateRef } from '../types.ts'
 import type { GroupFigures, GroupSkip, InstanceSkip, OnDemandStatus } from './reasons.ts'
@@ -157,6 +159,7 @@ export interface ReleaseDoomedAction {
 }
 
 export type Action =
+  | MaintenanceAction
   | LaunchSpotAction
   | ReleaseDoomedAction
   | SwapAction
@@ -184,6 +187,8 @@ export interface GroupPlan {
   readonly figures: GroupFigures
   /** Attached replacements whose load-balancer health the plan needs (read, then planned again). */
   readonly awaitingHealth?: readonly string[]
+  /** Members with an EC2 scheduled event, and what spotswap does about each (core/maintenance/plan.ts). */
+  readonly scheduled?: readonly ScheduledMember[]
   /** The open swap needs the group's scaling activities (core/swap/recovery.ts): read, then planned again. */
   readonly awaitingActivities?: true
   /**

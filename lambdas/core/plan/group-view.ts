@@ -21,6 +21,7 @@ import type { Group, Instance } from '../types.ts'
 import { minOnDemandCount } from './group-sizes.ts'
 import { type MemberRoles, memberRoles } from './member-roles.ts'
 import type { PlanInput } from './plan-input.ts'
+import { scheduledIds } from './scheduled.ts'
 
 export type Protection = 'protected-from-scale-in' | 'api-termination-protection'
 
@@ -77,7 +78,12 @@ const effectiveConfig = (group: Group, config: GroupConfig): GroupConfig => {
 export const groupView = (input: PlanInput): GroupView => {
   const { group, instances, terminationProtected, now } = input
   const config = effectiveConfig(group, input.config)
-  const roles = memberRoles(group, instances, confirmedInterruptions(input.interruptions))
+  const roles = memberRoles(
+    group,
+    instances,
+    confirmedInterruptions(input.interruptions),
+    scheduledIds(input),
+  )
   const deadline = DOOMED_SWAP_DEADLINE_SECONDS * 1000
   return {
     input,

@@ -48,12 +48,14 @@ const NONE: ReadonlySet<string> = new Set()
 /**
  * The roles of the group's members in service. One pass per list, and no set built for an empty one: a
  * large run asks this of ten thousand groups, most of them without any spot member or all spot.
- * `confirmed`: the members EC2 confirms it interrupts; only those are doomed.
+ * `confirmed`: the members EC2 confirms it interrupts; only those are doomed. `scheduled`: members with an
+ * EC2 scheduled event, at risk.
  */
 export const memberRoles = (
   group: Group,
   instances: ReadonlyMap<string, Instance>,
   confirmed: ReadonlySet<string> = NONE,
+  scheduled: ReadonlySet<string> = NONE,
 ): MemberRoles => {
   const inService: GroupMember[] = []
   const onDemand: GroupMember[] = []
@@ -103,7 +105,8 @@ export const memberRoles = (
       doomed.push(member)
       doomedIds.add(member.instanceId)
     }
-    if (doomedOne || tags[TAG_REBALANCE_AT_RISK] !== undefined) {
+    // A scheduled event (core/maintenance/events.ts) is EC2's word, like a confirmed interruption.
+    if (doomedOne || tags[TAG_REBALANCE_AT_RISK] !== undefined || scheduled.has(member.instanceId)) {
       atRisk.push(member)
       atRiskIds.add(member.instanceId)
     } else if (tags[TAG_REPLACEMENT_ATTEMPT] !== undefined) movingIds.add(member.instanceId)

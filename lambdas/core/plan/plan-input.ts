@@ -4,6 +4,7 @@ import type { RefreshObservation } from '../group/instance-refresh.ts'
 import type { OwnerChanges } from '../group/scaling-activities.ts'
 import type { HealthObservation } from '../group/serving.ts'
 import type { InterruptionStatuses } from '../interruption/confirmation.ts'
+import type { ScheduledEvent } from '../maintenance/events.ts'
 import type { LifecycleHook } from '../port.ts'
 import type { Catalog, Group, Instance, SpotPriceBook } from '../types.ts'
 import type { Selection } from './selection.ts'
@@ -71,6 +72,8 @@ export interface PlanInput {
    * read. Only members whose status is an interruption are doomed (core/interruption/confirmation.ts).
    */
   readonly interruptions?: InterruptionStatuses | undefined
+  /** Members' pending EC2 scheduled events by instance id; undefined when not read (core/maintenance/). */
+  readonly scheduledEvents?: ReadonlyMap<string, ScheduledEvent> | undefined
   /** Work units the plan may spend choosing instance types. @default PLAN_WORK_UNITS_PER_GROUP */
   readonly workUnits?: number
 }

@@ -13,6 +13,7 @@ import {
   untrustedReason,
 } from '../group/provenance.ts'
 import { unconfirmedReason } from '../interruption/confirmation.ts'
+import { planMaintenance } from '../maintenance/plan.ts'
 import { judgeNeverServed, pairedAfter } from '../swap/never-served.ts'
 import type { Recovery } from '../swap/recovery.ts'
 import type { Instance } from '../types.ts'
@@ -231,11 +232,29 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
     })
   for (const { instanceId, reason } of neverServed?.leave ?? [])
     actions.push({ kind: 'release-doomed', group: group.name, instanceId, reason })
-  const awaitingHealth = [...recovery.awaitingHealth, ...(neverServed?.awaitingHealth ?? [])]
+  // Members with an EC2 scheduled event (core/maintenance/plan.ts): an open replacement holds new launches.
+  const maintenance = planMaintenance({
+    group,
+    now,
+    detail,
+    isProtected,
+    graceSeconds: grace,
+    events: input.scheduledEvents,
+    enabled: config.replaceScheduled,
+    onDemand,
+    spot,
+    health: input.health,
+  })
+  if (skipped === undefined) actions.push(...maintenance.actions)
+  const awaitingHealth = [
+    ...recovery.awaitingHealth,
+    ...(neverServed?.awaitingHealth ?? []),
+    ...maintenance.awaitingHealth,
+  ]
 
   // 4. New replacements: at-risk spot members first, then the oldest on-demand ones, within the
   // on-demand minimum and the in-flight budget.
-  if (skipped === undefined) {
+  if (skipped === undefined && !maintenance.holds) {
     // Replacements of doomed members are outside the budget: the capacity goes either way.
     const readyIds = new Set(ready.map((pair) => pair.spotInstanceId))
     const inFlight = wanted.filter(
@@ -285,6 +304,10 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
     if (!recovery.open && ready.length === 0 && launches.some((a) => a.kind === 'launch-spot'))
       warmedIn = Math.min(warmedIn, attachWait - GRACE_SLACK_SECONDS)
   }
+  // A raise for a scheduled event only in a group where nothing else changes desired capacity.
+  const quiet =
+    !recovery.open && input.launched.length === 0 && !actions.some((a) => a.kind !== 'maintenance')
+  if (skipped === undefined && maintenance.start !== undefined && quiet) actions.push(maintenance.start)
   // A look a swap asks for (health, a doomed partner's deadline), before the warm-up look is added.
   const swapLook = lookAgain
   lookAgain = earlyLook(lookAgain, warmedIn, scheduleSeconds)
@@ -316,6 +339,7 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
     ...(untrusted.length > 0 ? { untrusted } : {}),
     ...(unverified.launches.length > 0 ? { unverified: unverified.launches } : {}),
     ...(awaitingHealth.length > 0 ? { awaitingHealth } : {}),
+    ...(maintenance.scheduled.length > 0 ? { scheduled: maintenance.scheduled } : {}),
     ...(recovery.awaitingActivities ? { awaitingActivities: true } : {}),
     ...(unknownSubnets.size > 0 ? { unknownSubnets: [...unknownSubnets].sort() } : {}),
     ...(lookAgain === undefined ? {} : { lookAgainSeconds: lookAgain }),

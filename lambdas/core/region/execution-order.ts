@@ -10,6 +10,8 @@ const ORDER: Record<Action['kind'], number> = {
   'release-pair': 2,
   'give-back': 2,
   'close-swap': 3,
+  // After a swap's close; a raise is only planned in a group with nothing else to do.
+  maintenance: 3,
   'terminate-spot': 4,
   swap: 5,
   'launch-spot': 6,

@@ -16,6 +16,16 @@ export interface ScenarioFile {
   readonly regions: Readonly<Record<string, RegionFile>>
   readonly faults?: FaultsFile
   readonly interruptions?: readonly InterruptionFile[]
+  readonly scheduledEvents?: readonly ScheduledEventFile[]
+}
+
+export interface ScheduledEventFile {
+  readonly at: string
+  readonly group: string
+  readonly count: number
+  readonly code: 'instance-retirement' | 'instance-stop'
+  readonly leadMinutes: number
+  readonly lifecycle?: 'on-demand' | 'spot'
 }
 
 export interface FaultsFile {

@@ -43,6 +43,21 @@ const parseInterruptions = (problems: Problems, file: ScenarioFile, groups: Read
     return { at: problems.time(`${path}.at`, at), group, count }
   })
 
+const parseScheduledEvents = (problems: Problems, file: ScenarioFile, groups: ReadonlySet<string>) =>
+  (file.scheduledEvents ?? []).map(({ at, group, count, code, leadMinutes, lifecycle }, i) => {
+    const path = `$.scheduledEvents[${i}]`
+    if (!groups.has(group)) problems.fail(`${path}.group`, 'the name of a group of the scenario', group)
+    const leadMs = leadMinutes * 60_000
+    return {
+      at: problems.time(`${path}.at`, at),
+      group,
+      count,
+      code,
+      leadMs,
+      lifecycle: lifecycle ?? 'on-demand',
+    }
+  })
+
 export const parseScenario = (raw: unknown, options: ParseOptions): Scenario => {
   const valid = validateScenarioFile(raw)
   if ('problems' in valid) throw new ScenarioError(options.source, valid.problems)
@@ -72,6 +87,9 @@ export const parseScenario = (raw: unknown, options: ParseOptions): Scenario => 
       crashRate: file.faults?.crashRate ?? 0,
     },
     interruptions: parseInterruptions(problems, file, groupNames),
+    ...(file.scheduledEvents === undefined
+      ? {}
+      : { scheduledEvents: parseScheduledEvents(problems, file, groupNames) }),
   }
   if (problems.list.length > 0) throw new ScenarioError(options.source, problems.list)
   return scenario

@@ -9,7 +9,7 @@ const require = createRequire(import.meta.url)
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/spotswap/spotswap/scenarios/scenario.schema.json","description":"An offline AWS account for `spotswap simulate`: regions, Auto Scaling groups, spot prices and capacity, the engine's environment, and what happens over time. Times are ISO 8601 with a zone. The same seed gives the same report, byte for byte. See docs/simulator.md.","type":"object","additionalProperties":false,"required":["name","seed","start","durationHours","scheduleMinutes","regions"],"properties":{"$schema":{"type":"string"},"name":{"type":"string","minLength":1,"description":"Named in the report."},"description":{"type":"string","minLength":1},"seed":{"type":"integer","minimum":0,"maximum":4294967295,"description":"Seeds every random choice (faults, interruption victims, scale-in victims, backoff jitter)."},"start":{"$ref":"#/$defs/time","description":"When simulated time starts. The embedded spot prices are those of 2022-05-31 18:00Z-24:00Z; later, each pool keeps its last price."},"durationHours":{"type":"number","exclusiveMinimum":0,"maximum":8784},"scheduleMinutes":{"type":"integer","minimum":1,"maximum":1440,"description":"Minutes between replacer runs; also SCHEDULE_MINUTES unless env sets it."},"env":{"type":"object","description":"The replacer's and interruption handler's environment variables (TAG_FILTERS, MIN_ON_DEMAND_NUMBER, DRY_RUN, ...).","additionalProperties":{"type":"string","title":"a string (environment variables are strings)"}},"regions":{"type":"object","title":"an object of at least one region","minProperties":1,"propertyNames":{"$ref":"#/$defs/regionName"},"additionalProperties":{"$ref":"#/$defs/region"}},"faults":{"type":"object","additionalProperties":false,"properties":{"apiErrorRate":{"type":"number","minimum":0,"maximum":1,"default":0,"description":"Probability that an API request fails with a server-side error (as seen after the SDK's retries)."},"throttle":{"type":"boolean","default":true,"description":"Apply EC2's published API token buckets, with the SDK's retries and backoff."},"crashRate":{"type":"number","minimum":0,"maximum":1,"default":0,"description":"Probability that the calling Lambda process dies at an API request (half before it takes effect, half after)."}}},"interruptions":{"type":"array","description":"Scripted spot interruptions: at `at`, EC2 warns `count` in-service spot members of `group` and interrupts them two minutes later.","items":{"type":"object","additionalProperties":false,"required":["at","group","count"],"properties":{"at":{"$ref":"#/$defs/time"},"group":{"type":"string","minLength":1},"count":{"type":"integer","minimum":1,"maximum":10000}}}}},"$defs":{"time":{"type":"string","title":"an ISO 8601 time with a zone, e.g. \"2022-05-31T18:00:00Z\"","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$"},"price":{"type":"number","exclusiveMinimum":0,"maximum":1000},"regionName":{"type":"string","title":"a region name such as \"us-east-1\"","pattern":"^[a-z]{2}(-[a-z]+)+-\\d$"},"zoneName":{"type":"string","title":"a zone name such as \"us-east-1a\"","pattern":"^[a-z]{2}(-[a-z]+)+-\\d[a-z]$"},"poolKey":{"type":"string","title":"\"<instance type>/<zone>\"","pattern":"^[a-z0-9-]+\\.[a-z0-9-]+/[a-z]{2}(-[a-z]+)+-\\d[a-z]$"},"region":{"type":"object","additionalProperties":false,"required":["zones","groups"],"properties":{"zones":{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/$defs/zoneName"},"description":"The region's zones; every group spans all of them."},"spotPrices":{"type":"object","description":"Overrides of the embedded spot prices: type -> zone -> a constant USD/hour or [[time, price], ...] steps. A pool without a price is not offered as spot.","additionalProperties":{"type":"object","additionalProperties":{"if":{"type":"number"},"then":{"$ref":"#/$defs/price"},"else":{"type":"array","title":"a price in USD/hour or [[<ISO time>, <price>], ...]","minItems":1,"items":{"type":"array","title":"[<ISO time>, <price>]","prefixItems":[{"$ref":"#/$defs/time"},{"$ref":"#/$defs/price"}],"minItems":2,"maxItems":2}}}}},"capacity":{"type":"object","description":"Spot capacity per pool (`<type>/<zone>`). Pools not listed always have capacity.","propertyNames":{"$ref":"#/$defs/poolKey"},"additionalProperties":{"type":"object","if":{"required":["available"],"properties":{"available":true}},"then":{"additionalProperties":false,"properties":{"available":{"const":false,"title":"false (a pool with a trace is available when the trace says so)"}}},"else":{"type":"object","additionalProperties":false,"required":["trace"],"properties":{"trace":{"type":"string","minLength":1,"description":"An embedded trace name (e.g. preemption/1-node/aws-04-22-2023/us-west-2b_v100_1) or a file, relative to the scenario, in the spot-traces JSON format."},"startIndex":{"type":"integer","minimum":0,"default":0}}}}},"groups":{"type":"array","items":{"$ref":"#/$defs/group"}}}},"group":{"type":"object","additionalProperties":false,"required":["name","instanceType","min","max","desired"],"properties":{"name":{"type":"string","title":"a group name of 1 to 255 characters without ':'","pattern":"^[^:]{1,255}$","description":"Unique in the scenario."},"instanceType":{"type":"string","minLength":1,"description":"The type of its launch template or configuration; must be in the embedded catalogue with an on-demand price."},"min":{"type":"integer","minimum":0,"maximum":10000},"max":{"type":"integer","minimum":0,"maximum":10000},"desired":{"type":"integer","minimum":0,"maximum":10000},"tags":{"type":"object","description":"Group tags, all propagated at launch (spot-enabled, autospotting_* settings, ...).","propertyNames":{"type":"string","title":"a tag key of 1 to 128 characters","minLength":1,"maxLength":128},"additionalProperties":{"type":"string","maxLength":256}},"healthCheckGracePeriod":{"type":"integer","minimum":0,"maximum":86400,"default":300},"launch":{"enum":["template","configuration"],"default":"template"},"terminationHook":{"type":"boolean","default":false,"description":"An autoscaling:EC2_INSTANCE_TERMINATING hook that holds terminating instances for 90 s."},"protectedFromScaleIn":{"type":"integer","minimum":0,"default":0,"description":"The first n initial instances are protected from scale-in."},"terminationProtected":{"type":"integer","minimum":0,"default":0,"description":"The first n initial instances have API termination protection (DisableApiTermination)."},"desiredSchedule":{"type":"array","description":"The owner's scaling: [[time, desired], ...].","items":{"type":"array","title":"[<ISO time>, <desired>]","prefixItems":[{"$ref":"#/$defs/time"},{"type":"integer","minimum":0,"maximum":10000}],"minItems":2,"maxItems":2}},"loadBalancers":{"type":"array","maxItems":50,"description":"The group's target groups and classic load balancers. Auto Scaling registers a member when it is InService (attached instances at once); it serves once the health checks pass (interval × healthy threshold after it is registered and booted). Leaving the group (detach, termination) deregisters it: it drains for the deregistration delay.","items":{"$ref":"#/$defs/loadBalancer"}},"unhealthyReplacementFraction":{"type":"number","minimum":0,"maximum":1,"default":0,"description":"The share of the spot instances spotswap launches for the group that never pass a load balancer health check (a broken image), drawn from the scenario's seed. Only groups with load balancers can tell."},"image":{"type":"object","additionalProperties":false,"description":"What the group's AMI carries. EC2 refuses to launch a type that requires ENA from an image without EnaSupport (InvalidParameterCombination); a Nitro type shows EBS volumes as NVMe devices, so an image without NVMe drivers launches there and never passes a health check.","properties":{"enaSupport":{"type":"boolean","default":true,"description":"The AMI's EnaSupport attribute."},"nvmeDrivers":{"type":"boolean","default":true,"description":"Whether the image boots with EBS volumes as NVMe devices."}}},"launchHook":{"type":"boolean","default":false,"description":"An autoscaling:EC2_INSTANCE_LAUNCHING hook: members Auto Scaling launches wait 120 s in Pending:Wait; attached instances skip it."},"suspendedProcesses":{"type":"array","default":[],"uniqueItems":true,"description":"Auto Scaling processes suspended for the whole run. Launch stops launches, Terminate stops scale-in, AddToLoadBalancer stops registrations; the others are named only.","items":{"enum":["Launch","Terminate","AddToLoadBalancer","HealthCheck","ReplaceUnhealthy","AZRebalance","AlarmNotification","ScheduledActions","InstanceRefresh"]}},"capacityRebalance":{"type":"boolean","default":false,"description":"CapacityRebalance: Auto Scaling replaces a spot member given a rebalance recommendation or an interruption warning, and lets it go once the replacement is in service."},"warmPool":{"type":"object","additionalProperties":false,"required":["minSize"],"description":"A warm pool of stopped on-demand instances beside the group: not members, drawn on first when it scales out, refilled to minSize.","properties":{"minSize":{"type":"integer","minimum":0,"maximum":100}}},"instanceRefreshes":{"type":"array","default":[],"description":"When instance refreshes start: each is Pending for 60 s, then InProgress, replacing every member launched before it one at a time (the new one in service first), then Successful.","items":{"$ref":"#/$defs/time"}},"instanceRefreshesUnreadable":{"type":"boolean","default":false,"description":"DescribeInstanceRefreshes fails for the group with HTTP 500, as moto answers it."}}},"loadBalancer":{"type":"object","additionalProperties":false,"required":["type"],"properties":{"type":{"enum":["target-group","classic"],"description":"An Elastic Load Balancing v2 target group (DescribeTargetHealth) or a classic load balancer (DescribeInstanceHealth)."},"healthCheckIntervalSeconds":{"type":"integer","minimum":5,"maximum":300,"default":30},"healthyThreshold":{"type":"integer","minimum":2,"maximum":10,"description":"Consecutive successful health checks before a registered instance is healthy. Default: 5 for a target group, 10 for a classic load balancer (AWS's defaults)."},"deregistrationDelaySeconds":{"type":"integer","minimum":0,"maximum":3600,"default":300,"description":"How long a deregistered instance drains (a classic load balancer's connection draining timeout)."}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/spotswap/spotswap/scenarios/scenario.schema.json","description":"An offline AWS account for `spotswap simulate`: regions, Auto Scaling groups, spot prices and capacity, the engine's environment, and what happens over time. Times are ISO 8601 with a zone. The same seed gives the same report, byte for byte. See docs/simulator.md.","type":"object","additionalProperties":false,"required":["name","seed","start","durationHours","scheduleMinutes","regions"],"properties":{"$schema":{"type":"string"},"name":{"type":"string","minLength":1,"description":"Named in the report."},"description":{"type":"string","minLength":1},"seed":{"type":"integer","minimum":0,"maximum":4294967295,"description":"Seeds every random choice (faults, interruption victims, scale-in victims, backoff jitter)."},"start":{"$ref":"#/$defs/time","description":"When simulated time starts. The embedded spot prices are those of 2022-05-31 18:00Z-24:00Z; later, each pool keeps its last price."},"durationHours":{"type":"number","exclusiveMinimum":0,"maximum":8784},"scheduleMinutes":{"type":"integer","minimum":1,"maximum":1440,"description":"Minutes between replacer runs; also SCHEDULE_MINUTES unless env sets it."},"env":{"type":"object","description":"The replacer's and interruption handler's environment variables (TAG_FILTERS, MIN_ON_DEMAND_NUMBER, DRY_RUN, ...).","additionalProperties":{"type":"string","title":"a string (environment variables are strings)"}},"regions":{"type":"object","title":"an object of at least one region","minProperties":1,"propertyNames":{"$ref":"#/$defs/regionName"},"additionalProperties":{"$ref":"#/$defs/region"}},"faults":{"type":"object","additionalProperties":false,"properties":{"apiErrorRate":{"type":"number","minimum":0,"maximum":1,"default":0,"description":"Probability that an API request fails with a server-side error (as seen after the SDK's retries)."},"throttle":{"type":"boolean","default":true,"description":"Apply EC2's published API token buckets, with the SDK's retries and backoff."},"crashRate":{"type":"number","minimum":0,"maximum":1,"default":0,"description":"Probability that the calling Lambda process dies at an API request (half before it takes effect, half after)."}}},"interruptions":{"type":"array","description":"Scripted spot interruptions: at `at`, EC2 warns `count` in-service spot members of `group` and interrupts them two minutes later.","items":{"type":"object","additionalProperties":false,"required":["at","group","count"],"properties":{"at":{"$ref":"#/$defs/time"},"group":{"type":"string","minLength":1},"count":{"type":"integer","minimum":1,"maximum":10000}}}},"scheduledEvents":{"type":"array","description":"EC2 scheduled events: at `at`, EC2 schedules `code` on `count` in-service members of `group` (of `lifecycle`, default on-demand), NotBefore `leadMinutes` later; at NotBefore a member still running is stopped and Auto Scaling replaces it.","items":{"type":"object","additionalProperties":false,"required":["at","group","count","code","leadMinutes"],"properties":{"at":{"$ref":"#/$defs/time"},"group":{"type":"string","minLength":1},"count":{"type":"integer","minimum":1,"maximum":10000},"code":{"enum":["instance-retirement","instance-stop"]},"leadMinutes":{"type":"integer","minimum":0,"maximum":43200},"lifecycle":{"enum":["on-demand","spot"]}}}}},"$defs":{"time":{"type":"string","title":"an ISO 8601 time with a zone, e.g. \"2022-05-31T18:00:00Z\"","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$"},"price":{"type":"number","exclusiveMinimum":0,"maximum":1000},"regionName":{"type":"string","title":"a region name such as \"us-east-1\"","pattern":"^[a-z]{2}(-[a-z]+)+-\\d$"},"zoneName":{"type":"string","title":"a zone name such as \"us-east-1a\"","pattern":"^[a-z]{2}(-[a-z]+)+-\\d[a-z]$"},"poolKey":{"type":"string","title":"\"<instance type>/<zone>\"","pattern":"^[a-z0-9-]+\\.[a-z0-9-]+/[a-z]{2}(-[a-z]+)+-\\d[a-z]$"},"region":{"type":"object","additionalProperties":false,"required":["zones","groups"],"properties":{"zones":{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/$defs/zoneName"},"description":"The region's zones; every group spans all of them."},"spotPrices":{"type":"object","description":"Overrides of the embedded spot prices: type -> zone -> a constant USD/hour or [[time, price], ...] steps. A pool without a price is not offered as spot.","additionalProperties":{"type":"object","additionalProperties":{"if":{"type":"number"},"then":{"$ref":"#/$defs/price"},"else":{"type":"array","title":"a price in USD/hour or [[<ISO time>, <price>], ...]","minItems":1,"items":{"type":"array","title":"[<ISO time>, <price>]","prefixItems":[{"$ref":"#/$defs/time"},{"$ref":"#/$defs/price"}],"minItems":2,"maxItems":2}}}}},"capacity":{"type":"object","description":"Spot capacity per pool (`<type>/<zone>`). Pools not listed always have capacity.","propertyNames":{"$ref":"#/$defs/poolKey"},"additionalProperties":{"type":"object","if":{"required":["available"],"properties":{"available":true}},"then":{"additionalProperties":false,"properties":{"available":{"const":false,"title":"false (a pool with a trace is available when the trace says so)"}}},"else":{"type":"object","additionalProperties":false,"required":["trace"],"properties":{"trace":{"type":"string","minLength":1,"description":"An embedded trace name (e.g. preemption/1-node/aws-04-22-2023/us-west-2b_v100_1) or a file, relative to the scenario, in the spot-traces JSON format."},"startIndex":{"type":"integer","minimum":0,"default":0}}}}},"groups":{"type":"array","items":{"$ref":"#/$defs/group"}}}},"group":{"type":"object","additionalProperties":false,"required":["name","instanceType","min","max","desired"],"properties":{"name":{"type":"string","title":"a group name of 1 to 255 characters without ':'","pattern":"^[^:]{1,255}$","description":"Unique in the scenario."},"instanceType":{"type":"string","minLength":1,"description":"The type of its launch template or configuration; must be in the embedded catalogue with an on-demand price."},"min":{"type":"integer","minimum":0,"maximum":10000},"max":{"type":"integer","minimum":0,"maximum":10000},"desired":{"type":"integer","minimum":0,"maximum":10000},"tags":{"type":"object","description":"Group tags, all propagated at launch (spot-enabled, autospotting_* settings, ...).","propertyNames":{"type":"string","title":"a tag key of 1 to 128 characters","minLength":1,"maxLength":128},"additionalProperties":{"type":"string","maxLength":256}},"healthCheckGracePeriod":{"type":"integer","minimum":0,"maximum":86400,"default":300},"launch":{"enum":["template","configuration"],"default":"template"},"terminationHook":{"type":"boolean","default":false,"description":"An autoscaling:EC2_INSTANCE_TERMINATING hook that holds terminating instances for 90 s."},"protectedFromScaleIn":{"type":"integer","minimum":0,"default":0,"description":"The first n initial instances are protected from scale-in."},"terminationProtected":{"type":"integer","minimum":0,"default":0,"description":"The first n initial instances have API termination protection (DisableApiTermination)."},"desiredSchedule":{"type":"array","description":"The owner's scaling: [[time, desired], ...].","items":{"type":"array","title":"[<ISO time>, <desired>]","prefixItems":[{"$ref":"#/$defs/time"},{"type":"integer","minimum":0,"maximum":10000}],"minItems":2,"maxItems":2}},"loadBalancers":{"type":"array","maxItems":50,"description":"The group's target groups and classic load balancers. Auto Scaling registers a member when it is InService (attached instances at once); it serves once the health checks pass (interval × healthy threshold after it is registered and booted). Leaving the group (detach, termination) deregisters it: it drains for the deregistration delay.","items":{"$ref":"#/$defs/loadBalancer"}},"unhealthyReplacementFraction":{"type":"number","minimum":0,"maximum":1,"default":0,"description":"The share of the spot instances spotswap launches for the group that never pass a load balancer health check (a broken image), drawn from the scenario's seed. Only groups with load balancers can tell."},"image":{"type":"object","additionalProperties":false,"description":"What the group's AMI carries. EC2 refuses to launch a type that requires ENA from an image without EnaSupport (InvalidParameterCombination); a Nitro type shows EBS volumes as NVMe devices, so an image without NVMe drivers launches there and never passes a health check.","properties":{"enaSupport":{"type":"boolean","default":true,"description":"The AMI's EnaSupport attribute."},"nvmeDrivers":{"type":"boolean","default":true,"description":"Whether the image boots with EBS volumes as NVMe devices."}}},"launchHook":{"type":"boolean","default":false,"description":"An autoscaling:EC2_INSTANCE_LAUNCHING hook: members Auto Scaling launches wait 120 s in Pending:Wait; attached instances skip it."},"suspendedProcesses":{"type":"array","default":[],"uniqueItems":true,"description":"Auto Scaling processes suspended for the whole run. Launch stops launches, Terminate stops scale-in, AddToLoadBalancer stops registrations; the others are named only.","items":{"enum":["Launch","Terminate","AddToLoadBalancer","HealthCheck","ReplaceUnhealthy","AZRebalance","AlarmNotification","ScheduledActions","InstanceRefresh"]}},"capacityRebalance":{"type":"boolean","default":false,"description":"CapacityRebalance: Auto Scaling replaces a spot member given a rebalance recommendation or an interruption warning, and lets it go once the replacement is in service."},"warmPool":{"type":"object","additionalProperties":false,"required":["minSize"],"description":"A warm pool of stopped on-demand instances beside the group: not members, drawn on first when it scales out, refilled to minSize.","properties":{"minSize":{"type":"integer","minimum":0,"maximum":100}}},"instanceRefreshes":{"type":"array","default":[],"description":"When instance refreshes start: each is Pending for 60 s, then InProgress, replacing every member launched before it one at a time (the new one in service first), then Successful.","items":{"$ref":"#/$defs/time"}},"instanceRefreshesUnreadable":{"type":"boolean","default":false,"description":"DescribeInstanceRefreshes fails for the group with HTTP 500, as moto answers it."}}},"loadBalancer":{"type":"object","additionalProperties":false,"required":["type"],"properties":{"type":{"enum":["target-group","classic"],"description":"An Elastic Load Balancing v2 target group (DescribeTargetHealth) or a classic load balancer (DescribeInstanceHealth)."},"healthCheckIntervalSeconds":{"type":"integer","minimum":5,"maximum":300,"default":30},"healthyThreshold":{"type":"integer","minimum":2,"maximum":10,"description":"Consecutive successful health checks before a registered instance is healthy. Default: 5 for a target group, 10 for a classic load balancer (AWS's defaults)."},"deregistrationDelaySeconds":{"type":"integer","minimum":0,"maximum":3600,"default":300,"description":"How long a deregistered instance drains (a classic load balancer's connection draining timeout)."}}}}};
 const schema32 = {"type":"string","title":"an ISO 8601 time with a zone, e.g. \"2022-05-31T18:00:00Z\"","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$"};
 const schema33 = {"type":"string","title":"a region name such as \"us-east-1\"","pattern":"^[a-z]{2}(-[a-z]+)+-\\d$"};
 const func1 = Object.prototype.hasOwnProperty;
@@ -2306,14 +2306,253 @@ vErrors.push(err51);
 errors++;
 }
 }
-}
-else {
-const err52 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(data.scheduledEvents !== undefined){
+let data20 = data.scheduledEvents;
+if(Array.isArray(data20)){
+const len1 = data20.length;
+for(let i1=0; i1<len1; i1++){
+let data21 = data20[i1];
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+if(data21.at === undefined){
+const err52 = {instancePath:instancePath+"/scheduledEvents/" + i1,schemaPath:"#/properties/scheduledEvents/items/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema31.properties.scheduledEvents.items.required,parentSchema:schema31.properties.scheduledEvents.items,data:data21};
 if(vErrors === null){
 vErrors = [err52];
 }
 else {
 vErrors.push(err52);
+}
+errors++;
+}
+if(data21.group === undefined){
+const err53 = {instancePath:instancePath+"/scheduledEvents/" + i1,schemaPath:"#/properties/scheduledEvents/items/required",keyword:"required",params:{missingProperty: "group"},message:"must have required property '"+"group"+"'",schema:schema31.properties.scheduledEvents.items.required,parentSchema:schema31.properties.scheduledEvents.items,data:data21};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+if(data21.count === undefined){
+const err54 = {instancePath:instancePath+"/scheduledEvents/" + i1,schemaPath:"#/properties/scheduledEvents/items/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'",schema:schema31.properties.scheduledEvents.items.required,parentSchema:schema31.properties.scheduledEvents.items,data:data21};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+if(data21.code === undefined){
+const err55 = {instancePath:instancePath+"/scheduledEvents/" + i1,schemaPath:"#/properties/scheduledEvents/items/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'",schema:schema31.properties.scheduledEvents.items.required,parentSchema:schema31.properties.scheduledEvents.items,data:data21};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+if(data21.leadMinutes === undefined){
+const err56 = {instancePath:instancePath+"/scheduledEvents/" + i1,schemaPath:"#/properties/scheduledEvents/items/required",keyword:"required",params:{missingProperty: "leadMinutes"},message:"must have required property '"+"leadMinutes"+"'",schema:schema31.properties.scheduledEvents.items.required,parentSchema:schema31.properties.scheduledEvents.items,data:data21};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+for(const key6 in data21){
+if(!((((((key6 === "at") || (key6 === "group")) || (key6 === "count")) || (key6 === "code")) || (key6 === "leadMinutes")) || (key6 === "lifecycle"))){
+const err57 = {instancePath:instancePath+"/scheduledEvents/" + i1,schemaPath:"#/properties/scheduledEvents/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.scheduledEvents.items,data:data21};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(data21.at !== undefined){
+let data22 = data21.at;
+if(typeof data22 === "string"){
+if(!pattern4.test(data22)){
+const err58 = {instancePath:instancePath+"/scheduledEvents/" + i1+"/at",schemaPath:"#/$defs/time/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$"+"\"",schema:"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$",parentSchema:schema32,data:data22};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+else {
+const err59 = {instancePath:instancePath+"/scheduledEvents/" + i1+"/at",schemaPath:"#/$defs/time/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.type,parentSchema:schema32,data:data22};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+if(data21.group !== undefined){
+let data23 = data21.group;
+if(typeof data23 === "string"){
+if(func2(data23) < 1){
+const err60 = {instancePath:instancePath+"/scheduledEvents/" + i1+"/group",schemaPath:"#/properties/scheduledEvents/items/properties/group/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.scheduledEvents.items.properties.group,data:data23};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+else {
+const err61 = {instancePath:instancePath+"/scheduledEvents/" + i1+"/group",schemaPath:"#/properties/scheduledEvents/items/properties/group/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.scheduledEvents.items.properties.group.type,parentSchema:schema31.properties.scheduledEvents.items.properties.group,data:data23};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+if(data21.count !== undefined){
+let data24 = data21.count;
+if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
+const err62 = {instancePath:instancePath+"/scheduledEvents/" + i1+"/count",schemaPath:"#/properties/scheduledEvents/items/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.scheduledEvents.items.properties.count.type,parentSchema:schema31.properties.scheduledEvents.items.properties.count,data:data24};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+if((typeof data24 == "number") && (isFinite(data24))){
+if(data24 > 10000 || isNaN(data24)){
+const err63 = {instancePath:instancePath+"/scheduledEvents/" + i1+"/count",schemaPath:"#/properties/scheduledEvents/items/properties/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema31.properties.scheduledEvents.items.properties.count,data:data24};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+if(data24 < 1 || isNaN(data24)){
+const err64 = {instancePath:instancePath+"/scheduledEvents/" + i1+"/count",schemaPath:"#/properties/scheduledEvents/items/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.scheduledEvents.items.properties.count,data:data24};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+}
+if(data21.code !== undefined){
+let data25 = data21.code;
+if(!((data25 === "instance-retirement") || (data25 === "instance-stop"))){
+const err65 = {instancePath:instancePath+"/scheduledEvents/" + i1+"/code",schemaPath:"#/properties/scheduledEvents/items/properties/code/enum",keyword:"enum",params:{allowedValues: schema31.properties.scheduledEvents.items.properties.code.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.scheduledEvents.items.properties.code.enum,parentSchema:schema31.properties.scheduledEvents.items.properties.code,data:data25};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+if(data21.leadMinutes !== undefined){
+let data26 = data21.leadMinutes;
+if(!(((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26))) && (isFinite(data26)))){
+const err66 = {instancePath:instancePath+"/scheduledEvents/" + i1+"/leadMinutes",schemaPath:"#/properties/scheduledEvents/items/properties/leadMinutes/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.scheduledEvents.items.properties.leadMinutes.type,parentSchema:schema31.properties.scheduledEvents.items.properties.leadMinutes,data:data26};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+if((typeof data26 == "number") && (isFinite(data26))){
+if(data26 > 43200 || isNaN(data26)){
+const err67 = {instancePath:instancePath+"/scheduledEvents/" + i1+"/leadMinutes",schemaPath:"#/properties/scheduledEvents/items/properties/leadMinutes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 43200},message:"must be <= 43200",schema:43200,parentSchema:schema31.properties.scheduledEvents.items.properties.leadMinutes,data:data26};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+if(data26 < 0 || isNaN(data26)){
+const err68 = {instancePath:instancePath+"/scheduledEvents/" + i1+"/leadMinutes",schemaPath:"#/properties/scheduledEvents/items/properties/leadMinutes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.scheduledEvents.items.properties.leadMinutes,data:data26};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+}
+if(data21.lifecycle !== undefined){
+let data27 = data21.lifecycle;
+if(!((data27 === "on-demand") || (data27 === "spot"))){
+const err69 = {instancePath:instancePath+"/scheduledEvents/" + i1+"/lifecycle",schemaPath:"#/properties/scheduledEvents/items/properties/lifecycle/enum",keyword:"enum",params:{allowedValues: schema31.properties.scheduledEvents.items.properties.lifecycle.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.scheduledEvents.items.properties.lifecycle.enum,parentSchema:schema31.properties.scheduledEvents.items.properties.lifecycle,data:data27};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+}
+else {
+const err70 = {instancePath:instancePath+"/scheduledEvents/" + i1,schemaPath:"#/properties/scheduledEvents/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.scheduledEvents.items.type,parentSchema:schema31.properties.scheduledEvents.items,data:data21};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+}
+else {
+const err71 = {instancePath:instancePath+"/scheduledEvents",schemaPath:"#/properties/scheduledEvents/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.scheduledEvents.type,parentSchema:schema31.properties.scheduledEvents,data:data20};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+}
+else {
+const err72 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
 }
 errors++;
 }

@@ -88,6 +88,16 @@ export interface ScenarioInterruption {
   readonly count: number
 }
 
+/** EC2 schedules `code` on `count` in-service members of `group`, NotBefore `leadMs` after `at`. */
+export interface ScenarioScheduledEvent {
+  readonly at: number
+  readonly group: string
+  readonly count: number
+  readonly code: 'instance-retirement' | 'instance-stop'
+  readonly leadMs: number
+  readonly lifecycle: 'on-demand' | 'spot'
+}
+
 export interface Scenario {
   readonly name: string
   readonly description: string | undefined
@@ -99,6 +109,7 @@ export interface Scenario {
   readonly regions: readonly ScenarioRegion[]
   readonly faults: FaultConfig
   readonly interruptions: readonly ScenarioInterruption[]
+  readonly scheduledEvents?: readonly ScenarioScheduledEvent[]
 }
 
 export const endOf = (scenario: Scenario): number => scenario.start + scenario.durationHours * 3_600_000

@@ -16,6 +16,7 @@ export type AutoScalingWrite =
   | 'detachInstances'
   | 'terminateInstanceInAutoScalingGroup'
   | 'updateAutoScalingGroup'
+  | 'setDesiredCapacity'
   | 'createOrUpdateTags'
   | 'deleteTags'
 
@@ -124,7 +125,20 @@ export const autoScalingWrites = (ctx: SimApiContext): Pick<AutoScalingApi, Auto
         if ((MaxSize === undefined && DesiredCapacity === undefined) || Object.keys(others).length > 0)
           throw new Error('simulator: UpdateAutoScalingGroup models MaxSize and DesiredCapacity only')
         if (DesiredCapacity === undefined) asgApi.setMaxSize(ctx.world, ctx.region, group, MaxSize ?? 0)
-        else asgApi.setDesiredCapacity(ctx.world, ctx.region, group, DesiredCapacity, MaxSize)
+        else asgApi.updateDesiredCapacity(ctx.world, ctx.region, group, DesiredCapacity, MaxSize)
+        return DONE
+      },
+      { group },
+    )
+  },
+  setDesiredCapacity: (input) => {
+    const group = input.AutoScalingGroupName ?? ''
+    return write(
+      ctx,
+      'autoscaling:SetDesiredCapacity',
+      { group },
+      () => {
+        asgApi.setDesiredCapacity(ctx.world, ctx.region, group, input.DesiredCapacity ?? Number.NaN)
         return DONE
       },
       { group },

@@ -2,7 +2,14 @@
  * EC2's reads as the adapter sends them: DescribeInstances with its filters and paging, the termination
  * protection attribute, the instance type catalogue, spot prices and subnets.
  */
-import type { DescribeInstancesCommandInput, Filter, Reservation } from '@aws-sdk/client-ec2'
+import type {
+  DescribeInstanceStatusCommandInput,
+  DescribeInstancesCommandInput,
+  EventCode,
+  Filter,
+  InstanceStatus,
+  Reservation,
+} from '@aws-sdk/client-ec2'
 import type { Ec2Api } from '../../../lambdas/aws/cloud.ts'
 import { API_LIMITS } from '../../../lambdas/aws/limits.ts'
 import { TERMINATED_VISIBLE_SECONDS } from '../constants.ts'
@@ -112,17 +119,60 @@ const describeInstances = (ctx: SimApiContext, input: DescribeInstancesCommandIn
     return { Reservations: reservations, NextToken: page.nextToken, $metadata: {} }
   })
 
+// MaxResults 5 to 1000 (https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_DescribeInstanceStatus.html).
+const STATUSES = rule('DescribeInstanceStatus', API_LIMITS.describeInstancesMaxResults)
+
+/**
+ * DescribeInstanceStatus with an `event.code` filter, the one the adapter sends: running instances only
+ * (IncludeAllInstances unset), those with a scheduled event of one of the codes, with their events.
+ */
+const describeInstanceStatus = (ctx: SimApiContext, input: DescribeInstanceStatusCommandInput) =>
+  answer(ctx, 'ec2:DescribeInstanceStatus', () => {
+    const filters = input.Filters ?? []
+    for (const filter of filters)
+      if (filter.Name !== 'event.code')
+        throw simAwsError(INVALID, 400, `The filter '${filter.Name}' is invalid`)
+    const codes = new Set(filters.flatMap((f) => f.Values ?? []))
+    const listing = (): SimInstance[] =>
+      [...ctx.region.instances.values()].filter(
+        (i) =>
+          (input.IncludeAllInstances === true || i.state === 'running') &&
+          i.scheduledEvent !== undefined &&
+          (codes.size === 0 || codes.has(i.scheduledEvent.code)),
+      )
+    const page = ctx.listings.page(
+      STATUSES,
+      { maxResults: input.MaxResults, nextToken: input.NextToken },
+      listing,
+    )
+    const statuses: InstanceStatus[] = page.items.map((i) => ({
+      InstanceId: i.id,
+      AvailabilityZone: i.zone,
+      InstanceState: { Name: i.state },
+      Events: [
+        {
+          Code: i.scheduledEvent?.code as EventCode,
+          Description: `The instance is scheduled for ${i.scheduledEvent?.code}`,
+          NotBefore: new Date(i.scheduledEvent?.notBeforeMs ?? 0),
+        },
+      ],
+    }))
+    return { InstanceStatuses: statuses, NextToken: page.nextToken, $metadata: {} }
+  })
+
 export const ec2Reads = (
   ctx: SimApiContext,
 ): Pick<
   Ec2Api,
   | 'describeInstances'
   | 'describeInstanceAttribute'
+  | 'describeInstanceStatus'
   | 'describeInstanceTypes'
   | 'describeSpotPriceHistory'
   | 'describeSubnets'
 > => ({
   describeInstances: (input) => describeInstances(ctx, input),
+  describeInstanceStatus: (input) => describeInstanceStatus(ctx, input),
   // A gone instance is InvalidInstanceID.NotFound: the adapter reads it as unprotected, an answer, not a failure.
   describeInstanceAttribute: (input) =>
     answer(

@@ -1,0 +1,99 @@
+/**
+ * Members with an EC2 scheduled event, through the replacer Lambda against a FakeCloud: an on-demand member
+ * kept for the minimum is replaced ahead through Auto Scaling (desired + 1, then it leaves with a decrement
+ * once its successor serves); a failed read of the events changes nothing.
+ */
+import { describe, expect, it } from 'vitest'
+import { TAG_MAINTENANCE } from '../../lambdas/core/constants.ts'
+import type { ScheduledMember } from '../../lambdas/core/maintenance/plan.ts'
+import { Metric } from '../../lambdas/core/metric-names.ts'
+import type { ReplacerSummary } from '../../lambdas/replacer/summary.ts'
+import { awsError } from '../fakes/fake-cloud.ts'
+import { cloudWithFleet, harness, START } from './support.ts'
+
+const ENV = { MIN_ON_DEMAND_NUMBER: '2' }
+
+/** Two on-demand members kept for the minimum, MaxSize 4; EC2 retires the first a day from now. */
+const scheduledFleet = () => {
+  const cloud = cloudWithFleet(2, { maxSize: 4 })
+  const [scheduled, other] = [...cloud.group('web').members.keys()] as [string, string]
+  cloud.scheduled = [
+    { instanceId: scheduled, code: 'instance-retirement', notBefore: new Date(START.getTime() + 86_400_000) },
+  ]
+  return { cloud, scheduled, other }
+}
+
+const scheduledOf = (summary: ReplacerSummary): ScheduledMember[] =>
+  (summary.regions[0]?.groups?.[0]?.scheduled ?? []) as ScheduledMember[]
+
+const writes = (cloud: ReturnType<typeof cloudWithFleet>) => cloud.mutations.map((c) => [c.method, ...c.args])
+
+describe('replacing a member ahead of its scheduled event', () => {
+  it('raises desired capacity, waits for the new member to serve, then retires the scheduled one', async () => {
+    const { cloud, scheduled } = scheduledFleet()
+    const { run, advanceMinutes } = harness({ 'us-east-1': cloud }, ENV)
+    const first = (await run()) as ReplacerSummary
+    expect(writes(cloud)).toEqual([
+      [
+        'tagGroup',
+        'web',
+        { [TAG_MAINTENANCE]: expect.stringContaining(`member=${scheduled} owner=2 phase=raising`) },
+      ],
+      ['setDesiredCapacity', 'web', 3],
+    ])
+    expect(scheduledOf(first)).toEqual([
+      expect.objectContaining({ instanceId: scheduled, code: 'instance-retirement' }),
+    ])
+    const fresh = [...cloud.group('web').members].find(([, state]) => state === 'Pending')?.[0] as string
+    advanceMinutes(5)
+    await run()
+    expect(cloud.mutations).toHaveLength(2)
+    cloud.group('web').members.set(fresh, 'InService')
+    advanceMinutes(5)
+    await run()
+    expect(writes(cloud).slice(2)).toEqual([
+      ['tagGroup', 'web', { [TAG_MAINTENANCE]: expect.stringContaining('phase=retiring') }],
+      ['terminateInGroup', scheduled, true],
+    ])
+    cloud.scheduled = []
+    advanceMinutes(5)
+    await run()
+    expect(writes(cloud).slice(4)).toEqual([['untagGroup', 'web', [TAG_MAINTENANCE]]])
+    expect(cloud.group('web').desiredCapacity).toBe(2)
+    expect(cloud.group('web').tags[TAG_MAINTENANCE]).toBeUndefined()
+  })
+
+  it('never retires a member on a maintenance marker someone else wrote (no MAC): it is absent and reported', async () => {
+    const { cloud, scheduled } = scheduledFleet()
+    // A planted raise in its retiring phase, as if desired 2 were the owner's 1 plus spotswap's raise.
+    cloud.group('web').tags = {
+      ...cloud.group('web').tags,
+      [TAG_MAINTENANCE]: `v1 member=${scheduled} owner=1 phase=retiring started=${START.toISOString()}`,
+    }
+    const { run, recorded } = harness({ 'us-east-1': cloud }, ENV)
+    await run()
+    expect(writes(cloud).filter(([method]) => method === 'terminateInGroup')).toEqual([])
+    expect(cloud.group('web').members.has(scheduled)).toBe(true)
+    const names = recorded.metrics.flatMap((m) => m.values.map((v) => v.name))
+    expect(names).toContain(Metric.ForgedMarkers)
+  })
+
+  it('writes nothing when the events could not be read, and says so in a metric', async () => {
+    const { cloud } = scheduledFleet()
+    cloud.failNext('scheduledEvents', awsError('UnauthorizedOperation', 403, 'not allowed'))
+    const { run, recorded } = harness({ 'us-east-1': cloud }, ENV)
+    await run()
+    expect(cloud.mutations).toEqual([])
+    const names = recorded.metrics.flatMap((m) => m.values.map((v) => v.name))
+    expect(names).toContain(Metric.ScheduledEventsUnreadable)
+  })
+
+  it('leaves a group at MaxSize alone: EC2 carries out the event and Auto Scaling replaces the member', async () => {
+    const { cloud } = scheduledFleet()
+    cloud.group('web').maxSize = 2
+    const { run } = harness({ 'us-east-1': cloud }, ENV)
+    const summary = (await run()) as ReplacerSummary
+    expect(cloud.mutations).toEqual([])
+    expect(scheduledOf(summary)[0]?.action).toMatch(/MaxSize/)
+  })
+})
