@@ -33,6 +33,7 @@ import {
   lifecycleHooks,
   scalingActivities,
 } from './groups.ts'
+import { ecsCapacityProviders } from './ecs.ts'
 import { describeInstances, describeLaunchedSpotInstances, terminationProtected } from './instances.ts'
 import { launchSpot } from './launch.ts'
 import { trafficHealth } from './load-balancers.ts'
@@ -110,6 +111,7 @@ export const createAwsCloud = (region: string, deps: AwsCloudDeps): CloudPort =>
     spotRequestStatuses: using(spotRequestStatuses),
     scalingActivities: using(scalingActivities),
     trafficHealth: using(trafficHealth),
+    ecsCapacityProviders: using(ecsCapacityProviders),
     launchSpot: using(launchSpot),
     attachInstances: using(attachInstances),
     detachInstances: using(detachInstances),

@@ -2,13 +2,18 @@
  * What every adapter module needs for one region: the clients (sdk.ts), a counted way to call them, a logger,
  * a clock and the per-container caches. Built once by createAwsCloud.
  */
-import { CATALOG_CACHE_TTL_MS, PRICE_CACHE_TTL_MS } from '../core/constants.ts'
+import {
+  CATALOG_CACHE_TTL_MS,
+  ECS_CAPACITY_PROVIDERS_CACHE_TTL_MS,
+  PRICE_CACHE_TTL_MS,
+} from '../core/constants.ts'
+import type { EcsCapacityProvider } from '../core/ecs/capacity-provider.ts'
 import type { Log } from '../core/log.ts'
 import type { Catalog, OnDemandPrices } from '../core/types.ts'
 import type { AwsClients } from './sdk.ts'
 import { TtlCache } from './ttl-cache.ts'
 
-export type AwsService = 'ec2' | 'autoscaling' | 'cloudformation' | 'pricing' | 'elasticloadbalancing'
+export type AwsService = 'ec2' | 'autoscaling' | 'cloudformation' | 'pricing' | 'elasticloadbalancing' | 'ecs'
 
 /** `service:Operation`, e.g. `ec2:CreateFleet`, `autoscaling:AttachInstances`. */
 export type ApiCallName = `${AwsService}:${string}`
@@ -21,11 +26,13 @@ export type AdapterLogger = Pick<Log, 'info' | 'warn'>
 export interface AdapterCaches {
   readonly catalog: TtlCache<Catalog>
   readonly onDemandPrices: TtlCache<OnDemandPrices>
+  readonly ecsCapacityProviders: TtlCache<EcsCapacityProvider[]>
 }
 
 export const createAdapterCaches = (): AdapterCaches => ({
   catalog: new TtlCache(CATALOG_CACHE_TTL_MS),
   onDemandPrices: new TtlCache(PRICE_CACHE_TTL_MS),
+  ecsCapacityProviders: new TtlCache(ECS_CAPACITY_PROVIDERS_CACHE_TTL_MS),
 })
 
 export interface AwsContext extends AwsClients {

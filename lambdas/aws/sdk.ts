@@ -71,6 +71,7 @@ import type {
   DescribeTargetHealthCommandOutput,
 } from '@aws-sdk/client-elastic-load-balancing-v2'
 import type { GetProductsCommandInput, GetProductsCommandOutput } from '@aws-sdk/client-pricing'
+import type { EcsApi } from './ecs-sdk.ts'
 
 /** One command: the SDK's input in, the SDK's output out, or a rejection shaped as the SDK's errors. */
 export type SdkCall<Input, Output> = (input: Input) => Promise<Output>
@@ -176,4 +177,6 @@ export interface AwsClients {
   readonly pricing: PricingApi
   readonly elbv2: Elbv2Api
   readonly elb: ElbApi
+  /** Absent until @aws-sdk/client-ecs is wired: reads of ECS then fail (ecs.ts EcsClientMissingError). */
+  readonly ecs?: EcsApi
 }

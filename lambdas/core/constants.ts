@@ -235,3 +235,10 @@ export const FANOUT_CLOCK_SKEW_MS = 5_000
  * it is reported (SwapsPastDeadline): something holds it (protection, a read that keeps failing).
  */
 export const SWAP_FINISH_RUNS = 2
+/** DescribeCapacityProviders answers at most 10 providers a page (its maxResults range is 1 to 10). */
+export const ECS_CAPACITY_PROVIDERS_PAGE_SIZE = 10
+/**
+ * A capacity provider's settings change by hand, rarely; read again after this long, so turning managed
+ * termination protection off takes at most this long to reach spotswap.
+ */
+export const ECS_CAPACITY_PROVIDERS_CACHE_TTL_MS = 10 * 60 * 1000

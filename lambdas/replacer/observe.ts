@@ -7,11 +7,13 @@ import type { ConfigError, GlobalConfig, GroupConfig } from '../core/config/conf
 import { groupConfig } from '../core/config/group-config.ts'
 import { groupQuery, isManaged } from '../core/config/managed.ts'
 import { TAG_LAUNCHED_FOR_GROUP, TAG_REPLACING_INSTANCE } from '../core/constants.ts'
+import type { EcsProvidersObservation } from '../core/ecs/capacity-provider.ts'
 import type { InterruptionStatuses } from '../core/interruption/confirmation.ts'
 import { latestSpotPrices } from '../core/plan/prices.ts'
 import { productDescriptionOf } from '../core/platform.ts'
 import type { CloudPort, GroupQuery } from '../core/port.ts'
 import type { Catalog, Group, Instance, OnDemandPrices, SpotPriceBook } from '../core/types.ts'
+import { readEcsProviders } from './observe-ecs.ts'
 import { readInterruptions } from './observe-interruptions.ts'
 
 export interface ManagedGroup {
@@ -39,6 +41,8 @@ export interface RegionSnapshot {
   readonly subnetZones: ReadonlyMap<string, string>
   /** The Spot request status of members tagged as warned; undefined when none is (observe-interruptions.ts). */
   readonly interruptions?: InterruptionStatuses | undefined
+  /** The region's ECS capacity providers; undefined when no group carries AmazonECSManaged (observe-ecs.ts). */
+  readonly ecsProviders?: EcsProvidersObservation | undefined
 }
 
 export interface ObserveScope {
@@ -202,11 +206,12 @@ export const observeRegion = async (
 
   const descriptions = [...new Set(groups.map((g) => g.productDescription))].sort()
   const unreadSubnets = subnetsToRead(managed, instances)
-  const [spotRows, onDemand, subnetZones, interruptions] = await Promise.all([
+  const [spotRows, onDemand, subnetZones, interruptions, ecsProviders] = await Promise.all([
     Promise.all(descriptions.map((d) => cloud.describeSpotPrices(d, now))),
     Promise.all(descriptions.map((d) => cloud.onDemandPrices(d))),
     unreadSubnets.length > 0 ? cloud.subnetZones(unreadSubnets) : new Map<string, string>(),
     readInterruptions(cloud, managed, instances),
+    readEcsProviders(cloud, managed),
   ])
   return {
     region: cloud.region,
@@ -220,5 +225,6 @@ export const observeRegion = async (
     configErrors,
     subnetZones,
     interruptions,
+    ecsProviders,
   }
 }

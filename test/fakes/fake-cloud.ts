@@ -6,6 +6,7 @@
  */
 
 import { TAG_LAUNCH_TEMPLATE_ID } from '../../lambdas/core/constants.ts'
+import type { EcsCapacityProvider } from '../../lambdas/core/ecs/capacity-provider.ts'
 import type { InstanceRefresh } from '../../lambdas/core/group/instance-refresh.ts'
 import type { ScalingActivity } from '../../lambdas/core/group/scaling-activities.ts'
 import type { SpotRequestStatus } from '../../lambdas/core/interruption/confirmation.ts'
@@ -89,6 +90,8 @@ export class FakeCloud implements CloudPort {
   readonly interruptionWarned = new Set<string>()
   /** EC2's time of the warning (the Spot request's Status.UpdateTime) for warned instances, when set. */
   readonly interruptionWarnedAt = new Map<string, Date>()
+  /** The region's ECS capacity providers, as DescribeCapacityProviders lists them. */
+  readonly capacityProviders: EcsCapacityProvider[] = []
   private readonly failures = new Map<string, Error[]>()
   private nextId = 0x1000
   private nextTemplate = 0x100
@@ -297,6 +300,11 @@ export class FakeCloud implements CloudPort {
     return (this.groups.get(groupName)?.activities ?? [])
       .filter((a) => a.startTime.getTime() >= since.getTime())
       .sort((a, b) => b.startTime.getTime() - a.startTime.getTime())
+  }
+
+  async ecsCapacityProviders(): Promise<readonly EcsCapacityProvider[]> {
+    this.record('ecsCapacityProviders')
+    return [...this.capacityProviders]
   }
 
   async trafficHealth(sources: TrafficSources, ids: readonly string[]): Promise<TrafficHealth> {

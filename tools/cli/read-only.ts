@@ -41,6 +41,7 @@ export const readOnly = (cloud: CloudPort, market?: MarketSeen): CloudPort => {
     subnetZones: (ids) => cloud.subnetZones(ids),
     spotRequestStatuses: (ids) => cloud.spotRequestStatuses(ids),
     scalingActivities: (name, since) => cloud.scalingActivities(name, since),
+    ecsCapacityProviders: () => cloud.ecsCapacityProviders(),
     ...Object.fromEntries(PORT_WRITES.map((method) => [method, refuse(method)])),
   } as CloudPort
 }

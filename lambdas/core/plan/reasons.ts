@@ -24,6 +24,8 @@ export type InstanceSkipCode =
   | 'on-demand-minimum'
   // A launch made for it that provenance cannot verify is alive: no other until it is resolved.
   | 'unverified-launch'
+  // ECS protects it while it runs tasks (a capacity provider's managed termination protection).
+  | 'ecs-tasks-running'
 
 export interface InstanceSkip {
   readonly instanceId: string
@@ -111,6 +113,7 @@ export type GroupSkipCode =
   | 'capacity-not-in-instances'
   | 'outside-cron-window'
   | 'plan-budget-exceeded'
+  | 'ecs-capacity-providers-unreadable'
 
 /** Why a group is not acted on this run: a code to act on, a detail to read. */
 export interface GroupSkip {
