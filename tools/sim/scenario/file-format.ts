@@ -75,4 +75,5 @@ export interface GroupFile {
   readonly warmPool?: { readonly minSize: number }
   readonly instanceRefreshes?: readonly string[]
   readonly instanceRefreshesUnreadable?: boolean
+  readonly ecs?: { readonly managedTerminationProtection?: boolean; readonly managedDraining?: boolean }
 }

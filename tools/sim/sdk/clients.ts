@@ -12,6 +12,7 @@ import { autoScalingWrites } from './autoscaling-writes.ts'
 import { ec2Launches } from './ec2-launches.ts'
 import { ec2Reads } from './ec2-reads.ts'
 import { ec2Writes } from './ec2-writes.ts'
+import { ecs } from './ecs.ts'
 import { elb, elbv2 } from './load-balancers.ts'
 import { Listings } from './paging.ts'
 import { pricing } from './pricing.ts'
@@ -41,5 +42,6 @@ export const simClients = (world: World, region: string, session: Session): AwsC
     pricing: pricing(ctx),
     elbv2: elbv2(ctx),
     elb: elb(ctx),
+    ecs: ecs(ctx),
   }
 }
