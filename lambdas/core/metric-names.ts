@@ -95,6 +95,11 @@ export const Metric = {
    * (replacer/report.ts swapPastDeadline): 1 per group and run while it lasts, nothing otherwise.
    */
   SwapsPastDeadline: 'SwapsPastDeadline',
+  /**
+   * A region whose ECS capacity providers could not be read while a managed group carries AmazonECSManaged
+   * (replacer/report-ecs.ts): 1 per region and run; those groups started nothing.
+   */
+  EcsCapacityProvidersUnreadable: 'EcsCapacityProvidersUnreadable',
 } as const
 
 export type MetricName = (typeof Metric)[keyof typeof Metric]

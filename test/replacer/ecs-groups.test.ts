@@ -58,7 +58,8 @@ describe('ECS capacity providers', () => {
   it('unreadable: the tagged group starts nothing, named; the other group goes on', async () => {
     const cloud = withEcsGroup()
     cloud.failNext('ecsCapacityProviders', awsError('AccessDeniedException', 400, 'not authorized'))
-    const summary = await harness({ 'us-east-1': cloud }).run()
+    const h = harness({ 'us-east-1': cloud })
+    const summary = await h.run()
     expect(launchesFor(cloud, 'tasks')).toEqual([])
     expect(launchesFor(cloud, 'web').length).toBeGreaterThan(0)
     expect(groupResult(summary, 'tasks')).toMatchObject({
@@ -66,5 +67,14 @@ describe('ECS capacity providers', () => {
       skipped: expect.stringContaining('AccessDeniedException: not authorized'),
     })
     expect(groupResult(summary, 'web')?.skipCode).toBeUndefined()
+    expect(h.recorded.logs).toContainEqual({
+      level: 'warn',
+      message: 'ECS capacity providers unreadable: groups tagged AmazonECSManaged start nothing this run',
+      attributes: { region: 'us-east-1', error: 'AccessDeniedException: not authorized' },
+    })
+    expect(h.recorded.metrics).toContainEqual({
+      dimensions: { Region: 'us-east-1' },
+      values: [{ name: 'EcsCapacityProvidersUnreadable', unit: 'Count', value: 1 }],
+    })
   })
 })
