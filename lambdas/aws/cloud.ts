@@ -26,6 +26,7 @@ import {
   countedCall,
   createAdapterCaches,
 } from './context.ts'
+import { ecsCapacityProviders } from './ecs.ts'
 import {
   describeGroups,
   groupOfInstances,
@@ -33,7 +34,6 @@ import {
   lifecycleHooks,
   scalingActivities,
 } from './groups.ts'
-import { ecsCapacityProviders } from './ecs.ts'
 import { describeInstances, describeLaunchedSpotInstances, terminationProtected } from './instances.ts'
 import { launchSpot } from './launch.ts'
 import { trafficHealth } from './load-balancers.ts'
