@@ -4,8 +4,9 @@
  */
 import { describe, expect, it } from 'vitest'
 import { TAG_ECS_MANAGED } from '../../lambdas/core/ecs/capacity-provider.ts'
+import { simClients } from '../../tools/sim/sdk/clients.ts'
 import { simulate } from '../../tools/sim/simulate.ts'
-import { group, parse, rawScenario, testWorld } from './support.ts'
+import { group, parse, REGION, rawScenario, testWorld } from './support.ts'
 
 const tasks = (ecs: Record<string, unknown> | undefined) =>
   group('tasks', { min: 0, max: 6, desired: 4, protectedFromScaleIn: 2, ...(ecs ? { ecs } : {}) })
@@ -27,6 +28,20 @@ describe('an ECS capacity-provider group in the simulator', () => {
         managedScaling: true,
       }),
     ])
+  })
+
+  it('pages DescribeCapacityProviders as ECS does: at most ten, maxResults 1 to 10', async () => {
+    const groups = Array.from({ length: 9 }, (_, i) => group(`tasks${i}`, { desired: 1, ecs: {} }))
+    const sim = testWorld(rawScenario(groups))
+    const session = { id: 99, actor: 'replacer' as const, region: REGION, crashed: false, failedCalls: 0 }
+    const { ecs } = simClients(sim.world, REGION, session)
+    const first = await ecs?.describeCapacityProviders({})
+    expect(first?.capacityProviders).toHaveLength(10)
+    const rest = await ecs?.describeCapacityProviders({ nextToken: first?.nextToken })
+    expect(rest).toMatchObject({ nextToken: undefined, capacityProviders: [{ name: 'tasks8-capacity' }] })
+    await expect(ecs?.describeCapacityProviders({ maxResults: 11 })).rejects.toMatchObject({
+      name: 'InvalidParameterException',
+    })
   })
 
   it("keeps the members ECS protects as ECS's, converts the rest, with no violation", async () => {
