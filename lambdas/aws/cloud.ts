@@ -45,6 +45,7 @@ import { stackStatuses } from './stacks.ts'
 import { subnetZones } from './subnets.ts'
 
 export { type AdapterCaches, createAdapterCaches } from './context.ts'
+export type * from './ecs-sdk.ts'
 export { createRegionDirectory, type RegionDirectoryDeps } from './region-directory.ts'
 export type * from './sdk.ts'
 

@@ -3,7 +3,7 @@
  * in ec2.ts and asg.ts; the simulated SDK clients (sdk/) answer from it in the SDK's shapes.
  */
 
-import type { CapacityProviderShape } from '../../lambdas/aws/ecs-sdk.ts'
+import type { CapacityProviderShape } from '../../lambdas/aws/cloud.ts'
 import type { LifecycleHook, SpotLaunchResult } from '../../lambdas/core/port.ts'
 import type { InstanceState, LaunchTemplateRef, Lifecycle, TrafficSources } from '../../lambdas/core/types.ts'
 import type { ApiGate } from './api-gate.ts'

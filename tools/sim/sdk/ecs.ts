@@ -4,7 +4,7 @@
  * stand on no Auto Scaling group, listed like any other
  * (https://docs.aws.amazon.com/AmazonECS/latest/APIReference/API_DescribeCapacityProviders.html).
  */
-import type { CapacityProviderShape, EcsApi } from '../../../lambdas/aws/ecs-sdk.ts'
+import type { CapacityProviderShape, EcsApi } from '../../../lambdas/aws/cloud.ts'
 import type { PageRule } from './paging.ts'
 import { answer, type SimApiContext } from './request.ts'
 
