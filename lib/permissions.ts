@@ -93,6 +93,8 @@ const REPLACER_READS = [
   'pricing:GetProducts',
   // EC2's scheduled events (retirement, stop, reboot, maintenance) of members, replaced ahead.
   'ec2:DescribeInstanceStatus',
+  // Which groups sit behind an ECS capacity provider with managed termination protection.
+  'ecs:DescribeCapacityProviders',
 ]
 
 const INTERRUPTION_READS = [

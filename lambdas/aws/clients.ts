@@ -10,6 +10,7 @@
 import { AutoScalingClient } from '@aws-sdk/client-auto-scaling'
 import { CloudFormationClient } from '@aws-sdk/client-cloudformation'
 import { EC2Client } from '@aws-sdk/client-ec2'
+import { ECSClient } from '@aws-sdk/client-ecs'
 import { ElasticLoadBalancingClient } from '@aws-sdk/client-elastic-load-balancing'
 import { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2'
 import { KMSClient } from '@aws-sdk/client-kms'
@@ -53,6 +54,10 @@ export const elbClient = (region: string): ElasticLoadBalancingClient =>
 
 export const kmsClient = (region: string): KMSClient =>
   memo(`kms/${region}`, () => new KMSClient({ region, ...standardRetries }))
+
+/** ECS, for the capacity providers of groups tagged AmazonECSManaged (aws/ecs.ts). */
+export const ecsClient = (region: string): ECSClient =>
+  memo(`ecs/${region}`, () => new ECSClient({ region, ...standardRetries }))
 
 /** SSM, for the kill switch's parameter (aws/kill-switch.ts). */
 export const ssmClient = (region: string): SSMClient =>

@@ -27,6 +27,7 @@ import {
   countedCall,
   createAdapterCaches,
 } from './context.ts'
+import { ecsCapacityProviders } from './ecs.ts'
 import {
   describeGroups,
   groupOfInstances,
@@ -47,6 +48,7 @@ import { stackStatuses } from './stacks.ts'
 import { subnetZones } from './subnets.ts'
 
 export { type AdapterCaches, createAdapterCaches } from './context.ts'
+export type * from './ecs-sdk.ts'
 export { createRegionDirectory, type RegionDirectoryDeps } from './region-directory.ts'
 export type * from './sdk.ts'
 
@@ -122,6 +124,7 @@ export const createAwsCloud = (region: string, deps: AwsCloudDeps): CloudPort =>
     trafficHealth: using(trafficHealth),
     verifyMarkers: using(verifyMarkers),
     scheduledEvents: using(scheduledEvents),
+    ecsCapacityProviders: using(ecsCapacityProviders),
     launchSpot: using(launchSpot),
     attachInstances: using(attachInstances),
     detachInstances: using(detachInstances),

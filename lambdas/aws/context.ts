@@ -2,14 +2,27 @@
  * What every adapter module needs for one region: the clients (sdk.ts), a counted way to call them, a logger,
  * a clock and the per-container caches. Built once by createAwsCloud.
  */
-import { CATALOG_CACHE_TTL_MS, PRICE_CACHE_TTL_MS, SCHEDULED_EVENTS_TTL_MS } from '../core/constants.ts'
+import {
+  CATALOG_CACHE_TTL_MS,
+  ECS_CAPACITY_PROVIDERS_CACHE_TTL_MS,
+  PRICE_CACHE_TTL_MS,
+  SCHEDULED_EVENTS_TTL_MS,
+} from '../core/constants.ts'
+import type { EcsCapacityProvider } from '../core/ecs/capacity-provider.ts'
 import type { Log } from '../core/log.ts'
 import type { ScheduledEvent } from '../core/maintenance/events.ts'
 import type { Catalog, OnDemandPrices } from '../core/types.ts'
 import type { AwsClients } from './sdk.ts'
 import { TtlCache } from './ttl-cache.ts'
 
-export type AwsService = 'ec2' | 'autoscaling' | 'cloudformation' | 'pricing' | 'elasticloadbalancing' | 'kms'
+export type AwsService =
+  | 'ec2'
+  | 'autoscaling'
+  | 'cloudformation'
+  | 'pricing'
+  | 'elasticloadbalancing'
+  | 'kms'
+  | 'ecs'
 
 /** `service:Operation`, e.g. `ec2:CreateFleet`, `autoscaling:AttachInstances`. */
 export type ApiCallName = `${AwsService}:${string}`
@@ -26,6 +39,7 @@ export interface AdapterCaches {
   readonly markerVerdicts: Map<string, 'valid' | 'bad-mac'>
   /** By region: one DescribeInstanceStatus per region per SCHEDULED_EVENTS_TTL_MS, whatever the groups. */
   readonly scheduledEvents: TtlCache<ScheduledEvent[]>
+  readonly ecsCapacityProviders: TtlCache<EcsCapacityProvider[]>
 }
 
 export const createAdapterCaches = (): AdapterCaches => ({
@@ -33,6 +47,7 @@ export const createAdapterCaches = (): AdapterCaches => ({
   onDemandPrices: new TtlCache(PRICE_CACHE_TTL_MS),
   markerVerdicts: new Map(),
   scheduledEvents: new TtlCache(SCHEDULED_EVENTS_TTL_MS),
+  ecsCapacityProviders: new TtlCache(ECS_CAPACITY_PROVIDERS_CACHE_TTL_MS),
 })
 
 export interface AwsContext extends AwsClients {

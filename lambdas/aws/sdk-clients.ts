@@ -41,6 +41,7 @@ import {
   DescribeSubnetsCommand,
   TerminateInstancesCommand,
 } from '@aws-sdk/client-ec2'
+import { DescribeCapacityProvidersCommand } from '@aws-sdk/client-ecs'
 import {
   DescribeInstanceHealthCommand,
   DescribeLoadBalancersCommand,
@@ -55,6 +56,7 @@ import {
   autoScalingClient,
   cloudFormationClient,
   ec2Client,
+  ecsClient,
   elbClient,
   elbv2Client,
   kmsClient,
@@ -121,6 +123,10 @@ export const sdkClients = (region: string): AwsClients => {
     elb: {
       describeLoadBalancers: (input) => elb().send(new DescribeLoadBalancersCommand(input)),
       describeInstanceHealth: (input) => elb().send(new DescribeInstanceHealthCommand(input)),
+    },
+    ecs: {
+      describeCapacityProviders: (input) =>
+        ecsClient(region).send(new DescribeCapacityProvidersCommand(input)),
     },
     kms: {
       generateMac: (input) => kmsClient(keyRegion(input.KeyId, region)).send(new GenerateMacCommand(input)),

@@ -81,6 +81,7 @@ import type {
   VerifyMacCommandOutput,
 } from '@aws-sdk/client-kms'
 import type { GetProductsCommandInput, GetProductsCommandOutput } from '@aws-sdk/client-pricing'
+import type { EcsApi } from './ecs-sdk.ts'
 
 /** One command: the SDK's input in, the SDK's output out, or a rejection shaped as the SDK's errors. */
 export type SdkCall<Input, Output> = (input: Input) => Promise<Output>
@@ -201,4 +202,6 @@ export interface AwsClients {
   readonly elbv2: Elbv2Api
   readonly elb: ElbApi
   readonly kms: KmsApi
+  /** Absent in a context built without it (a test's): reads of ECS then fail (ecs.ts EcsClientMissingError). */
+  readonly ecs?: EcsApi
 }

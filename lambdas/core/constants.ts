@@ -287,3 +287,10 @@ export const SCHEDULED_EVENTS_TTL_MS = 15 * 60 * 1000
  * health deadline's ceiling (HEALTH_DEADLINE_MAX_SECONDS) plus the group's grace period, as for a swap.
  */
 export const MAINTENANCE_DEADLINE_SECONDS = HEALTH_DEADLINE_MAX_SECONDS
+/** DescribeCapacityProviders answers at most 10 providers a page (its maxResults range is 1 to 10). */
+export const ECS_CAPACITY_PROVIDERS_PAGE_SIZE = 10
+/**
+ * A capacity provider's settings change by hand, rarely; read again after this long, so turning managed
+ * termination protection off takes at most this long to reach spotswap.
+ */
+export const ECS_CAPACITY_PROVIDERS_CACHE_TTL_MS = 10 * 60 * 1000

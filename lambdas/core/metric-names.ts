@@ -114,6 +114,11 @@ export const Metric = {
   ScheduledMembers: 'ScheduledMembers',
   /** Region runs whose read of scheduled events failed: nothing was replaced on it (1 per region and run). */
   ScheduledEventsUnreadable: 'ScheduledEventsUnreadable',
+  /**
+   * A region whose ECS capacity providers could not be read while a managed group carries AmazonECSManaged
+   * (replacer/report-ecs.ts): 1 per region and run; those groups started nothing.
+   */
+  EcsCapacityProvidersUnreadable: 'EcsCapacityProvidersUnreadable',
 } as const
 
 export type MetricName = (typeof Metric)[keyof typeof Metric]

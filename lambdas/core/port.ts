@@ -4,6 +4,7 @@
  * Methods that list things paginate internally and return everything.
  */
 import type { AllocationStrategy } from './config/config.ts'
+import type { EcsCapacityProvider } from './ecs/capacity-provider.ts'
 import type { InstanceRefresh } from './group/instance-refresh.ts'
 import type { ScalingActivity } from './group/scaling-activities.ts'
 import type { SpotRequestStatus } from './interruption/confirmation.ts'
@@ -176,6 +177,8 @@ export interface CloudPort {
   verifyMarkers(markers: readonly MarkerRead[]): Promise<MarkerVerdict[]>
   /** Pending scheduled events of the region's running instances (DescribeInstanceStatus), cached a while. */
   scheduledEvents(): Promise<ScheduledEvent[]>
+  /** The region's ECS capacity providers that stand on an Auto Scaling group (DescribeCapacityProviders). */
+  ecsCapacityProviders(): Promise<readonly EcsCapacityProvider[]>
 
   launchSpot(request: SpotLaunchRequest): Promise<SpotLaunchResult>
   attachInstances(groupName: string, ids: readonly string[]): Promise<void>

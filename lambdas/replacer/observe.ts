@@ -7,6 +7,7 @@ import type { ConfigError, GlobalConfig, GroupConfig } from '../core/config/conf
 import { groupConfig } from '../core/config/group-config.ts'
 import { groupQuery, isManaged } from '../core/config/managed.ts'
 import { TAG_LAUNCHED_FOR_GROUP, TAG_REPLACING_INSTANCE } from '../core/constants.ts'
+import type { EcsProvidersObservation } from '../core/ecs/capacity-provider.ts'
 import type { InterruptionStatuses } from '../core/interruption/confirmation.ts'
 import type { ScheduledEventsObservation } from '../core/maintenance/events.ts'
 import type { UntrustedMarker } from '../core/markers.ts'
@@ -16,6 +17,7 @@ import type { CloudPort, GroupQuery } from '../core/port.ts'
 import { doesRegionWork, inLane, type RegionLane } from '../core/region/lanes.ts'
 import type { Catalog, Group, Instance, OnDemandPrices, SpotPriceBook } from '../core/types.ts'
 import { verifyObserved } from '../verify-markers.ts'
+import { readEcsProviders } from './observe-ecs.ts'
 import { readInterruptions } from './observe-interruptions.ts'
 import { readScheduledEvents } from './observe-scheduled.ts'
 
@@ -50,6 +52,8 @@ export interface RegionSnapshot {
   readonly untrustedMarkers?: readonly UntrustedMarker[]
   /** Members' EC2 scheduled events; undefined when there was no managed group to read them for. */
   readonly scheduledEvents?: ScheduledEventsObservation | undefined
+  /** The region's ECS capacity providers; undefined when no group carries AmazonECSManaged (observe-ecs.ts). */
+  readonly ecsProviders?: EcsProvidersObservation | undefined
 }
 
 export interface ObserveScope {
@@ -244,12 +248,13 @@ export const observeRegion = async (
 
   const descriptions = [...new Set(groups.map((g) => g.productDescription))].sort()
   const unreadSubnets = subnetsToRead(managed, instances)
-  const [spotRows, onDemand, subnetZones, interruptions, scheduledEvents] = await Promise.all([
+  const [spotRows, onDemand, subnetZones, interruptions, scheduledEvents, ecsProviders] = await Promise.all([
     Promise.all(descriptions.map((d) => cloud.describeSpotPrices(d, now))),
     Promise.all(descriptions.map((d) => cloud.onDemandPrices(d))),
     unreadSubnets.length > 0 ? cloud.subnetZones(unreadSubnets) : new Map<string, string>(),
     readInterruptions(cloud, managed, instances),
     readScheduledEvents(cloud, managed),
+    readEcsProviders(cloud, managed),
   ])
   return {
     region: cloud.region,
@@ -265,5 +270,6 @@ export const observeRegion = async (
     interruptions,
     untrustedMarkers: verified.untrusted,
     scheduledEvents,
+    ecsProviders,
   }
 }

@@ -4,6 +4,7 @@
  * decided in core/region/; the reads are made here, through the port.
  */
 import type { GlobalConfig } from '../core/config/config.ts'
+import { ecsManagementOf } from '../core/ecs/capacity-provider.ts'
 import type { RefreshObservation } from '../core/group/instance-refresh.ts'
 import type { OwnerChanges } from '../core/group/scaling-activities.ts'
 import type { HealthObservation } from '../core/group/serving.ts'
@@ -91,6 +92,7 @@ const planAll = (
       interruptions: snapshot.interruptions,
       scheduledEvents:
         snapshot.scheduledEvents?.kind === 'read' ? snapshot.scheduledEvents.events : undefined,
+      ecs: ecsManagementOf(managed.group, snapshot.ecsProviders),
       now,
       selectionCache: cacheFor(managed.productDescription),
       ...(maxPoolShare === undefined ? {} : { maxPoolShare }),

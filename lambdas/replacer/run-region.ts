@@ -35,6 +35,7 @@ import {
   swapPastDeadline,
 } from './report.ts'
 import { reportScheduled } from './report-scheduled.ts'
+import { reportEcsUnreadable } from './report-ecs.ts'
 import { cleanStrays } from './strays.ts'
 
 export interface GroupResult {
@@ -170,6 +171,7 @@ export const runRegion = async (options: RegionRunOptions): Promise<RegionResult
   const snapshot = observed
   for (const error of snapshot.configErrors) log.warn('invalid configuration value', { region, ...error })
   reportForgedMarkers(options, region, snapshot.untrustedMarkers ?? [])
+  reportEcsUnreadable(options, region, snapshot)
   const unmanaged = named.filter((name) => !snapshot.groups.some((g) => g.group.name === name))
   if (unmanaged.length > 0) {
     log.info('asked for groups spotswap does not manage (or that are gone): nothing to do for them', {

@@ -75,6 +75,8 @@ describe('where the AWS SDK loads', () => {
           '@aws-sdk/client-auto-scaling',
           '@aws-sdk/client-cloudformation',
           '@aws-sdk/client-ec2',
+          // Capacity providers of groups behind ECS (lambdas/aws/ecs.ts).
+          '@aws-sdk/client-ecs',
           '@aws-sdk/client-elastic-load-balancing',
           '@aws-sdk/client-elastic-load-balancing-v2',
           // Markers are signed and verified with the KMS HMAC key (lambdas/aws/markers.ts).

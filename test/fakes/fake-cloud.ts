@@ -6,6 +6,7 @@
  */
 
 import { TAG_LAUNCH_TEMPLATE_ID } from '../../lambdas/core/constants.ts'
+import type { EcsCapacityProvider } from '../../lambdas/core/ecs/capacity-provider.ts'
 import type { InstanceRefresh } from '../../lambdas/core/group/instance-refresh.ts'
 import type { ScalingActivity } from '../../lambdas/core/group/scaling-activities.ts'
 import type { SpotRequestStatus } from '../../lambdas/core/interruption/confirmation.ts'
@@ -109,6 +110,8 @@ export class FakeCloud implements CloudPort {
   kmsUnavailable = false
   /** EC2's scheduled events, as DescribeInstanceStatus reports them (pending ones only). */
   scheduled: ScheduledEvent[] = []
+  /** The region's ECS capacity providers, as DescribeCapacityProviders lists them. */
+  readonly capacityProviders: EcsCapacityProvider[] = []
   private readonly failures = new Map<string, Error[]>()
   private nextId = 0x1000
   private nextTemplate = 0x100
@@ -357,6 +360,11 @@ export class FakeCloud implements CloudPort {
       this.liveInstance(id).state = 'terminated'
     }
     group.desiredCapacity = desired
+  }
+
+  async ecsCapacityProviders(): Promise<readonly EcsCapacityProvider[]> {
+    this.record('ecsCapacityProviders')
+    return [...this.capacityProviders]
   }
 
   async trafficHealth(sources: TrafficSources, ids: readonly string[]): Promise<TrafficHealth> {

@@ -262,6 +262,9 @@ export const spotswapCalls = (queues: Queues): Record<string, Call[]> => ({
   'ec2:DescribeInstanceStatus': [
     { by: REPLACER, request: { action: 'ec2:DescribeInstanceStatus', resource: '*' } },
   ],
+  'ecs:DescribeCapacityProviders': [
+    { by: REPLACER, request: { action: 'ecs:DescribeCapacityProviders', resource: '*' } },
+  ],
   // Replacing a member ahead of its scheduled event: desired capacity + 1, then back with a decrement.
   'autoscaling:SetDesiredCapacity': [
     {

@@ -10,6 +10,7 @@ import { type CapacityTrace, embeddedTrace } from '../data/capacity-traces.ts'
 import { embeddedZones } from '../data/spot-prices.ts'
 import type { ChaosCase, OwnerAction, QueuedRuns } from './case.ts'
 import { CHAOS_START, type Draw, drawArbitrary, FILTER_KEY, REGIONS, START_MS } from './draw.ts'
+import { ecsFieldOf } from './ecs-groups.ts'
 import { stormOf } from './generate-script.ts'
 
 const traceLengths = new Map<string, number>()
@@ -94,6 +95,7 @@ const assemble = (seed: number, draw: Draw): ChaosCase => {
               unhealthyReplacementFraction: traffic.unhealthyReplacementFraction,
             }),
         ...(features === undefined ? {} : featureFields(draw, features)),
+        ...ecsFieldOf(g),
       },
     }
   })

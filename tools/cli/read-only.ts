@@ -43,6 +43,7 @@ export const readOnly = (cloud: CloudPort, market?: MarketSeen): CloudPort => {
     scalingActivities: (name, since) => cloud.scalingActivities(name, since),
     verifyMarkers: (markers) => cloud.verifyMarkers(markers),
     scheduledEvents: () => cloud.scheduledEvents(),
+    ecsCapacityProviders: () => cloud.ecsCapacityProviders(),
     ...Object.fromEntries(PORT_WRITES.map((method) => [method, refuse(method)])),
   } as CloudPort
 }

@@ -10,6 +10,7 @@ import { CapacityModel, type PoolCapacity } from './capacity.ts'
 import { SimClock } from './clock.ts'
 import { INITIAL_INSTANCE_AGE_HOURS } from './constants.ts'
 import { launchInstance } from './ec2.ts'
+import { placeBehindEcs } from './ecs.ts'
 import { type FaultHooks, randomFaults } from './faults.ts'
 import { createLoadBalancers, registerSettled, trafficSourcesOf } from './load-balancers.ts'
 import { SpotMarket } from './market.ts'
@@ -138,6 +139,7 @@ export const buildWorld = (scenario: Scenario, options: BuildOptions): World => 
     world.regions.set(spec.name, region)
     for (const groupSpec of spec.groups) {
       const group = createGroup(region, groupSpec, groupIndex++)
+      placeBehindEcs(region, group, groupSpec)
       seedInstances(world, region, group, groupSpec)
       fillWarmPool(world, region, group)
     }

@@ -4,7 +4,7 @@
  * simulator confirms true at that tick, from its own state (not from what the engine observed):
  * - progress (`launching`, `replacement-warming-up`, `swapping`, `swap-open`) only while a spot instance
  *   spotswap launched for it is alive; `retiring` while it is still in the group;
- * - `protected-from-scale-in` / `api-termination-protection` only while it is protected;
+ * - `protected-from-scale-in` / `ecs-tasks-running` / `api-termination-protection` only while it is protected;
  * - `spot-capacity-backoff` / `replacement-did-not-serve` only before the back-off's end;
  * - `replacement-terminated` only once a spot instance spotswap launched for it is gone;
  * - `no-compatible-spot-type` only when the engine's own filters, run on the market's true prices in its
@@ -151,6 +151,8 @@ export class LivenessWatch {
           (i) => !alive(i) && i.origin === 'spotswap' && i.tags[TAG_REPLACING_INSTANCE] === id,
         )
       case 'protected-from-scale-in':
+      // ECS's protection is scale-in protection too; which capacity provider set it, the engine read.
+      case 'ecs-tasks-running':
         return member?.protectedFromScaleIn === true
       case 'api-termination-protection':
         return instance?.terminationProtected === true

@@ -2,6 +2,8 @@
  * The simulated account's mutable state: instances and Auto Scaling groups per region. Behaviour lives
  * in ec2.ts and asg.ts; the simulated SDK clients (sdk/) answer from it in the SDK's shapes.
  */
+
+import type { CapacityProviderShape } from '../../lambdas/aws/cloud.ts'
 import type { LifecycleHook, SpotLaunchResult } from '../../lambdas/core/port.ts'
 import type { InstanceState, LaunchTemplateRef, Lifecycle, TrafficSources } from '../../lambdas/core/types.ts'
 import type { ApiGate } from './api-gate.ts'
@@ -143,6 +145,8 @@ export class SimRegion {
   readonly loadBalancers = new Map<string, SimLoadBalancer>()
   /** Launch templates the adapter created for launch-configuration groups and has not deleted yet, by name. */
   readonly temporaryTemplates = new Map<string, { readonly id: string; readonly group: string | undefined }>()
+  /** ECS capacity providers standing on the region's groups (sim/ecs.ts), as DescribeCapacityProviders lists them. */
+  readonly capacityProviders: CapacityProviderShape[] = []
   private readonly changed = new Set<SimGroup>()
   /** Instance id → the group it is a member of; kept by addMember/removeMember so lookups stay O(1). */
   private readonly membership = new Map<string, SimGroup>()

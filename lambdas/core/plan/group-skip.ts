@@ -6,6 +6,7 @@
 
 import { cronAllowsAction } from '../config/cron.ts'
 import { isBeingDeleted } from '../config/managed.ts'
+import { ecsGroupSkip } from '../ecs/holds.ts'
 import { activeRefresh } from '../group/instance-refresh.ts'
 import { blockingSuspensions } from '../group/suspended-processes.ts'
 import type { PlanInput } from './plan-input.ts'
@@ -86,6 +87,8 @@ export const groupSkip = (input: PlanInput): GroupSkip | undefined => {
       code: 'launch-hooks-unreadable',
       detail: `${input.lifecycleHooksUnreadable}: an attached replacement might skip a launch hook; the next run reads again`,
     }
+  const ecsHeld = ecsGroupSkip(input.ecs)
+  if (ecsHeld !== undefined) return ecsHeld
   // A refresh replaces the group's instances itself: a swap now would be replaced again, or fight it.
   const refresh = activeRefresh(input.instanceRefresh)
   if (refresh !== undefined) return { code: 'instance-refresh', detail: `${refresh.id} is ${refresh.status}` }

@@ -4,6 +4,7 @@
  */
 
 import { MAX_POOL_SHARE, TAG_NO_SPOT_CAPACITY_UNTIL, TAG_REPLACED_TYPE } from '../constants.ts'
+import { ecsMemberSkip } from '../ecs/holds.ts'
 import type { GroupMember, Instance } from '../types.ts'
 import { poolKey } from '../types.ts'
 import { fleetChoices } from './fleet-choices.ts'
@@ -26,6 +27,11 @@ export const replaceMember = (round: LaunchRound, member: GroupMember, instance:
   const { group, catalog } = input
   const doomed = budget.doomed.has(instance.id)
   const replacingOnDemand = instance.lifecycle === 'on-demand'
+  const ecsHeld = ecsMemberSkip(input.ecs, member)
+  if (ecsHeld !== undefined) {
+    budget.instanceSkips.push(ecsHeld)
+    return
+  }
   // Protected members are never touched, doomed or not: EC2 takes them and the group backfills.
   if (member.protectedFromScaleIn) {
     budget.instanceSkips.push({

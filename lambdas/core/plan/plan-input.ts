@@ -1,5 +1,6 @@
 /** What planGroup sees: one group and everything observed around it. */
 import type { GroupConfig } from '../config/config.ts'
+import type { EcsManagement } from '../ecs/capacity-provider.ts'
 import type { RefreshObservation } from '../group/instance-refresh.ts'
 import type { OwnerChanges } from '../group/scaling-activities.ts'
 import type { HealthObservation } from '../group/serving.ts'
@@ -74,6 +75,11 @@ export interface PlanInput {
   readonly interruptions?: InterruptionStatuses | undefined
   /** Members' pending EC2 scheduled events by instance id; undefined when not read (core/maintenance/). */
   readonly scheduledEvents?: ReadonlyMap<string, ScheduledEvent> | undefined
+  /**
+   * What the group is to ECS (core/ecs/capacity-provider.ts); undefined for a group without the
+   * AmazonECSManaged tag.
+   */
+  readonly ecs?: EcsManagement | undefined
   /** Work units the plan may spend choosing instance types. @default PLAN_WORK_UNITS_PER_GROUP */
   readonly workUnits?: number
 }

@@ -24,6 +24,8 @@ export type InstanceSkipCode =
   | 'on-demand-minimum'
   // A launch made for it that provenance cannot verify is alive: no other until it is resolved.
   | 'unverified-launch'
+  // ECS protects it while it runs tasks (a capacity provider's managed termination protection).
+  | 'ecs-tasks-running'
 
 export interface InstanceSkip {
   readonly instanceId: string
@@ -113,6 +115,7 @@ export type GroupSkipCode =
   | 'plan-budget-exceeded'
   // A marker of the group or of its instances could not be verified (KMS throttled or unreachable).
   | 'markers-unverifiable'
+  | 'ecs-capacity-providers-unreadable'
 
 /** Why a group is not acted on this run: a code to act on, a detail to read. */
 export interface GroupSkip {

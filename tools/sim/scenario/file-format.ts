@@ -85,4 +85,5 @@ export interface GroupFile {
   readonly warmPool?: { readonly minSize: number }
   readonly instanceRefreshes?: readonly string[]
   readonly instanceRefreshesUnreadable?: boolean
+  readonly ecs?: { readonly managedTerminationProtection?: boolean; readonly managedDraining?: boolean }
 }

@@ -69,5 +69,13 @@ export const parseGroup = (
     unhealthyReplacementFraction: file.unhealthyReplacementFraction ?? 0,
     image: { enaSupport: file.image?.enaSupport ?? true, nvmeDrivers: file.image?.nvmeDrivers ?? true },
     ...parseGroupFeatures(problems, path, file),
+    ...(file.ecs === undefined
+      ? {}
+      : {
+          ecs: {
+            managedTerminationProtection: file.ecs.managedTerminationProtection ?? true,
+            managedDraining: file.ecs.managedDraining ?? true,
+          },
+        }),
   }
 }

@@ -71,6 +71,14 @@ export interface ScenarioGroup extends ScenarioGroupFeatures {
   /** The share of the instances spotswap launches for it that never pass a health check (a broken image). */
   readonly unhealthyReplacementFraction: number
   readonly image: SimImage
+  /** The ECS capacity provider the group stands behind, if any (sim/ecs.ts). */
+  readonly ecs?: ScenarioEcs | undefined
+}
+
+/** A group's ECS capacity provider (scenario field `ecs`). */
+export interface ScenarioEcs {
+  readonly managedTerminationProtection: boolean
+  readonly managedDraining: boolean
 }
 
 export interface ScenarioRegion {

@@ -13,6 +13,7 @@ import { ec2Launches } from './ec2-launches.ts'
 import { ec2Reads } from './ec2-reads.ts'
 import { ec2Writes } from './ec2-writes.ts'
 import { kms } from './kms.ts'
+import { ecs } from './ecs.ts'
 import { elb, elbv2 } from './load-balancers.ts'
 import { Listings } from './paging.ts'
 import { pricing } from './pricing.ts'
@@ -43,5 +44,6 @@ export const simClients = (world: World, region: string, session: Session): AwsC
     elbv2: elbv2(ctx),
     elb: elb(ctx),
     kms: kms(ctx),
+    ecs: ecs(ctx),
   }
 }

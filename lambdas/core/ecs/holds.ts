@@ -1,0 +1,38 @@
+/**
+ * What the plan holds back in a group ECS manages, or may manage: the whole group while the capacity
+ * providers cannot be read, and each member ECS protects while it runs tasks.
+ */
+
+import type { GroupSkip, InstanceSkip } from '../plan/reasons.ts'
+import type { GroupMember } from '../types.ts'
+import type { EcsManagement } from './capacity-provider.ts'
+
+/**
+ * A tagged group whose capacity providers cannot be read: whether its members' protection is ECS's or the
+ * owner's cannot be told, so nothing new starts in it (an open swap still finishes: it only retires
+ * members it may).
+ */
+export const ecsGroupSkip = (ecs: EcsManagement | undefined): GroupSkip | undefined =>
+  ecs?.kind === 'unreadable'
+    ? {
+        code: 'ecs-capacity-providers-unreadable',
+        detail: `${ecs.error}: whether ECS protects its members cannot be told; the next run reads again`,
+      }
+    : undefined
+
+/**
+ * A protected member of a group ECS manages: ECS protects it while it runs non-daemon tasks and lifts the
+ * protection once they stop (https://docs.aws.amazon.com/AmazonECS/latest/developerguide/managed-termination-protection.html).
+ * Said apart from an owner's protection, so `plan` tells why; it is kept either way.
+ */
+export const ecsMemberSkip = (
+  ecs: EcsManagement | undefined,
+  member: GroupMember,
+): InstanceSkip | undefined =>
+  ecs?.kind === 'managed' && member.protectedFromScaleIn
+    ? {
+        instanceId: member.instanceId,
+        code: 'ecs-tasks-running',
+        reason: `ecs-tasks-running: ECS protects it while it runs non-daemon tasks (capacity provider ${ecs.provider.name}, managed termination protection); kept until ECS lifts the protection`,
+      }
+    : undefined

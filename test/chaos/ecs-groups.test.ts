@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest'
+import { generateCase } from '../../tools/chaos/generate.ts'
+
+interface DrawnGroup {
+  readonly protectedFromScaleIn: number
+  readonly ecs?: { readonly managedTerminationProtection: boolean }
+}
+
+const groupsOf = (seed: number): DrawnGroup[] =>
+  Object.values(
+    (generateCase(seed).scenario as { regions: Record<string, { groups: DrawnGroup[] }> }).regions,
+  ).flatMap((region) => region.groups)
+
+describe('chaos ECS groups', () => {
+  const groups = Array.from({ length: 60 }, (_, i) => groupsOf(i + 1)).flat()
+  const ecs = groups.filter((g) => g.ecs !== undefined)
+
+  it('are generated, ECS protecting their members in most, the owner in some', () => {
+    expect(ecs.filter((g) => g.ecs?.managedTerminationProtection).length).toBeGreaterThan(5)
+    expect(ecs.filter((g) => g.ecs?.managedTerminationProtection === false).length).toBeGreaterThan(0)
+  })
+
+  it('always have protected members: ECS protects the ones running tasks', () => {
+    for (const g of ecs) expect(g.protectedFromScaleIn).toBeGreaterThan(0)
+  })
+})
