@@ -1,0 +1,79 @@
+/** Small builders for the commitments module's tests: one line or commitment, varied by overrides. */
+import type {
+  CapacityReservation,
+  Commitments,
+  ReservedInstances,
+  SavingsPlan,
+  UsageLine,
+} from '../../lambdas/core/commitments/types.ts'
+
+/** us-east-1 Linux on-demand list prices of the sizes the tests use (m5: $0.048 per normalization unit). */
+export const LIST: Readonly<Record<string, number>> = {
+  'm5.large': 0.096,
+  'm5.xlarge': 0.192,
+  'm5.2xlarge': 0.384,
+  'c5.large': 0.085,
+  'g4dn.xlarge': 0.526,
+  'g4dn.2xlarge': 0.752,
+}
+
+export const usage = (id: string, type: string, overrides: Partial<UsageLine> = {}): UsageLine => ({
+  id,
+  type,
+  zone: 'us-east-1a',
+  region: 'us-east-1',
+  platform: 'Linux/UNIX',
+  tenancy: 'default',
+  managed: true,
+  onDemandRateUsd: LIST[type] ?? 0.1,
+  seconds: 3600,
+  ...overrides,
+})
+
+export const ri = (
+  id: string,
+  type: string,
+  overrides: Partial<ReservedInstances> = {},
+): ReservedInstances => ({
+  id,
+  scope: 'regional',
+  type,
+  region: 'us-east-1',
+  platform: 'Linux/UNIX',
+  tenancy: 'default',
+  count: 1,
+  hourlyRateUsd: (LIST[type] ?? 0.1) * 0.6,
+  ...overrides,
+})
+
+export const plan = (id: string, overrides: Partial<SavingsPlan> = {}): SavingsPlan => ({
+  id,
+  kind: 'compute',
+  hourlyCommitmentUsd: 1,
+  rates: new Map(),
+  ...overrides,
+})
+
+export const reservation = (
+  id: string,
+  type: string,
+  overrides: Partial<CapacityReservation> = {},
+): CapacityReservation => ({
+  id,
+  type,
+  zone: 'us-east-1a',
+  region: 'us-east-1',
+  platform: 'Linux/UNIX',
+  tenancy: 'default',
+  count: 1,
+  open: true,
+  onDemandRateUsd: LIST[type] ?? 0.1,
+  ...overrides,
+})
+
+export const commitments = (parts: Partial<Commitments>): Commitments => ({
+  reservedInstances: [],
+  savingsPlans: [],
+  capacityReservations: [],
+  ...parts,
+})
