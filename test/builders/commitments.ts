@@ -8,14 +8,16 @@ import type {
 } from '../../lambdas/core/commitments/types.ts'
 
 /** us-east-1 Linux on-demand list prices of the sizes the tests use (m5: $0.048 per normalization unit). */
-export const LIST: Readonly<Record<string, number>> = {
+export const LIST = {
   'm5.large': 0.096,
   'm5.xlarge': 0.192,
   'm5.2xlarge': 0.384,
   'c5.large': 0.085,
   'g4dn.xlarge': 0.526,
   'g4dn.2xlarge': 0.752,
-}
+} as const
+
+const listOf = (type: string): number => (LIST as Readonly<Record<string, number>>)[type] ?? 0.1
 
 export const usage = (id: string, type: string, overrides: Partial<UsageLine> = {}): UsageLine => ({
   id,
@@ -25,7 +27,7 @@ export const usage = (id: string, type: string, overrides: Partial<UsageLine> = 
   platform: 'Linux/UNIX',
   tenancy: 'default',
   managed: true,
-  onDemandRateUsd: LIST[type] ?? 0.1,
+  onDemandRateUsd: listOf(type),
   seconds: 3600,
   ...overrides,
 })
@@ -42,7 +44,7 @@ export const ri = (
   platform: 'Linux/UNIX',
   tenancy: 'default',
   count: 1,
-  hourlyRateUsd: (LIST[type] ?? 0.1) * 0.6,
+  hourlyRateUsd: listOf(type) * 0.6,
   ...overrides,
 })
 
@@ -67,7 +69,7 @@ export const reservation = (
   tenancy: 'default',
   count: 1,
   open: true,
-  onDemandRateUsd: LIST[type] ?? 0.1,
+  onDemandRateUsd: listOf(type),
   ...overrides,
 })
 
