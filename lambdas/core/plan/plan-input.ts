@@ -1,4 +1,5 @@
 /** What planGroup sees: one group and everything observed around it. */
+import type { MemberCoverage } from '../commitments/coverage.ts'
 import type { GroupConfig } from '../config/config.ts'
 import type { RefreshObservation } from '../group/instance-refresh.ts'
 import type { OwnerChanges } from '../group/scaling-activities.ts'
@@ -69,6 +70,11 @@ export interface PlanInput {
    * read. Only members whose status is an interruption are doomed (core/interruption/confirmation.ts).
    */
   readonly interruptions?: InterruptionStatuses | undefined
+  /**
+   * On-demand members a commitment pays for (core/commitments/coverage.ts), by instance id; none when the
+   * region's commitments are not read (COMMITMENTS=ignore) or cover none of them.
+   */
+  readonly commitments?: ReadonlyMap<string, MemberCoverage> | undefined
   /** Work units the plan may spend choosing instance types. @default PLAN_WORK_UNITS_PER_GROUP */
   readonly workUnits?: number
 }

@@ -24,6 +24,8 @@ export type InstanceSkipCode =
   | 'on-demand-minimum'
   // A launch made for it that provenance cannot verify is alive: no other until it is resolved.
   | 'unverified-launch'
+  // A Reserved Instance, Savings Plan or Capacity Reservation pays for it: replacing it saves nothing.
+  | 'commitment-covered'
 
 export interface InstanceSkip {
   readonly instanceId: string
