@@ -40,6 +40,7 @@ export const CONFIGURATION_VARIABLES = [
   'ALLOW_CPU_VENDOR_CHANGE',
   'ALLOW_GENERATION_CHANGE',
   'GROUP_METRICS',
+  'COMMITMENTS',
 ] as const
 
 export type ConfigurationVariable = (typeof CONFIGURATION_VARIABLES)[number]
