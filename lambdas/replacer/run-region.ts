@@ -13,6 +13,7 @@ import type { GroupPlan } from '../core/plan/actions.ts'
 import type { CloudPort } from '../core/port.ts'
 import { executionWaves } from '../core/region/execution-order.ts'
 import type { OnDemandPrices } from '../core/types.ts'
+import { commitmentCoverage } from './commitments.ts'
 import { executeActions } from './execute.ts'
 import { requestLooks } from './look-again.ts'
 import { observeRegion, type RegionSnapshot } from './observe.ts'
@@ -163,6 +164,7 @@ export const runRegion = async (options: RegionRunOptions): Promise<RegionResult
       now,
       maxPoolShare: options.maxPoolShare,
       caches: new Map(),
+      coverage: commitmentCoverage(config, snapshot),
       onOwnerChanges: (changes) => reportUnclassified(options, region, changes),
       onRefreshUnreadable: (group, error) => reportRefreshUnreadable(options, region, group, error),
       onDetailUnreadable: (detail) => reportDetailUnreadable(options, region, detail),
