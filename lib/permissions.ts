@@ -91,6 +91,9 @@ const REPLACER_READS = [
   'elasticloadbalancing:DescribeTargetGroups',
   'elasticloadbalancing:DescribeTargetHealth',
   'pricing:GetProducts',
+  // Commitments a member's replacement would leave unused (COMMITMENTS=account): kept on-demand.
+  'ec2:DescribeReservedInstances',
+  'ec2:DescribeCapacityReservations',
 ]
 
 const INTERRUPTION_READS = [

@@ -18,6 +18,7 @@ import {
   untagGroup,
   untagInstances,
 } from './actions.ts'
+import { readCommitments } from './commitments.ts'
 import {
   type AdapterCaches,
   type AdapterLogger,
@@ -110,6 +111,7 @@ export const createAwsCloud = (region: string, deps: AwsCloudDeps): CloudPort =>
     spotRequestStatuses: using(spotRequestStatuses),
     scalingActivities: using(scalingActivities),
     trafficHealth: using(trafficHealth),
+    readCommitments: using(readCommitments),
     launchSpot: using(launchSpot),
     attachInstances: using(attachInstances),
     detachInstances: using(detachInstances),

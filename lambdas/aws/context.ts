@@ -2,7 +2,8 @@
  * What every adapter module needs for one region: the clients (sdk.ts), a counted way to call them, a logger,
  * a clock and the per-container caches. Built once by createAwsCloud.
  */
-import { CATALOG_CACHE_TTL_MS, PRICE_CACHE_TTL_MS } from '../core/constants.ts'
+import type { Commitments } from '../core/commitments/types.ts'
+import { CATALOG_CACHE_TTL_MS, COMMITMENTS_CACHE_TTL_MS, PRICE_CACHE_TTL_MS } from '../core/constants.ts'
 import type { Log } from '../core/log.ts'
 import type { Catalog, OnDemandPrices } from '../core/types.ts'
 import type { AwsClients } from './sdk.ts'
@@ -21,11 +22,13 @@ export type AdapterLogger = Pick<Log, 'info' | 'warn'>
 export interface AdapterCaches {
   readonly catalog: TtlCache<Catalog>
   readonly onDemandPrices: TtlCache<OnDemandPrices>
+  readonly commitments: TtlCache<Commitments>
 }
 
 export const createAdapterCaches = (): AdapterCaches => ({
   catalog: new TtlCache(CATALOG_CACHE_TTL_MS),
   onDemandPrices: new TtlCache(PRICE_CACHE_TTL_MS),
+  commitments: new TtlCache(COMMITMENTS_CACHE_TTL_MS),
 })
 
 export interface AwsContext extends AwsClients {

@@ -43,12 +43,16 @@ import type {
   DeleteLaunchTemplateCommandOutput,
   DeleteTagsCommandInput,
   DeleteTagsCommandOutput,
+  DescribeCapacityReservationsCommandInput,
+  DescribeCapacityReservationsCommandOutput,
   DescribeInstanceAttributeCommandInput,
   DescribeInstanceAttributeCommandOutput,
   DescribeInstancesCommandInput,
   DescribeInstancesCommandOutput,
   DescribeInstanceTypesCommandInput,
   DescribeInstanceTypesCommandOutput,
+  DescribeReservedInstancesCommandInput,
+  DescribeReservedInstancesCommandOutput,
   DescribeSpotInstanceRequestsCommandInput,
   DescribeSpotInstanceRequestsCommandOutput,
   DescribeSpotPriceHistoryCommandInput,
@@ -100,6 +104,15 @@ export interface Ec2Api {
   readonly terminateInstances: SdkCall<TerminateInstancesCommandInput, TerminateInstancesCommandOutput>
   readonly createTags: SdkCall<CreateTagsCommandInput, CreateTagsCommandOutput>
   readonly deleteTags: SdkCall<DeleteTagsCommandInput, DeleteTagsCommandOutput>
+  /** Commitments (aws/commitments.ts); a client without them (the simulator's world holds none) reads none. */
+  readonly describeReservedInstances?: SdkCall<
+    DescribeReservedInstancesCommandInput,
+    DescribeReservedInstancesCommandOutput
+  >
+  readonly describeCapacityReservations?: SdkCall<
+    DescribeCapacityReservationsCommandInput,
+    DescribeCapacityReservationsCommandOutput
+  >
 }
 
 export interface AutoScalingApi {

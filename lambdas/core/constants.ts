@@ -235,3 +235,9 @@ export const FANOUT_CLOCK_SKEW_MS = 5_000
  * it is reported (SwapsPastDeadline): something holds it (protection, a read that keeps failing).
  */
 export const SWAP_FINISH_RUNS = 2
+/**
+ * How long a region's commitments (Reserved Instances, Capacity Reservations) are read once: they are
+ * bought and expire rarely, and AWS bills by the hour, so three default runs late is a few minutes of one
+ * hour's coverage; reads stay at four an hour per region whatever the number of groups.
+ */
+export const COMMITMENTS_CACHE_TTL_MS = 15 * 60 * 1000

@@ -95,6 +95,11 @@ export const Metric = {
    * (replacer/report.ts swapPastDeadline): 1 per group and run while it lasts, nothing otherwise.
    */
   SwapsPastDeadline: 'SwapsPastDeadline',
+  /**
+   * Region runs whose commitment reads (Reserved Instances, Capacity Reservations) failed: planned as if
+   * the account held none (replacer/commitments.ts). Per region.
+   */
+  CommitmentsUnreadable: 'CommitmentsUnreadable',
 } as const
 
 export type MetricName = (typeof Metric)[keyof typeof Metric]

@@ -3,6 +3,7 @@
  * `sim/` with an in-memory account; planners and executors cannot tell them apart.
  * Methods that list things paginate internally and return everything.
  */
+import type { Commitments } from './commitments/types.ts'
 import type { AllocationStrategy } from './config/config.ts'
 import type { InstanceRefresh } from './group/instance-refresh.ts'
 import type { ScalingActivity } from './group/scaling-activities.ts'
@@ -167,6 +168,11 @@ export interface CloudPort {
    * balancers (DescribeInstanceHealth), with each source's health-check settings.
    */
   trafficHealth(sources: TrafficSources, ids: readonly string[]): Promise<TrafficHealth>
+  /**
+   * The region's active Reserved Instances and Capacity Reservations this account holds, cached
+   * (aws/commitments.ts); a port without it reads none.
+   */
+  readCommitments?(): Promise<Commitments>
 
   launchSpot(request: SpotLaunchRequest): Promise<SpotLaunchResult>
   attachInstances(groupName: string, ids: readonly string[]): Promise<void>

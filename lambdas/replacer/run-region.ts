@@ -164,7 +164,7 @@ export const runRegion = async (options: RegionRunOptions): Promise<RegionResult
       now,
       maxPoolShare: options.maxPoolShare,
       caches: new Map(),
-      coverage: commitmentCoverage(config, snapshot),
+      coverage: await commitmentCoverage(options, snapshot),
       onOwnerChanges: (changes) => reportUnclassified(options, region, changes),
       onRefreshUnreadable: (group, error) => reportRefreshUnreadable(options, region, group, error),
       onDetailUnreadable: (detail) => reportDetailUnreadable(options, region, detail),
