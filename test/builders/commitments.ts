@@ -19,13 +19,14 @@ export const LIST = {
 
 const listOf = (type: string): number => (LIST as Readonly<Record<string, number>>)[type] ?? 0.1
 
+/** Where every line and commitment is unless a test says otherwise. */
+const HERE = { region: 'us-east-1', platform: 'Linux/UNIX', tenancy: 'default' } as const
+
 export const usage = (id: string, type: string, overrides: Partial<UsageLine> = {}): UsageLine => ({
   id,
   type,
   zone: 'us-east-1a',
-  region: 'us-east-1',
-  platform: 'Linux/UNIX',
-  tenancy: 'default',
+  ...HERE,
   managed: true,
   onDemandRateUsd: listOf(type),
   seconds: 3600,
@@ -40,9 +41,7 @@ export const ri = (
   id,
   scope: 'regional',
   type,
-  region: 'us-east-1',
-  platform: 'Linux/UNIX',
-  tenancy: 'default',
+  ...HERE,
   count: 1,
   hourlyRateUsd: listOf(type) * 0.6,
   ...overrides,
@@ -64,9 +63,7 @@ export const reservation = (
   id,
   type,
   zone: 'us-east-1a',
-  region: 'us-east-1',
-  platform: 'Linux/UNIX',
-  tenancy: 'default',
+  ...HERE,
   count: 1,
   open: true,
   onDemandRateUsd: listOf(type),

@@ -5,16 +5,20 @@
 
 export type Tenancy = 'default' | 'dedicated'
 
-/** One instance's on-demand running time in one clock hour. */
-export interface UsageLine {
-  /** The instance id (or a made-up id for usage that is no instance: an unused Capacity Reservation slot). */
-  readonly id: string
+/** What a Capacity Reservation matches an instance on: exactly these. */
+export interface Placement {
   readonly type: string
   readonly zone: string
   readonly region: string
   /** The product description (`Linux/UNIX`, `Windows`, ...: core/platform.ts). */
   readonly platform: string
   readonly tenancy: Tenancy
+}
+
+/** One instance's on-demand running time in one clock hour. */
+export interface UsageLine extends Placement {
+  /** The instance id (or a made-up id for usage that is no instance: an unused Capacity Reservation slot). */
+  readonly id: string
   /** A member of a group spotswap manages: it may be replaced, so it takes commitments last. */
   readonly managed: boolean
   /** The on-demand list price, USD per hour. */
@@ -53,13 +57,8 @@ export interface SavingsPlan {
   readonly discount?: number | undefined
 }
 
-export interface CapacityReservation {
+export interface CapacityReservation extends Placement {
   readonly id: string
-  readonly type: string
-  readonly zone: string
-  readonly region: string
-  readonly platform: string
-  readonly tenancy: Tenancy
   /** Instances it reserves. */
   readonly count: number
   /** `open`: any matching instance uses it; `targeted` ones only instances that name it (never ours). */
