@@ -215,6 +215,7 @@ export class SpotSwapDashboard extends Construct {
           handled(Metric.LifecycleHooksUnreadable, 'Groups whose lifecycle hooks were unreadable'),
           handled(Metric.StackStatusUnreadable, 'Groups whose stack status was unreadable'),
           handled(Metric.TerminationProtectionUnreadable, 'Instances whose protection was unreadable'),
+          handled(Metric.CommitmentsUnreadable, 'Region runs whose commitments were unreadable'),
           handled(Metric.UntrustedInstances, 'Instances tagged as launches, left alone'),
           handled(Metric.UntrustedMarkers, 'Interruption markers EC2 does not confirm, ignored'),
           handled(Metric.UnverifiedLaunches, 'Launches spotswap cannot verify, holding their partners'),
