@@ -41,6 +41,7 @@ export const CONFIGURATION_VARIABLES = [
   'ALLOW_GENERATION_CHANGE',
   'GROUP_METRICS',
   'REPLACE_SCHEDULED',
+  'COMMITMENTS',
 ] as const
 
 export type ConfigurationVariable = (typeof CONFIGURATION_VARIABLES)[number]

@@ -95,6 +95,9 @@ const REPLACER_READS = [
   'ec2:DescribeInstanceStatus',
   // Which groups sit behind an ECS capacity provider with managed termination protection.
   'ecs:DescribeCapacityProviders',
+  // Commitments a member's replacement would leave unused (COMMITMENTS=account): kept on-demand.
+  'ec2:DescribeReservedInstances',
+  'ec2:DescribeCapacityReservations',
 ]
 
 const INTERRUPTION_READS = [

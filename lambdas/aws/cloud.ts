@@ -19,6 +19,7 @@ import {
   untagGroup,
   untagInstances,
 } from './actions.ts'
+import { readCommitments } from './commitments.ts'
 import {
   type AdapterCaches,
   type AdapterLogger,
@@ -125,6 +126,7 @@ export const createAwsCloud = (region: string, deps: AwsCloudDeps): CloudPort =>
     verifyMarkers: using(verifyMarkers),
     scheduledEvents: using(scheduledEvents),
     ecsCapacityProviders: using(ecsCapacityProviders),
+    readCommitments: using(readCommitments),
     launchSpot: using(launchSpot),
     attachInstances: using(attachInstances),
     detachInstances: using(detachInstances),

@@ -2,8 +2,10 @@
  * What every adapter module needs for one region: the clients (sdk.ts), a counted way to call them, a logger,
  * a clock and the per-container caches. Built once by createAwsCloud.
  */
+import type { Commitments } from '../core/commitments/types.ts'
 import {
   CATALOG_CACHE_TTL_MS,
+  COMMITMENTS_CACHE_TTL_MS,
   ECS_CAPACITY_PROVIDERS_CACHE_TTL_MS,
   PRICE_CACHE_TTL_MS,
   SCHEDULED_EVENTS_TTL_MS,
@@ -40,6 +42,7 @@ export interface AdapterCaches {
   /** By region: one DescribeInstanceStatus per region per SCHEDULED_EVENTS_TTL_MS, whatever the groups. */
   readonly scheduledEvents: TtlCache<ScheduledEvent[]>
   readonly ecsCapacityProviders: TtlCache<EcsCapacityProvider[]>
+  readonly commitments: TtlCache<Commitments>
 }
 
 export const createAdapterCaches = (): AdapterCaches => ({
@@ -48,6 +51,7 @@ export const createAdapterCaches = (): AdapterCaches => ({
   markerVerdicts: new Map(),
   scheduledEvents: new TtlCache(SCHEDULED_EVENTS_TTL_MS),
   ecsCapacityProviders: new TtlCache(ECS_CAPACITY_PROVIDERS_CACHE_TTL_MS),
+  commitments: new TtlCache(COMMITMENTS_CACHE_TTL_MS),
 })
 
 export interface AwsContext extends AwsClients {

@@ -45,6 +45,8 @@ import type {
   DeleteLaunchTemplateCommandOutput,
   DeleteTagsCommandInput,
   DeleteTagsCommandOutput,
+  DescribeCapacityReservationsCommandInput,
+  DescribeCapacityReservationsCommandOutput,
   DescribeInstanceAttributeCommandInput,
   DescribeInstanceAttributeCommandOutput,
   DescribeInstanceStatusCommandInput,
@@ -53,6 +55,8 @@ import type {
   DescribeInstancesCommandOutput,
   DescribeInstanceTypesCommandInput,
   DescribeInstanceTypesCommandOutput,
+  DescribeReservedInstancesCommandInput,
+  DescribeReservedInstancesCommandOutput,
   DescribeSpotInstanceRequestsCommandInput,
   DescribeSpotInstanceRequestsCommandOutput,
   DescribeSpotPriceHistoryCommandInput,
@@ -115,6 +119,15 @@ export interface Ec2Api {
   readonly terminateInstances: SdkCall<TerminateInstancesCommandInput, TerminateInstancesCommandOutput>
   readonly createTags: SdkCall<CreateTagsCommandInput, CreateTagsCommandOutput>
   readonly deleteTags: SdkCall<DeleteTagsCommandInput, DeleteTagsCommandOutput>
+  /** Commitments (aws/commitments.ts); a client without them (the simulator's world holds none) reads none. */
+  readonly describeReservedInstances?: SdkCall<
+    DescribeReservedInstancesCommandInput,
+    DescribeReservedInstancesCommandOutput
+  >
+  readonly describeCapacityReservations?: SdkCall<
+    DescribeCapacityReservationsCommandInput,
+    DescribeCapacityReservationsCommandOutput
+  >
 }
 
 export interface AutoScalingApi {

@@ -119,6 +119,11 @@ export const Metric = {
    * (replacer/report-ecs.ts): 1 per region and run; those groups started nothing.
    */
   EcsCapacityProvidersUnreadable: 'EcsCapacityProvidersUnreadable',
+  /**
+   * Region runs whose commitment reads (Reserved Instances, Capacity Reservations) failed: planned as if
+   * the account held none (replacer/commitments.ts). Per region.
+   */
+  CommitmentsUnreadable: 'CommitmentsUnreadable',
 } as const
 
 export type MetricName = (typeof Metric)[keyof typeof Metric]

@@ -3,6 +3,7 @@
  * `sim/` with an in-memory account; planners and executors cannot tell them apart.
  * Methods that list things paginate internally and return everything.
  */
+import type { Commitments } from './commitments/types.ts'
 import type { AllocationStrategy } from './config/config.ts'
 import type { EcsCapacityProvider } from './ecs/capacity-provider.ts'
 import type { InstanceRefresh } from './group/instance-refresh.ts'
@@ -179,6 +180,11 @@ export interface CloudPort {
   scheduledEvents(): Promise<ScheduledEvent[]>
   /** The region's ECS capacity providers that stand on an Auto Scaling group (DescribeCapacityProviders). */
   ecsCapacityProviders(): Promise<readonly EcsCapacityProvider[]>
+  /**
+   * The region's active Reserved Instances and Capacity Reservations this account holds, cached
+   * (aws/commitments.ts); a port without it reads none.
+   */
+  readCommitments?(): Promise<Commitments>
 
   launchSpot(request: SpotLaunchRequest): Promise<SpotLaunchResult>
   attachInstances(groupName: string, ids: readonly string[]): Promise<void>

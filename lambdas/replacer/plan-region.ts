@@ -3,6 +3,7 @@
  * plans need per-group or per-instance details, once those are read. Which details and which groups is
  * decided in core/region/; the reads are made here, through the port.
  */
+import type { MemberCoverage } from '../core/commitments/coverage.ts'
 import type { GlobalConfig } from '../core/config/config.ts'
 import { ecsManagementOf } from '../core/ecs/capacity-provider.ts'
 import type { RefreshObservation } from '../core/group/instance-refresh.ts'
@@ -45,6 +46,8 @@ export interface PlanContext {
   readonly onRefreshUnreadable?: (group: string, error: string) => void
   /** Told about each read of hooks, a stack's status or an instance's protection that failed. */
   readonly onDetailUnreadable?: (detail: UnreadableDetail) => void
+  /** The managed members the region's commitments pay for (replacer/commitments.ts). */
+  readonly coverage?: ReadonlyMap<string, MemberCoverage> | undefined
 }
 
 interface PlanDetails {
@@ -95,6 +98,7 @@ const planAll = (
       ecs: ecsManagementOf(managed.group, snapshot.ecsProviders),
       now,
       selectionCache: cacheFor(managed.productDescription),
+      commitments: context.coverage,
       ...(maxPoolShare === undefined ? {} : { maxPoolShare }),
     }),
   )

@@ -16,6 +16,7 @@ import { cleansStrays, type KillSwitchMode } from '../core/region/kill-switch.ts
 import { laneShare, type RegionLane } from '../core/region/lanes.ts'
 import type { OnDemandPrices } from '../core/types.ts'
 import { reportForgedMarkers } from '../verify-markers.ts'
+import { commitmentCoverage } from './commitments.ts'
 import { executeActions } from './execute.ts'
 import { holdPlans } from './kill-switch.ts'
 import { requestLooks } from './look-again.ts'
@@ -34,8 +35,8 @@ import {
   reportUnclassified,
   swapPastDeadline,
 } from './report.ts'
-import { reportScheduled } from './report-scheduled.ts'
 import { reportEcsUnreadable } from './report-ecs.ts'
+import { reportScheduled } from './report-scheduled.ts'
 import { cleanStrays } from './strays.ts'
 
 export interface GroupResult {
@@ -186,6 +187,7 @@ export const runRegion = async (options: RegionRunOptions): Promise<RegionResult
       now,
       maxPoolShare: options.maxPoolShare,
       caches: new Map(),
+      coverage: await commitmentCoverage(options, snapshot),
       onOwnerChanges: (changes) => reportUnclassified(options, region, changes),
       onRefreshUnreadable: (group, error) => reportRefreshUnreadable(options, region, group, error),
       onDetailUnreadable: (detail) => reportDetailUnreadable(options, region, detail),

@@ -96,6 +96,8 @@ export const spotswapCalls = (queues: Queues): Record<string, Call[]> => ({
       'elasticloadbalancing:DescribeTargetGroups',
       'elasticloadbalancing:DescribeTargetHealth',
       'pricing:GetProducts',
+      'ec2:DescribeReservedInstances',
+      'ec2:DescribeCapacityReservations',
     ),
   ]),
   'autoscaling:AttachInstances': [

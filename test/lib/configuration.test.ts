@@ -11,6 +11,7 @@ describe('CONFIGURATION_VARIABLES', () => {
       'DRY_RUN',
       'LOG_LEVEL',
       'GROUP_METRICS',
+      'COMMITMENTS',
     ]
     expect([...CONFIGURATION_VARIABLES].sort()).toEqual(read.sort())
   })
@@ -33,6 +34,7 @@ describe('validateConfiguration', () => {
     ['SPOT_ALLOCATION_STRATEGY', 'cheapest'],
     ['DRY_RUN', 'maybe'],
     ['LOG_LEVEL', 'LOUD'],
+    ['COMMITMENTS', 'ri us-east-1 two m5.large'],
   ])('refuses %s=%s, naming the variable and the value', (name, value) => {
     expect(() => validateConfiguration({ [name]: value })).toThrow(`${name}=${JSON.stringify(value)}`)
   })

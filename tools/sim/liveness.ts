@@ -168,6 +168,9 @@ export class LivenessWatch {
       }
       case 'unverified-launch':
         return unverifiableLaunchAlive(region, id)
+      // The simulated world holds no commitments yet: no member of it is covered by one.
+      case 'commitment-covered':
+        return false
       case 'in-flight-budget':
         return [...region.instances.values()].some(
           (i) => alive(i) && i.origin === 'spotswap' && i.tags[TAG_LAUNCHED_FOR_GROUP] === group.name,

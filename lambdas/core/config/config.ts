@@ -4,6 +4,7 @@
  * `autospotting_<name>` tags (group-config.ts), so a setting cannot exist in one and not the other.
  */
 
+import type { CommitmentsSetting } from '../commitments/setting.ts'
 import type { CronSchedule } from './cron.ts'
 import type { InFlightLimit, TagFilter } from './values.ts'
 
@@ -77,6 +78,8 @@ export interface GlobalConfig {
    * would add a dozen custom metrics to the bill; its figures are in the log either way.
    */
   readonly groupMetrics?: boolean
+  /** Where the regions' commitments come from (COMMITMENTS, core/commitments/setting.ts). @default account */
+  readonly commitments?: CommitmentsSetting
   readonly defaults: GroupConfig
 }
 

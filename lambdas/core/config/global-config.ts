@@ -1,4 +1,5 @@
 /** The run's configuration, from the Lambda's environment variables. */
+import { DEFAULT_COMMITMENTS, parseCommitments } from '../commitments/setting.ts'
 import { DEFAULT_SCHEDULE_MINUTES, DEFAULT_TAG_FILTERS } from '../constants.ts'
 import { type ConfigError, type GlobalConfig, TAG_FILTERING_MODES } from './config.ts'
 import { describeValue, overlay } from './overlay.ts'
@@ -25,6 +26,7 @@ export const LAMBDA_VARIABLES: readonly string[] = [
   'RUN_REQUEST_QUEUE_URL',
   'DEADLINE_QUEUE_URL',
   'LOG_LEVEL',
+  'COMMITMENTS',
   ...GROUP_SETTINGS.map((s) => s.env),
 ]
 
@@ -104,6 +106,8 @@ export const parseGlobalConfig = (
     scheduleMinutes: global('SCHEDULE_MINUTES', parseInteger(1, 1440), DEFAULT_SCHEDULE_MINUTES, false),
     // Unreadable, the cheap side: per-group figures stay in the log.
     groupMetrics: global('GROUP_METRICS', parseBoolean, false, false),
+    // Unreadable, this account's own reads: what it can see of its commitments.
+    commitments: global('COMMITMENTS', parseCommitments, DEFAULT_COMMITMENTS, false),
     defaults,
   }
   // Powertools reads LOG_LEVEL itself; checked here so a bad one is reported like any other value.

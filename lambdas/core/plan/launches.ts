@@ -9,6 +9,7 @@ import { CHEAPER_POOL_MOVES_PER_RUN, MAX_POOL_SHARE, TAG_REPLACING_INSTANCE } fr
 import { poolKey } from '../types.ts'
 import type { LaunchSpotAction, ReleaseDoomedAction } from './actions.ts'
 import { moveCandidates } from './cheaper-pool.ts'
+import { commitmentSkip, coverageOf } from './commitment-hold.ts'
 import { fleetChoices } from './fleet-choices.ts'
 import { launchAction } from './launch-action.ts'
 import { launchOrder } from './launch-order.ts'
@@ -119,14 +120,17 @@ export const planLaunches = (
   if (stopped !== undefined) {
     for (const { instance } of eligible.slice(stopped.at)) {
       if (budget.doomed.has(instance.id)) continue
+      const coverage = coverageOf(input, instance)
       budget.instanceSkips.push(
-        stopped.code === 'in-flight-budget'
-          ? waitsOnBudget(instance.id)
-          : {
-              instanceId: instance.id,
-              code: 'on-demand-minimum',
-              reason: `on-demand-minimum: the group keeps ${budget.minOnDemand} on-demand instance(s)`,
-            },
+        coverage !== undefined && coverage.effectiveRateUsd <= 0
+          ? commitmentSkip(instance.id, coverage)
+          : stopped.code === 'in-flight-budget'
+            ? waitsOnBudget(instance.id)
+            : {
+                instanceId: instance.id,
+                code: 'on-demand-minimum',
+                reason: `on-demand-minimum: the group keeps ${budget.minOnDemand} on-demand instance(s)`,
+              },
       )
     }
   }

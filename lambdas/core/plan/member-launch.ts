@@ -7,6 +7,7 @@ import { MAX_POOL_SHARE, TAG_NO_SPOT_CAPACITY_UNTIL, TAG_REPLACED_TYPE } from '.
 import { ecsMemberSkip } from '../ecs/holds.ts'
 import type { GroupMember, Instance } from '../types.ts'
 import { poolKey } from '../types.ts'
+import { cheaperThanCovered, commitmentSkip, coverageOf } from './commitment-hold.ts'
 import { fleetChoices } from './fleet-choices.ts'
 import { launchAction } from './launch-action.ts'
 import {
@@ -76,6 +77,11 @@ export const replaceMember = (round: LaunchRound, member: GroupMember, instance:
     )
     return
   }
+  const coverage = coverageOf(input, instance)
+  if (coverage !== undefined && coverage.effectiveRateUsd <= 0) {
+    budget.instanceSkips.push(commitmentSkip(instance.id, coverage))
+    return
+  }
   const placement = placementOf(round, instance)
   if (!placement.ok) {
     skipMember(round, instance, 'no-subnet-in-group', placement.detail)
@@ -121,8 +127,17 @@ export const replaceMember = (round: LaunchRound, member: GroupMember, instance:
   }
   // Never back into the pool AWS just flagged.
   const atRiskPool = replacingOnDemand ? undefined : poolKey(instance.type, instance.zone)
-  const ranked =
+  const allowed =
     atRiskPool === undefined ? selection.ranked : selection.ranked.filter((c) => c.pool !== atRiskPool)
+  // A partly covered member costs less than its list price: a spot type dearer than that saves nothing.
+  const ranked =
+    coverage === undefined
+      ? allowed
+      : cheaperThanCovered(allowed, coverage, round.config.onDemandPriceMultiplier)
+  if (coverage !== undefined && ranked.length === 0) {
+    budget.instanceSkips.push(commitmentSkip(instance.id, coverage, '; no compatible spot type is cheaper'))
+    return
+  }
   if (ranked.length === 0) {
     skipMember(round, instance, 'no-compatible-spot-type', 'only the at-risk pool itself is compatible')
     return
@@ -142,7 +157,7 @@ export const replaceMember = (round: LaunchRound, member: GroupMember, instance:
   round.launches.push(
     launchAction(input, round.config, instance, baseType, choices, {
       doomed,
-      expectedHourlySavingsUsd: onDemandPrice - first.spotPriceUsd,
+      expectedHourlySavingsUsd: (coverage?.effectiveRateUsd ?? onDemandPrice) - first.spotPriceUsd,
       reason: replacingOnDemand
         ? `on-demand ${instance.type} above the minimum; ${first.instanceType} spot at $${first.spotPriceUsd} vs $${onDemandPrice} on-demand${zone.zone === instance.zone ? '' : ` in ${zone.zone} (${instance.zone} has no compatible spot pool; the group stays balanced)`}`
         : `spot ${instance.type} ${doomed ? 'interrupted in two minutes' : 'at risk (rebalance recommendation)'}; moving to ${first.instanceType} at $${first.spotPriceUsd}`,

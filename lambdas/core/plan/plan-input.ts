@@ -1,4 +1,5 @@
 /** What planGroup sees: one group and everything observed around it. */
+import type { MemberCoverage } from '../commitments/coverage.ts'
 import type { GroupConfig } from '../config/config.ts'
 import type { EcsManagement } from '../ecs/capacity-provider.ts'
 import type { RefreshObservation } from '../group/instance-refresh.ts'
@@ -80,6 +81,11 @@ export interface PlanInput {
    * AmazonECSManaged tag.
    */
   readonly ecs?: EcsManagement | undefined
+  /**
+   * On-demand members a commitment pays for (core/commitments/coverage.ts), by instance id; none when the
+   * region's commitments are not read (COMMITMENTS=ignore) or cover none of them.
+   */
+  readonly commitments?: ReadonlyMap<string, MemberCoverage> | undefined
   /** Work units the plan may spend choosing instance types. @default PLAN_WORK_UNITS_PER_GROUP */
   readonly workUnits?: number
 }

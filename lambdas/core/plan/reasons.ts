@@ -26,6 +26,8 @@ export type InstanceSkipCode =
   | 'unverified-launch'
   // ECS protects it while it runs tasks (a capacity provider's managed termination protection).
   | 'ecs-tasks-running'
+  // A Reserved Instance, Savings Plan or Capacity Reservation pays for it: replacing it saves nothing.
+  | 'commitment-covered'
 
 export interface InstanceSkip {
   readonly instanceId: string

@@ -1,0 +1,105 @@
+/**
+ * A region's commitments this account holds, read at most every COMMITMENTS_CACHE_TTL_MS: active Reserved
+ * Instances (DescribeReservedInstances: only the calling account's) and active Capacity Reservations.
+ * Savings Plans are not read here yet (their API needs @aws-sdk/client-savingsplans): declare them in
+ * COMMITMENTS. Errors reach the caller, which warns and plans without commitments.
+ */
+import type {
+  CapacityReservation as SdkCapacityReservation,
+  ReservedInstances as SdkReservedInstances,
+} from '@aws-sdk/client-ec2'
+import type {
+  CapacityReservation,
+  Commitments,
+  ReservedInstances,
+  Tenancy,
+} from '../core/commitments/types.ts'
+import { productDescriptionOf } from '../core/platform.ts'
+import type { AwsContext } from './context.ts'
+import { collectPages } from './paginate.ts'
+
+const SECONDS_PER_HOUR = 3600
+
+const tenancyOf = (raw: string | undefined): Tenancy =>
+  raw === 'default' || raw === undefined ? 'default' : 'dedicated'
+
+/**
+ * What one RI costs per hour: its upfront price spread over its term, its hourly usage price and its
+ * hourly recurring charges (https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_ReservedInstances.html).
+ */
+const hourlyRateOf = (ri: SdkReservedInstances): number => {
+  const upfront = ri.Duration ? ((ri.FixedPrice ?? 0) / ri.Duration) * SECONDS_PER_HOUR : 0
+  const recurring = (ri.RecurringCharges ?? [])
+    .filter((c) => c.Frequency === 'Hourly')
+    .reduce((sum, c) => sum + (c.Amount ?? 0), 0)
+  return upfront + (ri.UsagePrice ?? 0) + recurring
+}
+
+const toReservedInstances = (region: string, ri: SdkReservedInstances): ReservedInstances | undefined => {
+  if (ri.ReservedInstancesId === undefined || ri.InstanceType === undefined) return undefined
+  const zonal = ri.Scope === 'Availability Zone'
+  return {
+    id: ri.ReservedInstancesId,
+    scope: zonal ? 'zonal' : 'regional',
+    type: ri.InstanceType,
+    zone: zonal ? ri.AvailabilityZone : undefined,
+    region,
+    // `Linux/UNIX (Amazon VPC)` and the like name the same platform.
+    platform: productDescriptionOf(ri.ProductDescription?.replace(/ \(Amazon VPC\)$/, '')),
+    tenancy: tenancyOf(ri.InstanceTenancy),
+    count: ri.InstanceCount ?? 0,
+    hourlyRateUsd: hourlyRateOf(ri),
+  }
+}
+
+const toCapacityReservation = (
+  region: string,
+  cr: SdkCapacityReservation,
+): CapacityReservation | undefined => {
+  if (
+    cr.CapacityReservationId === undefined ||
+    cr.InstanceType === undefined ||
+    cr.AvailabilityZone === undefined
+  )
+    return undefined
+  return {
+    id: cr.CapacityReservationId,
+    type: cr.InstanceType,
+    zone: cr.AvailabilityZone,
+    region,
+    platform: productDescriptionOf(cr.InstancePlatform),
+    tenancy: tenancyOf(cr.Tenancy),
+    count: cr.TotalInstanceCount ?? 0,
+    open: cr.InstanceMatchCriteria === 'open',
+    // The adapter knows no prices: the caller prices the slots from the region's on-demand prices.
+    onDemandRateUsd: 0,
+  }
+}
+
+const readReservedInstances = async (ctx: AwsContext): Promise<ReservedInstances[]> => {
+  const describe = ctx.ec2.describeReservedInstances
+  if (describe === undefined) return []
+  const page = await ctx.call('ec2:DescribeReservedInstances', () =>
+    describe({ Filters: [{ Name: 'state', Values: ['active'] }] }),
+  )
+  return (page.ReservedInstances ?? []).flatMap((ri) => toReservedInstances(ctx.region, ri) ?? [])
+}
+
+const readCapacityReservations = async (ctx: AwsContext): Promise<CapacityReservation[]> => {
+  const describe = ctx.ec2.describeCapacityReservations
+  if (describe === undefined) return []
+  const reservations = await collectPages(async (nextToken) => {
+    const page = await ctx.call('ec2:DescribeCapacityReservations', () =>
+      describe({ Filters: [{ Name: 'state', Values: ['active'] }], NextToken: nextToken }),
+    )
+    return { items: page.CapacityReservations ?? [], nextToken: page.NextToken }
+  })
+  return reservations.flatMap((cr) => toCapacityReservation(ctx.region, cr) ?? [])
+}
+
+export const readCommitments = (ctx: AwsContext): Promise<Commitments> =>
+  ctx.caches.commitments.get(ctx.region, ctx.now(), async () => ({
+    reservedInstances: await readReservedInstances(ctx),
+    savingsPlans: [],
+    capacityReservations: await readCapacityReservations(ctx),
+  }))

@@ -1,0 +1,109 @@
+/**
+ * Which managed on-demand members a region's commitments pay for, and what each would cost per hour after
+ * them: the rate the price filter weighs a spot replacement against. Billed with unmanaged usage first
+ * (apply.ts Order), so a member is covered only by what nothing spotswap leaves alone would use.
+ */
+
+import { type Cover, SECONDS_PER_HOUR } from './apply.ts'
+import { billHour, type LineBill } from './bill.ts'
+import { isSizeFlexible } from './normalization.ts'
+import type { Commitments, UsageLine } from './types.ts'
+
+export interface CoveredBy {
+  readonly kind: Cover['kind']
+  readonly id: string
+  /** The attributes it matches on, e.g. `m5 size-flexible, us-east-1, Linux/UNIX, default tenancy`. */
+  readonly attributes: string
+  /** Managed instances it covers in the region, whole hours summed (1.5: one and a half instances). */
+  readonly managedCovered: number
+}
+
+export interface MemberCoverage {
+  readonly instanceId: string
+  readonly listRateUsd: number
+  /**
+   * What keeping it costs per hour beyond what is paid anyway: the on-demand price of the part of its hour
+   * no commitment covers; 0 in an open Capacity Reservation, which is billed whether it runs or not.
+   */
+  readonly effectiveRateUsd: number
+  /** Share of its hour the commitments cover, 0..1. */
+  readonly coveredShare: number
+  readonly by: readonly CoveredBy[]
+}
+
+const round6 = (value: number): number => Math.round(value * 1e6) / 1e6
+
+const attributesOf = (commitments: Commitments, cover: Cover): string => {
+  if (cover.kind === 'capacity-reservation') {
+    const cr = commitments.capacityReservations.find((c) => c.id === cover.id)
+    return cr === undefined
+      ? ''
+      : `${cr.type}, ${cr.zone}, ${cr.platform}, ${cr.tenancy} tenancy, ×${cr.count}`
+  }
+  if (cover.kind === 'reserved-instances') {
+    const ri = commitments.reservedInstances.find((r) => r.id === cover.id)
+    if (ri === undefined) return ''
+    const where = ri.scope === 'zonal' ? (ri.zone ?? ri.region) : ri.region
+    const size = isSizeFlexible(ri.scope, ri.type, ri.platform, ri.tenancy)
+      ? `${ri.type} size-flexible`
+      : ri.type
+    return `${ri.scope} ${size} ×${ri.count}, ${where}, ${ri.platform}, ${ri.tenancy} tenancy`
+  }
+  const plan = commitments.savingsPlans.find((p) => p.id === cover.id)
+  if (plan === undefined) return ''
+  const scope = plan.kind === 'compute' ? 'Compute' : `EC2 Instance ${plan.family}, ${plan.region}`
+  return `${scope} Savings Plan, $${plan.hourlyCommitmentUsd}/h`
+}
+
+const effectiveRate = (bill: LineBill): number =>
+  bill.reservedCapacitySeconds >= bill.line.seconds
+    ? 0
+    : round6((bill.onDemandSeconds / bill.line.seconds) * bill.line.onDemandRateUsd)
+
+/** Each commitment's managed instances covered, summed over the lines. */
+const managedCoveredBy = (lines: readonly LineBill[]): ReadonlyMap<string, number> => {
+  const covered = new Map<string, number>()
+  for (const bill of lines)
+    if (bill.line.managed)
+      for (const cover of bill.covers)
+        covered.set(cover.id, (covered.get(cover.id) ?? 0) + cover.seconds / SECONDS_PER_HOUR)
+  return covered
+}
+
+/**
+ * The managed members some commitment covers, by instance id; members no commitment touches are absent
+ * (they cost their list price).
+ */
+export const memberCoverage = (
+  usage: readonly UsageLine[],
+  commitments: Commitments,
+): ReadonlyMap<string, MemberCoverage> => {
+  const bill = billHour(usage, commitments, 'unmanaged-first')
+  const covered = managedCoveredBy(bill.lines)
+  const members = new Map<string, MemberCoverage>()
+  for (const line of bill.lines) {
+    if (!line.line.managed || line.covers.length === 0) continue
+    const paid = Math.max(line.reservedCapacitySeconds, line.line.seconds - line.onDemandSeconds)
+    members.set(line.line.id, {
+      instanceId: line.line.id,
+      listRateUsd: line.line.onDemandRateUsd,
+      effectiveRateUsd: effectiveRate(line),
+      coveredShare: round6(Math.min(1, paid / line.line.seconds)),
+      by: line.covers.map((cover) => ({
+        kind: cover.kind,
+        id: cover.id,
+        attributes: attributesOf(commitments, cover),
+        managedCovered: round6(covered.get(cover.id) ?? 0),
+      })),
+    })
+  }
+  return members
+}
+
+/** `commitment-covered` detail: what covers it, how much, and what it costs after that. */
+export const coverageDetail = (coverage: MemberCoverage): string => {
+  const by = coverage.by
+    .map((b) => `${b.kind} ${b.id} (${b.attributes}; covers ${b.managedCovered} managed instance(s))`)
+    .join(', ')
+  return `${Math.round(coverage.coveredShare * 100)}% of its hour paid by ${by}; $${coverage.effectiveRateUsd}/h after commitments vs $${coverage.listRateUsd}/h list`
+}

@@ -1,0 +1,83 @@
+/**
+ * What a region's commitments are and what they are applied to, as the billing module sees them. Adapters
+ * (aws/commitments-*.ts, the simulator, a declared COMMITMENTS setting) convert their shapes into these.
+ */
+
+export type Tenancy = 'default' | 'dedicated'
+
+/** What a Capacity Reservation matches an instance on: exactly these. */
+export interface Placement {
+  readonly type: string
+  readonly zone: string
+  readonly region: string
+  /** The product description (`Linux/UNIX`, `Windows`, ...: core/platform.ts). */
+  readonly platform: string
+  readonly tenancy: Tenancy
+}
+
+/** One instance's on-demand running time in one clock hour. */
+export interface UsageLine extends Placement {
+  /** The instance id (or a made-up id for usage that is no instance: an unused Capacity Reservation slot). */
+  readonly id: string
+  /** A member of a group spotswap manages: it may be replaced, so it takes commitments last. */
+  readonly managed: boolean
+  /** The on-demand list price, USD per hour. */
+  readonly onDemandRateUsd: number
+  /** Seconds of the hour it runs: 3,600 for the whole hour. */
+  readonly seconds: number
+}
+
+export interface ReservedInstances {
+  readonly id: string
+  /** `zonal`: one zone, exact type; `regional`: any zone of the region, size-flexible where AWS allows. */
+  readonly scope: 'zonal' | 'regional'
+  readonly type: string
+  /** Zonal only. */
+  readonly zone?: string | undefined
+  readonly region: string
+  readonly platform: string
+  readonly tenancy: Tenancy
+  readonly count: number
+  /** What one of them costs per hour, fee and upfront amortised; 0 when not known (waste then counts 0 $). */
+  readonly hourlyRateUsd: number
+}
+
+export interface SavingsPlan {
+  readonly id: string
+  /** `ec2-instance`: one family in one region; `compute`: any family, any region. */
+  readonly kind: 'ec2-instance' | 'compute'
+  /** EC2 Instance Savings Plans: the family and region they apply to. */
+  readonly family?: string | undefined
+  readonly region?: string | undefined
+  /** USD per hour, paid whether used or not; for a Compute plan, the share this region may use. */
+  readonly hourlyCommitmentUsd: number
+  /** The plan's rate, USD per hour, by rateKey(type, region, platform, tenancy). */
+  readonly rates: ReadonlyMap<string, number>
+  /** Fraction off the on-demand rate for usage `rates` does not price (a declared plan); none when absent. */
+  readonly discount?: number | undefined
+}
+
+export interface CapacityReservation extends Placement {
+  readonly id: string
+  /** Instances it reserves. */
+  readonly count: number
+  /** `open`: any matching instance uses it; `targeted` ones only instances that name it (never ours). */
+  readonly open: boolean
+  /** The on-demand list price of its type, USD per hour: what each unused slot costs. */
+  readonly onDemandRateUsd: number
+}
+
+export interface Commitments {
+  readonly reservedInstances: readonly ReservedInstances[]
+  readonly savingsPlans: readonly SavingsPlan[]
+  readonly capacityReservations: readonly CapacityReservation[]
+}
+
+export const NO_COMMITMENTS: Commitments = {
+  reservedInstances: [],
+  savingsPlans: [],
+  capacityReservations: [],
+}
+
+export const rateKey = (type: string, region: string, platform: string, tenancy: Tenancy): string =>
+  `${type}|${region}|${platform}|${tenancy}`

@@ -1,0 +1,68 @@
+/**
+ * The region's commitment coverage for this run, as COMMITMENTS says: none (`ignore`), the commitments
+ * declared for this region, or this account's own (`account`: its active Reserved Instances and Capacity
+ * Reservations, read through the port and cached).
+ *
+ * An unreadable read is a warning and a metric, and the run plans as if the account held no commitments:
+ * spotswap then replaces what it replaced before it knew of commitments. Keeping every on-demand member
+ * instead would be safe for a bill with commitments, but would stop every account without any (most of
+ * them, and any account whose role lacks the read) from saving anything until the read is fixed.
+ */
+
+import type { MemberCoverage } from '../core/commitments/coverage.ts'
+import { regionCoverage } from '../core/commitments/region-usage.ts'
+import { declaredIn } from '../core/commitments/setting.ts'
+import type { Commitments } from '../core/commitments/types.ts'
+import type { GlobalConfig } from '../core/config/config.ts'
+import type { Log, MetricsSink } from '../core/log.ts'
+import { DIMENSION_REGION, Metric } from '../core/metric-names.ts'
+import type { CloudPort } from '../core/port.ts'
+import type { RegionSnapshot } from './observe.ts'
+
+interface CommitmentReads {
+  readonly cloud: CloudPort
+  readonly config: GlobalConfig
+  readonly log: Log
+  readonly metrics: MetricsSink
+}
+
+/** Capacity Reservation slots priced at the region's on-demand prices, which the adapter does not know. */
+const priced = (commitments: Commitments, snapshot: RegionSnapshot): Commitments => ({
+  ...commitments,
+  capacityReservations: commitments.capacityReservations.map((cr) => ({
+    ...cr,
+    onDemandRateUsd: snapshot.onDemandPrices.get(cr.platform)?.prices.get(cr.type) ?? cr.onDemandRateUsd,
+  })),
+})
+
+const accountCommitments = async (
+  { cloud, log, metrics }: CommitmentReads,
+  region: string,
+): Promise<Commitments | undefined> => {
+  if (cloud.readCommitments === undefined) return undefined
+  try {
+    return await cloud.readCommitments()
+  } catch (error) {
+    log.warn('commitments unreadable: planned as if the account held none', {
+      region,
+      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+    })
+    metrics.emit({ [DIMENSION_REGION]: region }, [
+      { name: Metric.CommitmentsUnreadable, unit: 'Count', value: 1 },
+    ])
+    return undefined
+  }
+}
+
+export const commitmentCoverage = async (
+  reads: CommitmentReads,
+  snapshot: RegionSnapshot,
+): Promise<ReadonlyMap<string, MemberCoverage> | undefined> => {
+  const setting = reads.config.commitments ?? { mode: 'account' }
+  if (setting.mode === 'ignore') return undefined
+  const commitments =
+    setting.mode === 'declared'
+      ? declaredIn(setting.declared, snapshot.region)
+      : await accountCommitments(reads, snapshot.region)
+  return commitments === undefined ? undefined : regionCoverage(snapshot, priced(commitments, snapshot))
+}

@@ -1,0 +1,122 @@
+import { DescribeCapacityReservationsCommand, DescribeReservedInstancesCommand } from '@aws-sdk/client-ec2'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { COMMITMENTS_CACHE_TTL_MS } from '../../lambdas/core/constants.ts'
+import { ec2Mock, REGION, resetMocks, testAdapter } from './support.ts'
+
+beforeEach(resetMocks)
+
+const oneYear = 365 * 24 * 3600
+
+describe('readCommitments', () => {
+  it('reads the active RIs and Capacity Reservations, every page, as the billing module sees them', async () => {
+    ec2Mock.on(DescribeReservedInstancesCommand).resolves({
+      ReservedInstances: [
+        {
+          ReservedInstancesId: 'ri-regional',
+          InstanceType: 'm5.large',
+          Scope: 'Region',
+          ProductDescription: 'Linux/UNIX (Amazon VPC)',
+          InstanceTenancy: 'default',
+          InstanceCount: 3,
+          FixedPrice: 876,
+          Duration: oneYear,
+          UsagePrice: 0,
+          RecurringCharges: [{ Frequency: 'Hourly', Amount: 0.01 }],
+        },
+        {
+          ReservedInstancesId: 'ri-zonal',
+          InstanceType: 'c5.xlarge',
+          Scope: 'Availability Zone',
+          AvailabilityZone: `${REGION}b`,
+          ProductDescription: 'Windows',
+          InstanceTenancy: 'dedicated',
+          InstanceCount: 1,
+        },
+      ],
+    })
+    ec2Mock
+      .on(DescribeCapacityReservationsCommand)
+      .resolvesOnce({
+        CapacityReservations: [
+          {
+            CapacityReservationId: 'cr-open',
+            InstanceType: 'm5.large',
+            AvailabilityZone: `${REGION}a`,
+            InstancePlatform: 'Linux/UNIX',
+            Tenancy: 'default',
+            TotalInstanceCount: 2,
+            InstanceMatchCriteria: 'open',
+          },
+        ],
+        NextToken: 'page-2',
+      })
+      .resolvesOnce({
+        CapacityReservations: [
+          {
+            CapacityReservationId: 'cr-targeted',
+            InstanceType: 'm5.large',
+            AvailabilityZone: `${REGION}a`,
+            InstancePlatform: 'Linux/UNIX',
+            TotalInstanceCount: 1,
+            InstanceMatchCriteria: 'targeted',
+          },
+        ],
+      })
+    const { cloud, apiCalls } = testAdapter()
+    const commitments = await cloud.readCommitments?.()
+    expect(commitments?.reservedInstances).toEqual([
+      {
+        id: 'ri-regional',
+        scope: 'regional',
+        type: 'm5.large',
+        zone: undefined,
+        region: REGION,
+        platform: 'Linux/UNIX',
+        tenancy: 'default',
+        count: 3,
+        // $876 over 8,760 hours, plus $0.01 an hour.
+        hourlyRateUsd: expect.closeTo(0.11, 9),
+      },
+      {
+        id: 'ri-zonal',
+        scope: 'zonal',
+        type: 'c5.xlarge',
+        zone: `${REGION}b`,
+        region: REGION,
+        platform: 'Windows',
+        tenancy: 'dedicated',
+        count: 1,
+        hourlyRateUsd: 0,
+      },
+    ])
+    expect(commitments?.capacityReservations.map((cr) => [cr.id, cr.open, cr.count])).toEqual([
+      ['cr-open', true, 2],
+      ['cr-targeted', false, 1],
+    ])
+    expect(ec2Mock.commandCalls(DescribeReservedInstancesCommand).map((c) => c.args[0].input)).toEqual([
+      { Filters: [{ Name: 'state', Values: ['active'] }] },
+    ])
+    expect(ec2Mock.commandCalls(DescribeCapacityReservationsCommand).map((c) => c.args[0].input)).toEqual([
+      { Filters: [{ Name: 'state', Values: ['active'] }], NextToken: undefined },
+      { Filters: [{ Name: 'state', Values: ['active'] }], NextToken: 'page-2' },
+    ])
+    expect(apiCalls).toEqual([
+      'ec2:DescribeReservedInstances',
+      'ec2:DescribeCapacityReservations',
+      'ec2:DescribeCapacityReservations',
+    ])
+  })
+
+  it('reads them once per COMMITMENTS_CACHE_TTL_MS, and again after', async () => {
+    ec2Mock.on(DescribeReservedInstancesCommand).resolves({ ReservedInstances: [] })
+    ec2Mock.on(DescribeCapacityReservationsCommand).resolves({ CapacityReservations: [] })
+    const { cloud, apiCalls, clock } = testAdapter()
+    await cloud.readCommitments?.()
+    clock.nowMs += COMMITMENTS_CACHE_TTL_MS - 1
+    await cloud.readCommitments?.()
+    expect(apiCalls).toHaveLength(2)
+    clock.nowMs += 1
+    await cloud.readCommitments?.()
+    expect(apiCalls).toHaveLength(4)
+  })
+})
