@@ -5,9 +5,10 @@
  * or the deadline passes. Between runs it looks at the group, for the checks of verify-checks.ts.
  */
 import { randomUUID } from 'node:crypto'
-import { TAG_LAUNCHED_FOR_GROUP, TAG_SWAP } from '../../lambdas/core/constants.ts'
+import { REGION_LANES, TAG_LAUNCHED_FOR_GROUP, TAG_SWAP } from '../../lambdas/core/constants.ts'
 import { discardMetrics, type Log } from '../../lambdas/core/log.ts'
 import type { CloudPort } from '../../lambdas/core/port.ts'
+import { laneOf } from '../../lambdas/core/region/lanes.ts'
 import { createHandler as createInterruptionHandler } from '../../lambdas/interruption/create-handler.ts'
 import { createHandler as createReplacerHandler } from '../../lambdas/replacer/create-handler.ts'
 import { regionWorkEvent } from '../../lambdas/replacer/event-registry.ts'
@@ -107,7 +108,9 @@ const replacerFor = (input: DriveInput) => {
     },
   })
   return async (): Promise<string> => {
-    const summary = await handle(regionWorkEvent(input.cloud.region, input.clock.now(), [input.group]))
+    // The group's own lane, as its run requests are delivered (replacer/lane-messages.ts groupMessage).
+    const lane = laneOf(input.group, REGION_LANES)
+    const summary = await handle(regionWorkEvent(input.cloud.region, input.clock.now(), [input.group], lane))
     const region = summary.regions[0]
     if (!summary.ok || region?.error !== undefined)
       return `failed: ${region?.error ?? JSON.stringify(summary.configErrors)}`

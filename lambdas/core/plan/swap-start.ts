@@ -87,11 +87,9 @@ export const startSwaps = (input: SwapStartInput): SwapStart => {
       terminate(instance, `partner-protected: ${partner} was protected since its replacement was launched`)
     } else if (
       skipped === undefined &&
-      // A swap this run finishes and closes lets the next one start after it, in the same run. Never a
-      // replacement past its orphan deadline (the spare must go now): its never-served deadline counts from
-      // there (core/swap/never-served.ts attachedBoundMs), so attached later it would leave at once.
-      ageSeconds <= orphanAfterSeconds &&
-      (!recovery.open || recovery.closes !== undefined) &&
+      // A swap this run finishes and closes lets the next one start after it, in the same run; not for a
+      // replacement at its orphan deadline (that swap waits on the close, and the spare must go now).
+      (!recovery.open || (recovery.closes !== undefined && ageSeconds <= orphanAfterSeconds)) &&
       !givingBack.has(partner) &&
       inService >= group.desiredCapacity &&
       instance.state === 'running' &&

@@ -59,6 +59,7 @@ const GOOD: readonly [env: string, raw: string, parsed: unknown][] = [
   ['ALLOW_GPU_MODEL_CHANGE', 'true', true],
   ['ALLOW_CPU_VENDOR_CHANGE', 'false', false],
   ['ALLOW_GENERATION_CHANGE', 'false', false],
+  ['REPLACE_SCHEDULED', 'false', false],
 ]
 
 describe('GROUP_SETTINGS', () => {
@@ -92,6 +93,7 @@ describe('GROUP_SETTINGS', () => {
       allowGpuModelChange: false,
       allowCpuVendorChange: true,
       allowGenerationChange: true,
+      replaceScheduled: true,
     })
   })
 
@@ -269,6 +271,7 @@ describe('parseGlobalConfig', () => {
         fanoutQueueUrl: undefined,
         scheduleMinutes: 5,
         groupMetrics: false,
+        commitments: { mode: 'account' },
         defaults: BUILT_IN_DEFAULTS,
       },
       errors: [],

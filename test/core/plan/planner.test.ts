@@ -168,20 +168,6 @@ describe('planGroup', () => {
     ])
   })
 
-  it('terminates a running replacement past its orphan deadline instead of swapping it in', () => {
-    // Attached now, its never-served deadline (counted from the orphan deadline) would already be past.
-    const fleet = onDemandFleet(2)
-    const late = spotFor(fleet[0] as Instance, { launchTime: minutesAgo(21) })
-    const plan = planGroup(planInput(fleet, { launched: [late] }))
-    expect(swaps(plan.actions)).toHaveLength(0)
-    expect(plan.actions.filter((a) => a.kind === 'terminate-spot')).toEqual([
-      expect.objectContaining({
-        instanceId: late.id,
-        reason: expect.stringMatching('^not-attachable-in-time'),
-      }),
-    ])
-  })
-
   it('leaves alone a second spot instance its partner does not record, and reports it', () => {
     const fleet = onDemandFleet(1)
     const recorded = spotFor(fleet[0] as Instance, { launchTime: minutesAgo(2) })
