@@ -346,6 +346,14 @@ describe('engine defects found by chaos runs', () => {
     expect(kinds(result.violations)).toEqual([])
   })
 
+  // Invariant 1 (seed 60294): a replacement whose termination failed was swapped in by a later run past its
+  // orphan deadline, and its never-served deadline counted from that deadline took it out while it was still
+  // in its first checks. Fixed: the deadline counts from its swap's start (core/swap/never-served.ts).
+  it('gives a replacement swapped in past its orphan deadline its full health deadline', async () => {
+    const result = await runCase(savedCase('seed-60294-attach-past-orphan-deadline-then-never-served.json'))
+    expect(kinds(result.violations)).toEqual([])
+  })
+
   // Invariants 3, 6 (seed 76 shrunk): the run dies before the first AttachInstances chunk of a 21-pair
   // swap and the owner lowers MaxSize to 20 (AWS lowers desired to it). The record's `max` is now above
   // the group's, so it is refused as one that would raise MaxSize (`record-unreadable`) and closed, but its

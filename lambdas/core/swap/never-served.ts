@@ -88,8 +88,9 @@ const swapStartMs = (swapId: string | undefined): number => {
 
 /**
  * When the member was attached, as far as EC2's launch time bounds it: a swap attaches a replacement once it
- * ran for the grace period and before its orphan deadline (plan/swap-start.ts). Within those bounds, its
- * swap's start (its swap id, while it carries one); without one (a released pair), the latest it can be.
+ * ran for the grace period (plan/swap-start.ts), usually before its orphan deadline but also after it when
+ * runs came late. Its swap's start (its swap id, a verified marker, while it carries one) when later than
+ * the grace period; without one (a released pair), the orphan deadline, the latest a timely swap attaches.
  */
 export const attachedBoundMs = (
   instance: Instance,
@@ -100,7 +101,7 @@ export const attachedBoundMs = (
   const earliest = launchMs + Math.max(0, graceSeconds - GRACE_SLACK_SECONDS) * 1000
   const latest = launchMs + (graceSeconds + (ORPHAN_SCHEDULE_PERIODS - 1) * scheduleSeconds) * 1000
   const started = swapStartMs(instance.tags[TAG_SWAP_ID])
-  return Number.isNaN(started) ? latest : Math.min(latest, Math.max(earliest, started))
+  return Number.isNaN(started) ? latest : Math.max(earliest, started)
 }
 
 /** spotswap attached it to this group, as far as it can show. */
