@@ -159,9 +159,12 @@ describe('readCommitments: Savings Plans', () => {
         now: () => clock.nowMs,
         caches,
       })
+    const ireland = await adapter('eu-west-1').readCommitments?.(['m5.large'])
+    const virginia = await adapter('us-east-1').readCommitments?.(['m5.large'])
     await adapter('eu-west-1').readCommitments?.(['m5.large'])
-    await adapter('us-east-1').readCommitments?.(['m5.large'])
-    await adapter('eu-west-1').readCommitments?.(['m5.large'])
+    // A Compute plan's whole commitment is offered to every region: none sees its use elsewhere.
+    expect(ireland?.savingsPlans.map((p) => [p.id, p.hourlyCommitmentUsd])).toEqual([['sp-compute', 2.5]])
+    expect(virginia?.savingsPlans.map((p) => [p.id, p.hourlyCommitmentUsd])).toEqual([['sp-compute', 2.5]])
     const count = (name: ApiCallName) => calls.filter((c) => c === name).length
     expect(count('savingsplans:DescribeSavingsPlans')).toBe(1)
     expect(count('savingsplans:DescribeSavingsPlanRates')).toBe(2)
