@@ -48,6 +48,7 @@ export interface SpotSwapDashboardProps {
 
 const WIDTH = 24
 const THIRD = 8
+const QUARTER = 6
 const HEIGHT = 6
 
 export class SpotSwapDashboard extends Construct {
@@ -160,14 +161,28 @@ export class SpotSwapDashboard extends Construct {
         height: 2,
       }),
     )
+    // Savings beside how much of the RIs and Savings Plans they leave used: a saving that strands a
+    // commitment shows here as utilization falling.
     this.dashboard.addWidgets(
-      graph('Hourly savings, account total (USD/h)', [savingsTotal], THIRD),
+      graph('Hourly savings, account total (USD/h)', [savingsTotal], QUARTER),
       graph(
         'Hourly savings by region (USD/h)',
         [eachSeries(Metric.HourlySavingsUsd, { schema: 'region', statistic: 'Average', period: gauge })],
-        THIRD,
+        QUARTER,
       ),
-      perGroup(props, gauge, 'Hourly savings by group (USD/h)', Metric.HourlySavingsUsd, 'hourlySavingsUsd'),
+      perGroup(
+        props,
+        gauge,
+        'Hourly savings by group (USD/h)',
+        Metric.HourlySavingsUsd,
+        'hourlySavingsUsd',
+        QUARTER,
+      ),
+      graph(
+        'Commitment utilization by region (%)',
+        [eachSeries(Metric.CommitmentUtilization, { schema: 'region', statistic: 'Average', period: gauge })],
+        QUARTER,
+      ),
     )
     this.dashboard.addWidgets(
       graph(
@@ -332,9 +347,10 @@ const perGroup = (
   metric: (typeof Metric)[keyof typeof Metric],
   /** The same figure from the log line's fields, in Logs Insights' syntax. */
   figure: string,
+  width = THIRD,
 ): IWidget => {
   if (props.groupMetrics === true)
-    return graph(title, [eachSeries(metric, { schema: 'group', statistic: 'Average', period })], THIRD)
+    return graph(title, [eachSeries(metric, { schema: 'group', statistic: 'Average', period })], width)
   return new LogQueryWidget({
     title,
     logGroupNames: [props.replacerLogGroup.logGroupName],
@@ -342,7 +358,7 @@ const perGroup = (
       'filter message = "group figures"',
       `stats avg(${figure}) by bin(${period.toMinutes()}m), group`,
     ],
-    width: THIRD,
+    width,
     height: HEIGHT,
   })
 }

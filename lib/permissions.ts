@@ -243,6 +243,18 @@ const tagExistingInstances = (removable: readonly string[]): Grant[] => [
 const REPLACER_REMOVES = [TAG_SWAP_ID, TAG_LAUNCHED_FOR_GROUP, TAG_REPLACING_INSTANCE]
 const INTERRUPTION_REMOVES = [TAG_LAUNCHED_FOR_GROUP]
 
+/**
+ * The account's Savings Plans and their rates (COMMITMENTS=account). Both actions take the `savingsplan`
+ * resource type (https://docs.aws.amazon.com/service-authorization/latest/reference/list_awssavingsplans.html),
+ * but the plans are listed before any of their ids is known, so no ARN can be named.
+ */
+const readSavingsPlans = (): Grant => ({
+  sid: 'ReadSavingsPlans',
+  actions: ['savingsplans:DescribeSavingsPlans', 'savingsplans:DescribeSavingsPlanRates'],
+  resources: ['*'],
+  wildcardReason: 'the plans are listed before their ids are known; read-only',
+})
+
 const describeStacks = (): Grant => ({
   sid: 'ReadStackStatus',
   actions: ['cloudformation:DescribeStacks'],
@@ -271,6 +283,7 @@ export const markerKeyGrant = (keyArn: string): Grant => ({
 export const replacerGrants = (options: PermissionOptions): Grant[] => [
   reads(REPLACER_READS),
   readInstanceAttributes(),
+  readSavingsPlans(),
   describeStacks(),
   changeManagedGroups(
     'SwapInManagedGroups',

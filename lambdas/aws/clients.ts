@@ -15,12 +15,14 @@ import { ElasticLoadBalancingClient } from '@aws-sdk/client-elastic-load-balanci
 import { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2'
 import { KMSClient } from '@aws-sdk/client-kms'
 import { PricingClient } from '@aws-sdk/client-pricing'
+import { SavingsplansClient } from '@aws-sdk/client-savingsplans'
 import { SSMClient } from '@aws-sdk/client-ssm'
 import {
   PRICING_CONNECTION_TIMEOUT_MS,
   PRICING_ENDPOINT_REGION,
   PRICING_MAX_ATTEMPTS,
   PRICING_REQUEST_TIMEOUT_MS,
+  SAVINGS_PLANS_ENDPOINT_REGION,
   SDK_MAX_ATTEMPTS,
 } from './limits.ts'
 
@@ -62,6 +64,13 @@ export const ecsClient = (region: string): ECSClient =>
 /** SSM, for the kill switch's parameter (aws/kill-switch.ts). */
 export const ssmClient = (region: string): SSMClient =>
   memo(`ssm/${region}`, () => new SSMClient({ region, ...standardRetries }))
+
+/** Savings Plans, for the commitment reads (aws/savings-plans.ts): one global endpoint for every region. */
+export const savingsPlansClient = (): SavingsplansClient =>
+  memo(
+    'savingsplans',
+    () => new SavingsplansClient({ region: SAVINGS_PLANS_ENDPOINT_REGION, ...standardRetries }),
+  )
 
 /** The Pricing API lives in us-east-1 whatever region is being priced. */
 export const pricingClient = (): PricingClient =>

@@ -1,8 +1,8 @@
 /**
  * A region's commitments this account holds, read at most every COMMITMENTS_CACHE_TTL_MS: active Reserved
- * Instances (DescribeReservedInstances: only the calling account's) and active Capacity Reservations.
- * Savings Plans are not read here yet (their API needs @aws-sdk/client-savingsplans): declare them in
- * COMMITMENTS. Errors reach the caller, which warns and plans without commitments.
+ * Instances (DescribeReservedInstances: only the calling account's), active Capacity Reservations and the
+ * Savings Plans that can apply in the region (savings-plans.ts). Errors reach the caller, which warns and
+ * plans without commitments.
  */
 import type {
   CapacityReservation as SdkCapacityReservation,
@@ -17,6 +17,7 @@ import type {
 import { productDescriptionOf } from '../core/platform.ts'
 import type { AwsContext } from './context.ts'
 import { collectPages } from './paginate.ts'
+import { readSavingsPlans } from './savings-plans.ts'
 
 const SECONDS_PER_HOUR = 3600
 
@@ -97,9 +98,15 @@ const readCapacityReservations = async (ctx: AwsContext): Promise<CapacityReserv
   return reservations.flatMap((cr) => toCapacityReservation(ctx.region, cr) ?? [])
 }
 
-export const readCommitments = (ctx: AwsContext): Promise<Commitments> =>
-  ctx.caches.commitments.get(ctx.region, ctx.now(), async () => ({
+/** `instanceTypes`: the types the region runs on demand, whose Savings Plan rates are read. */
+export const readCommitments = async (
+  ctx: AwsContext,
+  instanceTypes: readonly string[] = [],
+): Promise<Commitments> => {
+  const reserved = await ctx.caches.commitments.get(ctx.region, ctx.now(), async () => ({
     reservedInstances: await readReservedInstances(ctx),
     savingsPlans: [],
     capacityReservations: await readCapacityReservations(ctx),
   }))
+  return { ...reserved, savingsPlans: await readSavingsPlans(ctx, instanceTypes) }
+}

@@ -14,6 +14,7 @@ import type { EcsCapacityProvider } from '../core/ecs/capacity-provider.ts'
 import type { Log } from '../core/log.ts'
 import type { ScheduledEvent } from '../core/maintenance/events.ts'
 import type { Catalog, OnDemandPrices } from '../core/types.ts'
+import type { ActiveSavingsPlan } from './savings-plans.ts'
 import type { AwsClients } from './sdk.ts'
 import { TtlCache } from './ttl-cache.ts'
 
@@ -25,6 +26,7 @@ export type AwsService =
   | 'elasticloadbalancing'
   | 'kms'
   | 'ecs'
+  | 'savingsplans'
 
 /** `service:Operation`, e.g. `ec2:CreateFleet`, `autoscaling:AttachInstances`. */
 export type ApiCallName = `${AwsService}:${string}`
@@ -43,6 +45,10 @@ export interface AdapterCaches {
   readonly scheduledEvents: TtlCache<ScheduledEvent[]>
   readonly ecsCapacityProviders: TtlCache<EcsCapacityProvider[]>
   readonly commitments: TtlCache<Commitments>
+  /** The account's active Savings Plans, under one key: the endpoint is global, the list the same everywhere. */
+  readonly savingsPlans: TtlCache<ActiveSavingsPlan[]>
+  /** One plan's rates, by plan, region and the instance types asked for. */
+  readonly savingsPlanRates: TtlCache<ReadonlyMap<string, number>>
 }
 
 export const createAdapterCaches = (): AdapterCaches => ({
@@ -52,6 +58,8 @@ export const createAdapterCaches = (): AdapterCaches => ({
   scheduledEvents: new TtlCache(SCHEDULED_EVENTS_TTL_MS),
   ecsCapacityProviders: new TtlCache(ECS_CAPACITY_PROVIDERS_CACHE_TTL_MS),
   commitments: new TtlCache(COMMITMENTS_CACHE_TTL_MS),
+  savingsPlans: new TtlCache(COMMITMENTS_CACHE_TTL_MS),
+  savingsPlanRates: new TtlCache(COMMITMENTS_CACHE_TTL_MS),
 })
 
 export interface AwsContext extends AwsClients {

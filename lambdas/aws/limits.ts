@@ -35,6 +35,13 @@ export const PRICING_REQUEST_TIMEOUT_MS = 10_000
 /** The Pricing API is served from a few regions only; us-east-1 has every product. */
 export const PRICING_ENDPOINT_REGION = 'us-east-1'
 
+/**
+ * Savings Plans has one global endpoint, savingsplans.amazonaws.com, signed in us-east-1 (the endpoint
+ * rules of @aws-sdk/client-savingsplans; https://docs.aws.amazon.com/savingsplans/latest/APIReference/Welcome.html):
+ * one client serves every region's reads.
+ */
+export const SAVINGS_PLANS_ENDPOINT_REGION = 'us-east-1'
+
 /** DescribeScalingActivities returns at most 100 activities per page. */
 export const SCALING_ACTIVITIES_PAGE_SIZE = 100
 

@@ -54,6 +54,7 @@ import {
 } from '@aws-sdk/client-elastic-load-balancing-v2'
 import { GenerateMacCommand, VerifyMacCommand } from '@aws-sdk/client-kms'
 import { GetProductsCommand } from '@aws-sdk/client-pricing'
+import { DescribeSavingsPlanRatesCommand, DescribeSavingsPlansCommand } from '@aws-sdk/client-savingsplans'
 import {
   autoScalingClient,
   cloudFormationClient,
@@ -63,6 +64,7 @@ import {
   elbv2Client,
   kmsClient,
   pricingClient,
+  savingsPlansClient,
 } from './clients.ts'
 import type { AwsClients } from './sdk.ts'
 
@@ -135,6 +137,11 @@ export const sdkClients = (region: string): AwsClients => {
     kms: {
       generateMac: (input) => kmsClient(keyRegion(input.KeyId, region)).send(new GenerateMacCommand(input)),
       verifyMac: (input) => kmsClient(keyRegion(input.KeyId, region)).send(new VerifyMacCommand(input)),
+    },
+    savingsPlans: {
+      describeSavingsPlans: (input) => savingsPlansClient().send(new DescribeSavingsPlansCommand(input)),
+      describeSavingsPlanRates: (input) =>
+        savingsPlansClient().send(new DescribeSavingsPlanRatesCommand(input)),
     },
   }
 }

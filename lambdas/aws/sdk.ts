@@ -85,6 +85,12 @@ import type {
   VerifyMacCommandOutput,
 } from '@aws-sdk/client-kms'
 import type { GetProductsCommandInput, GetProductsCommandOutput } from '@aws-sdk/client-pricing'
+import type {
+  DescribeSavingsPlanRatesCommandInput,
+  DescribeSavingsPlanRatesCommandOutput,
+  DescribeSavingsPlansCommandInput,
+  DescribeSavingsPlansCommandOutput,
+} from '@aws-sdk/client-savingsplans'
 import type { EcsApi } from './ecs-sdk.ts'
 
 /** One command: the SDK's input in, the SDK's output out, or a rejection shaped as the SDK's errors. */
@@ -205,6 +211,15 @@ export interface KmsApi {
   readonly verifyMac: SdkCall<VerifyMacCommandInput, VerifyMacCommandOutput>
 }
 
+/** Savings Plans (aws/savings-plans.ts): one global endpoint, whatever the region (clients.ts). */
+export interface SavingsPlansApi {
+  readonly describeSavingsPlans: SdkCall<DescribeSavingsPlansCommandInput, DescribeSavingsPlansCommandOutput>
+  readonly describeSavingsPlanRates: SdkCall<
+    DescribeSavingsPlanRatesCommandInput,
+    DescribeSavingsPlanRatesCommandOutput
+  >
+}
+
 /** Every service the CloudPort of one region talks to. */
 export interface AwsClients {
   readonly ec2: Ec2Api
@@ -217,4 +232,6 @@ export interface AwsClients {
   readonly kms: KmsApi
   /** Absent in a context built without it (a test's): reads of ECS then fail (ecs.ts EcsClientMissingError). */
   readonly ecs?: EcsApi
+  /** Absent in a world without Savings Plans (the simulator's, a test's): none are read. */
+  readonly savingsPlans?: SavingsPlansApi
 }

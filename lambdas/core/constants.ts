@@ -295,8 +295,9 @@ export const ECS_CAPACITY_PROVIDERS_PAGE_SIZE = 10
  */
 export const ECS_CAPACITY_PROVIDERS_CACHE_TTL_MS = 10 * 60 * 1000
 /**
- * How long a region's commitments (Reserved Instances, Capacity Reservations) are read once: they are
- * bought and expire rarely, and AWS bills by the hour, so three default runs late is a few minutes of one
- * hour's coverage; reads stay at four an hour per region whatever the number of groups.
+ * How long a region's commitments (Reserved Instances, Capacity Reservations, Savings Plans and their
+ * rates) are read once: they are bought and expire rarely, and AWS bills by the hour, so three default
+ * runs late is a few minutes of one hour's coverage; reads stay at four an hour per region whatever the
+ * number of groups (the Savings Plans list four an hour for the whole container).
  */
 export const COMMITMENTS_CACHE_TTL_MS = 15 * 60 * 1000

@@ -124,6 +124,12 @@ export const Metric = {
    * the account held none (replacer/commitments.ts). Per region.
    */
   CommitmentsUnreadable: 'CommitmentsUnreadable',
+  /**
+   * Share of the region's Reserved Instances and Savings Plans its managed on-demand members use this hour,
+   * percent (core/commitments/utilization.ts): only what spotswap sees, so the real figure is never lower.
+   * Per region and run, when it holds any.
+   */
+  CommitmentUtilization: 'CommitmentUtilization',
 } as const
 
 export type MetricName = (typeof Metric)[keyof typeof Metric]

@@ -181,10 +181,11 @@ export interface CloudPort {
   /** The region's ECS capacity providers that stand on an Auto Scaling group (DescribeCapacityProviders). */
   ecsCapacityProviders(): Promise<readonly EcsCapacityProvider[]>
   /**
-   * The region's active Reserved Instances and Capacity Reservations this account holds, cached
-   * (aws/commitments.ts); a port without it reads none.
+   * The region's active Reserved Instances and Capacity Reservations this account holds, and the Savings
+   * Plans that can apply in it with their rates for `instanceTypes`, cached (aws/commitments.ts); a port
+   * without it reads none.
    */
-  readCommitments?(): Promise<Commitments>
+  readCommitments?(instanceTypes?: readonly string[]): Promise<Commitments>
 
   launchSpot(request: SpotLaunchRequest): Promise<SpotLaunchResult>
   attachInstances(groupName: string, ids: readonly string[]): Promise<void>

@@ -10,9 +10,10 @@
  */
 
 import type { MemberCoverage } from '../core/commitments/coverage.ts'
-import { regionCoverage } from '../core/commitments/region-usage.ts'
+import { managedUsage, regionCoverage } from '../core/commitments/region-usage.ts'
 import { declaredIn } from '../core/commitments/setting.ts'
-import type { Commitments } from '../core/commitments/types.ts'
+import type { Commitments, UsageLine } from '../core/commitments/types.ts'
+import { commitmentUtilization } from '../core/commitments/utilization.ts'
 import type { GlobalConfig } from '../core/config/config.ts'
 import type { Log, MetricsSink } from '../core/log.ts'
 import { DIMENSION_REGION, Metric } from '../core/metric-names.ts'
@@ -38,10 +39,11 @@ const priced = (commitments: Commitments, snapshot: RegionSnapshot): Commitments
 const accountCommitments = async (
   { cloud, log, metrics }: CommitmentReads,
   region: string,
+  usage: readonly UsageLine[],
 ): Promise<Commitments | undefined> => {
   if (cloud.readCommitments === undefined) return undefined
   try {
-    return await cloud.readCommitments()
+    return await cloud.readCommitments(usage.map((line) => line.type))
   } catch (error) {
     log.warn('commitments unreadable: planned as if the account held none', {
       region,
@@ -60,9 +62,27 @@ export const commitmentCoverage = async (
 ): Promise<ReadonlyMap<string, MemberCoverage> | undefined> => {
   const setting = reads.config.commitments ?? { mode: 'account' }
   if (setting.mode === 'ignore') return undefined
-  const commitments =
+  const usage = managedUsage(snapshot)
+  const read =
     setting.mode === 'declared'
       ? declaredIn(setting.declared, snapshot.region)
-      : await accountCommitments(reads, snapshot.region)
-  return commitments === undefined ? undefined : regionCoverage(snapshot, priced(commitments, snapshot))
+      : await accountCommitments(reads, snapshot.region, usage)
+  if (read === undefined) return undefined
+  const commitments = priced(read, snapshot)
+  reportUtilization(reads.metrics, snapshot.region, usage, commitments)
+  return regionCoverage(snapshot, commitments)
+}
+
+/** CommitmentUtilization: what the region's members use of its RIs and Savings Plans this hour. */
+const reportUtilization = (
+  metrics: MetricsSink,
+  region: string,
+  usage: readonly UsageLine[],
+  commitments: Commitments,
+): void => {
+  const utilization = commitmentUtilization(usage, commitments)
+  if (utilization === undefined) return
+  metrics.emit({ [DIMENSION_REGION]: region }, [
+    { name: Metric.CommitmentUtilization, unit: 'Percent', value: Math.round(utilization * 1000) / 10 },
+  ])
 }

@@ -98,6 +98,8 @@ export const spotswapCalls = (queues: Queues): Record<string, Call[]> => ({
       'pricing:GetProducts',
       'ec2:DescribeReservedInstances',
       'ec2:DescribeCapacityReservations',
+      'savingsplans:DescribeSavingsPlans',
+      'savingsplans:DescribeSavingsPlanRates',
     ),
   ]),
   'autoscaling:AttachInstances': [

@@ -103,6 +103,19 @@ describe('the dashboard', () => {
     expect(body).toContain(`"title":"${title}"`)
   })
 
+  it('charts commitment utilization by region in the row of the hourly savings', () => {
+    const json = JSON.parse(body) as {
+      widgets: { y: number; properties: { title?: string; metrics?: unknown[][] } }[]
+    }
+    const titled = (title: string) => json.widgets.find((w) => w.properties.title === title)
+    const utilization = titled('Commitment utilization by region (%)')
+    expect(JSON.stringify(utilization?.properties.metrics)).toContain(
+      `SEARCH('{SpotSwap,Region,service} MetricName=\\"${Metric.CommitmentUtilization}\\"', 'Average', 300)`,
+    )
+    expect(utilization?.y).toBe(titled('Hourly savings by region (USD/h)')?.y)
+    expect(utilization?.y).toBe(titled('Hourly savings, account total (USD/h)')?.y)
+  })
+
   it('charts the forwarding latency of every other covered region in that region', () => {
     const json = JSON.parse(body) as { widgets: { properties: { title?: string; metrics?: unknown[][] } }[] }
     const latency = json.widgets.find(

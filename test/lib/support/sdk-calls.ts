@@ -20,6 +20,7 @@ const SERVICE_PREFIX: Record<string, string> = {
   'client-sqs': 'sqs',
   'client-ssm': 'ssm',
   'client-ecs': 'ecs',
+  'client-savingsplans': 'savingsplans',
 }
 
 /** Batch APIs authorised by their single-item action. */
