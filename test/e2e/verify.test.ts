@@ -101,6 +101,15 @@ const runKeys = async (): Promise<string[]> => {
 
 const NOTHING = { groups: [], templates: [], instances: [], keys: [] }
 
+/** The checks a conversion must happen for. */
+const CONVERSION_CHECKS = [
+  'converges',
+  'serves-throughout',
+  'leaves-through-auto-scaling',
+  'cleans-up-launches',
+  'interruption',
+]
+
 describeMoto('spotswap verify against moto', (moto) => {
   freshAccountPerTest(moto, { region: REGION })
 
@@ -114,14 +123,7 @@ describeMoto('spotswap verify against moto', (moto) => {
 
       expect(run.out()).toContain('verify passed.')
       expect(code).toBe(0)
-      for (const check of [
-        'converges',
-        'serves-throughout',
-        'leaves-through-auto-scaling',
-        'cleans-up-launches',
-        'interruption',
-        'deleted',
-      ])
+      for (const check of ['launch-template-tag', ...CONVERSION_CHECKS, 'deleted'])
         expect(run.out()).toMatch(new RegExp(`^\\s+pass\\s+${check}:`, 'm'))
       // moto has no FIS and no deployed stack: said, not faked.
       expect(run.out()).toMatch(/^\s+not-possible\s+interruption-source: the warning was a synthetic/m)
@@ -148,13 +150,7 @@ describeMoto('spotswap verify against moto', (moto) => {
       expect(run.out()).toMatch(
         /^\s+not-possible\s+launch-template-tag: this endpoint wrote no aws:ec2launchtemplate:id .* moto does not/m,
       )
-      for (const check of [
-        'converges',
-        'serves-throughout',
-        'leaves-through-auto-scaling',
-        'cleans-up-launches',
-        'interruption',
-      ])
+      for (const check of CONVERSION_CHECKS)
         expect(run.out()).toMatch(
           new RegExp(`^\\s+not-possible\\s+${check}: needs launches spotswap can prove`, 'm'),
         )
