@@ -93,8 +93,6 @@ const REPLACER_READS = [
   'pricing:GetProducts',
   // EC2's scheduled events (retirement, stop, reboot, maintenance) of members, replaced ahead.
   'ec2:DescribeInstanceStatus',
-  // Which groups sit behind an ECS capacity provider with managed termination protection.
-  'ecs:DescribeCapacityProviders',
   // Commitments a member's replacement would leave unused (COMMITMENTS=account): kept on-demand.
   'ec2:DescribeReservedInstances',
   'ec2:DescribeCapacityReservations',
@@ -255,6 +253,19 @@ const readSavingsPlans = (): Grant => ({
   wildcardReason: 'the plans are listed before their ids are known; read-only',
 })
 
+/**
+ * Which groups sit behind an ECS capacity provider with managed termination protection. The action takes
+ * the `capacity-provider` resource type
+ * (https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonelasticcontainerservice.html),
+ * so it is limited to this account's providers; which ones is only known at run time.
+ */
+const describeCapacityProviders = (): Grant => ({
+  sid: 'ReadEcsCapacityProviders',
+  actions: ['ecs:DescribeCapacityProviders'],
+  resources: [arn('ecs', 'capacity-provider/*')],
+  wildcardReason: 'the capacity providers are found at run time; read-only, this account only',
+})
+
 const describeStacks = (): Grant => ({
   sid: 'ReadStackStatus',
   actions: ['cloudformation:DescribeStacks'],
@@ -285,6 +296,7 @@ export const replacerGrants = (options: PermissionOptions): Grant[] => [
   readInstanceAttributes(),
   readSavingsPlans(),
   describeStacks(),
+  describeCapacityProviders(),
   changeManagedGroups(
     'SwapInManagedGroups',
     // Never DetachInstances: a swap's members leave through TerminateInstanceInAutoScalingGroup.

@@ -17,6 +17,7 @@ import { expect, it, vi } from 'vitest'
 import type { VerifyDeps } from '../../tools/cli/verify-command.ts'
 import { autoScaling, ec2, elbv2 } from './support/clients.ts'
 import { E2E_TIMEOUT_MS } from './support/events.ts'
+import { withoutLaunchTemplateTag } from './support/launch-template-tag.ts'
 import { describeMoto, freshAccountPerTest } from './support/moto.ts'
 import { allInstances, createGroup, groupState } from './support/world.ts'
 
@@ -100,6 +101,15 @@ const runKeys = async (): Promise<string[]> => {
 
 const NOTHING = { groups: [], templates: [], instances: [], keys: [] }
 
+/** The checks a conversion must happen for. */
+const CONVERSION_CHECKS = [
+  'converges',
+  'serves-throughout',
+  'leaves-through-auto-scaling',
+  'cleans-up-launches',
+  'interruption',
+]
+
 describeMoto('spotswap verify against moto', (moto) => {
   freshAccountPerTest(moto, { region: REGION })
 
@@ -113,19 +123,42 @@ describeMoto('spotswap verify against moto', (moto) => {
 
       expect(run.out()).toContain('verify passed.')
       expect(code).toBe(0)
-      for (const check of [
-        'converges',
-        'serves-throughout',
-        'leaves-through-auto-scaling',
-        'cleans-up-launches',
-        'interruption',
-        'deleted',
-      ])
+      for (const check of ['launch-template-tag', ...CONVERSION_CHECKS, 'deleted'])
         expect(run.out()).toMatch(new RegExp(`^\\s+pass\\s+${check}:`, 'm'))
       // moto has no FIS and no deployed stack: said, not faked.
       expect(run.out()).toMatch(/^\s+not-possible\s+interruption-source: the warning was a synthetic/m)
       expect(run.out()).toMatch(/^\s+skipped\s+roles-denied: skipped: no deployed roles/m)
       expect(run.out()).toMatch(/^Cost, estimated: \$\d+\.\d{4} for \d+\.\d{2} instance-hours/m)
+      expect(await leftovers()).toEqual(NOTHING)
+    },
+    VERIFY_TIMEOUT_MS,
+  )
+
+  it(
+    'on plain moto, whose CreateFleet writes no template tag, reports the conversion checks not possible and cleans up',
+    async () => {
+      const verify = await loadVerify()
+      const run = recorder()
+      const retag = withoutLaunchTemplateTag()
+      let code: number
+      try {
+        code = await verify.run(['--region', REGION, '--run-id', 'e2eplain', ...VIRTUAL_WAIT], run.io)
+      } finally {
+        retag()
+      }
+
+      expect(run.out()).toMatch(
+        /^\s+not-possible\s+launch-template-tag: this endpoint wrote no aws:ec2launchtemplate:id .* moto does not/m,
+      )
+      for (const check of CONVERSION_CHECKS)
+        expect(run.out()).toMatch(
+          new RegExp(`^\\s+not-possible\\s+${check}: needs launches spotswap can prove`, 'm'),
+        )
+      // Stopped at the first unprovable launch, not at the deadline; everything it made deleted.
+      expect(run.out()).not.toMatch(/^\s+fail\s/m)
+      expect(run.out()).toMatch(/^\s+pass\s+deleted:/m)
+      expect(run.out()).toMatch(/^Not possible here: launch-template-tag, converges, /m)
+      expect(code).toBe(0)
       expect(await leftovers()).toEqual(NOTHING)
     },
     VERIFY_TIMEOUT_MS,

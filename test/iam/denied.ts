@@ -252,4 +252,11 @@ export const NEVER: readonly (readonly [string, IamRequest])[] = [
     'read instance attributes in another account',
     { action: 'ec2:DescribeInstanceAttribute', resource: 'arn:aws:ec2:us-east-1:999999999999:instance/i-1' },
   ],
+  [
+    'read another account’s ECS capacity providers',
+    {
+      action: 'ecs:DescribeCapacityProviders',
+      resource: `arn:aws:ecs:${REGION}:999999999999:capacity-provider/web-provider`,
+    },
+  ],
 ]

@@ -266,8 +266,15 @@ export const spotswapCalls = (queues: Queues): Record<string, Call[]> => ({
   'ec2:DescribeInstanceStatus': [
     { by: REPLACER, request: { action: 'ec2:DescribeInstanceStatus', resource: '*' } },
   ],
+  // The action takes the capacity-provider resource type (service authorization reference for ECS).
   'ecs:DescribeCapacityProviders': [
-    { by: REPLACER, request: { action: 'ecs:DescribeCapacityProviders', resource: '*' } },
+    {
+      by: REPLACER,
+      request: {
+        action: 'ecs:DescribeCapacityProviders',
+        resource: `arn:aws:ecs:${REGION}:${ACCOUNT}:capacity-provider/web-provider`,
+      },
+    },
   ],
   // Replacing a member ahead of its scheduled event: desired capacity + 1, then back with a decrement.
   'autoscaling:SetDesiredCapacity': [

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { TAG_MAINTENANCE } from '../../lambdas/core/constants.ts'
 import type { ScheduledMember } from '../../lambdas/core/maintenance/plan.ts'
 import { Metric } from '../../lambdas/core/metric-names.ts'
+import type { KillSwitch, KillSwitchMode } from '../../lambdas/core/region/kill-switch.ts'
 import type { ReplacerSummary } from '../../lambdas/replacer/summary.ts'
 import { awsError } from '../fakes/fake-cloud.ts'
 import { cloudWithFleet, harness, START } from './support.ts'
@@ -95,5 +96,75 @@ describe('replacing a member ahead of its scheduled event', () => {
     const summary = (await run()) as ReplacerSummary
     expect(cloud.mutations).toEqual([])
     expect(scheduledOf(summary)[0]?.action).toMatch(/MaxSize/)
+  })
+})
+
+describe('a replacement ahead of a scheduled event under the kill switch', () => {
+  /** The fleet with a switch the test sets between runs. */
+  const switchable = () => {
+    const fleet = scheduledFleet()
+    const state = { killSwitch: { mode: 'off' } as KillSwitch }
+    const h = harness({ 'us-east-1': fleet.cloud }, ENV, undefined, {
+      killSwitch: async () => state.killSwitch,
+    })
+    const set = (mode: KillSwitchMode) => {
+      state.killSwitch = { mode }
+    }
+    return { ...fleet, h, set }
+  }
+
+  /** Raised with the switch off; the member Auto Scaling launched for it now serves. */
+  const raised = async () => {
+    const s = switchable()
+    await s.h.run()
+    expect(s.cloud.group('web').desiredCapacity).toBe(3)
+    const fresh = [...s.cloud.group('web').members].find(([, state]) => state === 'Pending')?.[0] as string
+    s.cloud.group('web').members.set(fresh, 'InService')
+    s.h.advanceMinutes(5)
+    s.cloud.calls.length = 0
+    return s
+  }
+
+  it('on: starts none (the raise is held)', async () => {
+    const { cloud, h, set } = switchable()
+    set('on')
+    await h.run()
+    expect(writes(cloud)).toEqual([])
+    expect(cloud.group('web').desiredCapacity).toBe(2)
+  })
+
+  it('on: finishes an open one, the member retiring and the marker going, desired capacity back to the owner’s', async () => {
+    const { cloud, h, set, scheduled } = await raised()
+    set('on')
+    await h.run()
+    expect(writes(cloud)).toEqual([
+      ['tagGroup', 'web', { [TAG_MAINTENANCE]: expect.stringContaining('phase=retiring') }],
+      ['terminateInGroup', scheduled, true],
+    ])
+    cloud.scheduled = []
+    h.advanceMinutes(5)
+    await h.run()
+    expect(writes(cloud).slice(2)).toEqual([['untagGroup', 'web', [TAG_MAINTENANCE]]])
+    expect(cloud.group('web').desiredCapacity).toBe(2)
+    expect(cloud.group('web').tags[TAG_MAINTENANCE]).toBeUndefined()
+  })
+
+  it('on: gives back the raised unit when the scheduled member left another way', async () => {
+    const { cloud, h, set, scheduled } = await raised()
+    cloud.group('web').members.delete(scheduled)
+    set('on')
+    await h.run()
+    expect(writes(cloud)).toEqual([
+      ['setDesiredCapacity', 'web', 2],
+      ['untagGroup', 'web', [TAG_MAINTENANCE]],
+    ])
+  })
+
+  it('hard: writes nothing, the replacement staying open', async () => {
+    const { cloud, h, set } = await raised()
+    set('hard')
+    await h.run()
+    expect(writes(cloud)).toEqual([])
+    expect(cloud.group('web').desiredCapacity).toBe(3)
   })
 })

@@ -12,6 +12,8 @@ export interface MemberView {
   readonly lifecycleState: string
   readonly type: string
   readonly zone: string
+  /** EC2's `aws:ec2launchtemplate:id` on a launch: the template it was launched from, as EC2 says. */
+  readonly launchTemplateId?: string
 }
 
 export type Phase = 'convert' | 'interruption'

@@ -5,7 +5,12 @@
  * or the deadline passes. Between runs it looks at the group, for the checks of verify-checks.ts.
  */
 import { randomUUID } from 'node:crypto'
-import { REGION_LANES, TAG_LAUNCHED_FOR_GROUP, TAG_SWAP } from '../../lambdas/core/constants.ts'
+import {
+  REGION_LANES,
+  TAG_LAUNCH_TEMPLATE_ID,
+  TAG_LAUNCHED_FOR_GROUP,
+  TAG_SWAP,
+} from '../../lambdas/core/constants.ts'
 import { discardMetrics, type Log } from '../../lambdas/core/log.ts'
 import type { CloudPort } from '../../lambdas/core/port.ts'
 import { laneOf } from '../../lambdas/core/region/lanes.ts'
@@ -20,6 +25,7 @@ import {
   type Phase,
 } from './verify-checks.ts'
 import { VERIFY_RUN_TAG } from './verify-resources.ts'
+import { withoutTemplateTag } from './verify-template-check.ts'
 
 export interface DriveClock {
   readonly now: () => Date
@@ -91,6 +97,9 @@ export const observe = async (input: DriveInput, phase: Phase): Promise<Observat
       lifecycleState: i.state,
       type: i.type,
       zone: i.zone,
+      ...(i.tags[TAG_LAUNCH_TEMPLATE_ID] === undefined
+        ? {}
+        : { launchTemplateId: i.tags[TAG_LAUNCH_TEMPLATE_ID] }),
     })),
   }
 }
@@ -125,7 +134,11 @@ const replacerFor = (input: DriveInput) => {
   }
 }
 
-/** Runs the replacer until the group converges (and `until` holds), or the deadline. */
+/**
+ * Runs the replacer until the group converges (and `until` holds), or the deadline. Launches EC2 wrote no
+ * template tag on (verify-template-check.ts) end it at once: spotswap attaches none of them, so waiting
+ * for the deadline would only cost the user money.
+ */
 const convergeLoop = async (
   input: DriveInput,
   phase: Phase,
@@ -137,7 +150,7 @@ const convergeLoop = async (
     const seen = await observe(input, phase)
     observations.push(seen)
     if (run > 1 && isConverged(seen, input.desired) && until(seen)) return true
-    if (input.clock.now() >= input.deadline) return false
+    if (input.clock.now() >= input.deadline || withoutTemplateTag(seen.launched)) return false
     input.progress(`${phase} run ${run}: ${await runReplacer()}`)
     await input.clock.sleep(input.waitMs)
   }
@@ -185,7 +198,13 @@ export const drive = async (input: DriveInput): Promise<DriveResult> => {
       observations.flatMap((o) => o.members.filter((m) => m.lifecycle === 'on-demand').map((m) => m.id)),
     ),
   ]
-  if (!converged) return { observations, onDemandSeen, interruption: undefined, deadlinePassed: true }
+  if (!converged)
+    return {
+      observations,
+      onDemandSeen,
+      interruption: undefined,
+      deadlinePassed: input.clock.now() >= input.deadline,
+    }
   const member = observations.at(-1)?.members[0]?.id as string
   const interruption = await interrupt(input, member)
   const again = await convergeLoop(

@@ -32,6 +32,7 @@ import {
   VERIFY_GROUP_SIZE,
 } from './verify-resources.ts'
 import { rolesDeniedCheck } from './verify-roles.ts'
+import { launchesSeen, launchTemplateCheck, unlessTemplateUnprovable } from './verify-template-check.ts'
 import { chooseVerifyType, type TypeChoice } from './verify-type.ts'
 
 /** Where verify reaches the account; tests replace the clock (and may stop a run after a step). */
@@ -97,7 +98,7 @@ const setUp = async (
     targetGroupArn: balancer?.targetGroupArn,
   })
   deps.onStep?.('group-created')
-  return group
+  return { group, launchTemplateId }
 }
 
 const checkLine = (c: VerifyCheck) => `  ${c.status.padEnd(12)} ${c.name}: ${c.reason}`
@@ -132,7 +133,7 @@ export const verifyRun = async (deps: VerifyDeps, options: VerifyOptions, io: Cl
   let costLine = ''
   try {
     const markerKeyArn = await createRunKey(clients, runId)
-    const group = await setUp(deps, clients, options, choice, subnets)
+    const { group, launchTemplateId } = await setUp(deps, clients, options, choice, subnets)
     const started = deps.now()
     const result = await drive({
       cloud: recordWrites(await deps.cloud(region, log, markerKeyArn), writes),
@@ -146,12 +147,16 @@ export const verifyRun = async (deps: VerifyDeps, options: VerifyOptions, io: Cl
       progress: (line) => io.out(`  ${line}\n`),
     })
     const desired = VERIFY_GROUP_SIZE.desired
+    const template = launchTemplateCheck(launchesSeen(result.observations), launchTemplateId)
     checks.push(
-      convergesCheck(result.observations, desired, result.onDemandSeen),
-      servesCheck(result.observations, desired),
-      leavesThroughAutoScalingCheck(writes),
-      cleansLaunchesCheck(result.observations),
-      interruptionCheck(result.observations, desired, result.interruption),
+      template,
+      ...unlessTemplateUnprovable(template, [
+        convergesCheck(result.observations, desired, result.onDemandSeen),
+        servesCheck(result.observations, desired),
+        leavesThroughAutoScalingCheck(writes),
+        cleansLaunchesCheck(result.observations),
+        interruptionCheck(result.observations, desired, result.interruption),
+      ]),
       {
         name: 'interruption-source',
         status: 'not-possible',
@@ -196,6 +201,8 @@ export const verifyRun = async (deps: VerifyDeps, options: VerifyOptions, io: Cl
   io.out(['', 'Checks:', ...checks.map(checkLine), '', costLine, ''].join('\n'))
   for (const line of logLines) io.err(`${line}\n`)
   const failed = checks.filter((c) => c.status === 'fail')
+  const notPossible = checks.filter((c) => c.status === 'not-possible')
+  if (notPossible.length > 0) io.out(`Not possible here: ${notPossible.map((c) => c.name).join(', ')}.\n`)
   io.out(
     failed.length === 0 ? 'verify passed.\n' : `verify FAILED: ${failed.map((c) => c.name).join(', ')}\n`,
   )

@@ -73,3 +73,16 @@ export const DEADLINE_RETENTION_SECONDS = 600
  * confirmed reason at least once in this many schedule periods plus the grace period (issue 16).
  */
 export const PROGRESS_PERIODS = 3
+
+/**
+ * How long EC2's scheduled reboot or maintenance keeps an instance offline: an `instance-reboot` "typically
+ * completes in seconds", a `system-reboot` (reboot migration) "in minutes", a power maintenance reboot
+ * "normally takes a few minutes"
+ * (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/schedevents_actions_reboot.html,
+ * https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/schedevents_actions_maintenance.html).
+ */
+export const SCHEDULED_OFFLINE_SECONDS = {
+  'instance-reboot': 60,
+  'system-reboot': 300,
+  'system-maintenance': 300,
+} as const

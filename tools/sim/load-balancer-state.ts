@@ -12,6 +12,8 @@ export interface Registration {
   /** When the checks have decided: healthy, or unhealthy for an instance that never turns healthy. */
   readonly decidedMs: number
   readonly healthy: boolean
+  /** Set when the instance went offline while registered (a scheduled reboot): unhealthy until decidedMs. */
+  readonly offlineFromMs?: number
   /** Set on deregistration: draining until then, not reported after. */
   drainingUntilMs: number | undefined
 }

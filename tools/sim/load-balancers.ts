@@ -108,6 +108,8 @@ export const trafficSourcesOf = (balancers: readonly SimLoadBalancer[]): Traffic
 const phaseOf = (registration: Registration, nowMs: number): Phase | undefined => {
   if (registration.drainingUntilMs !== undefined)
     return nowMs < registration.drainingUntilMs ? 'draining' : undefined
+  // A target that went offline fails its checks until it has passed healthyThreshold of them again.
+  if (registration.offlineFromMs !== undefined && nowMs < registration.decidedMs) return 'unhealthy'
   if (nowMs < registration.checkedFromMs) return 'registering'
   if (nowMs < registration.decidedMs) return 'checking'
   return registration.healthy ? 'healthy' : 'unhealthy'
@@ -225,5 +227,31 @@ export const deregisterTargets = (world: World, region: SimRegion, group: SimGro
     touchAt(world, region, group, balancer, id, registration, registration.drainingUntilMs, () =>
       balancer.targets.delete(id),
     )
+  }
+}
+
+/**
+ * The instance went offline and comes back at `backMs` (an EC2 scheduled reboot): it fails the checks
+ * meanwhile and passes `healthyThreshold` of them again from then, as when it was first registered.
+ */
+export const recheckTargets = (
+  world: World,
+  region: SimRegion,
+  group: SimGroup,
+  id: string,
+  backMs: number,
+): void => {
+  for (const balancer of group.loadBalancers) {
+    const known = balancer.targets.get(id)
+    if (known === undefined || known.drainingUntilMs !== undefined) continue
+    const registration: Registration = {
+      ...known,
+      offlineFromMs: world.clock.now,
+      checkedFromMs: backMs,
+      decidedMs: backMs + balancer.healthCheckIntervalSeconds * balancer.healthyThreshold * 1000,
+    }
+    balancer.targets.set(id, registration)
+    touchAt(world, region, group, balancer, id, registration, world.clock.now)
+    touchAt(world, region, group, balancer, id, registration, registration.decidedMs)
   }
 }

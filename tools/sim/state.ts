@@ -39,7 +39,7 @@ export interface SimInstance {
   /** Its image is broken: it fails every load balancer health check (unhealthyReplacementFraction). */
   readonly neverHealthy: boolean
   /** An EC2 scheduled event on it (tools/sim/maintenance.ts), once EC2 scheduled one. */
-  scheduledEvent?: { readonly code: string; readonly notBeforeMs: number }
+  scheduledEvent?: { readonly code: string; readonly notBeforeMs: number; readonly completed?: boolean }
   /** The owner's now: launched by someone else, or a member the owner detached. spotswap must not touch it. */
   ownerKeeps?: boolean
 }

@@ -8,7 +8,9 @@
  *         is still finished, because stopping it costs money and capacity: stray and unneeded spot launches
  *         are terminated (so are launches ready to be attached: they would bill until the switch is off),
  *         open swaps close (their announced steps down give back the raised desired capacity, MaxSize is
- *         put back), and settled members lose their launch tags.
+ *         put back), an open replacement ahead of a scheduled event finishes (its member retires once its
+ *         successor serves, or the raised unit is given back) but none is started, and settled members
+ *         lose their launch tags.
  *   hard  no write at all, cleanup included: runs only read, plan and report.
  *
  * A value that is set but cannot be read, or is none of these, counts as `on` (fail closed on new work,
@@ -60,9 +62,16 @@ const CLEANUP: ReadonlySet<Action['kind']> = new Set([
   'settle-members',
 ])
 
-/** Whether the switch lets an action of this kind run. */
-export const allowedBy = (mode: KillSwitchMode, kind: Action['kind']): boolean =>
-  mode === 'off' || (mode === 'on' && CLEANUP.has(kind))
+/**
+ * A replacement ahead of a scheduled event has raised desired capacity by one: its `retire` and `close`
+ * give that unit back, so they are cleanup; its `raise` starts new work.
+ */
+const isCleanup = (action: Action): boolean =>
+  action.kind === 'maintenance' ? action.step !== 'raise' : CLEANUP.has(action.kind)
+
+/** Whether the switch lets this action run. */
+export const allowedBy = (mode: KillSwitchMode, action: Action): boolean =>
+  mode === 'off' || (mode === 'on' && isCleanup(action))
 
 /** Whether the switch lets stray spot instances (launches of no managed group) be terminated. */
 export const cleansStrays = (mode: KillSwitchMode): boolean => mode !== 'hard'
@@ -91,9 +100,9 @@ export const holdActions = (
   mode: KillSwitchMode,
 ): { readonly plan: GroupPlan; readonly held: readonly Action[] } => {
   if (mode === 'off') return { plan, held: [] }
-  const held = plan.actions.filter((a) => !allowedBy(mode, a.kind))
+  const held = plan.actions.filter((a) => !allowedBy(mode, a))
   if (held.length === 0) return { plan, held }
-  const kept = plan.actions.filter((a) => allowedBy(mode, a.kind))
+  const kept = plan.actions.filter((a) => allowedBy(mode, a))
   const dropped = mode === 'on' ? dropReplacements(held) : []
   return { plan: { ...plan, actions: [...kept, ...dropped] }, held }
 }

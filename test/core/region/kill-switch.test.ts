@@ -48,24 +48,36 @@ describe('parseKillSwitch', () => {
   })
 })
 
+/** One step of a replacement ahead of a scheduled event (core/maintenance/action.ts). */
+const aMaintenance = (step: 'raise' | 'retire' | 'close'): Action => ({
+  kind: 'maintenance',
+  group: 'web',
+  step,
+  instanceId: 'i-m1',
+  reason: 'test',
+})
+
 describe('allowedBy', () => {
-  const kinds: readonly [Action['kind'], boolean][] = [
-    ['launch-spot', false],
-    ['swap', false],
-    ['release-doomed', false],
-    ['complete-swap', true],
-    ['give-back', true],
-    ['release-pair', true],
-    ['close-swap', true],
-    ['terminate-spot', true],
-    ['settle-members', true],
+  const actions: readonly [string, Action, boolean][] = [
+    ['launch-spot', aLaunch('i-o1'), false],
+    ['swap', aSwap(['i-s1', 'i-o1']), false],
+    ['release-doomed', aDoomedRelease('i-s1'), false],
+    ['maintenance raise', aMaintenance('raise'), false],
+    ['complete-swap', aCompletion('i-s1', 'i-o1'), true],
+    ['give-back', aGiveBack('i-o1'), true],
+    ['release-pair', aRelease('i-s1', 'i-o1'), true],
+    ['close-swap', aClose(), true],
+    ['terminate-spot', aTermination('i-s1'), true],
+    ['settle-members', aSettlement('i-s1'), true],
+    ['maintenance retire', aMaintenance('retire'), true],
+    ['maintenance close', aMaintenance('close'), true],
   ]
-  it.each(kinds)('on: %s runs = %s', (kind, runs) => {
-    expect(allowedBy('on', kind)).toBe(runs)
+  it.each(actions)('on: %s runs = %s', (_name, action, runs) => {
+    expect(allowedBy('on', action)).toBe(runs)
   })
-  it.each(kinds)('off runs %s, hard holds it', (kind) => {
-    expect(allowedBy('off', kind)).toBe(true)
-    expect(allowedBy('hard', kind)).toBe(false)
+  it.each(actions)('off runs %s, hard holds it', (_name, action) => {
+    expect(allowedBy('off', action)).toBe(true)
+    expect(allowedBy('hard', action)).toBe(false)
   })
   it.each([
     ['off', true],
@@ -87,6 +99,9 @@ describe('holdActions', () => {
     aLaunch('i-o7'),
     aDoomedRelease('i-s8'),
     aSettlement('i-s9'),
+    aMaintenance('raise'),
+    aMaintenance('retire'),
+    aMaintenance('close'),
   ]
 
   it('leaves a plan alone when off', () => {
@@ -96,7 +111,7 @@ describe('holdActions', () => {
 
   it('on: keeps the cleanup, holds what starts, and terminates a held swap’s replacements', () => {
     const { plan, held } = holdActions(planOf(everything), 'on')
-    expect(held.map((a) => a.kind)).toEqual(['swap', 'launch-spot', 'release-doomed'])
+    expect(held.map((a) => a.kind)).toEqual(['swap', 'launch-spot', 'release-doomed', 'maintenance'])
     expect(plan.actions.map((a) => a.kind)).toEqual([
       'complete-swap',
       'give-back',
@@ -104,8 +119,14 @@ describe('holdActions', () => {
       'close-swap',
       'terminate-spot',
       'settle-members',
+      'maintenance',
+      'maintenance',
       'terminate-spot',
       'terminate-spot',
+    ])
+    expect(plan.actions.flatMap((a) => (a.kind === 'maintenance' ? [a.step] : []))).toEqual([
+      'retire',
+      'close',
     ])
     expect(plan.actions.slice(-2).map((a) => (a.kind === 'terminate-spot' ? a.instanceId : ''))).toEqual([
       'i-s5',

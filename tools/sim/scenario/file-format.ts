@@ -3,6 +3,7 @@
  * schema has passed it. Written out by hand, field for field with the schema (`?` where the schema
  * does not require a field); times are still ISO strings and defaults are not filled in.
  */
+import type { ScheduledEventCode } from '../../../lambdas/core/maintenance/events.ts'
 
 export interface ScenarioFile {
   readonly $schema?: string
@@ -23,7 +24,8 @@ export interface ScheduledEventFile {
   readonly at: string
   readonly group: string
   readonly count: number
-  readonly code: 'instance-retirement' | 'instance-stop'
+  /** Every code DescribeInstanceStatus reports (core/maintenance/events.ts). */
+  readonly code: ScheduledEventCode
   readonly leadMinutes: number
   readonly lifecycle?: 'on-demand' | 'spot'
 }

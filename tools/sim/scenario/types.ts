@@ -2,6 +2,7 @@
  * A validated scenario: the simulated account, its prices and capacity, the engine's environment, and
  * what happens to it over time. Times are epoch milliseconds. See scenarios/scenario.schema.json.
  */
+import type { ScheduledEventCode } from '../../../lambdas/core/maintenance/events.ts'
 import type { CapacityTrace } from '../../data/capacity-traces.ts'
 import type { FaultConfig } from '../faults.ts'
 import type { PriceStep } from '../market.ts'
@@ -101,7 +102,8 @@ export interface ScenarioScheduledEvent {
   readonly at: number
   readonly group: string
   readonly count: number
-  readonly code: 'instance-retirement' | 'instance-stop'
+  /** Every code DescribeInstanceStatus reports (core/maintenance/events.ts). */
+  readonly code: ScheduledEventCode
   readonly leadMs: number
   readonly lifecycle: 'on-demand' | 'spot'
 }

@@ -152,7 +152,9 @@ const describeInstanceStatus = (ctx: SimApiContext, input: DescribeInstanceStatu
       Events: [
         {
           Code: i.scheduledEvent?.code as EventCode,
-          Description: `The instance is scheduled for ${i.scheduledEvent?.code}`,
+          // A completed event is still described for up to a week, as `[Completed] …`
+          // (https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_InstanceStatusEvent.html).
+          Description: `${i.scheduledEvent?.completed === true ? '[Completed] ' : ''}The instance is scheduled for ${i.scheduledEvent?.code}`,
           NotBefore: new Date(i.scheduledEvent?.notBeforeMs ?? 0),
         },
       ],
