@@ -70,6 +70,11 @@ export const TAG_SWAP = 'spotswap:swap'
  */
 export const TAG_SWAP_ID = 'spotswap:swap-id'
 /**
+ * Written on a replacement whose pair is released (core/swap/closing.ts): the swap id it carried, so its
+ * never-served deadline still counts from its swap's start once TAG_SWAP_ID is gone (chaos seed 5342).
+ */
+export const TAG_RELEASED_SWAP_ID = 'spotswap:released-swap-id'
+/**
  * Version 1 of the swap record, still read so a swap open across an upgrade is finished; no longer written.
  * It was `<desired capacity after the attach>/<pairs>`, and
  * ahead of each step that takes a unit away, the record it leads to with the instance it takes out

@@ -16,6 +16,7 @@ import {
   TAG_MAINTENANCE,
   TAG_ORIGINAL_MAX_SIZE,
   TAG_REBALANCE_AT_RISK,
+  TAG_RELEASED_SWAP_ID,
   TAG_REPLACEMENT_ATTEMPT,
   TAG_REPLACING_INSTANCE,
   TAG_SWAP,
@@ -46,6 +47,7 @@ export const INSTANCE_MARKERS: readonly string[] = [
   TAG_REPLACEMENT_ATTEMPT,
   TAG_SWAP_ID,
   TAG_JOINED_GROUP,
+  TAG_RELEASED_SWAP_ID,
 ]
 
 const MARKERS = new Set([...GROUP_MARKERS, ...INSTANCE_MARKERS])
@@ -154,10 +156,18 @@ export const markerReads = (groups: readonly Group[], instances: Iterable<Instan
   for (const instance of instances)
     for (const key of INSTANCE_MARKERS) {
       const value = instance.tags[key]
-      if (value !== undefined) reads.push({ resource: { kind: 'instance', id: instance.id }, key, value })
+      if (value === undefined || (key === TAG_RELEASED_SWAP_ID && settled(instance))) continue
+      reads.push({ resource: { kind: 'instance', id: instance.id }, key, value })
     }
   return reads
 }
+
+/**
+ * Seen serving (launch tags removed): its released swap's id, read only for the never-served deadline
+ * (core/swap/never-served.ts), is not needed, so a converged run spends no VerifyMac on it.
+ */
+const settled = (instance: Instance): boolean =>
+  instance.tags[TAG_LAUNCHED_FOR_GROUP] === undefined && instance.tags[TAG_REPLACING_INSTANCE] === undefined
 
 /** What core may believe of the markers read: verified payloads, the rest reported or holding their group. */
 export interface JudgedMarkers {

@@ -10,6 +10,7 @@ import {
   TAG_JOINED_GROUP,
   TAG_LAUNCHED_FOR_GROUP,
   TAG_NO_SPOT_CAPACITY_UNTIL,
+  TAG_RELEASED_SWAP_ID,
   TAG_REPLACING_INSTANCE,
   TAG_SWAP,
   TAG_SWAP_ID,
@@ -41,7 +42,15 @@ const closeSwap = async (cloud: CloudPort, action: CloseSwapAction): Promise<Out
   return { action, status: 'done' }
 }
 
+/**
+ * The replacement is a member spotswap attached: recorded as such first, with its swap's id, since the
+ * partner's link proves it until then, so one never seen serving leaves at the same deadline
+ * (core/swap/never-served.ts), also when a run is cut short in between (chaos seeds 5288, 5342).
+ */
 const releasePair = async (cloud: CloudPort, action: ReleasePairAction): Promise<Outcome> => {
+  const tags: Record<string, string> = { [TAG_JOINED_GROUP]: action.group }
+  if (action.swapId !== undefined) tags[TAG_RELEASED_SWAP_ID] = action.swapId
+  await cloud.tagInstances([action.pair.spotInstanceId], tags)
   await cloud.untagInstances([action.pair.spotInstanceId], [TAG_REPLACING_INSTANCE, TAG_SWAP_ID])
   return { action, status: 'done', detail: `released ${action.pair.spotInstanceId}` }
 }

@@ -364,4 +364,24 @@ describe('engine defects found by chaos runs', () => {
     const result = await runCase(savedCase('seed-76-shrunk-owner-lowers-max-size-before-attach.json'))
     expect(kinds(result.violations)).toEqual([])
   })
+
+  // Invariant 10 (seeds 5288, 6332): the owner resized mid-swap, so a run released the swap's pairs (both
+  // stay) and planned the never-serving replacements out, then died before taking them out. Release had
+  // removed the partner's link, the only proof (the attach's `joined-group` was never written, its run
+  // died) that spotswap attached them, so no later run took them out. Fixed: release records the
+  // replacement as joined first.
+  it('takes out a released replacement that never served after the releasing run died', async () => {
+    const result = await runCase(savedCase('seed-5288-released-pair-lost-its-attach-proof.json'))
+    expect(kinds(result.violations)).toEqual([])
+  })
+
+  // Invariant 7 (seed 5342 shrunk): a replacement swapped in past its orphan deadline had its pair released
+  // five minutes later; release removed its swap id, so the next run counted its never-served deadline
+  // from the orphan deadline and took it out in its first health checks, as it turned healthy. Fixed: the
+  // released replacement keeps its swap's id (`released-swap-id`), so its deadline still counts from its
+  // swap's start.
+  it('keeps a released replacement’s never-served deadline from its swap’s start', async () => {
+    const result = await runCase(savedCase('seed-5342-released-pair-deadline-from-orphan-deadline.json'))
+    expect(kinds(result.violations)).toEqual([])
+  })
 })

@@ -65,6 +65,20 @@ describe('judging markers', () => {
     expect(reads().map((r) => r.key)).toEqual(['spotswap:swap', 'spotswap:interruption-warned'])
   })
 
+  it('reads a released swap’s id only on a member not yet seen serving', () => {
+    const released = {
+      'spotswap:released-swap-id': `s1 mac=${MAC}`,
+      'spotswap:joined-group': `web mac=${MAC}`,
+    }
+    const keys = (tags: Record<string, string>) =>
+      markerReads([], [instance('i-1', { ...released, ...tags })]).map((r) => r.key)
+    expect(keys({ 'launched-for-asg': 'web' })).toEqual([
+      'spotswap:joined-group',
+      'spotswap:released-swap-id',
+    ])
+    expect(keys({})).toEqual(['spotswap:joined-group'])
+  })
+
   it.each<[MarkerVerdict, string | undefined, string | undefined]>([
     ['valid', '2026-01-01T23:59:00.000Z', undefined],
     ['unsigned', undefined, 'unsigned'],

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { TAG_REPLACING_INSTANCE, TAG_SWAP_ID } from '../../lambdas/core/constants.ts'
+import {
+  TAG_JOINED_GROUP,
+  TAG_RELEASED_SWAP_ID,
+  TAG_REPLACING_INSTANCE,
+  TAG_SWAP_ID,
+} from '../../lambdas/core/constants.ts'
 import type { CompleteSwapAction } from '../../lambdas/core/plan/actions.ts'
 import { executeActions } from '../../lambdas/replacer/execute.ts'
 import { FakeCloud } from '../fakes/fake-cloud.ts'
@@ -50,17 +55,22 @@ describe('executeActions: finishing a half-done swap', () => {
 })
 
 describe('executeActions: releasing a pair', () => {
-  it('removes only the replacement’s link to its partner; both stay in the group', async () => {
+  it('records the replacement as joined with its swap’s id, then removes its link to its partner; both stay', async () => {
     const { cloud, partner, replacement } = halfDone()
     const release = {
       kind: 'release-pair',
       group: 'web',
       pair: { spotInstanceId: replacement.id, onDemandInstanceId: partner.id },
+      swapId: 'srcrez2',
       reason: 'test',
     } as const
     const [outcome] = await executeActions(cloud, [release], false)
     expect(outcome).toMatchObject({ status: 'done', detail: `released ${replacement.id}` })
     expect(cloud.mutations).toEqual([
+      expect.objectContaining({
+        method: 'tagInstances',
+        args: [[replacement.id], { [TAG_JOINED_GROUP]: 'web', [TAG_RELEASED_SWAP_ID]: 'srcrez2' }],
+      }),
       expect.objectContaining({
         method: 'untagInstances',
         args: [[replacement.id], [TAG_REPLACING_INSTANCE, TAG_SWAP_ID]],

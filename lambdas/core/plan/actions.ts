@@ -85,12 +85,16 @@ export interface CompleteSwapAction {
 
 /**
  * A pair of a swap that closes with nothing retired, because the owner resized the group meanwhile: the
- * replacement's link to its partner (TAG_REPLACING_INSTANCE, TAG_SWAP_ID) is removed and both stay.
+ * replacement is recorded as a member spotswap attached (TAG_JOINED_GROUP) with its swap's id
+ * (TAG_RELEASED_SWAP_ID), then its link to its partner (TAG_REPLACING_INSTANCE, TAG_SWAP_ID) is removed and
+ * both stay.
  */
 export interface ReleasePairAction {
   readonly kind: 'release-pair'
   readonly group: string
   readonly pair: SwapPair
+  /** The swap id the replacement carries (TAG_SWAP_ID), kept as TAG_RELEASED_SWAP_ID: when its swap started. */
+  readonly swapId?: string
   readonly reason: string
 }
 

@@ -1,13 +1,19 @@
 /** Closing a swap: its pairs released when nothing may be retired, then MaxSize back and the record dropped. */
+import { TAG_SWAP_ID } from '../constants.ts'
 import type { Action, SwapPair } from '../plan/actions.ts'
 import type { Group } from '../types.ts'
 import { formatSwapRecord, maxSizeToRestore, type SwapRecord } from './record.ts'
 import { base, type Recovery, type RecoveryInput } from './recovery.ts'
 import { type SwapSituation, swapTransition } from './transitions.ts'
-export const releaseAction = (group: Group, pair: SwapPair, why: string): Action => ({
+export const releaseAction = (
+  input: Pick<RecoveryInput, 'group' | 'detail'>,
+  pair: SwapPair,
+  why: string,
+): Action => ({
   kind: 'release-pair',
-  group: group.name,
+  group: input.group.name,
   pair,
+  swapId: input.detail(pair.spotInstanceId)?.tags[TAG_SWAP_ID],
   reason: `${why}: the pair is released (both stay)`,
 })
 
@@ -23,7 +29,7 @@ export const releaseAndClose = (
   // A protected replacement keeps its tags: with the record gone it is no pair any more anyway.
   const actions = halfDone
     .filter((pair) => !input.isProtected(pair.spotInstanceId))
-    .map((pair) => releaseAction(input.group, pair, why))
+    .map((pair) => releaseAction(input, pair, why))
   const close = closeAction(
     input.group,
     originalMaxSize,

@@ -22,6 +22,7 @@ import {
   ORPHAN_SCHEDULE_PERIODS,
   TAG_JOINED_GROUP,
   TAG_LAUNCHED_FOR_GROUP,
+  TAG_RELEASED_SWAP_ID,
   TAG_REPLACING_INSTANCE,
   TAG_SWAP_ID,
 } from '../constants.ts'
@@ -90,7 +91,8 @@ const swapStartMs = (swapId: string | undefined): number => {
  * When the member was attached, as far as EC2's launch time bounds it: a swap attaches a replacement once it
  * ran for the grace period (plan/swap-start.ts), usually before its orphan deadline but also after it when
  * runs came late. Its swap's start (its swap id, a verified marker, while it carries one) when later than
- * the grace period; without one (a released pair), the orphan deadline, the latest a timely swap attaches.
+ * the grace period; a released pair's replacement keeps it as TAG_RELEASED_SWAP_ID; without either, the
+ * orphan deadline, the latest a timely swap attaches.
  */
 export const attachedBoundMs = (
   instance: Instance,
@@ -100,7 +102,7 @@ export const attachedBoundMs = (
   const launchMs = instance.launchTime.getTime()
   const earliest = launchMs + Math.max(0, graceSeconds - GRACE_SLACK_SECONDS) * 1000
   const latest = launchMs + (graceSeconds + (ORPHAN_SCHEDULE_PERIODS - 1) * scheduleSeconds) * 1000
-  const started = swapStartMs(instance.tags[TAG_SWAP_ID])
+  const started = swapStartMs(instance.tags[TAG_SWAP_ID] ?? instance.tags[TAG_RELEASED_SWAP_ID])
   return Number.isNaN(started) ? latest : Math.max(earliest, started)
 }
 

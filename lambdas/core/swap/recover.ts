@@ -81,7 +81,7 @@ const recoverNamed = (
       halfDonePartners: partnersOf([...halfDone, ...keptByOwner]),
     }
   const released = foreign.map((pair) =>
-    releaseAction(group, pair, `${pair.spotInstanceId} was attached by another swap than the open one`),
+    releaseAction(input, pair, `${pair.spotInstanceId} was attached by another swap than the open one`),
   )
   const withReleased = (recovery: Recovery): Recovery => ({
     ...recovery,

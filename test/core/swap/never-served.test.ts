@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { TAG_JOINED_GROUP, TAG_REPLACING_INSTANCE, TAG_SWAP_ID } from '../../../lambdas/core/constants.ts'
+import {
+  TAG_JOINED_GROUP,
+  TAG_RELEASED_SWAP_ID,
+  TAG_REPLACING_INSTANCE,
+  TAG_SWAP_ID,
+} from '../../../lambdas/core/constants.ts'
 import type { HealthObservation } from '../../../lambdas/core/group/serving.ts'
 import { planGroup } from '../../../lambdas/core/plan/planner.ts'
 import { type TargetState, trafficSourceKey } from '../../../lambdas/core/port.ts'
@@ -157,7 +162,12 @@ describe('attachedBoundMs', () => {
     expect(attachedBoundMs(withSwap(minutesAgo(55)), 120, 300)).toBe(minutesAgo(55).getTime())
   })
 
-  it('is the latest attach its launch allows once released (grace + 2 periods)', () => {
+  it('is the swap’s start a released pair’s replacement keeps (released-swap-id), past the orphan deadline too', () => {
+    const released = { ...launched, tags: { [TAG_RELEASED_SWAP_ID]: swapIdAt(NOW) } }
+    expect(attachedBoundMs(released, 120, 300)).toBe(NOW.getTime())
+  })
+
+  it('is the latest attach its launch allows without a swap id (grace + 2 periods)', () => {
     expect(attachedBoundMs(launched, 120, 300)).toBe(launchMs + (120 + 600) * 1000)
   })
 
