@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { REGION_LANES } from '../../lambdas/core/constants.ts'
 import { type PlanMeasurement, probe } from '../../tools/bench/scale-probe.ts'
 
 const tiny = {
@@ -24,5 +25,17 @@ describe('the scale probe', () => {
     )
     expect(warm.unconvergedGroups).toBe(cold.unconvergedGroups)
     expect(warm.referenceCpuMs).toBeGreaterThan(0)
+  }, 60_000)
+
+  it('starts a cold pass from a new container: what converging the account read is not cached', async () => {
+    const cold = (await probe({ ...tiny, state: 'converged' })) as PlanMeasurement
+    expect(cold.unconvergedGroups).toBe(0)
+    expect(cold.apiCalls['ec2:DescribeInstanceTypes']).toBeGreaterThan(0)
+  }, 60_000)
+
+  it('runs every lane of a region by lane, each a run of its own', async () => {
+    const byLane = (await probe({ ...tiny, shape: 'by-lane' })) as PlanMeasurement
+    expect(byLane.invocations?.count).toBe(REGION_LANES)
+    expect(byLane.apiCalls['autoscaling:DescribeAutoScalingGroups']).toBeGreaterThanOrEqual(REGION_LANES)
   }, 60_000)
 })

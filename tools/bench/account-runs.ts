@@ -4,8 +4,10 @@
  */
 import type { GlobalConfig } from '../../lambdas/core/config/config.ts'
 import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
-import { FANOUT_GROUPS_PER_REGION_MESSAGE } from '../../lambdas/core/constants.ts'
+import { createAdapterCaches } from '../../lambdas/aws/context.ts'
+import { FANOUT_GROUPS_PER_REGION_MESSAGE, REGION_LANES } from '../../lambdas/core/constants.ts'
 import { discardMetrics, silentLog } from '../../lambdas/core/log.ts'
+import { allLanes, type RegionLane } from '../../lambdas/core/region/lanes.ts'
 import { type RegionResult, runRegion } from '../../lambdas/replacer/run-region.ts'
 import { simCloud } from '../sim/cloud.ts'
 import { groupState } from '../sim/group-state.ts'
@@ -30,7 +32,11 @@ const regionRun = (
   config: GlobalConfig,
   now: Date,
   region: string,
-  scope: { readonly splitAbove?: number; readonly onlyGroups?: readonly string[] } = {},
+  scope: {
+    readonly splitAbove?: number
+    readonly onlyGroups?: readonly string[]
+    readonly lane?: RegionLane
+  } = {},
 ): Promise<RegionResult> =>
   runRegion({
     cloud: simCloud(
@@ -71,6 +77,26 @@ export const runRegionsByInvocation = async (
     }
   }
   return invocations
+}
+
+/**
+ * Every region as its REGION_LANES lanes, one run per lane, each in a new container (empty adapter caches):
+ * deployed, a region's lanes run side by side in containers of their own (core/region/lanes.ts).
+ */
+export const runRegionsByLane = async (
+  world: World,
+  config: GlobalConfig,
+  invocation: (run: () => Promise<RegionResult>) => Promise<RegionResult> = (run) => run(),
+): Promise<number> => {
+  const now = world.clock.nowDate()
+  let runs = 0
+  for (const region of world.regions.keys())
+    for (const lane of allLanes(REGION_LANES)) {
+      world.adapterCaches = createAdapterCaches()
+      await invocation(() => regionRun(world, config, now, region, { lane }))
+      runs++
+    }
+  return runs
 }
 
 /** Lets the account's own events (boots, shutdowns) happen for `ms`. */
