@@ -144,6 +144,17 @@ const subnetsToRead = (groups: readonly Group[], instances: ReadonlyMap<string, 
   return [...unread].sort()
 }
 
+/** A run judges the launches of its own groups, and with the stray scan those of groups not managed. */
+const judgesLaunchesFor = (
+  runGroups: readonly Group[],
+  managed: readonly Group[],
+  strayScan: boolean,
+): ((name: string) => boolean) => {
+  const own = new Set(runGroups.map((g) => g.name))
+  const managedNames = new Set(managed.map((g) => g.name))
+  return (name) => own.has(name) || (strayScan && !managedNames.has(name))
+}
+
 const chunksOf = (names: readonly string[], size: number): string[][] =>
   Array.from({ length: Math.ceil(names.length / size) }, (_, i) => names.slice(i * size, (i + 1) * size))
 
@@ -215,7 +226,10 @@ export const observeRegion = async (
   const partnerDetails =
     partners.size > 0 ? await cloud.describeInstances([...partners], { includeTerminated: true }) : []
   for (const instance of partnerDetails) instances.set(instance.id, instance)
-  const verified = await verifyObserved(cloud, laneGroups, [...instances.values()], now)
+  const verified = await verifyObserved(cloud, laneGroups, [...instances.values()], now, {
+    groups: laneGroups,
+    judgesLaunchesFor: judgesLaunchesFor(laneGroups, listed, strayScan),
+  })
   const managed = verified.groups
   for (const [id, instance] of verified.instances) instances.set(id, instance)
   const launched = launchedAll.map((i) => instances.get(i.id) ?? i)
