@@ -1,12 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import {
+  REGION_LANES,
   TAG_INTERRUPTION_WARNED,
   TAG_JOINED_GROUP,
+  TAG_LAUNCHED_FOR_GROUP,
   TAG_REPLACED_TYPE,
+  TAG_REPLACING_INSTANCE,
   TAG_SWAP,
   TAG_SWAP_ID,
 } from '../../lambdas/core/constants.ts'
 import type { MarkerRead } from '../../lambdas/core/markers.ts'
+import { laneMessageGroupId, laneOf } from '../../lambdas/core/region/lanes.ts'
 import type { FakeCloud } from '../fakes/fake-cloud.ts'
 import { cloudWithFleet, harness, START, strayOf } from './support.ts'
 
@@ -78,5 +82,61 @@ describe('the markers a replacer run verifies', () => {
       ),
     ).toBe(true)
     expect(cloud.instances.get(stray.id)?.state).not.toBe('running')
+  })
+})
+
+/** The fan-out message of one lane of us-east-1, as Lambda's poller delivers it. */
+const laneMessage = (lane: number) => ({
+  Records: [
+    {
+      eventSource: 'aws:sqs',
+      messageId: `m-${lane}`,
+      body: JSON.stringify({
+        source: 'spotswap',
+        'detail-type': 'Region Work',
+        region: 'us-east-1',
+        detail: { region: 'us-east-1', lane },
+      }),
+      attributes: {
+        ApproximateFirstReceiveTimestamp: String(START.getTime() - 1000),
+        ApproximateReceiveCount: '1',
+        MessageGroupId: laneMessageGroupId('us-east-1', lane),
+      },
+    },
+  ],
+})
+
+describe('a lane run', () => {
+  /** `web` converged (lane 1), `api` (lane 7) with a member and the launch made to replace it. */
+  const twoLanes = () => {
+    const { cloud, ids } = convergedFleet()
+    cloud.addGroup('api', { maxSize: 2 })
+    const partner = cloud.addInstance({ group: 'api', zone: 'us-east-1b' })
+    const launch = cloud.addInstance({
+      lifecycle: 'spot',
+      tags: { [TAG_LAUNCHED_FOR_GROUP]: 'api', [TAG_REPLACING_INSTANCE]: partner.id },
+    })
+    cloud.seedInstanceTags(launch.id, { [TAG_SWAP_ID]: 's1' })
+    return { cloud, web: ids, api: [partner.id, launch.id] }
+  }
+
+  it('reads the details of its own groups’ members and verifies nothing of another lane’s', async () => {
+    const { cloud, web, api } = twoLanes()
+    expect(laneOf('web', REGION_LANES)).not.toBe(laneOf('api', REGION_LANES))
+    const asked = askedOf(cloud)
+    await harness({ 'us-east-1': cloud }).run(laneMessage(laneOf('web', REGION_LANES)))
+    const read = cloud.calls
+      .filter((c) => c.method === 'describeInstances')
+      .flatMap((c) => c.args[0] as string[])
+    expect(read.filter((id) => api.includes(id))).toEqual([])
+    expect(read).toEqual(expect.arrayContaining(web))
+    expect(asked).toEqual([])
+  })
+
+  it('verifies its own launch and the partner it names', async () => {
+    const { cloud, api } = twoLanes()
+    const asked = askedOf(cloud)
+    await harness({ 'us-east-1': cloud }).run(laneMessage(laneOf('api', REGION_LANES)))
+    expect(asked).toContain(`${api[1]} ${TAG_SWAP_ID}`)
   })
 })
