@@ -1,6 +1,6 @@
 /**
- * Both Lambdas' observe, last step: every marker on what was read is verified (the port asks KMS), and core sees only
- * believed values. The others are reported (untrusted, by both Lambdas' report step) or hold back their group for
+ * Both Lambdas' observe, last step: the markers on what was read are verified (the port asks KMS; the replacer only
+ * those its run may act on, core/marker-relevance.ts), and core sees only believed values. The others are reported (untrusted, by both Lambdas' report step) or hold back their group for
  * this run (unverifiable), so a KMS outage releases nothing an open swap holds.
  */
 import type { Log, MetricsSink } from './core/log.ts'
