@@ -10,9 +10,9 @@ import {
   TAG_SWAP_ID,
 } from '../../lambdas/core/constants.ts'
 import type { MarkerRead } from '../../lambdas/core/markers.ts'
-import { laneMessageGroupId, laneOf } from '../../lambdas/core/region/lanes.ts'
+import { laneOf } from '../../lambdas/core/region/lanes.ts'
 import type { FakeCloud } from '../fakes/fake-cloud.ts'
-import { cloudWithFleet, harness, START, strayOf } from './support.ts'
+import { cloudWithFleet, harness, laneRecord, START, strayOf } from './support.ts'
 
 /** A converged group `web`: four spot members spotswap attached, each keeping its two markers for good. */
 const convergedFleet = () => {
@@ -85,27 +85,6 @@ describe('the markers a replacer run verifies', () => {
   })
 })
 
-/** The fan-out message of one lane of us-east-1, as Lambda's poller delivers it. */
-const laneMessage = (lane: number) => ({
-  Records: [
-    {
-      eventSource: 'aws:sqs',
-      messageId: `m-${lane}`,
-      body: JSON.stringify({
-        source: 'spotswap',
-        'detail-type': 'Region Work',
-        region: 'us-east-1',
-        detail: { region: 'us-east-1', lane },
-      }),
-      attributes: {
-        ApproximateFirstReceiveTimestamp: String(START.getTime() - 1000),
-        ApproximateReceiveCount: '1',
-        MessageGroupId: laneMessageGroupId('us-east-1', lane),
-      },
-    },
-  ],
-})
-
 describe('a lane run', () => {
   /** `web` converged (lane 1), `api` (lane 7) with a member and the launch made to replace it. */
   const twoLanes = () => {
@@ -124,7 +103,7 @@ describe('a lane run', () => {
     const { cloud, web, api } = twoLanes()
     expect(laneOf('web', REGION_LANES)).not.toBe(laneOf('api', REGION_LANES))
     const asked = askedOf(cloud)
-    await harness({ 'us-east-1': cloud }).run(laneMessage(laneOf('web', REGION_LANES)))
+    await harness({ 'us-east-1': cloud }).run(laneRecord(laneOf('web', REGION_LANES)))
     const read = cloud.calls
       .filter((c) => c.method === 'describeInstances')
       .flatMap((c) => c.args[0] as string[])
@@ -136,7 +115,7 @@ describe('a lane run', () => {
   it('verifies its own launch and the partner it names', async () => {
     const { cloud, api } = twoLanes()
     const asked = askedOf(cloud)
-    await harness({ 'us-east-1': cloud }).run(laneMessage(laneOf('api', REGION_LANES)))
+    await harness({ 'us-east-1': cloud }).run(laneRecord(laneOf('api', REGION_LANES)))
     expect(asked).toContain(`${api[1]} ${TAG_SWAP_ID}`)
   })
 })

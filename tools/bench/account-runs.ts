@@ -2,9 +2,10 @@
  * Driving spotswap's region run directly against a simulated account, outside the scenario loop: to
  * bring a large account to its converged state with the real engine, and to measure one run.
  */
+
+import { createAdapterCaches } from '../../lambdas/aws/context.ts'
 import type { GlobalConfig } from '../../lambdas/core/config/config.ts'
 import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
-import { createAdapterCaches } from '../../lambdas/aws/context.ts'
 import { FANOUT_GROUPS_PER_REGION_MESSAGE, REGION_LANES } from '../../lambdas/core/constants.ts'
 import { discardMetrics, silentLog } from '../../lambdas/core/log.ts'
 import { allLanes, type RegionLane } from '../../lambdas/core/region/lanes.ts'
@@ -52,6 +53,9 @@ const regionRun = (
     ...scope,
   })
 
+/** Wraps one region run (the scale probe meters each). */
+export type Invocation = (run: () => Promise<RegionResult>) => Promise<RegionResult>
+
 /**
  * Every region as the deployed replacer runs it: one invocation per region, and a region of more than
  * FANOUT_GROUPS_PER_REGION_MESSAGE groups handed on in chunks, each chunk an invocation of its own
@@ -62,7 +66,7 @@ const regionRun = (
 export const runRegionsByInvocation = async (
   world: World,
   config: GlobalConfig,
-  invocation: (run: () => Promise<RegionResult>) => Promise<RegionResult> = (run) => run(),
+  invocation: Invocation = (run) => run(),
 ): Promise<number> => {
   const now = world.clock.nowDate()
   const run = (region: string, scope: { splitAbove: number } | { onlyGroups: readonly string[] }) =>
@@ -86,7 +90,7 @@ export const runRegionsByInvocation = async (
 export const runRegionsByLane = async (
   world: World,
   config: GlobalConfig,
-  invocation: (run: () => Promise<RegionResult>) => Promise<RegionResult> = (run) => run(),
+  invocation: Invocation = (run) => run(),
 ): Promise<number> => {
   const now = world.clock.nowDate()
   let runs = 0

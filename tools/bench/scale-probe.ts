@@ -17,7 +17,6 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
 import { createAdapterCaches } from '../../lambdas/aws/context.ts'
 import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
-import type { RegionResult } from '../../lambdas/replacer/run-region.ts'
 import { embeddedTrace } from '../data/capacity-traces.ts'
 import { embeddedCatalog } from '../data/catalog.ts'
 import { buildWorld } from '../sim/build.ts'
@@ -25,6 +24,7 @@ import { parseScenario } from '../sim/scenario/parse.ts'
 import type { World } from '../sim/world.ts'
 import {
   convergeAccount,
+  type Invocation,
   runAllRegions,
   runRegionsByInvocation,
   runRegionsByLane,
@@ -176,7 +176,7 @@ const measurePlan = async (request: Extract<ProbeRequest, { mode: 'plan' }>): Pr
   if (shape === 'at-once') await runAllRegions(world, config)
   else {
     let largest = 0
-    const metered = async (run: () => Promise<RegionResult>): Promise<RegionResult> => {
+    const metered: Invocation = async (run) => {
       const before = { cpu: process.cpuUsage(), simulated: world.counter.cpuMicros }
       const result = await run()
       const used = process.cpuUsage(before.cpu)
