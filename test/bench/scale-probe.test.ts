@@ -31,11 +31,15 @@ describe('the scale probe', () => {
     const cold = (await probe({ ...tiny, state: 'converged' })) as PlanMeasurement
     expect(cold.unconvergedGroups).toBe(0)
     expect(cold.apiCalls['ec2:DescribeInstanceTypes']).toBeGreaterThan(0)
+    // Converged members keep markers no decision reads: a new container asks KMS about none of them.
+    expect(cold.apiCalls['kms:VerifyMac']).toBeUndefined()
   }, 60_000)
 
-  it('runs every lane of a region by lane, each a run of its own', async () => {
-    const byLane = (await probe({ ...tiny, shape: 'by-lane' })) as PlanMeasurement
+  it('runs every lane of a converged region by lane, each a run of its own', async () => {
+    const byLane = (await probe({ ...tiny, state: 'converged', shape: 'by-lane' })) as PlanMeasurement
     expect(byLane.invocations?.count).toBe(REGION_LANES)
     expect(byLane.apiCalls['autoscaling:DescribeAutoScalingGroups']).toBeGreaterThanOrEqual(REGION_LANES)
+    // Each lane a new container, none asks KMS about the converged members' markers.
+    expect(byLane.apiCalls['kms:VerifyMac']).toBeUndefined()
   }, 60_000)
 })
