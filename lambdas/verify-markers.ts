@@ -1,9 +1,10 @@
 /**
- * Both Lambdas' observe, last step: every marker on what was read is verified (the port asks KMS), and core sees only
- * believed values. The others are reported (untrusted, by both Lambdas' report step) or hold back their group for
+ * Both Lambdas' observe, last step: the markers on what was read are verified (the port asks KMS; the replacer only
+ * those its run may act on, core/marker-relevance.ts), and core sees only believed values. The others are reported (untrusted, by both Lambdas' report step) or hold back their group for
  * this run (unverifiable), so a KMS outage releases nothing an open swap holds.
  */
 import type { Log, MetricsSink } from './core/log.ts'
+import { instancesActedOn, type MarkerRelevance, withoutInstanceMarkers } from './core/marker-relevance.ts'
 import {
   formatUntrustedMarker,
   heldByUnverifiable,
@@ -28,19 +29,30 @@ export interface VerifiedObservation {
   readonly heldInstances: ReadonlySet<string>
 }
 
+/**
+ * With `relevance`, only the markers of instances the run may act on are verified; the others' are
+ * dropped unverified (core/marker-relevance.ts). Without, every marker read is verified.
+ */
 export const verifyObserved = async (
   cloud: Pick<CloudPort, 'verifyMarkers'>,
   groups: readonly Group[],
   instances: readonly Instance[],
   now: Date,
+  relevance?: MarkerRelevance,
 ): Promise<VerifiedObservation> => {
-  const reads = markerReads(groups, instances)
+  const actedOn = relevance === undefined ? undefined : instancesActedOn(relevance, instances)
+  const checked = actedOn === undefined ? instances : instances.filter((i) => actedOn.has(i.id))
+  const reads = markerReads(groups, checked)
   const verdicts = reads.length === 0 ? [] : await cloud.verifyMarkers(reads)
   const judged = judgeMarkers(reads, verdicts, now)
   const held = heldByUnverifiable(judged.unverifiable, groups, instances)
+  const believed = (i: Instance): Instance =>
+    actedOn === undefined || actedOn.has(i.id)
+      ? withBelievedInstanceMarkers(i, judged)
+      : withoutInstanceMarkers(i)
   return {
     groups: groups.map((group) => withBelievedGroupMarkers(group, judged)),
-    instances: new Map(instances.map((i) => [i.id, withBelievedInstanceMarkers(i, judged)])),
+    instances: new Map(instances.map((i) => [i.id, believed(i)])),
     untrusted: judged.untrusted,
     heldGroups: held.groups,
     heldInstances: held.instances,

@@ -144,6 +144,17 @@ const subnetsToRead = (groups: readonly Group[], instances: ReadonlyMap<string, 
   return [...unread].sort()
 }
 
+/** A run judges the launches of its own groups, and with the stray scan those of groups not managed. */
+const judgesLaunchesFor = (
+  runGroups: readonly Group[],
+  managed: readonly Group[],
+  strayScan: boolean,
+): ((name: string) => boolean) => {
+  const own = new Set(runGroups.map((g) => g.name))
+  const managedNames = new Set(managed.map((g) => g.name))
+  return (name) => own.has(name) || (strayScan && !managedNames.has(name))
+}
+
 const chunksOf = (names: readonly string[], size: number): string[][] =>
   Array.from({ length: Math.ceil(names.length / size) }, (_, i) => names.slice(i * size, (i + 1) * size))
 
@@ -201,21 +212,27 @@ export const observeRegion = async (
     cloud.describeInstanceTypes(),
   ])
   const memberIds = memberIdsOf(listed)
+  const judges = judgesLaunchesFor(laneGroups, listed, strayScan)
   const instances = new Map<string, Instance>()
   for (const instance of launchedAll) instances.set(instance.id, instance)
-  const missing = [...memberIds].filter((id) => !instances.has(id))
+  // Details of this run's members only: another lane's are that lane's business (strays need only their ids).
+  const missing = [...memberIdsOf(laneGroups)].filter((id) => !instances.has(id))
   const memberDetails = missing.length > 0 ? await cloud.describeInstances(missing) : []
   for (const instance of memberDetails) instances.set(instance.id, instance)
   // Provenance reads what a launch's partner recorded, also once it left its group (core/group/provenance.ts).
   const partners = new Set<string>()
   for (const instance of launchedAll) {
     const partner = instance.tags[TAG_REPLACING_INSTANCE]
-    if (partner !== undefined && !memberIds.has(instance.id) && !instances.has(partner)) partners.add(partner)
+    if (partner === undefined || memberIds.has(instance.id) || instances.has(partner)) continue
+    if (judges(instance.tags[TAG_LAUNCHED_FOR_GROUP] ?? '')) partners.add(partner)
   }
   const partnerDetails =
     partners.size > 0 ? await cloud.describeInstances([...partners], { includeTerminated: true }) : []
   for (const instance of partnerDetails) instances.set(instance.id, instance)
-  const verified = await verifyObserved(cloud, laneGroups, [...instances.values()], now)
+  const verified = await verifyObserved(cloud, laneGroups, [...instances.values()], now, {
+    groups: laneGroups,
+    judgesLaunchesFor: judges,
+  })
   const managed = verified.groups
   for (const [id, instance] of verified.instances) instances.set(id, instance)
   const launched = launchedAll.map((i) => instances.get(i.id) ?? i)

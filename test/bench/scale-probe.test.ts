@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { REGION_LANES } from '../../lambdas/core/constants.ts'
 import { type PlanMeasurement, probe } from '../../tools/bench/scale-probe.ts'
 
 const tiny = {
@@ -24,5 +25,21 @@ describe('the scale probe', () => {
     )
     expect(warm.unconvergedGroups).toBe(cold.unconvergedGroups)
     expect(warm.referenceCpuMs).toBeGreaterThan(0)
+  }, 60_000)
+
+  it('starts a cold pass from a new container: what converging the account read is not cached', async () => {
+    const cold = (await probe({ ...tiny, state: 'converged' })) as PlanMeasurement
+    expect(cold.unconvergedGroups).toBe(0)
+    expect(cold.apiCalls['ec2:DescribeInstanceTypes']).toBeGreaterThan(0)
+    // Converged members keep markers no decision reads: a new container asks KMS about none of them.
+    expect(cold.apiCalls['kms:VerifyMac']).toBeUndefined()
+  }, 60_000)
+
+  it('runs every lane of a converged region by lane, each a run of its own', async () => {
+    const byLane = (await probe({ ...tiny, state: 'converged', shape: 'by-lane' })) as PlanMeasurement
+    expect(byLane.invocations?.count).toBe(REGION_LANES)
+    expect(byLane.apiCalls['autoscaling:DescribeAutoScalingGroups']).toBeGreaterThanOrEqual(REGION_LANES)
+    // Each lane a new container, none asks KMS about the converged members' markers.
+    expect(byLane.apiCalls['kms:VerifyMac']).toBeUndefined()
   }, 60_000)
 })

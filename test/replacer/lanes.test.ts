@@ -8,7 +8,7 @@ import { REGION_LANES, TAG_LAUNCHED_FOR_GROUP } from '../../lambdas/core/constan
 import { groupRunRequestEvent } from '../../lambdas/core/events/definitions.ts'
 import { laneMessageGroupId, laneOf } from '../../lambdas/core/region/lanes.ts'
 import type { FakeCloud } from '../fakes/fake-cloud.ts'
-import { cloudWithFleet, harness, START, strayOf } from './support.ts'
+import { cloudWithFleet, harness, laneRecord, START, strayOf } from './support.ts'
 
 const REGION = 'us-east-1'
 /** Groups in four different lanes of eight (lanes 1, 7, 3 and 4). */
@@ -23,27 +23,6 @@ const fleet = (): FakeCloud => {
   }
   return cloud
 }
-
-/** A fan-out record for `lane` (none: a message sent before lanes), as Lambda's poller delivers it. */
-const laneRecord = (lane: number | undefined, messageGroupId = laneMessageGroupId(REGION, lane ?? 0)) => ({
-  Records: [
-    {
-      eventSource: 'aws:sqs',
-      messageId: `m-${lane}`,
-      body: JSON.stringify({
-        source: 'spotswap',
-        'detail-type': 'Region Work',
-        region: REGION,
-        detail: { region: REGION, ...(lane === undefined ? {} : { lane }) },
-      }),
-      attributes: {
-        ApproximateFirstReceiveTimestamp: String(START.getTime() - 1000),
-        ApproximateReceiveCount: '1',
-        MessageGroupId: messageGroupId,
-      },
-    },
-  ],
-})
 
 const launchedFor = (cloud: FakeCloud): string[] =>
   [...cloud.instances.values()]

@@ -1,6 +1,7 @@
 /** The replacer Lambda against a FakeCloud: a fleet to start from, a clock to move, what it logged. */
 import { TAG_REPLACEMENT_ATTEMPT } from '../../lambdas/core/constants.ts'
 import type { Log, MetricsSink } from '../../lambdas/core/log.ts'
+import { laneMessageGroupId } from '../../lambdas/core/region/lanes.ts'
 import type { SpotPrice } from '../../lambdas/core/types.ts'
 import { embeddedOnDemandPrices } from '../../lambdas/data/on-demand-prices.ts'
 import { createHandler } from '../../lambdas/replacer/create-handler.ts'
@@ -132,3 +133,27 @@ export const strayOf = (cloud: FakeCloud) => {
   cloud.seedInstanceTags(partner.id, { [TAG_REPLACEMENT_ATTEMPT]: `1:${stray.id}@2026-01-01T00:00:00.000Z` })
   return stray
 }
+
+/** A fan-out record for `lane` of us-east-1 (none: a message sent before lanes), as Lambda's poller delivers it. */
+export const laneRecord = (
+  lane: number | undefined,
+  messageGroupId = laneMessageGroupId('us-east-1', lane ?? 0),
+) => ({
+  Records: [
+    {
+      eventSource: 'aws:sqs',
+      messageId: `m-${lane}`,
+      body: JSON.stringify({
+        source: 'spotswap',
+        'detail-type': 'Region Work',
+        region: 'us-east-1',
+        detail: { region: 'us-east-1', ...(lane === undefined ? {} : { lane }) },
+      }),
+      attributes: {
+        ApproximateFirstReceiveTimestamp: String(START.getTime() - 1000),
+        ApproximateReceiveCount: '1',
+        MessageGroupId: messageGroupId,
+      },
+    },
+  ],
+})

@@ -2,10 +2,13 @@
  * Driving spotswap's region run directly against a simulated account, outside the scenario loop: to
  * bring a large account to its converged state with the real engine, and to measure one run.
  */
+
+import { createAdapterCaches } from '../../lambdas/aws/context.ts'
 import type { GlobalConfig } from '../../lambdas/core/config/config.ts'
 import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
-import { FANOUT_GROUPS_PER_REGION_MESSAGE } from '../../lambdas/core/constants.ts'
+import { FANOUT_GROUPS_PER_REGION_MESSAGE, REGION_LANES } from '../../lambdas/core/constants.ts'
 import { discardMetrics, silentLog } from '../../lambdas/core/log.ts'
+import { allLanes, type RegionLane } from '../../lambdas/core/region/lanes.ts'
 import { type RegionResult, runRegion } from '../../lambdas/replacer/run-region.ts'
 import { simCloud } from '../sim/cloud.ts'
 import { groupState } from '../sim/group-state.ts'
@@ -30,7 +33,11 @@ const regionRun = (
   config: GlobalConfig,
   now: Date,
   region: string,
-  scope: { readonly splitAbove?: number; readonly onlyGroups?: readonly string[] } = {},
+  scope: {
+    readonly splitAbove?: number
+    readonly onlyGroups?: readonly string[]
+    readonly lane?: RegionLane
+  } = {},
 ): Promise<RegionResult> =>
   runRegion({
     cloud: simCloud(
@@ -46,6 +53,9 @@ const regionRun = (
     ...scope,
   })
 
+/** Wraps one region run (the scale probe meters each). */
+export type Invocation = (run: () => Promise<RegionResult>) => Promise<RegionResult>
+
 /**
  * Every region as the deployed replacer runs it: one invocation per region, and a region of more than
  * FANOUT_GROUPS_PER_REGION_MESSAGE groups handed on in chunks, each chunk an invocation of its own
@@ -56,7 +66,7 @@ const regionRun = (
 export const runRegionsByInvocation = async (
   world: World,
   config: GlobalConfig,
-  invocation: (run: () => Promise<RegionResult>) => Promise<RegionResult> = (run) => run(),
+  invocation: Invocation = (run) => run(),
 ): Promise<number> => {
   const now = world.clock.nowDate()
   const run = (region: string, scope: { splitAbove: number } | { onlyGroups: readonly string[] }) =>
@@ -71,6 +81,26 @@ export const runRegionsByInvocation = async (
     }
   }
   return invocations
+}
+
+/**
+ * Every region as its REGION_LANES lanes, one run per lane, each in a new container (empty adapter caches):
+ * deployed, a region's lanes run side by side in containers of their own (core/region/lanes.ts).
+ */
+export const runRegionsByLane = async (
+  world: World,
+  config: GlobalConfig,
+  invocation: Invocation = (run) => run(),
+): Promise<number> => {
+  const now = world.clock.nowDate()
+  let runs = 0
+  for (const region of world.regions.keys())
+    for (const lane of allLanes(REGION_LANES)) {
+      world.adapterCaches = createAdapterCaches()
+      await invocation(() => regionRun(world, config, now, region, { lane }))
+      runs++
+    }
+  return runs
 }
 
 /** Lets the account's own events (boots, shutdowns) happen for `ms`. */

@@ -7,24 +7,37 @@
  *   real engine converged it. `at-once` (the default) runs every region at once in one process, as a
  *   local run without a fan-out queue does: the heaviest way. `by-invocation` runs them as deployed, one
  *   invocation per region or chunk of groups, one after another, and also reports the largest one.
+ *   A cold pass starts from a new container's empty adapter caches (catalogue, prices, marker verdicts);
+ *   a warm one from those the unmeasured pass before it filled.
  * - `steady`: API requests of one ordinary replacer run on a converged one-region account.
  *
  *   node --expose-gc --import tsx tools/bench/scale-probe.ts '{"mode":"plan",...}'
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
+import { createAdapterCaches } from '../../lambdas/aws/context.ts'
 import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
 import { embeddedTrace } from '../data/capacity-traces.ts'
 import { embeddedCatalog } from '../data/catalog.ts'
 import { buildWorld } from '../sim/build.ts'
 import { parseScenario } from '../sim/scenario/parse.ts'
 import type { World } from '../sim/world.ts'
-import { convergeAccount, runAllRegions, runRegionsByInvocation, unconvergedGroups } from './account-runs.ts'
+import {
+  convergeAccount,
+  type Invocation,
+  runAllRegions,
+  runRegionsByInvocation,
+  runRegionsByLane,
+  unconvergedGroups,
+} from './account-runs.ts'
 import { measureReference } from './reference-workload.ts'
 import { syntheticAccount } from './synthetic-account.ts'
 
-/** How the pass runs the regions: all at once in one process, or one invocation each as deployed. */
-export type PlanShape = 'at-once' | 'by-invocation'
+/**
+ * How the pass runs the regions: all at once in one process, one invocation each as deployed, or each
+ * region's lanes one after another, each lane a new container (`invocations` counts the lane runs).
+ */
+export type PlanShape = 'at-once' | 'by-invocation' | 'by-lane'
 
 export type ProbeRequest =
   | {
@@ -148,6 +161,8 @@ const measurePlan = async (request: Extract<ProbeRequest, { mode: 'plan' }>): Pr
   const { config } = parseGlobalConfig({ ...scenario.env, DRY_RUN: 'true' })
   const warm = request.warm === true
   // DRY_RUN changes nothing in the account: the measured pass plans the same account again.
+  // A new container: nothing the convergence (or any earlier pass) read is cached.
+  world.adapterCaches = createAdapterCaches()
   if (warm) await runAllRegions(world, config)
   globalThis.gc?.()
   const rssBefore = process.memoryUsage().rss
@@ -161,13 +176,17 @@ const measurePlan = async (request: Extract<ProbeRequest, { mode: 'plan' }>): Pr
   if (shape === 'at-once') await runAllRegions(world, config)
   else {
     let largest = 0
-    const count = await runRegionsByInvocation(world, config, async (run) => {
+    const metered: Invocation = async (run) => {
       const before = { cpu: process.cpuUsage(), simulated: world.counter.cpuMicros }
       const result = await run()
       const used = process.cpuUsage(before.cpu)
       largest = Math.max(largest, used.user + used.system - (world.counter.cpuMicros - before.simulated))
       return result
-    })
+    }
+    const count =
+      shape === 'by-lane'
+        ? await runRegionsByLane(world, config, metered)
+        : await runRegionsByInvocation(world, config, metered)
     invocations = { count, largestCpuMs: Math.round(largest / 1000) }
   }
   const wallMs = performance.now() - started

@@ -50,9 +50,9 @@ export class World {
   readonly regions = new Map<string, SimRegion>()
   /**
    * The adapter's container caches (catalogue, on-demand prices): a warm Lambda reads them once per TTL,
-   * so the simulation does too.
+   * so the simulation does too. Replaced by empty ones to model a new container (the scale probe's cold passes).
    */
-  readonly adapterCaches = createAdapterCaches()
+  adapterCaches = createAdapterCaches()
   /** The account's KMS HMAC key, which signs and verifies spotswap's markers (sdk/kms.ts). */
   readonly markerKey = new SimMarkerKey()
   private readonly observers: SimObserver[] = []
