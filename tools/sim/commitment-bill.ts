@@ -11,6 +11,7 @@
 import { billHour } from '../../lambdas/core/commitments/bill.ts'
 import { type Commitments, NO_COMMITMENTS, type UsageLine } from '../../lambdas/core/commitments/types.ts'
 import type { OnDemandMeter } from './commitment-meter.ts'
+import type { SpotMarket } from './market.ts'
 import { round, type SimulationReport } from './report.ts'
 import type { InEffect, Scenario, ScenarioGroup, ScenarioRegion } from './scenario/types.ts'
 import { endOf } from './scenario/types.ts'
@@ -42,7 +43,7 @@ interface HourTotals {
 
 const inEffectAt = (at: number) => (item: InEffect) => item.startMs <= at && at < item.endMs
 
-export const commitmentsAt = (region: ScenarioRegion, at: number): Commitments => {
+export const commitmentsAt = (region: Pick<ScenarioRegion, 'commitments'>, at: number): Commitments => {
   const c = region.commitments
   if (c === undefined) return NO_COMMITMENTS
   const active = inEffectAt(at)
@@ -56,7 +57,12 @@ export const commitmentsAt = (region: ScenarioRegion, at: number): Commitments =
 const overlapSeconds = (from: number, to: number, hourStart: number, hourEnd: number): number =>
   Math.max(0, Math.min(to, hourEnd) - Math.max(from, hourStart)) / 1000
 
-const unmanagedLines = (region: ScenarioRegion, hourStart: number, hourEnd: number, rate: RateOf) =>
+export const unmanagedLines = (
+  region: Pick<ScenarioRegion, 'name' | 'commitments'>,
+  hourStart: number,
+  hourEnd: number,
+  rate: RateOf,
+) =>
   (region.commitments?.unmanagedUsage ?? []).flatMap((usage, u): UsageLine[] => {
     const seconds = overlapSeconds(usage.startMs, usage.endMs, hourStart, hourEnd)
     if (seconds <= 0) return []
@@ -73,10 +79,10 @@ const unmanagedLines = (region: ScenarioRegion, hourStart: number, hourEnd: numb
     }))
   })
 
-type RateOf = (type: string, platform: string) => number
+export type RateOf = (type: string, platform: string) => number
 
 /** The desired capacity's instance-seconds in the hour, slot by slot: slot i runs while desired > i. */
-const desiredLines = (
+export const desiredLines = (
   region: ScenarioRegion,
   group: ScenarioGroup,
   hourStart: number,
@@ -111,6 +117,11 @@ const desiredLines = (
   )
 }
 
+/** What the RIs and Savings Plans in effect cost an hour, used or not. */
+export const hourFees = (commitments: Commitments): number =>
+  commitments.reservedInstances.reduce((sum, ri) => sum + ri.count * ri.hourlyRateUsd, 0) +
+  commitments.savingsPlans.reduce((sum, p) => sum + p.hourlyCommitmentUsd, 0)
+
 const addHour = (
   totals: HourTotals,
   lines: readonly UsageLine[],
@@ -118,9 +129,7 @@ const addHour = (
   share: number,
 ) => {
   const bill = billHour(lines, commitments, 'aws')
-  const fees =
-    commitments.reservedInstances.reduce((sum, ri) => sum + ri.count * ri.hourlyRateUsd, 0) +
-    commitments.savingsPlans.reduce((sum, p) => sum + p.hourlyCommitmentUsd, 0)
+  const fees = hourFees(commitments)
   // A last partial hour pays its share of the fees.
   totals.billUsd += bill.totalUsd - fees + share * fees
   totals.wasteUsd += share * bill.wasteUsd
@@ -171,28 +180,16 @@ export const commitmentFigures = (
   spendUsd: number,
 ): CommitmentFigures | undefined => {
   if (scenario.regions.every((r) => r.commitments === undefined)) return undefined
-  const rate =
-    (region: string): RateOf =>
-    (type, platform) =>
-      world.region(region).market.onDemandPrice(type, platform) ?? 0
+  const rate = (region: string): RateOf => rateIn(world.region(region).market)
   const metered = meteredLines(scenario, meter, rate)
   const policy = emptyTotals()
-  const baseline = emptyTotals()
-  const end = endOf(scenario)
-  for (const region of scenario.regions) {
+  eachHour(scenario, (region, hourStart, hourEnd, h) => {
+    const unmanaged = unmanagedLines(region, hourStart, hourEnd, rate(region.name))
     const hours = metered.get(region.name) ?? []
-    for (let hourStart = scenario.start, h = 0; hourStart < end; hourStart += HOUR_MS, h++) {
-      const hourEnd = Math.min(end, hourStart + HOUR_MS)
-      const share = (hourEnd - hourStart) / HOUR_MS
-      const commitments = commitmentsAt(region, hourStart)
-      const unmanaged = unmanagedLines(region, hourStart, hourEnd, rate(region.name))
-      addHour(policy, [...unmanaged, ...(hours[h] ?? [])], commitments, share)
-      const desired = region.groups.flatMap((g) =>
-        desiredLines(region, g, hourStart, hourEnd, rate(region.name)),
-      )
-      addHour(baseline, [...unmanaged, ...desired], commitments, share)
-    }
-  }
+    const share = (hourEnd - hourStart) / HOUR_MS
+    addHour(policy, [...unmanaged, ...(hours[h] ?? [])], commitmentsAt(region, hourStart), share)
+  })
+  const baseline = baselineTotals(scenario, (region) => world.region(region.name).market)
   // The tallies charged the metered usage at list price: replace that with its share of the bill.
   const meteredListUsd = [...metered.values()]
     .flat(2)
@@ -207,6 +204,41 @@ export const commitmentFigures = (
     baselineCommitmentWasteUsd: round(baseline.wasteUsd, 4),
   }
 }
+
+const rateIn =
+  (market: SpotMarket): RateOf =>
+  (type, platform) =>
+    market.onDemandPrice(type, platform) ?? 0
+
+/** Every clock hour of the run in every region: [hourStart, hourEnd), hourEnd clipped to the run's end. */
+const eachHour = (
+  scenario: Scenario,
+  visit: (region: ScenarioRegion, hourStart: number, hourEnd: number, hour: number) => void,
+): void => {
+  const end = endOf(scenario)
+  for (const region of scenario.regions)
+    for (let hourStart = scenario.start, h = 0; hourStart < end; hourStart += HOUR_MS, h++)
+      visit(region, hourStart, Math.min(end, hourStart + HOUR_MS), h)
+}
+
+const baselineTotals = (scenario: Scenario, marketOf: (region: ScenarioRegion) => SpotMarket): HourTotals => {
+  const baseline = emptyTotals()
+  eachHour(scenario, (region, hourStart, hourEnd) => {
+    const rate = rateIn(marketOf(region))
+    const lines = [
+      ...unmanagedLines(region, hourStart, hourEnd, rate),
+      ...region.groups.flatMap((g) => desiredLines(region, g, hourStart, hourEnd, rate)),
+    ]
+    addHour(baseline, lines, commitmentsAt(region, hourStart), (hourEnd - hourStart) / HOUR_MS)
+  })
+  return baseline
+}
+
+/** The baseline's bill: the owner's desired capacity and the unmanaged usage on demand, with the commitments. */
+export const baselineBillUsd = (
+  scenario: Scenario,
+  marketOf: (region: ScenarioRegion) => SpotMarket,
+): number => baselineTotals(scenario, marketOf).billUsd
 
 /** The run's spend at list prices: every group's tally. */
 export const spendOf = (groups: readonly { readonly tally: { readonly actualCostUsd: number } }[]): number =>
