@@ -4,6 +4,7 @@ import { ON_DEMAND_POLICY } from '../../tools/sim/policy.ts'
 import { ScenarioError } from '../../tools/sim/scenario/check.ts'
 import { simClients } from '../../tools/sim/sdk/clients.ts'
 import { simulate } from '../../tools/sim/simulate.ts'
+import type { SimInstance } from '../../tools/sim/state.ts'
 import { group, parse, REGION, rawScenario, START_MS, testWorld } from './support.ts'
 
 const HOUR_MS = 3_600_000
@@ -191,11 +192,23 @@ describe('billing with commitments', () => {
 })
 
 describe('coveredByCommitment (the liveness check of a commitment-covered member)', () => {
-  const covered = (commitments: Record<string, unknown>) => {
+  const covered = (
+    commitments: Record<string, unknown>,
+    managed: (i: SimInstance) => boolean = () => true,
+  ) => {
     const t = testWorld(withCommitments(commitments, [group('web', { desired: 3 })]))
     const newestFirst = t.members('web').sort((a, b) => b.launchMs - a.launchMs || b.id.localeCompare(a.id))
-    return newestFirst.map((i) => coveredByCommitment(t.region, i.id, t.world.clock.now))
+    return newestFirst.map((i) => coveredByCommitment(t.region, i.id, t.world.clock.now, managed))
   }
+
+  it("lets an unmanaged group's instances take the commitment before the managed members", () => {
+    const oldest = (i: SimInstance) => i.id !== 'i-00000000000001001'
+    expect(covered({ reservedInstances: [{ type: 'm5.large', count: 1 }] }, oldest)).toEqual([
+      false,
+      false,
+      true,
+    ])
+  })
 
   it('confirms as many members as an RI pays for, the newest first', () => {
     expect(covered({ reservedInstances: [{ type: 'm5.large', count: 1 }] })).toEqual([true, false, false])

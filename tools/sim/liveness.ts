@@ -170,7 +170,10 @@ export class LivenessWatch {
       case 'unverified-launch':
         return unverifiableLaunchAlive(region, id)
       case 'commitment-covered':
-        return coveredByCommitment(region, id, now)
+        return coveredByCommitment(region, id, now, (i) => {
+          const owner = region.groupOf(i.id)
+          return owner !== undefined && groupState(this.config, region, owner).managed
+        })
       case 'in-flight-budget':
         return [...region.instances.values()].some(
           (i) => alive(i) && i.origin === 'spotswap' && i.tags[TAG_LAUNCHED_FOR_GROUP] === group.name,
