@@ -230,8 +230,36 @@ describe('the targets', () => {
       { spotswap: { convergenceMinutes: null } },
       'steady-web: converges ≥ 4× faster than autospotting',
     ],
+    [
+      'commitment left unused beyond what on demand leaves',
+      {
+        spotswap: { billSavingsPct: 44, commitmentWasteUsd: 3, unavoidableCommitmentWasteUsd: 1 },
+        oracle: { savingsPct: 62, billSavingsPct: 45 },
+      },
+      'steady-web: commitment unused ≤ what on demand leaves unused',
+    ],
+    [
+      "savings against the real bill under 95% of the commitment-aware oracle's",
+      {
+        spotswap: { billSavingsPct: 40, commitmentWasteUsd: 0, unavoidableCommitmentWasteUsd: 0 },
+        oracle: { savingsPct: 62, billSavingsPct: 45 },
+      },
+      "steady-web: savings against the real bill ≥ 95% of the commitment-aware oracle's",
+    ],
   ])('report %s', (_, byPolicy, target) => {
     expect(missed(checkTargets(results(byPolicy)))).toContain(target)
+  })
+
+  it('hold spotswap to no more waste than on demand and 95% of the commitment-aware oracle', () => {
+    const checks = checkTargets(
+      results({
+        spotswap: { billSavingsPct: 43, commitmentWasteUsd: 1.005, unavoidableCommitmentWasteUsd: 1 },
+        oracle: { savingsPct: 62, billSavingsPct: 45 },
+        autospotting: { savingsPct: 50, convergenceMinutes: 300, capacityAvailabilityPct: 99.5 },
+      }),
+    )
+    expect(missed(checks)).toEqual([])
+    expect(checks.filter((c) => c.target.includes('real bill'))).toHaveLength(SCENARIO_KEYS.length)
   })
 })
 

@@ -32,13 +32,13 @@ export interface OracleFigures {
   readonly launches: number
 }
 
-interface RegionModel {
+export interface RegionModel {
   readonly spec: ScenarioRegion
   readonly market: SpotMarket
   readonly capacity: CapacityModel
 }
 
-const regionModel = (scenario: Scenario, spec: ScenarioRegion): RegionModel => {
+export const regionModel = (scenario: Scenario, spec: ScenarioRegion): RegionModel => {
   const pools = new Map<string, PoolCapacity>()
   for (const [key, capacity] of spec.capacity)
     pools.set(
@@ -57,14 +57,14 @@ const regionModel = (scenario: Scenario, spec: ScenarioRegion): RegionModel => {
 const priceFilter = FILTERS.find((filter) => filter.name === 'price')
 if (priceFilter === undefined) throw new Error('oracle: filters.ts has no `price` filter')
 
-interface Slot {
+export interface Slot {
   /** `type/zone`, or on-demand. */
   readonly pool: string
   readonly priceUsd: number
 }
 
 /** Cheapest spot pool of the zone that is compatible, priced under on-demand and has capacity, at `at`. */
-const cheapestIn = (
+export const cheapestIn = (
   model: RegionModel,
   zone: string,
   candidates: readonly InstanceTypeInfo[],
@@ -112,7 +112,7 @@ const poolChanges = (
   return times
 }
 
-const desiredAt = (group: ScenarioGroup, at: number): number => {
+export const desiredAt = (group: ScenarioGroup, at: number): number => {
   let desired = group.desired
   for (const [when, value] of group.desiredSchedule) if (when <= at) desired = value
   return desired
@@ -143,25 +143,24 @@ const place = (placement: OraclePlacement, count: number, slots: readonly Slot[]
   return counts
 }
 
-const groupCost = (
+/** The group's on-demand price, its type, and the spot types spotswap's rules accept for it, per zone. */
+export const groupCandidates = (
   scenario: Scenario,
   model: RegionModel,
   group: ScenarioGroup,
   config: GroupConfig,
   catalog: Catalog,
-  placement: OraclePlacement,
-): { costUsd: number; launches: number } => {
-  const start = scenario.start
-  const end = endOf(scenario)
+) => {
   const onDemandUsd = model.market.onDemandPrice(group.instanceType) ?? 0
   const original = catalog.get(group.instanceType)
-  const zones = model.spec.zones
   // Every pool is priced at every instant (a pool's first price also holds before it), so pricing them
   // all at 0 gives the candidates of the static filters; the `price` filter is applied per instant.
   const everyPool = spotPriceBook(
-    model.market.priceRows(LINUX, start).map((row) => [poolKey(row.instanceType, row.zone), 0] as const),
+    model.market
+      .priceRows(LINUX, scenario.start)
+      .map((row) => [poolKey(row.instanceType, row.zone), 0] as const),
   )
-  const candidatesIn = zones.map((zone) =>
+  const candidatesIn = model.spec.zones.map((zone) =>
     original === undefined
       ? []
       : selectCandidates(catalog, {
@@ -172,6 +171,21 @@ const groupCost = (
           originalOnDemandPrice: onDemandUsd,
         }).ranked.map((c) => c.info),
   )
+  return { onDemandUsd, original, candidatesIn }
+}
+
+const groupCost = (
+  scenario: Scenario,
+  model: RegionModel,
+  group: ScenarioGroup,
+  config: GroupConfig,
+  catalog: Catalog,
+  placement: OraclePlacement,
+): { costUsd: number; launches: number } => {
+  const start = scenario.start
+  const end = endOf(scenario)
+  const { onDemandUsd, original, candidatesIn } = groupCandidates(scenario, model, group, config, catalog)
+  const zones = model.spec.zones
   const instants = new Set([
     start,
     ...group.desiredSchedule.map(([at]) => at).filter((at) => at > start && at < end),

@@ -14,6 +14,9 @@ type Figure = Exclude<
   | 'interruptionsPerInstanceDay'
   | 'scaleOutLaunches'
   | 'scaleOutOnDemandMinutes'
+  | 'billSavingsPct'
+  | 'commitmentWasteUsd'
+  | 'unavoidableCommitmentWasteUsd'
 >
 
 const COLUMNS: readonly {
@@ -94,6 +97,25 @@ export const scaleOutNote = (byPolicy: Readonly<Record<string, PolicyFigures>>):
     : [`On-demand minutes per on-demand launch of the groups (launches): ${shown.join(', ')}.`]
 }
 
+/** On a scenario with commitments: each policy's savings against the real bill and the commitment it left unused. */
+export const commitmentNote = (byPolicy: Readonly<Record<string, PolicyFigures>>): string[] => {
+  const shown = POLICY_KEYS.flatMap((policy) => {
+    const figures = byPolicy[policy]
+    if (figures?.billSavingsPct === undefined) return []
+    const waste = figures.commitmentWasteUsd
+    return [
+      `${policy} ${figures.billSavingsPct.toFixed(2)}%${waste === undefined ? '' : ` ($${waste.toFixed(2)} unused)`}`,
+    ]
+  })
+  const unavoidable = byPolicy.spotswap?.unavoidableCommitmentWasteUsd
+  return shown.length === 0
+    ? []
+    : [
+        `Savings against the real bill (on demand with the same commitments), commitment unused: ${shown.join(', ')}` +
+          (unavoidable === undefined ? '.' : `; on demand leaves $${unavoidable.toFixed(2)} unused.`),
+      ]
+}
+
 /**
  * The lines under a scenario's table: the zone-balanced oracle with spotswap's share of it, the pools
  * each asg-* policy launched into per group (said once when both chose the same), the interruptions per
@@ -117,7 +139,7 @@ export const scenarioNotes = (byPolicy: Readonly<Record<string, PolicyFigures>>)
   if (pools.length === 2 && pools[0]?.text === pools[1]?.text)
     notes.push(`Spot pools (launches), the same for ${MIXED_POLICY_KEYS.join(' and ')}: ${pools[0]?.text}.`)
   else for (const { policy, text } of pools) notes.push(`Spot pools (launches) of ${policy}: ${text}.`)
-  return [...notes, ...diversificationNote(byPolicy), ...scaleOutNote(byPolicy)]
+  return [...notes, ...diversificationNote(byPolicy), ...scaleOutNote(byPolicy), ...commitmentNote(byPolicy)]
 }
 
 const SCENARIO_HEADER = [

@@ -15,6 +15,7 @@ export const SCENARIO_KEYS = [
   'five-zones-48h',
   'never-healthy-rush',
   'scheduled-retirement',
+  'commitments',
 ] as const
 export type ScenarioKey = (typeof SCENARIO_KEYS)[number]
 
@@ -78,6 +79,15 @@ export interface PolicyFigures {
    * allocation strategy chose; two asg-* policies with the same figures show here whether they chose alike.
    */
   readonly spotPoolsByGroup?: Readonly<Record<string, Readonly<Record<string, number>>>>
+  /**
+   * Scenarios with commitments only: 1 − the policy's bill / the bill on demand with the same commitments,
+   * in percent (sim/commitment-bill.ts); the oracle's knows the commitments (oracle-commitments.ts).
+   */
+  readonly billSavingsPct?: number
+  /** Scenarios with commitments only: dollars of commitment paid and left unused (not for the oracle). */
+  readonly commitmentWasteUsd?: number
+  /** What on demand with the same commitments leaves unused: the waste no policy can remove. */
+  readonly unavoidableCommitmentWasteUsd?: number
 }
 
 /** The policies whose figures carry spotPoolsByGroup. */
@@ -167,7 +177,13 @@ export const resultsProblems = (value: unknown, scenarios: readonly string[] = S
         need(isNumber(figures[key]), `${path}.${key}`, 'a number')
       for (const key of ['convergenceMinutes', 'apiCallsPerRun'])
         need(figures[key] === null || isNumber(figures[key]), `${path}.${key}`, 'a number or null')
-      for (const key of ['interruptionsPerInstanceDay', 'scaleOutLaunches'])
+      for (const key of [
+        'interruptionsPerInstanceDay',
+        'scaleOutLaunches',
+        'billSavingsPct',
+        'commitmentWasteUsd',
+        'unavoidableCommitmentWasteUsd',
+      ])
         need(figures[key] === undefined || isNumber(figures[key]), `${path}.${key}`, 'a number when present')
       need(
         figures.scaleOutOnDemandMinutes === undefined ||

@@ -8,6 +8,7 @@ import type { MixedInstancesStats } from '../sim/mixed-instances-group.ts'
 import { round } from '../sim/report.ts'
 import type { Scenario } from '../sim/scenario/types.ts'
 import { type SimulationRun, simulateRun } from '../sim/simulate.ts'
+import { commitmentOracle, commitmentPolicyFigures } from './commitment-figures.ts'
 import { oracleFigures } from './oracle.ts'
 import { SIMULATED_POLICIES } from './policies.ts'
 import type { PolicyFigures, PolicyKey } from './results.ts'
@@ -37,6 +38,7 @@ export const policyFigures = (run: SimulationRun): PolicyFigures => {
     replacements: totals.replacements + sum(run.autoScalingSpotLaunches.values()),
     apiCallsPerRun: invocations === 0 ? null : round(sum(Object.values(totals.apiCalls)) / invocations, 1),
     ...(run.autoScaling === undefined ? {} : { spotPoolsByGroup: spotPoolsByGroup(run.autoScaling) }),
+    ...commitmentPolicyFigures(run.report.commitments),
   }
 }
 
@@ -83,6 +85,7 @@ export const runScenario = async (
     replacements: oracle.launches,
     apiCallsPerRun: null,
     zoneBalancedOracleSavingsPct: oracleFigures(scenario, config, catalog, 'zone-balanced').savingsPct,
+    ...commitmentOracle(scenario, config, catalog),
   }
   return { figures: figures as Record<PolicyKey, PolicyFigures>, violations }
 }

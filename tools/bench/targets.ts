@@ -118,6 +118,37 @@ const mixedPolicyChecks = (
   return checks
 }
 
+/** spotswap's share of the commitment-aware oracle's savings against the real bill, on scenarios with commitments. */
+const COMMITMENT_ORACLE_SHARE = 0.95
+/** Rounding of the dollar figures (4 digits) summed over a run: below a cent is no waste. */
+const WASTE_TOLERANCE_USD = 0.01
+
+/**
+ * On a scenario with commitments: no commitment left unused beyond what on demand leaves (the unmanaged
+ * usage's, which no policy changes), and savings against the real bill ≥ 95% of the oracle's that knows
+ * the commitments.
+ */
+const commitmentChecks = (name: string, byPolicy: Readonly<Record<string, PolicyFigures>>): TargetCheck[] => {
+  const spotswap = byPolicy.spotswap
+  const oracle = byPolicy.oracle?.billSavingsPct
+  if (spotswap?.billSavingsPct === undefined || oracle === undefined) return []
+  const waste = spotswap.commitmentWasteUsd ?? 0
+  const unavoidable = spotswap.unavoidableCommitmentWasteUsd ?? 0
+  const share = oracle > 0 ? spotswap.billSavingsPct / oracle : 1
+  return [
+    {
+      target: `${name}: commitment unused ≤ what on demand leaves unused`,
+      met: waste <= unavoidable + WASTE_TOLERANCE_USD,
+      detail: `$${fixed(waste, 2)} vs $${fixed(unavoidable, 2)}`,
+    },
+    {
+      target: `${name}: savings against the real bill ≥ ${100 * COMMITMENT_ORACLE_SHARE}% of the commitment-aware oracle's`,
+      met: share >= COMMITMENT_ORACLE_SHARE,
+      detail: `${fixed(spotswap.billSavingsPct, 2)}% vs ${fixed(oracle, 2)}% = ${fixed(100 * share)}%`,
+    },
+  ]
+}
+
 export const checkTargets = (results: BenchResults, baseline?: ScaleBaseline): TargetCheck[] => {
   const checks: TargetCheck[] = []
   const scenarios = Object.entries(results.scenarios)
@@ -163,6 +194,7 @@ export const checkTargets = (results: BenchResults, baseline?: ScaleBaseline): T
         detail: minutes(ours),
       })
     checks.push(...mixedPolicyChecks(name, byPolicy))
+    checks.push(...commitmentChecks(name, byPolicy))
     const theirs = of(byPolicy, 'autospotting').convergenceMinutes
     checks.push({
       target: `${name}: converges ≥ 4× faster than autospotting`,

@@ -9,6 +9,7 @@ import fc from 'fast-check'
 import { type CapacityTrace, embeddedTrace } from '../data/capacity-traces.ts'
 import { embeddedZones } from '../data/spot-prices.ts'
 import type { ChaosCase, OwnerAction, QueuedRuns } from './case.ts'
+import { chaosCommitments } from './commitments.ts'
 import { CHAOS_START, type Draw, drawArbitrary, FILTER_KEY, REGIONS, START_MS } from './draw.ts'
 import { ecsFieldOf } from './ecs-groups.ts'
 import { stormOf } from './generate-script.ts'
@@ -126,6 +127,14 @@ const assemble = (seed: number, draw: Draw): ChaosCase => {
         spotPrices,
         capacity,
         groups: groups.filter((g) => g.region === r).map((g) => g.spec),
+        ...chaosCommitments(
+          seed,
+          name,
+          zones[r] as string[],
+          groups.filter((g) => g.region === r).map((g) => g.spec),
+          START_MS,
+          durationMs,
+        ),
       },
     ] as const
   })

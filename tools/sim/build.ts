@@ -136,6 +136,7 @@ export const buildWorld = (scenario: Scenario, options: BuildOptions): World => 
       new CapacityModel(scenario.start, toPoolCapacity(spec)),
       gate,
     )
+    region.commitments = spec.commitments
     world.regions.set(spec.name, region)
     for (const groupSpec of spec.groups) {
       const group = createGroup(region, groupSpec, groupIndex++)

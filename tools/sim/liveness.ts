@@ -33,6 +33,7 @@ import {
 import { latestSpotPrices } from '../../lambdas/core/plan/prices.ts'
 import type { OnDemandStatus } from '../../lambdas/core/plan/reasons.ts'
 import { selectCandidates } from '../../lambdas/core/plan/selection.ts'
+import { coveredByCommitment } from './commitment-liveness.ts'
 import { PROGRESS_PERIODS } from './constants.ts'
 import { effectiveConfig, groupState } from './group-state.ts'
 import type { Violation } from './invariant-ledger.ts'
@@ -168,9 +169,11 @@ export class LivenessWatch {
       }
       case 'unverified-launch':
         return unverifiableLaunchAlive(region, id)
-      // The simulated world holds no commitments yet: no member of it is covered by one.
       case 'commitment-covered':
-        return false
+        return coveredByCommitment(region, id, now, (i) => {
+          const owner = region.groupOf(i.id)
+          return owner !== undefined && groupState(this.config, region, owner).managed
+        })
       case 'in-flight-budget':
         return [...region.instances.values()].some(
           (i) => alive(i) && i.origin === 'spotswap' && i.tags[TAG_LAUNCHED_FOR_GROUP] === group.name,

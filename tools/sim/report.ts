@@ -6,6 +6,7 @@
 import type { GroupTally } from './accounting.ts'
 import type { ApiCounter } from './api-gate.ts'
 import type { AvailabilityFigures } from './availability.ts'
+import type { CommitmentFigures } from './commitment-bill.ts'
 import { integrateSteps } from './costs.ts'
 import type { Violation } from './invariant-ledger.ts'
 import type { Scenario, ScenarioGroup } from './scenario/types.ts'
@@ -125,6 +126,8 @@ export interface SimulationReport {
   >
   readonly timeline: readonly TimelineRow[]
   readonly violations: readonly Violation[]
+  /** The bill with the scenario's commitments (commitment-bill.ts); only when it declares some. */
+  readonly commitments?: CommitmentFigures
 }
 
 export const round = (value: number, digits: number): number => {

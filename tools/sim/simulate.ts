@@ -17,6 +17,8 @@ import { ownerSetsDesired } from './asg.ts'
 import { type AvailabilityFigures, AvailabilityMeter } from './availability.ts'
 import { buildWorld } from './build.ts'
 import { Priority } from './clock.ts'
+import { commitmentFigures, spendOf, withCommitments } from './commitment-bill.ts'
+import { OnDemandMeter } from './commitment-meter.ts'
 import type { FaultHooks } from './faults.ts'
 import { GroupEventLog } from './group-events.ts'
 import { onGroupEvent, scheduleRefreshes } from './group-features.ts'
@@ -166,6 +168,8 @@ export const simulateRun = async (
   // Orphan time is a figure of the report; the `orphan` invariant is checked after runs (invariants.ts).
   const accounting = new Accounting(world, { start, end }, { deadlineOf, onOrphan: () => {} })
   world.observe(accounting)
+  const meter = new OnDemandMeter(world)
+  world.observe(meter)
   const groupEvents = new GroupEventLog(world, start)
   world.observe(groupEvents)
   const availability = new AvailabilityMeter()
@@ -237,6 +241,7 @@ export const simulateRun = async (
   }
   world.clock.advanceTo(end)
   accounting.finish()
+  meter.finish(end)
   options.onProgress?.(1)
 
   const groups: GroupInput[] = scenario.regions.flatMap((spec) => {
@@ -275,7 +280,10 @@ export const simulateRun = async (
   })
   const servingFigures = serving.finish(end)
   return {
-    report: buildReport(scenario, groups, timeline, violations, world.counter, servingFigures),
+    report: withCommitments(
+      buildReport(scenario, groups, timeline, violations, world.counter, servingFigures),
+      commitmentFigures(scenario, world, meter, spendOf(groups)),
+    ),
     invocations: invocations.stats,
     availability: availability.finish(end),
     serving: servingFigures,

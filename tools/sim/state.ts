@@ -10,7 +10,7 @@ import type { ApiGate } from './api-gate.ts'
 import type { CapacityModel } from './capacity.ts'
 import type { SimLoadBalancer } from './load-balancer-state.ts'
 import type { SpotMarket } from './market.ts'
-import type { SimImage } from './scenario/types.ts'
+import type { ScenarioCommitments, SimImage } from './scenario/types.ts'
 
 /** Who started an instance: present at the start, Auto Scaling, or spotswap through CreateFleet. */
 /** `owner`: launched by someone else than Auto Scaling and spotswap (chaos forges launches so). */
@@ -147,6 +147,8 @@ export class SimRegion {
   readonly temporaryTemplates = new Map<string, { readonly id: string; readonly group: string | undefined }>()
   /** ECS capacity providers standing on the region's groups (sim/ecs.ts), as DescribeCapacityProviders lists them. */
   readonly capacityProviders: CapacityProviderShape[] = []
+  /** The scenario's commitments in the region (sdk/commitments.ts answers them, commitment-bill.ts bills them). */
+  commitments: ScenarioCommitments | undefined = undefined
   private readonly changed = new Set<SimGroup>()
   /** Instance id → the group it is a member of; kept by addMember/removeMember so lookups stay O(1). */
   private readonly membership = new Map<string, SimGroup>()

@@ -56,6 +56,50 @@ export interface RegionFile {
   /** `type/zone` → capacity. */
   readonly capacity?: Readonly<Record<string, CapacityFile>>
   readonly groups: readonly GroupFile[]
+  readonly commitments?: CommitmentsFile
+}
+
+export type PlatformFile = 'Linux/UNIX' | 'Windows' | 'Red Hat Enterprise Linux' | 'SUSE Linux'
+
+interface InEffectFile {
+  readonly start?: string
+  readonly end?: string
+}
+
+interface PlacedFile extends InEffectFile {
+  readonly type: string
+  readonly count: number
+  readonly platform?: PlatformFile
+  readonly tenancy?: 'default' | 'dedicated'
+}
+
+export interface ReservedInstancesFile extends PlacedFile {
+  readonly zone?: string
+  readonly hourlyRateUsd?: number
+}
+
+export interface SavingsPlanFile extends InEffectFile {
+  readonly kind: 'compute' | 'ec2-instance'
+  readonly family?: string
+  readonly hourlyCommitmentUsd: number
+  readonly discount?: number
+  readonly rates?: Readonly<Record<string, number>>
+}
+
+export interface CapacityReservationFile extends PlacedFile {
+  readonly zone: string
+  readonly matchCriteria?: 'open' | 'targeted'
+}
+
+export interface UnmanagedUsageFile extends PlacedFile {
+  readonly zone: string
+}
+
+export interface CommitmentsFile {
+  readonly reservedInstances?: readonly ReservedInstancesFile[]
+  readonly savingsPlans?: readonly SavingsPlanFile[]
+  readonly capacityReservations?: readonly CapacityReservationFile[]
+  readonly unmanagedUsage?: readonly UnmanagedUsageFile[]
 }
 
 export interface LoadBalancerFile {

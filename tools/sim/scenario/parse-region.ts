@@ -8,6 +8,7 @@ import type { CapacityTrace } from '../../data/capacity-traces.ts'
 import type { PriceStep } from '../market.ts'
 import { childPath, type Problems } from './check.ts'
 import type { CapacityFile, PriceFile, RegionFile } from './file-format.ts'
+import { parseCommitments } from './parse-commitments.ts'
 import { type GroupContext, parseGroup } from './parse-group.ts'
 import type { ScenarioCapacity, ScenarioRegion } from './types.ts'
 
@@ -102,5 +103,14 @@ export const parseRegion = (
     spotPrices: parseSpotPrices(problems, childPath(path, 'spotPrices'), file, ctx),
     capacity: parseCapacity(problems, childPath(path, 'capacity'), file, ctx),
     groups: file.groups.map((group, i) => parseGroup(problems, childPath(groupsPath, i), group, ctx)),
+    ...(file.commitments === undefined
+      ? {}
+      : {
+          commitments: parseCommitments(problems, childPath(path, 'commitments'), file.commitments, {
+            region: name,
+            zones: file.zones,
+            catalog: ctx.catalog,
+          }),
+        }),
   }
 }

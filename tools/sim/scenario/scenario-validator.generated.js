@@ -9,14 +9,14 @@ const require = createRequire(import.meta.url)
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/spotswap/spotswap/scenarios/scenario.schema.json","description":"An offline AWS account for `spotswap simulate`: regions, Auto Scaling groups, spot prices and capacity, the engine's environment, and what happens over time. Times are ISO 8601 with a zone. The same seed gives the same report, byte for byte. See docs/simulator.md.","type":"object","additionalProperties":false,"required":["name","seed","start","durationHours","scheduleMinutes","regions"],"properties":{"$schema":{"type":"string"},"name":{"type":"string","minLength":1,"description":"Named in the report."},"description":{"type":"string","minLength":1},"seed":{"type":"integer","minimum":0,"maximum":4294967295,"description":"Seeds every random choice (faults, interruption victims, scale-in victims, backoff jitter)."},"start":{"$ref":"#/$defs/time","description":"When simulated time starts. The embedded spot prices are those of 2022-05-31 18:00Z-24:00Z; later, each pool keeps its last price."},"durationHours":{"type":"number","exclusiveMinimum":0,"maximum":8784},"scheduleMinutes":{"type":"integer","minimum":1,"maximum":1440,"description":"Minutes between replacer runs; also SCHEDULE_MINUTES unless env sets it."},"env":{"type":"object","description":"The replacer's and interruption handler's environment variables (TAG_FILTERS, MIN_ON_DEMAND_NUMBER, DRY_RUN, ...).","additionalProperties":{"type":"string","title":"a string (environment variables are strings)"}},"regions":{"type":"object","title":"an object of at least one region","minProperties":1,"propertyNames":{"$ref":"#/$defs/regionName"},"additionalProperties":{"$ref":"#/$defs/region"}},"faults":{"type":"object","additionalProperties":false,"properties":{"apiErrorRate":{"type":"number","minimum":0,"maximum":1,"default":0,"description":"Probability that an API request fails with a server-side error (as seen after the SDK's retries)."},"throttle":{"type":"boolean","default":true,"description":"Apply EC2's published API token buckets, with the SDK's retries and backoff."},"crashRate":{"type":"number","minimum":0,"maximum":1,"default":0,"description":"Probability that the calling Lambda process dies at an API request (half before it takes effect, half after)."}}},"interruptions":{"type":"array","description":"Scripted spot interruptions: at `at`, EC2 warns `count` in-service spot members of `group` and interrupts them two minutes later.","items":{"type":"object","additionalProperties":false,"required":["at","group","count"],"properties":{"at":{"$ref":"#/$defs/time"},"group":{"type":"string","minLength":1},"count":{"type":"integer","minimum":1,"maximum":10000}}}},"scheduledEvents":{"type":"array","description":"EC2 scheduled events: at `at`, EC2 schedules `code` on `count` in-service members of `group` (of `lifecycle`, default on-demand), NotBefore `leadMinutes` later. At NotBefore a stop or retirement stops a member still running and Auto Scaling replaces it; for a reboot or maintenance Auto Scaling replaces the member too (it counts any due event as unhealthy), unless HealthCheck, ReplaceUnhealthy or Terminate is suspended: then it goes offline (60 s for instance-reboot, 300 s otherwise) and serves again.","items":{"type":"object","additionalProperties":false,"required":["at","group","count","code","leadMinutes"],"properties":{"at":{"$ref":"#/$defs/time"},"group":{"type":"string","minLength":1},"count":{"type":"integer","minimum":1,"maximum":10000},"code":{"enum":["instance-retirement","instance-stop","instance-reboot","system-reboot","system-maintenance"]},"leadMinutes":{"type":"integer","minimum":0,"maximum":43200},"lifecycle":{"enum":["on-demand","spot"]}}}}},"$defs":{"time":{"type":"string","title":"an ISO 8601 time with a zone, e.g. \"2022-05-31T18:00:00Z\"","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$"},"price":{"type":"number","exclusiveMinimum":0,"maximum":1000},"regionName":{"type":"string","title":"a region name such as \"us-east-1\"","pattern":"^[a-z]{2}(-[a-z]+)+-\\d$"},"zoneName":{"type":"string","title":"a zone name such as \"us-east-1a\"","pattern":"^[a-z]{2}(-[a-z]+)+-\\d[a-z]$"},"poolKey":{"type":"string","title":"\"<instance type>/<zone>\"","pattern":"^[a-z0-9-]+\\.[a-z0-9-]+/[a-z]{2}(-[a-z]+)+-\\d[a-z]$"},"region":{"type":"object","additionalProperties":false,"required":["zones","groups"],"properties":{"zones":{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/$defs/zoneName"},"description":"The region's zones; every group spans all of them."},"spotPrices":{"type":"object","description":"Overrides of the embedded spot prices: type -> zone -> a constant USD/hour or [[time, price], ...] steps. A pool without a price is not offered as spot.","additionalProperties":{"type":"object","additionalProperties":{"if":{"type":"number"},"then":{"$ref":"#/$defs/price"},"else":{"type":"array","title":"a price in USD/hour or [[<ISO time>, <price>], ...]","minItems":1,"items":{"type":"array","title":"[<ISO time>, <price>]","prefixItems":[{"$ref":"#/$defs/time"},{"$ref":"#/$defs/price"}],"minItems":2,"maxItems":2}}}}},"capacity":{"type":"object","description":"Spot capacity per pool (`<type>/<zone>`). Pools not listed always have capacity.","propertyNames":{"$ref":"#/$defs/poolKey"},"additionalProperties":{"type":"object","if":{"required":["available"],"properties":{"available":true}},"then":{"additionalProperties":false,"properties":{"available":{"const":false,"title":"false (a pool with a trace is available when the trace says so)"}}},"else":{"type":"object","additionalProperties":false,"required":["trace"],"properties":{"trace":{"type":"string","minLength":1,"description":"An embedded trace name (e.g. preemption/1-node/aws-04-22-2023/us-west-2b_v100_1) or a file, relative to the scenario, in the spot-traces JSON format."},"startIndex":{"type":"integer","minimum":0,"default":0}}}}},"groups":{"type":"array","items":{"$ref":"#/$defs/group"}}}},"group":{"type":"object","additionalProperties":false,"required":["name","instanceType","min","max","desired"],"properties":{"name":{"type":"string","title":"a group name of 1 to 255 characters without ':'","pattern":"^[^:]{1,255}$","description":"Unique in the scenario."},"instanceType":{"type":"string","minLength":1,"description":"The type of its launch template or configuration; must be in the embedded catalogue with an on-demand price."},"min":{"type":"integer","minimum":0,"maximum":10000},"max":{"type":"integer","minimum":0,"maximum":10000},"desired":{"type":"integer","minimum":0,"maximum":10000},"tags":{"type":"object","description":"Group tags, all propagated at launch (spot-enabled, autospotting_* settings, ...).","propertyNames":{"type":"string","title":"a tag key of 1 to 128 characters","minLength":1,"maxLength":128},"additionalProperties":{"type":"string","maxLength":256}},"healthCheckGracePeriod":{"type":"integer","minimum":0,"maximum":86400,"default":300},"launch":{"enum":["template","configuration"],"default":"template"},"terminationHook":{"type":"boolean","default":false,"description":"An autoscaling:EC2_INSTANCE_TERMINATING hook that holds terminating instances for 90 s."},"protectedFromScaleIn":{"type":"integer","minimum":0,"default":0,"description":"The first n initial instances are protected from scale-in."},"terminationProtected":{"type":"integer","minimum":0,"default":0,"description":"The first n initial instances have API termination protection (DisableApiTermination)."},"desiredSchedule":{"type":"array","description":"The owner's scaling: [[time, desired], ...].","items":{"type":"array","title":"[<ISO time>, <desired>]","prefixItems":[{"$ref":"#/$defs/time"},{"type":"integer","minimum":0,"maximum":10000}],"minItems":2,"maxItems":2}},"loadBalancers":{"type":"array","maxItems":50,"description":"The group's target groups and classic load balancers. Auto Scaling registers a member when it is InService (attached instances at once); it serves once the health checks pass (interval × healthy threshold after it is registered and booted). Leaving the group (detach, termination) deregisters it: it drains for the deregistration delay.","items":{"$ref":"#/$defs/loadBalancer"}},"unhealthyReplacementFraction":{"type":"number","minimum":0,"maximum":1,"default":0,"description":"The share of the spot instances spotswap launches for the group that never pass a load balancer health check (a broken image), drawn from the scenario's seed. Only groups with load balancers can tell."},"image":{"type":"object","additionalProperties":false,"description":"What the group's AMI carries. EC2 refuses to launch a type that requires ENA from an image without EnaSupport (InvalidParameterCombination); a Nitro type shows EBS volumes as NVMe devices, so an image without NVMe drivers launches there and never passes a health check.","properties":{"enaSupport":{"type":"boolean","default":true,"description":"The AMI's EnaSupport attribute."},"nvmeDrivers":{"type":"boolean","default":true,"description":"Whether the image boots with EBS volumes as NVMe devices."}}},"launchHook":{"type":"boolean","default":false,"description":"An autoscaling:EC2_INSTANCE_LAUNCHING hook: members Auto Scaling launches wait 120 s in Pending:Wait; attached instances skip it."},"suspendedProcesses":{"type":"array","default":[],"uniqueItems":true,"description":"Auto Scaling processes suspended for the whole run. Launch stops launches, Terminate stops scale-in, AddToLoadBalancer stops registrations; the others are named only.","items":{"enum":["Launch","Terminate","AddToLoadBalancer","HealthCheck","ReplaceUnhealthy","AZRebalance","AlarmNotification","ScheduledActions","InstanceRefresh"]}},"capacityRebalance":{"type":"boolean","default":false,"description":"CapacityRebalance: Auto Scaling replaces a spot member given a rebalance recommendation or an interruption warning, and lets it go once the replacement is in service."},"warmPool":{"type":"object","additionalProperties":false,"required":["minSize"],"description":"A warm pool of stopped on-demand instances beside the group: not members, drawn on first when it scales out, refilled to minSize.","properties":{"minSize":{"type":"integer","minimum":0,"maximum":100}}},"instanceRefreshes":{"type":"array","default":[],"description":"When instance refreshes start: each is Pending for 60 s, then InProgress, replacing every member launched before it one at a time (the new one in service first), then Successful.","items":{"$ref":"#/$defs/time"}},"instanceRefreshesUnreadable":{"type":"boolean","default":false,"description":"DescribeInstanceRefreshes fails for the group with HTTP 500, as moto answers it."},"ecs":{"type":"object","additionalProperties":false,"description":"The group stands behind an ECS capacity provider: it carries the AmazonECSManaged tag and DescribeCapacityProviders lists a provider naming it. Its scale-in-protected members (protectedFromScaleIn) are those ECS protects while they run tasks.","properties":{"managedTerminationProtection":{"type":"boolean","default":true},"managedDraining":{"type":"boolean","default":true}}}}},"loadBalancer":{"type":"object","additionalProperties":false,"required":["type"],"properties":{"type":{"enum":["target-group","classic"],"description":"An Elastic Load Balancing v2 target group (DescribeTargetHealth) or a classic load balancer (DescribeInstanceHealth)."},"healthCheckIntervalSeconds":{"type":"integer","minimum":5,"maximum":300,"default":30},"healthyThreshold":{"type":"integer","minimum":2,"maximum":10,"description":"Consecutive successful health checks before a registered instance is healthy. Default: 5 for a target group, 10 for a classic load balancer (AWS's defaults)."},"deregistrationDelaySeconds":{"type":"integer","minimum":0,"maximum":3600,"default":300,"description":"How long a deregistered instance drains (a classic load balancer's connection draining timeout)."}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/spotswap/spotswap/scenarios/scenario.schema.json","description":"An offline AWS account for `spotswap simulate`: regions, Auto Scaling groups, spot prices and capacity, the engine's environment, and what happens over time. Times are ISO 8601 with a zone. The same seed gives the same report, byte for byte. See docs/simulator.md.","type":"object","additionalProperties":false,"required":["name","seed","start","durationHours","scheduleMinutes","regions"],"properties":{"$schema":{"type":"string"},"name":{"type":"string","minLength":1,"description":"Named in the report."},"description":{"type":"string","minLength":1},"seed":{"type":"integer","minimum":0,"maximum":4294967295,"description":"Seeds every random choice (faults, interruption victims, scale-in victims, backoff jitter)."},"start":{"$ref":"#/$defs/time","description":"When simulated time starts. The embedded spot prices are those of 2022-05-31 18:00Z-24:00Z; later, each pool keeps its last price."},"durationHours":{"type":"number","exclusiveMinimum":0,"maximum":8784},"scheduleMinutes":{"type":"integer","minimum":1,"maximum":1440,"description":"Minutes between replacer runs; also SCHEDULE_MINUTES unless env sets it."},"env":{"type":"object","description":"The replacer's and interruption handler's environment variables (TAG_FILTERS, MIN_ON_DEMAND_NUMBER, DRY_RUN, ...).","additionalProperties":{"type":"string","title":"a string (environment variables are strings)"}},"regions":{"type":"object","title":"an object of at least one region","minProperties":1,"propertyNames":{"$ref":"#/$defs/regionName"},"additionalProperties":{"$ref":"#/$defs/region"}},"faults":{"type":"object","additionalProperties":false,"properties":{"apiErrorRate":{"type":"number","minimum":0,"maximum":1,"default":0,"description":"Probability that an API request fails with a server-side error (as seen after the SDK's retries)."},"throttle":{"type":"boolean","default":true,"description":"Apply EC2's published API token buckets, with the SDK's retries and backoff."},"crashRate":{"type":"number","minimum":0,"maximum":1,"default":0,"description":"Probability that the calling Lambda process dies at an API request (half before it takes effect, half after)."}}},"interruptions":{"type":"array","description":"Scripted spot interruptions: at `at`, EC2 warns `count` in-service spot members of `group` and interrupts them two minutes later.","items":{"type":"object","additionalProperties":false,"required":["at","group","count"],"properties":{"at":{"$ref":"#/$defs/time"},"group":{"type":"string","minLength":1},"count":{"type":"integer","minimum":1,"maximum":10000}}}},"scheduledEvents":{"type":"array","description":"EC2 scheduled events: at `at`, EC2 schedules `code` on `count` in-service members of `group` (of `lifecycle`, default on-demand), NotBefore `leadMinutes` later. At NotBefore a stop or retirement stops a member still running and Auto Scaling replaces it; for a reboot or maintenance Auto Scaling replaces the member too (it counts any due event as unhealthy), unless HealthCheck, ReplaceUnhealthy or Terminate is suspended: then it goes offline (60 s for instance-reboot, 300 s otherwise) and serves again.","items":{"type":"object","additionalProperties":false,"required":["at","group","count","code","leadMinutes"],"properties":{"at":{"$ref":"#/$defs/time"},"group":{"type":"string","minLength":1},"count":{"type":"integer","minimum":1,"maximum":10000},"code":{"enum":["instance-retirement","instance-stop","instance-reboot","system-reboot","system-maintenance"]},"leadMinutes":{"type":"integer","minimum":0,"maximum":43200},"lifecycle":{"enum":["on-demand","spot"]}}}}},"$defs":{"time":{"type":"string","title":"an ISO 8601 time with a zone, e.g. \"2022-05-31T18:00:00Z\"","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$"},"price":{"type":"number","exclusiveMinimum":0,"maximum":1000},"regionName":{"type":"string","title":"a region name such as \"us-east-1\"","pattern":"^[a-z]{2}(-[a-z]+)+-\\d$"},"zoneName":{"type":"string","title":"a zone name such as \"us-east-1a\"","pattern":"^[a-z]{2}(-[a-z]+)+-\\d[a-z]$"},"poolKey":{"type":"string","title":"\"<instance type>/<zone>\"","pattern":"^[a-z0-9-]+\\.[a-z0-9-]+/[a-z]{2}(-[a-z]+)+-\\d[a-z]$"},"region":{"type":"object","additionalProperties":false,"required":["zones","groups"],"properties":{"zones":{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/$defs/zoneName"},"description":"The region's zones; every group spans all of them."},"spotPrices":{"type":"object","description":"Overrides of the embedded spot prices: type -> zone -> a constant USD/hour or [[time, price], ...] steps. A pool without a price is not offered as spot.","additionalProperties":{"type":"object","additionalProperties":{"if":{"type":"number"},"then":{"$ref":"#/$defs/price"},"else":{"type":"array","title":"a price in USD/hour or [[<ISO time>, <price>], ...]","minItems":1,"items":{"type":"array","title":"[<ISO time>, <price>]","prefixItems":[{"$ref":"#/$defs/time"},{"$ref":"#/$defs/price"}],"minItems":2,"maxItems":2}}}}},"capacity":{"type":"object","description":"Spot capacity per pool (`<type>/<zone>`). Pools not listed always have capacity.","propertyNames":{"$ref":"#/$defs/poolKey"},"additionalProperties":{"type":"object","if":{"required":["available"],"properties":{"available":true}},"then":{"additionalProperties":false,"properties":{"available":{"const":false,"title":"false (a pool with a trace is available when the trace says so)"}}},"else":{"type":"object","additionalProperties":false,"required":["trace"],"properties":{"trace":{"type":"string","minLength":1,"description":"An embedded trace name (e.g. preemption/1-node/aws-04-22-2023/us-west-2b_v100_1) or a file, relative to the scenario, in the spot-traces JSON format."},"startIndex":{"type":"integer","minimum":0,"default":0}}}}},"groups":{"type":"array","items":{"$ref":"#/$defs/group"}},"commitments":{"$ref":"#/$defs/commitments"}}},"commitments":{"type":"object","additionalProperties":false,"description":"What the account has committed to in this region, and the on-demand usage outside any group that competes for it. Billed each clock hour in AWS's order (docs/simulator.md).","properties":{"reservedInstances":{"type":"array","items":{"$ref":"#/$defs/reservedInstances"}},"savingsPlans":{"type":"array","items":{"$ref":"#/$defs/savingsPlan"}},"capacityReservations":{"type":"array","items":{"$ref":"#/$defs/capacityReservation"}},"unmanagedUsage":{"type":"array","items":{"$ref":"#/$defs/unmanagedUsage"}}}},"platform":{"enum":["Linux/UNIX","Windows","Red Hat Enterprise Linux","SUSE Linux"],"default":"Linux/UNIX"},"tenancy":{"enum":["default","dedicated"],"default":"default"},"reservedInstances":{"type":"object","additionalProperties":false,"required":["type","count"],"properties":{"type":{"type":"string","minLength":1,"description":"An instance type of the embedded catalogue."},"count":{"type":"integer","minimum":1,"maximum":10000},"zone":{"$ref":"#/$defs/zoneName","description":"A zonal RI's zone; without it the RI is regional."},"platform":{"$ref":"#/$defs/platform"},"tenancy":{"$ref":"#/$defs/tenancy"},"hourlyRateUsd":{"type":"number","minimum":0,"maximum":1000,"description":"What one costs per hour, upfront amortised; default 60% of the on-demand price."},"start":{"$ref":"#/$defs/time","description":"Default: the scenario's start."},"end":{"$ref":"#/$defs/time","description":"Default: never (after the run)."}}},"savingsPlan":{"type":"object","additionalProperties":false,"required":["kind","hourlyCommitmentUsd"],"properties":{"kind":{"enum":["compute","ec2-instance"]},"family":{"type":"string","pattern":"^[a-z][a-z0-9-]*$","description":"An EC2 Instance plan's family (required for one, refused for a Compute plan)."},"hourlyCommitmentUsd":{"type":"number","exclusiveMinimum":0,"maximum":100000,"description":"For a Compute plan, the share this region may use."},"discount":{"type":"number","exclusiveMinimum":0,"exclusiveMaximum":1,"description":"Fraction off the on-demand price for types `rates` does not list; default 0.28 (compute) or 0.4 (ec2-instance)."},"rates":{"type":"object","description":"Instance type -> the plan's USD/hour for it (Linux/UNIX, default tenancy).","additionalProperties":{"$ref":"#/$defs/price"}},"start":{"$ref":"#/$defs/time"},"end":{"$ref":"#/$defs/time"}}},"capacityReservation":{"type":"object","additionalProperties":false,"required":["type","zone","count"],"properties":{"type":{"type":"string","minLength":1},"zone":{"$ref":"#/$defs/zoneName"},"count":{"type":"integer","minimum":1,"maximum":10000},"platform":{"$ref":"#/$defs/platform"},"tenancy":{"$ref":"#/$defs/tenancy"},"matchCriteria":{"enum":["open","targeted"],"default":"open"},"start":{"$ref":"#/$defs/time"},"end":{"$ref":"#/$defs/time"}}},"unmanagedUsage":{"type":"object","additionalProperties":false,"required":["type","zone","count"],"description":"On-demand instances no group of the scenario holds (another team's, a database): billed, and first in line for the commitments when spotswap decides.","properties":{"type":{"type":"string","minLength":1},"zone":{"$ref":"#/$defs/zoneName"},"count":{"type":"integer","minimum":1,"maximum":10000},"platform":{"$ref":"#/$defs/platform"},"tenancy":{"$ref":"#/$defs/tenancy"},"start":{"$ref":"#/$defs/time"},"end":{"$ref":"#/$defs/time"}}},"group":{"type":"object","additionalProperties":false,"required":["name","instanceType","min","max","desired"],"properties":{"name":{"type":"string","title":"a group name of 1 to 255 characters without ':'","pattern":"^[^:]{1,255}$","description":"Unique in the scenario."},"instanceType":{"type":"string","minLength":1,"description":"The type of its launch template or configuration; must be in the embedded catalogue with an on-demand price."},"min":{"type":"integer","minimum":0,"maximum":10000},"max":{"type":"integer","minimum":0,"maximum":10000},"desired":{"type":"integer","minimum":0,"maximum":10000},"tags":{"type":"object","description":"Group tags, all propagated at launch (spot-enabled, autospotting_* settings, ...).","propertyNames":{"type":"string","title":"a tag key of 1 to 128 characters","minLength":1,"maxLength":128},"additionalProperties":{"type":"string","maxLength":256}},"healthCheckGracePeriod":{"type":"integer","minimum":0,"maximum":86400,"default":300},"launch":{"enum":["template","configuration"],"default":"template"},"terminationHook":{"type":"boolean","default":false,"description":"An autoscaling:EC2_INSTANCE_TERMINATING hook that holds terminating instances for 90 s."},"protectedFromScaleIn":{"type":"integer","minimum":0,"default":0,"description":"The first n initial instances are protected from scale-in."},"terminationProtected":{"type":"integer","minimum":0,"default":0,"description":"The first n initial instances have API termination protection (DisableApiTermination)."},"desiredSchedule":{"type":"array","description":"The owner's scaling: [[time, desired], ...].","items":{"type":"array","title":"[<ISO time>, <desired>]","prefixItems":[{"$ref":"#/$defs/time"},{"type":"integer","minimum":0,"maximum":10000}],"minItems":2,"maxItems":2}},"loadBalancers":{"type":"array","maxItems":50,"description":"The group's target groups and classic load balancers. Auto Scaling registers a member when it is InService (attached instances at once); it serves once the health checks pass (interval × healthy threshold after it is registered and booted). Leaving the group (detach, termination) deregisters it: it drains for the deregistration delay.","items":{"$ref":"#/$defs/loadBalancer"}},"unhealthyReplacementFraction":{"type":"number","minimum":0,"maximum":1,"default":0,"description":"The share of the spot instances spotswap launches for the group that never pass a load balancer health check (a broken image), drawn from the scenario's seed. Only groups with load balancers can tell."},"image":{"type":"object","additionalProperties":false,"description":"What the group's AMI carries. EC2 refuses to launch a type that requires ENA from an image without EnaSupport (InvalidParameterCombination); a Nitro type shows EBS volumes as NVMe devices, so an image without NVMe drivers launches there and never passes a health check.","properties":{"enaSupport":{"type":"boolean","default":true,"description":"The AMI's EnaSupport attribute."},"nvmeDrivers":{"type":"boolean","default":true,"description":"Whether the image boots with EBS volumes as NVMe devices."}}},"launchHook":{"type":"boolean","default":false,"description":"An autoscaling:EC2_INSTANCE_LAUNCHING hook: members Auto Scaling launches wait 120 s in Pending:Wait; attached instances skip it."},"suspendedProcesses":{"type":"array","default":[],"uniqueItems":true,"description":"Auto Scaling processes suspended for the whole run. Launch stops launches, Terminate stops scale-in, AddToLoadBalancer stops registrations; the others are named only.","items":{"enum":["Launch","Terminate","AddToLoadBalancer","HealthCheck","ReplaceUnhealthy","AZRebalance","AlarmNotification","ScheduledActions","InstanceRefresh"]}},"capacityRebalance":{"type":"boolean","default":false,"description":"CapacityRebalance: Auto Scaling replaces a spot member given a rebalance recommendation or an interruption warning, and lets it go once the replacement is in service."},"warmPool":{"type":"object","additionalProperties":false,"required":["minSize"],"description":"A warm pool of stopped on-demand instances beside the group: not members, drawn on first when it scales out, refilled to minSize.","properties":{"minSize":{"type":"integer","minimum":0,"maximum":100}}},"instanceRefreshes":{"type":"array","default":[],"description":"When instance refreshes start: each is Pending for 60 s, then InProgress, replacing every member launched before it one at a time (the new one in service first), then Successful.","items":{"$ref":"#/$defs/time"}},"instanceRefreshesUnreadable":{"type":"boolean","default":false,"description":"DescribeInstanceRefreshes fails for the group with HTTP 500, as moto answers it."},"ecs":{"type":"object","additionalProperties":false,"description":"The group stands behind an ECS capacity provider: it carries the AmazonECSManaged tag and DescribeCapacityProviders lists a provider naming it. Its scale-in-protected members (protectedFromScaleIn) are those ECS protects while they run tasks.","properties":{"managedTerminationProtection":{"type":"boolean","default":true},"managedDraining":{"type":"boolean","default":true}}}}},"loadBalancer":{"type":"object","additionalProperties":false,"required":["type"],"properties":{"type":{"enum":["target-group","classic"],"description":"An Elastic Load Balancing v2 target group (DescribeTargetHealth) or a classic load balancer (DescribeInstanceHealth)."},"healthCheckIntervalSeconds":{"type":"integer","minimum":5,"maximum":300,"default":30},"healthyThreshold":{"type":"integer","minimum":2,"maximum":10,"description":"Consecutive successful health checks before a registered instance is healthy. Default: 5 for a target group, 10 for a classic load balancer (AWS's defaults)."},"deregistrationDelaySeconds":{"type":"integer","minimum":0,"maximum":3600,"default":300,"description":"How long a deregistered instance drains (a classic load balancer's connection draining timeout)."}}}}};
 const schema32 = {"type":"string","title":"an ISO 8601 time with a zone, e.g. \"2022-05-31T18:00:00Z\"","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$"};
 const schema33 = {"type":"string","title":"a region name such as \"us-east-1\"","pattern":"^[a-z]{2}(-[a-z]+)+-\\d$"};
 const func1 = Object.prototype.hasOwnProperty;
 const func2 = require("ajv/dist/runtime/ucs2length").default;
 const pattern4 = new RegExp("^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$", "u");
 const pattern5 = new RegExp("^[a-z]{2}(-[a-z]+)+-\\d$", "u");
-const schema34 = {"type":"object","additionalProperties":false,"required":["zones","groups"],"properties":{"zones":{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/$defs/zoneName"},"description":"The region's zones; every group spans all of them."},"spotPrices":{"type":"object","description":"Overrides of the embedded spot prices: type -> zone -> a constant USD/hour or [[time, price], ...] steps. A pool without a price is not offered as spot.","additionalProperties":{"type":"object","additionalProperties":{"if":{"type":"number"},"then":{"$ref":"#/$defs/price"},"else":{"type":"array","title":"a price in USD/hour or [[<ISO time>, <price>], ...]","minItems":1,"items":{"type":"array","title":"[<ISO time>, <price>]","prefixItems":[{"$ref":"#/$defs/time"},{"$ref":"#/$defs/price"}],"minItems":2,"maxItems":2}}}}},"capacity":{"type":"object","description":"Spot capacity per pool (`<type>/<zone>`). Pools not listed always have capacity.","propertyNames":{"$ref":"#/$defs/poolKey"},"additionalProperties":{"type":"object","if":{"required":["available"],"properties":{"available":true}},"then":{"additionalProperties":false,"properties":{"available":{"const":false,"title":"false (a pool with a trace is available when the trace says so)"}}},"else":{"type":"object","additionalProperties":false,"required":["trace"],"properties":{"trace":{"type":"string","minLength":1,"description":"An embedded trace name (e.g. preemption/1-node/aws-04-22-2023/us-west-2b_v100_1) or a file, relative to the scenario, in the spot-traces JSON format."},"startIndex":{"type":"integer","minimum":0,"default":0}}}}},"groups":{"type":"array","items":{"$ref":"#/$defs/group"}}}};
+const schema34 = {"type":"object","additionalProperties":false,"required":["zones","groups"],"properties":{"zones":{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/$defs/zoneName"},"description":"The region's zones; every group spans all of them."},"spotPrices":{"type":"object","description":"Overrides of the embedded spot prices: type -> zone -> a constant USD/hour or [[time, price], ...] steps. A pool without a price is not offered as spot.","additionalProperties":{"type":"object","additionalProperties":{"if":{"type":"number"},"then":{"$ref":"#/$defs/price"},"else":{"type":"array","title":"a price in USD/hour or [[<ISO time>, <price>], ...]","minItems":1,"items":{"type":"array","title":"[<ISO time>, <price>]","prefixItems":[{"$ref":"#/$defs/time"},{"$ref":"#/$defs/price"}],"minItems":2,"maxItems":2}}}}},"capacity":{"type":"object","description":"Spot capacity per pool (`<type>/<zone>`). Pools not listed always have capacity.","propertyNames":{"$ref":"#/$defs/poolKey"},"additionalProperties":{"type":"object","if":{"required":["available"],"properties":{"available":true}},"then":{"additionalProperties":false,"properties":{"available":{"const":false,"title":"false (a pool with a trace is available when the trace says so)"}}},"else":{"type":"object","additionalProperties":false,"required":["trace"],"properties":{"trace":{"type":"string","minLength":1,"description":"An embedded trace name (e.g. preemption/1-node/aws-04-22-2023/us-west-2b_v100_1) or a file, relative to the scenario, in the spot-traces JSON format."},"startIndex":{"type":"integer","minimum":0,"default":0}}}}},"groups":{"type":"array","items":{"$ref":"#/$defs/group"}},"commitments":{"$ref":"#/$defs/commitments"}}};
 const schema35 = {"type":"string","title":"a zone name such as \"us-east-1a\"","pattern":"^[a-z]{2}(-[a-z]+)+-\\d[a-z]$"};
 const schema36 = {"type":"number","exclusiveMinimum":0,"maximum":1000};
 const schema39 = {"type":"string","title":"\"<instance type>/<zone>\"","pattern":"^[a-z0-9-]+\\.[a-z0-9-]+/[a-z]{2}(-[a-z]+)+-\\d[a-z]$"};
@@ -1103,6 +1103,1141 @@ return errors === 0;
 }
 validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
+const schema44 = {"type":"object","additionalProperties":false,"description":"What the account has committed to in this region, and the on-demand usage outside any group that competes for it. Billed each clock hour in AWS's order (docs/simulator.md).","properties":{"reservedInstances":{"type":"array","items":{"$ref":"#/$defs/reservedInstances"}},"savingsPlans":{"type":"array","items":{"$ref":"#/$defs/savingsPlan"}},"capacityReservations":{"type":"array","items":{"$ref":"#/$defs/capacityReservation"}},"unmanagedUsage":{"type":"array","items":{"$ref":"#/$defs/unmanagedUsage"}}}};
+const schema45 = {"type":"object","additionalProperties":false,"required":["type","count"],"properties":{"type":{"type":"string","minLength":1,"description":"An instance type of the embedded catalogue."},"count":{"type":"integer","minimum":1,"maximum":10000},"zone":{"$ref":"#/$defs/zoneName","description":"A zonal RI's zone; without it the RI is regional."},"platform":{"$ref":"#/$defs/platform"},"tenancy":{"$ref":"#/$defs/tenancy"},"hourlyRateUsd":{"type":"number","minimum":0,"maximum":1000,"description":"What one costs per hour, upfront amortised; default 60% of the on-demand price."},"start":{"$ref":"#/$defs/time","description":"Default: the scenario's start."},"end":{"$ref":"#/$defs/time","description":"Default: never (after the run)."}}};
+const schema47 = {"enum":["Linux/UNIX","Windows","Red Hat Enterprise Linux","SUSE Linux"],"default":"Linux/UNIX"};
+const schema48 = {"enum":["default","dedicated"],"default":"default"};
+
+function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate25.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema45.required,parentSchema:schema45,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.count === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'",schema:schema45.required,parentSchema:schema45,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((((((key0 === "type") || (key0 === "count")) || (key0 === "zone")) || (key0 === "platform")) || (key0 === "tenancy")) || (key0 === "hourlyRateUsd")) || (key0 === "start")) || (key0 === "end"))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema45,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data0 = data.type;
+if(typeof data0 === "string"){
+if(func2(data0) < 1){
+const err3 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema45.properties.type,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.properties.type.type,parentSchema:schema45.properties.type,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.count !== undefined){
+let data1 = data.count;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err5 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema45.properties.count.type,parentSchema:schema45.properties.count,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 10000 || isNaN(data1)){
+const err6 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema45.properties.count,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data1 < 1 || isNaN(data1)){
+const err7 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema45.properties.count,data:data1};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+if(data.zone !== undefined){
+let data2 = data.zone;
+if(typeof data2 === "string"){
+if(!pattern6.test(data2)){
+const err8 = {instancePath:instancePath+"/zone",schemaPath:"#/$defs/zoneName/pattern",keyword:"pattern",params:{pattern: "^[a-z]{2}(-[a-z]+)+-\\d[a-z]$"},message:"must match pattern \""+"^[a-z]{2}(-[a-z]+)+-\\d[a-z]$"+"\"",schema:"^[a-z]{2}(-[a-z]+)+-\\d[a-z]$",parentSchema:schema35,data:data2};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/zone",schemaPath:"#/$defs/zoneName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:data2};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.platform !== undefined){
+let data3 = data.platform;
+if(!((((data3 === "Linux/UNIX") || (data3 === "Windows")) || (data3 === "Red Hat Enterprise Linux")) || (data3 === "SUSE Linux"))){
+const err10 = {instancePath:instancePath+"/platform",schemaPath:"#/$defs/platform/enum",keyword:"enum",params:{allowedValues: schema47.enum},message:"must be equal to one of the allowed values",schema:schema47.enum,parentSchema:schema47,data:data3};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.tenancy !== undefined){
+let data4 = data.tenancy;
+if(!((data4 === "default") || (data4 === "dedicated"))){
+const err11 = {instancePath:instancePath+"/tenancy",schemaPath:"#/$defs/tenancy/enum",keyword:"enum",params:{allowedValues: schema48.enum},message:"must be equal to one of the allowed values",schema:schema48.enum,parentSchema:schema48,data:data4};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.hourlyRateUsd !== undefined){
+let data5 = data.hourlyRateUsd;
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 > 1000 || isNaN(data5)){
+const err12 = {instancePath:instancePath+"/hourlyRateUsd",schemaPath:"#/properties/hourlyRateUsd/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000",schema:1000,parentSchema:schema45.properties.hourlyRateUsd,data:data5};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data5 < 0 || isNaN(data5)){
+const err13 = {instancePath:instancePath+"/hourlyRateUsd",schemaPath:"#/properties/hourlyRateUsd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema45.properties.hourlyRateUsd,data:data5};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/hourlyRateUsd",schemaPath:"#/properties/hourlyRateUsd/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema45.properties.hourlyRateUsd.type,parentSchema:schema45.properties.hourlyRateUsd,data:data5};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.start !== undefined){
+let data6 = data.start;
+if(typeof data6 === "string"){
+if(!pattern4.test(data6)){
+const err15 = {instancePath:instancePath+"/start",schemaPath:"#/$defs/time/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$"+"\"",schema:"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$",parentSchema:schema32,data:data6};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/start",schemaPath:"#/$defs/time/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.type,parentSchema:schema32,data:data6};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.end !== undefined){
+let data7 = data.end;
+if(typeof data7 === "string"){
+if(!pattern4.test(data7)){
+const err17 = {instancePath:instancePath+"/end",schemaPath:"#/$defs/time/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$"+"\"",schema:"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$",parentSchema:schema32,data:data7};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/end",schemaPath:"#/$defs/time/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.type,parentSchema:schema32,data:data7};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema45.type,parentSchema:schema45,data};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+validate25.errors = vErrors;
+return errors === 0;
+}
+validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema51 = {"type":"object","additionalProperties":false,"required":["kind","hourlyCommitmentUsd"],"properties":{"kind":{"enum":["compute","ec2-instance"]},"family":{"type":"string","pattern":"^[a-z][a-z0-9-]*$","description":"An EC2 Instance plan's family (required for one, refused for a Compute plan)."},"hourlyCommitmentUsd":{"type":"number","exclusiveMinimum":0,"maximum":100000,"description":"For a Compute plan, the share this region may use."},"discount":{"type":"number","exclusiveMinimum":0,"exclusiveMaximum":1,"description":"Fraction off the on-demand price for types `rates` does not list; default 0.28 (compute) or 0.4 (ec2-instance)."},"rates":{"type":"object","description":"Instance type -> the plan's USD/hour for it (Linux/UNIX, default tenancy).","additionalProperties":{"$ref":"#/$defs/price"}},"start":{"$ref":"#/$defs/time"},"end":{"$ref":"#/$defs/time"}}};
+const pattern15 = new RegExp("^[a-z][a-z0-9-]*$", "u");
+
+function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate27.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.kind === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema51.required,parentSchema:schema51,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.hourlyCommitmentUsd === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "hourlyCommitmentUsd"},message:"must have required property '"+"hourlyCommitmentUsd"+"'",schema:schema51.required,parentSchema:schema51,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((((key0 === "kind") || (key0 === "family")) || (key0 === "hourlyCommitmentUsd")) || (key0 === "discount")) || (key0 === "rates")) || (key0 === "start")) || (key0 === "end"))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema51,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.kind !== undefined){
+let data0 = data.kind;
+if(!((data0 === "compute") || (data0 === "ec2-instance"))){
+const err3 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema51.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema51.properties.kind.enum,parentSchema:schema51.properties.kind,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.family !== undefined){
+let data1 = data.family;
+if(typeof data1 === "string"){
+if(!pattern15.test(data1)){
+const err4 = {instancePath:instancePath+"/family",schemaPath:"#/properties/family/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9-]*$"+"\"",schema:"^[a-z][a-z0-9-]*$",parentSchema:schema51.properties.family,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/family",schemaPath:"#/properties/family/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.family.type,parentSchema:schema51.properties.family,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.hourlyCommitmentUsd !== undefined){
+let data2 = data.hourlyCommitmentUsd;
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 100000 || isNaN(data2)){
+const err6 = {instancePath:instancePath+"/hourlyCommitmentUsd",schemaPath:"#/properties/hourlyCommitmentUsd/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000",schema:100000,parentSchema:schema51.properties.hourlyCommitmentUsd,data:data2};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data2 <= 0 || isNaN(data2)){
+const err7 = {instancePath:instancePath+"/hourlyCommitmentUsd",schemaPath:"#/properties/hourlyCommitmentUsd/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema51.properties.hourlyCommitmentUsd,data:data2};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/hourlyCommitmentUsd",schemaPath:"#/properties/hourlyCommitmentUsd/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema51.properties.hourlyCommitmentUsd.type,parentSchema:schema51.properties.hourlyCommitmentUsd,data:data2};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.discount !== undefined){
+let data3 = data.discount;
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 >= 1 || isNaN(data3)){
+const err9 = {instancePath:instancePath+"/discount",schemaPath:"#/properties/discount/exclusiveMaximum",keyword:"exclusiveMaximum",params:{comparison: "<", limit: 1},message:"must be < 1",schema:1,parentSchema:schema51.properties.discount,data:data3};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data3 <= 0 || isNaN(data3)){
+const err10 = {instancePath:instancePath+"/discount",schemaPath:"#/properties/discount/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema51.properties.discount,data:data3};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/discount",schemaPath:"#/properties/discount/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema51.properties.discount.type,parentSchema:schema51.properties.discount,data:data3};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.rates !== undefined){
+let data4 = data.rates;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+for(const key1 in data4){
+let data5 = data4[key1];
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 > 1000 || isNaN(data5)){
+const err12 = {instancePath:instancePath+"/rates/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000",schema:1000,parentSchema:schema36,data:data5};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data5 <= 0 || isNaN(data5)){
+const err13 = {instancePath:instancePath+"/rates/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/price/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema36,data:data5};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/rates/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/price/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema36.type,parentSchema:schema36,data:data5};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/rates",schemaPath:"#/properties/rates/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.properties.rates.type,parentSchema:schema51.properties.rates,data:data4};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.start !== undefined){
+let data6 = data.start;
+if(typeof data6 === "string"){
+if(!pattern4.test(data6)){
+const err16 = {instancePath:instancePath+"/start",schemaPath:"#/$defs/time/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$"+"\"",schema:"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$",parentSchema:schema32,data:data6};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/start",schemaPath:"#/$defs/time/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.type,parentSchema:schema32,data:data6};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.end !== undefined){
+let data7 = data.end;
+if(typeof data7 === "string"){
+if(!pattern4.test(data7)){
+const err18 = {instancePath:instancePath+"/end",schemaPath:"#/$defs/time/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$"+"\"",schema:"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$",parentSchema:schema32,data:data7};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/end",schemaPath:"#/$defs/time/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.type,parentSchema:schema32,data:data7};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.type,parentSchema:schema51,data};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+validate27.errors = vErrors;
+return errors === 0;
+}
+validate27.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema55 = {"type":"object","additionalProperties":false,"required":["type","zone","count"],"properties":{"type":{"type":"string","minLength":1},"zone":{"$ref":"#/$defs/zoneName"},"count":{"type":"integer","minimum":1,"maximum":10000},"platform":{"$ref":"#/$defs/platform"},"tenancy":{"$ref":"#/$defs/tenancy"},"matchCriteria":{"enum":["open","targeted"],"default":"open"},"start":{"$ref":"#/$defs/time"},"end":{"$ref":"#/$defs/time"}}};
+
+function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate29.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema55.required,parentSchema:schema55,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.zone === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "zone"},message:"must have required property '"+"zone"+"'",schema:schema55.required,parentSchema:schema55,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.count === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'",schema:schema55.required,parentSchema:schema55,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((((((key0 === "type") || (key0 === "zone")) || (key0 === "count")) || (key0 === "platform")) || (key0 === "tenancy")) || (key0 === "matchCriteria")) || (key0 === "start")) || (key0 === "end"))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema55,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data0 = data.type;
+if(typeof data0 === "string"){
+if(func2(data0) < 1){
+const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema55.properties.type,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema55.properties.type.type,parentSchema:schema55.properties.type,data:data0};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.zone !== undefined){
+let data1 = data.zone;
+if(typeof data1 === "string"){
+if(!pattern6.test(data1)){
+const err6 = {instancePath:instancePath+"/zone",schemaPath:"#/$defs/zoneName/pattern",keyword:"pattern",params:{pattern: "^[a-z]{2}(-[a-z]+)+-\\d[a-z]$"},message:"must match pattern \""+"^[a-z]{2}(-[a-z]+)+-\\d[a-z]$"+"\"",schema:"^[a-z]{2}(-[a-z]+)+-\\d[a-z]$",parentSchema:schema35,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/zone",schemaPath:"#/$defs/zoneName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:data1};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.count !== undefined){
+let data2 = data.count;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err8 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema55.properties.count.type,parentSchema:schema55.properties.count,data:data2};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 10000 || isNaN(data2)){
+const err9 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema55.properties.count,data:data2};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data2 < 1 || isNaN(data2)){
+const err10 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema55.properties.count,data:data2};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+if(data.platform !== undefined){
+let data3 = data.platform;
+if(!((((data3 === "Linux/UNIX") || (data3 === "Windows")) || (data3 === "Red Hat Enterprise Linux")) || (data3 === "SUSE Linux"))){
+const err11 = {instancePath:instancePath+"/platform",schemaPath:"#/$defs/platform/enum",keyword:"enum",params:{allowedValues: schema47.enum},message:"must be equal to one of the allowed values",schema:schema47.enum,parentSchema:schema47,data:data3};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.tenancy !== undefined){
+let data4 = data.tenancy;
+if(!((data4 === "default") || (data4 === "dedicated"))){
+const err12 = {instancePath:instancePath+"/tenancy",schemaPath:"#/$defs/tenancy/enum",keyword:"enum",params:{allowedValues: schema48.enum},message:"must be equal to one of the allowed values",schema:schema48.enum,parentSchema:schema48,data:data4};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.matchCriteria !== undefined){
+let data5 = data.matchCriteria;
+if(!((data5 === "open") || (data5 === "targeted"))){
+const err13 = {instancePath:instancePath+"/matchCriteria",schemaPath:"#/properties/matchCriteria/enum",keyword:"enum",params:{allowedValues: schema55.properties.matchCriteria.enum},message:"must be equal to one of the allowed values",schema:schema55.properties.matchCriteria.enum,parentSchema:schema55.properties.matchCriteria,data:data5};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.start !== undefined){
+let data6 = data.start;
+if(typeof data6 === "string"){
+if(!pattern4.test(data6)){
+const err14 = {instancePath:instancePath+"/start",schemaPath:"#/$defs/time/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$"+"\"",schema:"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$",parentSchema:schema32,data:data6};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/start",schemaPath:"#/$defs/time/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.type,parentSchema:schema32,data:data6};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.end !== undefined){
+let data7 = data.end;
+if(typeof data7 === "string"){
+if(!pattern4.test(data7)){
+const err16 = {instancePath:instancePath+"/end",schemaPath:"#/$defs/time/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$"+"\"",schema:"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$",parentSchema:schema32,data:data7};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/end",schemaPath:"#/$defs/time/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.type,parentSchema:schema32,data:data7};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema55.type,parentSchema:schema55,data};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+validate29.errors = vErrors;
+return errors === 0;
+}
+validate29.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema61 = {"type":"object","additionalProperties":false,"required":["type","zone","count"],"description":"On-demand instances no group of the scenario holds (another team's, a database): billed, and first in line for the commitments when spotswap decides.","properties":{"type":{"type":"string","minLength":1},"zone":{"$ref":"#/$defs/zoneName"},"count":{"type":"integer","minimum":1,"maximum":10000},"platform":{"$ref":"#/$defs/platform"},"tenancy":{"$ref":"#/$defs/tenancy"},"start":{"$ref":"#/$defs/time"},"end":{"$ref":"#/$defs/time"}}};
+
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate31.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema61.required,parentSchema:schema61,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.zone === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "zone"},message:"must have required property '"+"zone"+"'",schema:schema61.required,parentSchema:schema61,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.count === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'",schema:schema61.required,parentSchema:schema61,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((((key0 === "type") || (key0 === "zone")) || (key0 === "count")) || (key0 === "platform")) || (key0 === "tenancy")) || (key0 === "start")) || (key0 === "end"))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema61,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data0 = data.type;
+if(typeof data0 === "string"){
+if(func2(data0) < 1){
+const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema61.properties.type,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.properties.type.type,parentSchema:schema61.properties.type,data:data0};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.zone !== undefined){
+let data1 = data.zone;
+if(typeof data1 === "string"){
+if(!pattern6.test(data1)){
+const err6 = {instancePath:instancePath+"/zone",schemaPath:"#/$defs/zoneName/pattern",keyword:"pattern",params:{pattern: "^[a-z]{2}(-[a-z]+)+-\\d[a-z]$"},message:"must match pattern \""+"^[a-z]{2}(-[a-z]+)+-\\d[a-z]$"+"\"",schema:"^[a-z]{2}(-[a-z]+)+-\\d[a-z]$",parentSchema:schema35,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/zone",schemaPath:"#/$defs/zoneName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:data1};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.count !== undefined){
+let data2 = data.count;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err8 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema61.properties.count.type,parentSchema:schema61.properties.count,data:data2};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 10000 || isNaN(data2)){
+const err9 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema61.properties.count,data:data2};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data2 < 1 || isNaN(data2)){
+const err10 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema61.properties.count,data:data2};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+if(data.platform !== undefined){
+let data3 = data.platform;
+if(!((((data3 === "Linux/UNIX") || (data3 === "Windows")) || (data3 === "Red Hat Enterprise Linux")) || (data3 === "SUSE Linux"))){
+const err11 = {instancePath:instancePath+"/platform",schemaPath:"#/$defs/platform/enum",keyword:"enum",params:{allowedValues: schema47.enum},message:"must be equal to one of the allowed values",schema:schema47.enum,parentSchema:schema47,data:data3};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.tenancy !== undefined){
+let data4 = data.tenancy;
+if(!((data4 === "default") || (data4 === "dedicated"))){
+const err12 = {instancePath:instancePath+"/tenancy",schemaPath:"#/$defs/tenancy/enum",keyword:"enum",params:{allowedValues: schema48.enum},message:"must be equal to one of the allowed values",schema:schema48.enum,parentSchema:schema48,data:data4};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.start !== undefined){
+let data5 = data.start;
+if(typeof data5 === "string"){
+if(!pattern4.test(data5)){
+const err13 = {instancePath:instancePath+"/start",schemaPath:"#/$defs/time/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$"+"\"",schema:"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$",parentSchema:schema32,data:data5};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/start",schemaPath:"#/$defs/time/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.type,parentSchema:schema32,data:data5};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.end !== undefined){
+let data6 = data.end;
+if(typeof data6 === "string"){
+if(!pattern4.test(data6)){
+const err15 = {instancePath:instancePath+"/end",schemaPath:"#/$defs/time/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$"+"\"",schema:"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$",parentSchema:schema32,data:data6};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/end",schemaPath:"#/$defs/time/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.type,parentSchema:schema32,data:data6};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema61.type,parentSchema:schema61,data};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+validate31.errors = vErrors;
+return errors === 0;
+}
+validate31.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate24.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((((key0 === "reservedInstances") || (key0 === "savingsPlans")) || (key0 === "capacityReservations")) || (key0 === "unmanagedUsage"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema44,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.reservedInstances !== undefined){
+let data0 = data.reservedInstances;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate25(data0[i0], {instancePath:instancePath+"/reservedInstances/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/reservedInstances",schemaPath:"#/properties/reservedInstances/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema44.properties.reservedInstances.type,parentSchema:schema44.properties.reservedInstances,data:data0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.savingsPlans !== undefined){
+let data2 = data.savingsPlans;
+if(Array.isArray(data2)){
+const len1 = data2.length;
+for(let i1=0; i1<len1; i1++){
+if(!(validate27(data2[i1], {instancePath:instancePath+"/savingsPlans/" + i1,parentData:data2,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/savingsPlans",schemaPath:"#/properties/savingsPlans/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema44.properties.savingsPlans.type,parentSchema:schema44.properties.savingsPlans,data:data2};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.capacityReservations !== undefined){
+let data4 = data.capacityReservations;
+if(Array.isArray(data4)){
+const len2 = data4.length;
+for(let i2=0; i2<len2; i2++){
+if(!(validate29(data4[i2], {instancePath:instancePath+"/capacityReservations/" + i2,parentData:data4,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/capacityReservations",schemaPath:"#/properties/capacityReservations/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema44.properties.capacityReservations.type,parentSchema:schema44.properties.capacityReservations,data:data4};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.unmanagedUsage !== undefined){
+let data6 = data.unmanagedUsage;
+if(Array.isArray(data6)){
+const len3 = data6.length;
+for(let i3=0; i3<len3; i3++){
+if(!(validate31(data6[i3], {instancePath:instancePath+"/unmanagedUsage/" + i3,parentData:data6,parentDataProperty:i3,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/unmanagedUsage",schemaPath:"#/properties/unmanagedUsage/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema44.properties.unmanagedUsage.type,parentSchema:schema44.properties.unmanagedUsage,data:data6};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema44.type,parentSchema:schema44,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+validate24.errors = vErrors;
+return errors === 0;
+}
+validate24.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1136,7 +2271,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!((((key0 === "zones") || (key0 === "spotPrices")) || (key0 === "capacity")) || (key0 === "groups"))){
+if(!(((((key0 === "zones") || (key0 === "spotPrices")) || (key0 === "capacity")) || (key0 === "groups")) || (key0 === "commitments"))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema34,data};
 if(vErrors === null){
 vErrors = [err2];
@@ -1700,6 +2835,12 @@ else {
 vErrors.push(err41);
 }
 errors++;
+}
+}
+if(data.commitments !== undefined){
+if(!(validate24(data.commitments, {instancePath:instancePath+"/commitments",parentData:data,parentDataProperty:"commitments",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+errors = vErrors.length;
 }
 }
 }

@@ -3,6 +3,12 @@
  * what happens to it over time. Times are epoch milliseconds. See scenarios/scenario.schema.json.
  */
 import type { ScheduledEventCode } from '../../../lambdas/core/maintenance/events.ts'
+import type {
+  CapacityReservation,
+  ReservedInstances,
+  SavingsPlan,
+  Tenancy,
+} from '../../../lambdas/core/commitments/types.ts'
 import type { CapacityTrace } from '../../data/capacity-traces.ts'
 import type { FaultConfig } from '../faults.ts'
 import type { PriceStep } from '../market.ts'
@@ -89,6 +95,30 @@ export interface ScenarioRegion {
   readonly spotPrices: ReadonlyMap<string, readonly PriceStep[]>
   readonly capacity: ReadonlyMap<string, ScenarioCapacity>
   readonly groups: readonly ScenarioGroup[]
+  /** The region's commitments and the usage outside the groups that competes for them (parse-commitments.ts). */
+  readonly commitments?: ScenarioCommitments | undefined
+}
+
+/** When a commitment or a usage line is in effect: [startMs, endMs), endMs Infinity for never ending. */
+export interface InEffect {
+  readonly startMs: number
+  readonly endMs: number
+}
+
+/** On-demand instances no group holds: `count` alike, running while in effect. */
+export interface ScenarioUnmanagedUsage extends InEffect {
+  readonly type: string
+  readonly zone: string
+  readonly count: number
+  readonly platform: string
+  readonly tenancy: Tenancy
+}
+
+export interface ScenarioCommitments {
+  readonly reservedInstances: readonly (ReservedInstances & InEffect)[]
+  readonly savingsPlans: readonly (SavingsPlan & InEffect)[]
+  readonly capacityReservations: readonly (CapacityReservation & InEffect)[]
+  readonly unmanagedUsage: readonly ScenarioUnmanagedUsage[]
 }
 
 export interface ScenarioInterruption {

@@ -9,6 +9,7 @@ import type { Session } from '../faults.ts'
 import type { World } from '../world.ts'
 import { autoScalingReads } from './autoscaling-reads.ts'
 import { autoScalingWrites } from './autoscaling-writes.ts'
+import { commitmentReads } from './commitments.ts'
 import { ec2Launches } from './ec2-launches.ts'
 import { ec2Reads } from './ec2-reads.ts'
 import { ec2Writes } from './ec2-writes.ts'
@@ -37,7 +38,13 @@ const cloudFormation = (ctx: SimApiContext): CloudFormationApi => ({
 export const simClients = (world: World, region: string, session: Session): AwsClients => {
   const ctx: SimApiContext = { world, region: world.region(region), session, listings: new Listings() }
   return {
-    ec2: { ...ec2Reads(ctx), ...spotRequests(ctx), ...ec2Writes(ctx), ...ec2Launches(ctx) },
+    ec2: {
+      ...ec2Reads(ctx),
+      ...spotRequests(ctx),
+      ...ec2Writes(ctx),
+      ...ec2Launches(ctx),
+      ...commitmentReads(ctx),
+    },
     autoScaling: { ...autoScalingReads(ctx), ...autoScalingWrites(ctx) },
     cloudFormation: cloudFormation(ctx),
     pricing: pricing(ctx),

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest'
+import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
+import { oracleFigures } from '../../tools/bench/oracle.ts'
+import { commitmentOracleFigures } from '../../tools/bench/oracle-commitments.ts'
+import { embeddedCatalog } from '../../tools/data/catalog.ts'
+import { group, parse, rawScenario } from '../sim/support.ts'
+
+const RI_RATE = 0.05
+
+const figures = (commitments: Record<string, unknown> | undefined) => {
+  const scenario = parse(
+    rawScenario([group('web', { desired: 3 })], {}, commitments === undefined ? {} : { commitments }),
+  )
+  const { config } = parseGlobalConfig(scenario.env)
+  return {
+    plain: oracleFigures(scenario, config, embeddedCatalog()),
+    committed: commitmentOracleFigures(scenario, config, embeddedCatalog()),
+  }
+}
+
+describe('commitmentOracleFigures', () => {
+  it('keeps on demand the member an RI pays for and moves the others to spot', () => {
+    const { plain, committed } = figures({
+      reservedInstances: [{ type: 'm5.large', count: 1, hourlyRateUsd: RI_RATE }],
+    })
+    // Two hours: the RI's fee, and two of the plain oracle's three spot instances.
+    expect(committed?.billUsd).toBeCloseTo(2 * RI_RATE + (plain.costUsd * 2) / 3, 3)
+    // The baseline, three m5.large on demand with the RI paying for one.
+    expect(committed?.billSavingsPct).toBeCloseTo(
+      100 * (1 - (committed?.billUsd ?? 0) / (2 * RI_RATE + 2 * 2 * 0.096)),
+      1,
+    )
+  })
+
+  it('leaves the RI to unmanaged usage that takes it first, and moves every member', () => {
+    const { plain, committed } = figures({
+      reservedInstances: [{ type: 'm5.large', count: 1, hourlyRateUsd: RI_RATE }],
+      unmanagedUsage: [{ type: 'm5.large', zone: 'us-east-1a', count: 1 }],
+    })
+    expect(committed?.billUsd).toBeCloseTo(2 * RI_RATE + plain.costUsd, 3)
+  })
+
+  it('has nothing to say on a scenario without commitments', () => {
+    expect(figures(undefined).committed).toBeUndefined()
+  })
+})

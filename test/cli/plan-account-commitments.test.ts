@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest'
+import { createPlanCommand } from '../../tools/cli/plan-command.ts'
+import type { PlanReport } from '../../tools/cli/plan-report.ts'
+import { group, rawScenario, testWorld } from '../sim/support.ts'
+import { simPlanDeps } from './plan-sim.ts'
+import { recordingIo } from './support.ts'
+
+/** `spotswap plan --json` over a simulated account holding these commitments (COMMITMENTS=account). */
+const coveredIn = async (commitments: Record<string, unknown>) => {
+  const sim = testWorld(
+    rawScenario([group('web', { desired: 4, instanceType: 'm5.large' })], {}, { commitments }),
+  )
+  const { io, output } = recordingIo({})
+  const code = await createPlanCommand(simPlanDeps(sim)).run(['--region', 'us-east-1', '--json'], io)
+  expect(code).toBe(0)
+  const report = JSON.parse(output().out) as PlanReport
+  return report.regions.flatMap((r) =>
+    r.groups.flatMap((g) => g.stillOnDemand.filter((s) => s.code === 'commitment-covered')),
+  )
+}
+
+describe("spotswap plan with the account's own commitments, read through the simulated EC2", () => {
+  it('lists the members a Reserved Instance of the account pays for, with the RI named', async () => {
+    const kept = await coveredIn({ reservedInstances: [{ type: 'm5.large', count: 2 }] })
+    expect(kept).toHaveLength(2)
+    expect(kept[0]?.detail).toContain(
+      'reserved-instances ri-sim-us-east-1-1 (regional m5.large size-flexible ×2',
+    )
+  })
+
+  it('lists the member an open Capacity Reservation holds', async () => {
+    const kept = await coveredIn({
+      capacityReservations: [{ type: 'm5.large', zone: 'us-east-1a', count: 1 }],
+    })
+    expect(kept.map((k) => k.detail)).toEqual([expect.stringContaining('capacity-reservation cr-')])
+  })
+
+  it('covers nothing with an RI that has already expired', async () => {
+    expect(
+      await coveredIn({
+        reservedInstances: [
+          { type: 'm5.large', count: 2, start: '2022-05-30T18:00:00Z', end: '2022-05-31T17:00:00Z' },
+        ],
+      }),
+    ).toEqual([])
+  })
+})

@@ -1,0 +1,235 @@
+import { describe, expect, it } from 'vitest'
+import { coveredByCommitment } from '../../tools/sim/commitment-liveness.ts'
+import { ON_DEMAND_POLICY } from '../../tools/sim/policy.ts'
+import { ScenarioError } from '../../tools/sim/scenario/check.ts'
+import { simClients } from '../../tools/sim/sdk/clients.ts'
+import { simulate } from '../../tools/sim/simulate.ts'
+import type { SimInstance } from '../../tools/sim/state.ts'
+import { group, parse, REGION, rawScenario, START_MS, testWorld } from './support.ts'
+
+const HOUR_MS = 3_600_000
+
+const withCommitments = (commitments: Record<string, unknown>, groups = [group('web')]) =>
+  rawScenario(groups, {}, { commitments })
+
+const problemsOf = (raw: unknown) => {
+  try {
+    parse(raw)
+  } catch (error) {
+    if (error instanceof ScenarioError) return error.problems
+    throw error
+  }
+  throw new Error('expected the scenario to be rejected')
+}
+
+describe('scenario commitments', () => {
+  it('fills in the defaults: in effect for the whole run, Linux/UNIX, default tenancy, open, 60% of on demand', () => {
+    const region = parse(
+      withCommitments({
+        reservedInstances: [{ type: 'm5.large', count: 2 }],
+        savingsPlans: [{ kind: 'compute', hourlyCommitmentUsd: 1 }],
+        capacityReservations: [{ type: 'm5.large', zone: 'us-east-1a', count: 1 }],
+        unmanagedUsage: [{ type: 'c5.xlarge', zone: 'us-east-1b', count: 3, end: '2022-05-31T19:00:00Z' }],
+      }),
+    ).regions[0]
+    expect(region?.commitments?.reservedInstances[0]).toMatchObject({
+      scope: 'regional',
+      region: REGION,
+      platform: 'Linux/UNIX',
+      tenancy: 'default',
+      count: 2,
+      hourlyRateUsd: 0.096 * 0.6,
+      startMs: Number.NEGATIVE_INFINITY,
+      endMs: Number.POSITIVE_INFINITY,
+    })
+    expect(region?.commitments?.savingsPlans[0]).toMatchObject({ kind: 'compute', discount: 0.28 })
+    expect(region?.commitments?.capacityReservations[0]).toMatchObject({ open: true, onDemandRateUsd: 0.096 })
+    expect(region?.commitments?.unmanagedUsage[0]).toMatchObject({ count: 3, endMs: START_MS + HOUR_MS })
+  })
+
+  it('refuses, with every path, what AWS could not sell or the catalogue cannot price', () => {
+    const problems = problemsOf(
+      withCommitments({
+        reservedInstances: [{ type: 'm5.large', count: 1, zone: 'us-west-2a' }],
+        savingsPlans: [
+          { kind: 'ec2-instance', hourlyCommitmentUsd: 1 },
+          { kind: 'compute', family: 'm5', hourlyCommitmentUsd: 1 },
+        ],
+        capacityReservations: [{ type: 'x9.huge', zone: 'us-east-1a', count: 1 }],
+        unmanagedUsage: [
+          {
+            type: 'm5.large',
+            zone: 'us-east-1a',
+            count: 1,
+            start: '2022-05-31T19:00:00Z',
+            end: '2022-05-31T18:30:00Z',
+          },
+        ],
+      }),
+    )
+    const at = '$.regions["us-east-1"].commitments'
+    expect(problems.map((p) => p.path)).toEqual([
+      `${at}.reservedInstances[0].zone`,
+      `${at}.savingsPlans[0].family`,
+      `${at}.savingsPlans[1].family`,
+      `${at}.capacityReservations[0].type`,
+      `${at}.unmanagedUsage[0].end`,
+    ])
+  })
+
+  it('refuses a field the schema does not know, as a structured problem', () => {
+    const problems = problemsOf(withCommitments({ reservedInstances: [{ type: 'm5.large', count: 0 }] }))
+    expect(problems[0]?.path).toBe('$.regions["us-east-1"].commitments.reservedInstances[0].count')
+  })
+})
+
+describe('the simulated commitment reads', () => {
+  const scenario = withCommitments({
+    reservedInstances: [
+      { type: 'm5.large', count: 2, end: '2022-05-31T19:00:00Z' },
+      { type: 'c5.xlarge', count: 1, zone: 'us-east-1b', start: '2022-05-31T19:00:00Z' },
+    ],
+    capacityReservations: [
+      {
+        type: 'm5.large',
+        zone: 'us-east-1a',
+        count: 1,
+        start: '2022-05-31T18:30:00Z',
+        end: '2022-05-31T19:30:00Z',
+      },
+    ],
+  })
+
+  const read = async (t: ReturnType<typeof testWorld>) => {
+    const ec2 = simClients(t.world, REGION, t.cloud().session).ec2
+    const active = [{ Name: 'state', Values: ['active'] }]
+    const ris = await ec2.describeReservedInstances?.({ Filters: active })
+    const crs = await ec2.describeCapacityReservations?.({ Filters: active })
+    return {
+      ris: (ris?.ReservedInstances ?? []).map((ri) => `${ri.InstanceType} ${ri.Scope} ×${ri.InstanceCount}`),
+      crs: (crs?.CapacityReservations ?? []).map((cr) => `${cr.InstanceType} ${cr.AvailabilityZone}`),
+    }
+  }
+
+  it('lists each commitment as active only while it is in effect, so one starting or ending mid-run comes and goes', async () => {
+    const t = testWorld(scenario)
+    expect(await read(t)).toEqual({ ris: ['m5.large Region ×2'], crs: [] })
+    await t.advance(45 * 60_000)
+    expect(await read(t)).toEqual({ ris: ['m5.large Region ×2'], crs: ['m5.large us-east-1a'] })
+    await t.advance(30 * 60_000)
+    expect(await read(t)).toEqual({ ris: ['c5.xlarge Availability Zone ×1'], crs: ['m5.large us-east-1a'] })
+    await t.advance(30 * 60_000)
+    expect(await read(t)).toEqual({ ris: ['c5.xlarge Availability Zone ×1'], crs: [] })
+  })
+
+  it('gives the states AWS gives outside the active window: queued and retired RIs, scheduled and expired reservations', async () => {
+    const t = testWorld(scenario)
+    await t.advance(100 * 60_000)
+    const ec2 = simClients(t.world, REGION, t.cloud().session).ec2
+    const ris = await ec2.describeReservedInstances?.({})
+    const crs = await ec2.describeCapacityReservations?.({})
+    expect(ris?.ReservedInstances?.map((ri) => ri.State)).toEqual(['retired', 'active'])
+    expect(crs?.CapacityReservations?.map((cr) => cr.State)).toEqual(['expired'])
+  })
+
+  it('hands the engine the RIs through the real adapter, priced from their recurring charges', async () => {
+    const t = testWorld(scenario)
+    const commitments = await t.cloud().readCommitments?.()
+    expect(commitments?.reservedInstances).toEqual([
+      expect.objectContaining({ type: 'm5.large', scope: 'regional', count: 2, hourlyRateUsd: 0.096 * 0.6 }),
+    ])
+  })
+})
+
+describe('billing with commitments', () => {
+  const unmanagedOnly = (commitments: Record<string, unknown>) =>
+    parse(withCommitments(commitments, [group('web', { tags: {}, desired: 2 })]))
+
+  it('bills an RI no usage matches as waste, whatever the policy, and the baseline with it', async () => {
+    const report = await simulate(
+      unmanagedOnly({ reservedInstances: [{ type: 'c5.xlarge', count: 1, hourlyRateUsd: 0.1 }] }),
+      { policy: ON_DEMAND_POLICY },
+    )
+    expect(report.commitments).toMatchObject({
+      commitmentWasteUsd: 0.2,
+      baselineCommitmentWasteUsd: 0.2,
+      commitmentFeesUsd: 0.2,
+      billSavingsPct: 0,
+    })
+    // Two m5.large on demand for two hours, and the RI's two hours.
+    expect(report.commitments?.billUsd).toBeCloseTo(4 * 0.096 + 0.2, 6)
+  })
+
+  it('lets an RI pay for the usage it matches, the unmanaged usage included', async () => {
+    const report = await simulate(
+      unmanagedOnly({
+        reservedInstances: [{ type: 'm5.large', count: 3, hourlyRateUsd: 0.05 }],
+        unmanagedUsage: [{ type: 'm5.large', zone: 'us-east-1a', count: 1 }],
+      }),
+      { policy: ON_DEMAND_POLICY },
+    )
+    expect(report.commitments?.commitmentWasteUsd).toBe(0)
+    expect(report.commitments?.billUsd).toBeCloseTo(2 * 3 * 0.05, 6)
+    expect(report.commitments?.baselineBillUsd).toBeCloseTo(2 * 3 * 0.05, 6)
+  })
+
+  it('stops applying an RI once it ends', async () => {
+    const report = await simulate(
+      unmanagedOnly({
+        reservedInstances: [{ type: 'm5.large', count: 2, hourlyRateUsd: 0.05, end: '2022-05-31T19:00:00Z' }],
+      }),
+      { policy: ON_DEMAND_POLICY },
+    )
+    expect(report.commitments?.billUsd).toBeCloseTo(2 * 0.05 + 2 * 0.096, 6)
+  })
+
+  it('leaves the report as it was for a scenario without commitments', async () => {
+    const report = await simulate(parse(rawScenario([group('web', { tags: {}, desired: 1 })])), {
+      policy: ON_DEMAND_POLICY,
+    })
+    expect(report).not.toHaveProperty('commitments')
+  })
+})
+
+describe('coveredByCommitment (the liveness check of a commitment-covered member)', () => {
+  const covered = (
+    commitments: Record<string, unknown>,
+    managed: (i: SimInstance) => boolean = () => true,
+  ) => {
+    const t = testWorld(withCommitments(commitments, [group('web', { desired: 3 })]))
+    const newestFirst = t.members('web').sort((a, b) => b.launchMs - a.launchMs || b.id.localeCompare(a.id))
+    return newestFirst.map((i) => coveredByCommitment(t.region, i.id, t.world.clock.now, managed))
+  }
+
+  it("lets an unmanaged group's instances take the commitment before the managed members", () => {
+    const oldest = (i: SimInstance) => i.id !== 'i-00000000000001001'
+    expect(covered({ reservedInstances: [{ type: 'm5.large', count: 1 }] }, oldest)).toEqual([
+      false,
+      false,
+      true,
+    ])
+  })
+
+  it('confirms as many members as an RI pays for, the newest first', () => {
+    expect(covered({ reservedInstances: [{ type: 'm5.large', count: 1 }] })).toEqual([true, false, false])
+  })
+
+  it('leaves to the unmanaged usage what it takes first', () => {
+    expect(
+      covered({
+        reservedInstances: [{ type: 'm5.large', count: 2 }],
+        unmanagedUsage: [{ type: 'm5.large', zone: 'us-east-1a', count: 1 }],
+      }),
+    ).toEqual([true, false, false])
+  })
+
+  it('confirms none once the commitment has ended', () => {
+    expect(
+      covered({
+        reservedInstances: [
+          { type: 'm5.large', count: 3, end: '2022-05-31T17:00:00Z', start: '2022-05-30T17:00:00Z' },
+        ],
+      }),
+    ).toEqual([false, false, false])
+  })
+})
