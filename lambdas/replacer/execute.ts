@@ -41,7 +41,13 @@ const closeSwap = async (cloud: CloudPort, action: CloseSwapAction): Promise<Out
   return { action, status: 'done' }
 }
 
+/**
+ * The replacement becomes an ordinary member. Its membership is recorded first (TAG_JOINED_GROUP): without
+ * its partner's link it is still provably spotswap's attach, so it leaves if it never serves
+ * (core/swap/never-served.ts), also when the attach's own record of it was lost with its response (seed 7045).
+ */
 const releasePair = async (cloud: CloudPort, action: ReleasePairAction): Promise<Outcome> => {
+  await cloud.tagInstances([action.pair.spotInstanceId], { [TAG_JOINED_GROUP]: action.group })
   await cloud.untagInstances([action.pair.spotInstanceId], [TAG_REPLACING_INSTANCE, TAG_SWAP_ID])
   return { action, status: 'done', detail: `released ${action.pair.spotInstanceId}` }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { TAG_REPLACING_INSTANCE, TAG_SWAP_ID } from '../../lambdas/core/constants.ts'
+import { TAG_JOINED_GROUP, TAG_REPLACING_INSTANCE, TAG_SWAP_ID } from '../../lambdas/core/constants.ts'
 import type { CompleteSwapAction } from '../../lambdas/core/plan/actions.ts'
 import { executeActions } from '../../lambdas/replacer/execute.ts'
 import { FakeCloud } from '../fakes/fake-cloud.ts'
@@ -50,7 +50,9 @@ describe('executeActions: finishing a half-done swap', () => {
 })
 
 describe('executeActions: releasing a pair', () => {
-  it('removes only the replacement’s link to its partner; both stay in the group', async () => {
+  // Chaos seed 7045: an attach whose response was lost wrote no membership; released, the replacement kept
+  // no proof that spotswap attached it, and stayed in the group never serving.
+  it('records the replacement’s membership, then removes only its link to its partner; both stay', async () => {
     const { cloud, partner, replacement } = halfDone()
     const release = {
       kind: 'release-pair',
@@ -61,6 +63,10 @@ describe('executeActions: releasing a pair', () => {
     const [outcome] = await executeActions(cloud, [release], false)
     expect(outcome).toMatchObject({ status: 'done', detail: `released ${replacement.id}` })
     expect(cloud.mutations).toEqual([
+      expect.objectContaining({
+        method: 'tagInstances',
+        args: [[replacement.id], { [TAG_JOINED_GROUP]: 'web' }],
+      }),
       expect.objectContaining({
         method: 'untagInstances',
         args: [[replacement.id], [TAG_REPLACING_INSTANCE, TAG_SWAP_ID]],
