@@ -364,4 +364,25 @@ describe('engine defects found by chaos runs', () => {
     const result = await runCase(savedCase('seed-76-shrunk-owner-lowers-max-size-before-attach.json'))
     expect(kinds(result.violations)).toEqual([])
   })
+
+  // Invariants 6 and 9, launches EC2 tags with no launch template (as moto's CreateFleet). Seed 5034
+  // shrunk: a spot member's move to a cheaper pool came back unverifiable; its partner was held from
+  // replacement but not from moving, so every run moved it again, each launch left running. Seed 5832
+  // shrunk: the run that retired a swap's partner took the budget as a share of the group with the
+  // replacement beside it (25% of 5 is 2) and launched a second unverifiable instance for a group of 4.
+  // Fixed: held partners do not move; the budget is a share of the group's own size.
+  it.each([
+    [
+      'moves no partner an unverifiable launch holds (seed 5034)',
+      'seed-5034-unverified-launch-partner-moved-again.json',
+    ],
+    [
+      'keeps unverifiable launches within the budget of the group’s own size (seed 5832)',
+      'seed-5832-budget-counted-a-swaps-replacement.json',
+    ],
+  ])('%s', async (_name, file) => {
+    const result = await runCase(savedCase(file))
+    expect(result.error).toBeUndefined()
+    expect(kinds(result.violations)).toEqual([])
+  })
 })
