@@ -45,7 +45,7 @@ const closeSwap = async (cloud: CloudPort, action: CloseSwapAction): Promise<Out
 /**
  * The replacement is a member spotswap attached: recorded as such first, with its swap's id, since the
  * partner's link proves it until then, so one never seen serving leaves at the same deadline
- * (core/swap/never-served.ts), also when a run is cut short in between (chaos seeds 5288, 5342).
+ * (core/swap/never-served.ts), also when a run is cut short in between (chaos seeds 5288, 5342, 7045).
  */
 const releasePair = async (cloud: CloudPort, action: ReleasePairAction): Promise<Outcome> => {
   const tags: Record<string, string> = { [TAG_JOINED_GROUP]: action.group }

@@ -20,6 +20,10 @@ const crashBeforeRetiring = {
 const savedCase = (name: string): ChaosCase =>
   JSON.parse(readFileSync(new URL(`./cases/${name}`, import.meta.url), 'utf8')) as ChaosCase
 
+/** The kinds of the invariants a saved case breaks. */
+const violationsOf = async (name: string): Promise<string[]> =>
+  kinds((await runCase(savedCase(name))).violations)
+
 describe('engine defects found by chaos runs', () => {
   // Invariant 3 (orphan): the sweep at cddcda3, seed 2148 (the first under the simulator that runs the
   // real adapter). g3's swap names two launches and records `attaching` with the owner's desired 2, and
@@ -383,5 +387,18 @@ describe('engine defects found by chaos runs', () => {
   it('keeps a released replacement’s never-served deadline from its swap’s start', async () => {
     const result = await runCase(savedCase('seed-5342-released-pair-deadline-from-orphan-deadline.json'))
     expect(kinds(result.violations)).toEqual([])
+  })
+
+  // Invariants 6 and 9, launches EC2 tags with no launch template (as moto's CreateFleet). Seed 5034
+  // shrunk: a spot member's move to a cheaper pool came back unverifiable; its partner was held from
+  // replacement but not from moving, so every run moved it again, each launch left running. Seed 5832
+  // shrunk: the run that retired a swap's partner took the budget as a share of the group with the
+  // replacement beside it (25% of 5 is 2) and launched a second unverifiable instance for a group of 4.
+  // Fixed: held partners do not move; the budget is a share of the group's own size.
+  it('moves no partner an unverifiable launch holds (seed 5034)', async () => {
+    expect(await violationsOf('seed-5034-unverified-launch-partner-moved-again.json')).toEqual([])
+  })
+  it('keeps unverifiable launches within the budget of the group’s own size (seed 5832)', async () => {
+    expect(await violationsOf('seed-5832-budget-counted-a-swaps-replacement.json')).toEqual([])
   })
 })

@@ -55,6 +55,8 @@ describe('executeActions: finishing a half-done swap', () => {
 })
 
 describe('executeActions: releasing a pair', () => {
+  // Chaos seed 7045: an attach whose response was lost wrote no membership; released, the replacement kept
+  // no proof that spotswap attached it, and stayed in the group never serving.
   it('records the replacement as joined with its swap’s id, then removes its link to its partner; both stay', async () => {
     const { cloud, partner, replacement } = halfDone()
     const release = {

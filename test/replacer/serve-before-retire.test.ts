@@ -4,9 +4,14 @@
  * serves leaves by its deadline and the partner stays.
  */
 import { describe, expect, it } from 'vitest'
-import { HEALTH_POLL_SECONDS, TAG_NO_SPOT_CAPACITY_UNTIL, TAG_SWAP } from '../../lambdas/core/constants.ts'
+import {
+  HEALTH_POLL_SECONDS,
+  TAG_JOINED_GROUP,
+  TAG_NO_SPOT_CAPACITY_UNTIL,
+  TAG_SWAP,
+} from '../../lambdas/core/constants.ts'
 import { trafficSourceKey } from '../../lambdas/core/port.ts'
-import { awsError, type FakeCloud } from '../fakes/fake-cloud.ts'
+import { awsError, type FakeCloud, type FakeInstance } from '../fakes/fake-cloud.ts'
 import { actionsOf, cloudWithFleet, harness, skipsOf, spotShare } from './support.ts'
 
 const TG = 'arn:aws:elasticloadbalancing:us-east-1:123456789012:targetgroup/web/0123456789abcdef'
@@ -129,6 +134,30 @@ describe('serve before retire', () => {
     h.advanceMinutes(1)
     await h.run()
     expect(cloud.calls.filter((c) => c.method === 'launchSpot')).toEqual([])
+  })
+
+  // Chaos seed 7045: the attach's response was lost, so its run recorded no membership; the owner resized
+  // and the pair was released. Without its partner's link the replacement was provably spotswap's no more,
+  // and stayed in the group never serving.
+  it('takes out a released replacement that never serves though its attach recorded no membership', async () => {
+    const { cloud, h } = behindLoadBalancers()
+    const { partner, replacement } = await attached(cloud, h)
+    const { [TAG_JOINED_GROUP]: _unwritten, ...tags } = cloud.instances.get(replacement)?.tags ?? {}
+    cloud.instances.set(replacement, { ...(cloud.instances.get(replacement) as FakeInstance), tags })
+    cloud.setTargetState(replacement, { state: 'unhealthy', reason: 'Target.FailedHealthChecks' })
+    // The owner scales out by one meanwhile: the swap's record no longer accounts for desired capacity.
+    const group = cloud.group('web')
+    group.desiredCapacity = 3
+    group.maxSize = 3
+    cloud.addInstance({ group: 'web' })
+    h.advanceMinutes(1)
+    const released = await h.run()
+    expect(actionsOf(released)).toContainEqual(expect.objectContaining({ kind: 'release-pair' }))
+    expect(members(cloud)).toEqual(expect.arrayContaining([partner, replacement]))
+    h.advanceMinutes(30)
+    await h.run()
+    expect(members(cloud)).not.toContain(replacement)
+    expect(cloud.mutations).toContainEqual({ method: 'terminateInGroup', args: [replacement, false] })
   })
 
   it('retires nothing while the health cannot be read; by the deadline it gives the replacement up', async () => {

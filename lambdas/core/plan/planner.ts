@@ -275,13 +275,16 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
       replaceable,
       eligible,
       roles,
-      busy: [pendingByPartner, halfDonePartners, halfDoneReplacements, givingBack],
+      // A partner an unverifiable launch holds moves no more than it is replaced (seed 5034).
+      busy: [pendingByPartner, halfDonePartners, halfDoneReplacements, givingBack, unverified.partners],
       detail,
       now,
     })
     const launches = planLaunches(input, config, {
+      // A share of the group's own size, as the minimum is: an open swap's replacement beside its partner
+      // is not counted, or the run that retires the partner launches for a size the group loses (seed 5832).
       budget:
-        inFlightLimit(config.maxReplacementsInFlight, inService.length) -
+        inFlightLimit(config.maxReplacementsInFlight, inService.length - roles.besidePartner) -
         inFlight.length -
         unverified.launches.length,
       doomed: doomedIds,

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { TAG_LAUNCH_TEMPLATE_ID } from '../../../lambdas/core/constants.ts'
+import { TAG_LAUNCH_TEMPLATE_ID, TAG_REPLACED_TYPE } from '../../../lambdas/core/constants.ts'
 import { planGroup } from '../../../lambdas/core/plan/planner.ts'
-import type { Instance } from '../../../lambdas/core/types.ts'
+import { type Instance, spotPriceBook } from '../../../lambdas/core/types.ts'
 import { launches } from '../../builders/actions.ts'
-import { config, onDemandFleet, planInput, spotFor } from '../../builders/world.ts'
+import { anInstance, config, minutesAgo, onDemandFleet, planInput, spotFor } from '../../builders/world.ts'
 
 /** A launch as moto's CreateFleet leaves it: every spotswap tag, no EC2 launch-template tag. */
 const untagged = (partner: Instance): Instance => {
@@ -64,5 +64,38 @@ describe('planGroup: launches spotswap made and cannot verify', () => {
     const plan = planGroup(planInput([tagged, ...fleet.slice(1)], { launched: [forged] }))
     expect(plan.unverified).toBeUndefined()
     expect(launches(plan.actions)).toHaveLength(2)
+  })
+
+  // Chaos seed 5034: a spot member whose move to a cheaper pool came back unverifiable was moved again every
+  // run, each launch left running beside the last.
+  it('hold a spot member from moving to a cheaper pool again', () => {
+    const member = anInstance({
+      lifecycle: 'spot',
+      launchTime: minutesAgo(120),
+      tags: { [TAG_REPLACED_TYPE]: 'm5.large' },
+    })
+    const launched = [untagged(member)]
+    const plan = planGroup(
+      planInput([member], {
+        launched,
+        spotPrices: spotPriceBook([
+          ['m5.large/us-east-1a', 0.05],
+          ['m5a.large/us-east-1a', 0.03],
+        ]),
+        config: config({ maxReplacementsInFlight: { kind: 'count', value: 10 } }),
+      }),
+    )
+    expect(plan.unverified?.map((u) => u.instanceId)).toEqual([launched[0]?.id])
+    expect(launches(plan.actions)).toEqual([])
+  })
+
+  // Chaos seed 5832: the run that retired a swap's partner counted the replacement beside it in the size the
+  // budget is a share of (25% of 5 is 2), and launched a second unverifiable instance for a group of 4.
+  it('count against a budget of the group’s own size, not of an open swap’s +1', () => {
+    const fleet = onDemandFleet(4)
+    const [partner, held] = fleet as [Instance, Instance]
+    const attached = spotFor(partner, { launchTime: minutesAgo(30) })
+    const plan = planGroup(planInput([...fleet, attached], { launched: [untagged(held)] }))
+    expect(launches(plan.actions)).toEqual([])
   })
 })
