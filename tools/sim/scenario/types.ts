@@ -2,13 +2,14 @@
  * A validated scenario: the simulated account, its prices and capacity, the engine's environment, and
  * what happens to it over time. Times are epoch milliseconds. See scenarios/scenario.schema.json.
  */
-import type { ScheduledEventCode } from '../../../lambdas/core/maintenance/events.ts'
+
 import type {
   CapacityReservation,
   ReservedInstances,
   SavingsPlan,
   Tenancy,
 } from '../../../lambdas/core/commitments/types.ts'
+import type { ScheduledEventCode } from '../../../lambdas/core/maintenance/events.ts'
 import type { CapacityTrace } from '../../data/capacity-traces.ts'
 import type { FaultConfig } from '../faults.ts'
 import type { PriceStep } from '../market.ts'
