@@ -5,6 +5,7 @@
 import type { AllocationStrategy } from '../config/config.ts'
 import type { UntrustedInstance } from '../group/provenance.ts'
 import type { MaintenanceAction } from '../maintenance/action.ts'
+import type { RevertAction } from '../revert/action.ts'
 import type { ScheduledMember } from '../maintenance/plan.ts'
 import type { FleetOverride } from '../port.ts'
 import type { LaunchTemplateRef } from '../types.ts'
@@ -160,6 +161,7 @@ export interface ReleaseDoomedAction {
 
 export type Action =
   | MaintenanceAction
+  | RevertAction
   | LaunchSpotAction
   | ReleaseDoomedAction
   | SwapAction

@@ -64,6 +64,12 @@ const CLEANUP: ReadonlySet<Action['kind']> = new Set([
 export const allowedBy = (mode: KillSwitchMode, kind: Action['kind']): boolean =>
   mode === 'off' || (mode === 'on' && CLEANUP.has(kind))
 
+/** A revert's raise is new work; its retirement (which gives a raise's unit back) and its marks are cleanup. */
+const letThrough = (mode: KillSwitchMode, action: Action): boolean =>
+  action.kind === 'revert'
+    ? mode === 'off' || (mode === 'on' && action.step !== 'raise')
+    : allowedBy(mode, action.kind)
+
 /** Whether the switch lets stray spot instances (launches of no managed group) be terminated. */
 export const cleansStrays = (mode: KillSwitchMode): boolean => mode !== 'hard'
 
@@ -91,9 +97,9 @@ export const holdActions = (
   mode: KillSwitchMode,
 ): { readonly plan: GroupPlan; readonly held: readonly Action[] } => {
   if (mode === 'off') return { plan, held: [] }
-  const held = plan.actions.filter((a) => !allowedBy(mode, a.kind))
+  const held = plan.actions.filter((a) => !letThrough(mode, a))
   if (held.length === 0) return { plan, held }
-  const kept = plan.actions.filter((a) => allowedBy(mode, a.kind))
+  const kept = plan.actions.filter((a) => letThrough(mode, a))
   const dropped = mode === 'on' ? dropReplacements(held) : []
   return { plan: { ...plan, actions: [...kept, ...dropped] }, held }
 }
