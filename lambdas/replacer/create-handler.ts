@@ -135,7 +135,14 @@ export const createHandler = (deps: ReplacerDeps): ReplacerHandler => {
               ])
               break
             }
-            work.push({ region: parsed.detail.region, onlyGroups: parsed.detail.groups, lane, messageId })
+            const { groups, revert } = parsed.detail
+            work.push({
+              region: parsed.detail.region,
+              onlyGroups: groups,
+              lane,
+              messageId,
+              revert: revert === true,
+            })
           }
           break
         case 'instance-launch-successful': {
