@@ -260,6 +260,7 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
     ...recovery.awaitingHealth,
     ...(neverServed?.awaitingHealth ?? []),
     ...maintenance.awaitingHealth,
+    ...(revert.awaitingHealth ?? []),
   ]
 
   // 4. New replacements: at-risk spot members first, then the oldest on-demand ones, within the

@@ -25,9 +25,28 @@ export interface RevertPlan {
   readonly skip: GroupSkip | undefined
   /** The step to take in a run with nothing else to do. */
   readonly actions: readonly RevertAction[]
+  /** Members in service whose load-balancer health the step waits on (read, then planned again). */
+  readonly awaitingHealth?: readonly string[]
 }
 
 const NOT_REVERTING: RevertPlan = { skip: undefined, actions: [] }
+
+/** The raised member's health, while the step waits for it to serve and it has not been read. */
+const healthWanted = (
+  input: RevertPlanInput,
+  step: RevertStep,
+  members: readonly RevertMember[],
+): string[] => {
+  if (step.kind !== 'wait' || input.health !== undefined) return []
+  const read = readRevertMarker(input.group.tags)
+  if (read.kind !== 'read' || read.marker.phase !== 'raising') return []
+  const since = read.marker.since.getTime()
+  const inService = (id: string) =>
+    input.group.members.some((m) => m.instanceId === id && m.lifecycleState === 'InService')
+  return members
+    .filter((m) => m.lifecycle === 'on-demand' && m.launchTime.getTime() >= since && inService(m.instanceId))
+    .map((m) => m.instanceId)
+}
 
 /**
  * Whether one more unit launches on-demand: a template or configuration does; a mixed-instances policy
@@ -139,8 +158,10 @@ export const planRevert = (input: RevertPlanInput): RevertPlan => {
       actions: [],
     }
   const action = actionOf(group.name, step)
+  const awaitingHealth = healthWanted(input, step, members)
   return {
     skip: reverting(action?.reason ?? ('reason' in step ? step.reason : step.kind)),
     actions: action === undefined ? [] : [action],
+    ...(awaitingHealth.length > 0 ? { awaitingHealth } : {}),
   }
 }
