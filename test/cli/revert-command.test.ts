@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { groupRunRequest } from '../../lambdas/core/events/definitions.ts'
 import { TAG_REVERT } from '../../lambdas/core/revert/marker.ts'
-import { regionWork } from '../../lambdas/replacer/event-registry.ts'
-import { createRevertCommand, type QueuedRequest } from '../../tools/cli/revert-command.ts'
+import { createRevertCommand } from '../../tools/cli/revert-command.ts'
 import type { FakeCloud } from '../fakes/fake-cloud.ts'
 import { cloudWithFleet } from '../replacer/support.ts'
 import { recordingIo } from './support.ts'
@@ -14,40 +14,37 @@ const converged = (): FakeCloud => {
   return cloud
 }
 
-const command = (cloud: FakeCloud, sent: { url: string; request: QueuedRequest }[]) =>
-  createRevertCommand({
-    cloud: async () => cloud,
-    send: async (url, request) => {
-      sent.push({ url, request })
-    },
-    now: () => NOW,
-  })
+const command = (cloud: FakeCloud) => createRevertCommand({ cloud: async () => cloud, now: () => NOW })
 
 describe('spotswap revert', () => {
-  it('sends a run request with revert to the fan-out queue, in the group’s lane, and writes nothing itself', async () => {
+  it('prints the invocation that delivers a run request with revert to the replacer, and writes nothing', async () => {
     const cloud = converged()
-    const sent: { url: string; request: QueuedRequest }[] = []
-    const { io, output } = recordingIo({ FANOUT_QUEUE_URL: 'https://sqs/fanout.fifo' })
-    expect(await command(cloud, sent).run(['--region', 'us-east-1', '--group', 'web'], io)).toBe(0)
-    expect(sent).toHaveLength(1)
-    expect(sent[0]?.url).toBe('https://sqs/fanout.fifo')
-    const body = JSON.parse(sent[0]?.request.body ?? '{}')
-    expect(regionWork.parseDetail(body.detail)).toMatchObject({
+    const { io, output } = recordingIo()
+    expect(
+      await command(cloud).run(
+        ['--region', 'us-east-1', '--group', 'web', '--function', 'spotswap-replacer'],
+        io,
+      ),
+    ).toBe(0)
+    const printed = output().out
+    expect(printed).toContain('aws lambda invoke --function-name spotswap-replacer --invocation-type Event')
+    const payload = JSON.parse(/--payload '([^']+)'/.exec(printed)?.[1] ?? '{}')
+    expect(payload).toMatchObject({
+      source: 'spotswap',
+      'detail-type': 'Group Run Request',
+      region: 'us-east-1',
+    })
+    expect(groupRunRequest.parseDetail(payload.detail)).toEqual({
       ok: true,
-      detail: { region: 'us-east-1', groups: ['web'], revert: true },
+      detail: { groupName: 'web', revert: true },
     })
     expect(cloud.mutations).toEqual([])
-    expect(output().out).toContain('requested')
   })
 
-  it('shows what the revert would do in a dry run, sending and writing nothing', async () => {
+  it('shows what the revert would do in a dry run, writing nothing', async () => {
     const cloud = converged()
-    const sent: { url: string; request: QueuedRequest }[] = []
     const { io, output } = recordingIo()
-    expect(await command(cloud, sent).run(['--region', 'us-east-1', '--group', 'web', '--dry-run'], io)).toBe(
-      0,
-    )
-    expect(sent).toEqual([])
+    expect(await command(cloud).run(['--region', 'us-east-1', '--group', 'web', '--dry-run'], io)).toBe(0)
     expect(cloud.mutations).toEqual([])
     expect(cloud.group('web').tags[TAG_REVERT]).toBeUndefined()
     expect(output().out).toMatch(/reverting .*desired capacity raised to 3/)
@@ -57,11 +54,8 @@ describe('spotswap revert', () => {
   it.each([
     [['--group', 'web'], '--region is required'],
     [['--region', 'us-east-1'], '--group is required'],
-    [['--region', 'us-east-1', '--group', 'web'], '--queue-url is required'],
     [['--region', 'mars', '--group', 'web'], 'not a region name'],
   ])('refuses %j: %s', async (argv, message) => {
-    const sent: { url: string; request: QueuedRequest }[] = []
-    await expect(command(converged(), sent).run(argv, recordingIo().io)).rejects.toThrow(message)
-    expect(sent).toEqual([])
+    await expect(command(converged()).run(argv, recordingIo().io)).rejects.toThrow(message)
   })
 })

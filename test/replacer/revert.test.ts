@@ -5,13 +5,14 @@
  */
 import { describe, expect, it } from 'vitest'
 import { REGION_LANES } from '../../lambdas/core/constants.ts'
+import { groupRunRequestEvent } from '../../lambdas/core/events/definitions.ts'
 import { Metric } from '../../lambdas/core/metric-names.ts'
 import { laneOf } from '../../lambdas/core/region/lanes.ts'
 import { TAG_REVERT } from '../../lambdas/core/revert/marker.ts'
-import { revertRequestEvent } from '../../lambdas/replacer/event-registry.ts'
+import { regionWork, revertRequestEvent } from '../../lambdas/replacer/event-registry.ts'
 import type { ReplacerSummary } from '../../lambdas/replacer/summary.ts'
 import type { FakeCloud } from '../fakes/fake-cloud.ts'
-import { cloudWithFleet, harness, START, skipsOf } from './support.ts'
+import { cloudWithFleet, harness, START } from './support.ts'
 
 /** A converged group: one on-demand member, two spot ones, MaxSize 4. */
 const convergedFleet = () => {
@@ -123,6 +124,26 @@ describe('reverting a group to on-demand', () => {
     expect(cloud.mutations).toEqual([])
     expect(summary.regions[0]?.groups?.[0]?.skipped).toMatch(/^reverting/)
     expect(JSON.stringify(summary.regions[0]?.groups?.[0]?.actions)).toContain('"kind":"revert"')
+  })
+
+  it('passes a run request with revert on to its fan-out queue, in the group’s lane, with the flag', async () => {
+    const cloud = convergedFleet()
+    const { run, recorded } = harness({ 'us-east-1': cloud }, { FANOUT_QUEUE_URL: 'https://sqs/fanout.fifo' })
+    await run(groupRunRequestEvent('r1', 'us-east-1', 'web', START, true))
+    expect(cloud.mutations).toEqual([])
+    expect(recorded.enqueued).toHaveLength(1)
+    const body = JSON.parse(recorded.enqueued[0]?.body ?? '{}')
+    expect(regionWork.parseDetail(body.detail)).toMatchObject({
+      ok: true,
+      detail: { groups: ['web'], lane: laneOf('web', REGION_LANES), revert: true },
+    })
+  })
+
+  it('runs a run request with revert at once without a fan-out queue', async () => {
+    const cloud = convergedFleet()
+    const { run } = harness({ 'us-east-1': cloud })
+    await run(groupRunRequestEvent('r1', 'us-east-1', 'web', START, true))
+    expect(cloud.group('web').tags[TAG_REVERT]).toMatch(/^v1 phase=raising/)
   })
 
   it('refuses a revert flag without groups', async () => {

@@ -1,33 +1,26 @@
 /**
  * `spotswap revert --region R --group NAME [--dry-run]`: asks the deployed replacer to bring a group back
- * to all on-demand, one serve-before-retire step per run (core/revert/). The request is a run of the group
- * on the replacer's fan-out queue, in the group's lane; the replacer writes the group's signed
- * `spotswap:revert` marker (only spotswap's roles can compute its MAC). `--dry-run` writes and sends
- * nothing: it plans the group read-only with the user's credentials, as if the request had arrived.
+ * to all on-demand, one serve-before-retire step per run (core/revert/). The request is a run request of
+ * the group with `revert` (core/events/definitions.ts groupRunRequest), given to the replacer Lambda: it
+ * passes it on to its fan-out queue in the group's lane and writes the group's signed `spotswap:revert`
+ * marker (only spotswap's roles can compute its MAC, and its queues take messages only from them). The
+ * command prints the `aws lambda invoke` that delivers it. `--dry-run` delivers nothing: it plans the group
+ * read-only with the user's credentials, as if the request had arrived.
  */
+
 import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
-import { REGION_LANES } from '../../lambdas/core/constants.ts'
+import { groupRunRequestEvent } from '../../lambdas/core/events/definitions.ts'
 import { REGION_NAME } from '../../lambdas/core/events/registry.ts'
 import { discardMetrics, type Log, silentLog } from '../../lambdas/core/log.ts'
 import type { CloudPort } from '../../lambdas/core/port.ts'
-import { laneMessageGroupId, laneOf } from '../../lambdas/core/region/lanes.ts'
-import { revertRequestEvent } from '../../lambdas/replacer/event-registry.ts'
-import { deduplicationId } from '../../lambdas/replacer/lane-messages.ts'
 import { runRegion } from '../../lambdas/replacer/run-region.ts'
 import { describeOptions, type OptionSpec, parseOptions, UsageError } from '../shared/args.ts'
 import type { CliIo, Command } from '../shared/io.ts'
 import { emptyMarket } from './plan-market.ts'
 import { readOnly } from './read-only.ts'
 
-export interface QueuedRequest {
-  readonly groupId: string
-  readonly deduplicationId: string
-  readonly body: string
-}
-
 export interface RevertDeps {
   cloud(region: string, log: Log): Promise<CloudPort>
-  send(queueUrl: string, request: QueuedRequest): Promise<void>
   now(): Date
 }
 
@@ -35,8 +28,6 @@ export interface RevertDeps {
 const awsDeps: RevertDeps = {
   cloud: async (region, log) =>
     (await import('../../lambdas/aws/cloud.ts')).createAwsCloud(region, { logger: log }),
-  send: async (queueUrl, request) =>
-    (await import('../../lambdas/aws/fanout-queue.ts')).sendFanoutMessages(queueUrl, [request]),
   now: () => new Date(),
 }
 
@@ -44,12 +35,12 @@ const OPTIONS: readonly OptionSpec[] = [
   { name: 'region', kind: 'value', placeholder: 'REGION', description: 'the group’s region' },
   { name: 'group', kind: 'value', placeholder: 'NAME', description: 'the Auto Scaling group to revert' },
   {
-    name: 'queue-url',
+    name: 'function',
     kind: 'value',
-    placeholder: 'URL',
-    description: 'the replacer’s fan-out queue (default: FANOUT_QUEUE_URL, as the replacer has it)',
+    placeholder: 'NAME',
+    description: 'the deployed replacer function, named in the printed command (default: a placeholder)',
   },
-  { name: 'dry-run', kind: 'flag', description: 'send nothing: show what the revert would do now' },
+  { name: 'dry-run', kind: 'flag', description: 'deliver nothing: show what the revert would do now' },
   { name: 'profile', kind: 'value', placeholder: 'NAME', description: 'the AWS profile to use' },
   { name: 'help', kind: 'flag', description: 'show this help' },
 ]
@@ -107,16 +98,18 @@ const run = async (deps: RevertDeps, argv: readonly string[], io: CliIo): Promis
   const group = required(options.values.get('group'), 'group')
   if (group.length > 255) throw new UsageError('--group is longer than a group name can be')
   if (options.flags.has('dry-run')) return dryRun(deps, io, region, group)
-  const queueUrl = required(options.values.get('queue-url') ?? io.env.FANOUT_QUEUE_URL, 'queue-url')
   const now = deps.now()
-  const lane = laneOf(group, REGION_LANES)
-  await deps.send(queueUrl, {
-    groupId: laneMessageGroupId(region, lane),
-    deduplicationId: deduplicationId('revert', region, group, String(now.getTime())),
-    body: JSON.stringify(revertRequestEvent(region, now, group, lane)),
-  })
+  const payload = JSON.stringify(groupRunRequestEvent(`revert-${now.getTime()}`, region, group, now, true))
+  const fn = options.values.get('function') ?? 'REPLACER_FUNCTION'
   io.out(
-    `revert of ${group} (${region}) requested: each replacer run takes one step; 'spotswap revert --dry-run' shows where it stands\n`,
+    [
+      `Deliver the revert of ${group} (${region}) to the replacer (needs lambda:InvokeFunction on it):`,
+      '',
+      `  aws lambda invoke --function-name ${fn} --invocation-type Event --cli-binary-format raw-in-base64-out --payload '${payload}' /dev/null`,
+      '',
+      "Each replacer run then takes one step; 'spotswap revert --dry-run' and 'spotswap plan' show where it stands.",
+      '',
+    ].join('\n'),
   )
   return 0
 }
