@@ -5,9 +5,9 @@
 import type { AllocationStrategy } from '../config/config.ts'
 import type { UntrustedInstance } from '../group/provenance.ts'
 import type { MaintenanceAction } from '../maintenance/action.ts'
-import type { RevertAction } from '../revert/action.ts'
 import type { ScheduledMember } from '../maintenance/plan.ts'
 import type { FleetOverride } from '../port.ts'
+import type { RevertAction } from '../revert/action.ts'
 import type { LaunchTemplateRef } from '../types.ts'
 import type { GroupFigures, GroupSkip, InstanceSkip, OnDemandStatus } from './reasons.ts'
 
