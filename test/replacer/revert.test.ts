@@ -123,7 +123,9 @@ describe('reverting a group to on-demand', () => {
     const summary = (await run(request)) as ReplacerSummary
     expect(cloud.mutations).toEqual([])
     expect(summary.regions[0]?.groups?.[0]?.skipped).toMatch(/^reverting/)
-    expect(JSON.stringify(summary.regions[0]?.groups?.[0]?.actions)).toContain('"kind":"revert"')
+    expect(summary.regions[0]?.groups?.[0]?.actions).toEqual([
+      expect.objectContaining({ kind: 'revert', status: 'planned', step: 'raise', desired: 4 }),
+    ])
   })
 
   it('passes a run request with revert on to its fan-out queue, in the group’s lane, with the flag', async () => {
