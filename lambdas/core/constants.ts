@@ -306,3 +306,8 @@ export const ECS_CAPACITY_PROVIDERS_CACHE_TTL_MS = 10 * 60 * 1000
  * number of groups (the Savings Plans list four an hour for the whole container).
  */
 export const COMMITMENTS_CACHE_TTL_MS = 15 * 60 * 1000
+/**
+ * A revert's raised member that does not serve within this long leaves with the unit it came with: the
+ * health deadline's ceiling plus the group's grace period, as for a swap (core/revert/step.ts).
+ */
+export const REVERT_DEADLINE_SECONDS = HEALTH_DEADLINE_MAX_SECONDS

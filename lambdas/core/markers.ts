@@ -25,6 +25,7 @@ import {
   TAG_SWAP_STARTED,
 } from './constants.ts'
 import { parseMaintenanceMarker } from './maintenance/marker.ts'
+import { TAG_REVERT } from './revert/marker.ts'
 import { readSwapRecord } from './swap/record.ts'
 import type { Group, Instance } from './types.ts'
 
@@ -38,6 +39,8 @@ export const GROUP_MARKERS: readonly string[] = [
   TAG_SWAP_STARTED,
   TAG_ORIGINAL_MAX_SIZE,
   TAG_MAINTENANCE,
+  // It makes spotswap raise desired capacity and retire members (core/revert/).
+  TAG_REVERT,
 ]
 
 /** Markers on an instance. */

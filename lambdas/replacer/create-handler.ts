@@ -81,6 +81,7 @@ export const createHandler = (deps: ReplacerDeps): ReplacerHandler => {
       group: string,
       messageId: string | undefined,
       deduplication: string,
+      revert = false,
     ): Promise<void> => {
       if (!isRegionCovered(region, config)) {
         ignored.push({ messageId, reason: `region-not-enabled: ${region} is not in REGIONS` })
@@ -88,10 +89,12 @@ export const createHandler = (deps: ReplacerDeps): ReplacerHandler => {
       }
       if (config.fanoutQueueUrl) {
         // Through the queue (message group = the group's lane), so it never overlaps a run of that lane.
-        await deps.enqueue(config.fanoutQueueUrl, [groupMessage(region, group, deps.now(), deduplication)])
+        await deps.enqueue(config.fanoutQueueUrl, [
+          groupMessage(region, group, deps.now(), deduplication, revert),
+        ])
         enqueued = [...(enqueued ?? []), `${region}/${group}`]
       } else {
-        work.push({ region, onlyGroups: [group], messageId })
+        work.push({ region, onlyGroups: [group], messageId, revert })
       }
     }
     for (const { messageId, event: parsed } of parseInvocation(replacerEvents, event)) {
@@ -135,7 +138,14 @@ export const createHandler = (deps: ReplacerDeps): ReplacerHandler => {
               ])
               break
             }
-            work.push({ region: parsed.detail.region, onlyGroups: parsed.detail.groups, lane, messageId })
+            const { groups, revert } = parsed.detail
+            work.push({
+              region: parsed.detail.region,
+              onlyGroups: groups,
+              lane,
+              messageId,
+              revert: revert === true,
+            })
           }
           break
         case 'instance-launch-successful': {
@@ -150,7 +160,8 @@ export const createHandler = (deps: ReplacerDeps): ReplacerHandler => {
           const group = parsed.detail.groupName
           // Every request is a run of its own: its id first, where truncating a long group name cannot cut it.
           const id = messageId ?? parsed.envelope.id ?? deps.now().toISOString()
-          await oneGroup(region, group, messageId, deduplicationId(id, region, group))
+          const revert = parsed.detail.revert === true
+          await oneGroup(region, group, messageId, deduplicationId(id, region, group), revert)
           break
         }
         case 'unrecognized':

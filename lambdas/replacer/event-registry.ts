@@ -14,6 +14,8 @@ export interface RegionWorkDetail {
   readonly groups: readonly string[] | undefined
   /** The lane of the region it runs (core/region/lanes.ts); absent in messages sent before lanes: lane 0. */
   readonly lane: number | undefined
+  /** Asks for `groups` to revert to on-demand (`spotswap revert`, core/revert/). */
+  readonly revert?: true
 }
 
 const isGroupName = (value: unknown): value is string =>
@@ -39,7 +41,13 @@ export const regionWork: EventDefinition<'region-work', RegionWorkDetail> = {
     if (lane !== undefined && !isLaneIndex(lane, REGION_LANES)) {
       return { ok: false, problem: `detail.lane is not a lane from 0 to ${REGION_LANES - 1}` }
     }
-    return { ok: true, detail: { region: detail.region, groups, lane } }
+    if (detail.revert !== undefined && (detail.revert !== true || groups === undefined)) {
+      return { ok: false, problem: 'detail.revert is not true with a list of groups' }
+    }
+    return {
+      ok: true,
+      detail: { region: detail.region, groups, lane, ...(detail.revert ? { revert: true } : {}) },
+    }
   },
 }
 
@@ -67,3 +75,14 @@ export const regionWorkEvent = (
     ...(lane === undefined ? {} : { lane }),
   },
 })
+
+/** A run request asking for one group to revert to on-demand, delivered in the group's own lane. */
+export const revertRequestEvent = (
+  region: string,
+  now: Date,
+  group: string,
+  lane: number,
+): Record<string, unknown> => {
+  const event = regionWorkEvent(region, now, [group], lane)
+  return { ...event, detail: { ...(event.detail as Record<string, unknown>), revert: true } }
+}

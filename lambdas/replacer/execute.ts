@@ -31,6 +31,7 @@ import { lastLookAt, refusalAfterLastLook } from '../core/region/last-look.ts'
 import { formatSwapRecord, readSwapRecord, SWAP_RECORD_TAGS } from '../core/swap/record.ts'
 import { launchSpot, releaseDoomed } from './execute-launch.ts'
 import { runMaintenance } from './execute-maintenance.ts'
+import { runRevert } from './execute-revert.ts'
 import { describeError, type Outcome } from './outcome.ts'
 
 const closeSwap = async (cloud: CloudPort, action: CloseSwapAction): Promise<Outcome> => {
@@ -231,6 +232,8 @@ const run = async (cloud: CloudPort, action: Action): Promise<Outcome> => {
       return settleMembers(cloud, action)
     case 'maintenance':
       return runMaintenance(cloud, action)
+    case 'revert':
+      return runRevert(cloud, action)
   }
 }
 

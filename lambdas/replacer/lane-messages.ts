@@ -6,7 +6,7 @@
 import { REGION_LANES } from '../core/constants.ts'
 import { allLanes, laneMessageGroupId, laneOf } from '../core/region/lanes.ts'
 import type { FanoutMessage } from './deps.ts'
-import { regionWorkEvent } from './event-registry.ts'
+import { regionWorkEvent, revertRequestEvent } from './event-registry.ts'
 
 /** SQS FIFO deduplication ids: at most 128 characters, alphanumerics and punctuation only. */
 export const deduplicationId = (...parts: readonly string[]): string =>
@@ -29,12 +29,16 @@ export const groupMessage = (
   group: string,
   now: Date,
   deduplication: string,
+  revert = false,
 ): FanoutMessage => {
   const lane = laneOf(group, REGION_LANES)
+  const event = revert
+    ? revertRequestEvent(region, now, group, lane)
+    : regionWorkEvent(region, now, [group], lane)
   return {
     groupId: laneMessageGroupId(region, lane),
     deduplicationId: deduplication,
-    body: JSON.stringify(regionWorkEvent(region, now, [group], lane)),
+    body: JSON.stringify(event),
   }
 }
 

@@ -71,6 +71,11 @@ export const summarizeOutcome = (outcome: Outcome): Record<string, unknown> => {
       summary.instanceId = action.instanceId
       if (action.desired !== undefined) summary.desired = action.desired
       break
+    case 'revert':
+      summary.step = action.step
+      if (action.instanceId !== undefined) summary.instanceId = action.instanceId
+      if (action.desired !== undefined) summary.desired = action.desired
+      break
   }
   return summary
 }

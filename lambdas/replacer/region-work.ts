@@ -19,6 +19,8 @@ export interface Work {
   /** A fan-out message's lane: only its groups are run (core/region/lanes.ts). */
   readonly lane?: RegionLane | undefined
   readonly messageId: string | undefined
+  /** A run request asking for `onlyGroups` to revert to on-demand (replacer/revert-request.ts). */
+  readonly revert?: boolean
 }
 
 export const runWork = async (
@@ -43,6 +45,7 @@ export const runWork = async (
       killSwitch,
       ...(work.onlyGroups ? { onlyGroups: work.onlyGroups } : {}),
       ...(work.lane ? { lane: work.lane } : {}),
+      ...(work.revert && work.onlyGroups ? { revert: work.onlyGroups } : {}),
       ...(deps.requestRun
         ? {
             requestRun: (group: string, delay: number) =>

@@ -37,6 +37,7 @@ import {
 } from './report.ts'
 import { reportEcsUnreadable } from './report-ecs.ts'
 import { reportScheduled } from './report-scheduled.ts'
+import { requestReverts } from './revert-request.ts'
 import { cleanStrays } from './strays.ts'
 
 export interface GroupResult {
@@ -85,6 +86,8 @@ export interface RegionRunOptions {
   readonly reasons?: ReasonMemory
   /** The kill switch as this run read it (core/region/kill-switch.ts); off when not given. */
   readonly killSwitch?: KillSwitchMode
+  /** Groups a run request asks to revert to on-demand (replacer/revert-request.ts). */
+  readonly revert?: readonly string[]
 }
 
 /**
@@ -169,7 +172,7 @@ export const runRegion = async (options: RegionRunOptions): Promise<RegionResult
       : []
     return { region, groups: [], strays, configErrors: [], deferred: observed.chunks }
   }
-  const snapshot = observed
+  const snapshot = await requestReverts({ ...options, dryRun: config.dryRun }, observed)
   for (const error of snapshot.configErrors) log.warn('invalid configuration value', { region, ...error })
   reportForgedMarkers(options, region, snapshot.untrustedMarkers ?? [])
   reportEcsUnreadable(options, region, snapshot)

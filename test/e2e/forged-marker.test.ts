@@ -5,55 +5,19 @@
  * without a MAC or with one copied from another group. None carries a MAC for its resource, so the
  * replacer treats each as absent and takes no member out.
  */
-import {
-  AttachInstancesCommand,
-  CreateOrUpdateTagsCommand,
-  DescribeAutoScalingGroupsCommand,
-  TerminateInstanceInAutoScalingGroupCommand,
-} from '@aws-sdk/client-auto-scaling'
+import { CreateOrUpdateTagsCommand, DescribeAutoScalingGroupsCommand } from '@aws-sdk/client-auto-scaling'
 import { CreateTagsCommand, DescribeSpotInstanceRequestsCommand } from '@aws-sdk/client-ec2'
 import { GenerateMacCommand } from '@aws-sdk/client-kms'
 import { expect, it } from 'vitest'
 import { markerMessage, withMac } from '../../lambdas/core/markers.ts'
 import { scheduledEvent } from '../events/builders.ts'
 import { autoScaling, ec2, required } from './support/clients.ts'
+import { convertedGroup } from './support/converted-group.ts'
 import { E2E_TIMEOUT_MS } from './support/events.ts'
 import { kms } from './support/marker-key.ts'
 import { describeMoto, freshAccountPerTest } from './support/moto.ts'
 import { loadReplacer, withEnvRestored } from './support/replacer-runs.ts'
-import { createGroup, createSpotInstances, groupState } from './support/world.ts'
-
-/** A group of `size` members converted as a swap leaves it: spot launches attached, originals retired. */
-const convertedGroup = async (size: number): Promise<string[]> => {
-  const tags = { 'spot-enabled': 'true' }
-  const seeded = await createGroup({ name: 'web', desired: size, min: size, max: size + 1, tags })
-  const launchTemplateId = required(seeded.launchTemplate?.id, 'launch template')
-  const subnetId = required(seeded.network.subnets[0]?.id, 'subnet')
-  for (const original of (await groupState('web')).members.map((m) => m.id)) {
-    const [spot] = await createSpotInstances({
-      launchTemplateId,
-      subnetId,
-      tags: {
-        ...tags,
-        'launched-by-autospotting': 'true',
-        'launched-for-asg': 'web',
-        'launched-for-replacing-instance': original,
-      },
-    })
-    await autoScaling().send(
-      new AttachInstancesCommand({ AutoScalingGroupName: 'web', InstanceIds: [spot as string] }),
-    )
-    await autoScaling().send(
-      new TerminateInstanceInAutoScalingGroupCommand({
-        InstanceId: original,
-        ShouldDecrementDesiredCapacity: true,
-      }),
-    )
-  }
-  const state = await groupState('web')
-  if (!state.members.every((m) => m.lifecycle === 'spot')) throw new Error('seed: not converted')
-  return state.members.map((m) => m.id)
-}
+import { createGroup, groupState } from './support/world.ts'
 
 const REGION = 'us-east-1'
 const TAG_SWAP = 'spotswap:swap'

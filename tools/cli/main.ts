@@ -29,6 +29,10 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'acceptance run in your own sandbox account: a tiny group converted, checked and deleted',
     load: async () => (await import('./verify-command.ts')).verifyCommand,
   },
+  revert: {
+    summary: 'bring a group back to all on-demand, one serve-before-retire step per replacer run',
+    load: async () => (await import('./revert-command.ts')).revertCommand,
+  },
   chaos: {
     summary: 'random accounts under faults; checks the invariants of docs/reliability.md',
     load: async () => (await import('../chaos/command.ts')).chaosCommand,

@@ -19,6 +19,8 @@ import { FANOUT_MAX_RECEIVES, FANOUT_VISIBILITY_SECONDS } from './constants.ts'
 /** What one message asks for: a run of the whole region, or of one group. */
 export interface RegionWork {
   readonly onlyGroup: string | undefined
+  /** A run request asking for `onlyGroup` to revert to on-demand (replacer/revert-request.ts). */
+  readonly revert?: boolean
 }
 
 /** How a delivered run ended: its message deleted, or kept for redelivery. */

@@ -35,7 +35,7 @@ import {
   DEADLINE_VISIBILITY_SECONDS,
 } from './constants.ts'
 import { toEventBridge } from './eventbridge.ts'
-import { RegionMessageGroup, type RunOutcome } from './fanout-queue.ts'
+import { RegionMessageGroup, type RegionWork, type RunOutcome } from './fanout-queue.ts'
 import type { Session } from './faults.ts'
 import {
   InvariantLedger,
@@ -166,12 +166,23 @@ export class Invocations {
     await Promise.all(lanes.map((lane) => this.messageGroup(region, lane).send({ onlyGroup })))
   }
 
+  /** `spotswap revert`: a run request of the group, in its lane, asking for it back on-demand. */
+  async requestRevert(region: string, group: string): Promise<void> {
+    const asked = this.ctx.world.region(region).groups.get(group)
+    if (asked !== undefined) asked.revertRequestedMs = this.ctx.world.clock.now
+    const lane = {
+      index: laneOf(group, this.ctx.policy.lanes ?? REGION_LANES),
+      count: this.ctx.policy.lanes ?? REGION_LANES,
+    }
+    await this.messageGroup(region, lane).send({ onlyGroup: group, revert: true })
+  }
+
   private messageGroup(region: string, lane: RegionLane): RegionMessageGroup {
     const id = laneMessageGroupId(region, lane.index)
     let group = this.fanout.get(id)
     if (group === undefined) {
       group = new RegionMessageGroup(this.ctx.world.clock, (work, delivery) =>
-        this.replacerRun(region, lane, work.onlyGroup, delivery),
+        this.replacerRun(region, lane, work, delivery),
       )
       this.fanout.set(id, group)
     }
@@ -186,7 +197,7 @@ export class Invocations {
   private async replacerRun(
     region: string,
     lane: RegionLane,
-    onlyGroup: string | undefined,
+    { onlyGroup, revert }: RegionWork,
     delivery: FanoutDelivery,
   ): Promise<RunOutcome> {
     const verdict = judgeDelivery({
@@ -214,6 +225,7 @@ export class Invocations {
           reasons: this.reasons,
           lane,
           ...(onlyGroup === undefined ? {} : { onlyGroup }),
+          ...(revert === true && onlyGroup !== undefined ? { revert: [onlyGroup] } : {}),
           ...(this.ctx.policy.maxPoolShare === undefined
             ? {}
             : { maxPoolShare: this.ctx.policy.maxPoolShare }),

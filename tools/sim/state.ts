@@ -92,6 +92,8 @@ export interface SimGroup {
   readonly members: Map<string, SimMember>
   /** The sizes the group's owner set; spotswap must leave them exactly so. */
   owner: GroupSizes
+  /** When its owner asked for it back on-demand (`spotswap revert`, Invocations.requestRevert). */
+  revertRequestedMs?: number
   /**
    * Its scaling activities, oldest first: the simulator writes those of the owner's changes of desired
    * capacity (the only ones the engine reads anything from), in Auto Scaling's words.

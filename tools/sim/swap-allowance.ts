@@ -8,6 +8,7 @@
  */
 import type { GlobalConfig } from '../../lambdas/core/config/config.ts'
 import { HEALTH_DEADLINE_MAX_SECONDS, TAG_REPLACING_INSTANCE } from '../../lambdas/core/constants.ts'
+import { revertAllowance } from './revert-allowance.ts'
 import { isActiveMember, type SimGroup, type SimRegion } from './state.ts'
 
 /**
@@ -44,6 +45,7 @@ export const openPairs = (config: GlobalConfig, region: SimRegion, group: SimGro
     ends.push((member.attachedMs ?? instance.launchMs) + pairAllowanceMs(config))
   }
   ends.push(...scheduledAllowances(config, region, group))
+  ends.push(...revertAllowance(region, group))
   return ends
 }
 

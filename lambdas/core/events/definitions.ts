@@ -78,6 +78,8 @@ export const instanceLaunchSuccessful: EventDefinition<
 
 export interface GroupRunRequestDetail {
   readonly groupName: string
+  /** Asks for the group back on-demand (`spotswap revert`, core/revert/). */
+  readonly revert?: true
 }
 
 /**
@@ -90,9 +92,11 @@ export const groupRunRequest: EventDefinition<'group-run-request', GroupRunReque
   detailType: 'Group Run Request',
   parseDetail: (detail) => {
     const groupName = nonEmptyString(detail.groupName)
-    return groupName === undefined || groupName.length > 255
-      ? { ok: false, problem: 'detail.groupName is not a group name' }
-      : { ok: true, detail: { groupName } }
+    if (groupName === undefined || groupName.length > 255)
+      return { ok: false, problem: 'detail.groupName is not a group name' }
+    if (detail.revert !== undefined && detail.revert !== true)
+      return { ok: false, problem: 'detail.revert is not true' }
+    return { ok: true, detail: { groupName, ...(detail.revert === true ? { revert: true as const } : {}) } }
   },
 }
 
@@ -102,13 +106,14 @@ export const groupRunRequestEvent = (
   region: string,
   groupName: string,
   now: Date,
+  revert = false,
 ): Record<string, unknown> => ({
   id,
   source: groupRunRequest.source,
   'detail-type': groupRunRequest.detailType,
   region,
   time: now.toISOString(),
-  detail: { groupName },
+  detail: { groupName, ...(revert ? { revert: true } : {}) },
 })
 
 export interface InterruptionDeadlineDetail {

@@ -7,6 +7,7 @@ import type { UntrustedInstance } from '../group/provenance.ts'
 import type { MaintenanceAction } from '../maintenance/action.ts'
 import type { ScheduledMember } from '../maintenance/plan.ts'
 import type { FleetOverride } from '../port.ts'
+import type { RevertAction } from '../revert/action.ts'
 import type { LaunchTemplateRef } from '../types.ts'
 import type { GroupFigures, GroupSkip, InstanceSkip, OnDemandStatus } from './reasons.ts'
 
@@ -164,6 +165,7 @@ export interface ReleaseDoomedAction {
 
 export type Action =
   | MaintenanceAction
+  | RevertAction
   | LaunchSpotAction
   | ReleaseDoomedAction
   | SwapAction

@@ -14,6 +14,7 @@ import {
 } from '../group/provenance.ts'
 import { unconfirmedReason } from '../interruption/confirmation.ts'
 import { planMaintenance } from '../maintenance/plan.ts'
+import { planRevert } from '../revert/plan.ts'
 import { judgeNeverServed, pairedAfter } from '../swap/never-served.ts'
 import type { Recovery } from '../swap/recovery.ts'
 import type { Instance } from '../types.ts'
@@ -113,7 +114,16 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
   const actions: Action[] = []
   const instanceSkips: InstanceSkip[] = []
   const unknownSubnets = new Set<string>()
-  const skip = groupSkip(input)
+  // A revert the owner asked for (core/revert/plan.ts): no swap or launch starts while it goes, or after.
+  const revert = planRevert({
+    group,
+    now,
+    detail,
+    isProtected,
+    health: input.health,
+    graceSeconds: view.graceSeconds,
+  })
+  const skip = groupSkip(input) ?? revert.skip
   const skipped = skip === undefined ? undefined : formatSkip(skip)
   const figures = groupFigures(input, inService, minOnDemand)
 
@@ -250,6 +260,7 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
     ...recovery.awaitingHealth,
     ...(neverServed?.awaitingHealth ?? []),
     ...maintenance.awaitingHealth,
+    ...(revert.awaitingHealth ?? []),
   ]
 
   // 4. New replacements: at-risk spot members first, then the oldest on-demand ones, within the
@@ -311,6 +322,7 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
   const quiet =
     !recovery.open && input.launched.length === 0 && !actions.some((a) => a.kind !== 'maintenance')
   if (skipped === undefined && maintenance.start !== undefined && quiet) actions.push(maintenance.start)
+  if (skip?.code === 'reverting' && quiet && actions.length === 0) actions.push(...revert.actions)
   // A look a swap asks for (health, a doomed partner's deadline), before the warm-up look is added.
   const swapLook = lookAgain
   lookAgain = earlyLook(lookAgain, warmedIn, scheduleSeconds)

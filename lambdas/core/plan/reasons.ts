@@ -118,6 +118,9 @@ export type GroupSkipCode =
   // A marker of the group or of its instances could not be verified (KMS throttled or unreachable).
   | 'markers-unverifiable'
   | 'ecs-capacity-providers-unreadable'
+  // The owner asked for the group back on-demand (core/revert/): no swap starts while it goes, or after.
+  | 'reverting'
+  | 'reverted'
 
 /** Why a group is not acted on this run: a code to act on, a detail to read. */
 export interface GroupSkip {

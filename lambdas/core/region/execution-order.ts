@@ -12,6 +12,8 @@ const ORDER: Record<Action['kind'], number> = {
   'close-swap': 3,
   // After a swap's close; a raise is only planned in a group with nothing else to do.
   maintenance: 3,
+  // A revert steps only in a group with nothing else to do.
+  revert: 3,
   'terminate-spot': 4,
   swap: 5,
   'launch-spot': 6,

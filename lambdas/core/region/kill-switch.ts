@@ -63,11 +63,13 @@ const CLEANUP: ReadonlySet<Action['kind']> = new Set([
 ])
 
 /**
- * A replacement ahead of a scheduled event has raised desired capacity by one: its `retire` and `close`
- * give that unit back, so they are cleanup; its `raise` starts new work.
+ * A replacement ahead of a scheduled event and a revert each raise desired capacity by one: their later
+ * steps (retire, close, marks) give that unit back, so they are cleanup; their `raise` starts new work.
  */
 const isCleanup = (action: Action): boolean =>
-  action.kind === 'maintenance' ? action.step !== 'raise' : CLEANUP.has(action.kind)
+  action.kind === 'maintenance' || action.kind === 'revert'
+    ? action.step !== 'raise'
+    : CLEANUP.has(action.kind)
 
 /** Whether the switch lets this action run. */
 export const allowedBy = (mode: KillSwitchMode, action: Action): boolean =>

@@ -45,6 +45,7 @@ export const retiredBy = (plans: readonly GroupPlan[]): Set<string> => {
       if (action.kind === 'settle-members') for (const id of action.instanceIds) ids.add(id)
       // Raised for, then retired: a member with a scheduled event (core/maintenance/plan.ts).
       if (action.kind === 'maintenance' && action.step !== 'close') ids.add(action.instanceId)
+      if (action.kind === 'revert' && action.instanceId !== undefined) ids.add(action.instanceId)
     }
   return ids
 }
@@ -104,6 +105,7 @@ export const withoutUnread = (
     if (a.kind === 'release-doomed') return !unread.has(a.instanceId)
     if (a.kind === 'settle-members') return a.instanceIds.every((id) => !unread.has(id))
     if (a.kind === 'maintenance' && a.step !== 'close') return !unread.has(a.instanceId)
+    if (a.kind === 'revert' && a.instanceId !== undefined) return !unread.has(a.instanceId)
     return true
   })
   // The members whose launch, swap or retirement was dropped wait for the next run, and say so.
