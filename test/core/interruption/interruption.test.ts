@@ -24,7 +24,6 @@ import {
 import { decideInterruption, targetGroupName } from '../../../lambdas/core/interruption/interruption.ts'
 import { mayReplaceAhead } from '../../../lambdas/core/interruption/leave.ts'
 import type { LifecycleHook } from '../../../lambdas/core/port.ts'
-import { formatSwapRecord } from '../../../lambdas/core/swap/record.ts'
 import type { Group, Instance } from '../../../lambdas/core/types.ts'
 import { aGroup, anInstance, GROUP_TEMPLATE_ID, memberOf, NOW } from '../../builders/world.ts'
 
@@ -552,17 +551,8 @@ describe('decideInterruption', () => {
     // replacement left without its decrement, its unit held until a replacer run gave it back.
     describe('a replacement of a swap whose later attach chunk never joined', () => {
       const started = new Date(NOW.getTime() - 120_000)
-      const record = formatSwapRecord({
-        version: 2,
-        id: 's1',
-        phase: 'attaching',
-        ownerDesired: 2,
-        pairs: 3,
-        step: undefined,
-        originalMaxSize: 2,
-        raisedMaxSize: 5,
-        startedAt: started,
-      })
+      // As the replacer writes it at its attach (core/swap/record.ts formatSwapRecord).
+      const record = `v2 id=s1 phase=attaching owner=2 pairs=3 max=2 raised=5 started=${started.toISOString()}`
       const decide = (ownerChanges: InterruptionSnapshot['ownerChanges']) => {
         const partner = anInstance()
         const instance = launchedSpot({
