@@ -103,6 +103,8 @@ const INTERRUPTION_READS = [
   'autoscaling:DescribeAutoScalingInstances',
   'autoscaling:DescribeLifecycleHooks',
   'ec2:DescribeInstances',
+  // Only while a swap's record shows a partial attach: the proof that a leaving pair's unit is the swap's.
+  'autoscaling:DescribeScalingActivities',
 ]
 
 /**

@@ -14,6 +14,7 @@ export type InterruptionCloud = Pick<
   | 'groupOfInstances'
   | 'describeGroups'
   | 'lifecycleHooks'
+  | 'scalingActivities'
   | 'terminationProtected'
   | 'detachInstances'
   | 'terminateInGroup'

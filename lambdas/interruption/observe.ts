@@ -12,10 +12,13 @@ import {
   TAG_REPLACEMENT_ATTEMPT,
   TAG_REPLACING_INSTANCE,
 } from '../core/constants.ts'
+import { type OwnerChanges, readActivities } from '../core/group/scaling-activities.ts'
 import type { InterruptionSignal, InterruptionSnapshot } from '../core/interruption/decision.ts'
 import { targetGroupName } from '../core/interruption/interruption.ts'
 import { mayReplaceAhead } from '../core/interruption/leave.ts'
 import type { LifecycleHook } from '../core/port.ts'
+import { partialUnits } from '../core/swap/partial-attach.ts'
+import { readSwapRecord } from '../core/swap/record.ts'
 import type { Group, Instance } from '../core/types.ts'
 import { verifyObserved } from '../verify-markers.ts'
 import type { InterruptionCloud } from './deps.ts'
@@ -94,10 +97,15 @@ export const observeInstance = async (
   const believedGroup = group === undefined ? undefined : verified.groups[0]
   const believedPartner = partner === undefined ? undefined : verified.instances.get(partner.id)
   const believedReplacement = replacement === undefined ? undefined : verified.instances.get(replacement.id)
+  const ownerChanges =
+    memberOf === undefined || believedGroup === undefined
+      ? undefined
+      : await partialAttachProof(cloud, believedGroup)
   return {
     instance,
     memberOf,
     group: believedGroup,
+    ...(ownerChanges === undefined ? {} : { ownerChanges }),
     hooks,
     ...(believedPartner === undefined ? {} : { partner: believedPartner }),
     terminationProtected,
@@ -111,5 +119,29 @@ export const observeInstance = async (
     ...(held === undefined && first.heldInstances.size + verified.heldInstances.size === 0
       ? {}
       : { markersUnverifiable: held ?? `a marker of ${instanceId} or its partner could not be verified` }),
+  }
+}
+
+/**
+ * The group's scaling activities since its open swap started, only while its record shows a partial attach
+ * (a later chunk of 20 never joined): the one case where a member's pair holds a unit only they can prove.
+ * A read that fails is no proof, and the member leaves without a decrement, as before.
+ */
+const partialAttachProof = async (
+  cloud: InterruptionCloud,
+  group: Group,
+): Promise<OwnerChanges | undefined> => {
+  const onGroup = readSwapRecord(group.tags)
+  if (onGroup.kind !== 'read') return undefined
+  const since = onGroup.record.startedAt
+  if (since === undefined || partialUnits(onGroup.record, group.desiredCapacity) === undefined)
+    return undefined
+  try {
+    return { kind: 'read', ...readActivities(await cloud.scalingActivities(group.name, since), since) }
+  } catch (error) {
+    return {
+      kind: 'unreadable',
+      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+    }
   }
 }

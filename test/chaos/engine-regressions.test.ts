@@ -401,4 +401,16 @@ describe('engine defects found by chaos runs', () => {
   it('keeps unverifiable launches within the budget of the group’s own size (seed 5832)', async () => {
     expect(await violationsOf('seed-5832-budget-counted-a-swaps-replacement.json')).toEqual([])
   })
+
+  // Invariant 4 (seed 5226): a swap of 23 pairs attaches its first chunk of 20 (desired 35 -> 55) and the
+  // run dies before its record says so (still `attaching`, 23 pairs). A replacement of the chunk is
+  // interrupted while its partner serves: the handler saw desired 55, not the record's 58, and left without
+  // a decrement, so the group backfilled and kept the pair's unit. Fixed: the handler reads the group's
+  // scaling activities while a record shows a partial attach, and with no one else's change since the swap
+  // started leaves with the decrement (the record stays at its attach, one pair fewer).
+  it('gives back the unit of an interrupted replacement of a partly attached swap', async () => {
+    const result = await runCase(savedCase('seed-5226-interrupted-replacement-of-a-partial-attach.json'))
+    expect(result.error).toBeUndefined()
+    expect(kinds(result.violations)).toEqual([])
+  })
 })

@@ -80,12 +80,12 @@ export const spotswapCalls = (queues: Queues): Record<string, Call[]> => ({
       'autoscaling:DescribeAutoScalingInstances',
       'autoscaling:DescribeLifecycleHooks',
       'ec2:DescribeInstances',
+      'autoscaling:DescribeScalingActivities',
     ),
     ...reads(
       REPLACER,
       'autoscaling:DescribeInstanceRefreshes',
       'autoscaling:DescribeLaunchConfigurations',
-      'autoscaling:DescribeScalingActivities',
       'ec2:DescribeInstanceTypes',
       'ec2:DescribeRegions',
       'ec2:DescribeSpotInstanceRequests',

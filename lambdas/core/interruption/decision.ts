@@ -4,6 +4,7 @@
  */
 import type { ConfigError, GlobalConfig, GroupConfig } from '../config/config.ts'
 import type { InstanceAction } from '../events/definitions.ts'
+import type { OwnerChanges } from '../group/scaling-activities.ts'
 import type { UntrustedMarker } from '../markers.ts'
 import type { LifecycleHook } from '../port.ts'
 import type { Group, Instance } from '../types.ts'
@@ -44,6 +45,11 @@ export interface InterruptionSnapshot {
   readonly replacementOf?: string | undefined
   /** That replacement's tags (its swap's id among them). */
   readonly replacementTags?: Readonly<Record<string, string>> | undefined
+  /**
+   * The group's scaling activities since its open swap started, read only while its record shows a partial
+   * attach (core/swap/partial-attach.ts): the proof that desired capacity above the owner's is the swap's.
+   */
+  readonly ownerChanges?: OwnerChanges | undefined
   /** For an instance outside any group: the partner it names, in any state (provenance reads it). */
   readonly partner?: Instance | undefined
   readonly config: Pick<GlobalConfig, 'tagFilters' | 'tagFilteringMode' | 'defaults'>

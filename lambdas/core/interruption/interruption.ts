@@ -6,8 +6,15 @@
  */
 import { groupConfig } from '../config/group-config.ts'
 import { isBeingDeleted, isLeavingGroup, isManaged, staysInGroup } from '../config/managed.ts'
-import { TAG_LAUNCHED_FOR_GROUP, TAG_REPLACING_INSTANCE, TAG_SWAP, TAG_SWAP_ID } from '../constants.ts'
+import {
+  TAG_JOINED_GROUP,
+  TAG_LAUNCHED_FOR_GROUP,
+  TAG_REPLACING_INSTANCE,
+  TAG_SWAP,
+  TAG_SWAP_ID,
+} from '../constants.ts'
 import { launchProvenance, untrustedReason } from '../group/provenance.ts'
+import { oneFewerAtAttach, provenPartialAttach } from '../swap/partial-attach.ts'
 import { currentRecord, formatSwapRecord, readSwapRecord, recordedDesired, stepDown } from '../swap/record.ts'
 import type { Instance } from '../types.ts'
 import {
@@ -153,11 +160,18 @@ const decideMember = (context: DecisionContext): InterruptionDecision => {
     ofOpenSwap(context.snapshot.replacementTags) ? context.snapshot.replacementOf : undefined,
     ofOpenSwap(instance.tags) ? partner : undefined,
   ].find(inService)
+  // A swap whose later attach chunk never joined holds the pairs desired capacity shows, once the
+  // scaling activities prove no one else changed it (as core/swap/recover.ts goes on with them).
+  const partial =
+    record === undefined
+      ? undefined
+      : provenPartialAttach(record, group.desiredCapacity, context.snapshot.ownerChanges)
+  const held = partial ?? record
   const decrement =
     otherSide !== undefined &&
-    record !== undefined &&
-    record.pairs > 0 &&
-    group.desiredCapacity === recordedDesired(record)
+    held !== undefined &&
+    held.pairs > 0 &&
+    group.desiredCapacity === recordedDesired(held)
   // Leaving with the decrement settles the pair at once; otherwise the member is replaced ahead if it can be.
   const deadline = signal.kind === 'spot-interruption' && signal.deadline === true
   const ahead = mode === 'replace' && !decrement && !deadline ? replaceAhead(context, member) : undefined
@@ -165,11 +179,15 @@ const decideMember = (context: DecisionContext): InterruptionDecision => {
   const leave = leaveBy(mode, ec2WillTerminate)
   // The decrement is recorded ahead as one pair fewer, so the replacer tells it from an owner's resize.
   if (decrement && record !== undefined) {
+    const announced =
+      partial === undefined
+        ? stepDown(record, instance.id)
+        : oneFewerAtAttach(record, instance.tags[TAG_JOINED_GROUP] !== undefined)
     actions.push({
       kind: 'record-swap',
       instanceId: instance.id,
       group: group.name,
-      tags: { [TAG_SWAP]: formatSwapRecord(stepDown(record, instance.id)) },
+      tags: { [TAG_SWAP]: formatSwapRecord(announced) },
     })
   }
   actions.push({ kind: leave, instanceId: instance.id, group: group.name, decrement })

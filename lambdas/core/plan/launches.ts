@@ -22,7 +22,7 @@ import {
   selectionFor,
   shiftZones,
 } from './launch-round.ts'
-import { replaceMember } from './member-launch.ts'
+import { protectedSkip, replaceMember } from './member-launch.ts'
 import type { PlanInput } from './plan-input.ts'
 import type { InstanceSkip } from './reasons.ts'
 
@@ -118,8 +118,14 @@ export const planLaunches = (
   }
 
   if (stopped !== undefined) {
-    for (const { instance } of eligible.slice(stopped.at)) {
+    for (const { member, instance } of eligible.slice(stopped.at)) {
       if (budget.doomed.has(instance.id)) continue
+      // Kept by its protection whatever stopped the round: it counts in the minimum, not as one kept for it.
+      const held = protectedSkip(input, member)
+      if (held !== undefined) {
+        budget.instanceSkips.push(held)
+        continue
+      }
       const coverage = coverageOf(input, instance)
       budget.instanceSkips.push(
         coverage !== undefined && coverage.effectiveRateUsd <= 0

@@ -19,8 +19,27 @@ import {
   skipMember,
   subnetZones,
 } from './launch-round.ts'
+import type { PlanInput } from './plan-input.ts'
+import type { InstanceSkip } from './reasons.ts'
 import { countRejections, noCandidateDetail } from './refusals.ts'
 import { balancedElsewhere, type Placement } from './subnets.ts'
+
+/**
+ * Why a protected member is never replaced (ECS's tasks, scale-in or termination protection), or
+ * undefined. Said of it whether or not a budget stopped the round before its turn: a protected member
+ * kept is kept by its protection, not by the on-demand minimum it counts in.
+ */
+export const protectedSkip = (input: PlanInput, member: GroupMember): InstanceSkip | undefined => {
+  const ecsHeld = ecsMemberSkip(input.ecs, member)
+  if (ecsHeld !== undefined) return ecsHeld
+  const instanceId = member.instanceId
+  // Protected members are never touched, doomed or not: EC2 takes them and the group backfills.
+  if (member.protectedFromScaleIn)
+    return { instanceId, code: 'protected-from-scale-in', reason: 'protected-from-scale-in' }
+  if (input.terminationProtected.has(instanceId))
+    return { instanceId, code: 'api-termination-protection', reason: 'api-termination-protection' }
+  return undefined
+}
 
 /** Plans `member`'s replacement, or says why there is none; the caller has checked the budgets. */
 export const replaceMember = (round: LaunchRound, member: GroupMember, instance: Instance): void => {
@@ -28,26 +47,9 @@ export const replaceMember = (round: LaunchRound, member: GroupMember, instance:
   const { group, catalog } = input
   const doomed = budget.doomed.has(instance.id)
   const replacingOnDemand = instance.lifecycle === 'on-demand'
-  const ecsHeld = ecsMemberSkip(input.ecs, member)
-  if (ecsHeld !== undefined) {
-    budget.instanceSkips.push(ecsHeld)
-    return
-  }
-  // Protected members are never touched, doomed or not: EC2 takes them and the group backfills.
-  if (member.protectedFromScaleIn) {
-    budget.instanceSkips.push({
-      instanceId: instance.id,
-      code: 'protected-from-scale-in',
-      reason: 'protected-from-scale-in',
-    })
-    return
-  }
-  if (input.terminationProtected.has(instance.id)) {
-    budget.instanceSkips.push({
-      instanceId: instance.id,
-      code: 'api-termination-protection',
-      reason: 'api-termination-protection',
-    })
+  const held = protectedSkip(input, member)
+  if (held !== undefined) {
+    budget.instanceSkips.push(held)
     return
   }
   const backoffUntil = Date.parse(instance.tags[TAG_NO_SPOT_CAPACITY_UNTIL] ?? '')

@@ -19,6 +19,7 @@
  */
 import { TAG_JOINED_GROUP, TAG_SWAP_ID } from '../constants.ts'
 import type { UntrustedInstance } from '../group/provenance.ts'
+import type { DesiredChange, OwnerChanges } from '../group/scaling-activities.ts'
 import type { Instance } from '../types.ts'
 import type { SwapRecord } from './record.ts'
 
@@ -47,6 +48,65 @@ const confirmed = (instance: Instance | undefined): boolean => instance?.tags[TA
  * `members`: the group's spot members (any state but leaving); `launched`: spotswap's launches for the
  * group outside it, as observed (pending or running).
  */
+/**
+ * The pairs desired capacity shows attached when a swap's record is at its attach with more than none and
+ * fewer than all of them in the group; undefined when it is not such a partial attach.
+ */
+export const partialUnits = (record: SwapRecord, desired: number): number | undefined => {
+  const units = desired - record.ownerDesired
+  return record.phase === 'attaching' && record.id !== undefined && units > 0 && units < record.pairs
+    ? units
+    : undefined
+}
+
+/**
+ * Activities give whole seconds, so a change in the swap's own second is read as possibly after it. One
+ * whose result is the desired capacity the swap recorded as the owner's is the state the swap began from
+ * (the run read the group after it): not a change since.
+ */
+const describesStart = (change: DesiredChange, record: SwapRecord): boolean =>
+  record.startedAt !== undefined &&
+  Math.floor(change.at.getTime() / 1000) === Math.floor(record.startedAt.getTime() / 1000) &&
+  change.to === record.ownerDesired
+
+/** The last change of desired capacity by someone else since the swap started, if the activities show one. */
+export const ownerChangeSince = (
+  owner: Extract<OwnerChanges, { kind: 'read' }>,
+  record: SwapRecord,
+): DesiredChange | undefined => owner.changes.filter((c) => !describesStart(c, record)).at(-1)
+
+/**
+ * The record trimmed to the pairs a partial attach holds, once the group's scaling activities since the
+ * swap started show no one else's change of desired capacity: then desired capacity above the owner's
+ * figure is the swap's attach, unit for unit. Undefined without that proof.
+ */
+export const provenPartialAttach = (
+  record: SwapRecord,
+  desired: number,
+  owner: OwnerChanges | undefined,
+): SwapRecord | undefined => {
+  const units = partialUnits(record, desired)
+  if (units === undefined || record.startedAt === undefined || owner?.kind !== 'read') return undefined
+  return ownerChangeSince(owner, record) === undefined
+    ? { ...record, pairs: units, attached: undefined }
+    : undefined
+}
+
+/**
+ * A partial attach's record one pair fewer, still at its attach, announced ahead of a member of it leaving
+ * with a decrement: an upper bound on its pairs, as before, that desired capacity and the activities trim
+ * (a step down would end the attach, and with it the proof that its other launches never joined).
+ */
+export const oneFewerAtAttach = (record: SwapRecord, leavingConfirmed: boolean): SwapRecord => {
+  const pairs = record.pairs - 1
+  const attached = record.attached === undefined ? undefined : record.attached - (leavingConfirmed ? 1 : 0)
+  return {
+    ...record,
+    pairs,
+    attached: attached === undefined ? undefined : Math.max(0, Math.min(attached, pairs)),
+  }
+}
+
 export const judgePartialAttach = (
   record: SwapRecord,
   desired: number,
@@ -54,9 +114,8 @@ export const judgePartialAttach = (
   launched: readonly Instance[],
 ): PartialAttach => {
   const id = record.id
-  const attachedUnits = desired - record.ownerDesired
-  if (record.phase !== 'attaching' || id === undefined) return { kind: 'none' }
-  if (attachedUnits <= 0 || attachedUnits >= record.pairs) return { kind: 'none' }
+  const attachedUnits = partialUnits(record, desired)
+  if (attachedUnits === undefined || id === undefined) return { kind: 'none' }
   const trimmed: SwapRecord = { ...record, pairs: attachedUnits, attached: undefined }
   const outside = launched.filter((i) => carriesId(i, id) && !confirmed(i))
   const ofSwap = members.filter((m) => carriesId(m, id))

@@ -8,19 +8,22 @@
 
 import { TAG_REPLACING_INSTANCE, TAG_SWAP_ID } from '../constants.ts'
 import type { UntrustedInstance } from '../group/provenance.ts'
-import type { DesiredChange } from '../group/scaling-activities.ts'
 import { hasTrafficSources } from '../group/serving.ts'
 import type { Action, SwapPair } from '../plan/actions.ts'
 import type { Group } from '../types.ts'
 import { closeSwap, releaseAction, releaseAndClose } from './closing.ts'
 import { finishPairs } from './finish-pairs.ts'
-import { judgePartialAttach, type PartialAttach, UNATTACHED_REASON } from './partial-attach.ts'
+import {
+  judgePartialAttach,
+  ownerChangeSince,
+  type PartialAttach,
+  UNATTACHED_REASON,
+} from './partial-attach.ts'
 import {
   formatSwapRecord,
   judgeRecord,
   maxSizeToRestore,
   readSwapRecord,
-  type SwapRecord,
   unattachedSwapIdOf,
 } from './record.ts'
 import { base, partnersOf, type Recovery, type RecoveryInput, waitFor } from './recovery.ts'
@@ -174,7 +177,7 @@ const recoverNamed = (
       ),
       undecidedSwapId: record.id,
     })
-  const change = owner?.changes.filter((c) => !describesStart(c, record)).at(-1)
+  const change = owner === undefined ? undefined : ownerChangeSince(owner, record)
   if (change !== undefined) {
     const detail = `desired capacity was changed from ${change.from} to ${change.to} at ${change.at.toISOString()}, after the swap started`
     return withReleased(
@@ -273,13 +276,3 @@ const validated = (
         originalMaxSize: lowering(maxSizeToRestore(record, group.maxSize)),
       }
 }
-
-/**
- * Activities give whole seconds, so a change in the swap's own second is read as possibly after it. One
- * whose result is the desired capacity the swap recorded as the owner's is the state the swap began from
- * (the run read the group after it): not a change since.
- */
-const describesStart = (change: DesiredChange, record: SwapRecord): boolean =>
-  record.startedAt !== undefined &&
-  Math.floor(change.at.getTime() / 1000) === Math.floor(record.startedAt.getTime() / 1000) &&
-  change.to === record.ownerDesired

@@ -14,6 +14,7 @@ import {
   TAG_REPLACING_INSTANCE,
   TAG_SWAP,
   TAG_SWAP_DESIRED,
+  TAG_SWAP_ID,
 } from '../../../lambdas/core/constants.ts'
 import {
   concernsManagedGroup,
@@ -544,6 +545,55 @@ describe('decideInterruption', () => {
         )
       },
     )
+
+    // Chaos seed 5226: a swap of 23 pairs attached its first chunk of 20 and the run died before the
+    // record said so; the record (23 pairs) then never matched desired (owner + 20), and an interrupted
+    // replacement left without its decrement, its unit held until a replacer run gave it back.
+    describe('a replacement of a swap whose later attach chunk never joined', () => {
+      const started = new Date(NOW.getTime() - 120_000)
+      // As the replacer writes it at its attach (core/swap/record.ts formatSwapRecord).
+      const record = `v2 id=s1 phase=attaching owner=2 pairs=3 max=2 raised=5 started=${started.toISOString()}`
+      const decide = (ownerChanges: InterruptionSnapshot['ownerChanges']) => {
+        const partner = anInstance()
+        const instance = launchedSpot({
+          tags: { [TAG_REPLACING_INSTANCE]: partner.id, [TAG_SWAP_ID]: 's1' },
+        })
+        const snapshot = replaceable(instance, { groupTags: { [TAG_SWAP]: record } })
+        const group = snapshot.group as Group
+        return decideInterruption(interruption(instance), {
+          ...snapshot,
+          group: { ...group, desiredCapacity: 4, members: [...group.members, memberOf(partner)] },
+          ...(ownerChanges === undefined ? {} : { ownerChanges }),
+        }).actions
+      }
+      const change = {
+        at: NOW,
+        from: 4,
+        to: 5,
+        cause: 'a user request ... changing the desired capacity from 4 to 5',
+      }
+
+      it('leaves with a decrement once the scaling activities show no one else changed desired capacity', () => {
+        const actions = decide({ kind: 'read', changes: [] })
+        expect(actions).toContainEqual(
+          expect.objectContaining({ kind: 'terminate-in-group', decrement: true }),
+        )
+        // Still at its attach, one pair fewer: the replacer keeps its proof that the rest never joined.
+        const written = actions.find((a) => a.kind === 'record-swap')
+        expect(written).toMatchObject({ tags: { [TAG_SWAP]: expect.stringContaining('phase=attaching') } })
+        expect(written).toMatchObject({ tags: { [TAG_SWAP]: expect.stringContaining('pairs=2') } })
+      })
+
+      it.each([
+        ['the activities are not read', undefined],
+        ['the activities could not be read', { kind: 'unreadable', error: 'Throttling' } as const],
+        ['the activities show an owner’s change', { kind: 'read', changes: [change] } as const],
+      ])('leaves without a decrement when %s', (_, ownerChanges) => {
+        const actions = decide(ownerChanges)
+        expect(actions.some((a) => a.kind === 'record-swap')).toBe(false)
+        expect(actions.some((a) => 'decrement' in a && a.decrement)).toBe(false)
+      })
+    })
 
     it('treats a rebalance recommendation configured to detach as before: it is no interruption yet', () => {
       const instance = launchedSpot()

@@ -193,6 +193,26 @@ describe('on-demand statuses in the plan', () => {
 })
 
 describe('causes the liveness invariant found', () => {
+  it('says a protected member is kept by its protection when the on-demand minimum stops the round (chaos seed 6345)', () => {
+    // 3 on-demand, a minimum of 2, one replacement in flight: the round stops before any member's turn.
+    // The protected member was said to be kept for the minimum, so the minimum seemed to keep more
+    // members than it is (the protected one counts in it), and the others looked stalled.
+    const fleet = onDemandFleet(3)
+    const [first, second, third] = ids(fleet) as [string, string, string]
+    const plan = planGroup(
+      planInput(fleet, {
+        launched: [spotFor(fleet[0] as Instance, { launchTime: minutesAgo(1) })],
+        terminationProtected: new Set([second]),
+        config: config({ minOnDemandNumber: 2, maxReplacementsInFlight: { kind: 'count', value: 10 } }),
+      }),
+    )
+    expect(codes(plan.onDemand)).toEqual({
+      [first]: 'replacement-warming-up',
+      [second]: 'api-termination-protection',
+      [third]: 'on-demand-minimum',
+    })
+  })
+
   it('does not count an open swap’s replacement in the on-demand minimum (chaos seed 20867)', () => {
     // 33.3% of 1 rounds to 0, of 2 to 1: counting the replacement kept the partner, retired the
     // replacement, and the next run launched again, every 5 minutes for hours.
