@@ -2,7 +2,7 @@
  * What every adapter module needs for one region: the clients (sdk.ts), a counted way to call them, a logger,
  * a clock and the per-container caches. Built once by createAwsCloud.
  */
-import type { Commitments } from '../core/commitments/types.ts'
+import type { Commitments, SavingsPlan } from '../core/commitments/types.ts'
 import {
   CATALOG_CACHE_TTL_MS,
   COMMITMENTS_CACHE_TTL_MS,
@@ -14,7 +14,6 @@ import type { EcsCapacityProvider } from '../core/ecs/capacity-provider.ts'
 import type { Log } from '../core/log.ts'
 import type { ScheduledEvent } from '../core/maintenance/events.ts'
 import type { Catalog, OnDemandPrices } from '../core/types.ts'
-import type { ActiveSavingsPlan } from './savings-plans.ts'
 import type { AwsClients } from './sdk.ts'
 import { TtlCache } from './ttl-cache.ts'
 
@@ -27,6 +26,15 @@ export type AwsService =
   | 'kms'
   | 'ecs'
   | 'savingsplans'
+
+/** A plan as read, before its rates: what decides whether it applies in a region. */
+export interface ActiveSavingsPlan {
+  readonly id: string
+  readonly kind: SavingsPlan['kind']
+  readonly family: string | undefined
+  readonly region: string | undefined
+  readonly hourlyCommitmentUsd: number
+}
 
 /** `service:Operation`, e.g. `ec2:CreateFleet`, `autoscaling:AttachInstances`. */
 export type ApiCallName = `${AwsService}:${string}`

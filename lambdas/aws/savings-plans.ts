@@ -10,18 +10,9 @@ import type {
 } from '@aws-sdk/client-savingsplans'
 import type { SavingsPlan, Tenancy } from '../core/commitments/types.ts'
 import { rateKey } from '../core/commitments/types.ts'
-import type { AwsContext } from './context.ts'
+import type { ActiveSavingsPlan, AwsContext } from './context.ts'
 import { collectPages } from './paginate.ts'
 import type { SavingsPlansApi } from './sdk.ts'
-
-/** A plan as read, before its rates: what decides whether it applies in a region. */
-export interface ActiveSavingsPlan {
-  readonly id: string
-  readonly kind: SavingsPlan['kind']
-  readonly family: string | undefined
-  readonly region: string | undefined
-  readonly hourlyCommitmentUsd: number
-}
 
 /** DescribeSavingsPlanRates answers at most 1,000 rates a page (its maxResults range). */
 const RATES_PAGE_SIZE = 1000

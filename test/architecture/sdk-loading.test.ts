@@ -82,6 +82,8 @@ describe('where the AWS SDK loads', () => {
           // Markers are signed and verified with the KMS HMAC key (lambdas/aws/markers.ts).
           '@aws-sdk/client-kms',
           '@aws-sdk/client-pricing',
+          // The account's Savings Plans and their rates (lambdas/aws/savings-plans.ts).
+          '@aws-sdk/client-savingsplans',
           '@aws-sdk/client-sqs',
           // The kill switch's parameter (lambdas/aws/kill-switch.ts).
           '@aws-sdk/client-ssm',

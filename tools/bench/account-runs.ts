@@ -3,7 +3,7 @@
  * bring a large account to its converged state with the real engine, and to measure one run.
  */
 
-import { createAdapterCaches } from '../../lambdas/aws/context.ts'
+import { createAdapterCaches } from '../../lambdas/aws/cloud.ts'
 import type { GlobalConfig } from '../../lambdas/core/config/config.ts'
 import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
 import { FANOUT_GROUPS_PER_REGION_MESSAGE, REGION_LANES } from '../../lambdas/core/constants.ts'

@@ -1,7 +1,7 @@
 /** results.json's commitment fields of one policy, on a scenario with commitments (nothing otherwise). */
 import type { GlobalConfig } from '../../lambdas/core/config/config.ts'
 import type { Catalog } from '../../lambdas/core/types.ts'
-import type { CommitmentFigures } from '../sim/commitment-bill.ts'
+import type { CommitmentFigures } from '../sim/report.ts'
 import type { Scenario } from '../sim/scenario/types.ts'
 import { commitmentOracleFigures } from './oracle-commitments.ts'
 import type { PolicyFigures } from './results.ts'

@@ -15,7 +15,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
-import { createAdapterCaches } from '../../lambdas/aws/context.ts'
+import { createAdapterCaches } from '../../lambdas/aws/cloud.ts'
 import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
 import { embeddedTrace } from '../data/capacity-traces.ts'
 import { embeddedCatalog } from '../data/catalog.ts'

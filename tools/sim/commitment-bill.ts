@@ -12,28 +12,12 @@ import { billHour } from '../../lambdas/core/commitments/bill.ts'
 import { type Commitments, NO_COMMITMENTS, type UsageLine } from '../../lambdas/core/commitments/types.ts'
 import type { OnDemandMeter } from './commitment-meter.ts'
 import type { SpotMarket } from './market.ts'
-import { round, type SimulationReport } from './report.ts'
+import { type CommitmentFigures, round, type SimulationReport } from './report.ts'
 import type { InEffect, Scenario, ScenarioGroup, ScenarioRegion } from './scenario/types.ts'
 import { endOf } from './scenario/types.ts'
 import type { World } from './world.ts'
 
 const HOUR_MS = 3_600_000
-
-/** results.json's and the report's `commitments`: only for a scenario that declares some. */
-export interface CommitmentFigures {
-  /** The policy's bill: spot, on-demand after commitments, commitment fees paid used or not, unmanaged usage. */
-  readonly billUsd: number
-  /** On demand with the same commitments: the owner's desired capacity on demand, and the unmanaged usage. */
-  readonly baselineBillUsd: number
-  /** 1 − bill / baseline bill, in percent: savings against the real bill. */
-  readonly billSavingsPct: number
-  /** RI fees, Savings Plan commitments and Capacity Reservation slots: what the commitments cost in all. */
-  readonly commitmentFeesUsd: number
-  /** Dollars of commitment paid and unused under the policy. */
-  readonly commitmentWasteUsd: number
-  /** The same for the baseline: what the unmanaged usage and the owner's capacity leave unused. */
-  readonly baselineCommitmentWasteUsd: number
-}
 
 interface HourTotals {
   billUsd: number

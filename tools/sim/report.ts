@@ -6,7 +6,6 @@
 import type { GroupTally } from './accounting.ts'
 import type { ApiCounter } from './api-gate.ts'
 import type { AvailabilityFigures } from './availability.ts'
-import type { CommitmentFigures } from './commitment-bill.ts'
 import { integrateSteps } from './costs.ts'
 import type { Violation } from './invariant-ledger.ts'
 import type { Scenario, ScenarioGroup } from './scenario/types.ts'
@@ -63,6 +62,22 @@ export interface FinalState {
   readonly spot: number
   readonly onDemand: number
   readonly types: Readonly<Record<string, number>>
+}
+
+/** results.json's and the report's `commitments`: only for a scenario that declares some. */
+export interface CommitmentFigures {
+  /** The policy's bill: spot, on-demand after commitments, commitment fees paid used or not, unmanaged usage. */
+  readonly billUsd: number
+  /** On demand with the same commitments: the owner's desired capacity on demand, and the unmanaged usage. */
+  readonly baselineBillUsd: number
+  /** 1 − bill / baseline bill, in percent: savings against the real bill. */
+  readonly billSavingsPct: number
+  /** RI fees, Savings Plan commitments and Capacity Reservation slots: what the commitments cost in all. */
+  readonly commitmentFeesUsd: number
+  /** Dollars of commitment paid and unused under the policy. */
+  readonly commitmentWasteUsd: number
+  /** The same for the baseline: what the unmanaged usage and the owner's capacity leave unused. */
+  readonly baselineCommitmentWasteUsd: number
 }
 
 /** An on-demand member above its group's minimum at the end, and why it is still on-demand (issue 16). */
