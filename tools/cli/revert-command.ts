@@ -4,8 +4,10 @@
  * the group with `revert` (core/events/definitions.ts groupRunRequest), given to the replacer Lambda: it
  * passes it on to its fan-out queue in the group's lane and writes the group's signed `spotswap:revert`
  * marker (only spotswap's roles can compute its MAC, and its queues take messages only from them). The
- * command prints the `aws lambda invoke` that delivers it. `--dry-run` delivers nothing: it plans the group
- * read-only with the user's credentials, as if the request had arrived.
+ * command invokes the replacer with it (revert-deliver.ts: needs lambda:InvokeFunction on the replacer and
+ * cloudformation:DescribeStackResources to find it); `--print` prints the `aws lambda invoke` instead.
+ * `--dry-run` delivers nothing: it plans the group read-only with the user's credentials, as if the
+ * request had arrived.
  */
 
 import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
@@ -18,10 +20,12 @@ import { describeOptions, type OptionSpec, parseOptions, UsageError } from '../s
 import type { CliIo, Command } from '../shared/io.ts'
 import { emptyMarket } from './plan-market.ts'
 import { readOnly } from './read-only.ts'
+import type { RevertDelivery } from './revert-deliver.ts'
 
 export interface RevertDeps {
   cloud(region: string, log: Log): Promise<CloudPort>
   now(): Date
+  delivery(): Promise<RevertDelivery>
 }
 
 // Loaded when called: the other commands must not pay for the AWS SDK.
@@ -29,6 +33,7 @@ const awsDeps: RevertDeps = {
   cloud: async (region, log) =>
     (await import('../../lambdas/aws/cloud.ts')).createAwsCloud(region, { logger: log }),
   now: () => new Date(),
+  delivery: async () => (await import('./revert-deliver.ts')).lambdaDelivery,
 }
 
 const OPTIONS: readonly OptionSpec[] = [
@@ -38,8 +43,15 @@ const OPTIONS: readonly OptionSpec[] = [
     name: 'function',
     kind: 'value',
     placeholder: 'NAME',
-    description: 'the deployed replacer function, named in the printed command (default: a placeholder)',
+    description: 'the deployed replacer function (default: the replacer of the SpotSwap stack)',
   },
+  {
+    name: 'home-region',
+    kind: 'value',
+    placeholder: 'REGION',
+    description: 'where the SpotSwap stack is deployed (default: AWS_REGION, else --region)',
+  },
+  { name: 'print', kind: 'flag', description: 'print the aws lambda invoke that delivers it, instead' },
   { name: 'dry-run', kind: 'flag', description: 'deliver nothing: show what the revert would do now' },
   { name: 'profile', kind: 'value', placeholder: 'NAME', description: 'the AWS profile to use' },
   { name: 'help', kind: 'flag', description: 'show this help' },
@@ -50,7 +62,8 @@ const USAGE = `Usage: spotswap revert --region REGION --group NAME [options]
 Brings a group back to all on-demand, one step per replacer run: desired capacity + 1 through Auto
 Scaling (an on-demand launch from the group's own template), then a spot member leaves with a decrement
 once the new member serves. When no spot member is left the group is tagged spotswap:revert done and
-spotswap leaves it alone; remove that tag to hand it back.
+spotswap leaves it alone; remove that tag to hand it back. The request is delivered by invoking the
+deployed replacer (lambda:InvokeFunction; cloudformation:DescribeStackResources to find it).
 
 ${describeOptions(OPTIONS)}`
 
@@ -84,6 +97,19 @@ const dryRun = async (deps: RevertDeps, io: CliIo, region: string, group: string
   return 0
 }
 
+const NEXT_STEPS =
+  "Each replacer run then takes one step; 'spotswap revert --dry-run' and 'spotswap plan' show where it stands."
+
+const printedInvoke = (group: string, region: string, fn: string, payload: string): string =>
+  [
+    `Deliver the revert of ${group} (${region}) to the replacer (needs lambda:InvokeFunction on it):`,
+    '',
+    `  aws lambda invoke --function-name ${fn} --invocation-type Event --cli-binary-format raw-in-base64-out --payload '${payload}' /dev/null`,
+    '',
+    NEXT_STEPS,
+    '',
+  ].join('\n')
+
 const run = async (deps: RevertDeps, argv: readonly string[], io: CliIo): Promise<number> => {
   const options = parseOptions(argv, OPTIONS)
   if (options.flags.has('help')) {
@@ -100,17 +126,26 @@ const run = async (deps: RevertDeps, argv: readonly string[], io: CliIo): Promis
   if (options.flags.has('dry-run')) return dryRun(deps, io, region, group)
   const now = deps.now()
   const payload = JSON.stringify(groupRunRequestEvent(`revert-${now.getTime()}`, region, group, now, true))
-  const fn = options.values.get('function') ?? 'REPLACER_FUNCTION'
-  io.out(
-    [
-      `Deliver the revert of ${group} (${region}) to the replacer (needs lambda:InvokeFunction on it):`,
-      '',
-      `  aws lambda invoke --function-name ${fn} --invocation-type Event --cli-binary-format raw-in-base64-out --payload '${payload}' /dev/null`,
-      '',
-      "Each replacer run then takes one step; 'spotswap revert --dry-run' and 'spotswap plan' show where it stands.",
-      '',
-    ].join('\n'),
-  )
+  const named = options.values.get('function')
+  if (options.flags.has('print')) {
+    io.out(printedInvoke(group, region, named ?? 'REPLACER_FUNCTION', payload))
+    return 0
+  }
+  const homeRegion =
+    options.values.get('home-region') ?? (io.env.AWS_REGION || io.env.AWS_DEFAULT_REGION || region)
+  if (!REGION_NAME.test(homeRegion))
+    throw new UsageError(`--home-region ${JSON.stringify(homeRegion)} is not a region name`)
+  const delivery = await deps.delivery()
+  try {
+    const fn = named ?? (await delivery.replacerFunction(homeRegion))
+    await delivery.invoke(homeRegion, fn, payload)
+    io.out(`Asked ${fn} (${homeRegion}) to revert ${group} (${region}). ${NEXT_STEPS}\n`)
+  } catch (error) {
+    io.err(
+      `spotswap revert: the request for ${group} was not delivered, nothing changed: ${error instanceof Error ? error.message : String(error)}\n`,
+    )
+    return 1
+  }
   return 0
 }
 
