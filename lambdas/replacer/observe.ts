@@ -35,6 +35,8 @@ export interface ManagedGroup {
 export interface RegionSnapshot {
   readonly region: string
   readonly groups: readonly ManagedGroup[]
+  /** Every managed group listed in the region, other lanes' too: commitments are shared across lanes. */
+  readonly regionGroups?: readonly Group[]
   readonly instances: ReadonlyMap<string, Instance>
   /** Launched-for spot instances whose group is not managed (or gone) and that are members of no managed group. */
   readonly strays: readonly Instance[]
@@ -276,6 +278,7 @@ export const observeRegion = async (
   return {
     region: cloud.region,
     groups,
+    regionGroups: listed,
     instances,
     strays,
     strayGroups,
