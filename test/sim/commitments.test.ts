@@ -141,6 +141,40 @@ describe('the simulated commitment reads', () => {
   })
 })
 
+describe('unmanaged usage as EC2 shows it', () => {
+  const runningIds = async (t: ReturnType<typeof testWorld>) => {
+    const ec2 = simClients(t.world, REGION, t.cloud().session).ec2
+    const page = await ec2.describeInstances({
+      Filters: [{ Name: 'instance-state-name', Values: ['running'] }],
+    })
+    return (page.Reservations ?? []).flatMap((r) =>
+      (r.Instances ?? []).map((i) => [i.InstanceId, i.InstanceType, i.InstanceLifecycle, i.Tags?.length]),
+    )
+  }
+
+  it('lists it as standalone on-demand instances while it is in effect, and not after', async () => {
+    const t = testWorld(
+      rawScenario(
+        [group('web', { desired: 0 })],
+        {},
+        {
+          commitments: {
+            unmanagedUsage: [
+              { type: 'c5.xlarge', zone: 'us-east-1b', count: 2, end: '2022-05-31T19:00:00Z' },
+            ],
+          },
+        },
+      ),
+    )
+    expect(await runningIds(t)).toEqual([
+      ['i-unmanaged-0-0', 'c5.xlarge', undefined, 0],
+      ['i-unmanaged-0-1', 'c5.xlarge', undefined, 0],
+    ])
+    await t.advance(HOUR_MS)
+    expect(await runningIds(t)).toEqual([])
+  })
+})
+
 describe('billing with commitments', () => {
   const unmanagedOnly = (commitments: Record<string, unknown>) =>
     parse(withCommitments(commitments, [group('web', { tags: {}, desired: 2 })]))
