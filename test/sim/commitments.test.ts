@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { rateKey } from '../../lambdas/core/commitments/types.ts'
 import { coveredByCommitment } from '../../tools/sim/commitment-liveness.ts'
 import { ON_DEMAND_POLICY } from '../../tools/sim/policy.ts'
 import { ScenarioError } from '../../tools/sim/scenario/check.ts'
@@ -137,6 +138,40 @@ describe('the simulated commitment reads', () => {
     const commitments = await t.cloud().readCommitments?.()
     expect(commitments?.reservedInstances).toEqual([
       expect.objectContaining({ type: 'm5.large', scope: 'regional', count: 2, hourlyRateUsd: 0.096 * 0.6 }),
+    ])
+  })
+})
+
+describe('the Savings Plans API of the simulated account', () => {
+  const plans = withCommitments({
+    savingsPlans: [
+      { kind: 'compute', hourlyCommitmentUsd: 1 },
+      { kind: 'ec2-instance', family: 'm5', hourlyCommitmentUsd: 0.5, rates: { 'm5.large': 0.05 } },
+      { kind: 'compute', hourlyCommitmentUsd: 2, start: '2022-05-31T19:00:00Z' },
+    ],
+  })
+
+  it('lists the plans in effect as active, a future one as queued', async () => {
+    const t = testWorld(plans)
+    const api = simClients(t.world, REGION, t.cloud().session).savingsPlans
+    const listed = await api?.describeSavingsPlans({})
+    expect(listed?.savingsPlans?.map((p) => [p.savingsPlanType, p.commitment, p.state])).toEqual([
+      ['Compute', '1', 'active'],
+      ['EC2Instance', '0.5', 'active'],
+      ['Compute', '2', 'queued'],
+    ])
+  })
+
+  it('hands the engine the active plans and their rates through the real adapter', async () => {
+    const t = testWorld(plans)
+    const read = await t.cloud().readCommitments?.(['m5.large', 'c5.large'])
+    const m5 = rateKey('m5.large', REGION, 'Linux/UNIX', 'default')
+    const c5 = rateKey('c5.large', REGION, 'Linux/UNIX', 'default')
+    expect(
+      read?.savingsPlans.map((p) => [p.kind, p.hourlyCommitmentUsd, p.rates.get(m5), p.rates.get(c5)]),
+    ).toEqual([
+      ['compute', 1, expect.closeTo(0.096 * 0.72, 9), expect.any(Number)],
+      ['ec2-instance', 0.5, 0.05, undefined],
     ])
   })
 })
