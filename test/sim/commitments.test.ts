@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { rateKey } from '../../lambdas/core/commitments/types.ts'
+import { REGION_LANES } from '../../lambdas/core/constants.ts'
+import { laneOf } from '../../lambdas/core/region/lanes.ts'
 import { coveredByCommitment } from '../../tools/sim/commitment-liveness.ts'
 import { ON_DEMAND_POLICY } from '../../tools/sim/policy.ts'
 import { ScenarioError } from '../../tools/sim/scenario/check.ts'
@@ -300,5 +302,21 @@ describe('coveredByCommitment (the liveness check of a commitment-covered member
         ],
       }),
     ).toEqual([false, false, false])
+  })
+})
+
+describe('the engine over lanes sharing a commitment', () => {
+  it('keeps one member in all for one RI shared by two groups in different lanes', async () => {
+    expect(laneOf('web', REGION_LANES)).not.toBe(laneOf('api', REGION_LANES))
+    const report = await simulate(
+      parse(
+        withCommitments({ reservedInstances: [{ type: 'm5.large', count: 1 }] }, [
+          group('web', { desired: 2 }),
+          group('api', { desired: 2 }),
+        ]),
+      ),
+    )
+    const final = ['web', 'api'].map((name) => report.groups[name]?.final.onDemand)
+    expect(final.reduce((sum, n) => (sum ?? 0) + (n ?? 0), 0)).toBe(1)
   })
 })

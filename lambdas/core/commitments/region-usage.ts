@@ -25,7 +25,10 @@ export interface RegionUsageInput {
   readonly groups: readonly ObservedGroup[]
   readonly instances: ReadonlyMap<string, Instance>
   readonly onDemandPrices: ReadonlyMap<string, OnDemandPrices>
-  /** Every managed group of the region, all lanes' (observe.ts reads them all); `groups` when absent. */
+  /**
+   * Every managed group of the region, all lanes' (observe.ts lists them all); undefined when the run
+   * listed only some groups: then an instance of a group it did not list may be another lane's member.
+   */
   readonly regionGroups?: readonly Group[] | undefined
 }
 
@@ -83,17 +86,23 @@ type Role = 'managed' | 'unmanaged' | 'gone'
 /**
  * What a listed instance is to the region's managed groups: an in-service member of one (any lane's), an
  * instance no managed group holds, or one that left a managed group since the listing was read (replaced,
- * detached: counted neither way, as the member it was is no longer there to keep).
+ * detached: counted neither way, as the member it was is no longer there to keep). When the run did not
+ * list every managed group, an instance of a group it did not list is taken as a managed member: keeping
+ * a member for it loses some savings until the next full run; taking it as unmanaged could replace a
+ * member whose commitment then goes unused, which no later run undoes.
  */
-const roleIn = (regionGroups: readonly Group[]): ((instance: RunningOnDemand) => Role) => {
-  const names = new Set(regionGroups.map((g) => g.name))
+const roleIn = (input: RegionUsageInput): ((instance: RunningOnDemand) => Role) => {
+  const known = input.regionGroups ?? input.groups.map((g) => g.group)
+  const names = new Set(known.map((g) => g.name))
   const states = new Map<string, string>()
-  for (const group of regionGroups)
+  for (const group of known)
     for (const member of group.members) states.set(member.instanceId, member.lifecycleState)
+  const unlisted: Role = input.regionGroups === undefined ? 'managed' : 'unmanaged'
   return (instance) => {
     const state = states.get(instance.id)
     if (state !== undefined) return state === 'InService' ? 'managed' : 'gone'
-    return instance.group !== undefined && names.has(instance.group) ? 'gone' : 'unmanaged'
+    if (instance.group === undefined) return 'unmanaged'
+    return names.has(instance.group) ? 'gone' : unlisted
   }
 }
 
@@ -108,7 +117,7 @@ export const regionUsage = (
 ): UsageLine[] => {
   const own = ownMembers(input)
   const seen = new Set(own.map((d) => d.line.id))
-  const role = roleIn(input.regionGroups ?? input.groups.map((g) => g.group))
+  const role = roleIn(input)
   const managed = [...own]
   const unmanaged: DatedLine[] = []
   for (const instance of running) {

@@ -122,4 +122,13 @@ describe('regionUsage: lanes', () => {
     const keptByB = coveredIds(laneInput([laneB], both, [first, second]), listed, 2)
     expect([...keptByA, ...keptByB]).toEqual([first.id, second.id])
   })
+
+  it("takes an unlisted group's instance as another lane's member when the run listed only its own groups", () => {
+    // Taken as unmanaged, lane-a's older member would take the RI before lane-b's newer one.
+    const partial: RegionUsageInput = {
+      ...laneInput([laneB], both, [first, second]),
+      regionGroups: undefined,
+    }
+    expect(coveredIds(partial, listed)).toEqual([second.id])
+  })
 })
