@@ -1,10 +1,12 @@
 /**
  * A region's commitments this account holds, read at most every COMMITMENTS_CACHE_TTL_MS: active Reserved
  * Instances (DescribeReservedInstances: only the calling account's), active Capacity Reservations and the
- * Savings Plans that can apply in the region (savings-plans.ts). Errors reach the caller, which warns and
- * plans without commitments.
+ * Savings Plans that can apply in the region (savings-plans.ts), and the region's running on-demand
+ * instances, managed or not, that compete for them. Errors reach the caller, which warns and plans without
+ * commitments.
  */
 import type {
+  Instance as Ec2Instance,
   CapacityReservation as SdkCapacityReservation,
   ReservedInstances as SdkReservedInstances,
 } from '@aws-sdk/client-ec2'
@@ -12,12 +14,13 @@ import type {
   CapacityReservation,
   Commitments,
   ReservedInstances,
+  RunningOnDemand,
   Tenancy,
 } from '../core/commitments/types.ts'
 import { productDescriptionOf } from '../core/platform.ts'
 import type { AwsContext } from './context.ts'
 import { collectPages } from './paginate.ts'
-import { readSavingsPlans } from './savings-plans.ts'
+import { activePlansIn, withRates } from './savings-plans.ts'
 
 const SECONDS_PER_HOUR = 3600
 
@@ -98,7 +101,59 @@ const readCapacityReservations = async (ctx: AwsContext): Promise<CapacityReserv
   return reservations.flatMap((cr) => toCapacityReservation(ctx.region, cr) ?? [])
 }
 
-/** `instanceTypes`: the types the region runs on demand, whose Savings Plan rates are read. */
+const GROUP_NAME_TAG = 'aws:autoscaling:groupName'
+
+/**
+ * An on-demand instance: EC2 sets InstanceLifecycle only for spot, scheduled and Capacity Block ones
+ * (https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_Instance.html).
+ */
+const toRunningOnDemand = (instance: Ec2Instance): RunningOnDemand | undefined => {
+  const zone = instance.Placement?.AvailabilityZone
+  if (instance.InstanceLifecycle !== undefined) return undefined
+  if (instance.InstanceId === undefined || instance.InstanceType === undefined || zone === undefined)
+    return undefined
+  return {
+    id: instance.InstanceId,
+    type: instance.InstanceType,
+    zone,
+    platform: productDescriptionOf(instance.PlatformDetails),
+    tenancy: tenancyOf(instance.Placement?.Tenancy),
+    launchTimeMs: instance.LaunchTime?.getTime() ?? 0,
+    group: instance.Tags?.find((tag) => tag.Key === GROUP_NAME_TAG)?.Value,
+  }
+}
+
+/**
+ * Every running instance of the region, paged, on-demand ones kept: the `instance-lifecycle` filter has no
+ * value for on-demand (https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_DescribeInstances.html).
+ */
+const readRegionOnDemand = async (ctx: AwsContext): Promise<RunningOnDemand[]> => {
+  const running = await collectPages(async (nextToken) => {
+    const page = await ctx.call('ec2:DescribeInstances', () =>
+      ctx.ec2.describeInstances({
+        Filters: [{ Name: 'instance-state-name', Values: ['running'] }],
+        NextToken: nextToken,
+      }),
+    )
+    const items: RunningOnDemand[] = []
+    for (const reservation of page.Reservations ?? [])
+      for (const instance of reservation.Instances ?? []) {
+        const converted = toRunningOnDemand(instance)
+        if (converted !== undefined) items.push(converted)
+      }
+    return { items, nextToken: page.NextToken }
+  })
+  return running
+}
+
+const holdsAny = (reserved: Commitments, plans: readonly unknown[]): boolean =>
+  reserved.reservedInstances.length > 0 || reserved.capacityReservations.length > 0 || plans.length > 0
+
+/**
+ * `instanceTypes`: the types of the run's on-demand members; none, nothing to decide and nothing read. The
+ * region's on-demand instances are read only when the account holds a commitment there, and their types'
+ * Savings Plan rates with the members'.
+ */
 export const readCommitments = async (
   ctx: AwsContext,
   instanceTypes: readonly string[] = [],
@@ -108,5 +163,12 @@ export const readCommitments = async (
     savingsPlans: [],
     capacityReservations: await readCapacityReservations(ctx),
   }))
-  return { ...reserved, savingsPlans: await readSavingsPlans(ctx, instanceTypes) }
+  if (instanceTypes.length === 0) return reserved
+  const plans = await activePlansIn(ctx)
+  if (!holdsAny(reserved, plans)) return reserved
+  const regionOnDemand = await ctx.caches.regionOnDemand.get(ctx.region, ctx.now(), () =>
+    readRegionOnDemand(ctx),
+  )
+  const types = [...instanceTypes, ...regionOnDemand.map((i) => i.type)]
+  return { ...reserved, savingsPlans: await withRates(ctx, plans, types), regionOnDemand }
 }

@@ -2,7 +2,7 @@
  * What every adapter module needs for one region: the clients (sdk.ts), a counted way to call them, a logger,
  * a clock and the per-container caches. Built once by createAwsCloud.
  */
-import type { Commitments, SavingsPlan } from '../core/commitments/types.ts'
+import type { Commitments, RunningOnDemand, SavingsPlan } from '../core/commitments/types.ts'
 import {
   CATALOG_CACHE_TTL_MS,
   COMMITMENTS_CACHE_TTL_MS,
@@ -53,6 +53,8 @@ export interface AdapterCaches {
   readonly scheduledEvents: TtlCache<ScheduledEvent[]>
   readonly ecsCapacityProviders: TtlCache<EcsCapacityProvider[]>
   readonly commitments: TtlCache<Commitments>
+  /** By region: its running on-demand instances, read with the commitments (aws/commitments.ts). */
+  readonly regionOnDemand: TtlCache<RunningOnDemand[]>
   /** The account's active Savings Plans, under one key: the endpoint is global, the list the same everywhere. */
   readonly savingsPlans: TtlCache<ActiveSavingsPlan[]>
   /** One plan's rates, by plan, region and the instance types asked for. */
@@ -66,6 +68,7 @@ export const createAdapterCaches = (): AdapterCaches => ({
   scheduledEvents: new TtlCache(SCHEDULED_EVENTS_TTL_MS),
   ecsCapacityProviders: new TtlCache(ECS_CAPACITY_PROVIDERS_CACHE_TTL_MS),
   commitments: new TtlCache(COMMITMENTS_CACHE_TTL_MS),
+  regionOnDemand: new TtlCache(COMMITMENTS_CACHE_TTL_MS),
   savingsPlans: new TtlCache(COMMITMENTS_CACHE_TTL_MS),
   savingsPlanRates: new TtlCache(COMMITMENTS_CACHE_TTL_MS),
 })

@@ -119,19 +119,26 @@ const appliesIn = (plan: ActiveSavingsPlan, region: string): boolean =>
   plan.kind === 'compute' || plan.region === region
 
 /**
- * The plans that can apply in the region, with their rates for `instanceTypes` (the types it runs on
- * demand); none read when there are no such types or no client. A Compute plan carries its whole hourly
- * commitment in every region: a region run cannot see the plan's use in other regions, by Fargate or by
- * Lambda, and assumes it may use all of it (docs/commitments.md says which way that errs).
+ * The active plans that can apply in the region, no rates yet; none without a client. A Compute plan
+ * carries its whole hourly commitment in every region: a region run cannot see the plan's use in other
+ * regions, by Fargate or by Lambda, and assumes it may use all of it (docs/commitments.md says which way
+ * that errs).
  */
-export const readSavingsPlans = async (
+export const activePlansIn = async (ctx: AwsContext): Promise<readonly ActiveSavingsPlan[]> => {
+  const api = ctx.savingsPlans
+  if (api === undefined) return []
+  return (await readActivePlans(ctx, api)).filter((plan) => appliesIn(plan, ctx.region))
+}
+
+/** The plans with their rates for `instanceTypes` (the types the region runs on demand). */
+export const withRates = async (
   ctx: AwsContext,
+  plans: readonly ActiveSavingsPlan[],
   instanceTypes: readonly string[],
 ): Promise<SavingsPlan[]> => {
   const api = ctx.savingsPlans
   const types = [...new Set(instanceTypes)].sort()
   if (api === undefined || types.length === 0) return []
-  const plans = (await readActivePlans(ctx, api)).filter((plan) => appliesIn(plan, ctx.region))
   const read: SavingsPlan[] = []
   for (const plan of plans) read.push({ ...plan, rates: await readRates(ctx, api, plan, types) })
   return read

@@ -10,7 +10,7 @@
  */
 
 import type { MemberCoverage } from '../core/commitments/coverage.ts'
-import { managedUsage, regionCoverage } from '../core/commitments/region-usage.ts'
+import { managedUsage, regionCoverage, regionUsage } from '../core/commitments/region-usage.ts'
 import { declaredIn } from '../core/commitments/setting.ts'
 import type { Commitments, UsageLine } from '../core/commitments/types.ts'
 import { commitmentUtilization } from '../core/commitments/utilization.ts'
@@ -62,18 +62,18 @@ export const commitmentCoverage = async (
 ): Promise<ReadonlyMap<string, MemberCoverage> | undefined> => {
   const setting = reads.config.commitments ?? { mode: 'account' }
   if (setting.mode === 'ignore') return undefined
-  const usage = managedUsage(snapshot)
   const read =
     setting.mode === 'declared'
       ? declaredIn(setting.declared, snapshot.region)
-      : await accountCommitments(reads, snapshot.region, usage)
+      : await accountCommitments(reads, snapshot.region, managedUsage(snapshot))
   if (read === undefined) return undefined
   const commitments = priced(read, snapshot)
+  const usage = regionUsage(snapshot, read.regionOnDemand)
   reportUtilization(reads.metrics, snapshot.region, usage, commitments)
-  return regionCoverage(snapshot, commitments)
+  return regionCoverage(usage, commitments)
 }
 
-/** CommitmentUtilization: what the region's members use of its RIs and Savings Plans this hour. */
+/** CommitmentUtilization: what the region's usage seen uses of its RIs and Savings Plans this hour. */
 const reportUtilization = (
   metrics: MetricsSink,
   region: string,

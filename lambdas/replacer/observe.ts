@@ -35,6 +35,11 @@ export interface ManagedGroup {
 export interface RegionSnapshot {
   readonly region: string
   readonly groups: readonly ManagedGroup[]
+  /**
+   * Every managed group of the region, other lanes' too (commitments are shared across lanes); undefined
+   * when the run was asked for some groups only and did not list them all.
+   */
+  readonly regionGroups?: readonly Group[] | undefined
   readonly instances: ReadonlyMap<string, Instance>
   /** Launched-for spot instances whose group is not managed (or gone) and that are members of no managed group. */
   readonly strays: readonly Instance[]
@@ -276,6 +281,7 @@ export const observeRegion = async (
   return {
     region: cloud.region,
     groups,
+    regionGroups: onlyGroups === undefined ? listed : undefined,
     instances,
     strays,
     strayGroups,

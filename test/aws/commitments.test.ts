@@ -1,9 +1,21 @@
-import { DescribeCapacityReservationsCommand, DescribeReservedInstancesCommand } from '@aws-sdk/client-ec2'
+import {
+  DescribeCapacityReservationsCommand,
+  DescribeInstancesCommand,
+  DescribeReservedInstancesCommand,
+} from '@aws-sdk/client-ec2'
+import { DescribeSavingsPlansCommand, SavingsplansClient } from '@aws-sdk/client-savingsplans'
+import { mockClient } from 'aws-sdk-client-mock'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { COMMITMENTS_CACHE_TTL_MS } from '../../lambdas/core/constants.ts'
 import { ec2Mock, REGION, resetMocks, testAdapter } from './support.ts'
 
-beforeEach(resetMocks)
+const savingsPlansMock = mockClient(SavingsplansClient)
+
+beforeEach(() => {
+  resetMocks()
+  savingsPlansMock.reset()
+  savingsPlansMock.on(DescribeSavingsPlansCommand).resolves({ savingsPlans: [] })
+})
 
 const oneYear = 365 * 24 * 3600
 
@@ -118,5 +130,93 @@ describe('readCommitments', () => {
     clock.nowMs += 1
     await cloud.readCommitments?.()
     expect(apiCalls).toHaveLength(4)
+  })
+
+  it('reads no instance while the account holds no commitment in the region', async () => {
+    ec2Mock.on(DescribeReservedInstancesCommand).resolves({ ReservedInstances: [] })
+    ec2Mock.on(DescribeCapacityReservationsCommand).resolves({ CapacityReservations: [] })
+    const { cloud, apiCalls } = testAdapter()
+    const read = await cloud.readCommitments?.(['m5.large'])
+    expect(read?.regionOnDemand).toBeUndefined()
+    expect(apiCalls).not.toContain('ec2:DescribeInstances')
+  })
+
+  it("reads the region's running on-demand instances, every page, once per COMMITMENTS_CACHE_TTL_MS", async () => {
+    ec2Mock.on(DescribeReservedInstancesCommand).resolves({
+      ReservedInstances: [
+        { ReservedInstancesId: 'ri-1', InstanceType: 'm5.large', Scope: 'Region', InstanceCount: 1 },
+      ],
+    })
+    ec2Mock.on(DescribeCapacityReservationsCommand).resolves({ CapacityReservations: [] })
+    const launched = new Date('2026-01-01T00:00:00Z')
+    ec2Mock
+      .on(DescribeInstancesCommand)
+      .resolvesOnce({
+        Reservations: [
+          {
+            Instances: [
+              {
+                InstanceId: 'i-standalone',
+                InstanceType: 'm5.large',
+                Placement: { AvailabilityZone: `${REGION}a`, Tenancy: 'default' },
+                PlatformDetails: 'Linux/UNIX',
+                LaunchTime: launched,
+              },
+              {
+                InstanceId: 'i-spot',
+                InstanceType: 'm5.large',
+                InstanceLifecycle: 'spot',
+                Placement: { AvailabilityZone: `${REGION}a` },
+              },
+            ],
+          },
+        ],
+        NextToken: 'page-2',
+      })
+      .resolvesOnce({
+        Reservations: [
+          {
+            Instances: [
+              {
+                InstanceId: 'i-grouped',
+                InstanceType: 'c5.xlarge',
+                Placement: { AvailabilityZone: `${REGION}b`, Tenancy: 'dedicated' },
+                PlatformDetails: 'Windows',
+                LaunchTime: launched,
+                Tags: [{ Key: 'aws:autoscaling:groupName', Value: 'batch' }],
+              },
+            ],
+          },
+        ],
+      })
+    const { cloud, apiCalls, clock } = testAdapter()
+    const read = await cloud.readCommitments?.(['m5.large'])
+    expect(read?.regionOnDemand).toEqual([
+      {
+        id: 'i-standalone',
+        type: 'm5.large',
+        zone: `${REGION}a`,
+        platform: 'Linux/UNIX',
+        tenancy: 'default',
+        launchTimeMs: launched.getTime(),
+        group: undefined,
+      },
+      {
+        id: 'i-grouped',
+        type: 'c5.xlarge',
+        zone: `${REGION}b`,
+        platform: 'Windows',
+        tenancy: 'dedicated',
+        launchTimeMs: launched.getTime(),
+        group: 'batch',
+      },
+    ])
+    expect(ec2Mock.commandCalls(DescribeInstancesCommand).map((c) => c.args[0].input)).toEqual([
+      { Filters: [{ Name: 'instance-state-name', Values: ['running'] }], NextToken: undefined },
+      { Filters: [{ Name: 'instance-state-name', Values: ['running'] }], NextToken: 'page-2' },
+    ])
+    clock.nowMs += COMMITMENTS_CACHE_TTL_MS - 1
+    await cloud.readCommitments?.(['m5.large'])
+    expect(apiCalls.filter((name) => name === 'ec2:DescribeInstances')).toHaveLength(2)
   })
 })

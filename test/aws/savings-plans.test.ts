@@ -1,4 +1,8 @@
-import { DescribeCapacityReservationsCommand, DescribeReservedInstancesCommand } from '@aws-sdk/client-ec2'
+import {
+  DescribeCapacityReservationsCommand,
+  DescribeInstancesCommand,
+  DescribeReservedInstancesCommand,
+} from '@aws-sdk/client-ec2'
 import {
   DescribeSavingsPlanRatesCommand,
   DescribeSavingsPlansCommand,
@@ -20,6 +24,7 @@ beforeEach(() => {
   savingsPlansMock.reset()
   ec2Mock.on(DescribeReservedInstancesCommand).resolves({ ReservedInstances: [] })
   ec2Mock.on(DescribeCapacityReservationsCommand).resolves({ CapacityReservations: [] })
+  ec2Mock.on(DescribeInstancesCommand).resolves({ Reservations: [] })
 })
 
 const rate = (

@@ -6,9 +6,12 @@ import { simPlanDeps } from './plan-sim.ts'
 import { recordingIo } from './support.ts'
 
 /** `spotswap plan --json` over a simulated account holding these commitments (COMMITMENTS=account). */
-const coveredIn = async (commitments: Record<string, unknown>) => {
+const coveredIn = async (
+  commitments: Record<string, unknown>,
+  others: readonly ReturnType<typeof group>[] = [],
+) => {
   const sim = testWorld(
-    rawScenario([group('web', { desired: 4, instanceType: 'm5.large' })], {}, { commitments }),
+    rawScenario([group('web', { desired: 4, instanceType: 'm5.large' }), ...others], {}, { commitments }),
   )
   const { io, output } = recordingIo({})
   const code = await createPlanCommand(simPlanDeps(sim)).run(['--region', 'us-east-1', '--json'], io)
@@ -43,5 +46,18 @@ describe("spotswap plan with the account's own commitments, read through the sim
         ],
       }),
     ).toEqual([])
+  })
+
+  it('keeps only what the unmanaged usage leaves of an RI: standalone instances take it first', async () => {
+    const kept = await coveredIn({
+      reservedInstances: [{ type: 'm5.large', count: 2 }],
+      unmanagedUsage: [{ type: 'm5.large', zone: 'us-east-1a', count: 1 }],
+    })
+    expect(kept).toHaveLength(1)
+  })
+
+  it("keeps none for an RI an unmanaged group's on-demand instances use up", async () => {
+    const batch = group('batch', { desired: 2, instanceType: 'm5.large', tags: {} })
+    expect(await coveredIn({ reservedInstances: [{ type: 'm5.large', count: 2 }] }, [batch])).toEqual([])
   })
 })

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { rateKey } from '../../lambdas/core/commitments/types.ts'
+import { REGION_LANES } from '../../lambdas/core/constants.ts'
+import { laneOf } from '../../lambdas/core/region/lanes.ts'
 import { coveredByCommitment } from '../../tools/sim/commitment-liveness.ts'
 import { ON_DEMAND_POLICY } from '../../tools/sim/policy.ts'
 import { ScenarioError } from '../../tools/sim/scenario/check.ts'
@@ -141,6 +144,74 @@ describe('the simulated commitment reads', () => {
   })
 })
 
+describe('the Savings Plans API of the simulated account', () => {
+  const plans = withCommitments({
+    savingsPlans: [
+      { kind: 'compute', hourlyCommitmentUsd: 1 },
+      { kind: 'ec2-instance', family: 'm5', hourlyCommitmentUsd: 0.5, rates: { 'm5.large': 0.05 } },
+      { kind: 'compute', hourlyCommitmentUsd: 2, start: '2022-05-31T19:00:00Z' },
+    ],
+  })
+
+  it('lists the plans in effect as active, a future one as queued', async () => {
+    const t = testWorld(plans)
+    const api = simClients(t.world, REGION, t.cloud().session).savingsPlans
+    const listed = await api?.describeSavingsPlans({})
+    expect(listed?.savingsPlans?.map((p) => [p.savingsPlanType, p.commitment, p.state])).toEqual([
+      ['Compute', '1', 'active'],
+      ['EC2Instance', '0.5', 'active'],
+      ['Compute', '2', 'queued'],
+    ])
+  })
+
+  it('hands the engine the active plans and their rates through the real adapter', async () => {
+    const t = testWorld(plans)
+    const read = await t.cloud().readCommitments?.(['m5.large', 'c5.large'])
+    const m5 = rateKey('m5.large', REGION, 'Linux/UNIX', 'default')
+    const c5 = rateKey('c5.large', REGION, 'Linux/UNIX', 'default')
+    expect(
+      read?.savingsPlans.map((p) => [p.kind, p.hourlyCommitmentUsd, p.rates.get(m5), p.rates.get(c5)]),
+    ).toEqual([
+      ['compute', 1, expect.closeTo(0.096 * 0.72, 9), expect.any(Number)],
+      ['ec2-instance', 0.5, 0.05, undefined],
+    ])
+  })
+})
+
+describe('unmanaged usage as EC2 shows it', () => {
+  const runningIds = async (t: ReturnType<typeof testWorld>) => {
+    const ec2 = simClients(t.world, REGION, t.cloud().session).ec2
+    const page = await ec2.describeInstances({
+      Filters: [{ Name: 'instance-state-name', Values: ['running'] }],
+    })
+    return (page.Reservations ?? []).flatMap((r) =>
+      (r.Instances ?? []).map((i) => [i.InstanceId, i.InstanceType, i.InstanceLifecycle, i.Tags?.length]),
+    )
+  }
+
+  it('lists it as standalone on-demand instances while it is in effect, and not after', async () => {
+    const t = testWorld(
+      rawScenario(
+        [group('web', { desired: 0 })],
+        {},
+        {
+          commitments: {
+            unmanagedUsage: [
+              { type: 'c5.xlarge', zone: 'us-east-1b', count: 2, end: '2022-05-31T19:00:00Z' },
+            ],
+          },
+        },
+      ),
+    )
+    expect(await runningIds(t)).toEqual([
+      ['i-unmanaged-0-0', 'c5.xlarge', undefined, 0],
+      ['i-unmanaged-0-1', 'c5.xlarge', undefined, 0],
+    ])
+    await t.advance(HOUR_MS)
+    expect(await runningIds(t)).toEqual([])
+  })
+})
+
 describe('billing with commitments', () => {
   const unmanagedOnly = (commitments: Record<string, unknown>) =>
     parse(withCommitments(commitments, [group('web', { tags: {}, desired: 2 })]))
@@ -231,5 +302,21 @@ describe('coveredByCommitment (the liveness check of a commitment-covered member
         ],
       }),
     ).toEqual([false, false, false])
+  })
+})
+
+describe('the engine over lanes sharing a commitment', () => {
+  it('keeps one member in all for one RI shared by two groups in different lanes', async () => {
+    expect(laneOf('web', REGION_LANES)).not.toBe(laneOf('api', REGION_LANES))
+    const report = await simulate(
+      parse(
+        withCommitments({ reservedInstances: [{ type: 'm5.large', count: 1 }] }, [
+          group('web', { desired: 2 }),
+          group('api', { desired: 2 }),
+        ]),
+      ),
+    )
+    const final = ['web', 'api'].map((name) => report.groups[name]?.final.onDemand)
+    expect(final.reduce((sum, n) => (sum ?? 0) + (n ?? 0), 0)).toBe(1)
   })
 })

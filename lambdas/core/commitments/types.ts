@@ -67,10 +67,28 @@ export interface CapacityReservation extends Placement {
   readonly onDemandRateUsd: number
 }
 
+/** A running on-demand instance of the region, managed or not, as a region-wide DescribeInstances shows it. */
+export interface RunningOnDemand {
+  readonly id: string
+  readonly type: string
+  readonly zone: string
+  /** The product description (`Linux/UNIX`, `Windows`, ...: core/platform.ts). */
+  readonly platform: string
+  readonly tenancy: Tenancy
+  readonly launchTimeMs: number
+  /** Its `aws:autoscaling:groupName` tag: the group that launched it or that it was attached to. */
+  readonly group?: string | undefined
+}
+
 export interface Commitments {
   readonly reservedInstances: readonly ReservedInstances[]
   readonly savingsPlans: readonly SavingsPlan[]
   readonly capacityReservations: readonly CapacityReservation[]
+  /**
+   * The region's running on-demand instances, read (and cached) with the commitments: the usage that
+   * competes with the managed members for them. Absent when not read (declared commitments).
+   */
+  readonly regionOnDemand?: readonly RunningOnDemand[] | undefined
 }
 
 export const NO_COMMITMENTS: Commitments = {

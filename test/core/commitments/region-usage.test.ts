@@ -1,11 +1,50 @@
 import { describe, expect, it } from 'vitest'
-import { managedUsage, regionCoverage } from '../../../lambdas/core/commitments/region-usage.ts'
+import {
+  managedUsage,
+  type RegionUsageInput,
+  regionCoverage,
+  regionUsage,
+} from '../../../lambdas/core/commitments/region-usage.ts'
+import type { RunningOnDemand } from '../../../lambdas/core/commitments/types.ts'
+import type { Group, Instance } from '../../../lambdas/core/types.ts'
 import { commitments, ri } from '../../builders/commitments.ts'
 import { aGroup, anInstance, memberOf, minutesAgo } from '../../builders/world.ts'
 
 const prices = new Map([
   ['Linux/UNIX', { prices: new Map([['m5.large', 0.096]]), source: 'embedded' as const }],
 ])
+
+const running = (instance: Instance, group?: string): RunningOnDemand => ({
+  id: instance.id,
+  type: instance.type,
+  zone: instance.zone,
+  platform: 'Linux/UNIX',
+  tenancy: 'default',
+  launchTimeMs: instance.launchTime.getTime(),
+  group,
+})
+
+/** One lane's input: its own groups observed, every managed group of the region listed. */
+const laneInput = (
+  own: readonly Group[],
+  regionGroups: readonly Group[],
+  instances: readonly Instance[],
+): RegionUsageInput => ({
+  region: 'us-east-1',
+  groups: own.map((group) => ({ group, productDescription: 'Linux/UNIX' })),
+  regionGroups,
+  instances: new Map(instances.map((i) => [i.id, i])),
+  onDemandPrices: prices,
+})
+
+const coveredIds = (input: RegionUsageInput, listed: readonly RunningOnDemand[], held = 1): string[] => {
+  const covered = regionCoverage(
+    regionUsage(input, listed),
+    commitments({ reservedInstances: [ri('ri-1', 'm5.large', { count: held })] }),
+  )
+  const own = new Set(input.groups.flatMap((g) => g.group.members.map((m) => m.instanceId)))
+  return [...(covered?.keys() ?? [])].filter((id) => own.has(id))
+}
 
 describe('managedUsage', () => {
   const older = anInstance({ type: 'm5.large', launchTime: minutesAgo(60) })
@@ -20,12 +59,7 @@ describe('managedUsage', () => {
     memberOf(unpriced),
     memberOf(leaving, { lifecycleState: 'Terminating' }),
   ])
-  const input = {
-    region: 'us-east-1',
-    groups: [{ group, productDescription: 'Linux/UNIX' }],
-    instances: new Map([older, newer, spot, unpriced, leaving].map((i) => [i.id, i])),
-    onDemandPrices: prices,
-  }
+  const input = laneInput([group], [group], [older, newer, spot, unpriced, leaving])
 
   it('lists the on-demand members in service with a price, newest first, an hour each', () => {
     expect(managedUsage(input).map((u) => [u.id, u.managed, u.onDemandRateUsd, u.seconds])).toEqual([
@@ -35,11 +69,66 @@ describe('managedUsage', () => {
   })
 
   it('covers the newest member first: the planner replaces the oldest first', () => {
-    const covered = regionCoverage(input, commitments({ reservedInstances: [ri('ri-1', 'm5.large')] }))
-    expect([...(covered?.keys() ?? [])]).toEqual([newer.id])
+    expect(coveredIds(input, [])).toEqual([newer.id])
   })
 
   it('covers nothing, and computes nothing, without commitments', () => {
-    expect(regionCoverage(input, commitments({}))).toBeUndefined()
+    expect(regionCoverage(regionUsage(input), commitments({}))).toBeUndefined()
+  })
+})
+
+describe('regionUsage: unmanaged usage', () => {
+  const member = anInstance({ launchTime: minutesAgo(10) })
+  const group = aGroup([memberOf(member)])
+  const input = laneInput([group], [group], [member])
+
+  it.each([
+    ['a standalone instance', anInstance({ launchTime: minutesAgo(600) }), undefined],
+    ['an instance of a group spotswap does not manage', anInstance(), 'batch'],
+  ])('lets %s take the RI first: the member is not kept for it', (_, other, groupName) => {
+    expect(coveredIds(input, [running(other, groupName), running(member, 'web')])).toEqual([])
+    expect(coveredIds(input, [running(other, groupName), running(member, 'web')], 2)).toEqual([member.id])
+  })
+
+  it('counts an instance that left a managed group since the listing neither way', () => {
+    const replaced = anInstance({ launchTime: minutesAgo(600) })
+    expect(coveredIds(input, [running(replaced, 'web'), running(member, 'web')])).toEqual([member.id])
+  })
+
+  it('takes its own members as observed now, not as the listing read them', () => {
+    const launchedSince = anInstance({ launchTime: minutesAgo(1) })
+    const grown = aGroup([memberOf(member), memberOf(launchedSince)])
+    const now = laneInput([grown], [grown], [member, launchedSince])
+    expect(coveredIds(now, [running(member, 'web')])).toEqual([launchedSince.id])
+  })
+})
+
+describe('regionUsage: lanes', () => {
+  const first = anInstance({ launchTime: minutesAgo(30) })
+  const second = anInstance({ launchTime: minutesAgo(20) })
+  const laneA = aGroup([memberOf(first)], { name: 'lane-a' })
+  const laneB = aGroup([memberOf(second)], { name: 'lane-b' })
+  const listed = [running(first, 'lane-a'), running(second, 'lane-b')]
+  const both = [laneA, laneB]
+
+  it('keeps one member in all for one RI shared by two lanes: the newest, in its own lane', () => {
+    const keptByA = coveredIds(laneInput([laneA], both, [first, second]), listed)
+    const keptByB = coveredIds(laneInput([laneB], both, [first, second]), listed)
+    expect([...keptByA, ...keptByB]).toEqual([second.id])
+  })
+
+  it('keeps one in each lane for two RIs', () => {
+    const keptByA = coveredIds(laneInput([laneA], both, [first, second]), listed, 2)
+    const keptByB = coveredIds(laneInput([laneB], both, [first, second]), listed, 2)
+    expect([...keptByA, ...keptByB]).toEqual([first.id, second.id])
+  })
+
+  it("takes an unlisted group's instance as another lane's member when the run listed only its own groups", () => {
+    // Taken as unmanaged, lane-a's older member would take the RI before lane-b's newer one.
+    const partial: RegionUsageInput = {
+      ...laneInput([laneB], both, [first, second]),
+      regionGroups: undefined,
+    }
+    expect(coveredIds(partial, listed)).toEqual([second.id])
   })
 })

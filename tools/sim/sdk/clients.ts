@@ -9,6 +9,7 @@ import type { Session } from '../faults.ts'
 import type { World } from '../world.ts'
 import { autoScalingReads } from './autoscaling-reads.ts'
 import { autoScalingWrites } from './autoscaling-writes.ts'
+import { savingsPlansReads } from './commitment-plans.ts'
 import { commitmentReads } from './commitments.ts'
 import { ec2Launches } from './ec2-launches.ts'
 import { ec2Reads } from './ec2-reads.ts'
@@ -52,5 +53,6 @@ export const simClients = (world: World, region: string, session: Session): AwsC
     elb: elb(ctx),
     kms: kms(ctx),
     ecs: ecs(ctx),
+    savingsPlans: savingsPlansReads(ctx),
   }
 }

@@ -15,6 +15,7 @@ import { API_LIMITS } from '../../../lambdas/aws/limits.ts'
 import { TERMINATED_VISIBLE_SECONDS } from '../constants.ts'
 import { instanceNotFound, simAwsError } from '../errors.ts'
 import { type SimInstance, zoneOfSubnet } from '../state.ts'
+import { standaloneInstances } from './commitment-usage.ts'
 import { checkCount, type PageRule } from './paging.ts'
 import { answer, groupOfId, type SimApiContext } from './request.ts'
 import { toEc2Instance, toEc2InstanceType } from './shapes.ts'
@@ -73,13 +74,17 @@ const listed = (ctx: SimApiContext, instance: SimInstance): boolean =>
   (instance.billedUntilMs !== undefined &&
     ctx.world.clock.now - instance.billedUntilMs <= TERMINATED_VISIBLE_SECONDS * 1000)
 
-/** Candidates for the filters: the named ids only when an `instance-id` filter names them. */
+/**
+ * Candidates for the filters: the named ids only when an `instance-id` filter names them; the scenario's
+ * unmanaged usage is listed too, as the standalone instances it stands for.
+ */
 const candidates = (ctx: SimApiContext, filters: readonly Filter[]): Iterable<SimInstance> => {
   const byId = filters.find((f) => f.Name === 'instance-id')
-  if (byId === undefined) return ctx.region.instances.values()
+  const standalone = standaloneInstances(ctx)
+  if (byId === undefined) return [...ctx.region.instances.values(), ...standalone]
   const found: SimInstance[] = []
   for (const id of new Set(byId.Values ?? [])) {
-    const instance = ctx.region.instances.get(id)
+    const instance = ctx.region.instances.get(id) ?? standalone.find((i) => i.id === id)
     if (instance !== undefined) found.push(instance)
   }
   return found
