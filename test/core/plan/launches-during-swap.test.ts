@@ -75,3 +75,49 @@ describe('launches while a swap is open', () => {
     expect(launches(plan.actions)).toHaveLength(1)
   })
 })
+
+describe('the look after an open swap closes', () => {
+  /** A two-member group whose swap for the first member finishes and closes in this run. */
+  const closing = (launchedFor: (second: Instance) => Instance[], overrides: Partial<PlanInput> = {}) => {
+    const fleet = onDemandFleet(2)
+    const [first, second] = fleet as [Instance, Instance]
+    const attachedOne = spotFor(first, { tags: { ...spotFor(first).tags, 'spotswap:swap-id': 's1' } })
+    return planGroup(
+      planInput([...fleet, attachedOne], {
+        launched: launchedFor(second),
+        groupOverrides: {
+          desiredCapacity: 3,
+          maxSize: 3,
+          tags: {
+            'spotswap:swap': `v2 id=s1 phase=waiting owner=2 pairs=1 max=2 raised=3 started=${minutesAgo(2).toISOString()}`,
+          },
+        },
+        ownerChanges: { kind: 'read', changes: [] },
+        ...overrides,
+      }),
+    )
+  }
+
+  it('comes when a replacement launched during the swap ends its attach wait, not at the next schedule', () => {
+    // Launched three minutes ago: two minutes of the 300 s grace left when this run closes the swap.
+    let warming: Instance | undefined
+    const plan = closing((second) => {
+      warming = spotFor(second, { launchTime: minutesAgo(3) })
+      return [warming]
+    })
+    expect(kinds(plan.actions)).toContain('close-swap')
+    expect(plan.instanceSkips).toContainEqual(
+      expect.objectContaining({ instanceId: warming?.id, code: 'warming-up' }),
+    )
+    // 300 s of grace, less the 180 s it ran and the 30 s of slack for a launch seconds after its run.
+    expect(plan.lookAgainSeconds).toBe(90)
+  })
+
+  it('comes when a replacement launched in the closing run ends its attach wait', () => {
+    const plan = closing(() => [], { config: config({ gracePeriodSeconds: 120 }) })
+    expect(kinds(plan.actions)).toContain('close-swap')
+    expect(launches(plan.actions)).toHaveLength(1)
+    // 120 s of attach wait less 30 s of slack.
+    expect(plan.lookAgainSeconds).toBe(90)
+  })
+})
