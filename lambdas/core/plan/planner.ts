@@ -34,7 +34,7 @@ import { recoverOpenSwap } from './open-swap.ts'
 import type { PlanInput } from './plan-input.ts'
 import type { InstanceSkip } from './reasons.ts'
 import { projectedSaving } from './selection-cache.ts'
-import { earlyLook, startSwaps } from './swap-start.ts'
+import { earlyLook, startSwaps, staysOpen } from './swap-start.ts'
 import { PlanBudgetExceededError, WorkMeter } from './work-budget.ts'
 
 export type { PlanInput } from './plan-input.ts'
@@ -315,7 +315,7 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
       unknownSubnets,
     })
     actions.push(...launches)
-    if (!recovery.open && ready.length === 0 && launches.some((a) => a.kind === 'launch-spot'))
+    if (!staysOpen(recovery) && ready.length === 0 && launches.some((a) => a.kind === 'launch-spot'))
       warmedIn = Math.min(warmedIn, attachWait - GRACE_SLACK_SECONDS)
   }
   // A raise for a scheduled event only in a group where nothing else changes desired capacity.

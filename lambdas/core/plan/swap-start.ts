@@ -65,6 +65,13 @@ export const earlyLook = (
   return Math.min(lookAgain ?? at, at)
 }
 
+/**
+ * The open swap is still open once this run's actions are done: it does not close in this run. A swap that
+ * closes lets the replacements launched behind it be looked at when they end their attach wait.
+ */
+export const staysOpen = (recovery: Pick<Recovery, 'open' | 'closes'>): boolean =>
+  recovery.open && recovery.closes === undefined
+
 export const startSwaps = (input: SwapStartInput): SwapStart => {
   const { group, now, wanted, doomedIds, warnedAt, tooLate, isProtected, terminate, skipped, recovery } =
     input
@@ -107,12 +114,13 @@ export const startSwaps = (input: SwapStartInput): SwapStart => {
         reason: `waiting-for-open-swap: replaces ${partner}; starts once the open swap closes`,
       })
     } else {
-      if (!recovery.open && instance.state !== 'pending')
+      const open = staysOpen(recovery)
+      if (!open && instance.state !== 'pending')
         warmedIn = Math.min(
           warmedIn,
           (instance.launchTime.getTime() - now.getTime()) / 1000 + attachWait - GRACE_SLACK_SECONDS,
         )
-      else if (!recovery.open) warmedIn = Math.min(warmedIn, HEALTH_POLL_SECONDS)
+      else if (!open) warmedIn = Math.min(warmedIn, HEALTH_POLL_SECONDS)
       const attachFrom = new Date(instance.launchTime.getTime() + attachWait * 1000).toISOString()
       instanceSkips.push({
         instanceId: instance.id,
