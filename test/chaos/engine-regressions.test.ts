@@ -24,7 +24,8 @@ const savedCase = (name: string): ChaosCase =>
 const violationsOf = async (name: string): Promise<string[]> =>
   kinds((await runCase(savedCase(name))).violations)
 
-describe('engine defects found by chaos runs', () => {
+// Whole simulated hours each: seconds alone, more on a loaded machine.
+describe('engine defects found by chaos runs', { timeout: 60_000 }, () => {
   // Invariant 3 (orphan): the sweep at cddcda3, seed 2148 (the first under the simulator that runs the
   // real adapter). g3's swap names two launches and records `attaching` with the owner's desired 2, and
   // its attach fails. At 20:19:40 the owner scales out 2 → 4: exactly owner + pairs, what desired would

@@ -32,7 +32,10 @@ const run = async (chaos: ChaosCase) => {
 const web = (overrides: Record<string, unknown> = {}) =>
   group('web', { desired: 3, loadBalancers: [balancer], unhealthyReplacementFraction: 1, ...overrides })
 
-describe('a replacement that never serves leaves its group whatever its swap became', () => {
+// Whole simulated hours each: seconds alone, more on a loaded machine.
+describe('a replacement that never serves leaves its group whatever its swap became', {
+  timeout: 60_000,
+}, () => {
   // 18:00 launches, 18:05 the swap attaches; 18:07 the owner scales in: desired no longer what the record
   // accounts for (`owner-resized`), so the pairs are released and the swap closes, its replacements
   // ordinary members that never served.
