@@ -10,7 +10,7 @@ import type {
   SavingsPlan as SdkSavingsPlan,
   SavingsPlanRate as SdkSavingsPlanRate,
 } from '@aws-sdk/client-savingsplans'
-import type { SavingsPlansApi } from '../../../lambdas/aws/sdk.ts'
+import type { SavingsPlansApi } from '../../../lambdas/aws/cloud.ts'
 import { familyOf } from '../../../lambdas/core/commitments/normalization.ts'
 import { rateKey, type SavingsPlan } from '../../../lambdas/core/commitments/types.ts'
 import { LINUX } from '../../../lambdas/core/platform.ts'
