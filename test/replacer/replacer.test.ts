@@ -349,6 +349,33 @@ describe('replacer', () => {
     expect(cloud.instances.get(attachedBefore.id)?.state).toBe('running')
   })
 
+  // Chaos seed 59: the opted-out group's record is believed only once verified, as a managed group's is.
+  it('leaves alone a stray of an opted-out group whose record saying its swap never attached is forged', async () => {
+    const cloud = cloudWithFleet(1)
+    const group = cloud.addGroup('opted-out', { tags: { 'spot-enabled': 'false' } })
+    const partner = cloud.addInstance({ group: 'opted-out' })
+    const stray = cloud.addInstance({
+      lifecycle: 'spot',
+      tags: {
+        'launched-for-asg': 'opted-out',
+        'launched-for-replacing-instance': partner.id,
+        [TAG_LAUNCH_TEMPLATE_ID]: group.launchTemplate?.id ?? '',
+      },
+    })
+    // Attached by swap s1 once, and taken out since: a person's now.
+    cloud.seedInstanceTags(stray.id, { [TAG_SWAP_ID]: 's1' })
+    cloud.seedInstanceTags(partner.id, {
+      [TAG_REPLACEMENT_ATTEMPT]: `1:${stray.id}@2026-01-01T00:00:00.000Z`,
+    })
+    // Written by someone else: no MAC.
+    group.tags = {
+      ...group.tags,
+      [TAG_SWAP]: `v2 id=s1 phase=attaching owner=${group.desiredCapacity} pairs=1`,
+    }
+    await harness({ 'us-east-1': cloud }).run()
+    expect(cloud.instances.get(stray.id)?.state).toBe('running')
+  })
+
   it.each([
     ['per region, each group in the log', {}, 'group figures'],
     ['per region and per group with GROUP_METRICS', { GROUP_METRICS: 'true' }, 'group figures'],
