@@ -8,6 +8,7 @@ import type {
   CapacityReservation as SdkCapacityReservation,
   ReservedInstances as SdkReservedInstances,
 } from '@aws-sdk/client-ec2'
+import { inEffectAt } from '../core/commitments/in-effect.ts'
 import type {
   CapacityReservation,
   Commitments,
@@ -50,6 +51,8 @@ const toReservedInstances = (region: string, ri: SdkReservedInstances): Reserved
     tenancy: tenancyOf(ri.InstanceTenancy),
     count: ri.InstanceCount ?? 0,
     hourlyRateUsd: hourlyRateOf(ri),
+    // "The time when the Reserved Instance expires" (API_ReservedInstances).
+    endsAt: ri.End,
   }
 }
 
@@ -74,6 +77,9 @@ const toCapacityReservation = (
     open: cr.InstanceMatchCriteria === 'open',
     // The adapter knows no prices: the caller prices the slots from the region's on-demand prices.
     onDemandRateUsd: 0,
+    // Expired, it no longer reserves capacity (API_CapacityReservation EndDate); AWS may take up to an hour
+    // to cancel it: counted out from EndDate, spotswap errs towards replacing.
+    endsAt: cr.EndDate,
   }
 }
 
@@ -108,5 +114,8 @@ export const readCommitments = async (
     savingsPlans: [],
     capacityReservations: await readCapacityReservations(ctx),
   }))
-  return { ...reserved, savingsPlans: await readSavingsPlans(ctx, instanceTypes) }
+  return {
+    ...inEffectAt(reserved, new Date(ctx.now())),
+    savingsPlans: await readSavingsPlans(ctx, instanceTypes),
+  }
 }
