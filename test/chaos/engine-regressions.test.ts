@@ -424,4 +424,13 @@ describe('engine defects found by chaos runs', () => {
     expect(result.error).toBeUndefined()
     expect(kinds(result.violations)).toEqual([])
   })
+  // Invariant 8 (liveness), fresh seed 11023 (not shrunk: the shrinker finds the open unmanaged-usage
+  // defect first): a regional RI ends at 18:15:33, between two reads of the account's commitments (cached
+  // 15 minutes), and the runs until the next read kept g5's members as commitment-covered by it. Fixed: the
+  // cached listing drops an RI or a Capacity Reservation from its end on.
+  it('stops keeping members for an RI that ended while the commitments were cached', async () => {
+    const result = await runCase(savedCase('seed-11023-ri-expired-while-cached.json'))
+    expect(result.error).toBeUndefined()
+    expect(kinds(result.violations)).toEqual([])
+  })
 })
