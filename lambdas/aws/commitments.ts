@@ -10,6 +10,7 @@ import type {
   CapacityReservation as SdkCapacityReservation,
   ReservedInstances as SdkReservedInstances,
 } from '@aws-sdk/client-ec2'
+import { inEffectAt } from '../core/commitments/in-effect.ts'
 import type {
   CapacityReservation,
   Commitments,
@@ -53,6 +54,8 @@ const toReservedInstances = (region: string, ri: SdkReservedInstances): Reserved
     tenancy: tenancyOf(ri.InstanceTenancy),
     count: ri.InstanceCount ?? 0,
     hourlyRateUsd: hourlyRateOf(ri),
+    // "The time when the Reserved Instance expires" (API_ReservedInstances).
+    endsAt: ri.End,
   }
 }
 
@@ -77,6 +80,9 @@ const toCapacityReservation = (
     open: cr.InstanceMatchCriteria === 'open',
     // The adapter knows no prices: the caller prices the slots from the region's on-demand prices.
     onDemandRateUsd: 0,
+    // Expired, it no longer reserves capacity (API_CapacityReservation EndDate); AWS may take up to an hour
+    // to cancel it: counted out from EndDate, spotswap errs towards replacing.
+    endsAt: cr.EndDate,
   }
 }
 
@@ -158,11 +164,13 @@ export const readCommitments = async (
   ctx: AwsContext,
   instanceTypes: readonly string[] = [],
 ): Promise<Commitments> => {
-  const reserved = await ctx.caches.commitments.get(ctx.region, ctx.now(), async () => ({
+  const cached = await ctx.caches.commitments.get(ctx.region, ctx.now(), async () => ({
     reservedInstances: await readReservedInstances(ctx),
     savingsPlans: [],
     capacityReservations: await readCapacityReservations(ctx),
   }))
+  // The listing is cached: what ended since it was read counts no more (seed 11023).
+  const reserved = inEffectAt(cached, new Date(ctx.now()))
   if (instanceTypes.length === 0) return reserved
   const plans = await activePlansIn(ctx)
   if (!holdsAny(reserved, plans)) return reserved

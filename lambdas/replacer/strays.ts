@@ -5,7 +5,7 @@
 import { TAG_REPLACING_INSTANCE } from '../core/constants.ts'
 import type { Log, MetricsSink } from '../core/log.ts'
 import type { CloudPort } from '../core/port.ts'
-import { judgeStrays, strayPartnerIds, strayTerminations } from '../core/region/strays.ts'
+import { judgeStrays, launchedForOf, strayPartnerIds, strayTerminations } from '../core/region/strays.ts'
 import type { Group, Instance } from '../core/types.ts'
 import { verifyObserved } from '../verify-markers.ts'
 import { executeActions } from './execute.ts'
@@ -20,11 +20,19 @@ export const cleanStrays = async (
 ): Promise<Outcome[]> => {
   if (candidates.length === 0) return []
   const read = await cloud.describeInstances(strayPartnerIds(candidates), { includeTerminated: true })
-  // The partners' records are believed only once verified; a stray naming an unverifiable one waits.
-  const verified = await verifyObserved(cloud, [], read, options.now)
+  // The partners' records and the groups' swap records are believed only once verified (a record read
+  // with its MAC parses as none, so an unattached swap's launches read as attached, chaos seed 59); a
+  // stray naming an unverifiable one waits.
+  const verified = await verifyObserved(cloud, [...(groups?.values() ?? [])], read, options.now)
   const held = verified.heldInstances
-  const judged = candidates.filter((i) => !held.has(i.id) && !held.has(i.tags[TAG_REPLACING_INSTANCE] ?? ''))
-  const { ours, untrusted } = judgeStrays(judged, groups, verified.instances)
+  const judged = candidates.filter(
+    (i) =>
+      !held.has(i.id) &&
+      !held.has(i.tags[TAG_REPLACING_INSTANCE] ?? '') &&
+      !verified.heldGroups.has(launchedForOf(i)),
+  )
+  const believedGroups = groups === undefined ? undefined : new Map(verified.groups.map((g) => [g.name, g]))
+  const { ours, untrusted } = judgeStrays(judged, believedGroups, verified.instances)
   for (const { group, instance } of untrusted) reportUntrusted(options, cloud.region, group, [instance])
   if (ours.length === 0) return []
   const owners = await cloud.groupOfInstances(ours.map((i) => i.id))

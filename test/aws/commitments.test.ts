@@ -219,4 +219,35 @@ describe('readCommitments', () => {
     await cloud.readCommitments?.(['m5.large'])
     expect(apiCalls.filter((name) => name === 'ec2:DescribeInstances')).toHaveLength(2)
   })
+
+  it('stops listing an RI or a Capacity Reservation at its end, while the listing is cached', async () => {
+    const { cloud, apiCalls, clock } = testAdapter()
+    const end = new Date(clock.nowMs + 60_000)
+    ec2Mock.on(DescribeReservedInstancesCommand).resolves({
+      ReservedInstances: [
+        { ReservedInstancesId: 'ri-ending', InstanceType: 'm5.large', InstanceCount: 1, End: end },
+        { ReservedInstancesId: 'ri-later', InstanceType: 'm5.large', InstanceCount: 1 },
+      ],
+    })
+    ec2Mock.on(DescribeCapacityReservationsCommand).resolves({
+      CapacityReservations: [
+        {
+          CapacityReservationId: 'cr-ending',
+          InstanceType: 'm5.large',
+          AvailabilityZone: `${REGION}a`,
+          TotalInstanceCount: 1,
+          EndDate: end,
+        },
+      ],
+    })
+    const ids = async () => {
+      const read = await cloud.readCommitments?.()
+      return [...(read?.reservedInstances ?? []), ...(read?.capacityReservations ?? [])].map((c) => c.id)
+    }
+    expect(await ids()).toEqual(['ri-ending', 'ri-later', 'cr-ending'])
+    clock.nowMs = end.getTime()
+    expect(await ids()).toEqual(['ri-later'])
+    // Still the cached listing: read once.
+    expect(apiCalls).toEqual(['ec2:DescribeReservedInstances', 'ec2:DescribeCapacityReservations'])
+  })
 })

@@ -414,4 +414,24 @@ describe('engine defects found by chaos runs', { timeout: 60_000 }, () => {
     expect(result.error).toBeUndefined()
     expect(kinds(result.violations)).toEqual([])
   })
+  // Invariant 3 (orphan), seed 59 shrunk: a swap records `attaching` (its MAC on the value), its attach
+  // fails with a passing error (none joined), and the owner opts the group out before the next run, whose
+  // record would close as `attach-not-done` in a managed group. The stray cleanup read
+  // the opted-out group's swap record without verifying it: with its MAC the value parsed as no record,
+  // so the launches carrying the swap's id read as attached once and taken out (`joined-a-group`) and were
+  // left running. Fixed: the stray cleanup verifies the groups' markers as it does the partners'.
+  it('terminates the launches of a failed attach once the owner opted the group out', async () => {
+    const result = await runCase(savedCase('seed-59-opted-out-during-a-failed-attach.json'))
+    expect(result.error).toBeUndefined()
+    expect(kinds(result.violations)).toEqual([])
+  })
+  // Invariant 8 (liveness), fresh seed 11023 (not shrunk: the shrinker finds the open unmanaged-usage
+  // defect first): a regional RI ends at 18:15:33, between two reads of the account's commitments (cached
+  // 15 minutes), and the runs until the next read kept g5's members as commitment-covered by it. Fixed: the
+  // cached listing drops an RI or a Capacity Reservation from its end on.
+  it('stops keeping members for an RI that ended while the commitments were cached', async () => {
+    const result = await runCase(savedCase('seed-11023-ri-expired-while-cached.json'))
+    expect(result.error).toBeUndefined()
+    expect(kinds(result.violations)).toEqual([])
+  })
 })

@@ -16,6 +16,24 @@ import { actionsOf, cloudWithFleet, harness, START, spotShare, strayOf } from '.
 const laneGroupIds = (...regions: string[]) =>
   regions.flatMap((region) => allLanes(REGION_LANES).map(({ index }) => laneMessageGroupId(region, index)))
 
+/** A launch for the group `opted-out` from its template, recorded by its partner (a member) as its outcome. */
+const optedOutLaunch = (cloud: ReturnType<typeof cloudWithFleet>, tags: Record<string, string>) => {
+  const partner = cloud.addInstance({ group: 'opted-out' })
+  const instance = cloud.addInstance({
+    lifecycle: 'spot',
+    tags: {
+      'launched-for-asg': 'opted-out',
+      'launched-for-replacing-instance': partner.id,
+      [TAG_LAUNCH_TEMPLATE_ID]: cloud.group('opted-out').launchTemplate?.id ?? '',
+      ...tags,
+    },
+  })
+  cloud.seedInstanceTags(partner.id, {
+    [TAG_REPLACEMENT_ATTEMPT]: `1:${instance.id}@2026-01-01T00:00:00.000Z`,
+  })
+  return instance
+}
+
 describe('replacer', () => {
   it('converges a full 3-instance group to spot over a few runs with desired and MaxSize unchanged and no orphans', async () => {
     const cloud = cloudWithFleet(3)
@@ -320,25 +338,8 @@ describe('replacer', () => {
     cloud.addGroup('opted-out', {
       tags: { 'spot-enabled': 'false' },
     })
-    const template = cloud.group('opted-out').launchTemplate?.id ?? ''
-    const launch = (swapId: string) => {
-      const partner = cloud.addInstance({ group: 'opted-out' })
-      const instance = cloud.addInstance({
-        lifecycle: 'spot',
-        tags: {
-          'launched-for-asg': 'opted-out',
-          'launched-for-replacing-instance': partner.id,
-          [TAG_LAUNCH_TEMPLATE_ID]: template,
-          [TAG_SWAP_ID]: swapId,
-        },
-      })
-      cloud.seedInstanceTags(partner.id, {
-        [TAG_REPLACEMENT_ATTEMPT]: `1:${instance.id}@2026-01-01T00:00:00.000Z`,
-      })
-      return instance
-    }
-    const neverAttached = launch('s1')
-    const attachedBefore = launch('s0')
+    const neverAttached = optedOutLaunch(cloud, { [TAG_SWAP_ID]: 's1' })
+    const attachedBefore = optedOutLaunch(cloud, { [TAG_SWAP_ID]: 's0' })
     // Desired capacity is still the owner's: the attach never happened.
     const group = cloud.group('opted-out')
     cloud.seedGroupTags('opted-out', {
@@ -347,6 +348,22 @@ describe('replacer', () => {
     await harness({ 'us-east-1': cloud }).run()
     expect(cloud.instances.get(neverAttached.id)?.state).toBe('terminated')
     expect(cloud.instances.get(attachedBefore.id)?.state).toBe('running')
+  })
+
+  // Chaos seed 59: the opted-out group's record is believed only once verified, as a managed group's is.
+  it('leaves alone a stray of an opted-out group whose record saying its swap never attached is forged', async () => {
+    const cloud = cloudWithFleet(1)
+    const group = cloud.addGroup('opted-out', { tags: { 'spot-enabled': 'false' } })
+    const stray = optedOutLaunch(cloud, {})
+    // Attached by swap s1 once, and taken out since: a person's now.
+    cloud.seedInstanceTags(stray.id, { [TAG_SWAP_ID]: 's1' })
+    // Written by someone else: no MAC.
+    group.tags = {
+      ...group.tags,
+      [TAG_SWAP]: `v2 id=s1 phase=attaching owner=${group.desiredCapacity} pairs=1`,
+    }
+    await harness({ 'us-east-1': cloud }).run()
+    expect(cloud.instances.get(stray.id)?.state).toBe('running')
   })
 
   it.each([

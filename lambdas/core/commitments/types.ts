@@ -40,6 +40,8 @@ export interface ReservedInstances {
   readonly count: number
   /** What one of them costs per hour, fee and upfront amortised; 0 when not known (waste then counts 0 $). */
   readonly hourlyRateUsd: number
+  /** When they expire (EC2's `End`), when known: a cached listing stops covering anything from then. */
+  readonly endsAt?: Date | undefined
 }
 
 export interface SavingsPlan {
@@ -65,6 +67,8 @@ export interface CapacityReservation extends Placement {
   readonly open: boolean
   /** The on-demand list price of its type, USD per hour: what each unused slot costs. */
   readonly onDemandRateUsd: number
+  /** When it expires (EC2's `EndDate`, for a limited one): a cached listing stops counting it from then. */
+  readonly endsAt?: Date | undefined
 }
 
 /** A running on-demand instance of the region, managed or not, as a region-wide DescribeInstances shows it. */
