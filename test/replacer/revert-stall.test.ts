@@ -1,7 +1,8 @@
 /**
  * A revert whose raises never bring a serving member fails closed (core/revert/step.ts): after
  * REVERT_MAX_RAISES raises in a row it stops raising, holds no unit, retires no spot member, and says so
- * (a `revert-stalled` skip, an error line, the RevertsStalled metric) until the owner asks again.
+ * (a `revert-stalled` skip, an error line, the RevertsStalled metric) until the owner asks again. A signed
+ * raise or retirement replayed past its deadline is refused (core/markers.ts).
  */
 import { describe, expect, it } from 'vitest'
 import { REVERT_MAX_RAISES } from '../../lambdas/core/constants.ts'
@@ -10,7 +11,7 @@ import { TAG_REVERT } from '../../lambdas/core/revert/marker.ts'
 import type { ReplacerSummary } from '../../lambdas/replacer/summary.ts'
 import { awsError, type FakeCloud } from '../fakes/fake-cloud.ts'
 import { convergedFleet, request, serveNewMembers, writes } from './revert-support.ts'
-import { harness } from './support.ts'
+import { harness, START } from './support.ts'
 
 const TG = 'arn:aws:elasticloadbalancing:us-east-1:123456789012:targetgroup/web/0123456789abcdef'
 const desiredWrites = (cloud: FakeCloud) =>
@@ -107,5 +108,34 @@ describe('a revert whose raises never serve', () => {
     await runFor(2, h, () => serveNewMembers(cloud))
     expect(cloud.group('web').tags[TAG_REVERT]).toBe('v1 phase=done')
     expect(spotIds(cloud)).toEqual([])
+  })
+})
+
+describe('a revert marker replayed from an earlier raise', () => {
+  const at = (minutes: number) => new Date(START.getTime() + minutes * 60_000).toISOString()
+  const [oldSince, oldUntil] = [at(-180), at(-145)]
+
+  it.each([
+    ['raising', `v1 phase=raising owner=2 since=${oldSince} until=${oldUntil}`],
+    ['retiring', `v1 phase=retiring owner=2 step=SPOT until=${oldUntil}`],
+  ])('is refused past its deadline (%s): reported, nothing done', async (_phase, value) => {
+    const cloud = convergedFleet()
+    const [spot] = spotIds(cloud)
+    // A value spotswap really signed for this group, hours ago; desired capacity 3 is the owner's now.
+    cloud.seedGroupTags('web', { [TAG_REVERT]: value.replace('SPOT', spot ?? '') })
+    const h = harness({ 'us-east-1': cloud })
+    await h.run()
+    expect(writes(cloud).filter(([m]) => m === 'terminateInGroup' || m === 'setDesiredCapacity')).toEqual([])
+    expect(cloud.group('web').desiredCapacity).toBe(3)
+    expect(h.recorded.metrics.flatMap((m) => m.values.map((v) => v.name))).toContain(Metric.ForgedMarkers)
+    expect(h.recorded.logs).toContainEqual(
+      expect.objectContaining({
+        level: 'warn',
+        message: 'marker not believed',
+        attributes: expect.objectContaining({
+          marker: `group:web ${TAG_REVERT}: expired; treated as absent`,
+        }),
+      }),
+    )
   })
 })
