@@ -7,11 +7,13 @@
  * LaunchTime is moto's time, and the revert counts members launched since its raise). A marker planted
  * without a MAC, or signed for an earlier raise and replayed past its deadline, does nothing.
  */
+import { UpdateAutoScalingGroupCommand } from '@aws-sdk/client-auto-scaling'
 import { expect, it } from 'vitest'
 import { REGION_LANES } from '../../lambdas/core/constants.ts'
 import { laneOf } from '../../lambdas/core/region/lanes.ts'
 import { revertRequestEvent } from '../../lambdas/replacer/event-registry.ts'
 import { scheduledEvent } from '../events/builders.ts'
+import { autoScaling } from './support/clients.ts'
 import { convertedGroup } from './support/converted-group.ts'
 import { E2E_TIMEOUT_MS } from './support/events.ts'
 import { plantGroupTag, signedFor, twoRuns } from './support/group-tags.ts'
@@ -55,16 +57,20 @@ describeMoto('spotswap revert against moto', (moto) => {
     E2E_TIMEOUT_MS,
   )
 
+  // MinSize 1, so a decrement a believed marker asked for would take a member out.
   it.each([
-    ['without a MAC', async () => `v1 phase=retiring owner=2 step=MEMBER until=${hoursAgo(-1)}`],
+    [
+      'without a MAC',
+      async (member: string) => `v1 phase=retiring owner=2 step=${member} until=${hoursAgo(-1)}`,
+    ],
     [
       'signed by spotswap for an earlier raise, replayed past its deadline',
-      async () =>
+      async (member: string) =>
         signedFor(
           { account: account().accountId, region: REGION },
           'web',
           TAG_REVERT,
-          `v1 phase=raising owner=2 since=${hoursAgo(3)} until=DEADLINE`,
+          `v1 phase=retiring owner=2 step=${member} until=${hoursAgo(2.5)}`,
         ),
     ],
   ])(
@@ -73,8 +79,10 @@ describeMoto('spotswap revert against moto', (moto) => {
       const restore = withEnvRestored()
       try {
         const members = await convertedGroup(3)
-        const planted = (await value()).replace('MEMBER', members[0] ?? '').replace('DEADLINE', hoursAgo(2.5))
-        await plantGroupTag('web', TAG_REVERT, planted)
+        await autoScaling().send(
+          new UpdateAutoScalingGroupCommand({ AutoScalingGroupName: 'web', MinSize: 1 }),
+        )
+        await plantGroupTag('web', TAG_REVERT, await value(members[0] ?? ''))
         expect(await twoRuns(REGION, 'web')).toEqual({ desired: 3, members: [...members].sort() })
       } finally {
         restore()
