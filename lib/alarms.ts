@@ -191,5 +191,11 @@ export class SpotSwapAlarms extends Construct {
       "A group's swap is still open past its deadline: it holds desired capacity and MaxSize above the owner's. `spotswap plan` or the replacer's log says what holds it (often a protected instance).",
       insights('MAX', Metric.SwapsPastDeadline, 'group', hour, 'Swaps past deadline'),
     )
+    // A stalled revert raises nothing more until its owner fixes what stops Auto Scaling and asks again.
+    onFirst(
+      'RevertStalled',
+      "A group's revert to on-demand stalled: its raises kept ending without a serving member, so spotswap stopped raising and left the group as it is. The group's scaling activities say why; run `spotswap revert` again once it is fixed.",
+      insights('MAX', Metric.RevertsStalled, 'group', hour, 'Stalled reverts'),
+    )
   }
 }

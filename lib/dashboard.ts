@@ -254,6 +254,7 @@ export class SpotSwapDashboard extends Construct {
           handled(Metric.ForgedMarkers, 'Markers that fail verification or expired, treated as absent'),
           handled(Metric.UnverifiedLaunches, 'Launches spotswap cannot verify, holding their partners'),
           handled(Metric.SwapsPastDeadline, 'Swaps open past their deadline'),
+          handled(Metric.RevertsStalled, 'Reverts stalled, raising nothing more'),
           handled(Metric.PlanBudgetExceeded, 'Groups over their planning budget'),
           handled(Metric.RegionRunsNotStarted, 'Region runs started too late to finish in time'),
           handled(Metric.IgnoredEvents, 'Ignored (not a managed group)'),

@@ -311,3 +311,16 @@ export const COMMITMENTS_CACHE_TTL_MS = 15 * 60 * 1000
  * health deadline's ceiling plus the group's grace period, as for a swap (core/revert/step.ts).
  */
 export const REVERT_DEADLINE_SECONDS = HEALTH_DEADLINE_MAX_SECONDS
+/**
+ * A revert stops raising after this many raises in a row gave their unit back without a serving member
+ * (core/revert/step.ts): each waits up to its deadline, so three cover a transient shortage of capacity
+ * for over an hour and a half, while a broken template, a quota or a MaxSize Auto Scaling keeps refusing
+ * needs its owner, not a raise every deadline forever.
+ */
+export const REVERT_MAX_RAISES = 3
+/**
+ * A revert's raise or retirement marker is believed until its raise's deadline and this long more (core/
+ * markers.ts): twelve default runs to take the unit back after the deadline, even through throttling or a
+ * paused schedule, while a signed value copied from an earlier raise is refused once this is past.
+ */
+export const REVERT_MARKER_MARGIN_SECONDS = 3600

@@ -9,6 +9,7 @@
  */
 import {
   REBALANCE_MARK_MAX_AGE_SECONDS,
+  REVERT_MARKER_MARGIN_SECONDS,
   SWAP_RECORD_MAX_AGE_SECONDS,
   TAG_INTERRUPTION_WARNED,
   TAG_JOINED_GROUP,
@@ -25,7 +26,7 @@ import {
   TAG_SWAP_STARTED,
 } from './constants.ts'
 import { parseMaintenanceMarker } from './maintenance/marker.ts'
-import { TAG_REVERT } from './revert/marker.ts'
+import { revertMarkerBelievedUntil, TAG_REVERT } from './revert/marker.ts'
 import { readSwapRecord } from './swap/record.ts'
 import type { Group, Instance } from './types.ts'
 
@@ -125,8 +126,8 @@ const leadingTime = (payload: string): Date | undefined => {
 
 /**
  * Whether a verified payload is past its life: a swap record or a maintenance raise older than the longest
- * a swap can be open,
- * a rebalance mark older than a recommendation stays useful. The other markers
+ * a swap can be open, a revert's raise or retirement past its raise's deadline and a margin (a value
+ * copied from an earlier raise and replayed), a rebalance mark older than a recommendation stays useful. The other markers
  * are judged by their own rules (the interruption warning's 100 s, the attempt's orphan periods) or only
  * ever make spotswap leave an instance alone.
  */
@@ -145,6 +146,11 @@ export const markerExpired = (key: string, payload: string, now: Date): boolean 
   }
   if (key === TAG_REBALANCE_AT_RISK)
     return ageSeconds(leadingTime(payload), now) > REBALANCE_MARK_MAX_AGE_SECONDS
+  // A revert's raise or retirement, past its raise's deadline and a margin (a replayed earlier value).
+  if (key === TAG_REVERT) {
+    const until = revertMarkerBelievedUntil(payload, REVERT_MARKER_MARGIN_SECONDS)
+    return until !== undefined && now.getTime() > until.getTime()
+  }
   return false
 }
 

@@ -130,6 +130,11 @@ export const Metric = {
    * Per region and run, when it holds any.
    */
   CommitmentUtilization: 'CommitmentUtilization',
+  /**
+   * A group whose revert stalled (core/revert/step.ts, replacer/report-revert.ts): its raises kept giving
+   * their unit back, so nothing more is raised. 1 per group and run while it lasts.
+   */
+  RevertsStalled: 'RevertsStalled',
 } as const
 
 export type MetricName = (typeof Metric)[keyof typeof Metric]

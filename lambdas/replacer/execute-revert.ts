@@ -15,6 +15,11 @@ export const runRevert = async (cloud: CloudPort, action: RevertAction): Promise
       // https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_SetDesiredCapacity.html).
       await cloud.setDesiredCapacity(action.group, action.desired as number)
       return { action, status: 'done', detail: `desired capacity ${action.desired}` }
+    case 'give-back':
+      // Back to the owner's: Auto Scaling scales in only below the group's current size, and nothing launched
+      // for the unit (https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_SetDesiredCapacity.html).
+      await cloud.setDesiredCapacity(action.group, action.desired as number)
+      return { action, status: 'done', detail: `desired capacity back to ${action.desired}` }
     case 'retire':
       // With the decrement: the on-demand member raised for it keeps the owner's figure; Auto Scaling may
       // rebalance zones after it (https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_TerminateInstanceInAutoScalingGroup.html).

@@ -21,6 +21,7 @@ import type { OnDemandPrices } from '../core/types.ts'
 import type { Outcome } from './outcome.ts'
 import { summarizeOutcome } from './outcome-summary.ts'
 import { heldBackByReason, isHeldBack, logReasonChanges, type ReasonMemory } from './reasons.ts'
+import { reportRevertStalled } from './report-revert.ts'
 
 type PriceSource = OnDemandPrices['source']
 
@@ -342,6 +343,7 @@ export const reportGroupRun = (
   reportUntrusted(telemetry, region, plan.group, plan.untrusted ?? [])
   reportMarkers(telemetry, region, plan)
   reportUnverified(telemetry, region, plan.group, plan.unverified ?? [])
+  reportRevertStalled(telemetry, region, plan)
   if (plan.skip?.code === 'plan-budget-exceeded')
     metrics.emit({ [DIMENSION_REGION]: region, [DIMENSION_GROUP]: plan.group }, [
       { name: Metric.PlanBudgetExceeded, unit: 'Count', value: 1 },

@@ -117,6 +117,14 @@ describe('spotswap revert', () => {
     expect(output().out).toContain('would revert')
   })
 
+  it('reads nothing in a dry run whose settings spotswap cannot read, and says which', async () => {
+    const cloud = converged()
+    const { io, output } = recordingIo({ TAG_FILTERING_MODE: 'sometimes' })
+    expect(await command(cloud).run(['--region', 'us-east-1', '--group', 'web', '--dry-run'], io)).toBe(2)
+    expect(cloud.calls).toEqual([])
+    expect(output().err).toContain('spotswap revert: TAG_FILTERING_MODE="sometimes" is not')
+  })
+
   it.each([
     [['--group', 'web'], '--region is required'],
     [['--region', 'us-east-1'], '--group is required'],

@@ -50,6 +50,27 @@ describe('markerExpired', () => {
     ['a rebalance mark of this morning', 'spotswap:rebalance-at-risk', '2026-01-01T20:00:00.000Z', false],
     ['a rebalance mark of yesterday', 'spotswap:rebalance-at-risk', '2026-01-01T00:00:00.000Z', true],
     ['a swap id', 'spotswap:swap-id', 's1', false],
+    // NOW is 2026-01-02T00:00Z; a revert's raise is believed until its deadline and an hour.
+    [
+      'a revert raise within an hour past its deadline',
+      'spotswap:revert',
+      'v1 phase=raising owner=3 since=2026-01-01T22:30:00.000Z until=2026-01-01T23:05:00.000Z',
+      false,
+    ],
+    [
+      'a revert raise replayed over an hour past its deadline',
+      'spotswap:revert',
+      'v1 phase=raising owner=3 since=2026-01-01T22:00:00.000Z until=2026-01-01T22:35:00.000Z',
+      true,
+    ],
+    [
+      'a revert retirement replayed over an hour past its deadline',
+      'spotswap:revert',
+      'v1 phase=retiring owner=3 step=i-0123456789abcdef0 until=2026-01-01T22:35:00.000Z',
+      true,
+    ],
+    ['a requested revert, however old', 'spotswap:revert', 'v1 phase=requested failed=1', false],
+    ['a stalled revert', 'spotswap:revert', 'v1 phase=stalled failed=3 why=not-launched', false],
   ])('%s: %s', (_, key, payload, expired) => expect(markerExpired(key, payload, NOW)).toBe(expired))
 })
 

@@ -5,16 +5,13 @@
  * without a MAC or with one copied from another group. None carries a MAC for its resource, so the
  * replacer treats each as absent and takes no member out.
  */
-import { CreateOrUpdateTagsCommand, DescribeAutoScalingGroupsCommand } from '@aws-sdk/client-auto-scaling'
 import { CreateTagsCommand, DescribeSpotInstanceRequestsCommand } from '@aws-sdk/client-ec2'
-import { GenerateMacCommand } from '@aws-sdk/client-kms'
 import { expect, it } from 'vitest'
-import { markerMessage, withMac } from '../../lambdas/core/markers.ts'
 import { scheduledEvent } from '../events/builders.ts'
-import { autoScaling, ec2, required } from './support/clients.ts'
+import { ec2 } from './support/clients.ts'
 import { convertedGroup } from './support/converted-group.ts'
 import { E2E_TIMEOUT_MS } from './support/events.ts'
-import { kms } from './support/marker-key.ts'
+import { plantGroupTag, signedFor, twoRuns } from './support/group-tags.ts'
 import { describeMoto, freshAccountPerTest } from './support/moto.ts'
 import { loadReplacer, withEnvRestored } from './support/replacer-runs.ts'
 import { createGroup, groupState } from './support/world.ts'
@@ -26,60 +23,10 @@ const TAG_SWAP = 'spotswap:swap'
 const plantedRecord = (): string =>
   `v2 id=s1 phase=waiting owner=2 pairs=2 started=${new Date(Date.now() - 600_000).toISOString()}`
 
-const groupArn = async (name: string): Promise<string> => {
-  const described = await autoScaling().send(
-    new DescribeAutoScalingGroupsCommand({ AutoScalingGroupNames: [name] }),
-  )
-  return required(described.AutoScalingGroups?.[0]?.AutoScalingGroupARN, `ARN of ${name}`)
-}
-
-/** `payload` with a MAC from the account's marker key over `group`'s ARN, as spotswap signs it. */
-const signedFor = async (account: string, group: string, payload: string): Promise<string> => {
-  const message = markerMessage(
-    { account, region: REGION },
-    `group:${await groupArn(group)}`,
-    TAG_SWAP,
-    payload,
-  )
-  const { Mac } = await kms().send(
-    new GenerateMacCommand({
-      KeyId: process.env.MARKER_KEY_ARN,
-      MacAlgorithm: 'HMAC_SHA_256',
-      Message: new TextEncoder().encode(message),
-    }),
-  )
-  return withMac(payload, Buffer.from(required(Mac, 'MAC')).toString('base64url'))
-}
-
-const plant = (group: string, value: string) =>
-  autoScaling().send(
-    new CreateOrUpdateTagsCommand({
-      Tags: [
-        {
-          ResourceId: group,
-          ResourceType: 'auto-scaling-group',
-          Key: TAG_SWAP,
-          Value: value,
-          PropagateAtLaunch: false,
-        },
-      ],
-    }),
-  )
-
-/** Two scheduled replacer runs five minutes apart; the group's desired capacity and members after them. */
-const twoRuns = async () => {
-  let now = new Date()
-  const { run } = await loadReplacer(REGION, 'web', () => now)
-  for (let i = 0; i < 2; i++) {
-    await run(scheduledEvent())
-    now = new Date(now.getTime() + 5 * 60_000)
-  }
-  const after = await groupState('web')
-  return { desired: after.desired, members: after.members.map((m) => m.id).sort() }
-}
-
 describeMoto('forged markers against moto', (moto) => {
   const account = freshAccountPerTest(moto)
+  const signed = (group: string) =>
+    signedFor({ account: account().accountId, region: REGION }, group, TAG_SWAP, plantedRecord())
 
   it.each([
     ['without a MAC', async () => plantedRecord()],
@@ -87,7 +34,7 @@ describeMoto('forged markers against moto', (moto) => {
       'with a MAC copied from another group',
       async () => {
         await createGroup({ name: 'other', desired: 0, min: 0, max: 1 })
-        return signedFor(account().accountId, 'other', plantedRecord())
+        return signed('other')
       },
     ],
   ])(
@@ -96,8 +43,8 @@ describeMoto('forged markers against moto', (moto) => {
       const restore = withEnvRestored()
       try {
         const members = await convertedGroup(4)
-        await plant('web', await forge())
-        expect(await twoRuns()).toEqual({ desired: 4, members: [...members].sort() })
+        await plantGroupTag('web', TAG_SWAP, await forge())
+        expect(await twoRuns(REGION, 'web')).toEqual({ desired: 4, members: [...members].sort() })
       } finally {
         restore()
       }
@@ -111,8 +58,8 @@ describeMoto('forged markers against moto', (moto) => {
       const restore = withEnvRestored()
       try {
         await convertedGroup(4)
-        await plant('web', await signedFor(account().accountId, 'web', plantedRecord()))
-        expect((await twoRuns()).desired).toBeLessThan(4)
+        await plantGroupTag('web', TAG_SWAP, await signed('web'))
+        expect((await twoRuns(REGION, 'web')).desired).toBeLessThan(4)
       } finally {
         restore()
       }

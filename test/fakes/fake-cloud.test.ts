@@ -34,3 +34,18 @@ describe('FakeCloud setMaxSize (UpdateAutoScalingGroup with MaxSize alone)', () 
     expect(cloud.group('web')).toMatchObject({ maxSize: 4, desiredCapacity: 3 })
   })
 })
+
+describe('FakeCloud setDesiredCapacity when Auto Scaling cannot launch', () => {
+  it('keeps the raised desired capacity with no new member, and lowering it again terminates no one', async () => {
+    const cloud = new FakeCloud()
+    cloud.addGroup('web', { maxSize: 4 })
+    const members = [1, 2].map(() => cloud.addInstance({ group: 'web' }))
+    cloud.launchesFail.add('web')
+    await cloud.setDesiredCapacity('web', 3)
+    expect(cloud.group('web')).toMatchObject({ desiredCapacity: 3 })
+    expect(cloud.group('web').members.size).toBe(2)
+    await cloud.setDesiredCapacity('web', 2)
+    expect(cloud.group('web').members.size).toBe(2)
+    expect(members.filter((m) => m.state === 'terminated')).toEqual([])
+  })
+})

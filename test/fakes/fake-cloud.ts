@@ -110,6 +110,12 @@ export class FakeCloud implements CloudPort {
   kmsUnavailable = false
   /** EC2's scheduled events, as DescribeInstanceStatus reports them (pending ones only). */
   scheduled: ScheduledEvent[] = []
+  /**
+   * Groups whose launches Auto Scaling cannot make (no capacity, a broken template, a quota): desired
+   * capacity changes as asked, but no instance comes (the launch's scaling activity ends `Failed` with a
+   * StatusMessage, and Auto Scaling tries again; https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_Activity.html).
+   */
+  readonly launchesFail = new Set<string>()
   /** The region's ECS capacity providers, as DescribeCapacityProviders lists them. */
   readonly capacityProviders: EcsCapacityProvider[] = []
   private readonly failures = new Map<string, Error[]>()
@@ -343,7 +349,7 @@ export class FakeCloud implements CloudPort {
         400,
         `New SetDesiredCapacity value ${desired} is outside the group's bounds`,
       )
-    for (let n = group.desiredCapacity; n < desired; n++) {
+    for (let n = group.desiredCapacity; n < desired && !this.launchesFail.has(groupName); n++) {
       const launched = this.addInstance({
         type: group.launchType,
         lifecycle: 'on-demand',
@@ -354,7 +360,9 @@ export class FakeCloud implements CloudPort {
       this.register(group, launched.id, { state: 'initial', reason: 'Elb.RegistrationInProgress' })
     }
     const inService = [...group.members].filter(([, state]) => state === 'InService').map(([id]) => id)
-    for (const id of inService.reverse().slice(0, Math.max(0, group.desiredCapacity - desired))) {
+    // Scale-in only below the group's size: a unit nothing launched for takes no one with it.
+    const active = [...group.members.values()].filter((state) => !state.startsWith('Terminating')).length
+    for (const id of inService.reverse().slice(0, Math.max(0, active - desired))) {
       group.members.delete(id)
       this.deregister(id)
       this.liveInstance(id).state = 'terminated'
@@ -625,6 +633,7 @@ export class FakeCloud implements CloudPort {
 
   /** What Auto Scaling does when an instance leaves without a decrement: launch on-demand at once. */
   private backfill(group: FakeGroup, zone: string): void {
+    if (this.launchesFail.has(group.name)) return
     const instance = this.addInstance({
       type: group.launchType,
       zone,

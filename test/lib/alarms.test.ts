@@ -75,6 +75,7 @@ describe('the alarms on what the replacer reports', () => {
       'SwapOverdue',
       `SELECT MAX(${Metric.SwapsPastDeadline}) FROM SCHEMA("SpotSwap", Group, Region, service)`,
     ],
+    ['RevertStalled', `SELECT MAX(${Metric.RevertsStalled}) FROM SCHEMA("SpotSwap", Group, Region, service)`],
   ])('%s fires on the first one within an hour, and stays OK without data', (id, expression) => {
     expect(alarm(id)).toMatchObject({
       Metrics: [{ Expression: expression, Period: 3600, ReturnData: true }],

@@ -9,35 +9,14 @@ import { groupRunRequestEvent } from '../../lambdas/core/events/definitions.ts'
 import { Metric } from '../../lambdas/core/metric-names.ts'
 import { laneOf } from '../../lambdas/core/region/lanes.ts'
 import { TAG_REVERT } from '../../lambdas/core/revert/marker.ts'
-import { regionWork, revertRequestEvent } from '../../lambdas/replacer/event-registry.ts'
+import { regionWork } from '../../lambdas/replacer/event-registry.ts'
 import type { ReplacerSummary } from '../../lambdas/replacer/summary.ts'
 import type { FakeCloud } from '../fakes/fake-cloud.ts'
-import { cloudWithFleet, harness, START } from './support.ts'
+import { convergedFleet, minutesLater, request, serveNewMembers, writes } from './revert-support.ts'
+import { harness, START } from './support.ts'
 
-/** A converged group: one on-demand member, two spot ones, MaxSize 4. */
-const convergedFleet = () => {
-  const cloud = cloudWithFleet(1, { maxSize: 4 })
-  for (let i = 0; i < 2; i++)
-    cloud.addInstance({
-      group: 'web',
-      lifecycle: 'spot',
-      launchTime: new Date(START.getTime() - (50 - i) * 60_000),
-    })
-  return cloud
-}
-
-const request = revertRequestEvent('us-east-1', START, 'web', laneOf('web', REGION_LANES))
-const writes = (cloud: FakeCloud) => cloud.mutations.map((c) => [c.method, ...c.args])
 const lifecycles = (cloud: FakeCloud) =>
   [...cloud.group('web').members.keys()].map((id) => cloud.instances.get(id)?.lifecycle).sort()
-const serveNewMembers = (cloud: FakeCloud) => {
-  for (const [id, state] of cloud.group('web').members)
-    if (state === 'Pending') {
-      cloud.group('web').members.set(id, 'InService')
-      const instance = cloud.instances.get(id)
-      if (instance !== undefined) instance.state = 'running'
-    }
-}
 
 describe('reverting a group to on-demand', () => {
   it('writes the marker, then raises, retires a spot member once the new one serves, and ends done', async () => {
@@ -46,7 +25,12 @@ describe('reverting a group to on-demand', () => {
     await run(request)
     expect(writes(cloud)).toEqual([
       ['tagGroup', 'web', { [TAG_REVERT]: 'v1 phase=requested' }],
-      ['tagGroup', 'web', { [TAG_REVERT]: `v1 phase=raising owner=3 since=${START.toISOString()}` }],
+      [
+        'tagGroup',
+        'web',
+        // Its deadline: the group's grace period (300 s) and the health deadline's ceiling (30 min).
+        { [TAG_REVERT]: `v1 phase=raising owner=3 since=${START.toISOString()} until=${minutesLater(35)}` },
+      ],
       ['setDesiredCapacity', 'web', 4],
     ])
     for (let runs = 0; runs < 12 && cloud.group('web').tags[TAG_REVERT] !== 'v1 phase=done'; runs++) {

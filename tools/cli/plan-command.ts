@@ -5,11 +5,9 @@
  */
 
 import type { GlobalConfig } from '../../lambdas/core/config/config.ts'
-import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
 import { isManaged } from '../../lambdas/core/config/managed.ts'
-import { discardMetrics, type Log } from '../../lambdas/core/log.ts'
+import type { Log } from '../../lambdas/core/log.ts'
 import type { CloudPort, RegionDirectory } from '../../lambdas/core/port.ts'
-import { runRegion } from '../../lambdas/replacer/run-region.ts'
 import { selectRegions } from '../../lambdas/replacer/select-regions.ts'
 import { describeOptions, type OptionSpec, parseOptions } from '../shared/args.ts'
 import type { CliIo, Command } from '../shared/io.ts'
@@ -17,7 +15,7 @@ import { emptyMarket } from './plan-market.ts'
 import { type PlanRegion, type PlanReport, planRegion, planText } from './plan-report.ts'
 import { type PreflightRegion, preflight } from './preflight.ts'
 import type { PreflightClients } from './preflight-reads.ts'
-import { readOnly } from './read-only.ts'
+import { dryRunConfig, runReadOnly } from './read-only.ts'
 
 type ApiCallListener = (name: string) => void
 
@@ -95,9 +93,8 @@ interface RegionPlanned {
 
 const planOneRegion = async (port: CloudPort, config: GlobalConfig, log: Log): Promise<RegionPlanned> => {
   const market = emptyMarket()
-  const cloud = readOnly(port, market)
   try {
-    const result = await runRegion({ cloud, config, now: new Date(), log, metrics: discardMetrics })
+    const { cloud, result } = await runReadOnly(port, config, { now: new Date(), log, market })
     const everyGroup = await cloud.describeGroups({ tagKey: undefined, tagValues: [] })
     const reason = notManagedReason(config)
     const notManaged = everyGroup
@@ -117,7 +114,7 @@ const planOneRegion = async (port: CloudPort, config: GlobalConfig, log: Log): P
     }
   } catch (error) {
     const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
-    return { planned: { region: cloud.region, error: detail, groups: [], strays: [] }, preflight: undefined }
+    return { planned: { region: port.region, error: detail, groups: [], strays: [] }, preflight: undefined }
   }
 }
 
@@ -135,18 +132,9 @@ const run = async (deps: PlanDeps, argv: readonly string[], io: CliIo): Promise<
   // The SDK reads the profile when it first resolves credentials, which happens after this.
   if (profile !== undefined) process.env.AWS_PROFILE = profile
   const regionsWanted = options.lists.get('region') ?? []
-  const env = {
-    ...io.env,
-    DRY_RUN: 'true',
-    ...(regionsWanted.length > 0 ? { REGIONS: regionsWanted.join(',') } : {}),
-  }
-  const { config, errors } = parseGlobalConfig(env)
-  const fatal = errors.filter((e) => e.fatal)
-  if (fatal.length > 0) {
-    for (const error of fatal)
-      io.err(`spotswap plan: ${error.name}=${JSON.stringify(error.value)} is not ${error.expected}\n`)
-    return 2
-  }
+  const parsed = dryRunConfig('plan', io, regionsWanted)
+  if (parsed === undefined) return 2
+  const { config, errors } = parsed
   const apiCalls = new Map<string, number>()
   const onApiCall = (name: string) => apiCalls.set(name, (apiCalls.get(name) ?? 0) + 1)
   const warnings: string[] = []

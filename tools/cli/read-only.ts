@@ -1,8 +1,14 @@
 /**
- * A CloudPort that can only read. `plan` runs the replacer with DRY_RUN forced, which already issues no
- * write; this guard makes that a property of the wiring rather than of the engine's code paths.
+ * A CloudPort that can only read, and the replacer's region run through it. `plan` and `revert --dry-run`
+ * run the replacer with DRY_RUN forced, which already issues no write; this guard makes that a property of
+ * the wiring rather than of the engine's code paths.
  */
+import type { ConfigError, GlobalConfig } from '../../lambdas/core/config/config.ts'
+import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
+import { discardMetrics, type Log } from '../../lambdas/core/log.ts'
 import { type CloudPort, PORT_WRITES } from '../../lambdas/core/port.ts'
+import { type RegionResult, runRegion } from '../../lambdas/replacer/run-region.ts'
+import type { CliIo } from '../shared/io.ts'
 import type { MarketSeen } from './plan-market.ts'
 
 export class ReadOnlyViolationError extends Error {
@@ -48,4 +54,50 @@ export const readOnly = (cloud: CloudPort, market?: MarketSeen): CloudPort => {
     ...(cloud.readCommitments === undefined ? {} : { readCommitments: cloud.readCommitments.bind(cloud) }),
     ...Object.fromEntries(PORT_WRITES.map((method) => [method, refuse(method)])),
   } as CloudPort
+}
+
+/**
+ * The settings as the Lambdas read them from `env`, DRY_RUN forced and `regions` (when any) as REGIONS;
+ * undefined, each fatal error said on stderr, when one is fatal.
+ */
+export const dryRunConfig = (
+  command: string,
+  io: CliIo,
+  regions: readonly string[],
+): { readonly config: GlobalConfig; readonly errors: readonly ConfigError[] } | undefined => {
+  const env = { ...io.env, DRY_RUN: 'true', ...(regions.length > 0 ? { REGIONS: regions.join(',') } : {}) }
+  const parsed = parseGlobalConfig(env)
+  const fatal = parsed.errors.filter((e) => e.fatal)
+  for (const error of fatal)
+    io.err(`spotswap ${command}: ${error.name}=${JSON.stringify(error.value)} is not ${error.expected}\n`)
+  return fatal.length > 0 ? undefined : parsed
+}
+
+export interface ReadOnlyRun {
+  readonly now: Date
+  readonly log: Log
+  /** Records the prices and catalog the replacer reads. */
+  readonly market?: MarketSeen
+  readonly onlyGroups?: readonly string[]
+  /** Groups planned as if a revert request had arrived for them. */
+  readonly revert?: readonly string[]
+}
+
+/** The replacer's observe and plan steps in the port's region, through a read-only port. */
+export const runReadOnly = async (
+  port: CloudPort,
+  config: GlobalConfig,
+  { now, log, market, onlyGroups, revert }: ReadOnlyRun,
+): Promise<{ readonly cloud: CloudPort; readonly result: RegionResult }> => {
+  const cloud = readOnly(port, market)
+  const result = await runRegion({
+    cloud,
+    config,
+    now,
+    log,
+    metrics: discardMetrics,
+    ...(onlyGroups === undefined ? {} : { onlyGroups }),
+    ...(revert === undefined ? {} : { revert }),
+  })
+  return { cloud, result }
 }

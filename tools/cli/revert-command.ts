@@ -10,16 +10,13 @@
  * request had arrived.
  */
 
-import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
 import { groupRunRequestEvent } from '../../lambdas/core/events/definitions.ts'
 import { REGION_NAME } from '../../lambdas/core/events/registry.ts'
-import { discardMetrics, type Log, silentLog } from '../../lambdas/core/log.ts'
+import { type Log, silentLog } from '../../lambdas/core/log.ts'
 import type { CloudPort } from '../../lambdas/core/port.ts'
-import { runRegion } from '../../lambdas/replacer/run-region.ts'
 import { describeOptions, type OptionSpec, parseOptions, UsageError } from '../shared/args.ts'
 import type { CliIo, Command } from '../shared/io.ts'
-import { emptyMarket } from './plan-market.ts'
-import { readOnly } from './read-only.ts'
+import { dryRunConfig, runReadOnly } from './read-only.ts'
 import type { RevertDelivery } from './revert-deliver.ts'
 
 export interface RevertDeps {
@@ -74,14 +71,11 @@ const required = (value: string | undefined, option: string): string => {
 
 /** The group planned read-only, as if the request had arrived: its skip reason and actions. */
 const dryRun = async (deps: RevertDeps, io: CliIo, region: string, group: string): Promise<number> => {
-  const { config } = parseGlobalConfig({ ...io.env, DRY_RUN: 'true', REGIONS: region })
-  const cloud = readOnly(await deps.cloud(region, silentLog), emptyMarket())
-  const result = await runRegion({
-    cloud,
-    config,
+  const parsed = dryRunConfig('revert', io, [region])
+  if (parsed === undefined) return 2
+  const { result } = await runReadOnly(await deps.cloud(region, silentLog), parsed.config, {
     now: deps.now(),
     log: silentLog,
-    metrics: discardMetrics,
     onlyGroups: [group],
     revert: [group],
   })

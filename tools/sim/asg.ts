@@ -73,6 +73,10 @@ export const reconcile = (world: World, region: SimRegion, group: SimGroup): voi
   }
   // A suspended Launch process stops every launch, warm pool draws included.
   if (group.suspendedProcesses.has('Launch')) return
+  if (group.ownLaunchesFail === true && active < group.desiredCapacity) {
+    world.notify((o) => o.launchFailed?.(region.name, group.name))
+    return
+  }
   for (let n = active; n < group.desiredCapacity; n++) {
     if (drawFromWarmPool(world, region, group)) continue
     const choice = chooseLaunch(world, region, group, zonesByFewest(region, group))

@@ -95,6 +95,12 @@ export interface SimGroup {
   /** When its owner asked for it back on-demand (`spotswap revert`, Invocations.requestRevert). */
   revertRequestedMs?: number
   /**
+   * Auto Scaling's own launches for it fail (no on-demand capacity for its type, a template that no longer
+   * launches): desired capacity stays where it was set and nothing comes, as a failed scaling activity
+   * leaves it (asg.ts reconcile). Set by a test, never by a scenario.
+   */
+  ownLaunchesFail?: boolean
+  /**
    * Its scaling activities, oldest first: the simulator writes those of the owner's changes of desired
    * capacity (the only ones the engine reads anything from), in Auto Scaling's words.
    */

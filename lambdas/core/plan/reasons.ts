@@ -121,6 +121,8 @@ export type GroupSkipCode =
   // The owner asked for the group back on-demand (core/revert/): no swap starts while it goes, or after.
   | 'reverting'
   | 'reverted'
+  // Its raises kept failing (core/revert/step.ts): nothing more is raised until the owner asks again.
+  | 'revert-stalled'
 
 /** Why a group is not acted on this run: a code to act on, a detail to read. */
 export interface GroupSkip {

@@ -1,7 +1,8 @@
 /**
  * The planner's hook for a revert (step.ts): while the group carries a believed `spotswap:revert` marker,
  * no swap or launch starts in it (a `reverting` skip), and in a run with nothing else to do the revert
- * takes its next step. Once done, the group is skipped as `reverted` until its owner removes the tag.
+ * takes its next step. Once done, the group is skipped as `reverted` until its owner removes the tag; once
+ * stalled (step.ts), as `revert-stalled` until the owner asks again.
  */
 import { REVERT_DEADLINE_SECONDS, TAG_MAINTENANCE } from '../constants.ts'
 import { type HealthObservation, servingOf } from '../group/serving.ts'
@@ -9,7 +10,7 @@ import type { GroupSkip } from '../plan/reasons.ts'
 import type { Group, Instance } from '../types.ts'
 import type { RevertAction } from './action.ts'
 import { formatRevertMarker, readRevertMarker, TAG_REVERT } from './marker.ts'
-import { type RevertMember, type RevertStep, revertStep } from './step.ts'
+import { type RevertMember, type RevertStep, revertStep, stalledReason } from './step.ts'
 
 export interface RevertPlanInput {
   readonly group: Group
@@ -100,6 +101,15 @@ const actionOf = (group: string, step: RevertStep): RevertAction | undefined => 
         instanceId: step.instanceId,
         reason: step.reason,
       }
+    case 'give-back':
+      return {
+        kind: 'revert',
+        group,
+        step: 'give-back',
+        marker: formatRevertMarker(step.marker),
+        desired: step.desiredCapacity,
+        reason: step.reason,
+      }
     case 'mark':
       return {
         kind: 'revert',
@@ -131,6 +141,11 @@ export const planRevert = (input: RevertPlanInput): RevertPlan => {
         code: 'reverted',
         detail: `${TAG_REVERT} is done: spotswap leaves the group alone; remove the tag to hand it back`,
       },
+      actions: [],
+    }
+  if (read.marker.phase === 'stalled')
+    return {
+      skip: { code: 'revert-stalled', detail: stalledReason(read.marker.failed, read.marker.why) },
       actions: [],
     }
   // A replacement ahead of a scheduled event finishes first (it holds new launches itself).

@@ -3,9 +3,12 @@
  * capacity by one through Auto Scaling (which launches on-demand from the group's own template), wait
  * until the new member serves, then let the oldest spot member leave with a decrement; when no spot member
  * is left, the revert is done. Every raise is announced in the marker first and bounded by a deadline: a
- * new member that never serves leaves with the unit it came with, so desired capacity is never left raised.
+ * new member that never serves leaves with the unit it came with, and a raise Auto Scaling launched nothing
+ * for is given back, so desired capacity is never left raised. After REVERT_MAX_RAISES such raises in a
+ * row the revert stalls: nothing more is raised, and no spot member leaves, until the owner asks again.
  */
-import { type RevertMarker, TAG_REVERT } from './marker.ts'
+import { REVERT_MAX_RAISES } from '../constants.ts'
+import { type RevertMarker, type RevertStallCause, TAG_REVERT } from './marker.ts'
 
 export interface RevertMember {
   readonly instanceId: string
@@ -28,13 +31,20 @@ export interface RevertInput {
    */
   readonly launchesOnDemand: boolean
   readonly now: Date
-  /** How long a raise may wait for its member to serve before it is taken back. */
+  /** How long a new raise may wait for its member to serve before it is taken back. */
   readonly deadlineSeconds: number
 }
 
 export type RevertStep =
   /** Write `marker`, then set desired capacity to `desiredCapacity`. */
   | { readonly kind: 'raise'; readonly marker: RevertMarker; readonly desiredCapacity: number }
+  /** Write `marker` (the raise's, unchanged), then set desired capacity back to `desiredCapacity`. */
+  | {
+      readonly kind: 'give-back'
+      readonly marker: RevertMarker
+      readonly desiredCapacity: number
+      readonly reason: string
+    }
   /** Write `marker`, then TerminateInstanceInAutoScalingGroup(`instanceId`, decrement). */
   | {
       readonly kind: 'retire'
@@ -47,6 +57,8 @@ export type RevertStep =
   | { readonly kind: 'wait'; readonly reason: string }
   /** Nothing this revert can do on its own: said, and nothing written. */
   | { readonly kind: 'refuse'; readonly reason: string }
+
+type Raising = Extract<RevertMarker, { phase: 'raising' }>
 
 const oldestSpot = (members: readonly RevertMember[]): RevertMember | undefined =>
   members
@@ -61,14 +73,40 @@ const raisedMember = (members: readonly RevertMember[], since: Date): RevertMemb
     .filter((m) => m.lifecycle === 'on-demand' && m.launchTime.getTime() >= since.getTime())
     .sort((a, b) => b.launchTime.getTime() - a.launchTime.getTime())[0]
 
-/** From a settled group (no unit of spotswap's in desired capacity): done, or the next raise. */
-const nextRaise = (input: RevertInput): RevertStep => {
+const STALL_CAUSE: Record<RevertStallCause, string> = {
+  'not-launched': 'Auto Scaling launched no member for it by its deadline',
+  'not-serving': 'its new member did not serve by its deadline',
+}
+
+/** What a stalled revert says, for the plan, the summary and the log. */
+export const stalledReason = (failed: number, why: RevertStallCause): string =>
+  `revert-stalled: ${failed} raises in a row gave their unit back (the last: ${STALL_CAUSE[why]}); the group is left as it is. Its scaling activities say why Auto Scaling did not launch or the member did not serve; run \`spotswap revert\` again to retry`
+
+/** `failed` raises in a row have not served: one more, or a stall once they reach the bound. */
+const afterFailure = (failed: number, why: RevertStallCause, reason: string): RevertStep =>
+  failed >= REVERT_MAX_RAISES
+    ? { kind: 'mark', marker: { phase: 'stalled', failed, why }, reason: stalledReason(failed, why) }
+    : {
+        kind: 'mark',
+        marker: { phase: 'requested', failed },
+        reason: `${reason} (${failed} of ${REVERT_MAX_RAISES} raises in a row): raising again`,
+      }
+
+/** From a settled group (no unit of spotswap's in desired capacity): done, stalled, or the next raise. */
+const nextRaise = (input: RevertInput, failed: number): RevertStep => {
   const { desiredCapacity, maxSize, members, now } = input
   if (oldestSpot(members) === undefined)
     return {
       kind: 'mark',
       marker: { phase: 'done' },
       reason: 'no spot member left: the group is all on-demand',
+    }
+  // Only a raise whose member did not serve leaves through a retirement with a count this high.
+  if (failed >= REVERT_MAX_RAISES)
+    return {
+      kind: 'mark',
+      marker: { phase: 'stalled', failed, why: 'not-serving' },
+      reason: stalledReason(failed, 'not-serving'),
     }
   if (!input.launchesOnDemand)
     return {
@@ -80,56 +118,84 @@ const nextRaise = (input: RevertInput): RevertStep => {
       kind: 'refuse',
       reason: `revert-at-max-size: desired capacity ${desiredCapacity} is at MaxSize ${maxSize}; a serve-before-retire step needs one more`,
     }
+  const until = new Date(now.getTime() + input.deadlineSeconds * 1000)
   return {
     kind: 'raise',
-    marker: { phase: 'raising', ownerDesired: desiredCapacity, since: now },
+    marker: {
+      phase: 'raising',
+      ownerDesired: desiredCapacity,
+      since: now,
+      until,
+      ...(failed > 0 ? { failed } : {}),
+    },
     desiredCapacity: desiredCapacity + 1,
   }
 }
 
-const whileRaising = (input: RevertInput, owner: number, since: Date): RevertStep => {
+const withFailed = (failed: number | undefined) => (failed ? { failed } : {})
+
+/** The raise is not in desired capacity: not made yet (again, within its deadline), or given back. */
+const notRaised = (marker: Raising, overdue: boolean): RevertStep =>
+  overdue
+    ? afterFailure(
+        (marker.failed ?? 0) + 1,
+        'not-launched',
+        'no member launched for the raise by its deadline',
+      )
+    : { kind: 'raise', marker, desiredCapacity: marker.ownerDesired + 1 }
+
+const whileRaising = (input: RevertInput, marker: Raising): RevertStep => {
   const { desiredCapacity, members, now } = input
-  const overdue = now.getTime() - since.getTime() > input.deadlineSeconds * 1000
-  if (desiredCapacity === owner)
-    // The run stopped between the marker and the raise, or the raise failed: again, within the deadline.
-    return overdue
-      ? {
-          kind: 'mark',
-          marker: { phase: 'requested' },
-          reason: 'raise never happened by its deadline: starting over',
-        }
-      : {
-          kind: 'raise',
-          marker: { phase: 'raising', ownerDesired: owner, since },
-          desiredCapacity: owner + 1,
-        }
+  const owner = marker.ownerDesired
+  const overdue = now.getTime() > marker.until.getTime()
+  if (desiredCapacity === owner) return notRaised(marker, overdue)
   if (desiredCapacity !== owner + 1)
     // Someone else resized the group: the extra unit cannot be told from theirs, so none is taken back.
     return {
       kind: 'mark',
-      marker: { phase: 'requested' },
+      marker: { phase: 'requested', ...withFailed(marker.failed) },
       reason: `desired capacity changed by someone else (${owner + 1} expected, ${desiredCapacity} found): the raise is theirs now`,
     }
-  const raised = raisedMember(members, since)
+  const raised = raisedMember(members, marker.since)
   const spot = oldestSpot(members)
+  const retiring = (step: string, failed: number | undefined): RevertMarker => ({
+    phase: 'retiring',
+    ownerDesired: owner,
+    step,
+    until: marker.until,
+    ...withFailed(failed),
+  })
   if (raised?.serving === true && spot !== undefined)
     return {
       kind: 'retire',
-      marker: { phase: 'retiring', ownerDesired: owner, step: spot.instanceId },
+      marker: retiring(spot.instanceId, undefined),
       instanceId: spot.instanceId,
       reason: `${raised.instanceId} serves: ${spot.instanceId} leaves with the raise's unit`,
     }
-  // No spot member left to take the unit back with (one left another way), or a raise past its deadline:
-  // the raised member leaves with the unit it came with.
-  if (raised !== undefined && (spot === undefined || overdue))
+  if (raised !== undefined && spot === undefined)
+    // No spot member left to take the unit back with (one left another way): the raised member leaves.
     return {
       kind: 'retire',
-      marker: { phase: 'retiring', ownerDesired: owner, step: raised.instanceId },
+      marker: retiring(raised.instanceId, marker.failed),
       instanceId: raised.instanceId,
-      reason:
-        spot === undefined
-          ? `no spot member is left to retire: ${raised.instanceId} leaves with the raise's unit`
-          : `${raised.instanceId} did not serve by its deadline: it leaves with the raise's unit`,
+      reason: `no spot member is left to retire: ${raised.instanceId} leaves with the raise's unit`,
+    }
+  if (raised !== undefined && overdue) {
+    const failed = (marker.failed ?? 0) + 1
+    return {
+      kind: 'retire',
+      marker: retiring(raised.instanceId, failed),
+      instanceId: raised.instanceId,
+      reason: `${raised.instanceId} did not serve by its deadline: it leaves with the raise's unit (${failed} of ${REVERT_MAX_RAISES} raises in a row)`,
+    }
+  }
+  if (overdue)
+    // Auto Scaling launched nothing (capacity, a broken template, a quota): the unit goes back, no one leaves.
+    return {
+      kind: 'give-back',
+      marker,
+      desiredCapacity: owner,
+      reason: `Auto Scaling launched no member for the raise by its deadline: desired capacity goes back to ${owner}`,
     }
   return {
     kind: 'wait',
@@ -145,10 +211,12 @@ export const revertStep = (input: RevertInput): RevertStep => {
   switch (marker.phase) {
     case 'done':
       return { kind: 'wait', reason: `reverted (${TAG_REVERT}): spotswap leaves the group alone` }
+    case 'stalled':
+      return { kind: 'wait', reason: stalledReason(marker.failed, marker.why) }
     case 'requested':
-      return nextRaise(input)
+      return nextRaise(input, marker.failed ?? 0)
     case 'raising':
-      return whileRaising(input, marker.ownerDesired, marker.since)
+      return whileRaising(input, marker)
     case 'retiring': {
       const stillIn = members.some((m) => m.instanceId === marker.step)
       // The announced step has not happened while its member is in and the unit is still held.
@@ -161,10 +229,10 @@ export const revertStep = (input: RevertInput): RevertStep => {
         }
       if (stillIn) return { kind: 'wait', reason: `${marker.step} is leaving` }
       return desiredCapacity === marker.ownerDesired
-        ? nextRaise(input)
+        ? nextRaise(input, marker.failed ?? 0)
         : {
             kind: 'mark',
-            marker: { phase: 'requested' },
+            marker: { phase: 'requested', ...withFailed(marker.failed) },
             reason: `desired capacity changed by someone else: starting over from ${desiredCapacity}`,
           }
     }

@@ -53,6 +53,32 @@ describe('planRevert', () => {
     })
   })
 
+  it('skips a stalled revert as revert-stalled, naming what failed and how to retry', () => {
+    const plan = planRevert(input({ 'spotswap:revert': 'v1 phase=stalled failed=3 why=not-launched' }))
+    expect(plan).toEqual({
+      skip: {
+        code: 'revert-stalled',
+        detail: expect.stringMatching(/launched no member.*spotswap revert/),
+      },
+      actions: [],
+    })
+  })
+
+  it('plans the give-back of a raise Auto Scaling launched nothing for by its deadline', () => {
+    const since = minutesAgo(60).toISOString()
+    const until = minutesAgo(20).toISOString()
+    const raised = input({ 'spotswap:revert': `v1 phase=raising owner=3 since=${since} until=${until}` })
+    const plan = planRevert({ ...raised, group: { ...raised.group, desiredCapacity: 4 } })
+    expect(plan.actions).toEqual([
+      expect.objectContaining({
+        kind: 'revert',
+        step: 'give-back',
+        desired: 3,
+        marker: expect.stringContaining(`until=${until}`),
+      }),
+    ])
+  })
+
   it('holds a group whose believed marker it cannot read, and does nothing on it', () => {
     const plan = planRevert(input({ 'spotswap:revert': 'v9 phase=later' }))
     expect(plan.skip?.code).toBe('reverting')
@@ -80,7 +106,9 @@ describe('planRevert', () => {
   })
 
   it('never retires a protected spot member, and does not call the revert done while one stays', () => {
-    const marker = { 'spotswap:revert': `v1 phase=raising owner=3 since=${minutesAgo(10).toISOString()}` }
+    const since = minutesAgo(10).toISOString()
+    const until = minutesAgo(-30).toISOString()
+    const marker = { 'spotswap:revert': `v1 phase=raising owner=3 since=${since} until=${until}` }
     const raised = input(marker, {}, [spotA.id])
     const plan = planRevert({ ...raised, group: { ...raised.group, desiredCapacity: 4 } })
     expect(plan.actions).toEqual([])
