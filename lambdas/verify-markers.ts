@@ -46,13 +46,17 @@ export const verifyObserved = async (
   const verdicts = reads.length === 0 ? [] : await cloud.verifyMarkers(reads)
   const judged = judgeMarkers(reads, verdicts, now)
   const held = heldByUnverifiable(judged.unverifiable, groups, instances)
-  const believed = (i: Instance): Instance =>
-    actedOn === undefined || actedOn.has(i.id)
-      ? withBelievedInstanceMarkers(i, judged)
-      : withoutInstanceMarkers(i)
+  const believed = new Map<string, Instance>()
+  for (const i of instances)
+    believed.set(
+      i.id,
+      actedOn === undefined || actedOn.has(i.id)
+        ? withBelievedInstanceMarkers(i, judged)
+        : withoutInstanceMarkers(i),
+    )
   return {
     groups: groups.map((group) => withBelievedGroupMarkers(group, judged)),
-    instances: new Map(instances.map((i) => [i.id, believed(i)])),
+    instances: believed,
     untrusted: judged.untrusted,
     heldGroups: held.groups,
     heldInstances: held.instances,

@@ -43,20 +43,20 @@ const carriesAny = (tags: Readonly<Record<string, string>>, keys: readonly strin
 
 /** The ids of the instances whose markers this run may act on. */
 export const instancesActedOn = (relevance: MarkerRelevance, instances: Iterable<Instance>): Set<string> => {
-  const groupOf = new Map<string, Group>()
-  for (const group of relevance.groups)
-    for (const member of group.members) groupOf.set(member.instanceId, group)
+  // Whether each member's group carries a marker, told once per group rather than once per member.
+  const inMarkedGroup = new Map<string, boolean>()
+  for (const group of relevance.groups) {
+    const marked = carriesAny(group.tags, GROUP_MARKERS)
+    for (const member of group.members) inMarkedGroup.set(member.instanceId, marked)
+  }
   const ids = new Set<string>()
   const partners: string[] = []
-  const all = [...instances]
-  for (const instance of all) {
-    const group = groupOf.get(instance.id)
+  for (const instance of instances) {
+    const marked = inMarkedGroup.get(instance.id)
     const actedOn =
-      group === undefined
+      marked === undefined
         ? unsettled(instance) && relevance.judgesLaunchesFor(instance.tags[TAG_LAUNCHED_FOR_GROUP] ?? '')
-        : carriesAny(group.tags, GROUP_MARKERS) ||
-          unsettled(instance) ||
-          carriesAny(instance.tags, ACTING_MARKERS)
+        : marked || unsettled(instance) || carriesAny(instance.tags, ACTING_MARKERS)
     if (!actedOn) continue
     ids.add(instance.id)
     const partner = instance.tags[TAG_REPLACING_INSTANCE]

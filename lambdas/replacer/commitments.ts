@@ -10,7 +10,7 @@
  */
 
 import type { MemberCoverage } from '../core/commitments/coverage.ts'
-import { managedUsage, regionCoverage, regionUsage } from '../core/commitments/region-usage.ts'
+import { holdsNone, managedTypes, regionCoverage, regionUsage } from '../core/commitments/region-usage.ts'
 import { declaredIn } from '../core/commitments/setting.ts'
 import type { Commitments, UsageLine } from '../core/commitments/types.ts'
 import { commitmentUtilization } from '../core/commitments/utilization.ts'
@@ -39,11 +39,11 @@ const priced = (commitments: Commitments, snapshot: RegionSnapshot): Commitments
 const accountCommitments = async (
   { cloud, log, metrics }: CommitmentReads,
   region: string,
-  usage: readonly UsageLine[],
+  instanceTypes: readonly string[],
 ): Promise<Commitments | undefined> => {
   if (cloud.readCommitments === undefined) return undefined
   try {
-    return await cloud.readCommitments(usage.map((line) => line.type))
+    return await cloud.readCommitments(instanceTypes)
   } catch (error) {
     log.warn('commitments unreadable: planned as if the account held none', {
       region,
@@ -65,8 +65,9 @@ export const commitmentCoverage = async (
   const read =
     setting.mode === 'declared'
       ? declaredIn(setting.declared, snapshot.region)
-      : await accountCommitments(reads, snapshot.region, managedUsage(snapshot))
-  if (read === undefined) return undefined
+      : await accountCommitments(reads, snapshot.region, managedTypes(snapshot))
+  // Nothing to cover and nothing to use: the region's usage (a line per member) is not worth building.
+  if (read === undefined || holdsNone(read)) return undefined
   const commitments = priced(read, snapshot)
   const usage = regionUsage(snapshot, read.regionOnDemand)
   reportUtilization(reads.metrics, snapshot.region, usage, commitments)

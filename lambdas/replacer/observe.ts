@@ -221,7 +221,9 @@ export const observeRegion = async (
   const instances = new Map<string, Instance>()
   for (const instance of launchedAll) instances.set(instance.id, instance)
   // Details of this run's members only: another lane's are that lane's business (strays need only their ids).
-  const missing = [...memberIdsOf(laneGroups)].filter((id) => !instances.has(id))
+  const missing: string[] = []
+  for (const id of laneGroups === listed ? memberIds : memberIdsOf(laneGroups))
+    if (!instances.has(id)) missing.push(id)
   const memberDetails = missing.length > 0 ? await cloud.describeInstances(missing) : []
   for (const instance of memberDetails) instances.set(instance.id, instance)
   // Provenance reads what a launch's partner recorded, also once it left its group (core/group/provenance.ts).

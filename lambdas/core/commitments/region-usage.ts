@@ -43,36 +43,54 @@ const newestFirst = (a: DatedLine, b: DatedLine): number =>
 const HOUR_SECONDS = 3600
 
 /**
- * This run's on-demand members in service, one hour each. Tenancy is taken as default: Auto Scaling
- * groups launch shared-tenancy instances unless their template asks otherwise, which the run does not read.
- * A member without an on-demand price is left out: it is not replaced either (missing-on-demand-price).
+ * Each on-demand member in service of this run, with its on-demand rate. A member without an on-demand
+ * price is left out: it is not replaced either (missing-on-demand-price).
  */
-const ownMembers = (input: RegionUsageInput): DatedLine[] => {
-  const lines: DatedLine[] = []
+const eachOwnMember = (input: RegionUsageInput, visit: (instance: Instance, rate: number) => void): void => {
   for (const { group, productDescription } of input.groups) {
     const prices = input.onDemandPrices.get(productDescription)?.prices
     for (const member of group.members) {
       const instance = input.instances.get(member.instanceId)
       if (member.lifecycleState !== 'InService' || instance?.lifecycle !== 'on-demand') continue
       const rate = prices?.get(instance.type)
-      if (rate === undefined) continue
-      lines.push({
-        launchTimeMs: instance.launchTime.getTime(),
-        line: {
-          id: instance.id,
-          type: instance.type,
-          zone: instance.zone,
-          region: input.region,
-          platform: productDescriptionOf(instance.platform),
-          tenancy: 'default',
-          managed: true,
-          onDemandRateUsd: rate,
-          seconds: HOUR_SECONDS,
-        },
-      })
+      if (rate !== undefined) visit(instance, rate)
     }
   }
+}
+
+/**
+ * This run's on-demand members in service, one hour each. Tenancy is taken as default: Auto Scaling
+ * groups launch shared-tenancy instances unless their template asks otherwise, which the run does not read.
+ */
+const ownMembers = (input: RegionUsageInput): DatedLine[] => {
+  const lines: DatedLine[] = []
+  eachOwnMember(input, (instance, rate) =>
+    lines.push({
+      launchTimeMs: instance.launchTime.getTime(),
+      line: {
+        id: instance.id,
+        type: instance.type,
+        zone: instance.zone,
+        region: input.region,
+        platform: productDescriptionOf(instance.platform),
+        tenancy: 'default',
+        managed: true,
+        onDemandRateUsd: rate,
+        seconds: HOUR_SECONDS,
+      },
+    }),
+  )
   return lines
+}
+
+/**
+ * The instance type of each of managedUsage's lines, unordered, without building the lines: what the
+ * commitments read needs (Savings Plan rates), at a fraction of the cost on a large region.
+ */
+export const managedTypes = (input: RegionUsageInput): string[] => {
+  const types: string[] = []
+  eachOwnMember(input, (instance) => types.push(instance.type))
+  return types
 }
 
 /** The managed on-demand members in service of this run, newest first: what it may replace. */
@@ -140,7 +158,7 @@ export const regionUsage = (
   return [...unmanaged.sort(newestFirst), ...managed.sort(newestFirst)].map((d) => d.line)
 }
 
-const holdsNone = (commitments: Commitments): boolean =>
+export const holdsNone = (commitments: Commitments): boolean =>
   commitments.reservedInstances.length === 0 &&
   commitments.savingsPlans.length === 0 &&
   commitments.capacityReservations.length === 0

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
+  managedTypes,
   managedUsage,
   type RegionUsageInput,
   regionCoverage,
@@ -74,6 +75,33 @@ describe('managedUsage', () => {
 
   it('covers nothing, and computes nothing, without commitments', () => {
     expect(regionCoverage(regionUsage(input), commitments({}))).toBeUndefined()
+  })
+
+  it('names the type of each of its lines, without building them (the commitments read)', () => {
+    const c5 = anInstance({ type: 'c5.large', launchTime: minutesAgo(5) })
+    const wider = aGroup([memberOf(c5), ...group.members])
+    const priced = new Map([
+      [
+        'Linux/UNIX',
+        {
+          prices: new Map([
+            ['m5.large', 0.096],
+            ['c5.large', 0.085],
+          ]),
+          source: 'embedded' as const,
+        },
+      ],
+    ])
+    const both = {
+      ...laneInput([wider], [wider], [c5, older, newer, spot, unpriced, leaving]),
+      onDemandPrices: priced,
+    }
+    const typesOfLines = managedUsage(both).map((u) => u.type)
+    expect(managedTypes(both).sort()).toEqual(typesOfLines.sort())
+    expect(managedTypes(both).sort()).toEqual(['c5.large', 'm5.large', 'm5.large'])
+    expect(
+      managedTypes(laneInput([aGroup([memberOf(spot), memberOf(unpriced)])], [], [spot, unpriced])),
+    ).toEqual([])
   })
 })
 
