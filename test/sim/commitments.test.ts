@@ -320,3 +320,19 @@ describe('the engine over lanes sharing a commitment', () => {
     expect(final.reduce((sum, n) => (sum ?? 0) + (n ?? 0), 0)).toBe(1)
   })
 })
+
+describe('convergence with commitments', () => {
+  it('counts the members a commitment pays for toward the floor: a group that keeps them has converged', async () => {
+    const report = await simulate(
+      parse(
+        withCommitments({ reservedInstances: [{ type: 'm5.large', count: 1 }] }, [
+          group('web', { desired: 3 }),
+        ]),
+      ),
+    )
+    const web = report.groups.web
+    expect(web?.final.onDemand).toBe(1)
+    expect(web?.convergenceMinutes).not.toBeNull()
+    expect(web?.convergenceMinutes ?? Number.POSITIVE_INFINITY).toBeLessThan(60)
+  })
+})
