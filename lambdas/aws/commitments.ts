@@ -2,8 +2,8 @@
  * A region's commitments this account holds, read at most every COMMITMENTS_CACHE_TTL_MS: active Reserved
  * Instances (DescribeReservedInstances: only the calling account's), active Capacity Reservations and the
  * Savings Plans that can apply in the region (savings-plans.ts), and the region's running on-demand
- * instances, managed or not, that compete for them. Errors reach the caller, which warns and plans without
- * commitments.
+ * instances, managed or not, that compete for them. A Savings Plans read that fails is reported in the
+ * result, the rest standing; other errors reach the caller, which warns and plans without commitments.
  */
 import type {
   Instance as Ec2Instance,
@@ -155,10 +155,17 @@ const readRegionOnDemand = async (ctx: AwsContext): Promise<RunningOnDemand[]> =
 const holdsAny = (reserved: Commitments, plans: readonly unknown[]): boolean =>
   reserved.reservedInstances.length > 0 || reserved.capacityReservations.length > 0 || plans.length > 0
 
+const describe = (error: unknown): string =>
+  error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+
+const regionOnDemandOf = (ctx: AwsContext): Promise<RunningOnDemand[]> =>
+  ctx.caches.regionOnDemand.get(ctx.region, ctx.now(), () => readRegionOnDemand(ctx))
+
 /**
  * `instanceTypes`: the types of the run's on-demand members; none, nothing to decide and nothing read. The
  * region's on-demand instances are read only when the account holds a commitment there, and their types'
- * Savings Plan rates with the members'.
+ * Savings Plan rates with the members'. A Savings Plans read that fails leaves what was read standing
+ * (`savingsPlansUnreadable`); any other failure reaches the caller.
  */
 export const readCommitments = async (
   ctx: AwsContext,
@@ -172,11 +179,19 @@ export const readCommitments = async (
   // The listing is cached: what ended since it was read counts no more (seed 11023).
   const reserved = inEffectAt(cached, new Date(ctx.now()))
   if (instanceTypes.length === 0) return reserved
-  const plans = await activePlansIn(ctx)
+  let plans: Awaited<ReturnType<typeof activePlansIn>>
+  try {
+    plans = await activePlansIn(ctx)
+  } catch (error) {
+    const regionOnDemand = holdsAny(reserved, []) ? await regionOnDemandOf(ctx) : undefined
+    return { ...reserved, regionOnDemand, savingsPlansUnreadable: describe(error) }
+  }
   if (!holdsAny(reserved, plans)) return reserved
-  const regionOnDemand = await ctx.caches.regionOnDemand.get(ctx.region, ctx.now(), () =>
-    readRegionOnDemand(ctx),
-  )
+  const regionOnDemand = await regionOnDemandOf(ctx)
   const types = [...instanceTypes, ...regionOnDemand.map((i) => i.type)]
-  return { ...reserved, savingsPlans: await withRates(ctx, plans, types), regionOnDemand }
+  try {
+    return { ...reserved, savingsPlans: await withRates(ctx, plans, types), regionOnDemand }
+  } catch (error) {
+    return { ...reserved, regionOnDemand, savingsPlansUnreadable: describe(error) }
+  }
 }

@@ -3,7 +3,9 @@
  * declared for this region, or this account's own (`account`: its active Reserved Instances and Capacity
  * Reservations, read through the port and cached).
  *
- * An unreadable read is a warning and a metric, and the run plans as if the account held no commitments:
+ * A Savings Plans read that fails leaves the RIs and reservations read standing, and holds the members they
+ * do not pay for in full (core/commitments/unreadable.ts): a warning and a metric. Any other unreadable read
+ * is a warning and a metric, and the run plans as if the account held no commitments:
  * spotswap then replaces what it replaced before it knew of commitments. Keeping every on-demand member
  * instead would be safe for a bill with commitments, but would stop every account without any (most of
  * them, and any account whose role lacks the read) from saving anything until the read is fixed.
@@ -45,15 +47,31 @@ const accountCommitments = async (
   try {
     return await cloud.readCommitments(usage.map((line) => line.type))
   } catch (error) {
-    log.warn('commitments unreadable: planned as if the account held none', {
-      region,
-      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
-    })
-    metrics.emit({ [DIMENSION_REGION]: region }, [
-      { name: Metric.CommitmentsUnreadable, unit: 'Count', value: 1 },
-    ])
+    const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+    reportUnreadable({ log, metrics }, region, why, 'all')
     return undefined
   }
+}
+
+/**
+ * CommitmentsUnreadable and a warning. `all`: nothing was read, the region plans as if it held none.
+ * `savings-plans`: the RIs and reservations read stand, members they do not pay for in full are held.
+ */
+const reportUnreadable = (
+  { log, metrics }: Pick<CommitmentReads, 'log' | 'metrics'>,
+  region: string,
+  error: string,
+  what: 'all' | 'savings-plans',
+): void => {
+  log.warn(
+    what === 'all'
+      ? 'commitments unreadable: planned as if the account held none'
+      : 'Savings Plans unreadable: the RIs and reservations read stand; members they do not pay for in full are held this run',
+    { region, error },
+  )
+  metrics.emit({ [DIMENSION_REGION]: region }, [
+    { name: Metric.CommitmentsUnreadable, unit: 'Count', value: 1 },
+  ])
 }
 
 export const commitmentCoverage = async (
@@ -69,7 +87,9 @@ export const commitmentCoverage = async (
   if (read === undefined) return undefined
   const commitments = priced(read, snapshot)
   const usage = regionUsage(snapshot, read.regionOnDemand)
-  reportUtilization(reads.metrics, snapshot.region, usage, commitments)
+  if (read.savingsPlansUnreadable === undefined)
+    reportUtilization(reads.metrics, snapshot.region, usage, commitments)
+  else reportUnreadable(reads, snapshot.region, read.savingsPlansUnreadable, 'savings-plans')
   return regionCoverage(usage, commitments)
 }
 

@@ -179,9 +179,27 @@ describe('readCommitments: Savings Plans', () => {
     expect(count('savingsplans:DescribeSavingsPlanRates')).toBe(3)
   })
 
-  it('fails the read when the plans cannot be listed: the caller warns and plans without commitments', async () => {
+  it('keeps the RIs read when the plans cannot be listed, and says why', async () => {
+    ec2Mock.on(DescribeReservedInstancesCommand).resolves({
+      ReservedInstances: [
+        { ReservedInstancesId: 'ri-1', InstanceType: 'm5.large', InstanceCount: 1, Scope: 'Region' },
+      ],
+    })
     savingsPlansMock.on(DescribeSavingsPlansCommand).rejects(new Error('AccessDeniedException'))
     const { cloud } = testAdapter()
-    await expect(cloud.readCommitments?.(['m5.large'])).rejects.toThrow('AccessDeniedException')
+    const read = await cloud.readCommitments?.(['m5.large'])
+    expect(read?.reservedInstances.map((ri) => ri.id)).toEqual(['ri-1'])
+    expect(read?.savingsPlans).toEqual([])
+    expect(read?.regionOnDemand).toEqual([])
+    expect(read?.savingsPlansUnreadable).toContain('AccessDeniedException')
+  })
+
+  it('keeps what was read when the rates cannot be read, and says why', async () => {
+    savingsPlansMock.on(DescribeSavingsPlansCommand).resolves({ savingsPlans: [PLANS[0]] })
+    savingsPlansMock.on(DescribeSavingsPlanRatesCommand).rejects(new Error('ThrottlingException'))
+    const { cloud } = testAdapter()
+    const read = await cloud.readCommitments?.(['m5.large'])
+    expect(read?.savingsPlans).toEqual([])
+    expect(read?.savingsPlansUnreadable).toContain('ThrottlingException')
   })
 })
