@@ -158,11 +158,13 @@ const holdsAny = (reserved: Commitments, plans: readonly unknown[]): boolean =>
 const describe = (error: unknown): string =>
   error instanceof Error ? `${error.name}: ${error.message}` : String(error)
 
-const regionOnDemandOf = (ctx: AwsContext): Promise<RunningOnDemand[]> =>
+/** The region's running on-demand instances, cached COMMITMENTS_CACHE_TTL_MS. */
+export const regionOnDemandOf = (ctx: AwsContext): Promise<RunningOnDemand[]> =>
   ctx.caches.regionOnDemand.get(ctx.region, ctx.now(), () => readRegionOnDemand(ctx))
 
 /**
- * `instanceTypes`: the types of the run's on-demand members; none, nothing to decide and nothing read. The
+ * `instanceTypes`: the types of the run's on-demand members; none, nothing to decide and nothing read unless
+ * `wholeRegion` (the run that publishes the region's utilization reads its usage whatever it runs). The
  * region's on-demand instances are read only when the account holds a commitment there, and their types'
  * Savings Plan rates with the members'. A Savings Plans read that fails leaves what was read standing
  * (`savingsPlansUnreadable`); any other failure reaches the caller.
@@ -170,6 +172,7 @@ const regionOnDemandOf = (ctx: AwsContext): Promise<RunningOnDemand[]> =>
 export const readCommitments = async (
   ctx: AwsContext,
   instanceTypes: readonly string[] = [],
+  wholeRegion = false,
 ): Promise<Commitments> => {
   const cached = await ctx.caches.commitments.get(ctx.region, ctx.now(), async () => ({
     reservedInstances: await readReservedInstances(ctx),
@@ -178,7 +181,7 @@ export const readCommitments = async (
   }))
   // The listing is cached: what ended since it was read counts no more (seed 11023).
   const reserved = inEffectAt(cached, new Date(ctx.now()))
-  if (instanceTypes.length === 0) return reserved
+  if (instanceTypes.length === 0 && !wholeRegion) return reserved
   let plans: Awaited<ReturnType<typeof activePlansIn>>
   try {
     plans = await activePlansIn(ctx)
@@ -188,7 +191,12 @@ export const readCommitments = async (
   }
   if (!holdsAny(reserved, plans)) return reserved
   const regionOnDemand = await regionOnDemandOf(ctx)
-  const types = [...instanceTypes, ...regionOnDemand.map((i) => i.type)]
+  // A reservation's empty slots are billed as usage, which plans apply to: their types' rates too.
+  const types = [
+    ...instanceTypes,
+    ...regionOnDemand.map((i) => i.type),
+    ...reserved.capacityReservations.map((cr) => cr.type),
+  ]
   try {
     return { ...reserved, savingsPlans: await withRates(ctx, plans, types), regionOnDemand }
   } catch (error) {
