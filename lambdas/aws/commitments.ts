@@ -20,6 +20,7 @@ import type {
 } from '../core/commitments/types.ts'
 import { productDescriptionOf } from '../core/platform.ts'
 import type { AwsContext } from './context.ts'
+import { describeConverted } from './instances.ts'
 import { collectPages } from './paginate.ts'
 import { activePlansIn, withRates } from './savings-plans.ts'
 
@@ -133,24 +134,8 @@ const toRunningOnDemand = (instance: Ec2Instance): RunningOnDemand | undefined =
  * Every running instance of the region, paged, on-demand ones kept: the `instance-lifecycle` filter has no
  * value for on-demand (https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_DescribeInstances.html).
  */
-const readRegionOnDemand = async (ctx: AwsContext): Promise<RunningOnDemand[]> => {
-  const running = await collectPages(async (nextToken) => {
-    const page = await ctx.call('ec2:DescribeInstances', () =>
-      ctx.ec2.describeInstances({
-        Filters: [{ Name: 'instance-state-name', Values: ['running'] }],
-        NextToken: nextToken,
-      }),
-    )
-    const items: RunningOnDemand[] = []
-    for (const reservation of page.Reservations ?? [])
-      for (const instance of reservation.Instances ?? []) {
-        const converted = toRunningOnDemand(instance)
-        if (converted !== undefined) items.push(converted)
-      }
-    return { items, nextToken: page.NextToken }
-  })
-  return running
-}
+const readRegionOnDemand = (ctx: AwsContext): Promise<RunningOnDemand[]> =>
+  describeConverted(ctx, [{ Name: 'instance-state-name', Values: ['running'] }], toRunningOnDemand)
 
 const holdsAny = (reserved: Commitments, plans: readonly unknown[]): boolean =>
   reserved.reservedInstances.length > 0 || reserved.capacityReservations.length > 0 || plans.length > 0

@@ -22,6 +22,7 @@ import { DIMENSION_REGION, Metric } from '../core/metric-names.ts'
 import type { CloudPort } from '../core/port.ts'
 import { doesRegionWork, type RegionLane } from '../core/region/lanes.ts'
 import type { RegionSnapshot } from './observe.ts'
+import { describeError } from './outcome.ts'
 
 interface CommitmentReads {
   readonly cloud: CloudPort
@@ -74,9 +75,6 @@ const pricedUsage = async (
   return { ...snapshot, onDemandPrices: prices }
 }
 
-const describe = (error: unknown): string =>
-  error instanceof Error ? `${error.name}: ${error.message}` : String(error)
-
 const accountCommitments = async (
   reads: CommitmentReads,
   region: string,
@@ -90,7 +88,7 @@ const accountCommitments = async (
       publishesUtilization(reads),
     )
   } catch (error) {
-    reportUnreadable(reads, region, describe(error), 'all')
+    reportUnreadable(reads, region, describeError(error), 'all')
     return undefined
   }
 }
@@ -112,7 +110,7 @@ const declaredCommitments = async (
   try {
     return { ...declared, regionOnDemand: await read() }
   } catch (error) {
-    reportUnreadable(reads, region, describe(error), 'region-usage')
+    reportUnreadable(reads, region, describeError(error), 'region-usage')
     return declared
   }
 }
