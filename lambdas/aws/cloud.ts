@@ -19,7 +19,7 @@ import {
   untagGroup,
   untagInstances,
 } from './actions.ts'
-import { readCommitments } from './commitments.ts'
+import { readCommitments, regionOnDemandOf } from './commitments.ts'
 import {
   type AdapterCaches,
   type AdapterLogger,
@@ -127,6 +127,7 @@ export const createAwsCloud = (region: string, deps: AwsCloudDeps): CloudPort =>
     scheduledEvents: using(scheduledEvents),
     ecsCapacityProviders: using(ecsCapacityProviders),
     readCommitments: using(readCommitments),
+    readRegionOnDemand: using(regionOnDemandOf),
     launchSpot: using(launchSpot),
     attachInstances: using(attachInstances),
     detachInstances: using(detachInstances),

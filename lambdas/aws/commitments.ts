@@ -2,8 +2,8 @@
  * A region's commitments this account holds, read at most every COMMITMENTS_CACHE_TTL_MS: active Reserved
  * Instances (DescribeReservedInstances: only the calling account's), active Capacity Reservations and the
  * Savings Plans that can apply in the region (savings-plans.ts), and the region's running on-demand
- * instances, managed or not, that compete for them. Errors reach the caller, which warns and plans without
- * commitments.
+ * instances, managed or not, that compete for them. A Savings Plans read that fails is reported in the
+ * result, the rest standing; other errors reach the caller, which warns and plans without commitments.
  */
 import type {
   Instance as Ec2Instance,
@@ -20,6 +20,7 @@ import type {
 } from '../core/commitments/types.ts'
 import { productDescriptionOf } from '../core/platform.ts'
 import type { AwsContext } from './context.ts'
+import { describeConverted } from './instances.ts'
 import { collectPages } from './paginate.ts'
 import { activePlansIn, withRates } from './savings-plans.ts'
 
@@ -133,36 +134,30 @@ const toRunningOnDemand = (instance: Ec2Instance): RunningOnDemand | undefined =
  * Every running instance of the region, paged, on-demand ones kept: the `instance-lifecycle` filter has no
  * value for on-demand (https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_DescribeInstances.html).
  */
-const readRegionOnDemand = async (ctx: AwsContext): Promise<RunningOnDemand[]> => {
-  const running = await collectPages(async (nextToken) => {
-    const page = await ctx.call('ec2:DescribeInstances', () =>
-      ctx.ec2.describeInstances({
-        Filters: [{ Name: 'instance-state-name', Values: ['running'] }],
-        NextToken: nextToken,
-      }),
-    )
-    const items: RunningOnDemand[] = []
-    for (const reservation of page.Reservations ?? [])
-      for (const instance of reservation.Instances ?? []) {
-        const converted = toRunningOnDemand(instance)
-        if (converted !== undefined) items.push(converted)
-      }
-    return { items, nextToken: page.NextToken }
-  })
-  return running
-}
+const readRegionOnDemand = (ctx: AwsContext): Promise<RunningOnDemand[]> =>
+  describeConverted(ctx, [{ Name: 'instance-state-name', Values: ['running'] }], toRunningOnDemand)
 
 const holdsAny = (reserved: Commitments, plans: readonly unknown[]): boolean =>
   reserved.reservedInstances.length > 0 || reserved.capacityReservations.length > 0 || plans.length > 0
 
+const describe = (error: unknown): string =>
+  error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+
+/** The region's running on-demand instances, cached COMMITMENTS_CACHE_TTL_MS. */
+export const regionOnDemandOf = (ctx: AwsContext): Promise<RunningOnDemand[]> =>
+  ctx.caches.regionOnDemand.get(ctx.region, ctx.now(), () => readRegionOnDemand(ctx))
+
 /**
- * `instanceTypes`: the types of the run's on-demand members; none, nothing to decide and nothing read. The
+ * `instanceTypes`: the types of the run's on-demand members; none, nothing to decide and nothing read unless
+ * `wholeRegion` (the run that publishes the region's utilization reads its usage whatever it runs). The
  * region's on-demand instances are read only when the account holds a commitment there, and their types'
- * Savings Plan rates with the members'.
+ * Savings Plan rates with the members'. A Savings Plans read that fails leaves what was read standing
+ * (`savingsPlansUnreadable`); any other failure reaches the caller.
  */
 export const readCommitments = async (
   ctx: AwsContext,
   instanceTypes: readonly string[] = [],
+  wholeRegion = false,
 ): Promise<Commitments> => {
   const cached = await ctx.caches.commitments.get(ctx.region, ctx.now(), async () => ({
     reservedInstances: await readReservedInstances(ctx),
@@ -171,12 +166,25 @@ export const readCommitments = async (
   }))
   // The listing is cached: what ended since it was read counts no more (seed 11023).
   const reserved = inEffectAt(cached, new Date(ctx.now()))
-  if (instanceTypes.length === 0) return reserved
-  const plans = await activePlansIn(ctx)
+  if (instanceTypes.length === 0 && !wholeRegion) return reserved
+  let plans: Awaited<ReturnType<typeof activePlansIn>>
+  try {
+    plans = await activePlansIn(ctx)
+  } catch (error) {
+    const regionOnDemand = holdsAny(reserved, []) ? await regionOnDemandOf(ctx) : undefined
+    return { ...reserved, regionOnDemand, savingsPlansUnreadable: describe(error) }
+  }
   if (!holdsAny(reserved, plans)) return reserved
-  const regionOnDemand = await ctx.caches.regionOnDemand.get(ctx.region, ctx.now(), () =>
-    readRegionOnDemand(ctx),
-  )
-  const types = [...instanceTypes, ...regionOnDemand.map((i) => i.type)]
-  return { ...reserved, savingsPlans: await withRates(ctx, plans, types), regionOnDemand }
+  const regionOnDemand = await regionOnDemandOf(ctx)
+  // A reservation's empty slots are billed as usage, which plans apply to: their types' rates too.
+  const types = [
+    ...instanceTypes,
+    ...regionOnDemand.map((i) => i.type),
+    ...reserved.capacityReservations.map((cr) => cr.type),
+  ]
+  try {
+    return { ...reserved, savingsPlans: await withRates(ctx, plans, types), regionOnDemand }
+  } catch (error) {
+    return { ...reserved, regionOnDemand, savingsPlansUnreadable: describe(error) }
+  }
 }

@@ -1,5 +1,5 @@
 /** EC2 instance reads. */
-import type { Filter } from '@aws-sdk/client-ec2'
+import type { Instance as Ec2Instance, Filter } from '@aws-sdk/client-ec2'
 import { INSTANCE_ID_FILTER_CHUNK, TAG_LAUNCHED_FOR_GROUP } from '../core/constants.ts'
 import type { DescribeInstancesOptions } from '../core/port.ts'
 import type { Instance } from '../core/types.ts'
@@ -16,20 +16,30 @@ const NOT_TERMINATED: Filter = {
   Values: ['pending', 'running', 'shutting-down', 'stopping', 'stopped'],
 }
 
-/** Converted page by page with loops: a large account lists 100,000 instances every run. */
-const describeWithFilters = (ctx: AwsContext, filters: Filter[]): Promise<Instance[]> =>
+/**
+ * Every page of a filtered DescribeInstances, each instance converted (undefined: left out). Converted page
+ * by page with loops: a large account lists 100,000 instances every run.
+ */
+export const describeConverted = <T>(
+  ctx: AwsContext,
+  filters: Filter[],
+  convert: (described: Ec2Instance) => T | undefined,
+): Promise<T[]> =>
   collectPages(async (nextToken) => {
     const page = await ctx.call('ec2:DescribeInstances', () =>
       ctx.ec2.describeInstances({ Filters: filters, NextToken: nextToken }),
     )
-    const items: Instance[] = []
+    const items: T[] = []
     for (const reservation of page.Reservations ?? [])
       for (const described of reservation.Instances ?? []) {
-        const instance = toInstance(described)
-        if (instance !== undefined) items.push(instance)
+        const converted = convert(described)
+        if (converted !== undefined) items.push(converted)
       }
     return { items, nextToken: page.NextToken }
   })
+
+const describeWithFilters = (ctx: AwsContext, filters: Filter[]): Promise<Instance[]> =>
+  describeConverted(ctx, filters, toInstance)
 
 /**
  * By an `instance-id` filter rather than InstanceIds: InstanceIds fails the whole call with

@@ -1,8 +1,8 @@
 /**
  * The account's active Savings Plans and, for the ones that can apply in a region, their rates for the
  * instance types the region runs on demand: DescribeSavingsPlans and DescribeSavingsPlanRates, through the
- * one global endpoint (limits.ts), each cached COMMITMENTS_CACHE_TTL_MS. Errors reach the caller, which
- * warns and plans without commitments (replacer/commitments.ts).
+ * one global endpoint (limits.ts), each cached COMMITMENTS_CACHE_TTL_MS. Errors reach commitments.ts, which
+ * keeps the RIs and reservations it read and says the plans are unreadable.
  */
 import type {
   SavingsPlan as SdkSavingsPlan,

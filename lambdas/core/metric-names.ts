@@ -120,8 +120,8 @@ export const Metric = {
    */
   EcsCapacityProvidersUnreadable: 'EcsCapacityProvidersUnreadable',
   /**
-   * Region runs whose commitment reads (Reserved Instances, Capacity Reservations) failed: planned as if
-   * the account held none (replacer/commitments.ts). Per region.
+   * Region runs whose commitment reads failed: planned as if the account held none, or, when only the
+   * Savings Plans failed, with the members the rest does not pay for held (replacer/commitments.ts). Per region.
    */
   CommitmentsUnreadable: 'CommitmentsUnreadable',
   /**

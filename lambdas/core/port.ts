@@ -3,7 +3,7 @@
  * `sim/` with an in-memory account; planners and executors cannot tell them apart.
  * Methods that list things paginate internally and return everything.
  */
-import type { Commitments } from './commitments/types.ts'
+import type { Commitments, RunningOnDemand } from './commitments/types.ts'
 import type { AllocationStrategy } from './config/config.ts'
 import type { EcsCapacityProvider } from './ecs/capacity-provider.ts'
 import type { InstanceRefresh } from './group/instance-refresh.ts'
@@ -183,9 +183,12 @@ export interface CloudPort {
   /**
    * The region's active Reserved Instances and Capacity Reservations this account holds, and the Savings
    * Plans that can apply in it with their rates for `instanceTypes`, cached (aws/commitments.ts); a port
-   * without it reads none.
+   * without it reads none. `wholeRegion`: read the plans and the region's usage even when `instanceTypes`
+   * is empty (the run that publishes the region's utilization).
    */
-  readCommitments?(instanceTypes?: readonly string[]): Promise<Commitments>
+  readCommitments?(instanceTypes?: readonly string[], wholeRegion?: boolean): Promise<Commitments>
+  /** The region's running on-demand instances, managed or not, cached with the commitments (declared ones). */
+  readRegionOnDemand?(): Promise<readonly RunningOnDemand[]>
 
   launchSpot(request: SpotLaunchRequest): Promise<SpotLaunchResult>
   attachInstances(groupName: string, ids: readonly string[]): Promise<void>

@@ -179,9 +179,63 @@ describe('readCommitments: Savings Plans', () => {
     expect(count('savingsplans:DescribeSavingsPlanRates')).toBe(3)
   })
 
-  it('fails the read when the plans cannot be listed: the caller warns and plans without commitments', async () => {
+  it("asks the rates of a Capacity Reservation's type too: plans apply to its empty slots", async () => {
+    ec2Mock.on(DescribeCapacityReservationsCommand).resolves({
+      CapacityReservations: [
+        {
+          CapacityReservationId: 'cr-1',
+          InstanceType: 'm5.2xlarge',
+          AvailabilityZone: 'us-east-1d',
+          InstancePlatform: 'Linux/UNIX',
+          TotalInstanceCount: 2,
+          InstanceMatchCriteria: 'open',
+        },
+      ],
+    })
+    savingsPlansMock.on(DescribeSavingsPlansCommand).resolves({ savingsPlans: [PLANS[0]] })
+    savingsPlansMock.on(DescribeSavingsPlanRatesCommand).resolves({ searchResults: [] })
+    const { cloud } = testAdapter()
+    await cloud.readCommitments?.(['m5.large'])
+    const asked = savingsPlansMock
+      .commandCalls(DescribeSavingsPlanRatesCommand)
+      .map((call) => call.args[0].input.filters?.find((f) => f.name === 'instanceType')?.values)
+    expect(asked).toEqual([['m5.2xlarge', 'm5.large']])
+  })
+
+  it('reads the plans and the region usage for the run that publishes utilization, whatever it runs', async () => {
+    ec2Mock.on(DescribeReservedInstancesCommand).resolves({
+      ReservedInstances: [
+        { ReservedInstancesId: 'ri-1', InstanceType: 'm5.large', InstanceCount: 1, Scope: 'Region' },
+      ],
+    })
+    savingsPlansMock.on(DescribeSavingsPlansCommand).resolves({ savingsPlans: [] })
+    const { cloud, apiCalls } = testAdapter()
+    expect((await cloud.readCommitments?.([]))?.regionOnDemand).toBeUndefined()
+    expect((await cloud.readCommitments?.([], true))?.regionOnDemand).toEqual([])
+    expect(apiCalls.filter((name) => name === 'ec2:DescribeInstances')).toHaveLength(1)
+  })
+
+  it('keeps the RIs read when the plans cannot be listed, and says why', async () => {
+    ec2Mock.on(DescribeReservedInstancesCommand).resolves({
+      ReservedInstances: [
+        { ReservedInstancesId: 'ri-1', InstanceType: 'm5.large', InstanceCount: 1, Scope: 'Region' },
+      ],
+    })
     savingsPlansMock.on(DescribeSavingsPlansCommand).rejects(new Error('AccessDeniedException'))
     const { cloud } = testAdapter()
-    await expect(cloud.readCommitments?.(['m5.large'])).rejects.toThrow('AccessDeniedException')
+    const read = await cloud.readCommitments?.(['m5.large'])
+    expect(read?.reservedInstances.map((ri) => ri.id)).toEqual(['ri-1'])
+    expect(read?.savingsPlans).toEqual([])
+    expect(read?.regionOnDemand).toEqual([])
+    expect(read?.savingsPlansUnreadable).toContain('AccessDeniedException')
+  })
+
+  it('keeps what was read when the rates cannot be read, and says why', async () => {
+    savingsPlansMock.on(DescribeSavingsPlansCommand).resolves({ savingsPlans: [PLANS[0]] })
+    savingsPlansMock.on(DescribeSavingsPlanRatesCommand).rejects(new Error('ThrottlingException'))
+    const { cloud } = testAdapter()
+    const read = await cloud.readCommitments?.(['m5.large'])
+    expect(read?.savingsPlans).toEqual([])
+    expect(read?.savingsPlansUnreadable).toContain('ThrottlingException')
   })
 })

@@ -62,3 +62,42 @@ describe('a Savings Plan through the replacer', () => {
     expect(names).not.toContain(Metric.CommitmentUtilization)
   })
 })
+
+describe('Savings Plans that cannot be read', () => {
+  it('keeps the RI read, holds the members it does not pay for, and warns with a metric', async () => {
+    const cloud = cloudWithFleet(3)
+    Object.assign(cloud, {
+      readCommitments: async () => ({
+        reservedInstances: [
+          {
+            id: 'ri-1',
+            scope: 'regional',
+            type: 'm5.large',
+            region: 'us-east-1',
+            platform: 'Linux/UNIX',
+            tenancy: 'default',
+            count: 1,
+            hourlyRateUsd: 0.05,
+          },
+        ],
+        savingsPlans: [],
+        capacityReservations: [],
+        savingsPlansUnreadable: 'ThrottlingException: Rate exceeded',
+      }),
+    })
+    const { run, recorded } = harness({ 'us-east-1': cloud }, ENV)
+    const summary = (await run()) as ReplacerSummary
+    const codes = skipsOf(summary)
+      .map((s) => s.code)
+      .sort()
+    expect(codes).toEqual(['commitment-covered', 'commitment-unreadable', 'commitment-unreadable'])
+    expect(JSON.stringify(skipsOf(summary))).toContain('ThrottlingException: Rate exceeded')
+    expect(cloud.mutations.map((c) => c.method)).toEqual([])
+    const names = recorded.metrics.flatMap((m) => m.values.map((v) => v.name))
+    expect(names).toContain(Metric.CommitmentsUnreadable)
+    expect(names).not.toContain(Metric.CommitmentUtilization)
+    expect(recorded.logs.some((l) => l.level === 'warn' && /Savings Plans unreadable/.test(l.message))).toBe(
+      true,
+    )
+  })
+})

@@ -320,3 +320,85 @@ describe('the engine over lanes sharing a commitment', () => {
     expect(final.reduce((sum, n) => (sum ?? 0) + (n ?? 0), 0)).toBe(1)
   })
 })
+
+describe('convergence with commitments', () => {
+  it('counts the members a commitment pays for toward the floor: a group that keeps them has converged', async () => {
+    const report = await simulate(
+      parse(
+        withCommitments({ reservedInstances: [{ type: 'm5.large', count: 1 }] }, [
+          group('web', { desired: 3 }),
+        ]),
+      ),
+    )
+    const web = report.groups.web
+    expect(web?.final.onDemand).toBe(1)
+    expect(web?.convergenceMinutes).not.toBeNull()
+    expect(web?.convergenceMinutes ?? Number.POSITIVE_INFINITY).toBeLessThan(60)
+  })
+})
+
+describe('CommitmentUtilization over lanes', () => {
+  it("publishes one region-wide point a schedule period, from the region's work lane, whatever runs where", async () => {
+    expect(laneOf('web', REGION_LANES)).not.toBe(0)
+    expect(laneOf('api', REGION_LANES)).not.toBe(0)
+    let clock = () => 0
+    const points: { readonly at: number; readonly value: number }[] = []
+    const metrics = {
+      emit: (_dimensions: Record<string, string>, values: readonly { name: string; value: number }[]) => {
+        for (const v of values)
+          if (v.name === 'CommitmentUtilization') points.push({ at: clock(), value: v.value })
+      },
+    }
+    await simulate(
+      parse(
+        withCommitments({ reservedInstances: [{ type: 'm5.large', count: 1 }] }, [
+          group('web', { desired: 2 }),
+          group('api', { desired: 2 }),
+        ]),
+      ),
+      { metrics, prepare: (world) => (clock = () => world.clock.now) },
+    )
+    const ticks = new Map<number, number>()
+    for (const { at } of points) ticks.set(at, (ticks.get(at) ?? 0) + 1)
+    expect(points.length).toBeGreaterThan(0)
+    expect([...ticks.values()].every((n) => n === 1)).toBe(true)
+    // The RI pays for the member kept: used in full, whichever lane publishes.
+    expect(points.every((p) => p.value === 100)).toBe(true)
+  })
+})
+
+describe('CommitmentUtilization of a Savings Plan', () => {
+  it('prices the usage of groups of other lanes, so the work lane sees the plan used', async () => {
+    const values: number[] = []
+    const metrics = {
+      emit: (_dimensions: Record<string, string>, points: readonly { name: string; value: number }[]) => {
+        for (const v of points) if (v.name === 'CommitmentUtilization') values.push(v.value)
+      },
+    }
+    await simulate(
+      parse(
+        withCommitments({ savingsPlans: [{ kind: 'compute', hourlyCommitmentUsd: 0.05 }] }, [
+          group('web', { desired: 2 }),
+        ]),
+      ),
+      { metrics },
+    )
+    expect(values.length).toBeGreaterThan(0)
+    expect(values.every((v) => v === 100)).toBe(true)
+  })
+})
+
+describe('declared commitments over lanes', () => {
+  it('keeps one member in all for one declared RI shared by two groups in different lanes', async () => {
+    expect(laneOf('web', REGION_LANES)).not.toBe(laneOf('api', REGION_LANES))
+    const report = await simulate(
+      parse(
+        rawScenario([group('web', { desired: 2 }), group('api', { desired: 2 })], {
+          env: { COMMITMENTS: 'ri us-east-1 1 m5.large' },
+        }),
+      ),
+    )
+    const final = ['web', 'api'].map((name) => report.groups[name]?.final.onDemand ?? 0)
+    expect(final.reduce((sum, n) => sum + n, 0)).toBe(1)
+  })
+})

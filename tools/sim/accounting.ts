@@ -109,8 +109,11 @@ export class Accounting implements SimObserver {
     this.tally(group).failedLaunches++
   }
 
-  /** A group's state from now on; time spent in the previous state is added up. */
-  observe(group: string, state: GroupState): void {
+  /**
+   * A group's state from now on; time spent in the previous state is added up. `held`: how many of its
+   * on-demand members it keeps for good (commitment-floor.ts), asked only while it has not converged.
+   */
+  observe(group: string, state: GroupState, held?: () => number): void {
     const now = this.world.clock.now
     const last = this.lastSeen.get(group)
     const tally = this.tally(group)
@@ -120,6 +123,9 @@ export class Accounting implements SimObserver {
     const floor = Math.max(state.requiredOnDemand, state.protectedOnDemand)
     if (state.managed && tally.convergedAtMs === undefined && state.onDemand <= floor)
       tally.convergedAtMs = now
+    // Members a commitment pays for are kept like protected ones: they count toward the floor too.
+    else if (state.managed && tally.convergedAtMs === undefined && held !== undefined)
+      if (state.onDemand <= Math.max(state.requiredOnDemand, held())) tally.convergedAtMs = now
     this.lastSeen.set(group, { atMs: now, state })
   }
 

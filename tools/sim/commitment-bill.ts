@@ -11,6 +11,7 @@
 import { billHour } from '../../lambdas/core/commitments/bill.ts'
 import { type Commitments, NO_COMMITMENTS, type UsageLine } from '../../lambdas/core/commitments/types.ts'
 import type { OnDemandMeter } from './commitment-meter.ts'
+import { overlapMs } from './costs.ts'
 import type { SpotMarket } from './market.ts'
 import { type CommitmentFigures, round, type SimulationReport } from './report.ts'
 import type { InEffect, Scenario, ScenarioGroup, ScenarioRegion } from './scenario/types.ts'
@@ -39,7 +40,7 @@ export const commitmentsAt = (region: Pick<ScenarioRegion, 'commitments'>, at: n
 }
 
 const overlapSeconds = (from: number, to: number, hourStart: number, hourEnd: number): number =>
-  Math.max(0, Math.min(to, hourEnd) - Math.max(from, hourStart)) / 1000
+  overlapMs(from, to, hourStart, hourEnd) / 1000
 
 export const unmanagedLines = (
   region: Pick<ScenarioRegion, 'name' | 'commitments'>,

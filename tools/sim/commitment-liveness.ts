@@ -23,14 +23,17 @@ const lineOf = (region: SimRegion, instance: SimInstance, managed: boolean): Usa
   seconds: 3600,
 })
 
-export const coveredByCommitment = (
+/**
+ * The region's on-demand instances some commitment pays for at `now` (any part of their hour, or a slot of
+ * an open Capacity Reservation), billed as the module comment says.
+ */
+export const coveredInstances = (
   region: SimRegion,
-  instanceId: string,
   now: number,
   /** Whether an instance is a member of a group spotswap manages; the others take commitments first. */
   managed: (instance: SimInstance) => boolean,
-): boolean => {
-  if (region.commitments === undefined) return false
+): ReadonlySet<string> => {
+  if (region.commitments === undefined) return new Set()
   const running = [...region.instances.values()]
     .filter((i) => i.state === 'running' && i.lifecycle === 'on-demand')
     .sort((a, b) => b.launchMs - a.launchMs)
@@ -40,6 +43,14 @@ export const coveredByCommitment = (
     ...running.map((i) => lineOf(region, i, managed(i))),
   ]
   const bill = billHour(lines, commitmentsAt(region, now), 'unmanaged-first')
-  const line = bill.lines.find((l) => l.line.id === instanceId)
-  return line !== undefined && (line.covers.length > 0 || line.reservedCapacitySeconds > 0)
+  return new Set(
+    bill.lines.filter((l) => l.covers.length > 0 || l.reservedCapacitySeconds > 0).map((l) => l.line.id),
+  )
 }
+
+export const coveredByCommitment = (
+  region: SimRegion,
+  instanceId: string,
+  now: number,
+  managed: (instance: SimInstance) => boolean,
+): boolean => coveredInstances(region, now, managed).has(instanceId)

@@ -7,6 +7,10 @@ import type { SimInstance } from './state.ts'
 
 const HOUR_MS = 3_600_000
 
+/** Milliseconds [from, to) and [begins, ends) share; 0 when they do not meet. */
+export const overlapMs = (from: number, to: number, begins: number, ends: number): number =>
+  Math.max(0, Math.min(to, ends) - Math.max(from, begins))
+
 /** ∫ price dt over [from, to) for a step function of price. */
 export const integrateSteps = (steps: readonly PriceStep[], from: number, to: number): number => {
   if (to <= from || steps.length === 0) return 0
@@ -16,8 +20,7 @@ export const integrateSteps = (steps: readonly PriceStep[], from: number, to: nu
     // The first price also applies before its step (the embedded data's earliest known price).
     const begins = i === 0 ? Number.NEGATIVE_INFINITY : step.at
     const ends = steps[i + 1]?.at ?? Number.POSITIVE_INFINITY
-    const overlap = Math.min(to, ends) - Math.max(from, begins)
-    if (overlap > 0) total += (overlap / HOUR_MS) * step.priceUsd
+    total += (overlapMs(from, to, begins, ends) / HOUR_MS) * step.priceUsd
   }
   return total
 }

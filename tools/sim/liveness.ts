@@ -15,7 +15,7 @@
  *   outside any group (launch-bound-invariant.ts);
  * - `unknown-instance-type` / `missing-on-demand-price` / `no-launch-template` only when the catalogue,
  *   the market or the group says so;
- * - `group-skipped` and `protection-unread` (a read left for the next run) are taken as given (the engine's
+ * - `group-skipped`, `protection-unread` and `commitment-unreadable` (a read left for the next run) are taken as given (the engine's
  *   own tests check them), and while the region's last run failed for AWS's reasons (an injected error,
  *   a crash) the last reasons stand;
  * - `unexplained` never.
@@ -190,6 +190,7 @@ export class LivenessWatch {
       case 'group-skipped':
       case 'protection-unread':
       case 'protection-unreadable':
+      case 'commitment-unreadable':
       case 'no-subnet-in-group':
         return true
       case 'unexplained':

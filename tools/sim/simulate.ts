@@ -18,6 +18,7 @@ import { type AvailabilityFigures, AvailabilityMeter } from './availability.ts'
 import { buildWorld } from './build.ts'
 import { Priority } from './clock.ts'
 import { commitmentFigures, spendOf, withCommitments } from './commitment-bill.ts'
+import { heldOnDemand } from './commitment-floor.ts'
 import { OnDemandMeter } from './commitment-meter.ts'
 import type { FaultHooks } from './faults.ts'
 import { GroupEventLog } from './group-events.ts'
@@ -179,7 +180,7 @@ export const simulateRun = async (
     for (const region of world.regions.values())
       for (const group of region.takeChanged()) {
         const state = groupState(config, region, group)
-        accounting.observe(group.name, state)
+        accounting.observe(group.name, state, () => heldOnDemand(config, region, group, world.clock.now))
         availability.observe(group.name, world.clock.now, state)
         // Against what the owner asked for: a swap's own +1 while its replacement gets healthy is no demand.
         serving.observe(group.name, world.clock.now, {

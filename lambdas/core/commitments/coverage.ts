@@ -29,6 +29,8 @@ export interface MemberCoverage {
   /** Share of its hour the commitments cover, 0..1. */
   readonly coveredShare: number
   readonly by: readonly CoveredBy[]
+  /** Set when it is held because the Savings Plans could not be read (unreadable.ts): why not. */
+  readonly unreadable?: string | undefined
 }
 
 const round6 = (value: number): number => Math.round(value * 1e6) / 1e6

@@ -12,6 +12,7 @@ import { productDescriptionOf } from '../platform.ts'
 import type { Group, Instance, OnDemandPrices } from '../types.ts'
 import { type MemberCoverage, memberCoverage } from './coverage.ts'
 import type { Commitments, RunningOnDemand, UsageLine } from './types.ts'
+import { holdUntold } from './unreadable.ts'
 
 export interface ObservedGroup {
   readonly group: Group
@@ -164,11 +165,14 @@ export const holdsNone = (commitments: Commitments): boolean =>
   commitments.capacityReservations.length === 0
 
 /**
- * The managed members the region's commitments cover, every lane's (a run looks up only its own); undefined
- * when there are no commitments.
+ * The managed members the region's commitments cover, every lane's (a run looks up only its own), and those
+ * held because the Savings Plans could not be read; undefined when there are no commitments.
  */
 export const regionCoverage = (
   usage: readonly UsageLine[],
   commitments: Commitments,
-): ReadonlyMap<string, MemberCoverage> | undefined =>
-  holdsNone(commitments) ? undefined : memberCoverage(usage, commitments)
+): ReadonlyMap<string, MemberCoverage> | undefined => {
+  const read = holdsNone(commitments) ? undefined : memberCoverage(usage, commitments)
+  const { savingsPlansUnreadable } = commitments
+  return savingsPlansUnreadable === undefined ? read : holdUntold(read, usage, savingsPlansUnreadable)
+}

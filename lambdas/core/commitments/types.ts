@@ -93,6 +93,11 @@ export interface Commitments {
    * competes with the managed members for them. Absent when not read (declared commitments).
    */
   readonly regionOnDemand?: readonly RunningOnDemand[] | undefined
+  /**
+   * Why the Savings Plans could not be read, when they could not: the RIs and reservations read still
+   * apply, and a member they do not pay for in full may be a plan's, which cannot be told (unreadable.ts).
+   */
+  readonly savingsPlansUnreadable?: string | undefined
 }
 
 export const NO_COMMITMENTS: Commitments = {

@@ -14,11 +14,18 @@ import type { RankedCandidate } from './selection.ts'
 export const coverageOf = (input: PlanInput, instance: Instance): MemberCoverage | undefined =>
   instance.lifecycle === 'on-demand' ? input.commitments?.get(instance.id) : undefined
 
-export const commitmentSkip = (instanceId: string, coverage: MemberCoverage, why = ''): InstanceSkip => ({
-  instanceId,
-  code: 'commitment-covered',
-  reason: `commitment-covered: ${coverageDetail(coverage)}${why}`,
-})
+export const commitmentSkip = (instanceId: string, coverage: MemberCoverage, why = ''): InstanceSkip =>
+  coverage.unreadable === undefined
+    ? {
+        instanceId,
+        code: 'commitment-covered',
+        reason: `commitment-covered: ${coverageDetail(coverage)}${why}`,
+      }
+    : {
+        instanceId,
+        code: 'commitment-unreadable',
+        reason: `commitment-unreadable: the Savings Plans could not be read (${coverage.unreadable}), and no other commitment pays for all of it: held this run`,
+      }
 
 /** Candidates cheaper than what the member costs after commitments, within the group's price multiplier. */
 export const cheaperThanCovered = (

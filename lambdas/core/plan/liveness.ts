@@ -39,6 +39,7 @@ const PASSES: ReadonlySet<OnDemandCode> = new Set([
   'replacement-terminated',
   'protection-unread',
   'protection-unreadable',
+  'commitment-unreadable',
 ])
 
 /** Codes that mean a replacement is on its way. */

@@ -28,6 +28,8 @@ export type InstanceSkipCode =
   | 'ecs-tasks-running'
   // A Reserved Instance, Savings Plan or Capacity Reservation pays for it: replacing it saves nothing.
   | 'commitment-covered'
+  // The Savings Plans could not be read and no other commitment pays for all of it: held this run.
+  | 'commitment-unreadable'
 
 export interface InstanceSkip {
   readonly instanceId: string
