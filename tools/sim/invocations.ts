@@ -34,6 +34,7 @@ import {
   DEADLINE_RETENTION_SECONDS,
   DEADLINE_VISIBILITY_SECONDS,
 } from './constants.ts'
+import { ContainerPool } from './container-pool.ts'
 import { toEventBridge } from './eventbridge.ts'
 import { RegionMessageGroup, type RegionWork, type RunOutcome } from './fanout-queue.ts'
 import type { Session } from './faults.ts'
@@ -110,7 +111,12 @@ export class Invocations {
   /** One replacer container for the whole simulation: reasons are logged when they change. */
   private readonly reasons = new ReasonMemory()
 
-  constructor(private readonly ctx: InvocationContext) {}
+  /** The replacer's Lambda containers: concurrent runs never share one (container-pool.ts). */
+  private readonly containers: ContainerPool
+
+  constructor(private readonly ctx: InvocationContext) {
+    this.containers = new ContainerPool(() => ctx.world.adapterCaches)
+  }
 
   private session(actor: Session['actor'], region: string): Session {
     return { id: ++this.sessions, actor, region, crashed: false, failedCalls: 0 }
@@ -135,7 +141,12 @@ export class Invocations {
     step.runs.push({ session, startedMs: world.clock.now, ...scope })
     step.inFlight++
     try {
-      await body(simCloud(world, session.region, session, this.ctx.log))
+      const caches = session.actor === 'replacer' ? this.containers.acquire() : world.adapterCaches
+      try {
+        await body(simCloud(world, session.region, session, this.ctx.log, caches))
+      } finally {
+        if (session.actor === 'replacer') this.containers.release(caches)
+      }
     } finally {
       step.inFlight--
       if (step.inFlight === 0) {

@@ -17,11 +17,13 @@ export interface RunOfGroup {
 }
 
 export const looksToRequest = (groups: readonly RunOfGroup[], scheduleMinutes: number): LookRequest[] =>
-  groups.flatMap(({ plan, outcomes }) => {
+  groups.flatMap(({ plan }) => {
     const delay = plan.lookAgainSeconds
     // The next scheduled run looks first anyway.
     if (delay === undefined || delay >= scheduleMinutes * 60) return []
-    // A swap whose attach failed has nothing to look at before the next run.
-    if (outcomes.some((o) => o.action.kind === 'swap' && o.status === 'failed')) return []
+    // A swap whose attach failed is looked at as soon as one that attached: its replacements wait beside
+    // their partners, and the next run attaches them again. Waiting for the schedule instead costs a period,
+    // and a crash in the lane another, which can take them past their orphan deadline (swap-start.ts
+    // terminates them there, which bounds these looks).
     return [{ group: plan.group, delaySeconds: delay, why: plan.lookAgainFor ?? 'swap' }]
   })

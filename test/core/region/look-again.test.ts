@@ -31,9 +31,12 @@ describe('looksToRequest', () => {
     expect(looksToRequest([run(delay)], SCHEDULE_MINUTES)).toEqual([])
   })
 
-  it('asks for nothing when the swap’s attach failed: there is nothing to look at', () => {
+  it('looks again at a group whose swap’s attach failed, as soon as at one whose attach was done', () => {
     const failed = run(30, { outcomes: [{ action: aSwap(['i-s', 'i-od']), status: 'failed' }] })
     const done = run(30, { outcomes: [{ action: aSwap(['i-s', 'i-od']), status: 'done' }] })
-    expect(looksToRequest([failed, done], SCHEDULE_MINUTES)).toHaveLength(1)
+    expect(looksToRequest([failed, done], SCHEDULE_MINUTES)).toEqual([
+      { group: 'web', delaySeconds: 30, why: 'swap' },
+      { group: 'web', delaySeconds: 30, why: 'swap' },
+    ])
   })
 })
