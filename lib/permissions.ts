@@ -268,6 +268,39 @@ const describeCapacityProviders = (): Grant => ({
   wildcardReason: 'the capacity providers are found at run time; read-only, this account only',
 })
 
+/**
+ * The cluster a managed group's capacity provider is associated with and its container instances
+ * (core/ecs/cluster.ts). ListClusters takes no resource type; DescribeClusters and ListContainerInstances
+ * take `cluster`, DescribeContainerInstances `container-instance`
+ * (https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonelasticcontainerservice.html).
+ * Which clusters hold managed groups is only known at run time: this account's, read-only.
+ */
+const readEcsClusters = (): Grant[] => [
+  {
+    sid: 'ListEcsClusters',
+    actions: ['ecs:ListClusters'],
+    resources: ['*'],
+    wildcardReason: 'ListClusters takes no resource type; read-only',
+  },
+  {
+    sid: 'ReadEcsClusters',
+    actions: ['ecs:DescribeClusters', 'ecs:ListContainerInstances', 'ecs:DescribeContainerInstances'],
+    resources: [arn('ecs', 'cluster/*'), arn('ecs', 'container-instance/*/*')],
+    wildcardReason: 'the clusters of managed groups are found at run time; read-only, this account only',
+  },
+]
+
+/**
+ * Sets a container instance of this account DRAINING, or ACTIVE again (a drain that stalled): the only ECS
+ * write. It takes the `container-instance` resource type; the clusters are only known at run time.
+ */
+const drainEcsContainerInstances = (): Grant => ({
+  sid: 'DrainEcsContainerInstances',
+  actions: ['ecs:UpdateContainerInstancesState'],
+  resources: [arn('ecs', 'container-instance/*/*')],
+  wildcardReason: 'the clusters of managed groups are found at run time; this account only',
+})
+
 const describeStacks = (): Grant => ({
   sid: 'ReadStackStatus',
   actions: ['cloudformation:DescribeStacks'],
@@ -299,6 +332,8 @@ export const replacerGrants = (options: PermissionOptions): Grant[] => [
   readSavingsPlans(),
   describeStacks(),
   describeCapacityProviders(),
+  ...readEcsClusters(),
+  drainEcsContainerInstances(),
   changeManagedGroups(
     'SwapInManagedGroups',
     // Never DetachInstances: a swap's members leave through TerminateInstanceInAutoScalingGroup.

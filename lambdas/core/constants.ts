@@ -311,3 +311,9 @@ export const COMMITMENTS_CACHE_TTL_MS = 15 * 60 * 1000
  * health deadline's ceiling plus the group's grace period, as for a swap (core/revert/step.ts).
  */
 export const REVERT_DEADLINE_SECONDS = HEALTH_DEADLINE_MAX_SECONDS
+/** ListClusters and ListContainerInstances answer at most 100 a page (their maxResults range is 1 to 100). */
+export const ECS_LIST_PAGE_SIZE = 100
+/** DescribeClusters and DescribeContainerInstances take at most 100 resources a call. */
+export const ECS_DESCRIBE_BATCH = 100
+/** UpdateContainerInstancesState takes at most 10 container instances a call. */
+export const ECS_UPDATE_STATE_BATCH = 10
