@@ -6,6 +6,7 @@
 import { Aws } from 'aws-cdk-lib'
 import type { GlobalConfig } from '../lambdas/core/config/config.ts'
 import {
+  TAG_ECS_DRAINED,
   TAG_LAUNCHED_BY,
   TAG_LAUNCHED_FOR_GROUP,
   TAG_REPLACING_INSTANCE,
@@ -240,7 +241,7 @@ const tagExistingInstances = (removable: readonly string[]): Grant[] => [
  * the interruption handler only unmarks a doomed launch before it leaves (core/interruption). No other
  * marker may be removed: without `spotswap:joined-group`, say, a taken-out instance would look unjoined.
  */
-const REPLACER_REMOVES = [TAG_SWAP_ID, TAG_LAUNCHED_FOR_GROUP, TAG_REPLACING_INSTANCE]
+const REPLACER_REMOVES = [TAG_SWAP_ID, TAG_LAUNCHED_FOR_GROUP, TAG_REPLACING_INSTANCE, TAG_ECS_DRAINED]
 const INTERRUPTION_REMOVES = [TAG_LAUNCHED_FOR_GROUP]
 
 /**
