@@ -367,6 +367,10 @@ export const interruptionGrants = (selector: GroupSelector): Grant[] => [
   ),
   // The swap record, written ahead of a decrement that takes a half-done pair away.
   tagManagedGroups(selector, ['autoscaling:CreateOrUpdateTags']),
+  // A warned spot member of a group ECS manages is set DRAINING first (core/ecs/interruption-drain.ts).
+  describeCapacityProviders(),
+  ...readEcsClusters(),
+  drainEcsContainerInstances(),
   terminateUnattachedLaunches(),
   ...tagExistingInstances(INTERRUPTION_REMOVES),
 ]

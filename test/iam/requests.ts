@@ -271,7 +271,7 @@ export const spotswapCalls = (queues: Queues): Record<string, Call[]> => ({
   // The action takes the capacity-provider resource type (service authorization reference for ECS).
   'ecs:DescribeCapacityProviders': [
     {
-      by: REPLACER,
+      by: BOTH,
       request: {
         action: 'ecs:DescribeCapacityProviders',
         resource: `arn:aws:ecs:${REGION}:${ACCOUNT}:capacity-provider/web-provider`,
@@ -280,23 +280,21 @@ export const spotswapCalls = (queues: Queues): Record<string, Call[]> => ({
   ],
   // The cluster of a managed group's provider and its container instances (service authorization
   // reference for ECS: ListClusters takes no resource type, the others a cluster or container instance).
-  'ecs:ListClusters': [{ by: REPLACER, request: { action: 'ecs:ListClusters', resource: '*' } }],
-  'ecs:DescribeClusters': [
-    { by: REPLACER, request: { action: 'ecs:DescribeClusters', resource: ECS_CLUSTER } },
-  ],
+  'ecs:ListClusters': [{ by: BOTH, request: { action: 'ecs:ListClusters', resource: '*' } }],
+  'ecs:DescribeClusters': [{ by: BOTH, request: { action: 'ecs:DescribeClusters', resource: ECS_CLUSTER } }],
   'ecs:ListContainerInstances': [
-    { by: REPLACER, request: { action: 'ecs:ListContainerInstances', resource: ECS_CLUSTER } },
+    { by: BOTH, request: { action: 'ecs:ListContainerInstances', resource: ECS_CLUSTER } },
   ],
   'ecs:DescribeContainerInstances': [
     {
-      by: REPLACER,
+      by: BOTH,
       request: { action: 'ecs:DescribeContainerInstances', resource: ECS_CONTAINER_INSTANCE },
     },
   ],
   // A drain swap sets the partner DRAINING (or ACTIVE again when the drain stalls).
   'ecs:UpdateContainerInstancesState': [
     {
-      by: REPLACER,
+      by: BOTH,
       request: { action: 'ecs:UpdateContainerInstancesState', resource: ECS_CONTAINER_INSTANCE },
     },
   ],
