@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { TAG_ECS_MANAGED } from '../../lambdas/core/ecs/capacity-provider.ts'
 import { createHandler } from '../../lambdas/interruption/create-handler.ts'
+import { webProvider } from '../builders/ecs.ts'
 import * as events from '../events/builders.ts'
 import { FakeCloud } from '../fakes/fake-cloud.ts'
 import { seedConvertedGroup, testDeps } from './support.ts'
@@ -17,14 +18,7 @@ const setup = (managedDraining: boolean, tagged = true) => {
   const { ids } = seedConvertedGroup(cloud, {
     tags: { 'spot-enabled': 'true', ...(tagged ? { [TAG_ECS_MANAGED]: '' } : {}) },
   })
-  cloud.capacityProviders.push({
-    name: 'cp-web',
-    status: 'ACTIVE',
-    groupArnOrName: 'web',
-    managedTerminationProtection: true,
-    managedDraining,
-    managedScaling: true,
-  })
+  cloud.capacityProviders.push(webProvider({ managedDraining }))
   cloud.clusters.push({ arn: CLUSTER, name: 'web', capacityProviders: ['cp-web'] })
   for (const id of ids) cloud.registerContainerInstance(CLUSTER, id, 1)
   const doomed = ids[0] as string

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { ECS_DRAIN_DEADLINE_SECONDS, TAG_ECS_DRAINED } from '../../lambdas/core/constants.ts'
 import { TAG_ECS_MANAGED } from '../../lambdas/core/ecs/capacity-provider.ts'
+import { webProvider } from '../builders/ecs.ts'
 import type { FakeCloud } from '../fakes/fake-cloud.ts'
 import { actionsOf, cloudWithFleet, harness, skipsOf } from './support.ts'
 
@@ -14,14 +15,7 @@ const CLUSTER = 'arn:aws:ecs:us-east-1:123456789012:cluster/web'
 /** `web`, one on-demand member running two tasks, behind a provider with managed draining as given. */
 const ecsGroup = (managedDraining = false) => {
   const cloud = cloudWithFleet(1, { tags: { 'spot-enabled': 'true', [TAG_ECS_MANAGED]: '' } })
-  cloud.capacityProviders.push({
-    name: 'cp-web',
-    status: 'ACTIVE',
-    groupArnOrName: 'web',
-    managedTerminationProtection: true,
-    managedDraining,
-    managedScaling: true,
-  })
+  cloud.capacityProviders.push(webProvider({ managedDraining }))
   cloud.clusters.push({ arn: CLUSTER, name: 'web', capacityProviders: ['cp-web'] })
   const partner = [...cloud.group('web').members.keys()][0] as string
   cloud.registerContainerInstance(CLUSTER, partner, 2)

@@ -7,6 +7,7 @@ import { TAG_ECS_DRAINED } from '../../../lambdas/core/constants.ts'
 import type { EcsManagement } from '../../../lambdas/core/ecs/capacity-provider.ts'
 import { type DrainInput, isDrainable, undrainLeftovers } from '../../../lambdas/core/ecs/drain.ts'
 import type { GroupMember, Instance } from '../../../lambdas/core/types.ts'
+import { webProvider } from '../../builders/ecs.ts'
 import { memberOf, NOW, onDemandFleet } from '../../builders/world.ts'
 
 const CLUSTER = 'arn:aws:ecs:us-east-1:123456789012:cluster/web'
@@ -14,14 +15,7 @@ const [A, B] = onDemandFleet(2) as [Instance, Instance]
 
 const managed = (status: Record<string, string>, managedDraining = false): EcsManagement => ({
   kind: 'managed',
-  provider: {
-    name: 'cp-web',
-    status: 'ACTIVE',
-    groupArnOrName: 'web',
-    managedTerminationProtection: true,
-    managedDraining,
-    managedScaling: true,
-  },
+  provider: webProvider({ managedDraining }),
   cluster: {
     kind: 'read',
     clusterArn: CLUSTER,

@@ -26,6 +26,7 @@ import {
   type VanishedSituation,
 } from '../../../lambdas/core/swap/transitions.ts'
 import type { Instance } from '../../../lambdas/core/types.ts'
+import { webProvider } from '../../builders/ecs.ts'
 import { aGroup, memberOf, NOW, onDemandFleet, spotFor } from '../../builders/world.ts'
 
 const TG = 'arn:aws:elasticloadbalancing:us-east-1:123456789012:targetgroup/web/0123456789abcdef'
@@ -130,14 +131,7 @@ const ecsDrainIn =
     )
     const ecs: EcsManagement = {
       kind: 'managed',
-      provider: {
-        name: 'cp-web',
-        status: 'ACTIVE',
-        groupArnOrName: group,
-        managedTerminationProtection: true,
-        managedDraining: false,
-        managedScaling: true,
-      },
+      provider: webProvider({ groupArnOrName: group }),
       cluster: { kind: 'read', clusterArn: CLUSTER, containerInstances },
     }
     const protectedIds = world.protectedIds ?? []
