@@ -98,6 +98,31 @@ describe('the drain swap', () => {
     expect(cloud.group('web').desiredCapacity).toBe(1)
   })
 
+  it('sets ACTIVE again a partner it drained once the swap is released (the owner resized the group)', async () => {
+    const { cloud, partner, h } = ecsGroup()
+    const replacement = await attached(cloud, h)
+    cloud.registerContainerInstance(CLUSTER, replacement, 0)
+    h.advanceMinutes(1)
+    await h.run()
+    expect(cloud.containerInstanceOf(partner)?.status).toBe('DRAINING')
+    // The owner's figure: not what the swap record accounts for, so the swap is released.
+    cloud.group('web').maxSize = 6
+    cloud.group('web').desiredCapacity = 5
+    h.advanceMinutes(1)
+    const released = await h.run()
+    expect(actionsOf(released)).toContainEqual(
+      expect.objectContaining({ kind: 'release-pair', status: 'done' }),
+    )
+    h.advanceMinutes(1)
+    const after = await h.run()
+    expect(actionsOf(after)).toContainEqual(
+      expect.objectContaining({ kind: 'ecs-undrain', status: 'done', instanceId: partner }),
+    )
+    expect(cloud.containerInstanceOf(partner)?.status).toBe('ACTIVE')
+    expect(cloud.instances.get(partner)?.tags[TAG_ECS_DRAINED]).toBeUndefined()
+    expect(cloud.group('web').members.has(partner)).toBe(true)
+  })
+
   it('never sets ACTIVE a partner someone else drained', async () => {
     const { cloud, partner, h } = ecsGroup()
     const replacement = await attached(cloud, h)
