@@ -6,6 +6,7 @@
 import { Aws } from 'aws-cdk-lib'
 import type { GlobalConfig } from '../lambdas/core/config/config.ts'
 import {
+  TAG_ECS_DRAINED,
   TAG_LAUNCHED_BY,
   TAG_LAUNCHED_FOR_GROUP,
   TAG_REPLACING_INSTANCE,
@@ -240,7 +241,7 @@ const tagExistingInstances = (removable: readonly string[]): Grant[] => [
  * the interruption handler only unmarks a doomed launch before it leaves (core/interruption). No other
  * marker may be removed: without `spotswap:joined-group`, say, a taken-out instance would look unjoined.
  */
-const REPLACER_REMOVES = [TAG_SWAP_ID, TAG_LAUNCHED_FOR_GROUP, TAG_REPLACING_INSTANCE]
+const REPLACER_REMOVES = [TAG_SWAP_ID, TAG_LAUNCHED_FOR_GROUP, TAG_REPLACING_INSTANCE, TAG_ECS_DRAINED]
 const INTERRUPTION_REMOVES = [TAG_LAUNCHED_FOR_GROUP]
 
 /**
@@ -266,6 +267,39 @@ const describeCapacityProviders = (): Grant => ({
   actions: ['ecs:DescribeCapacityProviders'],
   resources: [arn('ecs', 'capacity-provider/*')],
   wildcardReason: 'the capacity providers are found at run time; read-only, this account only',
+})
+
+/**
+ * The cluster a managed group's capacity provider is associated with and its container instances
+ * (core/ecs/cluster.ts). ListClusters takes no resource type; DescribeClusters and ListContainerInstances
+ * take `cluster`, DescribeContainerInstances `container-instance`
+ * (https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonelasticcontainerservice.html).
+ * Which clusters hold managed groups is only known at run time: this account's, read-only.
+ */
+const readEcsClusters = (): Grant[] => [
+  {
+    sid: 'ListEcsClusters',
+    actions: ['ecs:ListClusters'],
+    resources: ['*'],
+    wildcardReason: 'ListClusters takes no resource type; read-only',
+  },
+  {
+    sid: 'ReadEcsClusters',
+    actions: ['ecs:DescribeClusters', 'ecs:ListContainerInstances', 'ecs:DescribeContainerInstances'],
+    resources: [arn('ecs', 'cluster/*'), arn('ecs', 'container-instance/*/*')],
+    wildcardReason: 'the clusters of managed groups are found at run time; read-only, this account only',
+  },
+]
+
+/**
+ * Sets a container instance of this account DRAINING, or ACTIVE again (a drain that stalled): the only ECS
+ * write. It takes the `container-instance` resource type; the clusters are only known at run time.
+ */
+const drainEcsContainerInstances = (): Grant => ({
+  sid: 'DrainEcsContainerInstances',
+  actions: ['ecs:UpdateContainerInstancesState'],
+  resources: [arn('ecs', 'container-instance/*/*')],
+  wildcardReason: 'the clusters of managed groups are found at run time; this account only',
 })
 
 const describeStacks = (): Grant => ({
@@ -299,6 +333,8 @@ export const replacerGrants = (options: PermissionOptions): Grant[] => [
   readSavingsPlans(),
   describeStacks(),
   describeCapacityProviders(),
+  ...readEcsClusters(),
+  drainEcsContainerInstances(),
   changeManagedGroups(
     'SwapInManagedGroups',
     // Never DetachInstances: a swap's members leave through TerminateInstanceInAutoScalingGroup.
@@ -331,6 +367,10 @@ export const interruptionGrants = (selector: GroupSelector): Grant[] => [
   ),
   // The swap record, written ahead of a decrement that takes a half-done pair away.
   tagManagedGroups(selector, ['autoscaling:CreateOrUpdateTags']),
+  // A warned spot member of a group ECS manages is set DRAINING first (core/ecs/interruption-drain.ts).
+  describeCapacityProviders(),
+  ...readEcsClusters(),
+  drainEcsContainerInstances(),
   terminateUnattachedLaunches(),
   ...tagExistingInstances(INTERRUPTION_REMOVES),
 ]

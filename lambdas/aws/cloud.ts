@@ -28,7 +28,12 @@ import {
   countedCall,
   createAdapterCaches,
 } from './context.ts'
-import { ecsCapacityProviders } from './ecs.ts'
+import {
+  ecsCapacityProviders,
+  ecsClusters,
+  ecsContainerInstances,
+  setContainerInstancesState,
+} from './ecs.ts'
 import {
   describeGroups,
   groupOfInstances,
@@ -126,6 +131,9 @@ export const createAwsCloud = (region: string, deps: AwsCloudDeps): CloudPort =>
     verifyMarkers: using(verifyMarkers),
     scheduledEvents: using(scheduledEvents),
     ecsCapacityProviders: using(ecsCapacityProviders),
+    ecsClusters: using(ecsClusters),
+    ecsContainerInstances: using(ecsContainerInstances),
+    setContainerInstancesState: using(setContainerInstancesState),
     readCommitments: using(readCommitments),
     readRegionOnDemand: using(regionOnDemandOf),
     launchSpot: using(launchSpot),

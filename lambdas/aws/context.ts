@@ -11,6 +11,7 @@ import {
   SCHEDULED_EVENTS_TTL_MS,
 } from '../core/constants.ts'
 import type { EcsCapacityProvider } from '../core/ecs/capacity-provider.ts'
+import type { EcsCluster } from '../core/ecs/cluster.ts'
 import type { Log } from '../core/log.ts'
 import type { ScheduledEvent } from '../core/maintenance/events.ts'
 import type { Catalog, OnDemandPrices } from '../core/types.ts'
@@ -52,6 +53,8 @@ export interface AdapterCaches {
   /** By region: one DescribeInstanceStatus per region per SCHEDULED_EVENTS_TTL_MS, whatever the groups. */
   readonly scheduledEvents: TtlCache<ScheduledEvent[]>
   readonly ecsCapacityProviders: TtlCache<EcsCapacityProvider[]>
+  /** By region: its ECS clusters and their capacity providers, as long as the providers (aws/ecs.ts). */
+  readonly ecsClusters: TtlCache<EcsCluster[]>
   readonly commitments: TtlCache<Commitments>
   /** By region: its running on-demand instances, read with the commitments (aws/commitments.ts). */
   readonly regionOnDemand: TtlCache<RunningOnDemand[]>
@@ -67,6 +70,7 @@ export const createAdapterCaches = (): AdapterCaches => ({
   markerVerdicts: new Map(),
   scheduledEvents: new TtlCache(SCHEDULED_EVENTS_TTL_MS),
   ecsCapacityProviders: new TtlCache(ECS_CAPACITY_PROVIDERS_CACHE_TTL_MS),
+  ecsClusters: new TtlCache(ECS_CAPACITY_PROVIDERS_CACHE_TTL_MS),
   commitments: new TtlCache(COMMITMENTS_CACHE_TTL_MS),
   regionOnDemand: new TtlCache(COMMITMENTS_CACHE_TTL_MS),
   savingsPlans: new TtlCache(COMMITMENTS_CACHE_TTL_MS),

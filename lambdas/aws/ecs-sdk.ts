@@ -1,6 +1,7 @@
 /**
  * The narrow ECS surface the adapter uses (sdk.ts has the others): the subset of @aws-sdk/client-ecs's
- * DescribeCapacityProvidersCommandInput/Output it reads, so the simulator answers it without the SDK;
+ * command inputs and outputs it reads and sends (capacity providers, clusters, container instances and
+ * their state), so the simulator answers it without the SDK;
  * sdk-clients.ts sends it with the real client.
  */
 
@@ -32,9 +33,103 @@ export interface DescribeCapacityProvidersOutput {
   readonly nextToken?: string | undefined
 }
 
+/** A resource ECS could not describe or update: reported in the answer, not as an exception. */
+export interface EcsFailureShape {
+  readonly arn?: string | undefined
+  readonly reason?: string | undefined
+  readonly detail?: string | undefined
+}
+
+/** https://docs.aws.amazon.com/AmazonECS/latest/APIReference/API_ListClusters.html (maxResults 1 to 100) */
+export interface ListClustersInput {
+  readonly maxResults?: number | undefined
+  readonly nextToken?: string | undefined
+}
+
+export interface ListClustersOutput {
+  readonly clusterArns?: string[] | undefined
+  readonly nextToken?: string | undefined
+}
+
+/** https://docs.aws.amazon.com/AmazonECS/latest/APIReference/API_DescribeClusters.html (up to 100 clusters) */
+export interface DescribeClustersInput {
+  readonly clusters?: string[] | undefined
+}
+
+/** https://docs.aws.amazon.com/AmazonECS/latest/APIReference/API_Cluster.html */
+export interface ClusterShape {
+  readonly clusterArn?: string | undefined
+  readonly clusterName?: string | undefined
+  readonly status?: string | undefined
+  /** The capacity providers associated with the cluster, by name. */
+  readonly capacityProviders?: string[] | undefined
+}
+
+export interface DescribeClustersOutput {
+  readonly clusters?: ClusterShape[] | undefined
+  readonly failures?: EcsFailureShape[] | undefined
+}
+
+/** https://docs.aws.amazon.com/AmazonECS/latest/APIReference/API_ListContainerInstances.html (maxResults 1 to 100) */
+export interface ListContainerInstancesInput {
+  readonly cluster?: string | undefined
+  readonly maxResults?: number | undefined
+  readonly nextToken?: string | undefined
+}
+
+export interface ListContainerInstancesOutput {
+  readonly containerInstanceArns?: string[] | undefined
+  readonly nextToken?: string | undefined
+}
+
+/** https://docs.aws.amazon.com/AmazonECS/latest/APIReference/API_DescribeContainerInstances.html (up to 100) */
+export interface DescribeContainerInstancesInput {
+  readonly cluster?: string | undefined
+  readonly containerInstances: string[]
+}
+
+/** https://docs.aws.amazon.com/AmazonECS/latest/APIReference/API_ContainerInstance.html */
+export interface ContainerInstanceShape {
+  readonly containerInstanceArn?: string | undefined
+  readonly ec2InstanceId?: string | undefined
+  /** REGISTERING, REGISTRATION_FAILED, ACTIVE, INACTIVE, DEREGISTERING or DRAINING. */
+  readonly status?: string | undefined
+  readonly runningTasksCount?: number | undefined
+  readonly pendingTasksCount?: number | undefined
+}
+
+export interface DescribeContainerInstancesOutput {
+  readonly containerInstances?: ContainerInstanceShape[] | undefined
+  readonly failures?: EcsFailureShape[] | undefined
+}
+
+/** https://docs.aws.amazon.com/AmazonECS/latest/APIReference/API_UpdateContainerInstancesState.html (up to 10) */
+export interface UpdateContainerInstancesStateInput {
+  readonly cluster?: string | undefined
+  readonly containerInstances: string[]
+  /** ACTIVE or DRAINING: the only values the action takes. */
+  readonly status: 'ACTIVE' | 'DRAINING'
+}
+
+export interface UpdateContainerInstancesStateOutput {
+  readonly containerInstances?: ContainerInstanceShape[] | undefined
+  readonly failures?: EcsFailureShape[] | undefined
+}
+
 /** Each method as sdk.ts's SdkCall: the SDK's input in, its output out, or a rejection. */
 export interface EcsApi {
   readonly describeCapacityProviders: (
     input: DescribeCapacityProvidersInput,
   ) => Promise<DescribeCapacityProvidersOutput>
+  readonly listClusters: (input: ListClustersInput) => Promise<ListClustersOutput>
+  readonly describeClusters: (input: DescribeClustersInput) => Promise<DescribeClustersOutput>
+  readonly listContainerInstances: (
+    input: ListContainerInstancesInput,
+  ) => Promise<ListContainerInstancesOutput>
+  readonly describeContainerInstances: (
+    input: DescribeContainerInstancesInput,
+  ) => Promise<DescribeContainerInstancesOutput>
+  readonly updateContainerInstancesState: (
+    input: UpdateContainerInstancesStateInput,
+  ) => Promise<UpdateContainerInstancesStateOutput>
 }

@@ -43,7 +43,14 @@ import {
   DescribeSubnetsCommand,
   TerminateInstancesCommand,
 } from '@aws-sdk/client-ec2'
-import { DescribeCapacityProvidersCommand } from '@aws-sdk/client-ecs'
+import {
+  DescribeCapacityProvidersCommand,
+  DescribeClustersCommand,
+  DescribeContainerInstancesCommand,
+  ListClustersCommand,
+  ListContainerInstancesCommand,
+  UpdateContainerInstancesStateCommand,
+} from '@aws-sdk/client-ecs'
 import {
   DescribeInstanceHealthCommand,
   DescribeLoadBalancersCommand,
@@ -133,6 +140,13 @@ export const sdkClients = (region: string): AwsClients => {
     ecs: {
       describeCapacityProviders: (input) =>
         ecsClient(region).send(new DescribeCapacityProvidersCommand(input)),
+      listClusters: (input) => ecsClient(region).send(new ListClustersCommand(input)),
+      describeClusters: (input) => ecsClient(region).send(new DescribeClustersCommand(input)),
+      listContainerInstances: (input) => ecsClient(region).send(new ListContainerInstancesCommand(input)),
+      describeContainerInstances: (input) =>
+        ecsClient(region).send(new DescribeContainerInstancesCommand(input)),
+      updateContainerInstancesState: (input) =>
+        ecsClient(region).send(new UpdateContainerInstancesStateCommand(input)),
     },
     kms: {
       generateMac: (input) => kmsClient(keyRegion(input.KeyId, region)).send(new GenerateMacCommand(input)),

@@ -242,11 +242,20 @@ export const FANOUT_CLOCK_SKEW_MS = 5_000
 export const SWAP_FINISH_RUNS = 2
 
 /**
- * The longest a swap can be open (the longest grace period, the longest health deadline and a schedule
- * period to notice): a swap record that started earlier is expired even with a valid MAC, so a record
- * spotswap really wrote cannot be re-planted on its group later (core/markers.ts).
+ * How long after a swap's health deadline ECS may take to drain a partner spotswap set DRAINING (its
+ * service tasks stopped and started elsewhere at the pace of each service's minimumHealthyPercent, each
+ * after its load balancer's deregistration delay, 300 s by default): three such rounds. A drain not done by
+ * then is stuck (a task that cannot be placed, a standalone task ECS never moves): the partner is set
+ * ACTIVE again and stays (core/ecs/drain.ts).
  */
-export const SWAP_RECORD_MAX_AGE_SECONDS = MAX_GRACE_PERIOD_SECONDS + HEALTH_DEADLINE_MAX_SECONDS + 300
+export const ECS_DRAIN_DEADLINE_SECONDS = 900
+/**
+ * The longest a swap can be open (the longest grace period, the longest health deadline, an ECS drain and
+ * a schedule period to notice): a swap record that started earlier is expired even with a valid MAC, so a
+ * record spotswap really wrote cannot be re-planted on its group later (core/markers.ts).
+ */
+export const SWAP_RECORD_MAX_AGE_SECONDS =
+  MAX_GRACE_PERIOD_SECONDS + HEALTH_DEADLINE_MAX_SECONDS + ECS_DRAIN_DEADLINE_SECONDS + 300
 /**
  * A rebalance recommendation not acted on within this long is stale: the handler marks the member again on
  * the next recommendation, so an old, re-planted mark costs nothing by being ignored.
@@ -324,3 +333,14 @@ export const REVERT_MAX_RAISES = 3
  * paused schedule, while a signed value copied from an earlier raise is refused once this is past.
  */
 export const REVERT_MARKER_MARGIN_SECONDS = 3600
+/** ListClusters and ListContainerInstances answer at most 100 a page (their maxResults range is 1 to 100). */
+export const ECS_LIST_PAGE_SIZE = 100
+/** DescribeClusters and DescribeContainerInstances take at most 100 resources a call. */
+export const ECS_DESCRIBE_BATCH = 100
+/** UpdateContainerInstancesState takes at most 10 container instances a call. */
+export const ECS_UPDATE_STATE_BATCH = 10
+/**
+ * On a member spotswap set DRAINING in ECS for a drain swap (core/ecs/drain.ts): that swap's id. A marker:
+ * only with it does spotswap set a container instance ACTIVE again; removed once it has.
+ */
+export const TAG_ECS_DRAINED = 'spotswap:ecs-drained'

@@ -11,6 +11,7 @@ import {
   REBALANCE_MARK_MAX_AGE_SECONDS,
   REVERT_MARKER_MARGIN_SECONDS,
   SWAP_RECORD_MAX_AGE_SECONDS,
+  TAG_ECS_DRAINED,
   TAG_INTERRUPTION_WARNED,
   TAG_JOINED_GROUP,
   TAG_LAUNCHED_FOR_GROUP,
@@ -52,6 +53,8 @@ export const INSTANCE_MARKERS: readonly string[] = [
   TAG_SWAP_ID,
   TAG_JOINED_GROUP,
   TAG_RELEASED_SWAP_ID,
+  // It makes spotswap set a container instance ACTIVE again (core/ecs/drain.ts).
+  TAG_ECS_DRAINED,
 ]
 
 const MARKERS = new Set([...GROUP_MARKERS, ...INSTANCE_MARKERS])

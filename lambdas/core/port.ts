@@ -6,6 +6,7 @@
 import type { Commitments, RunningOnDemand } from './commitments/types.ts'
 import type { AllocationStrategy } from './config/config.ts'
 import type { EcsCapacityProvider } from './ecs/capacity-provider.ts'
+import type { EcsCluster, EcsContainerInstance, EcsStateFailure } from './ecs/cluster.ts'
 import type { InstanceRefresh } from './group/instance-refresh.ts'
 import type { ScalingActivity } from './group/scaling-activities.ts'
 import type { SpotRequestStatus } from './interruption/confirmation.ts'
@@ -180,6 +181,16 @@ export interface CloudPort {
   scheduledEvents(): Promise<ScheduledEvent[]>
   /** The region's ECS capacity providers that stand on an Auto Scaling group (DescribeCapacityProviders). */
   ecsCapacityProviders(): Promise<readonly EcsCapacityProvider[]>
+  /** The region's ECS clusters with their capacity providers (ListClusters, DescribeClusters), cached. */
+  ecsClusters(): Promise<readonly EcsCluster[]>
+  /** A cluster's container instances (ListContainerInstances, DescribeContainerInstances). */
+  ecsContainerInstances(cluster: string): Promise<readonly EcsContainerInstance[]>
+  /** Sets container instances DRAINING or ACTIVE (UpdateContainerInstancesState); the ones ECS refused. */
+  setContainerInstancesState(
+    cluster: string,
+    containerInstanceArns: readonly string[],
+    status: 'ACTIVE' | 'DRAINING',
+  ): Promise<readonly EcsStateFailure[]>
   /**
    * The region's active Reserved Instances and Capacity Reservations this account holds, and the Savings
    * Plans that can apply in it with their rates for `instanceTypes`, cached (aws/commitments.ts); a port
@@ -217,6 +228,7 @@ export const PORT_WRITES = [
   'untagGroup',
   'tagInstances',
   'untagInstances',
+  'setContainerInstancesState',
 ] as const satisfies readonly (keyof CloudPort)[]
 
 /** Region discovery is account-wide, so it lives outside the per-region port. */

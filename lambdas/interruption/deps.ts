@@ -23,6 +23,10 @@ export type InterruptionCloud = Pick<
   | 'untagInstances'
   | 'verifyMarkers'
   | 'tagGroup'
+  | 'ecsCapacityProviders'
+  | 'ecsClusters'
+  | 'ecsContainerInstances'
+  | 'setContainerInstancesState'
 >
 
 export interface InterruptionDeps {

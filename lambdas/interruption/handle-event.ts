@@ -18,6 +18,7 @@ import { DIMENSION_REGION, Metric } from '../core/metric-names.ts'
 import type { KillSwitchMode } from '../core/region/kill-switch.ts'
 import { reportForgedMarkers } from '../verify-markers.ts'
 import type { InterruptionDeps } from './deps.ts'
+import { drainWarnedMember } from './drain-ecs.ts'
 import { executeActions } from './execute.ts'
 import { observeInstance } from './observe.ts'
 import { type EventResult, reportConfigErrors } from './report.ts'
@@ -105,6 +106,10 @@ const handleSignal = async (
       actions: decision.actions,
     })
   }
+  // A warned member of a group ECS manages is drained first, so ECS moves its tasks in time (drain-ecs.ts).
+  const drained = await drainWarnedMember(cloud, signal, snapshot)
+  if (drained !== undefined)
+    deps.log.info('ECS drain of a warned member', { instanceId: signal.instanceId, drained })
   const execution = await executeActions(
     { cloud, requestRuns: deps.requestRuns, requestDeadline: deps.requestDeadline },
     decision.actions,

@@ -29,6 +29,7 @@ import type { CloudPort } from '../core/port.ts'
 import { blockedBy, executionOrder } from '../core/region/execution-order.ts'
 import { lastLookAt, refusalAfterLastLook } from '../core/region/last-look.ts'
 import { formatSwapRecord, readSwapRecord, SWAP_RECORD_TAGS } from '../core/swap/record.ts'
+import { runEcsState } from './execute-ecs.ts'
 import { launchSpot, releaseDoomed } from './execute-launch.ts'
 import { runMaintenance } from './execute-maintenance.ts'
 import { runRevert } from './execute-revert.ts'
@@ -234,6 +235,9 @@ const run = async (cloud: CloudPort, action: Action): Promise<Outcome> => {
       return runMaintenance(cloud, action)
     case 'revert':
       return runRevert(cloud, action)
+    case 'ecs-drain':
+    case 'ecs-undrain':
+      return runEcsState(cloud, action)
   }
 }
 

@@ -1,22 +1,69 @@
 /**
  * The region's ECS capacity providers, read only when a managed group carries the AmazonECSManaged tag
- * (a region without ECS groups makes no call). A read that fails is an observation, not an error: only
- * the tagged groups wait (core/ecs/capacity-provider.ts), and the next run reads again.
+ * (a region without ECS groups makes no call); then, for each provider that protects such a group, its
+ * cluster (the cached ListClusters + DescribeClusters) and that cluster's container instances, once per
+ * cluster and run. A read that fails is an observation, not an error: only the tagged groups wait
+ * (core/ecs/capacity-provider.ts, core/ecs/holds.ts), and the next run reads again.
  */
 import { errorMessage } from '../aws/errors.ts'
-import { carriesEcsTag, type EcsProvidersObservation } from '../core/ecs/capacity-provider.ts'
+import {
+  carriesEcsTag,
+  type EcsCapacityProvider,
+  type EcsProvidersObservation,
+  protectingProvider,
+} from '../core/ecs/capacity-provider.ts'
+import { byInstanceId, clusterOfProvider, type EcsClusterObservation } from '../core/ecs/cluster.ts'
 import type { CloudPort } from '../core/port.ts'
 import type { Group } from '../core/types.ts'
+
+const described = (error: unknown): string =>
+  error instanceof Error ? `${error.name}: ${errorMessage(error)}` : String(error)
+
+const readClusters = async (
+  cloud: CloudPort,
+  providers: readonly EcsCapacityProvider[],
+): Promise<ReadonlyMap<string, EcsClusterObservation>> => {
+  if (providers.length === 0) return new Map()
+  let clusters: Awaited<ReturnType<CloudPort['ecsClusters']>>
+  try {
+    clusters = await cloud.ecsClusters()
+  } catch (error) {
+    const unreadable = { kind: 'unreadable', error: described(error) } as const
+    return new Map(providers.map((p) => [p.name, unreadable]))
+  }
+  const arns = new Set(providers.flatMap((p) => clusterOfProvider(clusters, p.name)?.arn ?? []))
+  const byCluster = new Map(
+    await Promise.all(
+      [...arns].map(async (arn): Promise<[string, EcsClusterObservation]> => {
+        try {
+          const listed = await cloud.ecsContainerInstances(arn)
+          return [arn, { kind: 'read', clusterArn: arn, containerInstances: byInstanceId(listed) }]
+        } catch (error) {
+          return [arn, { kind: 'unreadable', error: described(error) }]
+        }
+      }),
+    ),
+  )
+  return new Map(
+    providers.map((p) => {
+      const arn = clusterOfProvider(clusters, p.name)?.arn
+      return [p.name, (arn === undefined ? undefined : byCluster.get(arn)) ?? { kind: 'no-cluster' }]
+    }),
+  )
+}
 
 export const readEcsProviders = async (
   cloud: CloudPort,
   groups: readonly Group[],
 ): Promise<EcsProvidersObservation | undefined> => {
-  if (!groups.some(carriesEcsTag)) return undefined
+  const tagged = groups.filter(carriesEcsTag)
+  if (tagged.length === 0) return undefined
+  let providers: readonly EcsCapacityProvider[]
   try {
-    return { kind: 'read', providers: await cloud.ecsCapacityProviders() }
+    providers = await cloud.ecsCapacityProviders()
   } catch (error) {
-    const message = error instanceof Error ? `${error.name}: ${errorMessage(error)}` : String(error)
-    return { kind: 'unreadable', error: message }
+    return { kind: 'unreadable', error: described(error) }
   }
+  const protecting = new Set(tagged.flatMap((g) => protectingProvider(g, providers) ?? []))
+  return { kind: 'read', providers, clusters: await readClusters(cloud, [...protecting]) }
 }

@@ -71,6 +71,10 @@ export const summarizeOutcome = (outcome: Outcome): Record<string, unknown> => {
       summary.instanceId = action.instanceId
       if (action.desired !== undefined) summary.desired = action.desired
       break
+    case 'ecs-drain':
+    case 'ecs-undrain':
+      summary.instanceId = action.instanceId
+      break
     case 'revert':
       summary.step = action.step
       if (action.instanceId !== undefined) summary.instanceId = action.instanceId

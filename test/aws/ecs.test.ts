@@ -1,6 +1,8 @@
 /**
  * The ECS adapter's read of the capacity providers: every page asked for, providers without an Auto Scaling
- * group left out, an answer with failures refused whole, and one read per cache lifetime.
+ * group left out, an answer with failures refused whole, and one read per cache lifetime. Then the
+ * clusters (cached the same way), a cluster's container instances (read every time), and the state write
+ * (ten a call, ECS's refusals returned).
  */
 import { describe, expect, it } from 'vitest'
 import { type AwsContext, countedCall, createAdapterCaches } from '../../lambdas/aws/context.ts'
@@ -8,6 +10,9 @@ import {
   EcsClientMissingError,
   EcsDescribeFailureError,
   ecsCapacityProviders,
+  ecsClusters,
+  ecsContainerInstances,
+  setContainerInstancesState,
 } from '../../lambdas/aws/ecs.ts'
 import type {
   DescribeCapacityProvidersInput,
@@ -38,7 +43,21 @@ const context = (ecs: EcsApi | undefined) => {
   return { ctx, requests, apiCalls, clock }
 }
 
-const answering = (pages: DescribeCapacityProvidersOutput[], requests: DescribeCapacityProvidersInput[]) => ({
+/** Every call the test does not expect fails loudly. */
+const UNEXPECTED: EcsApi = {
+  describeCapacityProviders: () => Promise.reject(new Error('unexpected DescribeCapacityProviders')),
+  listClusters: () => Promise.reject(new Error('unexpected ListClusters')),
+  describeClusters: () => Promise.reject(new Error('unexpected DescribeClusters')),
+  listContainerInstances: () => Promise.reject(new Error('unexpected ListContainerInstances')),
+  describeContainerInstances: () => Promise.reject(new Error('unexpected DescribeContainerInstances')),
+  updateContainerInstancesState: () => Promise.reject(new Error('unexpected UpdateContainerInstancesState')),
+}
+
+const answering = (
+  pages: DescribeCapacityProvidersOutput[],
+  requests: DescribeCapacityProvidersInput[],
+): EcsApi => ({
+  ...UNEXPECTED,
   describeCapacityProviders: async (input: DescribeCapacityProvidersInput) => {
     requests.push(input)
     return pages[requests.length - 1] ?? {}
@@ -126,5 +145,123 @@ describe('ecsCapacityProviders', () => {
     const { ctx, apiCalls } = context(undefined)
     await expect(ecsCapacityProviders(ctx)).rejects.toThrow(EcsClientMissingError)
     expect(apiCalls).toEqual([])
+  })
+})
+
+const CLUSTER = 'arn:aws:ecs:eu-west-1:123456789012:cluster/web'
+const ciArn = (n: number) => `arn:aws:ecs:eu-west-1:123456789012:container-instance/web/${n}`
+
+describe('ecsClusters', () => {
+  const clustersApi = (requests: unknown[]): EcsApi => ({
+    ...UNEXPECTED,
+    listClusters: async (input) => {
+      requests.push({ list: input })
+      // 150 clusters: two pages of ListClusters, two DescribeClusters calls of at most 100.
+      const all = Array.from({ length: 150 }, (_, i) => `arn:aws:ecs:eu-west-1:123456789012:cluster/c${i}`)
+      return input.nextToken === undefined
+        ? { clusterArns: all.slice(0, 100), nextToken: 'more' }
+        : { clusterArns: all.slice(100) }
+    },
+    describeClusters: async (input) => {
+      requests.push({ describe: input.clusters?.length })
+      return {
+        clusters: (input.clusters ?? []).map((arn) => ({
+          clusterArn: arn,
+          clusterName: arn.split('/')[1],
+          capacityProviders: arn.endsWith('/c120') ? ['cp-web', 'FARGATE'] : [],
+        })),
+      }
+    },
+  })
+
+  it('lists every cluster a hundred a page, describes them a hundred a call, and caches the answer', async () => {
+    const { ctx, apiCalls, clock } = context(undefined)
+    const requests: unknown[] = []
+    const withEcs = { ...ctx, ecs: clustersApi(requests) }
+    const clusters = await ecsClusters(withEcs)
+    expect(requests).toEqual([
+      { list: { maxResults: 100, nextToken: undefined } },
+      { list: { maxResults: 100, nextToken: 'more' } },
+      { describe: 100 },
+      { describe: 50 },
+    ])
+    expect(clusters).toHaveLength(150)
+    expect(clusters.find((c) => c.capacityProviders.includes('cp-web'))?.name).toBe('c120')
+    await ecsClusters(withEcs)
+    expect(apiCalls).toHaveLength(4)
+    clock.nowMs += ECS_CAPACITY_PROVIDERS_CACHE_TTL_MS
+    await ecsClusters(withEcs)
+    expect(apiCalls).toHaveLength(8)
+  })
+
+  it('refuses an answer with failures: the cluster ECS could not describe may be the group’s', async () => {
+    const { ctx } = context(undefined)
+    const ecs: EcsApi = {
+      ...UNEXPECTED,
+      listClusters: async () => ({ clusterArns: [CLUSTER] }),
+      describeClusters: async () => ({ clusters: [], failures: [{ arn: CLUSTER, reason: 'MISSING' }] }),
+    }
+    await expect(ecsClusters({ ...ctx, ecs })).rejects.toThrow(EcsDescribeFailureError)
+  })
+})
+
+describe('ecsContainerInstances', () => {
+  it('lists the cluster’s container instances and describes them, every call', async () => {
+    const { ctx, apiCalls } = context(undefined)
+    const asked: unknown[] = []
+    const ecs: EcsApi = {
+      ...UNEXPECTED,
+      listContainerInstances: async (input) => {
+        asked.push(input)
+        return { containerInstanceArns: [ciArn(1), ciArn(2)] }
+      },
+      describeContainerInstances: async (input) => {
+        asked.push(input)
+        return {
+          containerInstances: [
+            { containerInstanceArn: ciArn(1), ec2InstanceId: 'i-1', status: 'ACTIVE', runningTasksCount: 3 },
+            // Not yet on an EC2 instance ECS names: left out.
+            { containerInstanceArn: ciArn(2), status: 'REGISTERING' },
+          ],
+        }
+      },
+    }
+    const found = await ecsContainerInstances({ ...ctx, ecs }, CLUSTER)
+    expect(asked).toEqual([
+      { cluster: CLUSTER, maxResults: 100, nextToken: undefined },
+      { cluster: CLUSTER, containerInstances: [ciArn(1), ciArn(2)] },
+    ])
+    expect(found).toEqual([{ arn: ciArn(1), ec2InstanceId: 'i-1', status: 'ACTIVE', runningTasksCount: 3 }])
+    await ecsContainerInstances({ ...ctx, ecs }, CLUSTER)
+    expect(apiCalls).toHaveLength(4)
+  })
+
+  it('refuses an answer with failures', async () => {
+    const { ctx } = context(undefined)
+    const ecs: EcsApi = {
+      ...UNEXPECTED,
+      listContainerInstances: async () => ({ containerInstanceArns: [ciArn(1)] }),
+      describeContainerInstances: async () => ({ failures: [{ arn: ciArn(1), reason: 'MISSING' }] }),
+    }
+    await expect(ecsContainerInstances({ ...ctx, ecs }, CLUSTER)).rejects.toThrow(EcsDescribeFailureError)
+  })
+})
+
+describe('setContainerInstancesState', () => {
+  it('sends ten container instances a call and returns what ECS refused', async () => {
+    const { ctx } = context(undefined)
+    const sent: { containerInstances: string[]; status: string }[] = []
+    const ecs: EcsApi = {
+      ...UNEXPECTED,
+      updateContainerInstancesState: async (input) => {
+        sent.push({ containerInstances: input.containerInstances, status: input.status })
+        return sent.length === 2 ? { failures: [{ arn: ciArn(11), reason: 'MISSING' }] } : {}
+      },
+    }
+    const arns = Array.from({ length: 12 }, (_, i) => ciArn(i))
+    const failures = await setContainerInstancesState({ ...ctx, ecs }, CLUSTER, arns, 'DRAINING')
+    expect(sent.map((s) => s.containerInstances.length)).toEqual([10, 2])
+    expect(sent.every((s) => s.status === 'DRAINING')).toBe(true)
+    expect(failures).toEqual([{ arn: ciArn(11), reason: 'MISSING' }])
   })
 })

@@ -7,6 +7,7 @@
 
 import { TAG_LAUNCH_TEMPLATE_ID } from '../../lambdas/core/constants.ts'
 import type { EcsCapacityProvider } from '../../lambdas/core/ecs/capacity-provider.ts'
+import type { EcsCluster, EcsContainerInstance, EcsStateFailure } from '../../lambdas/core/ecs/cluster.ts'
 import type { InstanceRefresh } from '../../lambdas/core/group/instance-refresh.ts'
 import type { ScalingActivity } from '../../lambdas/core/group/scaling-activities.ts'
 import type { SpotRequestStatus } from '../../lambdas/core/interruption/confirmation.ts'
@@ -118,6 +119,16 @@ export class FakeCloud implements CloudPort {
   readonly launchesFail = new Set<string>()
   /** The region's ECS capacity providers, as DescribeCapacityProviders lists them. */
   readonly capacityProviders: EcsCapacityProvider[] = []
+  /** The region's ECS clusters with their capacity providers, as DescribeClusters tells them. */
+  readonly clusters: EcsCluster[] = []
+  /** Container instances by cluster ARN, as DescribeContainerInstances tells them. */
+  readonly containerInstances = new Map<string, EcsContainerInstance[]>()
+  /**
+   * Members protected from scale-in (Auto Scaling's flag, which ECS's managed termination protection sets
+   * while a member runs non-daemon tasks and removes once they stop:
+   * https://docs.aws.amazon.com/AmazonECS/latest/developerguide/managed-termination-protection.html).
+   */
+  readonly scaleInProtected = new Set<string>()
   private readonly failures = new Map<string, Error[]>()
   private nextId = 0x1000
   private nextTemplate = 0x100
@@ -373,6 +384,84 @@ export class FakeCloud implements CloudPort {
   async ecsCapacityProviders(): Promise<readonly EcsCapacityProvider[]> {
     this.record('ecsCapacityProviders')
     return [...this.capacityProviders]
+  }
+
+  async ecsClusters(): Promise<readonly EcsCluster[]> {
+    this.record('ecsClusters')
+    return [...this.clusters]
+  }
+
+  async ecsContainerInstances(cluster: string): Promise<readonly EcsContainerInstance[]> {
+    this.record('ecsContainerInstances', cluster)
+    return [...(this.containerInstances.get(cluster) ?? [])]
+  }
+
+  /**
+   * As ECS: only ACTIVE and DRAINING container instances change state (one still REGISTERING, or
+   * DEREGISTERING, INACTIVE, REGISTRATION_FAILED, is refused), an unknown one is MISSING, and each refusal
+   * comes back in the answer's failures
+   * (https://docs.aws.amazon.com/AmazonECS/latest/APIReference/API_UpdateContainerInstancesState.html).
+   */
+  async setContainerInstancesState(
+    cluster: string,
+    containerInstanceArns: readonly string[],
+    status: 'ACTIVE' | 'DRAINING',
+  ): Promise<readonly EcsStateFailure[]> {
+    this.record('setContainerInstancesState', cluster, containerInstanceArns, status)
+    const listed = this.containerInstances.get(cluster) ?? []
+    const failures: EcsStateFailure[] = []
+    for (const arn of containerInstanceArns) {
+      const at = listed.findIndex((ci) => ci.arn === arn)
+      const found = listed[at]
+      if (found === undefined) failures.push({ arn, reason: 'MISSING' })
+      else if (found.status !== 'ACTIVE' && found.status !== 'DRAINING')
+        failures.push({ arn, reason: `container instance is ${found.status}` })
+      else listed[at] = { ...found, status }
+    }
+    return failures
+  }
+
+  /**
+   * A test registers `instanceId` in `cluster` with `runningTasksCount` tasks; ECS protects it from
+   * scale-in while it runs any (managed termination protection).
+   */
+  registerContainerInstance(
+    cluster: string,
+    instanceId: string,
+    runningTasksCount: number,
+    status = 'ACTIVE',
+  ) {
+    const listed = this.containerInstances.get(cluster) ?? []
+    listed.push({
+      arn: `${cluster.replace(':cluster/', ':container-instance/')}/${instanceId}`,
+      ec2InstanceId: instanceId,
+      status,
+      runningTasksCount,
+    })
+    this.containerInstances.set(cluster, listed)
+    if (runningTasksCount > 0) this.scaleInProtected.add(instanceId)
+  }
+
+  /** The container instance ECS runs on `instanceId`, if any. */
+  containerInstanceOf(instanceId: string): EcsContainerInstance | undefined {
+    for (const listed of this.containerInstances.values()) {
+      const found = listed.find((ci) => ci.ec2InstanceId === instanceId)
+      if (found !== undefined) return found
+    }
+    return undefined
+  }
+
+  /**
+   * ECS moved the tasks off a DRAINING container instance: none run there any more, and ECS removes the
+   * member's scale-in protection.
+   */
+  finishDrain(instanceId: string): void {
+    for (const [cluster, listed] of this.containerInstances)
+      this.containerInstances.set(
+        cluster,
+        listed.map((ci) => (ci.ec2InstanceId === instanceId ? { ...ci, runningTasksCount: 0 } : ci)),
+      )
+    this.scaleInProtected.delete(instanceId)
   }
 
   async trafficHealth(sources: TrafficSources, ids: readonly string[]): Promise<TrafficHealth> {
@@ -658,7 +747,7 @@ export class FakeCloud implements CloudPort {
         instanceId,
         lifecycleState,
         healthStatus: 'Healthy',
-        protectedFromScaleIn: false,
+        protectedFromScaleIn: this.scaleInProtected.has(instanceId),
         zone: instance?.zone ?? `${this.region}a`,
         instanceType: instance?.type,
       }

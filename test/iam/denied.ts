@@ -253,6 +253,17 @@ export const NEVER: readonly (readonly [string, IamRequest])[] = [
     { action: 'ec2:DescribeInstanceAttribute', resource: 'arn:aws:ec2:us-east-1:999999999999:instance/i-1' },
   ],
   [
+    'drain another account’s container instance',
+    {
+      action: 'ecs:UpdateContainerInstancesState',
+      resource: `arn:aws:ecs:${REGION}:999999999999:container-instance/web/0f1e2d3c4b5a69788796a5b4c3d2e1f0`,
+    },
+  ],
+  [
+    'read another account’s ECS cluster',
+    { action: 'ecs:DescribeClusters', resource: `arn:aws:ecs:${REGION}:999999999999:cluster/web` },
+  ],
+  [
     'read another account’s ECS capacity providers',
     {
       action: 'ecs:DescribeCapacityProviders',

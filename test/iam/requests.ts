@@ -19,6 +19,8 @@ export interface Call {
 const ec2 = (resource: string) => `arn:aws:ec2:${REGION}:${ACCOUNT}:${resource}`
 export const GROUP = `arn:aws:autoscaling:${REGION}:${ACCOUNT}:autoScalingGroup:6d1b0f0e-0000-4000-8000-000000000001:autoScalingGroupName/web`
 export const INSTANCE = ec2('instance/i-0a1b2c3d4e5f60718')
+export const ECS_CLUSTER = `arn:aws:ecs:${REGION}:${ACCOUNT}:cluster/web`
+export const ECS_CONTAINER_INSTANCE = `arn:aws:ecs:${REGION}:${ACCOUNT}:container-instance/web/0f1e2d3c4b5a69788796a5b4c3d2e1f0`
 export const LAUNCH_TEMPLATE = ec2('launch-template/lt-0a1b2c3d4e5f60718')
 export const FLEET = ec2('fleet/fleet-0a1b2c3d-4e5f-6071-8a9b-0c1d2e3f4a5b')
 /** The kill switch's SSM parameter, by its default name (lib/kill-switch.ts). */
@@ -269,11 +271,31 @@ export const spotswapCalls = (queues: Queues): Record<string, Call[]> => ({
   // The action takes the capacity-provider resource type (service authorization reference for ECS).
   'ecs:DescribeCapacityProviders': [
     {
-      by: REPLACER,
+      by: BOTH,
       request: {
         action: 'ecs:DescribeCapacityProviders',
         resource: `arn:aws:ecs:${REGION}:${ACCOUNT}:capacity-provider/web-provider`,
       },
+    },
+  ],
+  // The cluster of a managed group's provider and its container instances (service authorization
+  // reference for ECS: ListClusters takes no resource type, the others a cluster or container instance).
+  'ecs:ListClusters': [{ by: BOTH, request: { action: 'ecs:ListClusters', resource: '*' } }],
+  'ecs:DescribeClusters': [{ by: BOTH, request: { action: 'ecs:DescribeClusters', resource: ECS_CLUSTER } }],
+  'ecs:ListContainerInstances': [
+    { by: BOTH, request: { action: 'ecs:ListContainerInstances', resource: ECS_CLUSTER } },
+  ],
+  'ecs:DescribeContainerInstances': [
+    {
+      by: BOTH,
+      request: { action: 'ecs:DescribeContainerInstances', resource: ECS_CONTAINER_INSTANCE },
+    },
+  ],
+  // A drain swap sets the partner DRAINING (or ACTIVE again when the drain stalls).
+  'ecs:UpdateContainerInstancesState': [
+    {
+      by: BOTH,
+      request: { action: 'ecs:UpdateContainerInstancesState', resource: ECS_CONTAINER_INSTANCE },
     },
   ],
   // Replacing a member ahead of its scheduled event: desired capacity + 1, then back with a decrement.

@@ -147,11 +147,16 @@ describe("the replacer's permissions", () => {
     expect(conditions).toHaveLength(2)
   })
 
-  it('remove only spotswap:swap-id, launched-for-asg and launched-for-replacing-instance from instances, by name', () => {
+  it('remove only spotswap:swap-id, launched-for-asg, launched-for-replacing-instance and spotswap:ecs-drained from instances, by name', () => {
     expect(allowing(replacer, 'ec2:DeleteTags').map((s) => s.Condition)).toEqual([
       {
         'ForAllValues:StringLike': {
-          'aws:TagKeys': ['spotswap:swap-id', 'launched-for-asg', 'launched-for-replacing-instance'],
+          'aws:TagKeys': [
+            'spotswap:swap-id',
+            'launched-for-asg',
+            'launched-for-replacing-instance',
+            'spotswap:ecs-drained',
+          ],
         },
         Null: { 'aws:TagKeys': 'false' },
       },

@@ -50,6 +50,8 @@ export const readOnly = (cloud: CloudPort, market?: MarketSeen): CloudPort => {
     verifyMarkers: (markers) => cloud.verifyMarkers(markers),
     scheduledEvents: () => cloud.scheduledEvents(),
     ecsCapacityProviders: () => cloud.ecsCapacityProviders(),
+    ecsClusters: () => cloud.ecsClusters(),
+    ecsContainerInstances: (cluster) => cloud.ecsContainerInstances(cluster),
     // Optional on the port: without it the replacer plans as if the account held no commitments.
     ...(cloud.readCommitments === undefined ? {} : { readCommitments: cloud.readCommitments.bind(cloud) }),
     ...Object.fromEntries(PORT_WRITES.map((method) => [method, refuse(method)])),

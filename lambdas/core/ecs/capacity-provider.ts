@@ -11,6 +11,7 @@
  */
 
 import type { Group } from '../types.ts'
+import type { EcsClusterObservation } from './cluster.ts'
 
 /** The tag ECS puts on a group a capacity provider manages. */
 export const TAG_ECS_MANAGED = 'AmazonECSManaged'
@@ -31,13 +32,23 @@ export interface EcsCapacityProvider {
 
 /** The region's capacity providers, or why they could not be read. */
 export type EcsProvidersObservation =
-  | { readonly kind: 'read'; readonly providers: readonly EcsCapacityProvider[] }
+  | {
+      readonly kind: 'read'
+      readonly providers: readonly EcsCapacityProvider[]
+      /** By the name of a provider that protects a tagged group: its cluster and container instances. */
+      readonly clusters?: ReadonlyMap<string, EcsClusterObservation>
+    }
   | { readonly kind: 'unreadable'; readonly error: string }
 
 /** What one group is to ECS, as the plan sees it. */
 export type EcsManagement =
   /** ECS protects the group's members that run tasks: their protection is not the owner's. */
-  | { readonly kind: 'managed'; readonly provider: EcsCapacityProvider }
+  | {
+      readonly kind: 'managed'
+      readonly provider: EcsCapacityProvider
+      /** The provider's cluster and its container instances (core/ecs/cluster.ts). */
+      readonly cluster: EcsClusterObservation
+    }
   /** The group carries the tag but no capacity provider protects its members: an owner's group. */
   | { readonly kind: 'not-managed'; readonly detail: string }
   /** The capacity providers could not be read: whose protection it is cannot be told. */
@@ -57,6 +68,16 @@ export const groupNameOf = (arnOrName: string): string => {
  * What `group` is to ECS; undefined for a group without the tag (nothing was read for it). Only an
  * ACTIVE provider counts: an INACTIVE one is being deleted and no longer protects anything.
  */
+/** The ACTIVE provider naming `group` with managed termination protection on, if any. */
+export const protectingProvider = (
+  group: Group,
+  providers: readonly EcsCapacityProvider[],
+): EcsCapacityProvider | undefined =>
+  providers.find(
+    (p) =>
+      p.status === 'ACTIVE' && p.managedTerminationProtection && groupNameOf(p.groupArnOrName) === group.name,
+  )
+
 export const ecsManagementOf = (
   group: Group,
   observation: EcsProvidersObservation | undefined,
@@ -64,11 +85,19 @@ export const ecsManagementOf = (
   if (!carriesEcsTag(group)) return undefined
   if (observation === undefined) return { kind: 'unreadable', error: 'the capacity providers were not read' }
   if (observation.kind === 'unreadable') return { kind: 'unreadable', error: observation.error }
+  const protecting = protectingProvider(group, observation.providers)
+  if (protecting !== undefined)
+    return {
+      kind: 'managed',
+      provider: protecting,
+      cluster: observation.clusters?.get(protecting.name) ?? {
+        kind: 'unreadable',
+        error: 'the cluster of the capacity provider was not read',
+      },
+    }
   const mine = observation.providers.filter(
     (p) => p.status === 'ACTIVE' && groupNameOf(p.groupArnOrName) === group.name,
   )
-  const protecting = mine.find((p) => p.managedTerminationProtection)
-  if (protecting !== undefined) return { kind: 'managed', provider: protecting }
   return {
     kind: 'not-managed',
     detail:

@@ -6,6 +6,7 @@
 import type { GroupSkip, InstanceSkip } from '../plan/reasons.ts'
 import type { GroupMember } from '../types.ts'
 import type { EcsManagement } from './capacity-provider.ts'
+import { isDrainable, keptDetail } from './drain.ts'
 
 /**
  * A tagged group whose capacity providers cannot be read: whether its members' protection is ECS's or the
@@ -23,16 +24,19 @@ export const ecsGroupSkip = (ecs: EcsManagement | undefined): GroupSkip | undefi
 /**
  * A protected member of a group ECS manages: ECS protects it while it runs non-daemon tasks and lifts the
  * protection once they stop (https://docs.aws.amazon.com/AmazonECS/latest/developerguide/managed-termination-protection.html).
- * Said apart from an owner's protection, so `plan` tells why; it is kept either way.
+ * Said apart from an owner's protection, so `plan` tells why. Kept, unless spotswap can drain it
+ * (`drainable`: its container instance is ACTIVE in the cluster and managed draining is off).
  */
 export const ecsMemberSkip = (
   ecs: EcsManagement | undefined,
   member: GroupMember,
-): InstanceSkip | undefined =>
-  ecs?.kind === 'managed' && member.protectedFromScaleIn
-    ? {
-        instanceId: member.instanceId,
-        code: 'ecs-tasks-running',
-        reason: `ecs-tasks-running: ECS protects it while it runs non-daemon tasks (capacity provider ${ecs.provider.name}, managed termination protection); kept until ECS lifts the protection`,
-      }
-    : undefined
+): InstanceSkip | 'drainable' | undefined => {
+  if (ecs?.kind !== 'managed' || !member.protectedFromScaleIn) return undefined
+  // Its container instance ACTIVE, managed draining off: replaced by a drain swap (drain.ts).
+  if (isDrainable(ecs, member)) return 'drainable'
+  return {
+    instanceId: member.instanceId,
+    code: 'ecs-tasks-running',
+    reason: `ecs-tasks-running: ECS protects it while it runs non-daemon tasks (capacity provider ${ecs.provider.name}, managed termination protection); kept until ECS lifts the protection${keptDetail(ecs)}`,
+  }
+}

@@ -3,6 +3,7 @@
  * logged as it runs and shown by `spotswap plan`.
  */
 import type { AllocationStrategy } from '../config/config.ts'
+import type { EcsStateAction } from '../ecs/drain.ts'
 import type { UntrustedInstance } from '../group/provenance.ts'
 import type { MaintenanceAction } from '../maintenance/action.ts'
 import type { ScheduledMember } from '../maintenance/plan.ts'
@@ -164,6 +165,7 @@ export interface ReleaseDoomedAction {
 }
 
 export type Action =
+  | EcsStateAction
   | MaintenanceAction
   | RevertAction
   | LaunchSpotAction

@@ -31,10 +31,11 @@ import { balancedElsewhere, type Placement } from './subnets.ts'
  */
 export const protectedSkip = (input: PlanInput, member: GroupMember): InstanceSkip | undefined => {
   const ecsHeld = ecsMemberSkip(input.ecs, member)
-  if (ecsHeld !== undefined) return ecsHeld
+  if (ecsHeld !== undefined && ecsHeld !== 'drainable') return ecsHeld
   const instanceId = member.instanceId
-  // Protected members are never touched, doomed or not: EC2 takes them and the group backfills.
-  if (member.protectedFromScaleIn)
+  // Protected members are never touched, doomed or not: EC2 takes them and the group backfills. But a
+  // member ECS protects in a group spotswap drains in: replaced, drained, then retired (core/ecs/drain.ts).
+  if (member.protectedFromScaleIn && ecsHeld !== 'drainable')
     return { instanceId, code: 'protected-from-scale-in', reason: 'protected-from-scale-in' }
   if (input.terminationProtected.has(instanceId))
     return { instanceId, code: 'api-termination-protection', reason: 'api-termination-protection' }

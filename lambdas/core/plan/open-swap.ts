@@ -6,6 +6,7 @@
 
 import { isLeavingGroup, staysInGroup } from '../config/managed.ts'
 import { TAG_REPLACEMENT_ATTEMPT, TAG_SWAP_ID } from '../constants.ts'
+import { ecsDrainOf } from '../ecs/drain-view.ts'
 import { corroboratesRecord, launchProvenance } from '../group/provenance.ts'
 import { recoverSwaps } from '../swap/recover.ts'
 import type { Recovery } from '../swap/recovery.ts'
@@ -59,6 +60,7 @@ export const recoverOpenSwap = (
     corroborates(record) {
       return corroboratesRecord(record, group, detail, input.launched)
     },
+    ecsDrain: ecsDrainOf(view),
   })
   // A swap whose attach never happened unnames its launches as it closes: they are spotswap's again.
   const unname = input.launched

@@ -6,6 +6,7 @@
  */
 
 import { GRACE_SLACK_SECONDS, PLAN_WORK_UNITS_PER_GROUP, TAG_REPLACING_INSTANCE } from '../constants.ts'
+import { keptFromSwap, leftoverUndrains } from '../ecs/drain-view.ts'
 import {
   isUnverifiedLaunch,
   sortLaunches,
@@ -130,6 +131,7 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
   // 1-2. Finish what an earlier run left of a swap (record, MaxSize, attached replacements).
   const recovery = recoverOpenSwap(view, skip, skipped, actions, instanceSkips)
   const { halfDonePartners, givingBack } = recovery
+  actions.push(...leftoverUndrains(view, halfDonePartners))
   const halfDoneReplacements = new Set(recovery.halfDoneReplacements)
 
   // 3. Spot instances launched earlier and not attached: keep one per partner, drop what is not needed.
@@ -193,7 +195,8 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
     doomedIds,
     warnedAt: view.warnedAt,
     tooLate: view.tooLate,
-    isProtected,
+    // A partner ECS protects and a drain swap drains is not kept (core/ecs/drain.ts).
+    isProtected: keptFromSwap(view),
     terminate,
     skipped,
     recovery,

@@ -5,6 +5,9 @@
 import type { Action } from '../plan/actions.ts'
 
 const ORDER: Record<Action['kind'], number> = {
+  // A container instance spotswap drained set ACTIVE again before anything else; a drain with the pairs.
+  'ecs-undrain': 1,
+  'ecs-drain': 2,
   // Give-backs follow the pairs' retirements (a stable sort keeps the order the records were numbered in).
   'complete-swap': 2,
   'release-pair': 2,

@@ -60,6 +60,8 @@ const CLEANUP: ReadonlySet<Action['kind']> = new Set([
   'close-swap',
   'terminate-spot',
   'settle-members',
+  // A container instance spotswap drained, set ACTIVE again: it restores capacity.
+  'ecs-undrain',
 ])
 
 /**

@@ -46,6 +46,8 @@ export const retiredBy = (plans: readonly GroupPlan[]): Set<string> => {
       // Raised for, then retired: a member with a scheduled event (core/maintenance/plan.ts).
       if (action.kind === 'maintenance' && action.step !== 'close') ids.add(action.instanceId)
       if (action.kind === 'revert' && action.instanceId !== undefined) ids.add(action.instanceId)
+      // Drained for a swap: marked, so written to.
+      if (action.kind === 'ecs-drain') ids.add(action.instanceId)
     }
   return ids
 }
@@ -106,6 +108,7 @@ export const withoutUnread = (
     if (a.kind === 'settle-members') return a.instanceIds.every((id) => !unread.has(id))
     if (a.kind === 'maintenance' && a.step !== 'close') return !unread.has(a.instanceId)
     if (a.kind === 'revert' && a.instanceId !== undefined) return !unread.has(a.instanceId)
+    if (a.kind === 'ecs-drain') return !unread.has(a.instanceId)
     return true
   })
   // The members whose launch, swap or retirement was dropped wait for the next run, and say so.

@@ -84,7 +84,10 @@ export const finishPairs = (
   for (const pair of halfDone) {
     const partnerIsOnDemand = input.onDemandIds.has(pair.onDemandInstanceId)
     const keepsMinimum = !partnerIsOnDemand || onDemandLeft - 1 >= input.minOnDemand
-    const { situation, detail } = pairSituation(input, pair, keepsMinimum, deadlineMs)
+    // A partner ECS protects is drained first (core/ecs/drain.ts); its write goes before the row's own.
+    const drain = input.ecsDrain?.(pair, keepsMinimum, deadlineMs)
+    const { situation, detail } = drain ?? pairSituation(input, pair, keepsMinimum, deadlineMs)
+    if (drain?.action !== undefined) actions.push(drain.action)
     const row = pairTransition(situation)
     const why = detail === '' ? row.why : `${detail}: ${row.why}`
     if (row.outcome === 'hold') {

@@ -1,4 +1,6 @@
 /** What recovering an open swap takes in (RecoveryInput) and gives back (Recovery), and its starting points. */
+
+import type { DrainStep } from '../ecs/drain.ts'
 import type { Provenance, UntrustedInstance } from '../group/provenance.ts'
 import type { OwnerChanges } from '../group/scaling-activities.ts'
 import type { HealthObservation } from '../group/serving.ts'
@@ -51,6 +53,8 @@ export interface RecoveryInput {
    * an instance carrying the swap's id, or a partner whose recorded replacement is gone.
    */
   readonly corroborates: (record: SwapRecord) => boolean
+  /** The step of a pair whose partner ECS protects (core/ecs/drain.ts); undefined outside such groups. */
+  readonly ecsDrain?: (pair: SwapPair, keepsMinimum: boolean, deadlineMs: number) => DrainStep | undefined
 }
 
 export interface Recovery {

@@ -58,6 +58,11 @@ export type PairSituation =
   | 'health-unread'
   | 'replacement-protected'
   | 'not-serving-by-deadline'
+  | 'ecs-registering'
+  | 'ecs-drain'
+  | 'ecs-draining'
+  | 'ecs-not-registered-by-deadline'
+  | 'ecs-drain-stalled'
 
 export type VanishedOutcome = 'give-back' | 'wait-all'
 export type VanishedSituation = 'member-may-leave' | 'no-member-may-leave'
@@ -130,6 +135,33 @@ export const SWAP_TRANSITIONS: readonly Transition<SwapSituation, SwapOutcome>[]
 ]
 
 export const PAIR_TRANSITIONS: readonly Transition<PairSituation, PairOutcome>[] = [
+  // A partner ECS protects while it runs tasks (core/ecs/drain.ts): drained first, retired once ECS lifts
+  // the protection (then as `serving`).
+  {
+    situation: 'ecs-registering',
+    outcome: 'wait',
+    why: 'ECS protects the partner while it runs tasks: it is drained once its replacement’s container instance is ACTIVE in the cluster',
+  },
+  {
+    situation: 'ecs-drain',
+    outcome: 'wait',
+    why: 'its replacement’s container instance is ACTIVE: the partner is set DRAINING, and retired once ECS has moved its tasks and lifted its protection',
+  },
+  {
+    situation: 'ecs-draining',
+    outcome: 'wait',
+    why: 'ECS moves the partner’s tasks; it is retired once ECS lifts its protection',
+  },
+  {
+    situation: 'ecs-not-registered-by-deadline',
+    outcome: 'retire-replacement-and-back-off',
+    why: 'its replacement did not join the cluster by the deadline: the partner keeps its tasks',
+  },
+  {
+    situation: 'ecs-drain-stalled',
+    outcome: 'retire-replacement-and-back-off',
+    why: 'ECS did not lift the partner’s protection by the drain deadline: the partner is set ACTIVE again and stays',
+  },
   {
     situation: 'both-protected',
     outcome: 'hold',

@@ -47,6 +47,7 @@ describe('ecsManagementOf', () => {
     expect(ecsManagementOf(tagged, read(provider({ groupArnOrName: ARN('api') }), mine))).toEqual({
       kind: 'managed',
       provider: mine,
+      cluster: { kind: 'unreadable', error: 'the cluster of the capacity provider was not read' },
     })
   })
 
@@ -70,5 +71,21 @@ describe('ecsManagementOf', () => {
       error: 'AccessDeniedException: no',
     })
     expect(ecsManagementOf(tagged, undefined)?.kind).toBe('unreadable')
+  })
+})
+
+describe('ecsManagementOf, with the clusters read', () => {
+  it("gives a managed group its provider's cluster and container instances", () => {
+    const cluster = {
+      kind: 'read',
+      clusterArn: 'arn:aws:ecs:us-east-1:123456789012:cluster/web',
+      containerInstances: new Map(),
+    } as const
+    const observation = {
+      kind: 'read',
+      providers: [provider()],
+      clusters: new Map([['cp-web', cluster]]),
+    } as const
+    expect(ecsManagementOf(tagged, observation)).toMatchObject({ kind: 'managed', cluster })
   })
 })

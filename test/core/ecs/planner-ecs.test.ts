@@ -19,6 +19,7 @@ const MANAGED: EcsManagement = {
     managedDraining: true,
     managedScaling: true,
   },
+  cluster: { kind: 'no-cluster' },
 }
 const UNREADABLE: EcsManagement = { kind: 'unreadable', error: 'ThrottlingException: Rate exceeded' }
 const openSwap = { maxSize: 3, tags: { [TAG_ORIGINAL_MAX_SIZE]: '2', 'spotswap:swap-desired': '3/1' } }

@@ -4,9 +4,16 @@
  * not compile.
  */
 import { describe, expect, it } from 'vitest'
-import { TAG_REPLACING_INSTANCE, TAG_SWAP, TAG_SWAP_ID } from '../../../lambdas/core/constants.ts'
+import {
+  TAG_ECS_DRAINED,
+  TAG_REPLACING_INSTANCE,
+  TAG_SWAP,
+  TAG_SWAP_ID,
+} from '../../../lambdas/core/constants.ts'
+import type { EcsManagement } from '../../../lambdas/core/ecs/capacity-provider.ts'
+import { drainStep } from '../../../lambdas/core/ecs/drain.ts'
 import type { HealthObservation } from '../../../lambdas/core/group/serving.ts'
-import type { Action } from '../../../lambdas/core/plan/actions.ts'
+import type { Action, SwapPair } from '../../../lambdas/core/plan/actions.ts'
 import { trafficSourceKey } from '../../../lambdas/core/port.ts'
 import { recoverSwaps } from '../../../lambdas/core/swap/recover.ts'
 import type { RecoveryInput } from '../../../lambdas/core/swap/recovery.ts'
@@ -19,6 +26,7 @@ import {
   type VanishedSituation,
 } from '../../../lambdas/core/swap/transitions.ts'
 import type { Instance } from '../../../lambdas/core/types.ts'
+import { webProvider } from '../../builders/ecs.ts'
 import { aGroup, memberOf, NOW, onDemandFleet, spotFor } from '../../builders/world.ts'
 
 const TG = 'arn:aws:elasticloadbalancing:us-east-1:123456789012:targetgroup/web/0123456789abcdef'
@@ -48,6 +56,8 @@ interface World {
   readonly corroborated?: boolean
   /** spotswap's launches for the group outside it. */
   readonly launched?: readonly Instance[]
+  /** A group ECS manages: its container instances' status by instance, and whether P1 carries s1's drain. */
+  readonly ecs?: { readonly status: Readonly<Record<string, string>>; readonly drained?: boolean }
 }
 
 const record = (phase: string, pairs: number, extra = '') =>
@@ -77,6 +87,7 @@ const recover = (world: World) => {
       : { trafficSources: { targetGroupArns: [TG], classicLoadBalancerNames: [], unreadable: [] } }),
   })
   const detail = new Map(all.map((i) => [i.id, i]))
+  if (world.ecs?.drained) detail.set(P1.id, { ...P1, tags: { ...P1.tags, [TAG_ECS_DRAINED]: 's1' } })
   const onDemandIds = new Set(all.filter((i) => i.lifecycle === 'on-demand').map((i) => i.id))
   const input: RecoveryInput = {
     group,
@@ -101,9 +112,44 @@ const recover = (world: World) => {
         ? { ours: false, code: 'not-spot', detail: `${id} is forged` }
         : { ours: true },
     corroborates: () => world.corroborated ?? true,
+    ...(world.ecs === undefined ? {} : { ecsDrain: ecsDrainIn(world, group.name, detail) }),
   }
   return recoverSwaps(input)
 }
+
+const CLUSTER = 'arn:aws:ecs:us-east-1:123456789012:cluster/web'
+
+/** The drain steps of a group ECS manages, managed draining off, its container instances as the world says. */
+const ecsDrainIn =
+  (world: World, group: string, detail: ReadonlyMap<string, Instance>) =>
+  (pair: SwapPair, keepsMinimum: boolean, deadlineMs: number) => {
+    const containerInstances = new Map(
+      Object.entries(world.ecs?.status ?? {}).map(([id, status]) => [
+        id,
+        { arn: `${CLUSTER}/${id}`, ec2InstanceId: id, status, runningTasksCount: 2 },
+      ]),
+    )
+    const ecs: EcsManagement = {
+      kind: 'managed',
+      provider: webProvider({ groupArnOrName: group }),
+      cluster: { kind: 'read', clusterArn: CLUSTER, containerInstances },
+    }
+    const protectedIds = world.protectedIds ?? []
+    return drainStep(
+      {
+        group,
+        ecs,
+        now: world.now ?? NOW,
+        swapId: 's1',
+        detail: (id) => detail.get(id),
+        scaleInProtected: (id) => protectedIds.includes(id),
+        terminationProtected: () => false,
+      },
+      pair,
+      keepsMinimum,
+      deadlineMs,
+    )
+  }
 
 const kinds = (actions: readonly Action[]) =>
   actions.map((a) => (a.kind === 'complete-swap' ? `${a.kind}:${a.retire}` : a.kind))
@@ -192,6 +238,38 @@ const PAIR_FIXTURES: Record<PairSituation, { world: World; actions: string[] }> 
     world: { health: healthy('unhealthy'), now: new Date(STARTED.getTime() + 3_600_000) },
     actions: ['complete-swap:replacement', 'close-swap'],
   },
+  // P1 protected by ECS in a group spotswap drains in (core/ecs/drain.ts).
+  'ecs-registering': {
+    world: { protectedIds: [P1.id], ecs: { status: { [P1.id]: 'ACTIVE', [S1.id]: 'REGISTERING' } } },
+    actions: [],
+  },
+  'ecs-drain': {
+    world: { protectedIds: [P1.id], ecs: { status: { [P1.id]: 'ACTIVE', [S1.id]: 'ACTIVE' } } },
+    actions: ['ecs-drain'],
+  },
+  'ecs-draining': {
+    world: {
+      protectedIds: [P1.id],
+      ecs: { status: { [P1.id]: 'DRAINING', [S1.id]: 'ACTIVE' }, drained: true },
+    },
+    actions: [],
+  },
+  'ecs-not-registered-by-deadline': {
+    world: {
+      protectedIds: [P1.id],
+      ecs: { status: { [P1.id]: 'ACTIVE' } },
+      now: new Date(STARTED.getTime() + 3_600_000),
+    },
+    actions: ['complete-swap:replacement', 'close-swap'],
+  },
+  'ecs-drain-stalled': {
+    world: {
+      protectedIds: [P1.id],
+      ecs: { status: { [P1.id]: 'DRAINING', [S1.id]: 'ACTIVE' }, drained: true },
+      now: new Date(STARTED.getTime() + 3_600_000),
+    },
+    actions: ['ecs-undrain', 'complete-swap:replacement', 'close-swap'],
+  },
 }
 
 const VANISHED_FIXTURES: Record<VanishedSituation, { world: World; actions: string[] }> = {
@@ -233,7 +311,9 @@ describe('the swap state table', () => {
       const named = recovery.actions.find((a) => a.kind === 'complete-swap')?.reason ?? recovery.waiting ?? ''
       expect(named).toContain(situation)
       if (outcome === 'retire-replacement-and-back-off')
-        expect(recovery.actions[0]).toMatchObject({ backOffPartnerUntil: expect.any(String) })
+        expect(recovery.actions.find((a) => a.kind === 'complete-swap')).toMatchObject({
+          backOffPartnerUntil: expect.any(String),
+        })
       if (outcome === 'wait') expect(recovery.awaitingHealth).toEqual([S1.id])
     },
   )

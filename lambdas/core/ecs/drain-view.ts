@@ -1,0 +1,60 @@
+/**
+ * The drain swap (drain.ts) as the plan asks about it: what a group's view tells the drain steps, and
+ * which protected partner a swap may still take (the one ECS protects and spotswap drains).
+ */
+import type { SwapPair } from '../plan/actions.ts'
+import type { GroupView } from '../plan/group-view.ts'
+import { readSwapRecord } from '../swap/record.ts'
+import {
+  type DrainInput,
+  type DrainStep,
+  drainStep,
+  type EcsStateAction,
+  isDrainable,
+  undrainLeftovers,
+} from './drain.ts'
+
+const isScaleInProtected = (view: GroupView, id: string): boolean =>
+  view.group.members.some((m) => m.instanceId === id && m.protectedFromScaleIn)
+
+export const drainInput = (view: GroupView): DrainInput => {
+  const onGroup = readSwapRecord(view.group.tags)
+  return {
+    group: view.group.name,
+    ecs: view.input.ecs,
+    now: view.input.now,
+    swapId: onGroup.kind === 'read' ? onGroup.record.id : undefined,
+    detail: view.detail,
+    scaleInProtected(id) {
+      return isScaleInProtected(view, id)
+    },
+    terminationProtected(id) {
+      return view.input.terminationProtected.has(id)
+    },
+  }
+}
+
+/** The drain step of an open swap's pair (core/swap/finish-pairs.ts asks it first). */
+export const ecsDrainOf =
+  (view: GroupView) =>
+  (pair: SwapPair, keepsMinimum: boolean, deadlineMs: number): DrainStep | undefined =>
+    view.input.ecs?.kind === 'managed'
+      ? drainStep(drainInput(view), pair, keepsMinimum, deadlineMs)
+      : undefined
+
+/**
+ * Whether a partner is kept from a swap by its protection: any protected one, but a member ECS protects
+ * that a drain swap drains (protected from scale-in only, its container instance ACTIVE).
+ */
+export const keptFromSwap =
+  (view: GroupView) =>
+  (id: string): boolean => {
+    if (!view.isProtected(id)) return false
+    if (view.input.terminationProtected.has(id)) return true
+    const member = view.group.members.find((m) => m.instanceId === id)
+    return member === undefined || !isDrainable(view.input.ecs, member)
+  }
+
+/** Members spotswap drained that no open swap's pair holds any more: set ACTIVE again (drain.ts). */
+export const leftoverUndrains = (view: GroupView, partners: ReadonlySet<string>): EcsStateAction[] =>
+  view.input.ecs?.kind === 'managed' ? undrainLeftovers(drainInput(view), view.group.members, partners) : []

@@ -1,0 +1,158 @@
+/**
+ * The drain swap against the stateful fake: a member ECS protects while it runs tasks is replaced, set
+ * DRAINING once its replacement's container instance is ACTIVE, and retired only once ECS has lifted its
+ * protection; a drain that stalls gives the unit back and sets the partner ACTIVE again.
+ */
+import { describe, expect, it } from 'vitest'
+import { ECS_DRAIN_DEADLINE_SECONDS, TAG_ECS_DRAINED } from '../../lambdas/core/constants.ts'
+import { TAG_ECS_MANAGED } from '../../lambdas/core/ecs/capacity-provider.ts'
+import { webProvider } from '../builders/ecs.ts'
+import type { FakeCloud } from '../fakes/fake-cloud.ts'
+import { actionsOf, cloudWithFleet, harness, skipsOf } from './support.ts'
+
+const CLUSTER = 'arn:aws:ecs:us-east-1:123456789012:cluster/web'
+
+/** `web`, one on-demand member running two tasks, behind a provider with managed draining as given. */
+const ecsGroup = (managedDraining = false) => {
+  const cloud = cloudWithFleet(1, { tags: { 'spot-enabled': 'true', [TAG_ECS_MANAGED]: '' } })
+  cloud.capacityProviders.push(webProvider({ managedDraining }))
+  cloud.clusters.push({ arn: CLUSTER, name: 'web', capacityProviders: ['cp-web'] })
+  const partner = [...cloud.group('web').members.keys()][0] as string
+  cloud.registerContainerInstance(CLUSTER, partner, 2)
+  return { cloud, partner, h: harness({ 'us-east-1': cloud }) }
+}
+
+const calls = (cloud: FakeCloud, method: string) => cloud.calls.filter((c) => c.method === method)
+const spotMember = (cloud: FakeCloud) =>
+  [...cloud.group('web').members.keys()].find((id) => cloud.instances.get(id)?.lifecycle === 'spot')
+
+/** Launch, then attach once the grace period is over. */
+const attached = async (cloud: FakeCloud, h: ReturnType<typeof harness>): Promise<string> => {
+  await h.run()
+  expect(calls(cloud, 'launchSpot')).toHaveLength(1)
+  h.advanceMinutes(6)
+  await h.run()
+  const replacement = spotMember(cloud)
+  if (replacement === undefined) throw new Error('expected the replacement attached')
+  return replacement
+}
+
+describe('the drain swap', () => {
+  it('drains the partner once its replacement is ACTIVE in the cluster, retires it once ECS lifts its protection', async () => {
+    const { cloud, partner, h } = ecsGroup()
+    const replacement = await attached(cloud, h)
+    // Not in the cluster yet: the partner keeps its tasks.
+    expect(calls(cloud, 'setContainerInstancesState')).toEqual([])
+    h.advanceMinutes(1)
+    const registering = await h.run()
+    expect(skipsOf(registering)).toContainEqual(
+      expect.objectContaining({
+        instanceId: replacement,
+        reason: expect.stringContaining('ecs-registering'),
+      }),
+    )
+    expect(calls(cloud, 'setContainerInstancesState')).toEqual([])
+
+    cloud.registerContainerInstance(CLUSTER, replacement, 0)
+    h.advanceMinutes(1)
+    await h.run()
+    // Marked first (a marker with a MAC), then set DRAINING.
+    expect(cloud.instances.get(partner)?.tags[TAG_ECS_DRAINED]).toMatch(/^s[0-9a-z]+$/)
+    expect(cloud.containerInstanceOf(partner)?.status).toBe('DRAINING')
+    expect(cloud.group('web').members.has(partner)).toBe(true)
+
+    // ECS still moves its tasks: nothing is retired while it protects the partner.
+    cloud.calls.length = 0
+    h.advanceMinutes(2)
+    const draining = await h.run()
+    expect(calls(cloud, 'terminateInGroup')).toEqual([])
+    expect(skipsOf(draining)).toContainEqual(
+      expect.objectContaining({ instanceId: replacement, reason: expect.stringContaining('ecs-draining') }),
+    )
+
+    cloud.finishDrain(partner)
+    h.advanceMinutes(1)
+    await h.run()
+    expect(calls(cloud, 'terminateInGroup')).toEqual([{ method: 'terminateInGroup', args: [partner, true] }])
+    expect(cloud.group('web').members.has(partner)).toBe(false)
+    expect(cloud.group('web').desiredCapacity).toBe(1)
+  })
+
+  it('gives the unit back when ECS does not lift the protection by the drain deadline, the partner ACTIVE again', async () => {
+    const { cloud, partner, h } = ecsGroup()
+    const replacement = await attached(cloud, h)
+    cloud.registerContainerInstance(CLUSTER, replacement, 0)
+    h.advanceMinutes(1)
+    await h.run()
+    expect(cloud.containerInstanceOf(partner)?.status).toBe('DRAINING')
+
+    h.advanceSeconds(1800 + ECS_DRAIN_DEADLINE_SECONDS)
+    const stalled = await h.run()
+    expect(actionsOf(stalled)).toContainEqual(
+      expect.objectContaining({ kind: 'ecs-undrain', status: 'done', instanceId: partner }),
+    )
+    expect(cloud.containerInstanceOf(partner)?.status).toBe('ACTIVE')
+    expect(cloud.instances.get(partner)?.tags[TAG_ECS_DRAINED]).toBeUndefined()
+    expect(cloud.group('web').members.has(partner)).toBe(true)
+    expect(cloud.group('web').members.has(replacement)).toBe(false)
+    expect(cloud.group('web').desiredCapacity).toBe(1)
+  })
+
+  it('sets ACTIVE again a partner it drained once the swap is released (the owner resized the group)', async () => {
+    const { cloud, partner, h } = ecsGroup()
+    const replacement = await attached(cloud, h)
+    cloud.registerContainerInstance(CLUSTER, replacement, 0)
+    h.advanceMinutes(1)
+    await h.run()
+    expect(cloud.containerInstanceOf(partner)?.status).toBe('DRAINING')
+    // The owner's figure: not what the swap record accounts for, so the swap is released.
+    cloud.group('web').maxSize = 6
+    cloud.group('web').desiredCapacity = 5
+    h.advanceMinutes(1)
+    const released = await h.run()
+    expect(actionsOf(released)).toContainEqual(
+      expect.objectContaining({ kind: 'release-pair', status: 'done' }),
+    )
+    h.advanceMinutes(1)
+    const after = await h.run()
+    expect(actionsOf(after)).toContainEqual(
+      expect.objectContaining({ kind: 'ecs-undrain', status: 'done', instanceId: partner }),
+    )
+    expect(cloud.containerInstanceOf(partner)?.status).toBe('ACTIVE')
+    expect(cloud.instances.get(partner)?.tags[TAG_ECS_DRAINED]).toBeUndefined()
+    expect(cloud.group('web').members.has(partner)).toBe(true)
+  })
+
+  it('never sets ACTIVE a partner someone else drained', async () => {
+    const { cloud, partner, h } = ecsGroup()
+    const replacement = await attached(cloud, h)
+    cloud.registerContainerInstance(CLUSTER, replacement, 0)
+    // The owner drains it before spotswap does: no marker of spotswap's is on it.
+    await cloud.setContainerInstancesState(
+      CLUSTER,
+      [cloud.containerInstanceOf(partner)?.arn ?? ''],
+      'DRAINING',
+    )
+    cloud.calls.length = 0
+    h.advanceMinutes(1)
+    await h.run()
+    h.advanceSeconds(1800 + ECS_DRAIN_DEADLINE_SECONDS)
+    await h.run()
+    expect(calls(cloud, 'setContainerInstancesState')).toEqual([])
+    expect(cloud.containerInstanceOf(partner)?.status).toBe('DRAINING')
+    expect(cloud.group('web').members.has(replacement)).toBe(false)
+  })
+
+  it('keeps the member, saying why, when managed draining is on: ECS drains only what Auto Scaling terminates', async () => {
+    const { cloud, partner, h } = ecsGroup(true)
+    const summary = await h.run()
+    expect(calls(cloud, 'launchSpot')).toEqual([])
+    expect(skipsOf(summary)).toContainEqual(
+      expect.objectContaining({
+        instanceId: partner,
+        code: 'ecs-tasks-running',
+        reason: expect.stringContaining('managed draining is on'),
+      }),
+    )
+  })
+})
