@@ -150,6 +150,14 @@ export const HEALTH_DEADLINE_MAX_SECONDS = 1800
 export const HEALTH_POLL_SECONDS = 30
 
 /**
+ * The fewest consecutive failed health checks after which a load balancer calls a target unhealthy: the
+ * least UnhealthyThresholdCount a target group accepts (2 to 10, default 2:
+ * https://docs.aws.amazon.com/elasticloadbalancing/latest/APIReference/API_CreateTargetGroup.html) and a
+ * classic load balancer's UnhealthyThreshold (2 to 10). The soonest a broken replacement can be told apart.
+ */
+export const UNHEALTHY_THRESHOLD_MIN = 2
+
+/**
  * A replacement launches a few seconds after the run that started it, so with a grace period that is a
  * multiple of the schedule it would miss the run at exactly grace by seconds and wait a whole period.
  */

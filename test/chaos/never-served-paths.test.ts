@@ -23,8 +23,10 @@ const run = async (chaos: ChaosCase) => {
   const done = lines.filter((l) => l.includes('action done'))
   return {
     broken: kinds(result.violations),
-    neverServedLeft: done.filter((l) => l.includes('"kind":"release-doomed"') && l.includes('never-served'))
-      .length,
+    // At its deadline, or sooner once its load balancer reports it failing its checks.
+    neverServedLeft: done.filter(
+      (l) => l.includes('"kind":"release-doomed"') && /never-served|failed-checks/.test(l),
+    ).length,
     settled: done.filter((l) => l.includes('"kind":"settle-members"')).length,
   }
 }

@@ -156,11 +156,13 @@ describe('load balancers of a simulated group', () => {
     expect(servingCount(sim.group('web'), sim.world.clock.now)).toBe(1)
   })
 
-  it('never let a broken replacement turn healthy: unhealthy once the checks have decided', async () => {
+  // 10 s × the unhealthy threshold (2, AWS's default), not × the healthy threshold (3): a target that
+  // fails every check is unhealthy once it failed enough of them to tell.
+  it('never let a broken replacement turn healthy: unhealthy once it failed the unhealthy threshold of checks', async () => {
     const sim = testWorld(rawScenario([behind([TARGET_GROUP], { unhealthyReplacementFraction: 1 })]))
     const spot = await bootedSpot(sim)
     await sim.cloud().attachInstances('web', [spot])
-    await sim.advance(29_000)
+    await sim.advance(19_000)
     expect(await health(sim, spot)).toEqual({
       'target-group': { state: 'initial', reason: 'Elb.InitialHealthChecking' },
     })

@@ -3,6 +3,16 @@
 /** Pending → running for an instance: typical Linux boot to EC2 status "running" is well under a minute. */
 export const BOOT_SECONDS = 40
 
+/**
+ * Consecutive failed health checks before a load balancer calls a target unhealthy: AWS's default for a
+ * target group (UnhealthyThresholdCount 2 for HTTP, HTTPS and TCP:
+ * https://docs.aws.amazon.com/elasticloadbalancing/latest/APIReference/API_CreateTargetGroup.html), and
+ * the UnhealthyThreshold the simulated classic load balancers report. A target in its first checks is
+ * `initial` only until it has had the checks that decide either way (Elb.InitialHealthChecking:
+ * https://docs.aws.amazon.com/elasticloadbalancing/latest/APIReference/API_TargetHealth.html).
+ */
+export const UNHEALTHY_THRESHOLD = 2
+
 /** shutting-down → terminated; billing stops at shutting-down, as EC2 bills. */
 export const SHUTDOWN_SECONDS = 30
 

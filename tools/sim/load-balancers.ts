@@ -9,7 +9,9 @@
  *   https://docs.aws.amazon.com/autoscaling/ec2/userguide/attach-load-balancer-asg.html).
  * - A registered instance is `initial` until it passes `healthyThreshold` checks `interval` apart, counted
  *   from when it is both registered and booted; one with a broken image fails them and is `unhealthy`
- *   from the same moment (https://docs.aws.amazon.com/elasticloadbalancing/latest/APIReference/API_TargetHealth.html).
+ *   once it failed UNHEALTHY_THRESHOLD of them (https://docs.aws.amazon.com/elasticloadbalancing/latest/APIReference/API_TargetHealth.html,
+ *   "Instance has failed at least the UnhealthyThreshold number of health checks consecutively":
+ *   https://docs.aws.amazon.com/elasticloadbalancing/2012-06-01/APIReference/API_InstanceState.html).
  * - Leaving the group (detach, termination, Terminating:Wait under a hook) deregisters it: it drains for
  *   the deregistration delay, then is no longer reported
  *   (https://docs.aws.amazon.com/autoscaling/ec2/userguide/lifecycle-hooks-overview.html). A classic load
@@ -21,7 +23,7 @@
 import { type TargetState, trafficSourceKey } from '../../lambdas/core/port.ts'
 import { NO_TRAFFIC_SOURCES, type TrafficSources } from '../../lambdas/core/types.ts'
 import { Priority } from './clock.ts'
-import { BOOT_SECONDS, SIM_ACCOUNT_ID } from './constants.ts'
+import { BOOT_SECONDS, SIM_ACCOUNT_ID, UNHEALTHY_THRESHOLD } from './constants.ts'
 import type { Registration, SimLoadBalancer } from './load-balancer-state.ts'
 import { hash32 } from './rng.ts'
 import type { LoadBalancerType, ScenarioLoadBalancer } from './scenario/types.ts'
@@ -195,7 +197,11 @@ export const registerTargets = (
     const registration: Registration = {
       registeredMs: now,
       checkedFromMs,
-      decidedMs: checkedFromMs + balancer.healthCheckIntervalSeconds * balancer.healthyThreshold * 1000,
+      decidedMs:
+        checkedFromMs +
+        balancer.healthCheckIntervalSeconds *
+          (instance.neverHealthy ? UNHEALTHY_THRESHOLD : balancer.healthyThreshold) *
+          1000,
       healthy: !instance.neverHealthy,
       drainingUntilMs: undefined,
     }

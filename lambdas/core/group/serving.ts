@@ -10,6 +10,7 @@ import {
   HEALTH_DEADLINE_MAX_SECONDS,
   HEALTH_DEADLINE_MIN_SECONDS,
   HEALTH_POLL_SECONDS,
+  UNHEALTHY_THRESHOLD_MIN,
 } from '../constants.ts'
 import { type HealthCheckSettings, type TrafficHealth, trafficSourceKey } from '../port.ts'
 import type { Group, TrafficSources } from '../types.ts'
@@ -90,6 +91,38 @@ export const servingOf = (
       }
   }
   return { serving: true }
+}
+
+/**
+ * A load balancer reports that the member failed its health checks: a target group's `unhealthy`, a
+ * classic load balancer's `OutOfService` for the instance's own doing (reason `Instance`, not `ELB`,
+ * which registering and first checks show: https://docs.aws.amazon.com/elasticloadbalancing/2012-06-01/APIReference/API_InstanceState.html).
+ * A target still registering or in its first checks is `initial`, not this
+ * (https://docs.aws.amazon.com/elasticloadbalancing/latest/APIReference/API_TargetHealth.html).
+ */
+export const failsHealthChecks = (
+  group: Group,
+  instanceId: string,
+  observation: HealthObservation | undefined,
+): boolean => {
+  if (observation?.kind !== 'read') return false
+  const states = observation.health.states.get(instanceId)
+  return sourceKeys(group.trafficSources).some(({ key, kind }) => {
+    const state = states?.get(key)
+    return kind === 'target-group'
+      ? state?.state === 'unhealthy'
+      : state?.state === 'OutOfService' && state.reason === 'Instance'
+  })
+}
+
+/**
+ * The soonest any of the sources can call a registered target unhealthy: interval × the least unhealthy
+ * threshold AWS allows (UNHEALTHY_THRESHOLD_MIN), for whichever source checks most often.
+ */
+export const failVerdictSeconds = (settings: Iterable<HealthCheckSettings>): number => {
+  let soonest = Number.POSITIVE_INFINITY
+  for (const s of settings) soonest = Math.min(soonest, s.intervalSeconds * UNHEALTHY_THRESHOLD_MIN)
+  return Number.isFinite(soonest) ? soonest : 0
 }
 
 /** The longest time any of the sources needs to call a registered target healthy: interval × threshold. */

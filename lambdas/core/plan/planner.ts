@@ -245,6 +245,8 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
     })
   for (const { instanceId, reason } of neverServed?.leave ?? [])
     actions.push({ kind: 'release-doomed', group: group.name, instanceId, reason })
+  const judgeAgain = neverServed?.lookAgainSeconds
+  if (judgeAgain !== undefined) lookAgain = Math.min(lookAgain ?? judgeAgain, judgeAgain)
   // Members with an EC2 scheduled event (core/maintenance/plan.ts): an open replacement holds new launches.
   const maintenance = planMaintenance({
     group,

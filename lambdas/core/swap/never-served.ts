@@ -11,6 +11,14 @@
  * never replaces it, since it is InService
  * (https://docs.aws.amazon.com/autoscaling/ec2/userguide/healthcheck.html: EC2 status checks by default, ELB checks only when enabled).
  *
+ * One whose load balancer already reports it failing its health checks, past the group's grace period
+ * since the attach, leaves at once rather than at its deadline: no partner serves in its stead, so each
+ * minute it stays is serving capacity lost, and Auto Scaling itself, with ELB health checks on, replaces
+ * an instance the load balancer reports unhealthy once its grace period is over
+ * (https://docs.aws.amazon.com/autoscaling/ec2/userguide/health-check-grace-period.html). The run looks again
+ * when the checks can first have called it unhealthy, when they should have called it healthy, and at the
+ * deadline, so that moment is not left to the schedule.
+ *
  * Only a member spotswap can show it attached leaves: spot, and either recorded as having joined this
  * group by spotswap's confirmed attach (TAG_JOINED_GROUP) or still spotswap's launch for its partner by
  * provenance (core/group/provenance.ts). A forged `served` state cannot be written: removing the launch
@@ -28,6 +36,8 @@ import {
 } from '../constants.ts'
 import { launchProvenance } from '../group/provenance.ts'
 import {
+  failsHealthChecks,
+  failVerdictSeconds,
   type HealthObservation,
   hasTrafficSources,
   healthCheckSeconds,
@@ -62,6 +72,35 @@ export interface NeverServedVerdict {
   readonly leave: readonly NeverServedMember[]
   /** Members whose load-balancer health is needed: read, then planned again. */
   readonly awaitingHealth: readonly string[]
+  /** Seconds until a member still waited for can next be judged (judgeAgainSeconds); none when none waits. */
+  readonly lookAgainSeconds?: number
+}
+
+/** What the load balancers' settings say of when a member's checks decide, seconds after the attach. */
+interface CheckTimes {
+  /** The soonest they can call it unhealthy. */
+  readonly failSeconds: number
+  /** When they should have called it healthy. */
+  readonly passSeconds: number
+}
+
+/**
+ * Seconds from now until a waited-for member can next be judged: the first of the checks' soonest failing
+ * verdict and their healthy one (each no sooner than the grace period's end), and its deadline, that is
+ * still ahead; at least one second, as a load balancer reports a verdict once it is reached.
+ */
+export const judgeAgainSeconds = (
+  attachedMs: number,
+  graceSeconds: number,
+  checks: CheckTimes,
+  deadlineMs: number,
+  nowMs: number,
+): number | undefined => {
+  const verdicts = [checks.failSeconds, checks.passSeconds].map(
+    (seconds) => attachedMs + Math.max(graceSeconds, seconds) * 1000,
+  )
+  const next = [...verdicts, deadlineMs].filter((ms) => ms > nowMs).sort((a, b) => a - b)[0]
+  return next === undefined ? undefined : Math.max(1, Math.ceil((next - nowMs) / 1000))
 }
 
 /**
@@ -121,8 +160,10 @@ export const judgeNeverServed = (input: NeverServedInput): NeverServedVerdict =>
   const served: string[] = []
   const leave: NeverServedMember[] = []
   const awaitingHealth: string[] = []
-  const checks = input.health?.kind === 'read' ? input.health.health.settings.values() : []
-  const deadlineSeconds = healthDeadlineSeconds(input.graceSeconds, healthCheckSeconds(checks))
+  let lookAgain: number | undefined
+  const settings = input.health?.kind === 'read' ? [...input.health.health.settings.values()] : []
+  const checks = { failSeconds: failVerdictSeconds(settings), passSeconds: healthCheckSeconds(settings) }
+  const deadlineSeconds = healthDeadlineSeconds(input.graceSeconds, checks.passSeconds)
   for (const member of group.members) {
     const instance = input.detail(member.instanceId)
     if (isLeavingGroup(member.lifecycleState) || !isUnsettled(instance) || instance === undefined) continue
@@ -137,13 +178,28 @@ export const judgeNeverServed = (input: NeverServedInput): NeverServedVerdict =>
         awaitingHealth.push(member.instanceId)
       continue
     }
-    const deadlineMs =
-      attachedBoundMs(instance, input.graceSeconds, input.scheduleSeconds) + deadlineSeconds * 1000
-    if (now.getTime() < deadlineMs || !attachedBySpotswap(input, instance)) continue
-    leave.push({
-      instanceId: member.instanceId,
-      reason: `never-served: ${serving.detail} at its deadline ${new Date(deadlineMs).toISOString()} and was never seen serving; it leaves without a decrement so the group launches one that serves`,
-    })
+    if (!attachedBySpotswap(input, instance)) continue
+    const attachedMs = attachedBoundMs(instance, input.graceSeconds, input.scheduleSeconds)
+    const deadlineMs = attachedMs + deadlineSeconds * 1000
+    const failed =
+      now.getTime() >= attachedMs + input.graceSeconds * 1000 &&
+      failsHealthChecks(group, member.instanceId, input.health)
+    if (failed || now.getTime() >= deadlineMs) {
+      leave.push({ instanceId: member.instanceId, reason: leaveReason(serving.detail, failed, deadlineMs) })
+      continue
+    }
+    const inSeconds = judgeAgainSeconds(attachedMs, input.graceSeconds, checks, deadlineMs, now.getTime())
+    if (inSeconds !== undefined) lookAgain = Math.min(lookAgain ?? inSeconds, inSeconds)
   }
-  return { served, leave, awaitingHealth }
+  return {
+    served,
+    leave,
+    awaitingHealth,
+    ...(lookAgain === undefined ? {} : { lookAgainSeconds: lookAgain }),
+  }
 }
+
+const leaveReason = (detail: string, failed: boolean, deadlineMs: number): string =>
+  failed
+    ? `failed-checks: ${detail} past its grace period and was never seen serving, with no partner serving in its stead; it leaves without a decrement so the group launches one that serves`
+    : `never-served: ${detail} at its deadline ${new Date(deadlineMs).toISOString()} and was never seen serving; it leaves without a decrement so the group launches one that serves`

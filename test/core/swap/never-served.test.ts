@@ -8,7 +8,11 @@ import {
 import type { HealthObservation } from '../../../lambdas/core/group/serving.ts'
 import { planGroup } from '../../../lambdas/core/plan/planner.ts'
 import { type TargetState, trafficSourceKey } from '../../../lambdas/core/port.ts'
-import { attachedBoundMs, judgeNeverServed } from '../../../lambdas/core/swap/never-served.ts'
+import {
+  attachedBoundMs,
+  judgeAgainSeconds,
+  judgeNeverServed,
+} from '../../../lambdas/core/swap/never-served.ts'
 import { swapIdAt } from '../../../lambdas/core/swap/record.ts'
 import type { Instance } from '../../../lambdas/core/types.ts'
 import { aGroup, anInstance, memberOf, minutesAgo, NOW, planInput, spotFor } from '../../builders/world.ts'
@@ -39,7 +43,11 @@ const joinedReplacement = (launchedMinutesAgo: number, tags: Record<string, stri
 const judge = (
   members: readonly Instance[],
   observation: HealthObservation | undefined,
-  options: { isPair?: (id: string) => boolean; isProtected?: (id: string) => boolean } = {},
+  options: {
+    isPair?: (id: string) => boolean
+    isProtected?: (id: string) => boolean
+    graceSeconds?: number
+  } = {},
 ) => {
   const byId = new Map(members.map((i) => [i.id, i]))
   return judgeNeverServed({
@@ -52,7 +60,7 @@ const judge = (
     isProtected: options.isProtected ?? (() => false),
     isPair: options.isPair ?? (() => false),
     health: observation,
-    graceSeconds: 0,
+    graceSeconds: options.graceSeconds ?? 0,
     scheduleSeconds: 300,
   })
 }
@@ -62,9 +70,9 @@ const judge = (
 describe('judgeNeverServed', () => {
   it('lets a replacement that never served leave once past its deadline, whatever its swap became', () => {
     const spot = joinedReplacement(16)
-    const verdict = judge([spot], health({ [spot.id]: 'unhealthy' }))
+    const verdict = judge([spot], health({ [spot.id]: 'initial' }))
     expect(verdict.leave.map((m) => m.instanceId)).toEqual([spot.id])
-    expect(verdict.leave[0]?.reason).toMatch(/^never-served: .*unhealthy/)
+    expect(verdict.leave[0]?.reason).toMatch(/^never-served: .*initial/)
     expect(verdict.served).toEqual([])
   })
 
@@ -77,13 +85,58 @@ describe('judgeNeverServed', () => {
     expect(verdict.leave.map((m) => m.instanceId)).toEqual([spot.id])
   })
 
-  it('waits until the deadline', () => {
+  // Attached at the latest 4 minutes ago, its checks not decided: looked at again at its deadline, in 60 s.
+  it('waits until the deadline for one whose checks have not called it unhealthy', () => {
     const spot = joinedReplacement(14)
-    expect(judge([spot], health({ [spot.id]: 'unhealthy' }))).toEqual({
+    expect(judge([spot], health({ [spot.id]: 'initial' }))).toEqual({
       served: [],
       leave: [],
       awaitingHealth: [],
+      lookAgainSeconds: 60,
     })
+  })
+
+  // Its partner is gone, so nothing serves in its stead: the load balancer's verdict is not waited out.
+  it('lets one its load balancer reports failing its checks leave before its deadline, once past the grace period', () => {
+    const spot = joinedReplacement(12)
+    const verdict = judge([spot], health({ [spot.id]: 'unhealthy' }))
+    expect(verdict.leave.map((m) => m.instanceId)).toEqual([spot.id])
+    expect(verdict.leave[0]?.reason).toMatch(/^failed-checks: .*unhealthy/)
+  })
+
+  it('keeps one failing its checks within the grace period, and looks again when the grace period ends', () => {
+    // Grace 600 s: attached at the latest 600 + 2 × 300 s after its launch 25 minutes ago, 5 minutes ago.
+    const spot = joinedReplacement(25)
+    const verdict = judge([spot], health({ [spot.id]: 'unhealthy' }), { graceSeconds: 600 })
+    expect(verdict).toEqual({ served: [], leave: [], awaitingHealth: [], lookAgainSeconds: 300 })
+  })
+
+  it.each([
+    ['failing its checks (reason Instance)', 'Instance', 1],
+    ['still registering or in its first checks (reason ELB)', 'ELB', 0],
+  ])('reads a classic load balancer’s OutOfService %s', (_, reason, leaving) => {
+    const spot = joinedReplacement(12)
+    const byId = new Map([[spot.id, spot]])
+    const classic = trafficSourceKey('classic', 'web-elb')
+    const verdict = judgeNeverServed({
+      group: aGroup([memberOf(spot)], {
+        trafficSources: { targetGroupArns: [], classicLoadBalancerNames: ['web-elb'], unreadable: [] },
+      }),
+      now: NOW,
+      detail: (id) => byId.get(id),
+      isProtected: () => false,
+      isPair: () => false,
+      health: {
+        kind: 'read',
+        health: {
+          settings: new Map([[classic, { intervalSeconds: 30, healthyThreshold: 10 }]]),
+          states: new Map([[spot.id, new Map([[classic, { state: 'OutOfService', reason }]])]]),
+        },
+      },
+      graceSeconds: 0,
+      scheduleSeconds: 300,
+    })
+    expect(verdict.leave).toHaveLength(leaving)
   })
 
   it('settles one seen serving: the launch tags are the memory of never having served', () => {
@@ -153,6 +206,21 @@ describe('judgeNeverServed', () => {
   })
 })
 
+// Attached at 0, grace 0, 30 s × 5 checks: unhealthy at the soonest after 2 failed checks (60 s),
+// healthy after 150 s, given up at 300 s.
+describe('judgeAgainSeconds', () => {
+  const checks = { failSeconds: 60, passSeconds: 150 }
+  it.each([
+    [10, 0, 50],
+    [60, 0, 90],
+    [200, 0, 100],
+    [300, 0, undefined],
+    [10, 120, 110],
+  ])('at %i s with a grace period of %i s: looks again in %s s', (nowSeconds, grace, expected) => {
+    expect(judgeAgainSeconds(0, grace, checks, 300_000, nowSeconds * 1000)).toBe(expected)
+  })
+})
+
 describe('attachedBoundMs', () => {
   const launched = anInstance({ lifecycle: 'spot', launchTime: minutesAgo(60) })
   const launchMs = launched.launchTime.getTime()
@@ -203,6 +271,17 @@ describe('planGroup with a replacement that never served', () => {
     expect(plan.actions.filter((a) => a.kind === 'release-doomed' || a.kind === 'settle-members')).toEqual([
       expect.objectContaining({ kind: 'release-doomed', instanceId: spot.id }),
     ])
+  })
+
+  // Attached at the latest a minute ago: its checks call it healthy 150 s after the attach, in 90 s.
+  it('looks at the group again when its checks decide, not at the next scheduled run', () => {
+    const onDemand = anInstance()
+    const spot = joinedReplacement(11)
+    const plan = planGroup(
+      inputFor(spot, onDemand, health({ [spot.id]: 'initial', [onDemand.id]: 'healthy' })),
+    )
+    expect(plan.actions.filter((a) => a.kind === 'release-doomed')).toEqual([])
+    expect(plan.lookAgainSeconds).toBe(90)
   })
 
   it('asks for its health first', () => {

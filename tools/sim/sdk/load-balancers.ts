@@ -7,6 +7,7 @@
 import type { TargetHealthReasonEnum, TargetHealthStateEnum } from '@aws-sdk/client-elastic-load-balancing-v2'
 import type { ElbApi, Elbv2Api } from '../../../lambdas/aws/cloud.ts'
 import { trafficSourceKey } from '../../../lambdas/core/port.ts'
+import { UNHEALTHY_THRESHOLD } from '../constants.ts'
 import { loadBalancerNotFound, targetGroupNotFound } from '../errors.ts'
 import type { SimLoadBalancer } from '../load-balancer-state.ts'
 import { NOT_REGISTERED, targetState } from '../load-balancers.ts'
@@ -36,6 +37,7 @@ export const elbv2 = (ctx: SimApiContext): Elbv2Api => ({
             TargetGroupName: found.name,
             HealthCheckIntervalSeconds: found.healthCheckIntervalSeconds,
             HealthyThresholdCount: found.healthyThreshold,
+            UnhealthyThresholdCount: UNHEALTHY_THRESHOLD,
           }
         }),
         $metadata: {},
@@ -86,7 +88,7 @@ export const elb = (ctx: SimApiContext): ElbApi => ({
               Target: 'TCP:80',
               Interval: found.healthCheckIntervalSeconds,
               Timeout: 5,
-              UnhealthyThreshold: 2,
+              UnhealthyThreshold: UNHEALTHY_THRESHOLD,
               HealthyThreshold: found.healthyThreshold,
             },
           }
