@@ -14,6 +14,7 @@ import { inEffectAt } from '../core/commitments/in-effect.ts'
 import type {
   CapacityReservation,
   Commitments,
+  RegionListing,
   ReservedInstances,
   RunningOnDemand,
   Tenancy,
@@ -133,7 +134,7 @@ const toRunningOnDemand = (instance: Ec2Instance): RunningOnDemand | undefined =
  * Every running instance of the region, paged, on-demand ones kept: the `instance-lifecycle` filter has no
  * value for on-demand (https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_DescribeInstances.html).
  */
-const readRegionOnDemand = async (ctx: AwsContext): Promise<RunningOnDemand[]> => {
+const readRegionOnDemand = async (ctx: AwsContext): Promise<RegionListing> => {
   const running = await collectPages(async (nextToken) => {
     const page = await ctx.call('ec2:DescribeInstances', () =>
       ctx.ec2.describeInstances({
@@ -141,15 +142,12 @@ const readRegionOnDemand = async (ctx: AwsContext): Promise<RunningOnDemand[]> =
         NextToken: nextToken,
       }),
     )
-    const items: RunningOnDemand[] = []
-    for (const reservation of page.Reservations ?? [])
-      for (const instance of reservation.Instances ?? []) {
-        const converted = toRunningOnDemand(instance)
-        if (converted !== undefined) items.push(converted)
-      }
-    return { items, nextToken: page.NextToken }
+    return { items: page.Reservations?.flatMap((r) => r.Instances ?? []) ?? [], nextToken: page.NextToken }
   })
-  return running
+  return {
+    onDemand: running.flatMap((instance) => toRunningOnDemand(instance) ?? []),
+    runningIds: running.flatMap((instance) => instance.InstanceId ?? []),
+  }
 }
 
 const holdsAny = (reserved: Commitments, plans: readonly unknown[]): boolean =>
@@ -174,9 +172,12 @@ export const readCommitments = async (
   if (instanceTypes.length === 0) return reserved
   const plans = await activePlansIn(ctx)
   if (!holdsAny(reserved, plans)) return reserved
-  const regionOnDemand = await ctx.caches.regionOnDemand.get(ctx.region, ctx.now(), () =>
-    readRegionOnDemand(ctx),
-  )
-  const types = [...instanceTypes, ...regionOnDemand.map((i) => i.type)]
-  return { ...reserved, savingsPlans: await withRates(ctx, plans, types), regionOnDemand }
+  const listing = await ctx.caches.regionOnDemand.get(ctx.region, ctx.now(), () => readRegionOnDemand(ctx))
+  const types = [...instanceTypes, ...listing.onDemand.map((i) => i.type)]
+  return {
+    ...reserved,
+    savingsPlans: await withRates(ctx, plans, types),
+    regionOnDemand: listing.onDemand,
+    regionRunningIds: listing.runningIds,
+  }
 }

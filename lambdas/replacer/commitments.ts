@@ -10,9 +10,10 @@
  */
 
 import type { MemberCoverage } from '../core/commitments/coverage.ts'
+import { listingDoubts, settledListing } from '../core/commitments/listing-doubts.ts'
 import { managedUsage, regionCoverage, regionUsage } from '../core/commitments/region-usage.ts'
 import { declaredIn } from '../core/commitments/setting.ts'
-import type { Commitments, UsageLine } from '../core/commitments/types.ts'
+import type { Commitments, RunningOnDemand, UsageLine } from '../core/commitments/types.ts'
 import { commitmentUtilization } from '../core/commitments/utilization.ts'
 import type { GlobalConfig } from '../core/config/config.ts'
 import type { Log, MetricsSink } from '../core/log.ts'
@@ -68,9 +69,35 @@ export const commitmentCoverage = async (
       : await accountCommitments(reads, snapshot.region, managedUsage(snapshot))
   if (read === undefined) return undefined
   const commitments = priced(read, snapshot)
-  const usage = regionUsage(snapshot, read.regionOnDemand)
+  const usage = regionUsage(snapshot, await settleListing(reads, snapshot, read))
   reportUtilization(reads.metrics, snapshot.region, usage, commitments)
   return regionCoverage(usage, commitments)
+}
+
+/**
+ * The cached listing, with the instances it and this run's groups disagree on read by id: one
+ * DescribeInstances when they do. Unread (an error), they stay as the listing has them, the safe side of
+ * region-usage.ts: a member may be kept until the listing is read again, none is replaced for them.
+ */
+const settleListing = async (
+  { cloud, log }: CommitmentReads,
+  snapshot: RegionSnapshot,
+  read: Commitments,
+): Promise<readonly RunningOnDemand[] | undefined> => {
+  const listed = read.regionOnDemand
+  if (listed === undefined) return undefined
+  const doubts = listingDoubts(snapshot, listed, read.regionRunningIds)
+  if (doubts.length === 0) return listed
+  try {
+    return settledListing(listed, doubts, await cloud.describeInstances(doubts))
+  } catch (error) {
+    log.warn('instances the commitments listing disagrees on unreadable: the listing stands', {
+      region: snapshot.region,
+      instances: doubts.length,
+      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+    })
+    return listed
+  }
 }
 
 /** CommitmentUtilization: what the region's usage seen uses of its RIs and Savings Plans this hour. */
