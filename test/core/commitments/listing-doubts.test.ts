@@ -10,40 +10,13 @@ import {
   regionUsage,
 } from '../../../lambdas/core/commitments/region-usage.ts'
 import type { RunningOnDemand } from '../../../lambdas/core/commitments/types.ts'
-import type { Group, Instance } from '../../../lambdas/core/types.ts'
-import { commitments, ri } from '../../builders/commitments.ts'
+import type { Instance } from '../../../lambdas/core/types.ts'
+import { commitments, laneInput, listedRunning as listed, ri } from '../../builders/commitments.ts'
 import { aGroup, anInstance, memberOf, minutesAgo } from '../../builders/world.ts'
-
-const prices = new Map([
-  ['Linux/UNIX', { prices: new Map([['m5.large', 0.096]]), source: 'embedded' as const }],
-])
-
-const laneInput = (
-  own: readonly Group[],
-  regionGroups: readonly Group[],
-  instances: readonly Instance[],
-): RegionUsageInput => ({
-  region: 'us-east-1',
-  groups: own.map((group) => ({ group, productDescription: 'Linux/UNIX' })),
-  regionGroups,
-  instances: new Map(instances.map((i) => [i.id, i])),
-  onDemandPrices: prices,
-})
 
 const withGroupTag = (instance: Instance, group: string): Instance => ({
   ...instance,
   tags: { ...instance.tags, 'aws:autoscaling:groupName': group },
-})
-
-/** The cached listing's line for an instance, as aws/commitments.ts reads it. */
-const listed = (instance: Instance, group?: string): RunningOnDemand => ({
-  id: instance.id,
-  type: instance.type,
-  zone: instance.zone,
-  platform: 'Linux/UNIX',
-  tenancy: 'default',
-  launchTimeMs: instance.launchTime.getTime(),
-  group,
 })
 
 /** This lane's members one RI (×`held`) covers, the listing settled with what a read by id returned. */
