@@ -14,6 +14,7 @@ import { inEffectAt } from '../core/commitments/in-effect.ts'
 import type {
   CapacityReservation,
   Commitments,
+  RegionListing,
   ReservedInstances,
   RunningOnDemand,
   Tenancy,
@@ -134,8 +135,17 @@ const toRunningOnDemand = (instance: Ec2Instance): RunningOnDemand | undefined =
  * Every running instance of the region, paged, on-demand ones kept: the `instance-lifecycle` filter has no
  * value for on-demand (https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_DescribeInstances.html).
  */
-const readRegionOnDemand = (ctx: AwsContext): Promise<RunningOnDemand[]> =>
-  describeConverted(ctx, [{ Name: 'instance-state-name', Values: ['running'] }], toRunningOnDemand)
+const readRegionOnDemand = async (ctx: AwsContext): Promise<RegionListing> => {
+  const running = await describeConverted(
+    ctx,
+    [{ Name: 'instance-state-name', Values: ['running'] }],
+    (instance) => instance,
+  )
+  return {
+    onDemand: running.flatMap((instance) => toRunningOnDemand(instance) ?? []),
+    runningIds: running.flatMap((instance) => instance.InstanceId ?? []),
+  }
+}
 
 const holdsAny = (reserved: Commitments, plans: readonly unknown[]): boolean =>
   reserved.reservedInstances.length > 0 || reserved.capacityReservations.length > 0 || plans.length > 0
@@ -144,8 +154,12 @@ const describe = (error: unknown): string =>
   error instanceof Error ? `${error.name}: ${error.message}` : String(error)
 
 /** The region's running on-demand instances, cached COMMITMENTS_CACHE_TTL_MS. */
-export const regionOnDemandOf = (ctx: AwsContext): Promise<RunningOnDemand[]> =>
+/** The region's running instances, cached with the commitments (COMMITMENTS_CACHE_TTL_MS). */
+const regionListingOf = (ctx: AwsContext): Promise<RegionListing> =>
   ctx.caches.regionOnDemand.get(ctx.region, ctx.now(), () => readRegionOnDemand(ctx))
+
+export const regionOnDemandOf = async (ctx: AwsContext): Promise<readonly RunningOnDemand[]> =>
+  (await regionListingOf(ctx)).onDemand
 
 /**
  * `instanceTypes`: the types of the run's on-demand members; none, nothing to decide and nothing read unless
@@ -171,11 +185,18 @@ export const readCommitments = async (
   try {
     plans = await activePlansIn(ctx)
   } catch (error) {
-    const regionOnDemand = holdsAny(reserved, []) ? await regionOnDemandOf(ctx) : undefined
-    return { ...reserved, regionOnDemand, savingsPlansUnreadable: describe(error) }
+    const listing = holdsAny(reserved, []) ? await regionListingOf(ctx) : undefined
+    return {
+      ...reserved,
+      regionOnDemand: listing?.onDemand,
+      regionRunningIds: listing?.runningIds,
+      savingsPlansUnreadable: describe(error),
+    }
   }
   if (!holdsAny(reserved, plans)) return reserved
-  const regionOnDemand = await regionOnDemandOf(ctx)
+  const listing = await regionListingOf(ctx)
+  const regionOnDemand = listing.onDemand
+  const regionRunningIds = listing.runningIds
   // A reservation's empty slots are billed as usage, which plans apply to: their types' rates too.
   const types = [
     ...instanceTypes,
@@ -183,8 +204,8 @@ export const readCommitments = async (
     ...reserved.capacityReservations.map((cr) => cr.type),
   ]
   try {
-    return { ...reserved, savingsPlans: await withRates(ctx, plans, types), regionOnDemand }
+    return { ...reserved, savingsPlans: await withRates(ctx, plans, types), regionOnDemand, regionRunningIds }
   } catch (error) {
-    return { ...reserved, regionOnDemand, savingsPlansUnreadable: describe(error) }
+    return { ...reserved, regionOnDemand, regionRunningIds, savingsPlansUnreadable: describe(error) }
   }
 }

@@ -2,7 +2,7 @@
  * What every adapter module needs for one region: the clients (sdk.ts), a counted way to call them, a logger,
  * a clock and the per-container caches. Built once by createAwsCloud.
  */
-import type { Commitments, RunningOnDemand, SavingsPlan } from '../core/commitments/types.ts'
+import type { Commitments, RegionListing, SavingsPlan } from '../core/commitments/types.ts'
 import {
   CATALOG_CACHE_TTL_MS,
   COMMITMENTS_CACHE_TTL_MS,
@@ -56,8 +56,8 @@ export interface AdapterCaches {
   /** By region: its ECS clusters and their capacity providers, as long as the providers (aws/ecs.ts). */
   readonly ecsClusters: TtlCache<EcsCluster[]>
   readonly commitments: TtlCache<Commitments>
-  /** By region: its running on-demand instances, read with the commitments (aws/commitments.ts). */
-  readonly regionOnDemand: TtlCache<RunningOnDemand[]>
+  /** By region: its running instances, read with the commitments (aws/commitments.ts). */
+  readonly regionOnDemand: TtlCache<RegionListing>
   /** The account's active Savings Plans, under one key: the endpoint is global, the list the same everywhere. */
   readonly savingsPlans: TtlCache<ActiveSavingsPlan[]>
   /** One plan's rates, by plan, region and the instance types asked for. */

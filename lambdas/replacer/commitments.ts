@@ -12,6 +12,7 @@
  */
 
 import type { MemberCoverage } from '../core/commitments/coverage.ts'
+import { listingDoubts, settledListing } from '../core/commitments/listing-doubts.ts'
 import { holdsNone, managedTypes, regionCoverage, regionUsage } from '../core/commitments/region-usage.ts'
 import { declaredIn } from '../core/commitments/setting.ts'
 import type { Commitments, RunningOnDemand, UsageLine } from '../core/commitments/types.ts'
@@ -148,13 +149,40 @@ export const commitmentCoverage = async (
       : await accountCommitments(reads, snapshot.region, managedTypes(snapshot))
   // Nothing to cover, nothing to use and nothing untold: the region's usage (a line per member) is not worth building.
   if (read === undefined || (holdsNone(read) && read.savingsPlansUnreadable === undefined)) return undefined
-  const seen = await pricedUsage(reads.cloud, snapshot, read.regionOnDemand)
+  const settled = await settleListing(reads, snapshot, read)
+  const seen = await pricedUsage(reads.cloud, snapshot, settled)
   const commitments = priced(read, seen)
-  const usage = regionUsage(seen, read.regionOnDemand)
+  const usage = regionUsage(seen, settled)
   if (read.savingsPlansUnreadable !== undefined)
     reportUnreadable(reads, snapshot.region, read.savingsPlansUnreadable, 'savings-plans')
   else if (publishesUtilization(reads)) reportUtilization(reads.metrics, snapshot.region, usage, commitments)
   return regionCoverage(usage, commitments)
+}
+
+/**
+ * The cached listing, with the instances it and this run's groups disagree on read by id: one
+ * DescribeInstances when they do. Unread (an error), they stay as the listing has them, the safe side of
+ * region-usage.ts: a member may be kept until the listing is read again, none is replaced for them.
+ */
+const settleListing = async (
+  { cloud, log }: CommitmentReads,
+  snapshot: RegionSnapshot,
+  read: Commitments,
+): Promise<readonly RunningOnDemand[] | undefined> => {
+  const listed = read.regionOnDemand
+  if (listed === undefined) return undefined
+  const doubts = listingDoubts(snapshot, listed, read.regionRunningIds)
+  if (doubts.length === 0) return listed
+  try {
+    return settledListing(listed, doubts, await cloud.describeInstances(doubts))
+  } catch (error) {
+    log.warn('instances the commitments listing disagrees on unreadable: the listing stands', {
+      region: snapshot.region,
+      instances: doubts.length,
+      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+    })
+    return listed
+  }
 }
 
 /** CommitmentUtilization: what the region's usage seen uses of its RIs and Savings Plans this hour. */

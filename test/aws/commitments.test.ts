@@ -211,6 +211,8 @@ describe('readCommitments', () => {
         group: 'batch',
       },
     ])
+    // Every running id, spot ones too: a member missing from them joined since (listing-doubts.ts).
+    expect(read?.regionRunningIds).toEqual(['i-standalone', 'i-spot', 'i-grouped'])
     expect(ec2Mock.commandCalls(DescribeInstancesCommand).map((c) => c.args[0].input)).toEqual([
       { Filters: [{ Name: 'instance-state-name', Values: ['running'] }], NextToken: undefined },
       { Filters: [{ Name: 'instance-state-name', Values: ['running'] }], NextToken: 'page-2' },

@@ -1,11 +1,14 @@
 /** Small builders for the commitments module's tests: one line or commitment, varied by overrides. */
+import type { RegionUsageInput } from '../../lambdas/core/commitments/region-usage.ts'
 import type {
   CapacityReservation,
   Commitments,
   ReservedInstances,
+  RunningOnDemand,
   SavingsPlan,
   UsageLine,
 } from '../../lambdas/core/commitments/types.ts'
+import type { Group, Instance } from '../../lambdas/core/types.ts'
 
 /** us-east-1 Linux on-demand list prices of the sizes the tests use (m5: $0.048 per normalization unit). */
 export const LIST = {
@@ -75,4 +78,30 @@ export const commitments = (parts: Partial<Commitments>): Commitments => ({
   savingsPlans: [],
   capacityReservations: [],
   ...parts,
+})
+
+/** One lane's input to region-usage.ts: its own groups observed, every managed group of the region listed. */
+export const laneInput = (
+  own: readonly Group[],
+  regionGroups: readonly Group[],
+  instances: readonly Instance[],
+): RegionUsageInput => ({
+  region: 'us-east-1',
+  groups: own.map((group) => ({ group, productDescription: 'Linux/UNIX' })),
+  regionGroups,
+  instances: new Map(instances.map((i) => [i.id, i])),
+  onDemandPrices: new Map([
+    ['Linux/UNIX', { prices: new Map([['m5.large', LIST['m5.large']]]), source: 'embedded' as const }],
+  ]),
+})
+
+/** An instance as the region-wide listing shows it (aws/commitments.ts), with its group's tag if any. */
+export const listedRunning = (instance: Instance, group?: string): RunningOnDemand => ({
+  id: instance.id,
+  type: instance.type,
+  zone: instance.zone,
+  platform: 'Linux/UNIX',
+  tenancy: 'default',
+  launchTimeMs: instance.launchTime.getTime(),
+  group,
 })

@@ -150,3 +150,28 @@ describe('Auto Scaling replacing a member itself', () => {
     expect(result.violations).toEqual([])
   })
 })
+
+describe('Auto Scaling scaling in during its own replacement', () => {
+  // Found by chaos seed 12581: the owner lowered desired capacity while an instance refresh had a
+  // replacement in flight; the simulated group counted its victims once, took the replacement among them,
+  // and stood one above desired for an hour, until a later request made it scale in a swap's partner.
+  it.each([1, 2, 4])('ends at the desired capacity (seed %i)', async (seed) => {
+    const inMs = (seconds: number) => new Date(Date.parse(at(0)) + seconds * 1000).toISOString()
+    const report = await simulate(
+      parse(
+        rawScenario(
+          [
+            group('refreshed', {
+              tags: {},
+              desired: 4,
+              instanceRefreshes: [at(0)],
+              desiredSchedule: [[inMs(100), 1]],
+            }),
+          ],
+          { durationHours: 1, seed },
+        ),
+      ),
+    )
+    expect(report.groups.refreshed?.final.inService).toBe(1)
+  })
+})

@@ -25,14 +25,6 @@ const scaleInVictim = (world: World, region: SimRegion, group: SimGroup): string
   return world.random.asg.pick(alignedVictims(world, region, group, candidates))
 }
 
-const scaleIn = (world: World, region: SimRegion, group: SimGroup, count: number): void => {
-  for (let n = 0; n < count; n++) {
-    const victim = scaleInVictim(world, region, group)
-    if (victim === undefined) return
-    terminateMember(world, region, group, victim)
-  }
-}
-
 const isActive = (group: SimGroup, id: string): boolean => {
   const member = group.members.get(id)
   return member !== undefined && isActiveMember(member)
@@ -41,6 +33,19 @@ const isActive = (group: SimGroup, id: string): boolean => {
 /** Old members Auto Scaling is replacing while their replacement is in the group too: not counted. */
 const beingReplaced = (group: SimGroup): number =>
   [...group.replacing].filter(([oldId, { newId }]) => isActive(group, oldId) && isActive(group, newId)).length
+
+/**
+ * Terminates members until the group stands at its desired capacity: Auto Scaling maintains that number
+ * (https://docs.aws.amazon.com/autoscaling/ec2/userguide/auto-scaling-groups.html). Counted again after
+ * each victim: taking either side of a replacement in flight leaves the count as it was.
+ */
+const scaleIn = (world: World, region: SimRegion, group: SimGroup): void => {
+  while (activeCount(group) - beingReplaced(group) > group.desiredCapacity) {
+    const victim = scaleInVictim(world, region, group)
+    if (victim === undefined) return
+    terminateMember(world, region, group, victim)
+  }
+}
 
 /**
  * Replacements whose old member left before they joined (taken by EC2, or by spotswap): nothing is left
@@ -68,7 +73,8 @@ export const reconcile = (world: World, region: SimRegion, group: SimGroup): voi
   if (active > group.desiredCapacity) {
     // A suspended Terminate process stops scale-in.
     if (group.suspendedProcesses.has('Terminate')) return
-    scaleIn(world, region, group, giveUpReplacements(world, region, group, active - group.desiredCapacity))
+    giveUpReplacements(world, region, group, active - group.desiredCapacity)
+    scaleIn(world, region, group)
     return
   }
   // A suspended Launch process stops every launch, warm pool draws included.

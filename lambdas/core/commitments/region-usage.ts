@@ -105,7 +105,8 @@ type Role = 'managed' | 'unmanaged' | 'gone'
 /**
  * What a listed instance is to the region's managed groups: an in-service member of one (any lane's), an
  * instance no managed group holds, or one that left a managed group since the listing was read (replaced,
- * detached: counted neither way, as the member it was is no longer there to keep). When the run did not
+ * detached: counted neither way, as the member it was is no longer there to keep) unless read this run
+ * and running (detached: it uses commitments as any instance does; listing-doubts.ts). When the run did not
  * list every managed group, an instance of a group it did not list is taken as a managed member: keeping
  * a member for it loses some savings until the next full run; taking it as unmanaged could replace a
  * member whose commitment then goes unused, which no later run undoes.
@@ -121,7 +122,8 @@ const roleIn = (input: RegionUsageInput): ((instance: RunningOnDemand) => Role) 
     const state = states.get(instance.id)
     if (state !== undefined) return state === 'InService' ? 'managed' : 'gone'
     if (instance.group === undefined) return 'unmanaged'
-    return names.has(instance.group) ? 'gone' : unlisted
+    if (!names.has(instance.group)) return unlisted
+    return instance.readNow === true ? 'unmanaged' : 'gone'
   }
 }
 

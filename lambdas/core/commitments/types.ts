@@ -82,6 +82,15 @@ export interface RunningOnDemand {
   readonly launchTimeMs: number
   /** Its `aws:autoscaling:groupName` tag: the group that launched it or that it was attached to. */
   readonly group?: string | undefined
+  /** Read by id this run (listing-doubts.ts), not from the cached listing: it runs now. */
+  readonly readNow?: boolean | undefined
+}
+
+/** The region's running instances as one region-wide read (cached) saw them. */
+export interface RegionListing {
+  readonly onDemand: readonly RunningOnDemand[]
+  /** Every running instance's id, spot ones too: what the listing knew of at all. */
+  readonly runningIds: readonly string[]
 }
 
 export interface Commitments {
@@ -98,6 +107,8 @@ export interface Commitments {
    * apply, and a member they do not pay for in full may be a plan's, which cannot be told (unreadable.ts).
    */
   readonly savingsPlansUnreadable?: string | undefined
+  /** Every running instance's id in that listing, spot ones too; absent when not read. */
+  readonly regionRunningIds?: readonly string[] | undefined
 }
 
 export const NO_COMMITMENTS: Commitments = {

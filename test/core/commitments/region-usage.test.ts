@@ -7,36 +7,8 @@ import {
   regionUsage,
 } from '../../../lambdas/core/commitments/region-usage.ts'
 import type { RunningOnDemand } from '../../../lambdas/core/commitments/types.ts'
-import type { Group, Instance } from '../../../lambdas/core/types.ts'
-import { commitments, ri } from '../../builders/commitments.ts'
+import { commitments, laneInput, ri, listedRunning as running } from '../../builders/commitments.ts'
 import { aGroup, anInstance, memberOf, minutesAgo } from '../../builders/world.ts'
-
-const prices = new Map([
-  ['Linux/UNIX', { prices: new Map([['m5.large', 0.096]]), source: 'embedded' as const }],
-])
-
-const running = (instance: Instance, group?: string): RunningOnDemand => ({
-  id: instance.id,
-  type: instance.type,
-  zone: instance.zone,
-  platform: 'Linux/UNIX',
-  tenancy: 'default',
-  launchTimeMs: instance.launchTime.getTime(),
-  group,
-})
-
-/** One lane's input: its own groups observed, every managed group of the region listed. */
-const laneInput = (
-  own: readonly Group[],
-  regionGroups: readonly Group[],
-  instances: readonly Instance[],
-): RegionUsageInput => ({
-  region: 'us-east-1',
-  groups: own.map((group) => ({ group, productDescription: 'Linux/UNIX' })),
-  regionGroups,
-  instances: new Map(instances.map((i) => [i.id, i])),
-  onDemandPrices: prices,
-})
 
 const coveredIds = (input: RegionUsageInput, listed: readonly RunningOnDemand[], held = 1): string[] => {
   const covered = regionCoverage(
