@@ -7,7 +7,7 @@
  * the action fails with it, and the next run sees the state as it is.
  */
 import { TAG_ECS_DRAINED } from '../core/constants.ts'
-import type { EcsStateAction } from '../core/ecs/drain.ts'
+import type { EcsStateAction } from '../core/plan/actions.ts'
 import type { CloudPort } from '../core/port.ts'
 import type { Outcome } from './outcome.ts'
 

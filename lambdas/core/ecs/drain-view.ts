@@ -2,17 +2,10 @@
  * The drain swap (drain.ts) as the plan asks about it: what a group's view tells the drain steps, and
  * which protected partner a swap may still take (the one ECS protects and spotswap drains).
  */
-import type { SwapPair } from '../plan/actions.ts'
+import type { EcsStateAction, SwapPair } from '../plan/actions.ts'
 import type { GroupView } from '../plan/group-view.ts'
 import { readSwapRecord } from '../swap/record.ts'
-import {
-  type DrainInput,
-  type DrainStep,
-  drainStep,
-  type EcsStateAction,
-  isDrainable,
-  undrainLeftovers,
-} from './drain.ts'
+import { type DrainInput, type DrainStep, drainStep, isDrainable, undrainLeftovers } from './drain.ts'
 
 const isScaleInProtected = (view: GroupView, id: string): boolean =>
   view.group.members.some((m) => m.instanceId === id && m.protectedFromScaleIn)

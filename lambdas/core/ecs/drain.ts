@@ -19,24 +19,13 @@
  * drain. A member an owner drained is never set ACTIVE by spotswap.
  */
 import { ECS_DRAIN_DEADLINE_SECONDS, TAG_ECS_DRAINED } from '../constants.ts'
-import type { SwapPair } from '../plan/actions.ts'
+import type { EcsStateAction, SwapPair } from '../plan/actions.ts'
 import type { PairSituation } from '../swap/transitions.ts'
 import type { GroupMember, Instance } from '../types.ts'
 import type { EcsManagement } from './capacity-provider.ts'
 import type { EcsContainerInstance } from './cluster.ts'
 
 /** Sets a container instance DRAINING (after writing TAG_ECS_DRAINED) or ACTIVE again. */
-export interface EcsStateAction {
-  readonly kind: 'ecs-drain' | 'ecs-undrain'
-  readonly group: string
-  readonly instanceId: string
-  readonly cluster: string
-  readonly containerInstanceArn: string
-  /** `ecs-drain` only: TAG_ECS_DRAINED's value, the open swap's id. */
-  readonly swapId?: string
-  readonly reason: string
-}
-
 /** A drain pair's step this run: the row of PAIR_TRANSITIONS that applies, and the ECS write it takes. */
 export interface DrainStep {
   readonly situation: PairSituation

@@ -3,7 +3,6 @@
  * logged as it runs and shown by `spotswap plan`.
  */
 import type { AllocationStrategy } from '../config/config.ts'
-import type { EcsStateAction } from '../ecs/drain.ts'
 import type { UntrustedInstance } from '../group/provenance.ts'
 import type { MaintenanceAction } from '../maintenance/action.ts'
 import type { ScheduledMember } from '../maintenance/plan.ts'
@@ -221,4 +220,16 @@ export interface GroupPlan {
   readonly lookAgainSeconds?: number
   /** `warm-up`: the look is for a replacement at the end of its grace period, not for an open swap. */
   readonly lookAgainFor?: 'warm-up'
+}
+
+/** A container-instance state change of a drain swap (core/ecs/drain.ts). */
+export interface EcsStateAction {
+  readonly kind: 'ecs-drain' | 'ecs-undrain'
+  readonly group: string
+  readonly instanceId: string
+  readonly cluster: string
+  readonly containerInstanceArn: string
+  /** `ecs-drain` only: TAG_ECS_DRAINED's value, the open swap's id. */
+  readonly swapId?: string
+  readonly reason: string
 }
