@@ -1,7 +1,7 @@
 /**
  * Why a group must not be acted on now: a stack update, suspended processes, launch hooks, an instance
  * refresh, the cron window... Checked before launches and swaps; an open swap still finishes under the
- * skips that hold it (HOLDS_OPEN_SWAP).
+ * skips that hold it (HOLDS_OPEN_SWAP). A member that never served still leaves under RETIRES_NEVER_SERVED.
  */
 
 import { cronAllowsAction } from '../config/cron.ts'
@@ -29,6 +29,12 @@ export const HOLDS_OPEN_SWAP: ReadonlySet<GroupSkipCode> = new Set([
   // cut desired capacity, and Auto Scaling would terminate members.
   'capacity-not-in-instances',
 ])
+
+/**
+ * Skips under which members spotswap attached and that never served still leave: the cron window limits
+ * when new work starts, and such a member costs the owner serving capacity at any hour.
+ */
+export const RETIRES_NEVER_SERVED: ReadonlySet<GroupSkipCode> = new Set(['outside-cron-window'])
 
 const LAUNCHING_TRANSITION = 'autoscaling:EC2_INSTANCE_LAUNCHING'
 

@@ -26,7 +26,7 @@ import { movableMembers } from './cheaper-pool.ts'
 import { releaseDoomed } from './doomed-release.ts'
 import { groupFigures } from './figures.ts'
 import { inFlightLimit } from './group-sizes.ts'
-import { formatSkip, groupSkip } from './group-skip.ts'
+import { formatSkip, groupSkip, RETIRES_NEVER_SERVED } from './group-skip.ts'
 import { groupView } from './group-view.ts'
 import { keepReplacements } from './kept-replacements.ts'
 import { planLaunches } from './launches.ts'
@@ -223,7 +223,7 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
   // Members spotswap attached, outside the open swap's pairs: settled once seen serving (their launch tags
   // go, so a later detach is never cleaned up), gone without a decrement if never by their deadline.
   const neverServed =
-    skipped === undefined
+    skip === undefined || RETIRES_NEVER_SERVED.has(skip.code)
       ? judgeNeverServed({
           group,
           now,

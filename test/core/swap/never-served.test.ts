@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { parseCronSchedule } from '../../../lambdas/core/config/cron.ts'
 import {
   TAG_JOINED_GROUP,
   TAG_RELEASED_SWAP_ID,
@@ -289,6 +290,18 @@ describe('planGroup with a replacement that never served', () => {
     const plan = planGroup(inputFor(spot, onDemand, undefined))
     expect(plan.awaitingHealth).toEqual([spot.id])
     expect(plan.actions.filter((a) => a.kind === 'release-doomed' || a.kind === 'settle-members')).toEqual([])
+  })
+
+  it('takes it out outside the cron window too: only new work waits for the window', () => {
+    const { onDemand, spot } = members()
+    const outside = parseCronSchedule('3 *')
+    if (outside === undefined) throw new Error('cron did not parse')
+    const input = inputFor(spot, onDemand, health({ [spot.id]: 'unhealthy', [onDemand.id]: 'healthy' }))
+    const plan = planGroup({ ...input, config: { ...input.config, cronSchedule: outside } })
+    expect(plan.skipped).toMatch(/^outside-cron-window/)
+    expect(plan.actions.filter((a) => a.kind === 'release-doomed')).toEqual([
+      expect.objectContaining({ kind: 'release-doomed', instanceId: spot.id }),
+    ])
   })
 
   it('settles it once it serves', () => {
