@@ -32,9 +32,14 @@ export const HOLDS_OPEN_SWAP: ReadonlySet<GroupSkipCode> = new Set([
 
 /**
  * Skips under which members spotswap attached and that never served still leave: the cron window limits
- * when new work starts, and such a member costs the owner serving capacity at any hour.
+ * when new work starts, and such a member costs the owner serving capacity at any hour. An instance
+ * refresh does not stop Auto Scaling replacing unhealthy members either
+ * (https://docs.aws.amazon.com/autoscaling/ec2/userguide/healthcheck.html): such a member leaves as it would.
  */
-export const RETIRES_NEVER_SERVED: ReadonlySet<GroupSkipCode> = new Set(['outside-cron-window'])
+export const RETIRES_NEVER_SERVED: ReadonlySet<GroupSkipCode> = new Set([
+  'outside-cron-window',
+  'instance-refresh',
+])
 
 const LAUNCHING_TRANSITION = 'autoscaling:EC2_INSTANCE_LAUNCHING'
 

@@ -304,6 +304,19 @@ describe('planGroup with a replacement that never served', () => {
     ])
   })
 
+  it('takes it out during an instance refresh too: Auto Scaling keeps replacing unhealthy members then', () => {
+    const { onDemand, spot } = members()
+    const input = inputFor(spot, onDemand, health({ [spot.id]: 'unhealthy', [onDemand.id]: 'healthy' }))
+    const plan = planGroup({
+      ...input,
+      instanceRefresh: { kind: 'read', refreshes: [{ id: 'r1', status: 'InProgress' }] },
+    })
+    expect(plan.skipped).toMatch(/^instance-refresh/)
+    expect(plan.actions.filter((a) => a.kind === 'release-doomed')).toEqual([
+      expect.objectContaining({ kind: 'release-doomed', instanceId: spot.id }),
+    ])
+  })
+
   it('settles it once it serves', () => {
     const { onDemand, spot } = members()
     const plan = planGroup(inputFor(spot, onDemand, health({ [spot.id]: 'healthy' })))
