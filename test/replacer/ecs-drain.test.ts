@@ -37,6 +37,16 @@ const attached = async (cloud: FakeCloud, h: ReturnType<typeof harness>): Promis
   return replacement
 }
 
+/** A swap whose replacement joined the cluster and whose partner spotswap set DRAINING. */
+const drained = async (cloud: FakeCloud, h: ReturnType<typeof harness>, partner: string): Promise<string> => {
+  const replacement = await attached(cloud, h)
+  cloud.registerContainerInstance(CLUSTER, replacement, 0)
+  h.advanceMinutes(1)
+  await h.run()
+  expect(cloud.containerInstanceOf(partner)?.status).toBe('DRAINING')
+  return replacement
+}
+
 describe('the drain swap', () => {
   it('drains the partner once its replacement is ACTIVE in the cluster, retires it once ECS lifts its protection', async () => {
     const { cloud, partner, h } = ecsGroup()
@@ -80,11 +90,7 @@ describe('the drain swap', () => {
 
   it('gives the unit back when ECS does not lift the protection by the drain deadline, the partner ACTIVE again', async () => {
     const { cloud, partner, h } = ecsGroup()
-    const replacement = await attached(cloud, h)
-    cloud.registerContainerInstance(CLUSTER, replacement, 0)
-    h.advanceMinutes(1)
-    await h.run()
-    expect(cloud.containerInstanceOf(partner)?.status).toBe('DRAINING')
+    const replacement = await drained(cloud, h, partner)
 
     h.advanceSeconds(1800 + ECS_DRAIN_DEADLINE_SECONDS)
     const stalled = await h.run()
@@ -100,11 +106,7 @@ describe('the drain swap', () => {
 
   it('sets ACTIVE again a partner it drained once the swap is released (the owner resized the group)', async () => {
     const { cloud, partner, h } = ecsGroup()
-    const replacement = await attached(cloud, h)
-    cloud.registerContainerInstance(CLUSTER, replacement, 0)
-    h.advanceMinutes(1)
-    await h.run()
-    expect(cloud.containerInstanceOf(partner)?.status).toBe('DRAINING')
+    await drained(cloud, h, partner)
     // The owner's figure: not what the swap record accounts for, so the swap is released.
     cloud.group('web').maxSize = 6
     cloud.group('web').desiredCapacity = 5
