@@ -7,16 +7,13 @@
  * Without an ECS client (ecs-sdk.ts) the read fails with EcsClientMissingError, and every group
  * carrying the AmazonECSManaged tag waits, as for any unreadable read.
  */
-import {
-  ECS_CAPACITY_PROVIDERS_PAGE_SIZE,
-  ECS_DESCRIBE_BATCH,
-  ECS_LIST_PAGE_SIZE,
-  ECS_UPDATE_STATE_BATCH,
-} from '../core/constants.ts'
+
+import { ECS_CAPACITY_PROVIDERS_PAGE_SIZE } from '../core/constants.ts'
 import type { EcsCapacityProvider } from '../core/ecs/capacity-provider.ts'
 import type { EcsCluster, EcsContainerInstance, EcsStateFailure } from '../core/ecs/cluster.ts'
 import type { AwsContext } from './context.ts'
 import type { CapacityProviderShape, EcsApi, EcsFailureShape } from './ecs-sdk.ts'
+import { ECS_DESCRIBE_BATCH, ECS_LIST_PAGE_SIZE, ECS_UPDATE_STATE_BATCH } from './limits.ts'
 import { chunk, collectPages } from './paginate.ts'
 
 export class EcsClientMissingError extends Error {

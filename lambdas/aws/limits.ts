@@ -95,3 +95,10 @@ export const API_LIMITS = {
   /** Values per EC2 filter (core/constants.ts INSTANCE_ID_FILTER_CHUNK keeps within it). */
   ec2FilterValues: 200,
 } as const
+
+/** ListClusters and ListContainerInstances answer at most 100 a page (their maxResults range is 1 to 100). */
+export const ECS_LIST_PAGE_SIZE = 100
+/** DescribeClusters and DescribeContainerInstances take at most 100 resources a call. */
+export const ECS_DESCRIBE_BATCH = 100
+/** UpdateContainerInstancesState takes at most 10 container instances a call. */
+export const ECS_UPDATE_STATE_BATCH = 10

@@ -341,12 +341,6 @@ export const REVERT_MAX_RAISES = 3
  * paused schedule, while a signed value copied from an earlier raise is refused once this is past.
  */
 export const REVERT_MARKER_MARGIN_SECONDS = 3600
-/** ListClusters and ListContainerInstances answer at most 100 a page (their maxResults range is 1 to 100). */
-export const ECS_LIST_PAGE_SIZE = 100
-/** DescribeClusters and DescribeContainerInstances take at most 100 resources a call. */
-export const ECS_DESCRIBE_BATCH = 100
-/** UpdateContainerInstancesState takes at most 10 container instances a call. */
-export const ECS_UPDATE_STATE_BATCH = 10
 /**
  * On a member spotswap set DRAINING in ECS for a drain swap (core/ecs/drain.ts): that swap's id. A marker:
  * only with it does spotswap set a container instance ACTIVE again; removed once it has.
