@@ -1,6 +1,7 @@
 /**
  * A region's commitments this account holds, read at most every COMMITMENTS_CACHE_TTL_MS: active Reserved
- * Instances (DescribeReservedInstances: only the calling account's), active Capacity Reservations and the
+ * Instances (DescribeReservedInstances: only the calling account's), active and future-dated Capacity
+ * Reservations (one paginated read: core/commitments/upcoming.ts), the
  * Savings Plans that can apply in the region (savings-plans.ts), and the region's running on-demand
  * instances, managed or not, that compete for them. A Savings Plans read that fails is reported in the
  * result, the rest standing; other errors reach the caller, which warns and plans without commitments.
@@ -85,8 +86,18 @@ const toCapacityReservation = (
     // Expired, it no longer reserves capacity (API_CapacityReservation EndDate); AWS may take up to an hour
     // to cancel it: counted out from EndDate, spotswap errs towards replacing.
     endsAt: cr.EndDate,
+    // Not active yet: a `scheduled` one starts at StartDate, a `pending` one once provisioned (cr-concepts).
+    startsAt: cr.State === 'active' ? undefined : cr.StartDate,
   }
 }
+
+/**
+ * The states listed: `active`; `pending`, provisioning, maybe already usable
+ * (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/capacity-reservations-view.html); `scheduled`, a
+ * future-dated one approved for delivery at its StartDate (API_CapacityReservation State). Not `assessing`
+ * (not approved yet: it may never start) nor `delayed` (its start is past and unknown).
+ */
+const LISTED_RESERVATION_STATES = ['active', 'pending', 'scheduled']
 
 const readReservedInstances = async (ctx: AwsContext): Promise<ReservedInstances[]> => {
   const describe = ctx.ec2.describeReservedInstances
@@ -102,7 +113,7 @@ const readCapacityReservations = async (ctx: AwsContext): Promise<CapacityReserv
   if (describe === undefined) return []
   const reservations = await collectPages(async (nextToken) => {
     const page = await ctx.call('ec2:DescribeCapacityReservations', () =>
-      describe({ Filters: [{ Name: 'state', Values: ['active'] }], NextToken: nextToken }),
+      describe({ Filters: [{ Name: 'state', Values: LISTED_RESERVATION_STATES }], NextToken: nextToken }),
     )
     return { items: page.CapacityReservations ?? [], nextToken: page.NextToken }
   })
@@ -148,7 +159,10 @@ const readRegionOnDemand = async (ctx: AwsContext): Promise<RegionListing> => {
 }
 
 const holdsAny = (reserved: Commitments, plans: readonly unknown[]): boolean =>
-  reserved.reservedInstances.length > 0 || reserved.capacityReservations.length > 0 || plans.length > 0
+  reserved.reservedInstances.length > 0 ||
+  reserved.capacityReservations.length > 0 ||
+  (reserved.upcomingReservations ?? []).length > 0 ||
+  plans.length > 0
 
 const describe = (error: unknown): string =>
   error instanceof Error ? `${error.name}: ${error.message}` : String(error)

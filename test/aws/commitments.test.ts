@@ -6,7 +6,7 @@ import {
 import { DescribeSavingsPlansCommand, SavingsplansClient } from '@aws-sdk/client-savingsplans'
 import { mockClient } from 'aws-sdk-client-mock'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { COMMITMENTS_CACHE_TTL_MS } from '../../lambdas/core/constants.ts'
+import { COMMITMENTS_CACHE_TTL_MS, UPCOMING_RESERVATION_HORIZON_MS } from '../../lambdas/core/constants.ts'
 import { ec2Mock, REGION, resetMocks, testAdapter } from './support.ts'
 
 const savingsPlansMock = mockClient(SavingsplansClient)
@@ -109,8 +109,8 @@ describe('readCommitments', () => {
       { Filters: [{ Name: 'state', Values: ['active'] }] },
     ])
     expect(ec2Mock.commandCalls(DescribeCapacityReservationsCommand).map((c) => c.args[0].input)).toEqual([
-      { Filters: [{ Name: 'state', Values: ['active'] }], NextToken: undefined },
-      { Filters: [{ Name: 'state', Values: ['active'] }], NextToken: 'page-2' },
+      { Filters: [{ Name: 'state', Values: ['active', 'pending', 'scheduled'] }], NextToken: undefined },
+      { Filters: [{ Name: 'state', Values: ['active', 'pending', 'scheduled'] }], NextToken: 'page-2' },
     ])
     expect(apiCalls).toEqual([
       'ec2:DescribeReservedInstances',
@@ -220,6 +220,46 @@ describe('readCommitments', () => {
     clock.nowMs += COMMITMENTS_CACHE_TTL_MS - 1
     await cloud.readCommitments?.(['m5.large'])
     expect(apiCalls.filter((name) => name === 'ec2:DescribeInstances')).toHaveLength(2)
+  })
+
+  it('reads a scheduled reservation in the same listing, upcoming within its horizon and active from its start', async () => {
+    const { cloud, apiCalls, clock } = testAdapter()
+    const soon = new Date(clock.nowMs + 60_000)
+    const far = new Date(clock.nowMs + UPCOMING_RESERVATION_HORIZON_MS + 1)
+    const reservation = (id: string, startDate: Date, matchCriteria: 'open' | 'targeted' = 'open') => ({
+      CapacityReservationId: id,
+      InstanceType: 'm5.large' as const,
+      AvailabilityZone: `${REGION}a`,
+      InstancePlatform: 'Linux/UNIX' as const,
+      TotalInstanceCount: 1,
+      InstanceMatchCriteria: matchCriteria,
+      State: 'scheduled' as const,
+      StartDate: startDate,
+    })
+    ec2Mock.on(DescribeReservedInstancesCommand).resolves({ ReservedInstances: [] })
+    ec2Mock.on(DescribeCapacityReservationsCommand).resolves({
+      CapacityReservations: [
+        reservation('cr-soon', soon),
+        reservation('cr-targeted', soon, 'targeted'),
+        reservation('cr-far', far),
+      ],
+    })
+    const ids = async () => {
+      const read = await cloud.readCommitments?.()
+      return {
+        active: read?.capacityReservations.map((cr) => cr.id),
+        upcoming: read?.upcomingReservations?.map((cr) => [cr.id, cr.startsAt?.toISOString()]),
+      }
+    }
+    expect(await ids()).toEqual({ active: [], upcoming: [['cr-soon', soon.toISOString()]] })
+    clock.nowMs = soon.getTime()
+    // A targeted one is active from its start too, and one further off comes within its horizon.
+    expect(await ids()).toEqual({
+      active: ['cr-soon', 'cr-targeted'],
+      upcoming: [['cr-far', far.toISOString()]],
+    })
+    // Still the cached listing: read once.
+    expect(apiCalls).toEqual(['ec2:DescribeReservedInstances', 'ec2:DescribeCapacityReservations'])
   })
 
   it('stops listing an RI or a Capacity Reservation at its end, while the listing is cached', async () => {

@@ -8,6 +8,7 @@ import { type Cover, SECONDS_PER_HOUR } from './apply.ts'
 import { billHour, type LineBill } from './bill.ts'
 import { isSizeFlexible } from './normalization.ts'
 import type { Commitments, UsageLine } from './types.ts'
+import { upcomingCovers } from './upcoming.ts'
 
 export interface CoveredBy {
   readonly kind: Cover['kind']
@@ -16,6 +17,8 @@ export interface CoveredBy {
   readonly attributes: string
   /** Managed instances it covers in the region, whole hours summed (1.5: one and a half instances). */
   readonly managedCovered: number
+  /** A Capacity Reservation that has not started: when it does (upcoming.ts). */
+  readonly startsAt?: Date | undefined
 }
 
 export interface MemberCoverage {
@@ -35,9 +38,12 @@ export interface MemberCoverage {
 
 const round6 = (value: number): number => Math.round(value * 1e6) / 1e6
 
+const reservationOf = (commitments: Commitments, id: string) =>
+  [...commitments.capacityReservations, ...(commitments.upcomingReservations ?? [])].find((c) => c.id === id)
+
 const attributesOf = (commitments: Commitments, cover: Cover): string => {
   if (cover.kind === 'capacity-reservation') {
-    const cr = commitments.capacityReservations.find((c) => c.id === cover.id)
+    const cr = reservationOf(commitments, cover.id)
     return cr === undefined
       ? ''
       : `${cr.type}, ${cr.zone}, ${cr.platform}, ${cr.tenancy} tenancy, ×${cr.count}`
@@ -62,12 +68,14 @@ const effectiveRate = (bill: LineBill): number =>
     ? 0
     : round6((bill.onDemandSeconds / bill.line.seconds) * bill.line.onDemandRateUsd)
 
+type CoversOf = (bill: LineBill) => readonly Cover[]
+
 /** Each commitment's managed instances covered, summed over the lines. */
-const managedCoveredBy = (lines: readonly LineBill[]): ReadonlyMap<string, number> => {
+const managedCoveredBy = (lines: readonly LineBill[], coversOf: CoversOf): ReadonlyMap<string, number> => {
   const covered = new Map<string, number>()
   for (const bill of lines)
     if (bill.line.managed)
-      for (const cover of bill.covers)
+      for (const cover of coversOf(bill))
         covered.set(cover.id, (covered.get(cover.id) ?? 0) + cover.seconds / SECONDS_PER_HOUR)
   return covered
 }
@@ -81,31 +89,56 @@ export const memberCoverage = (
   commitments: Commitments,
 ): ReadonlyMap<string, MemberCoverage> => {
   const bill = billHour(usage, commitments, 'unmanaged-first')
-  const covered = managedCoveredBy(bill.lines)
+  const upcoming = upcomingCovers(bill.lines.slice(0, usage.length), commitments.upcomingReservations ?? [])
+  const coversOf: CoversOf = (line) => [...line.covers, ...(upcoming.get(line.line.id) ?? [])]
+  const covered = managedCoveredBy(bill.lines, coversOf)
   const members = new Map<string, MemberCoverage>()
   for (const line of bill.lines) {
-    if (!line.line.managed || line.covers.length === 0) continue
+    const covers = coversOf(line)
+    if (!line.line.managed || covers.length === 0) continue
     const paid = Math.max(line.reservedCapacitySeconds, line.line.seconds - line.onDemandSeconds)
     members.set(line.line.id, {
       instanceId: line.line.id,
       listRateUsd: line.line.onDemandRateUsd,
-      effectiveRateUsd: effectiveRate(line),
+      // Kept for a reservation that starts soon: replacing it would leave the slot empty and billed.
+      effectiveRateUsd: upcoming.has(line.line.id) ? 0 : effectiveRate(line),
       coveredShare: round6(Math.min(1, paid / line.line.seconds)),
-      by: line.covers.map((cover) => ({
-        kind: cover.kind,
-        id: cover.id,
-        attributes: attributesOf(commitments, cover),
-        managedCovered: round6(covered.get(cover.id) ?? 0),
-      })),
+      by: covers.map((cover) => {
+        const startsAt = startOf(commitments, cover.id)
+        return {
+          kind: cover.kind,
+          id: cover.id,
+          attributes: attributesOf(commitments, cover),
+          managedCovered: round6(covered.get(cover.id) ?? 0),
+          ...(startsAt === undefined ? {} : { startsAt }),
+        }
+      }),
     })
   }
   return members
 }
 
-/** `commitment-covered` detail: what covers it, how much, and what it costs after that. */
+const startOf = (commitments: Commitments, id: string): Date | undefined =>
+  commitments.upcomingReservations?.find((cr) => cr.id === id)?.startsAt
+
+const coverText = (b: CoveredBy): string =>
+  `${b.kind} ${b.id} (${b.attributes}; covers ${b.managedCovered} managed instance(s))`
+
+/**
+ * `commitment-covered` detail: what covers it, how much, and what it costs after that; for a Capacity
+ * Reservation that has not started, when it starts.
+ */
 export const coverageDetail = (coverage: MemberCoverage): string => {
-  const by = coverage.by
-    .map((b) => `${b.kind} ${b.id} (${b.attributes}; covers ${b.managedCovered} managed instance(s))`)
-    .join(', ')
-  return `${Math.round(coverage.coveredShare * 100)}% of its hour paid by ${by}; $${coverage.effectiveRateUsd}/h after commitments vs $${coverage.listRateUsd}/h list`
+  const now = coverage.by.filter((b) => b.startsAt === undefined)
+  const later = coverage.by.filter((b) => b.startsAt !== undefined)
+  const parts: string[] = []
+  if (now.length > 0)
+    parts.push(
+      `${Math.round(coverage.coveredShare * 100)}% of its hour paid by ${now.map(coverText).join(', ')}`,
+    )
+  for (const b of later)
+    parts.push(
+      `starts ${b.startsAt?.toISOString()}: ${coverText(b)} will take it, and spotswap launches no on-demand instance to fill it later`,
+    )
+  return `${parts.join('; ')}; $${coverage.effectiveRateUsd}/h after commitments vs $${coverage.listRateUsd}/h list`
 }

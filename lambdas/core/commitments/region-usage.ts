@@ -164,7 +164,8 @@ export const regionUsage = (
 export const holdsNone = (commitments: Commitments): boolean =>
   commitments.reservedInstances.length === 0 &&
   commitments.savingsPlans.length === 0 &&
-  commitments.capacityReservations.length === 0
+  commitments.capacityReservations.length === 0 &&
+  (commitments.upcomingReservations ?? []).length === 0
 
 /**
  * The managed members the region's commitments cover, every lane's (a run looks up only its own), and those

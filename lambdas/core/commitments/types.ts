@@ -69,6 +69,11 @@ export interface CapacityReservation extends Placement {
   readonly onDemandRateUsd: number
   /** When it expires (EC2's `EndDate`, for a limited one): a cached listing stops counting it from then. */
   readonly endsAt?: Date | undefined
+  /**
+   * When a future-dated one becomes active (EC2's `StartDate` of a `scheduled` one): until then it reserves
+   * nothing and is not billed (upcoming.ts); absent or past, it is active.
+   */
+  readonly startsAt?: Date | undefined
 }
 
 /** A running on-demand instance of the region, managed or not, as a region-wide DescribeInstances shows it. */
@@ -96,7 +101,13 @@ export interface RegionListing {
 export interface Commitments {
   readonly reservedInstances: readonly ReservedInstances[]
   readonly savingsPlans: readonly SavingsPlan[]
+  /** Active ones: they reserve capacity and are billed now. */
   readonly capacityReservations: readonly CapacityReservation[]
+  /**
+   * Open ones that start within UPCOMING_RESERVATION_HORIZON_MS (upcoming.ts): not billed yet, but the
+   * members they will take are kept, since spotswap launches no on-demand instance to fill them later.
+   */
+  readonly upcomingReservations?: readonly CapacityReservation[] | undefined
   /**
    * The region's running on-demand instances, read (and cached) with the commitments: the usage that
    * competes with the managed members for them. Absent when not read (declared commitments).

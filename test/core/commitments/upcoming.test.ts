@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest'
+import { billHour } from '../../../lambdas/core/commitments/bill.ts'
+import { coverageDetail, memberCoverage } from '../../../lambdas/core/commitments/coverage.ts'
+import { inEffectAt } from '../../../lambdas/core/commitments/in-effect.ts'
+import { UPCOMING_RESERVATION_HORIZON_MS } from '../../../lambdas/core/constants.ts'
+import { commitments, reservation, usage } from '../../builders/commitments.ts'
+
+const NOW = new Date('2026-06-01T00:00:00Z')
+const at = (ms: number): Date => new Date(NOW.getTime() + ms)
+const HOUR = 3_600_000
+
+describe('inEffectAt (future-dated Capacity Reservations)', () => {
+  const listed = (cr: ReturnType<typeof reservation>) =>
+    inEffectAt(commitments({ capacityReservations: [cr] }), NOW)
+
+  it('takes an open one that starts within the horizon as upcoming, not active', () => {
+    const read = listed(reservation('cr-1', 'm5.large', { startsAt: at(6 * HOUR) }))
+    expect(read.capacityReservations).toEqual([])
+    expect(read.upcomingReservations?.map((cr) => cr.id)).toEqual(['cr-1'])
+  })
+
+  it('leaves out one that starts beyond the horizon', () => {
+    const read = listed(
+      reservation('cr-1', 'm5.large', { startsAt: at(UPCOMING_RESERVATION_HORIZON_MS + 1) }),
+    )
+    expect(read.capacityReservations).toEqual([])
+    expect(read.upcomingReservations).toBeUndefined()
+  })
+
+  it('bounds the horizon by the reservation’s length: a 2-hour one is kept for only 2 hours ahead', () => {
+    const short = (startsIn: number) =>
+      listed(reservation('cr-1', 'm5.large', { startsAt: at(startsIn), endsAt: at(startsIn + 2 * HOUR) }))
+    expect(short(2 * HOUR).upcomingReservations?.map((cr) => cr.id)).toEqual(['cr-1'])
+    expect(short(2 * HOUR + 1).upcomingReservations).toBeUndefined()
+  })
+
+  it('keeps nothing for a targeted one: only instances launched into it use it', () => {
+    const read = listed(reservation('cr-1', 'm5.large', { startsAt: at(HOUR), open: false }))
+    expect(read.upcomingReservations).toBeUndefined()
+  })
+
+  it('counts one active from its start, though the cached listing read it as upcoming', () => {
+    const before = listed(reservation('cr-1', 'm5.large', { startsAt: at(HOUR) }))
+    const after = inEffectAt(before, at(HOUR))
+    expect(after.capacityReservations.map((cr) => cr.id)).toEqual(['cr-1'])
+    expect(after.upcomingReservations).toBeUndefined()
+  })
+})
+
+describe('memberCoverage (upcoming Capacity Reservations)', () => {
+  const upcoming = (count: number, overrides = {}) =>
+    commitments({
+      upcomingReservations: [
+        reservation('cr-soon', 'm5.2xlarge', {
+          count,
+          zone: 'us-east-1d',
+          startsAt: at(6 * HOUR),
+          ...overrides,
+        }),
+      ],
+    })
+  const member = (id: string, overrides = {}) => usage(id, 'm5.2xlarge', { zone: 'us-east-1d', ...overrides })
+
+  it('keeps the newest matching members up to its count, at 0 $/h: the slot would be paid and empty', () => {
+    const covered = memberCoverage([member('new'), member('mid'), member('old')], upcoming(2))
+    expect([...covered.keys()]).toEqual(['new', 'mid'])
+    expect(covered.get('new')).toMatchObject({ effectiveRateUsd: 0, coveredShare: 0 })
+    expect(covered.get('new')?.by).toEqual([
+      {
+        kind: 'capacity-reservation',
+        id: 'cr-soon',
+        attributes: 'm5.2xlarge, us-east-1d, Linux/UNIX, default tenancy, ×2',
+        managedCovered: 2,
+        startsAt: at(6 * HOUR),
+      },
+    ])
+  })
+
+  it('lets matching unmanaged usage and active reservations take it first', () => {
+    const covered = memberCoverage(
+      [
+        member('unmanaged-1', { managed: false }),
+        member('unmanaged-2', { managed: false }),
+        member('m-1'),
+        member('m-2'),
+        member('m-3'),
+      ],
+      commitments({
+        capacityReservations: [reservation('cr-now', 'm5.2xlarge', { zone: 'us-east-1d' })],
+        upcomingReservations: upcoming(2).upcomingReservations,
+      }),
+    )
+    // cr-now takes unmanaged-1; of cr-soon's 2 slots, unmanaged-2 takes one and the newest member the other.
+    expect([...covered.keys()]).toEqual(['m-1'])
+    expect(covered.get('m-1')?.by.map((b) => b.id)).toEqual(['cr-soon'])
+  })
+
+  it('matches type, zone, platform and tenancy exactly', () => {
+    const covered = memberCoverage(
+      [
+        member('other-zone', { zone: 'us-east-1a' }),
+        usage('other-type', 'm5.large', { zone: 'us-east-1d' }),
+        member('windows', { platform: 'Windows' }),
+        member('dedicated', { tenancy: 'dedicated' }),
+      ],
+      upcoming(4),
+    )
+    expect(covered.size).toBe(0)
+  })
+
+  it('says when it starts in the commitment-covered detail', () => {
+    const covered = memberCoverage([member('a')], upcoming(1))
+    const detail = coverageDetail(covered.get('a') ?? expect.fail('not covered'))
+    expect(detail).toBe(
+      'starts 2026-06-01T06:00:00.000Z: capacity-reservation cr-soon (m5.2xlarge, us-east-1d, Linux/UNIX, default tenancy, ×1; covers 1 managed instance(s)) will take it, and spotswap launches no on-demand instance to fill it later; $0/h after commitments vs $0.384/h list',
+    )
+  })
+
+  it('is not billed before its start: no waste line for its empty slots', () => {
+    const bill = billHour([member('a')], upcoming(2))
+    expect(bill.wasteUsd).toBe(0)
+    expect(bill.lines.map((l) => l.line.id)).toEqual(['a'])
+  })
+})
