@@ -38,6 +38,27 @@ describe("spotswap plan with the account's own commitments, read through the sim
     expect(kept.map((k) => k.detail)).toEqual([expect.stringContaining('capacity-reservation cr-')])
   })
 
+  it('lists the member a scheduled Capacity Reservation will take, with its start', async () => {
+    const kept = await coveredIn({
+      capacityReservations: [
+        { type: 'm5.large', zone: 'us-east-1a', count: 1, start: '2022-06-01T00:00:00Z' },
+      ],
+    })
+    expect(kept.map((k) => k.detail)).toEqual([
+      expect.stringMatching(/^starts 2022-06-01T00:00:00.000Z: capacity-reservation cr-/),
+    ])
+  })
+
+  it.each([
+    ['starts beyond the horizon', { start: '2022-06-01T18:00:01Z' }],
+    ['is targeted', { start: '2022-06-01T00:00:00Z', matchCriteria: 'targeted' }],
+  ])('keeps no member for a scheduled Capacity Reservation that %s', async (_, fields) => {
+    const kept = await coveredIn({
+      capacityReservations: [{ type: 'm5.large', zone: 'us-east-1a', count: 1, ...fields }],
+    })
+    expect(kept).toEqual([])
+  })
+
   it('covers nothing with an RI that has already expired', async () => {
     expect(
       await coveredIn({

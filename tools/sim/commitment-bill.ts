@@ -10,6 +10,7 @@
  */
 import { billHour } from '../../lambdas/core/commitments/bill.ts'
 import { type Commitments, NO_COMMITMENTS, type UsageLine } from '../../lambdas/core/commitments/types.ts'
+import { reservationsAt } from '../../lambdas/core/commitments/upcoming.ts'
 import type { OnDemandMeter } from './commitment-meter.ts'
 import { overlapMs } from './costs.ts'
 import type { SpotMarket } from './market.ts'
@@ -28,14 +29,30 @@ interface HourTotals {
 
 const inEffectAt = (at: number) => (item: InEffect) => item.startMs <= at && at < item.endMs
 
+/**
+ * The commitments in effect at `at`, and the open Capacity Reservations that start within their horizon
+ * (upcomingReservations: not billed, lambdas/core/commitments/upcoming.ts), dated as EC2 lists them.
+ */
 export const commitmentsAt = (region: Pick<ScenarioRegion, 'commitments'>, at: number): Commitments => {
   const c = region.commitments
   if (c === undefined) return NO_COMMITMENTS
   const active = inEffectAt(at)
+  const scheduled = c.capacityReservations
+    .filter((cr) => at < cr.startMs)
+    .map((cr) => ({
+      ...cr,
+      startsAt: new Date(cr.startMs),
+      endsAt: Number.isFinite(cr.endMs) ? new Date(cr.endMs) : undefined,
+    }))
+  const { upcomingReservations } = reservationsAt(
+    { ...NO_COMMITMENTS, upcomingReservations: scheduled },
+    new Date(at),
+  )
   return {
     reservedInstances: c.reservedInstances.filter(active),
     savingsPlans: c.savingsPlans.filter(active),
     capacityReservations: c.capacityReservations.filter(active),
+    ...(upcomingReservations === undefined ? {} : { upcomingReservations }),
   }
 }
 

@@ -2,10 +2,12 @@
  * Whether a member the engine keeps as `commitment-covered` is one: the region's on-demand instances
  * running now, and the scenario's unmanaged usage in effect, billed for an hour with the commitments in
  * effect, the unmanaged usage and unmanaged groups' instances first, the newest members next (as the engine assumes: it replaces the
- * oldest first); the member must take some of a commitment.
+ * oldest first); the member must take some of a commitment, or a slot of an open Capacity Reservation that
+ * starts within its horizon (lambdas/core/commitments/upcoming.ts).
  */
 import { billHour } from '../../lambdas/core/commitments/bill.ts'
 import type { UsageLine } from '../../lambdas/core/commitments/types.ts'
+import { upcomingCovers } from '../../lambdas/core/commitments/upcoming.ts'
 import { commitmentsAt, unmanagedLines } from './commitment-bill.ts'
 import type { SimInstance, SimRegion } from './state.ts'
 
@@ -42,9 +44,13 @@ export const coveredInstances = (
     ...unmanagedLines({ name: region.name, commitments: region.commitments }, now, now + HOUR_MS, rate),
     ...running.map((i) => lineOf(region, i, managed(i))),
   ]
-  const bill = billHour(lines, commitmentsAt(region, now), 'unmanaged-first')
+  const commitments = commitmentsAt(region, now)
+  const bill = billHour(lines, commitments, 'unmanaged-first')
+  const upcoming = upcomingCovers(bill.lines.slice(0, lines.length), commitments.upcomingReservations ?? [])
   return new Set(
-    bill.lines.filter((l) => l.covers.length > 0 || l.reservedCapacitySeconds > 0).map((l) => l.line.id),
+    bill.lines
+      .filter((l) => l.covers.length > 0 || l.reservedCapacitySeconds > 0 || upcoming.has(l.line.id))
+      .map((l) => l.line.id),
   )
 }
 
