@@ -13,7 +13,13 @@
 
 import type { MemberCoverage } from '../core/commitments/coverage.ts'
 import { listingDoubts, settledListing } from '../core/commitments/listing-doubts.ts'
-import { holdsNone, managedTypes, regionCoverage, regionUsage } from '../core/commitments/region-usage.ts'
+import {
+  holdsNone,
+  managedTypes,
+  type RegionUsageInput,
+  regionCoverage,
+  regionUsage,
+} from '../core/commitments/region-usage.ts'
 import { declaredIn } from '../core/commitments/setting.ts'
 import type { Commitments, RunningOnDemand, UsageLine } from '../core/commitments/types.ts'
 import { commitmentUtilization } from '../core/commitments/utilization.ts'
@@ -22,7 +28,7 @@ import type { Log, MetricsSink } from '../core/log.ts'
 import { DIMENSION_REGION, Metric } from '../core/metric-names.ts'
 import type { CloudPort } from '../core/port.ts'
 import { doesRegionWork, type RegionLane } from '../core/region/lanes.ts'
-import type { RegionSnapshot } from './observe.ts'
+import type { DeferredRegion } from './observe.ts'
 import { describeError } from './outcome.ts'
 
 interface CommitmentReads {
@@ -38,13 +44,15 @@ interface CommitmentReads {
 
 /**
  * Whether this run publishes the region's CommitmentUtilization: the scheduled run of the lane that does
- * the region's work, one a region per schedule period however many lanes and run requests there are.
+ * the region's work, one a region per schedule period however many lanes and run requests there are. When
+ * that lane is split into chunks, the splitting run publishes it (reportSplitRegionUtilization): a chunk
+ * names its groups.
  */
 const publishesUtilization = (reads: CommitmentReads): boolean =>
   doesRegionWork(reads.lane) && reads.onlyGroup === undefined && (reads.onlyGroups ?? []).length === 0
 
 /** Capacity Reservation slots priced at the region's on-demand prices, which the adapter does not know. */
-const priced = (commitments: Commitments, snapshot: RegionSnapshot): Commitments => ({
+const priced = (commitments: Commitments, snapshot: RegionUsageInput): Commitments => ({
   ...commitments,
   capacityReservations: commitments.capacityReservations.map((cr) => ({
     ...cr,
@@ -58,11 +66,11 @@ const priced = (commitments: Commitments, snapshot: RegionSnapshot): Commitments
  * one assignment (a lane with no group of a platform would otherwise price it 0). A price that cannot be
  * read leaves that platform unpriced, as before.
  */
-const pricedUsage = async (
+const pricedUsage = async <S extends RegionUsageInput>(
   cloud: CloudPort,
-  snapshot: RegionSnapshot,
+  snapshot: S,
   usage: readonly RunningOnDemand[] | undefined,
-): Promise<RegionSnapshot> => {
+): Promise<S> => {
   const missing = [...new Set((usage ?? []).map((i) => i.platform))].filter(
     (platform) => !snapshot.onDemandPrices.has(platform),
   )
@@ -139,7 +147,7 @@ const reportUnreadable = (
 
 export const commitmentCoverage = async (
   reads: CommitmentReads,
-  snapshot: RegionSnapshot,
+  snapshot: RegionUsageInput,
 ): Promise<ReadonlyMap<string, MemberCoverage> | undefined> => {
   const setting = reads.config.commitments ?? { mode: 'account' }
   if (setting.mode === 'ignore') return undefined
@@ -166,7 +174,7 @@ export const commitmentCoverage = async (
  */
 const settleListing = async (
   { cloud, log }: CommitmentReads,
-  snapshot: RegionSnapshot,
+  snapshot: RegionUsageInput,
   read: Commitments,
 ): Promise<readonly RunningOnDemand[] | undefined> => {
   const listed = read.regionOnDemand
@@ -197,4 +205,30 @@ const reportUtilization = (
   metrics.emit({ [DIMENSION_REGION]: region }, [
     { name: Metric.CommitmentUtilization, unit: 'Percent', value: Math.round(utilization * 1000) / 10 },
   ])
+}
+
+/**
+ * The region's CommitmentUtilization from the run that split it into chunks: no chunk publishes it (each
+ * names its groups), so this run weighs the commitments against every managed group's members as the
+ * region listing shows them, with no member of its own; its reads are those a chunk makes, cached.
+ */
+export const reportSplitRegionUtilization = async (
+  reads: CommitmentReads,
+  deferred: Pick<DeferredRegion, 'region' | 'regionGroups'>,
+): Promise<void> => {
+  if (!publishesUtilization(reads)) return
+  const usage = {
+    region: deferred.region,
+    groups: [],
+    instances: new Map(),
+    onDemandPrices: new Map(),
+    regionGroups: deferred.regionGroups,
+  }
+  // The chunks are handed on whatever happens here.
+  await commitmentCoverage(reads, usage).catch((error: unknown) =>
+    reads.log.warn('commitment utilization of a split region unreadable', {
+      region: deferred.region,
+      error: describeError(error),
+    }),
+  )
 }

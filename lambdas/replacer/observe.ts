@@ -80,6 +80,8 @@ export interface DeferredRegion {
   /** Chunk workers only see their own groups, so strays are found here, against all managed groups. */
   readonly strays: readonly Instance[]
   readonly strayGroups?: ReadonlyMap<string, Group>
+  /** Every managed group of the region, all lanes': what the splitting run weighs the commitments against. */
+  readonly regionGroups: readonly Group[]
 }
 
 const memberIdsOf = (groups: readonly Group[]): Set<string> => {
@@ -208,6 +210,7 @@ export const observeRegion = async (
       chunks: chunksOf(names, splitAbove),
       strays,
       strayGroups: await groupsOfStrays(cloud, query, strays, allGroups),
+      regionGroups: listed,
     }
   }
   // A lane with none of the region's managed groups and no region work has nothing to read further.

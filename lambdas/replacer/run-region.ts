@@ -16,7 +16,7 @@ import { cleansStrays, type KillSwitchMode } from '../core/region/kill-switch.ts
 import { laneShare, type RegionLane } from '../core/region/lanes.ts'
 import type { OnDemandPrices } from '../core/types.ts'
 import { reportForgedMarkers } from '../verify-markers.ts'
-import { commitmentCoverage } from './commitments.ts'
+import { commitmentCoverage, reportSplitRegionUtilization } from './commitments.ts'
 import { executeActions } from './execute.ts'
 import { holdPlans } from './kill-switch.ts'
 import { requestLooks } from './look-again.ts'
@@ -167,6 +167,7 @@ export const runRegion = async (options: RegionRunOptions): Promise<RegionResult
   const cleaning = cleansStrays(killSwitch)
   if ('chunks' in observed) {
     log.info('region deferred in chunks', { region, chunks: observed.chunks.length })
+    await reportSplitRegionUtilization(options, observed)
     const strays = cleaning
       ? await cleanStrays(observed.strays, observed.strayGroups, cloud, strayOptions)
       : []
