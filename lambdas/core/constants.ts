@@ -324,15 +324,15 @@ export const ECS_CAPACITY_PROVIDERS_CACHE_TTL_MS = 10 * 60 * 1000
  */
 export const COMMITMENTS_CACHE_TTL_MS = 15 * 60 * 1000
 /**
- * How long before an open Capacity Reservation starts spotswap keeps the on-demand members it will take
- * (core/commitments/upcoming.ts). spotswap launches no on-demand instance, so a slot whose member it
- * replaced stays empty, billed at the on-demand rate, until the group launches one (a scale-out, a spot
- * replacement interrupted). Keeping a member T hours ahead costs (on-demand - spot) x T; replacing it costs
- * on-demand x U, U the hours the slot then stays empty: keeping is cheaper while
- * T < U x on-demand / (on-demand - spot), never less than U whatever the spot price. U is taken as one day,
- * the cycle over which a group scales out again; a reservation that ends sooner bounds U by its length.
+ * How long a slot of an open Capacity Reservation stays empty after its start when spotswap replaced the
+ * member that would have filled it (core/commitments/upcoming.ts): spotswap launches no on-demand instance,
+ * so until the group launches one there (a scale-out, a spot replacement interrupted), taken as one day,
+ * the cycle of a group's daily scaling; a reservation that ends sooner bounds it by its length. It weighs
+ * keeping a member T hours before the start (costs on-demand - spot an hour) against replacing it (its
+ * spot price an hour for these U hours, the slot being billed either way): keep while spot > on-demand x
+ * T / (T + U), the member's effective rate.
  */
-export const UPCOMING_RESERVATION_HORIZON_MS = 24 * 60 * 60 * 1000
+export const EMPTY_RESERVATION_SLOT_MS = 24 * 60 * 60 * 1000
 /**
  * A revert's raised member that does not serve within this long leaves with the unit it came with: the
  * health deadline's ceiling plus the group's grace period, as for a swap (core/revert/step.ts).

@@ -6,7 +6,7 @@ import {
 import { DescribeSavingsPlansCommand, SavingsplansClient } from '@aws-sdk/client-savingsplans'
 import { mockClient } from 'aws-sdk-client-mock'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { COMMITMENTS_CACHE_TTL_MS, UPCOMING_RESERVATION_HORIZON_MS } from '../../lambdas/core/constants.ts'
+import { COMMITMENTS_CACHE_TTL_MS, EMPTY_RESERVATION_SLOT_MS } from '../../lambdas/core/constants.ts'
 import { ec2Mock, REGION, resetMocks, testAdapter } from './support.ts'
 
 const savingsPlansMock = mockClient(SavingsplansClient)
@@ -222,11 +222,11 @@ describe('readCommitments', () => {
     expect(apiCalls.filter((name) => name === 'ec2:DescribeInstances')).toHaveLength(2)
   })
 
-  it('reads a scheduled reservation in the same listing, upcoming within its horizon and active from its start', async () => {
+  it('reads a scheduled reservation in the same listing: upcoming until its start, active from then', async () => {
     const { cloud, apiCalls, clock } = testAdapter()
-    const soon = new Date(clock.nowMs + 60_000)
-    const far = new Date(clock.nowMs + UPCOMING_RESERVATION_HORIZON_MS + 1)
-    const reservation = (id: string, startDate: Date, matchCriteria: 'open' | 'targeted' = 'open') => ({
+    const untilStart = 10 * 60_000
+    const start = new Date(clock.nowMs + untilStart)
+    const reservation = (id: string, matchCriteria: 'open' | 'targeted') => ({
       CapacityReservationId: id,
       InstanceType: 'm5.large' as const,
       AvailabilityZone: `${REGION}a`,
@@ -234,30 +234,28 @@ describe('readCommitments', () => {
       TotalInstanceCount: 1,
       InstanceMatchCriteria: matchCriteria,
       State: 'scheduled' as const,
-      StartDate: startDate,
+      StartDate: start,
     })
     ec2Mock.on(DescribeReservedInstancesCommand).resolves({ ReservedInstances: [] })
     ec2Mock.on(DescribeCapacityReservationsCommand).resolves({
-      CapacityReservations: [
-        reservation('cr-soon', soon),
-        reservation('cr-targeted', soon, 'targeted'),
-        reservation('cr-far', far),
-      ],
+      CapacityReservations: [reservation('cr-open', 'open'), reservation('cr-targeted', 'targeted')],
     })
     const ids = async () => {
       const read = await cloud.readCommitments?.()
       return {
         active: read?.capacityReservations.map((cr) => cr.id),
-        upcoming: read?.upcomingReservations?.map((cr) => [cr.id, cr.startsAt?.toISOString()]),
+        upcoming: read?.upcomingReservations?.map((cr) => [cr.id, cr.startsAt?.toISOString(), cr.keepShare]),
       }
     }
-    expect(await ids()).toEqual({ active: [], upcoming: [['cr-soon', soon.toISOString()]] })
-    clock.nowMs = soon.getTime()
-    // A targeted one is active from its start too, and one further off comes within its horizon.
+    // Ten minutes before its start, against a slot empty for EMPTY_RESERVATION_SLOT_MS after it.
+    const keepShare = untilStart / (untilStart + EMPTY_RESERVATION_SLOT_MS)
     expect(await ids()).toEqual({
-      active: ['cr-soon', 'cr-targeted'],
-      upcoming: [['cr-far', far.toISOString()]],
+      active: [],
+      upcoming: [['cr-open', start.toISOString(), expect.closeTo(keepShare, 12)]],
     })
+    clock.nowMs = start.getTime()
+    // A targeted one is active from its start too: no running member moves into it.
+    expect(await ids()).toEqual({ active: ['cr-open', 'cr-targeted'], upcoming: undefined })
     // Still the cached listing: read once.
     expect(apiCalls).toEqual(['ec2:DescribeReservedInstances', 'ec2:DescribeCapacityReservations'])
   })

@@ -9,11 +9,16 @@ import { recordingIo } from './support.ts'
 const coveredIn = async (
   commitments: Record<string, unknown>,
   others: readonly ReturnType<typeof group>[] = [],
+  env: Record<string, string> = {},
 ) => {
   const sim = testWorld(
-    rawScenario([group('web', { desired: 4, instanceType: 'm5.large' }), ...others], {}, { commitments }),
+    rawScenario(
+      [group('web', { desired: 4, instanceType: 'm5.large' }), ...others],
+      { env },
+      { commitments },
+    ),
   )
-  const { io, output } = recordingIo({})
+  const { io, output } = recordingIo(env)
   const code = await createPlanCommand(simPlanDeps(sim)).run(['--region', 'us-east-1', '--json'], io)
   expect(code).toBe(0)
   const report = JSON.parse(output().out) as PlanReport
@@ -38,24 +43,33 @@ describe("spotswap plan with the account's own commitments, read through the sim
     expect(kept.map((k) => k.detail)).toEqual([expect.stringContaining('capacity-reservation cr-')])
   })
 
-  it('lists the member a scheduled Capacity Reservation will take, with its start', async () => {
-    const kept = await coveredIn({
-      capacityReservations: [
-        { type: 'm5.large', zone: 'us-east-1a', count: 1, start: '2022-06-01T00:00:00Z' },
-      ],
-    })
+  // A budget that reaches every member: one it stops before is weighed on a later run.
+  const everyMember = { MAX_REPLACEMENTS_IN_FLIGHT: '10' }
+
+  it('lists the member a Capacity Reservation starting in half an hour will take, with its start', async () => {
+    const kept = await coveredIn(
+      {
+        capacityReservations: [
+          { type: 'm5.large', zone: 'us-east-1a', count: 1, start: '2022-05-31T18:30:00Z' },
+        ],
+      },
+      [],
+      everyMember,
+    )
     expect(kept.map((k) => k.detail)).toEqual([
-      expect.stringMatching(/^starts 2022-06-01T00:00:00.000Z: capacity-reservation cr-/),
+      expect.stringMatching(/^starts 2022-05-31T18:30:00.000Z: capacity-reservation cr-/),
     ])
   })
 
   it.each([
-    ['starts beyond the horizon', { start: '2022-06-01T18:00:01Z' }],
-    ['is targeted', { start: '2022-06-01T00:00:00Z', matchCriteria: 'targeted' }],
+    ['starts in five days: a spot type costs less than keeping it', { start: '2022-06-05T18:00:00Z' }],
+    ['is targeted', { start: '2022-05-31T18:30:00Z', matchCriteria: 'targeted' }],
   ])('keeps no member for a scheduled Capacity Reservation that %s', async (_, fields) => {
-    const kept = await coveredIn({
-      capacityReservations: [{ type: 'm5.large', zone: 'us-east-1a', count: 1, ...fields }],
-    })
+    const kept = await coveredIn(
+      { capacityReservations: [{ type: 'm5.large', zone: 'us-east-1a', count: 1, ...fields }] },
+      [],
+      everyMember,
+    )
     expect(kept).toEqual([])
   })
 

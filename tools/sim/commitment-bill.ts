@@ -30,8 +30,8 @@ interface HourTotals {
 const inEffectAt = (at: number) => (item: InEffect) => item.startMs <= at && at < item.endMs
 
 /**
- * The commitments in effect at `at`, and the open Capacity Reservations that start within their horizon
- * (upcomingReservations: not billed, lambdas/core/commitments/upcoming.ts), dated as EC2 lists them.
+ * The commitments in effect at `at`, and the open Capacity Reservations yet to start (upcomingReservations:
+ * not billed, lambdas/core/commitments/upcoming.ts), dated as EC2 lists them.
  */
 export const commitmentsAt = (region: Pick<ScenarioRegion, 'commitments'>, at: number): Commitments => {
   const c = region.commitments
@@ -45,7 +45,7 @@ export const commitmentsAt = (region: Pick<ScenarioRegion, 'commitments'>, at: n
       endsAt: Number.isFinite(cr.endMs) ? new Date(cr.endMs) : undefined,
     }))
   const { upcomingReservations } = reservationsAt(
-    { ...NO_COMMITMENTS, upcomingReservations: scheduled },
+    { ...NO_COMMITMENTS, capacityReservations: scheduled },
     new Date(at),
   )
   return {

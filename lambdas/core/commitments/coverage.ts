@@ -100,8 +100,7 @@ export const memberCoverage = (
     members.set(line.line.id, {
       instanceId: line.line.id,
       listRateUsd: line.line.onDemandRateUsd,
-      // Kept for a reservation that starts soon: replacing it would leave the slot empty and billed.
-      effectiveRateUsd: upcoming.has(line.line.id) ? 0 : effectiveRate(line),
+      effectiveRateUsd: round6(effectiveRate(line) * keepShareOf(commitments, upcoming.get(line.line.id))),
       coveredShare: round6(Math.min(1, paid / line.line.seconds)),
       by: covers.map((cover) => {
         const startsAt = startOf(commitments, cover.id)
@@ -117,6 +116,18 @@ export const memberCoverage = (
   }
   return members
 }
+
+/**
+ * What keeping a member an upcoming reservation will take costs, as a share of what it costs now: the least
+ * keep share of those that take it (upcoming.ts); 1 when none does.
+ */
+const keepShareOf = (commitments: Commitments, covers: readonly Cover[] | undefined): number =>
+  Math.min(
+    1,
+    ...(covers ?? []).map(
+      (cover) => commitments.upcomingReservations?.find((cr) => cr.id === cover.id)?.keepShare ?? 1,
+    ),
+  )
 
 const startOf = (commitments: Commitments, id: string): Date | undefined =>
   commitments.upcomingReservations?.find((cr) => cr.id === id)?.startsAt

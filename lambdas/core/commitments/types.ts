@@ -76,6 +76,12 @@ export interface CapacityReservation extends Placement {
   readonly startsAt?: Date | undefined
 }
 
+/** An open Capacity Reservation yet to start, weighed at some instant (upcoming.ts). */
+export interface UpcomingReservation extends CapacityReservation {
+  /** Share of a member's on-demand rate keeping it costs until the start: T / (T + U), 0..1. */
+  readonly keepShare: number
+}
+
 /** A running on-demand instance of the region, managed or not, as a region-wide DescribeInstances shows it. */
 export interface RunningOnDemand {
   readonly id: string
@@ -104,10 +110,10 @@ export interface Commitments {
   /** Active ones: they reserve capacity and are billed now. */
   readonly capacityReservations: readonly CapacityReservation[]
   /**
-   * Open ones that start within UPCOMING_RESERVATION_HORIZON_MS (upcoming.ts): not billed yet, but the
-   * members they will take are kept, since spotswap launches no on-demand instance to fill them later.
+   * Open ones yet to start (upcoming.ts): not billed yet, but the members they will take cost only their
+   * keep share until then, since spotswap launches no on-demand instance to fill them later.
    */
-  readonly upcomingReservations?: readonly CapacityReservation[] | undefined
+  readonly upcomingReservations?: readonly UpcomingReservation[] | undefined
   /**
    * The region's running on-demand instances, read (and cached) with the commitments: the usage that
    * competes with the managed members for them. Absent when not read (declared commitments).

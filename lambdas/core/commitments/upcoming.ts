@@ -4,15 +4,17 @@
  * run in it automatically when it is open
  * (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/cr-concepts.html,
  * https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/capacity-reservations-create.html). spotswap never
- * launches on-demand instances, so a slot whose member it replaced before the start stays empty and billed:
- * the members an open one will take are kept from UPCOMING_RESERVATION_HORIZON_MS before its start. A
- * targeted one is used only by instances launched into it, never by a running member: none is kept for it.
+ * launches on-demand instances, so a slot whose member it replaced before the start stays empty and billed,
+ * beside the spot instance, for EMPTY_RESERVATION_SLOT_MS: a member an open one will take costs, until the
+ * start, only its `keepShare` of its rate (the price filter then replaces it only for a spot type cheaper
+ * than that). A targeted one is used only by instances launched into it, never by a running member: none is
+ * kept for it.
  */
 
-import { UPCOMING_RESERVATION_HORIZON_MS } from '../constants.ts'
+import { EMPTY_RESERVATION_SLOT_MS } from '../constants.ts'
 import { type Cover, fillCapacityReservation, type Working } from './apply.ts'
 import type { LineBill } from './bill.ts'
-import type { CapacityReservation, Commitments } from './types.ts'
+import type { CapacityReservation, Commitments, UpcomingReservation } from './types.ts'
 
 const hasStarted = (cr: CapacityReservation, now: Date): boolean =>
   cr.startsAt === undefined || cr.startsAt.getTime() <= now.getTime()
@@ -20,18 +22,24 @@ const hasStarted = (cr: CapacityReservation, now: Date): boolean =>
 const hasEnded = (cr: CapacityReservation, now: Date): boolean =>
   cr.endsAt !== undefined && cr.endsAt.getTime() <= now.getTime()
 
-/** The horizon of one reservation: UPCOMING_RESERVATION_HORIZON_MS, or its length when it is shorter. */
-const horizonMs = (cr: CapacityReservation): number =>
-  cr.startsAt !== undefined && cr.endsAt !== undefined
-    ? Math.min(UPCOMING_RESERVATION_HORIZON_MS, cr.endsAt.getTime() - cr.startsAt.getTime())
-    : UPCOMING_RESERVATION_HORIZON_MS
-
-const isUpcoming = (cr: CapacityReservation, now: Date): boolean =>
-  cr.open && cr.startsAt !== undefined && cr.startsAt.getTime() - now.getTime() <= horizonMs(cr)
+/**
+ * Keeping a member T before the start costs (on-demand - spot) x T; replacing it costs spot x U, U how long
+ * the slot then stays empty (EMPTY_RESERVATION_SLOT_MS, or the reservation's length when shorter): keeping is
+ * cheaper while spot > on-demand x T / (T + U). That share of its on-demand rate is what it costs.
+ */
+const keepShareOf = (cr: CapacityReservation, now: Date): number => {
+  const untilStart = Math.max(0, (cr.startsAt?.getTime() ?? now.getTime()) - now.getTime())
+  const length =
+    cr.startsAt !== undefined && cr.endsAt !== undefined
+      ? cr.endsAt.getTime() - cr.startsAt.getTime()
+      : Number.POSITIVE_INFINITY
+  const emptyFor = Math.min(EMPTY_RESERVATION_SLOT_MS, length)
+  return untilStart + emptyFor > 0 ? untilStart / (untilStart + emptyFor) : 0
+}
 
 /**
- * A listing's reservations at `now`: active ones (started, not ended) and the open ones starting within
- * their horizon. Either list may hold either kind (a cached listing read before a start): both are sorted
+ * A listing's reservations at `now`: active ones (started, not ended) and the open ones yet to start, with
+ * their keep share. Either list may hold either kind (a cached listing read before a start): both are sorted
  * again, so the result does not depend on where an earlier call put them.
  */
 export const reservationsAt = (
@@ -41,7 +49,9 @@ export const reservationsAt = (
   const all = [...commitments.capacityReservations, ...(commitments.upcomingReservations ?? [])].filter(
     (cr) => !hasEnded(cr, now),
   )
-  const upcoming = all.filter((cr) => !hasStarted(cr, now) && isUpcoming(cr, now))
+  const upcoming = all
+    .filter((cr) => cr.open && !hasStarted(cr, now))
+    .map((cr): UpcomingReservation => ({ ...cr, keepShare: keepShareOf(cr, now) }))
   return {
     capacityReservations: all.filter((cr) => hasStarted(cr, now)),
     ...(upcoming.length > 0 ? { upcomingReservations: upcoming } : {}),

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { billHour } from '../../../lambdas/core/commitments/bill.ts'
 import { coverageDetail, memberCoverage } from '../../../lambdas/core/commitments/coverage.ts'
 import { inEffectAt } from '../../../lambdas/core/commitments/in-effect.ts'
-import { UPCOMING_RESERVATION_HORIZON_MS } from '../../../lambdas/core/constants.ts'
+import { EMPTY_RESERVATION_SLOT_MS } from '../../../lambdas/core/constants.ts'
 import { commitments, reservation, usage } from '../../builders/commitments.ts'
 
 const NOW = new Date('2026-06-01T00:00:00Z')
@@ -12,26 +12,31 @@ const HOUR = 3_600_000
 describe('inEffectAt (future-dated Capacity Reservations)', () => {
   const listed = (cr: ReturnType<typeof reservation>) =>
     inEffectAt(commitments({ capacityReservations: [cr] }), NOW)
+  const DAY = EMPTY_RESERVATION_SLOT_MS
 
-  it('takes an open one that starts within the horizon as upcoming, not active', () => {
+  it('takes an open one that has not started as upcoming, not active', () => {
     const read = listed(reservation('cr-1', 'm5.large', { startsAt: at(6 * HOUR) }))
     expect(read.capacityReservations).toEqual([])
     expect(read.upcomingReservations?.map((cr) => cr.id)).toEqual(['cr-1'])
   })
 
-  it('leaves out one that starts beyond the horizon', () => {
-    const read = listed(
-      reservation('cr-1', 'm5.large', { startsAt: at(UPCOMING_RESERVATION_HORIZON_MS + 1) }),
+  it.each([
+    ['starts in 6 hours, its slot empty a day after', 6 * HOUR, undefined, (6 * HOUR) / (6 * HOUR + DAY)],
+    ['starts in a day', DAY, undefined, 0.5],
+    ['starts in 6 hours and lasts 2', 6 * HOUR, 2 * HOUR, 0.75],
+  ])('weighs keeping a member at T / (T + U) of its rate when it %s', (_, startsIn, lasts, share) => {
+    const read = inEffectAt(
+      commitments({
+        capacityReservations: [
+          reservation('cr-1', 'm5.large', {
+            startsAt: at(startsIn + 1),
+            endsAt: lasts === undefined ? undefined : at(startsIn + 1 + lasts),
+          }),
+        ],
+      }),
+      at(1),
     )
-    expect(read.capacityReservations).toEqual([])
-    expect(read.upcomingReservations).toBeUndefined()
-  })
-
-  it('bounds the horizon by the reservation’s length: a 2-hour one is kept for only 2 hours ahead', () => {
-    const short = (startsIn: number) =>
-      listed(reservation('cr-1', 'm5.large', { startsAt: at(startsIn), endsAt: at(startsIn + 2 * HOUR) }))
-    expect(short(2 * HOUR).upcomingReservations?.map((cr) => cr.id)).toEqual(['cr-1'])
-    expect(short(2 * HOUR + 1).upcomingReservations).toBeUndefined()
+    expect(read.upcomingReservations?.[0]?.keepShare).toBeCloseTo(share, 9)
   })
 
   it('keeps nothing for a targeted one: only instances launched into it use it', () => {
@@ -48,23 +53,21 @@ describe('inEffectAt (future-dated Capacity Reservations)', () => {
 })
 
 describe('memberCoverage (upcoming Capacity Reservations)', () => {
-  const upcoming = (count: number, overrides = {}) =>
+  const upcoming = (count: number, keepShare = 0.2) =>
     commitments({
       upcomingReservations: [
-        reservation('cr-soon', 'm5.2xlarge', {
-          count,
-          zone: 'us-east-1d',
-          startsAt: at(6 * HOUR),
-          ...overrides,
-        }),
+        {
+          ...reservation('cr-soon', 'm5.2xlarge', { count, zone: 'us-east-1d', startsAt: at(6 * HOUR) }),
+          keepShare,
+        },
       ],
     })
   const member = (id: string, overrides = {}) => usage(id, 'm5.2xlarge', { zone: 'us-east-1d', ...overrides })
 
-  it('keeps the newest matching members up to its count, at 0 $/h: the slot would be paid and empty', () => {
+  it('weighs the newest matching members, up to its count, at its keep share of their rate', () => {
     const covered = memberCoverage([member('new'), member('mid'), member('old')], upcoming(2))
     expect([...covered.keys()]).toEqual(['new', 'mid'])
-    expect(covered.get('new')).toMatchObject({ effectiveRateUsd: 0, coveredShare: 0 })
+    expect(covered.get('new')).toMatchObject({ effectiveRateUsd: 0.0768, coveredShare: 0 })
     expect(covered.get('new')?.by).toEqual([
       {
         kind: 'capacity-reservation',
@@ -112,7 +115,7 @@ describe('memberCoverage (upcoming Capacity Reservations)', () => {
     const covered = memberCoverage([member('a')], upcoming(1))
     const detail = coverageDetail(covered.get('a') ?? expect.fail('not covered'))
     expect(detail).toBe(
-      'starts 2026-06-01T06:00:00.000Z: capacity-reservation cr-soon (m5.2xlarge, us-east-1d, Linux/UNIX, default tenancy, ×1; covers 1 managed instance(s)) will take it, and spotswap launches no on-demand instance to fill it later; $0/h after commitments vs $0.384/h list',
+      'starts 2026-06-01T06:00:00.000Z: capacity-reservation cr-soon (m5.2xlarge, us-east-1d, Linux/UNIX, default tenancy, ×1; covers 1 managed instance(s)) will take it, and spotswap launches no on-demand instance to fill it later; $0.0768/h after commitments vs $0.384/h list',
     )
   })
 
