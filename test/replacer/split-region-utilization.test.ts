@@ -7,24 +7,12 @@ import type { Commitments } from '../../lambdas/core/commitments/types.ts'
 import { REGION_LANES } from '../../lambdas/core/constants.ts'
 import { Metric } from '../../lambdas/core/metric-names.ts'
 import { laneOf } from '../../lambdas/core/region/lanes.ts'
+import { commitments, ri } from '../builders/commitments.ts'
 import { cloudWithFleet, harness } from './support.ts'
 
 /** One m5.large RI, used by a standalone on-demand instance the region listing shows. */
-const HELD: Commitments = {
-  reservedInstances: [
-    {
-      id: 'ri-1',
-      scope: 'regional',
-      type: 'm5.large',
-      region: 'us-east-1',
-      platform: 'Linux/UNIX',
-      tenancy: 'default',
-      count: 1,
-      hourlyRateUsd: 0.06,
-    },
-  ],
-  savingsPlans: [],
-  capacityReservations: [],
+const HELD: Commitments = commitments({
+  reservedInstances: [ri('ri-1', 'm5.large')],
   regionOnDemand: [
     {
       id: 'i-standalone',
@@ -36,7 +24,7 @@ const HELD: Commitments = {
     },
   ],
   regionRunningIds: ['i-standalone'],
-}
+})
 
 const regionWork = (groups?: readonly string[]) => ({
   Records: [
