@@ -294,6 +294,16 @@ describe('coveredByCommitment (the liveness check of a commitment-covered member
     ).toEqual([true, false, false])
   })
 
+  it('confirms the member an open Capacity Reservation yet to start will take, none for a targeted one', () => {
+    const reservation = (matchCriteria: string) => ({
+      capacityReservations: [
+        { type: 'm5.large', zone: 'us-east-1a', count: 1, start: '2022-05-31T18:30:00Z', matchCriteria },
+      ],
+    })
+    expect(covered(reservation('open')).filter(Boolean)).toHaveLength(1)
+    expect(covered(reservation('targeted'))).toEqual([false, false, false])
+  })
+
   it('confirms none once the commitment has ended', () => {
     expect(
       covered({
