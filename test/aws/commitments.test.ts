@@ -238,7 +238,12 @@ describe('readCommitments', () => {
     })
     ec2Mock.on(DescribeReservedInstancesCommand).resolves({ ReservedInstances: [] })
     ec2Mock.on(DescribeCapacityReservationsCommand).resolves({
-      CapacityReservations: [reservation('cr-open', 'open'), reservation('cr-targeted', 'targeted')],
+      CapacityReservations: [
+        reservation('cr-open', 'open'),
+        reservation('cr-targeted', 'targeted'),
+        // Provisioning since a minute ago, maybe usable already: counted as active.
+        { ...reservation('cr-pending', 'open'), State: 'pending', StartDate: new Date(clock.nowMs - 60_000) },
+      ],
     })
     const ids = async () => {
       const read = await cloud.readCommitments?.()
@@ -250,12 +255,12 @@ describe('readCommitments', () => {
     // Ten minutes before its start, against a slot empty for EMPTY_RESERVATION_SLOT_MS after it.
     const keepShare = untilStart / (untilStart + EMPTY_RESERVATION_SLOT_MS)
     expect(await ids()).toEqual({
-      active: [],
+      active: ['cr-pending'],
       upcoming: [['cr-open', start.toISOString(), expect.closeTo(keepShare, 12)]],
     })
     clock.nowMs = start.getTime()
     // A targeted one is active from its start too: no running member moves into it.
-    expect(await ids()).toEqual({ active: ['cr-open', 'cr-targeted'], upcoming: undefined })
+    expect(await ids()).toEqual({ active: ['cr-open', 'cr-targeted', 'cr-pending'], upcoming: undefined })
     // Still the cached listing: read once.
     expect(apiCalls).toEqual(['ec2:DescribeReservedInstances', 'ec2:DescribeCapacityReservations'])
   })
