@@ -3,6 +3,7 @@
  * services want, not the members in service. The meter's figure stays in instances (the owner's desired
  * capacity times the share of tasks placed), so unserved instance-hours and fair savings keep their unit.
  * Beside it, per service, how long it ran fewer healthy tasks than its minimumHealthyPercent allows
+ * (of its desired count; of the previous one while an owner's raise is being placed)
  * (https://docs.aws.amazon.com/AmazonECS/latest/APIReference/API_DeploymentConfiguration.html): the
  * floor ECS keeps while it moves tasks off a DRAINING container instance, which a drain swap must keep.
  */
@@ -39,12 +40,15 @@ export interface EcsServiceFigures {
   readonly desiredCount: number
   /** Minutes it ran fewer healthy tasks than its minimumHealthyPercent of its desired count. */
   readonly belowMinimumHealthyMinutes: number
-  /** Its fewest healthy tasks, in percent of its desired count at that moment. */
+  /**
+   * Its fewest healthy tasks, in percent of its desired count at that moment (of the previous one while
+   * the owner's raise is still being placed).
+   */
   readonly lowestHealthyPct: number
 }
 
-const minimumHealthy = (service: SimService): number =>
-  Math.ceil((service.desiredCount * service.minimumHealthyPercent) / 100)
+const minimumHealthy = (service: SimService, desiredCount: number): number =>
+  Math.ceil((desiredCount * service.minimumHealthyPercent) / 100)
 
 interface Open {
   readonly sinceMs: number
@@ -56,18 +60,22 @@ export class EcsServiceMeter {
   private readonly open = new Map<string, Open>()
   private readonly belowMs = new Map<string, number>()
   private readonly lowestPct = new Map<string, number>()
+  /** The desired count the floor is taken from: a raised one only once the service first reached it. */
+  private readonly floorOf = new Map<string, number>()
 
   observe(region: SimRegion, group: SimGroup, nowMs: number): void {
     for (const service of clusterOf(region, group.name)?.services ?? []) {
       const key = `${group.name}\n${service.name}`
       this.close(key, nowMs)
       const healthy = running(region, group, service.name)
-      const pct =
-        service.desiredCount === 0
-          ? 100
-          : (100 * Math.min(healthy, service.desiredCount)) / service.desiredCount
+      // A service the owner grows is not below its floor while its new tasks start.
+      const previous = this.floorOf.get(key) ?? service.desiredCount
+      const floorCount =
+        service.desiredCount <= previous || healthy >= service.desiredCount ? service.desiredCount : previous
+      this.floorOf.set(key, floorCount)
+      const pct = floorCount === 0 ? 100 : (100 * Math.min(healthy, floorCount)) / floorCount
       this.lowestPct.set(key, Math.min(this.lowestPct.get(key) ?? 100, pct))
-      this.open.set(key, { sinceMs: nowMs, below: healthy < minimumHealthy(service) })
+      this.open.set(key, { sinceMs: nowMs, below: healthy < minimumHealthy(service, floorCount) })
     }
   }
 
