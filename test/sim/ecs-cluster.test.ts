@@ -165,6 +165,29 @@ describe('the ECS cluster of a simulated group', () => {
     expect(sim.group('web').members.get(busiest.id)?.protectedFromScaleIn).toBe(false)
   })
 
+  it('moves nothing when 100% / 100% allows neither a stop nor a start', async () => {
+    const sim = testWorld(
+      rawScenario([
+        ecsGroup({
+          services: [{ name: 'api', desiredCount: 4, minimumHealthyPercent: 100, maximumPercent: 100 }],
+        }),
+      ]),
+    )
+    const cluster = clusterOf(sim)
+    const busy = sim.members('web').find((i) => cluster.tasksOn(i.id).length > 0)
+    if (busy === undefined) throw new Error('no busy member')
+    const { ecs } = simClients(sim.world, REGION, session())
+    const arn = cluster.containerInstances.get(busy.id)?.arn ?? ''
+    await ecs?.updateContainerInstancesState({
+      cluster: cluster.arn,
+      containerInstances: [arn],
+      status: 'DRAINING',
+    })
+    await sim.advance(120_000)
+    expect(cluster.tasksOn(busy.id).map((t) => t.status)).toEqual(['RUNNING'])
+    expect(running(sim, 'api')).toBe(4)
+  })
+
   it('answers as ECS: unknown cluster, more than 10 updates, an unknown container instance', async () => {
     const sim = testWorld(rawScenario([ecsGroup()]))
     const { ecs } = simClients(sim.world, REGION, session())
@@ -204,6 +227,8 @@ describe('serving for an ECS group', () => {
       ),
     )
     expect(report.groups.web?.servingAvailabilityPct).toBe(80)
+    // In instances: a fifth of the owner's 4 for the hour.
+    expect(report.groups.web?.unservedCapacityHours).toBe(0.8)
   })
 
   it('counts the minutes a service runs below its minimum, not while an owner raise is placed', async () => {
