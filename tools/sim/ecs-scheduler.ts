@@ -33,7 +33,15 @@ export const cycleSoon = (world: World, region: SimRegion, cluster: SimCluster, 
 
 const isLive = (task: SimTask): boolean => task.status !== 'STOPPING'
 
-const slotsFree = (region: SimRegion, group: SimGroup, cluster: SimCluster): string[] =>
+/** One cluster's scheduler step: the world, the region, the group it stands on and the cluster. */
+export interface ClusterScope {
+  readonly world: World
+  readonly region: SimRegion
+  readonly group: SimGroup
+  readonly cluster: SimCluster
+}
+
+const slotsFree = ({ region, group, cluster }: ClusterScope): string[] =>
   [...cluster.containerInstances.values()]
     .filter(
       (ci) =>
@@ -44,15 +52,11 @@ const slotsFree = (region: SimRegion, group: SimGroup, cluster: SimCluster): str
     )
     .map((ci) => ci.ec2InstanceId)
 
-export const placeOn = (
-  region: SimRegion,
-  group: SimGroup,
-  cluster: SimCluster,
-  service: string,
-): string | undefined => {
+/** Where the next task of `service` goes: the free slot beside the fewest of its tasks, then of any. */
+export const placeOn = (scope: ClusterScope, service: string): string | undefined => {
   let best: { id: string; mine: number; all: number } | undefined
-  for (const id of slotsFree(region, group, cluster)) {
-    const on = cluster.tasksOn(id)
+  for (const id of slotsFree(scope)) {
+    const on = scope.cluster.tasksOn(id)
     const mine = on.filter((t) => t.service === service).length
     if (best === undefined || mine < best.mine || (mine === best.mine && on.length < best.all))
       best = { id, mine, all: on.length }
@@ -60,65 +64,44 @@ export const placeOn = (
   return best?.id
 }
 
-const startTask = (
-  world: World,
-  region: SimRegion,
-  cluster: SimCluster,
-  service: string,
-  on: string,
-): void => {
-  const task = cluster.newTask(`service:${service}`, service, on, 'PENDING')
-  world.clock.schedule(
-    world.clock.now + ECS_TASK_START_SECONDS * 1000,
-    Priority.transition,
-    'ecs task starts',
-    () => {
-      if (cluster.tasks.get(task.arn)?.status !== 'PENDING') return
-      task.status = 'RUNNING'
-      cycleSoon(world, region, cluster)
-    },
-  )
-}
+const later = (scope: ClusterScope, seconds: number, label: string, run: () => boolean): void =>
+  scope.world.clock.schedule(scope.world.clock.now + seconds * 1000, Priority.transition, label, () => {
+    if (run()) cycleSoon(scope.world, scope.region, scope.cluster)
+  })
 
-const stopTask = (
-  world: World,
-  region: SimRegion,
-  cluster: SimCluster,
-  task: SimTask,
-  delaySeconds: number,
-): void => {
-  if (task.status === 'PENDING' || delaySeconds === 0) {
-    cluster.tasks.delete(task.arn)
-    cycleSoon(world, region, cluster)
-    return
-  }
-  task.status = 'STOPPING'
-  world.clock.schedule(world.clock.now + delaySeconds * 1000, Priority.transition, 'ecs task stopped', () => {
-    if (!cluster.tasks.delete(task.arn)) return
-    cycleSoon(world, region, cluster)
+const startTask = (scope: ClusterScope, service: string, on: string): void => {
+  const task = scope.cluster.newTask(`service:${service}`, service, on, 'PENDING')
+  later(scope, ECS_TASK_START_SECONDS, 'ecs task starts', () => {
+    if (scope.cluster.tasks.get(task.arn)?.status !== 'PENDING') return false
+    task.status = 'RUNNING'
+    return true
   })
 }
 
+const stopTask = (scope: ClusterScope, task: SimTask, delaySeconds: number): void => {
+  if (task.status === 'PENDING' || delaySeconds === 0) {
+    scope.cluster.tasks.delete(task.arn)
+    cycleSoon(scope.world, scope.region, scope.cluster)
+    return
+  }
+  task.status = 'STOPPING'
+  later(scope, delaySeconds, 'ecs task stopped', () => scope.cluster.tasks.delete(task.arn))
+}
+
 /** One service's step; true while it has fewer tasks than it wants outside DRAINING container instances. */
-const serviceCycle = (
-  world: World,
-  region: SimRegion,
-  group: SimGroup,
-  cluster: SimCluster,
-  service: SimService,
-): boolean => {
+const serviceCycle = (scope: ClusterScope, service: SimService): boolean => {
+  const { cluster } = scope
   const draining = (t: SimTask) => cluster.containerInstances.get(t.instanceId)?.status !== 'ACTIVE'
   const mine = () => [...cluster.tasks.values()].filter((t) => t.service === service.name && isLive(t))
-  for (const task of mine())
-    if (task.status === 'PENDING' && draining(task)) stopTask(world, region, cluster, task, 0)
+  for (const task of mine()) if (task.status === 'PENDING' && draining(task)) stopTask(scope, task, 0)
   const desired = service.desiredCount
   const cap = Math.floor((desired * service.maximumPercent) / 100)
   let staying = mine().filter((t) => !draining(t)).length
   let live = mine().length
   while (staying < desired && live < cap) {
-    const on = placeOn(region, group, cluster, service.name)
+    const on = placeOn(scope, service.name)
     if (on === undefined) break
-    startTask(world, region, cluster, service.name, on)
+    startTask(scope, service.name, on)
     staying++
     live++
   }
@@ -127,20 +110,20 @@ const serviceCycle = (
     .filter((t) => !draining(t))
     .reverse()
     .slice(0, Math.max(0, staying - desired)))
-    stopTask(world, region, cluster, task, service.deregistrationDelaySeconds)
+    stopTask(scope, task, service.deregistrationDelaySeconds)
   const minimumHealthy = Math.ceil((desired * service.minimumHealthyPercent) / 100)
   let healthy = mine().filter((t) => t.status === 'RUNNING').length
   for (const task of mine().filter((t) => t.status === 'RUNNING' && draining(t))) {
     const runningElsewhere = mine().filter((t) => t.status === 'RUNNING' && !draining(t)).length
     if (runningElsewhere < desired && healthy - 1 < minimumHealthy) break
-    stopTask(world, region, cluster, task, service.deregistrationDelaySeconds)
+    stopTask(scope, task, service.deregistrationDelaySeconds)
     healthy--
   }
   return mine().filter((t) => !draining(t)).length < desired
 }
 
 /** Managed termination protection: a member is protected exactly while it runs a task. */
-export const protect = (region: SimRegion, group: SimGroup, cluster: SimCluster): void => {
+export const protect = ({ region, group, cluster }: ClusterScope): void => {
   if (!cluster.managedTerminationProtection) return
   for (const [id, member] of group.members) {
     const busy = cluster.tasksOn(id).length > 0
@@ -151,7 +134,7 @@ export const protect = (region: SimRegion, group: SimGroup, cluster: SimCluster)
 }
 
 /** Managed draining: ECS's termination hook sets a member Auto Scaling terminates DRAINING. */
-const drainTerminating = (group: SimGroup, cluster: SimCluster): void => {
+const drainTerminating = ({ group, cluster }: ClusterScope): void => {
   if (!cluster.managedDraining) return
   for (const [id, member] of group.members) {
     const registered = cluster.containerInstances.get(id)
@@ -163,11 +146,11 @@ const drainTerminating = (group: SimGroup, cluster: SimCluster): void => {
 export const runCycle = (world: World, region: SimRegion, cluster: SimCluster): void => {
   const group = region.groups.get(cluster.groupName)
   if (group === undefined) return
-  drainTerminating(group, cluster)
+  const scope = { world, region, group, cluster }
+  drainTerminating(scope)
   let short = false
-  for (const service of cluster.services)
-    if (serviceCycle(world, region, group, cluster, service)) short = true
-  protect(region, group, cluster)
+  for (const service of cluster.services) if (serviceCycle(scope, service)) short = true
+  protect(scope)
   // Serving is counted in tasks for such a group (ecs-serving.ts): every step is a change.
   region.touch(group)
   if (short) cycleSoon(world, region, cluster, ECS_PLACEMENT_RETRY_SECONDS * 1000)

@@ -48,12 +48,13 @@ export const startCluster = (world: World, region: SimRegion, group: SimGroup, s
   const cluster = region.ecsClusters.get(group.name)
   if (cluster === undefined || spec.ecs === undefined) return
   seedCluster(group, cluster, spec.protectedFromScaleIn)
+  const scope = { world, region, group, cluster }
   for (const service of cluster.services)
     for (let n = 0; n < service.desiredCount; n++) {
-      const on = placeOn(region, group, cluster, service.name)
+      const on = placeOn(scope, service.name)
       if (on !== undefined) cluster.newTask(`service:${service.name}`, service.name, on, 'RUNNING')
     }
-  protect(region, group, cluster)
+  protect(scope)
   for (const service of cluster.services)
     for (const [at, count] of service.desiredSchedule)
       world.clock.schedule(at, Priority.external, `owner sets ${service.name}`, () => {
