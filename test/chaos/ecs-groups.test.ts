@@ -3,7 +3,10 @@ import { generateCase } from '../../tools/chaos/generate.ts'
 
 interface DrawnGroup {
   readonly protectedFromScaleIn: number
-  readonly ecs?: { readonly managedTerminationProtection: boolean }
+  readonly ecs?: {
+    readonly managedTerminationProtection: boolean
+    readonly services?: readonly { readonly minimumHealthyPercent: number }[]
+  }
 }
 
 const groupsOf = (seed: number): DrawnGroup[] =>
@@ -22,5 +25,13 @@ describe('chaos ECS groups', () => {
 
   it('always have protected members: ECS protects the ones running tasks', () => {
     for (const g of ecs) expect(g.protectedFromScaleIn).toBeGreaterThan(0)
+  })
+
+  it('run a service in about half, replacements first in some and stop first in others', () => {
+    const withService = ecs.filter((g) => (g.ecs?.services ?? []).length > 0)
+    expect(withService.length).toBeGreaterThan(2)
+    expect(withService.length).toBeLessThan(ecs.length)
+    const floors = new Set(withService.map((g) => g.ecs?.services?.[0]?.minimumHealthyPercent))
+    expect(floors).toEqual(new Set([50, 100]))
   })
 })

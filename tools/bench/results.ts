@@ -16,6 +16,7 @@ export const SCENARIO_KEYS = [
   'never-healthy-rush',
   'scheduled-retirement',
   'commitments',
+  'ecs-cluster',
 ] as const
 export type ScenarioKey = (typeof SCENARIO_KEYS)[number]
 

@@ -10,7 +10,7 @@ import { CapacityModel, type PoolCapacity } from './capacity.ts'
 import { SimClock } from './clock.ts'
 import { INITIAL_INSTANCE_AGE_HOURS } from './constants.ts'
 import { launchInstance } from './ec2.ts'
-import { placeBehindEcs } from './ecs.ts'
+import { placeBehindEcs, startCluster, watchClusters } from './ecs.ts'
 import { type FaultHooks, randomFaults } from './faults.ts'
 import { createLoadBalancers, registerSettled, trafficSourcesOf } from './load-balancers.ts'
 import { SpotMarket } from './market.ts'
@@ -142,8 +142,10 @@ export const buildWorld = (scenario: Scenario, options: BuildOptions): World => 
       const group = createGroup(region, groupSpec, groupIndex++)
       placeBehindEcs(region, group, groupSpec)
       seedInstances(world, region, group, groupSpec)
+      startCluster(world, region, group, groupSpec)
       fillWarmPool(world, region, group)
     }
   }
+  watchClusters(world)
   return world
 }

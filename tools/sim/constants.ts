@@ -96,3 +96,15 @@ export const SCHEDULED_OFFLINE_SECONDS = {
   'system-reboot': 300,
   'system-maintenance': 300,
 } as const
+
+/**
+ * Running → container instance ACTIVE: the ECS agent starts at boot and registers the instance in its
+ * cluster within about half a minute.
+ */
+export const ECS_AGENT_REGISTER_SECONDS = 30
+
+/** A task PENDING → RUNNING: the image pulled (cached on the ECS-optimized AMI) and the container started. */
+export const ECS_TASK_START_SECONDS = 30
+
+/** How long ECS's service scheduler waits before trying again to place tasks it could not place. */
+export const ECS_PLACEMENT_RETRY_SECONDS = 60

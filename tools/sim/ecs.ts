@@ -2,12 +2,16 @@
  * A group behind an ECS capacity provider: ECS tags the group `AmazonECSManaged` (propagated to its
  * instances) and DescribeCapacityProviders lists a provider naming it by ARN
  * (https://docs.aws.amazon.com/AmazonECS/latest/APIReference/API_AutoScalingGroupProvider.html). The
- * members ECS protects while they run tasks are the scenario's `protectedFromScaleIn` ones; the simulator
- * runs no tasks, so ECS never lifts that protection.
+ * provider's cluster runs on the group's members (ecs-cluster.ts, ecs-scheduler.ts). ECS managed scaling
+ * is reported ENABLED but not modelled: desired capacity changes only as the scenario's owner sets it.
  */
 import { TAG_ECS_MANAGED } from '../../lambdas/core/ecs/capacity-provider.ts'
+import { Priority } from './clock.ts'
+import { clusterObserver, SimCluster, seedCluster } from './ecs-cluster.ts'
+import { cycleSoon, placeOn, protect } from './ecs-scheduler.ts'
 import type { ScenarioGroup } from './scenario/types.ts'
 import type { SimGroup, SimRegion } from './state.ts'
+import type { World } from './world.ts'
 
 const ACCOUNT = '123456789012'
 
@@ -21,8 +25,9 @@ export const placeBehindEcs = (region: SimRegion, group: SimGroup, spec: Scenari
   if (spec.ecs === undefined) return
   group.tags[TAG_ECS_MANAGED] = ''
   group.propagatedKeys.add(TAG_ECS_MANAGED)
+  const name = `${group.name}-capacity`
   region.capacityProviders.push({
-    name: `${group.name}-capacity`,
+    name,
     status: 'ACTIVE',
     autoScalingGroupProvider: {
       autoScalingGroupArn: groupArn(region, group),
@@ -31,4 +36,33 @@ export const placeBehindEcs = (region: SimRegion, group: SimGroup, spec: Scenari
       managedDraining: state(spec.ecs.managedDraining),
     },
   })
+  region.ecsClusters.set(group.name, new SimCluster(region, group.name, name, spec.ecs))
 }
+
+/**
+ * The cluster of a group built with its members, settled: every member registered, the services' tasks
+ * RUNNING, the members ECS protects protected; then the owner's changes of the services' desired counts.
+ * Without managed termination protection the members keep the scenario's protection (the owner's).
+ */
+export const startCluster = (world: World, region: SimRegion, group: SimGroup, spec: ScenarioGroup): void => {
+  const cluster = region.ecsClusters.get(group.name)
+  if (cluster === undefined || spec.ecs === undefined) return
+  seedCluster(group, cluster, spec.protectedFromScaleIn)
+  const scope = { world, region, group, cluster }
+  for (const service of cluster.services)
+    for (let n = 0; n < service.desiredCount; n++) {
+      const on = placeOn(scope, service.name)
+      if (on !== undefined) cluster.newTask(`service:${service.name}`, service.name, on, 'RUNNING')
+    }
+  protect(scope)
+  for (const service of cluster.services)
+    for (const [at, count] of service.desiredSchedule)
+      world.clock.schedule(at, Priority.external, `owner sets ${service.name}`, () => {
+        service.desiredCount = count
+        cycleSoon(world, region, cluster)
+      })
+}
+
+/** Keeps every cluster's container instances with the instances under it (installed once per world). */
+export const watchClusters = (world: World): void =>
+  world.observe(clusterObserver(world, (region, cluster) => cycleSoon(world, region, cluster)))

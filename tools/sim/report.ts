@@ -7,6 +7,7 @@ import type { GroupTally } from './accounting.ts'
 import type { ApiCounter } from './api-gate.ts'
 import type { AvailabilityFigures } from './availability.ts'
 import { integrateSteps } from './costs.ts'
+import type { EcsServiceFigures } from './ecs-serving.ts'
 import type { Violation } from './invariant-ledger.ts'
 import type { Scenario, ScenarioGroup } from './scenario/types.ts'
 import { endOf } from './scenario/types.ts'
@@ -135,6 +136,8 @@ export interface SimulationReport {
       Figures & {
         readonly final: FinalState
         readonly stillOnDemand: readonly StillOnDemand[]
+        /** Per service of its ECS cluster (ecs-serving.ts), for a group whose cluster runs services. */
+        readonly ecsServices?: Readonly<Record<string, EcsServiceFigures>>
         readonly explanation?: GroupExplanation
       }
     >
@@ -178,6 +181,7 @@ export interface GroupInput {
   readonly tally: GroupTally
   readonly final: FinalState
   readonly stillOnDemand: readonly StillOnDemand[]
+  readonly ecsServices?: Readonly<Record<string, EcsServiceFigures>> | undefined
   readonly explanation?: GroupExplanation
 }
 
@@ -272,6 +276,7 @@ export const buildReport = (
       ),
       final: group.final,
       stillOnDemand: group.stillOnDemand,
+      ...(group.ecsServices === undefined ? {} : { ecsServices: group.ecsServices }),
       ...(group.explanation === undefined ? {} : { explanation: group.explanation }),
     }
   }

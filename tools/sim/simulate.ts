@@ -20,6 +20,7 @@ import { Priority } from './clock.ts'
 import { commitmentFigures, spendOf, withCommitments } from './commitment-bill.ts'
 import { heldOnDemand } from './commitment-floor.ts'
 import { OnDemandMeter } from './commitment-meter.ts'
+import { EcsServiceMeter, ecsServing } from './ecs-serving.ts'
 import type { FaultHooks } from './faults.ts'
 import { GroupEventLog } from './group-events.ts'
 import { onGroupEvent, scheduleRefreshes } from './group-features.ts'
@@ -175,6 +176,7 @@ export const simulateRun = async (
   world.observe(groupEvents)
   const availability = new AvailabilityMeter()
   const serving = new AvailabilityMeter()
+  const ecsServices = new EcsServiceMeter()
   // Group states are piecewise constant: observing the groups that changed after each step is exact.
   const observeChanged = (): void => {
     for (const region of world.regions.values())
@@ -183,10 +185,15 @@ export const simulateRun = async (
         accounting.observe(group.name, state, () => heldOnDemand(config, region, group, world.clock.now))
         availability.observe(group.name, world.clock.now, state)
         // Against what the owner asked for: a swap's own +1 while its replacement gets healthy is no demand.
-        serving.observe(group.name, world.clock.now, {
-          inService: servingCount(group, world.clock.now),
-          desired: group.owner.desiredCapacity,
-        })
+        serving.observe(
+          group.name,
+          world.clock.now,
+          ecsServing(region, group) ?? {
+            inService: servingCount(group, world.clock.now),
+            desired: group.owner.desiredCapacity,
+          },
+        )
+        ecsServices.observe(region, group, world.clock.now)
       }
   }
   const liveness = new LivenessWatch(world, config)
@@ -267,6 +274,7 @@ export const simulateRun = async (
           onDemand: state.onDemand,
           types: memberTypes(region, group),
         },
+        ecsServices: ecsServices.figures(region, group, end),
         stillOnDemand: stillOnDemand(state, liveness.statusesOf(region.name, group.name), (id) => {
           const member = group.members.get(id)
           return member?.lifecycleState === 'InService' && region.instances.get(id)?.lifecycle === 'on-demand'

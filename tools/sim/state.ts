@@ -8,6 +8,7 @@ import type { LifecycleHook, SpotLaunchResult } from '../../lambdas/core/port.ts
 import type { InstanceState, LaunchTemplateRef, Lifecycle, TrafficSources } from '../../lambdas/core/types.ts'
 import type { ApiGate } from './api-gate.ts'
 import type { CapacityModel } from './capacity.ts'
+import type { SimCluster } from './ecs-cluster.ts'
 import type { SimLoadBalancer } from './load-balancer-state.ts'
 import type { SpotMarket } from './market.ts'
 import type { ScenarioCommitments, SimImage } from './scenario/types.ts'
@@ -155,6 +156,8 @@ export class SimRegion {
   readonly temporaryTemplates = new Map<string, { readonly id: string; readonly group: string | undefined }>()
   /** ECS capacity providers standing on the region's groups (sim/ecs.ts), as DescribeCapacityProviders lists them. */
   readonly capacityProviders: CapacityProviderShape[] = []
+  /** The cluster standing on each group behind a capacity provider, by group name (sim/ecs-cluster.ts). */
+  readonly ecsClusters = new Map<string, SimCluster>()
   /** The scenario's commitments in the region (sdk/commitments.ts answers them, commitment-bill.ts bills them). */
   commitments: ScenarioCommitments | undefined = undefined
   private readonly changed = new Set<SimGroup>()

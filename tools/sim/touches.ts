@@ -9,6 +9,7 @@
 import { isNotFound, isTransient } from '../../lambdas/aws/errors.ts'
 import { DOOMED_SWAP_DEADLINE_SECONDS, TAG_REPLACING_INSTANCE } from '../../lambdas/core/constants.ts'
 import { INTERRUPTION_NOTICE_SECONDS } from './constants.ts'
+import { isEcsDrainable } from './ecs-touches.ts'
 import type { Session } from './faults.ts'
 import { describeServing, isServing } from './load-balancers.ts'
 import { isActiveMember, isRunningOrPending, type SimRegion } from './state.ts'
@@ -40,6 +41,10 @@ export type WriteRecord =
       /** The group whose warm pool held it: such an instance is never spotswap's to touch. */
       readonly warmPoolOf: string | undefined
       readonly actor: Session['actor']
+      /** The tag keys it writes, for CreateTags and DeleteTags. */
+      readonly tagKeys?: readonly string[]
+      /** Its scale-in protection is ECS's and spotswap may drain it (ecs-touches.ts). */
+      readonly ecsDrainable?: boolean
     }
   /** AWS applied a request that takes an on-demand instance out of service. */
   | {
@@ -120,6 +125,7 @@ export const recordInstances = (
   region: SimRegion,
   operation: string,
   ids: readonly string[],
+  tagKeys?: readonly string[],
 ): void => {
   if (session.crashed) return
   for (const instanceId of ids) {
@@ -136,6 +142,8 @@ export const recordInstances = (
       warned: region.instances.get(instanceId)?.interruptAtMs !== undefined,
       warmPoolOf: warmPoolOwner(region, instanceId)?.name,
       actor: session.actor,
+      ...(tagKeys === undefined ? {} : { tagKeys }),
+      ...(isEcsDrainable(region, instanceId) ? { ecsDrainable: true } : {}),
     })
   }
 }

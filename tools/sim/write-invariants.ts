@@ -7,6 +7,7 @@ import type { GlobalConfig } from '../../lambdas/core/config/config.ts'
 import { isManaged } from '../../lambdas/core/config/managed.ts'
 import { ORPHAN_SCHEDULE_PERIODS } from '../../lambdas/core/constants.ts'
 import { GROUP_NAME_TAG } from './asg-members.ts'
+import { isEcsDrainWrite } from './ecs-touches.ts'
 import { effectiveConfig } from './group-state.ts'
 import {
   type RegionSnapshot,
@@ -27,7 +28,8 @@ const untouchableReasons = (config: GlobalConfig, write: WriteRecord): string[] 
   // Handling an interruption EC2 announced (the group backfills at once, its hook drains) is no harm done
   // to a protected instance: EC2 takes it two minutes later whatever its protections.
   const interrupted = write.warned && write.actor === 'interruption'
-  if (write.protectedFromScaleIn && !interrupted) reasons.push('protected from scale-in')
+  if (write.protectedFromScaleIn && !interrupted && !isEcsDrainWrite(write))
+    reasons.push(`protected from scale-in${write.tagKeys ? ` (tags ${write.tagKeys.join(', ')})` : ''}`)
   if (write.terminationProtected && !interrupted) reasons.push('protected from API termination')
   if (write.warmPoolOf !== undefined) reasons.push(`in the warm pool of ${write.warmPoolOf}`)
   if (write.ownerKeeps === true)

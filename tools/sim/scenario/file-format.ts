@@ -131,5 +131,19 @@ export interface GroupFile {
   readonly warmPool?: { readonly minSize: number }
   readonly instanceRefreshes?: readonly string[]
   readonly instanceRefreshesUnreadable?: boolean
-  readonly ecs?: { readonly managedTerminationProtection?: boolean; readonly managedDraining?: boolean }
+  readonly ecs?: {
+    readonly managedTerminationProtection?: boolean
+    readonly managedDraining?: boolean
+    readonly slotsPerInstance?: number
+    readonly services?: readonly EcsServiceFile[]
+  }
+}
+
+export interface EcsServiceFile {
+  readonly name: string
+  readonly desiredCount: number
+  readonly minimumHealthyPercent?: number
+  readonly maximumPercent?: number
+  readonly deregistrationDelaySeconds?: number
+  readonly desiredSchedule?: readonly (readonly [string, number])[]
 }

@@ -6,6 +6,7 @@
 import type { Catalog } from '../../../lambdas/core/types.ts'
 import { childPath, type Problems } from './check.ts'
 import type { GroupFile } from './file-format.ts'
+import { parseEcs } from './parse-ecs.ts'
 import { parseGroupFeatures } from './parse-group-features.ts'
 import { parseLoadBalancer } from './parse-load-balancer.ts'
 import type { ScenarioGroup } from './types.ts'
@@ -69,13 +70,6 @@ export const parseGroup = (
     unhealthyReplacementFraction: file.unhealthyReplacementFraction ?? 0,
     image: { enaSupport: file.image?.enaSupport ?? true, nvmeDrivers: file.image?.nvmeDrivers ?? true },
     ...parseGroupFeatures(problems, path, file),
-    ...(file.ecs === undefined
-      ? {}
-      : {
-          ecs: {
-            managedTerminationProtection: file.ecs.managedTerminationProtection ?? true,
-            managedDraining: file.ecs.managedDraining ?? true,
-          },
-        }),
+    ...parseEcs(problems, path, file),
   }
 }

@@ -9,7 +9,7 @@ const require = createRequire(import.meta.url)
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/spotswap/spotswap/scenarios/scenario.schema.json","description":"An offline AWS account for `spotswap simulate`: regions, Auto Scaling groups, spot prices and capacity, the engine's environment, and what happens over time. Times are ISO 8601 with a zone. The same seed gives the same report, byte for byte. See docs/simulator.md.","type":"object","additionalProperties":false,"required":["name","seed","start","durationHours","scheduleMinutes","regions"],"properties":{"$schema":{"type":"string"},"name":{"type":"string","minLength":1,"description":"Named in the report."},"description":{"type":"string","minLength":1},"seed":{"type":"integer","minimum":0,"maximum":4294967295,"description":"Seeds every random choice (faults, interruption victims, scale-in victims, backoff jitter)."},"start":{"$ref":"#/$defs/time","description":"When simulated time starts. The embedded spot prices are those of 2022-05-31 18:00Z-24:00Z; later, each pool keeps its last price."},"durationHours":{"type":"number","exclusiveMinimum":0,"maximum":8784},"scheduleMinutes":{"type":"integer","minimum":1,"maximum":1440,"description":"Minutes between replacer runs; also SCHEDULE_MINUTES unless env sets it."},"env":{"type":"object","description":"The replacer's and interruption handler's environment variables (TAG_FILTERS, MIN_ON_DEMAND_NUMBER, DRY_RUN, ...).","additionalProperties":{"type":"string","title":"a string (environment variables are strings)"}},"regions":{"type":"object","title":"an object of at least one region","minProperties":1,"propertyNames":{"$ref":"#/$defs/regionName"},"additionalProperties":{"$ref":"#/$defs/region"}},"faults":{"type":"object","additionalProperties":false,"properties":{"apiErrorRate":{"type":"number","minimum":0,"maximum":1,"default":0,"description":"Probability that an API request fails with a server-side error (as seen after the SDK's retries)."},"throttle":{"type":"boolean","default":true,"description":"Apply EC2's published API token buckets, with the SDK's retries and backoff."},"crashRate":{"type":"number","minimum":0,"maximum":1,"default":0,"description":"Probability that the calling Lambda process dies at an API request (half before it takes effect, half after)."}}},"interruptions":{"type":"array","description":"Scripted spot interruptions: at `at`, EC2 warns `count` in-service spot members of `group` and interrupts them two minutes later.","items":{"type":"object","additionalProperties":false,"required":["at","group","count"],"properties":{"at":{"$ref":"#/$defs/time"},"group":{"type":"string","minLength":1},"count":{"type":"integer","minimum":1,"maximum":10000}}}},"scheduledEvents":{"type":"array","description":"EC2 scheduled events: at `at`, EC2 schedules `code` on `count` in-service members of `group` (of `lifecycle`, default on-demand), NotBefore `leadMinutes` later. At NotBefore a stop or retirement stops a member still running and Auto Scaling replaces it; for a reboot or maintenance Auto Scaling replaces the member too (it counts any due event as unhealthy), unless HealthCheck, ReplaceUnhealthy or Terminate is suspended: then it goes offline (60 s for instance-reboot, 300 s otherwise) and serves again.","items":{"type":"object","additionalProperties":false,"required":["at","group","count","code","leadMinutes"],"properties":{"at":{"$ref":"#/$defs/time"},"group":{"type":"string","minLength":1},"count":{"type":"integer","minimum":1,"maximum":10000},"code":{"enum":["instance-retirement","instance-stop","instance-reboot","system-reboot","system-maintenance"]},"leadMinutes":{"type":"integer","minimum":0,"maximum":43200},"lifecycle":{"enum":["on-demand","spot"]}}}}},"$defs":{"time":{"type":"string","title":"an ISO 8601 time with a zone, e.g. \"2022-05-31T18:00:00Z\"","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$"},"price":{"type":"number","exclusiveMinimum":0,"maximum":1000},"regionName":{"type":"string","title":"a region name such as \"us-east-1\"","pattern":"^[a-z]{2}(-[a-z]+)+-\\d$"},"zoneName":{"type":"string","title":"a zone name such as \"us-east-1a\"","pattern":"^[a-z]{2}(-[a-z]+)+-\\d[a-z]$"},"poolKey":{"type":"string","title":"\"<instance type>/<zone>\"","pattern":"^[a-z0-9-]+\\.[a-z0-9-]+/[a-z]{2}(-[a-z]+)+-\\d[a-z]$"},"region":{"type":"object","additionalProperties":false,"required":["zones","groups"],"properties":{"zones":{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/$defs/zoneName"},"description":"The region's zones; every group spans all of them."},"spotPrices":{"type":"object","description":"Overrides of the embedded spot prices: type -> zone -> a constant USD/hour or [[time, price], ...] steps. A pool without a price is not offered as spot.","additionalProperties":{"type":"object","additionalProperties":{"if":{"type":"number"},"then":{"$ref":"#/$defs/price"},"else":{"type":"array","title":"a price in USD/hour or [[<ISO time>, <price>], ...]","minItems":1,"items":{"type":"array","title":"[<ISO time>, <price>]","prefixItems":[{"$ref":"#/$defs/time"},{"$ref":"#/$defs/price"}],"minItems":2,"maxItems":2}}}}},"capacity":{"type":"object","description":"Spot capacity per pool (`<type>/<zone>`). Pools not listed always have capacity.","propertyNames":{"$ref":"#/$defs/poolKey"},"additionalProperties":{"type":"object","if":{"required":["available"],"properties":{"available":true}},"then":{"additionalProperties":false,"properties":{"available":{"const":false,"title":"false (a pool with a trace is available when the trace says so)"}}},"else":{"type":"object","additionalProperties":false,"required":["trace"],"properties":{"trace":{"type":"string","minLength":1,"description":"An embedded trace name (e.g. preemption/1-node/aws-04-22-2023/us-west-2b_v100_1) or a file, relative to the scenario, in the spot-traces JSON format."},"startIndex":{"type":"integer","minimum":0,"default":0}}}}},"groups":{"type":"array","items":{"$ref":"#/$defs/group"}},"commitments":{"$ref":"#/$defs/commitments"}}},"commitments":{"type":"object","additionalProperties":false,"description":"What the account has committed to in this region, and the on-demand usage outside any group that competes for it. Billed each clock hour in AWS's order (docs/simulator.md).","properties":{"reservedInstances":{"type":"array","items":{"$ref":"#/$defs/reservedInstances"}},"savingsPlans":{"type":"array","items":{"$ref":"#/$defs/savingsPlan"}},"capacityReservations":{"type":"array","items":{"$ref":"#/$defs/capacityReservation"}},"unmanagedUsage":{"type":"array","items":{"$ref":"#/$defs/unmanagedUsage"}}}},"platform":{"enum":["Linux/UNIX","Windows","Red Hat Enterprise Linux","SUSE Linux"],"default":"Linux/UNIX"},"tenancy":{"enum":["default","dedicated"],"default":"default"},"reservedInstances":{"type":"object","additionalProperties":false,"required":["type","count"],"properties":{"type":{"type":"string","minLength":1,"description":"An instance type of the embedded catalogue."},"count":{"type":"integer","minimum":1,"maximum":10000},"zone":{"$ref":"#/$defs/zoneName","description":"A zonal RI's zone; without it the RI is regional."},"platform":{"$ref":"#/$defs/platform"},"tenancy":{"$ref":"#/$defs/tenancy"},"hourlyRateUsd":{"type":"number","minimum":0,"maximum":1000,"description":"What one costs per hour, upfront amortised; default 60% of the on-demand price."},"start":{"$ref":"#/$defs/time","description":"Default: the scenario's start."},"end":{"$ref":"#/$defs/time","description":"Default: never (after the run)."}}},"savingsPlan":{"type":"object","additionalProperties":false,"required":["kind","hourlyCommitmentUsd"],"properties":{"kind":{"enum":["compute","ec2-instance"]},"family":{"type":"string","pattern":"^[a-z][a-z0-9-]*$","description":"An EC2 Instance plan's family (required for one, refused for a Compute plan)."},"hourlyCommitmentUsd":{"type":"number","exclusiveMinimum":0,"maximum":100000,"description":"For a Compute plan, the share this region may use."},"discount":{"type":"number","exclusiveMinimum":0,"exclusiveMaximum":1,"description":"Fraction off the on-demand price for types `rates` does not list; default 0.28 (compute) or 0.4 (ec2-instance)."},"rates":{"type":"object","description":"Instance type -> the plan's USD/hour for it (Linux/UNIX, default tenancy).","additionalProperties":{"$ref":"#/$defs/price"}},"start":{"$ref":"#/$defs/time"},"end":{"$ref":"#/$defs/time"}}},"capacityReservation":{"type":"object","additionalProperties":false,"required":["type","zone","count"],"properties":{"type":{"type":"string","minLength":1},"zone":{"$ref":"#/$defs/zoneName"},"count":{"type":"integer","minimum":1,"maximum":10000},"platform":{"$ref":"#/$defs/platform"},"tenancy":{"$ref":"#/$defs/tenancy"},"matchCriteria":{"enum":["open","targeted"],"default":"open"},"start":{"$ref":"#/$defs/time"},"end":{"$ref":"#/$defs/time"}}},"unmanagedUsage":{"type":"object","additionalProperties":false,"required":["type","zone","count"],"description":"On-demand instances no group of the scenario holds (another team's, a database): billed, and first in line for the commitments when spotswap decides.","properties":{"type":{"type":"string","minLength":1},"zone":{"$ref":"#/$defs/zoneName"},"count":{"type":"integer","minimum":1,"maximum":10000},"platform":{"$ref":"#/$defs/platform"},"tenancy":{"$ref":"#/$defs/tenancy"},"start":{"$ref":"#/$defs/time"},"end":{"$ref":"#/$defs/time"}}},"group":{"type":"object","additionalProperties":false,"required":["name","instanceType","min","max","desired"],"properties":{"name":{"type":"string","title":"a group name of 1 to 255 characters without ':'","pattern":"^[^:]{1,255}$","description":"Unique in the scenario."},"instanceType":{"type":"string","minLength":1,"description":"The type of its launch template or configuration; must be in the embedded catalogue with an on-demand price."},"min":{"type":"integer","minimum":0,"maximum":10000},"max":{"type":"integer","minimum":0,"maximum":10000},"desired":{"type":"integer","minimum":0,"maximum":10000},"tags":{"type":"object","description":"Group tags, all propagated at launch (spot-enabled, autospotting_* settings, ...).","propertyNames":{"type":"string","title":"a tag key of 1 to 128 characters","minLength":1,"maxLength":128},"additionalProperties":{"type":"string","maxLength":256}},"healthCheckGracePeriod":{"type":"integer","minimum":0,"maximum":86400,"default":300},"launch":{"enum":["template","configuration"],"default":"template"},"terminationHook":{"type":"boolean","default":false,"description":"An autoscaling:EC2_INSTANCE_TERMINATING hook that holds terminating instances for 90 s."},"protectedFromScaleIn":{"type":"integer","minimum":0,"default":0,"description":"The first n initial instances are protected from scale-in."},"terminationProtected":{"type":"integer","minimum":0,"default":0,"description":"The first n initial instances have API termination protection (DisableApiTermination)."},"desiredSchedule":{"type":"array","description":"The owner's scaling: [[time, desired], ...].","items":{"type":"array","title":"[<ISO time>, <desired>]","prefixItems":[{"$ref":"#/$defs/time"},{"type":"integer","minimum":0,"maximum":10000}],"minItems":2,"maxItems":2}},"loadBalancers":{"type":"array","maxItems":50,"description":"The group's target groups and classic load balancers. Auto Scaling registers a member when it is InService (attached instances at once); it serves once the health checks pass (interval × healthy threshold after it is registered and booted). Leaving the group (detach, termination) deregisters it: it drains for the deregistration delay.","items":{"$ref":"#/$defs/loadBalancer"}},"unhealthyReplacementFraction":{"type":"number","minimum":0,"maximum":1,"default":0,"description":"The share of the spot instances spotswap launches for the group that never pass a load balancer health check (a broken image), drawn from the scenario's seed. Only groups with load balancers can tell."},"image":{"type":"object","additionalProperties":false,"description":"What the group's AMI carries. EC2 refuses to launch a type that requires ENA from an image without EnaSupport (InvalidParameterCombination); a Nitro type shows EBS volumes as NVMe devices, so an image without NVMe drivers launches there and never passes a health check.","properties":{"enaSupport":{"type":"boolean","default":true,"description":"The AMI's EnaSupport attribute."},"nvmeDrivers":{"type":"boolean","default":true,"description":"Whether the image boots with EBS volumes as NVMe devices."}}},"launchHook":{"type":"boolean","default":false,"description":"An autoscaling:EC2_INSTANCE_LAUNCHING hook: members Auto Scaling launches wait 120 s in Pending:Wait; attached instances skip it."},"suspendedProcesses":{"type":"array","default":[],"uniqueItems":true,"description":"Auto Scaling processes suspended for the whole run. Launch stops launches, Terminate stops scale-in, AddToLoadBalancer stops registrations; the others are named only.","items":{"enum":["Launch","Terminate","AddToLoadBalancer","HealthCheck","ReplaceUnhealthy","AZRebalance","AlarmNotification","ScheduledActions","InstanceRefresh"]}},"capacityRebalance":{"type":"boolean","default":false,"description":"CapacityRebalance: Auto Scaling replaces a spot member given a rebalance recommendation or an interruption warning, and lets it go once the replacement is in service."},"warmPool":{"type":"object","additionalProperties":false,"required":["minSize"],"description":"A warm pool of stopped on-demand instances beside the group: not members, drawn on first when it scales out, refilled to minSize.","properties":{"minSize":{"type":"integer","minimum":0,"maximum":100}}},"instanceRefreshes":{"type":"array","default":[],"description":"When instance refreshes start: each is Pending for 60 s, then InProgress, replacing every member launched before it one at a time (the new one in service first), then Successful.","items":{"$ref":"#/$defs/time"}},"instanceRefreshesUnreadable":{"type":"boolean","default":false,"description":"DescribeInstanceRefreshes fails for the group with HTTP 500, as moto answers it."},"ecs":{"type":"object","additionalProperties":false,"description":"The group stands behind an ECS capacity provider: it carries the AmazonECSManaged tag and DescribeCapacityProviders lists a provider naming it. Its scale-in-protected members (protectedFromScaleIn) are those ECS protects while they run tasks.","properties":{"managedTerminationProtection":{"type":"boolean","default":true},"managedDraining":{"type":"boolean","default":true}}}}},"loadBalancer":{"type":"object","additionalProperties":false,"required":["type"],"properties":{"type":{"enum":["target-group","classic"],"description":"An Elastic Load Balancing v2 target group (DescribeTargetHealth) or a classic load balancer (DescribeInstanceHealth)."},"healthCheckIntervalSeconds":{"type":"integer","minimum":5,"maximum":300,"default":30},"healthyThreshold":{"type":"integer","minimum":2,"maximum":10,"description":"Consecutive successful health checks before a registered instance is healthy. Default: 5 for a target group, 10 for a classic load balancer (AWS's defaults)."},"deregistrationDelaySeconds":{"type":"integer","minimum":0,"maximum":3600,"default":300,"description":"How long a deregistered instance drains (a classic load balancer's connection draining timeout)."}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/spotswap/spotswap/scenarios/scenario.schema.json","description":"An offline AWS account for `spotswap simulate`: regions, Auto Scaling groups, spot prices and capacity, the engine's environment, and what happens over time. Times are ISO 8601 with a zone. The same seed gives the same report, byte for byte. See docs/simulator.md.","type":"object","additionalProperties":false,"required":["name","seed","start","durationHours","scheduleMinutes","regions"],"properties":{"$schema":{"type":"string"},"name":{"type":"string","minLength":1,"description":"Named in the report."},"description":{"type":"string","minLength":1},"seed":{"type":"integer","minimum":0,"maximum":4294967295,"description":"Seeds every random choice (faults, interruption victims, scale-in victims, backoff jitter)."},"start":{"$ref":"#/$defs/time","description":"When simulated time starts. The embedded spot prices are those of 2022-05-31 18:00Z-24:00Z; later, each pool keeps its last price."},"durationHours":{"type":"number","exclusiveMinimum":0,"maximum":8784},"scheduleMinutes":{"type":"integer","minimum":1,"maximum":1440,"description":"Minutes between replacer runs; also SCHEDULE_MINUTES unless env sets it."},"env":{"type":"object","description":"The replacer's and interruption handler's environment variables (TAG_FILTERS, MIN_ON_DEMAND_NUMBER, DRY_RUN, ...).","additionalProperties":{"type":"string","title":"a string (environment variables are strings)"}},"regions":{"type":"object","title":"an object of at least one region","minProperties":1,"propertyNames":{"$ref":"#/$defs/regionName"},"additionalProperties":{"$ref":"#/$defs/region"}},"faults":{"type":"object","additionalProperties":false,"properties":{"apiErrorRate":{"type":"number","minimum":0,"maximum":1,"default":0,"description":"Probability that an API request fails with a server-side error (as seen after the SDK's retries)."},"throttle":{"type":"boolean","default":true,"description":"Apply EC2's published API token buckets, with the SDK's retries and backoff."},"crashRate":{"type":"number","minimum":0,"maximum":1,"default":0,"description":"Probability that the calling Lambda process dies at an API request (half before it takes effect, half after)."}}},"interruptions":{"type":"array","description":"Scripted spot interruptions: at `at`, EC2 warns `count` in-service spot members of `group` and interrupts them two minutes later.","items":{"type":"object","additionalProperties":false,"required":["at","group","count"],"properties":{"at":{"$ref":"#/$defs/time"},"group":{"type":"string","minLength":1},"count":{"type":"integer","minimum":1,"maximum":10000}}}},"scheduledEvents":{"type":"array","description":"EC2 scheduled events: at `at`, EC2 schedules `code` on `count` in-service members of `group` (of `lifecycle`, default on-demand), NotBefore `leadMinutes` later. At NotBefore a stop or retirement stops a member still running and Auto Scaling replaces it; for a reboot or maintenance Auto Scaling replaces the member too (it counts any due event as unhealthy), unless HealthCheck, ReplaceUnhealthy or Terminate is suspended: then it goes offline (60 s for instance-reboot, 300 s otherwise) and serves again.","items":{"type":"object","additionalProperties":false,"required":["at","group","count","code","leadMinutes"],"properties":{"at":{"$ref":"#/$defs/time"},"group":{"type":"string","minLength":1},"count":{"type":"integer","minimum":1,"maximum":10000},"code":{"enum":["instance-retirement","instance-stop","instance-reboot","system-reboot","system-maintenance"]},"leadMinutes":{"type":"integer","minimum":0,"maximum":43200},"lifecycle":{"enum":["on-demand","spot"]}}}}},"$defs":{"time":{"type":"string","title":"an ISO 8601 time with a zone, e.g. \"2022-05-31T18:00:00Z\"","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$"},"price":{"type":"number","exclusiveMinimum":0,"maximum":1000},"regionName":{"type":"string","title":"a region name such as \"us-east-1\"","pattern":"^[a-z]{2}(-[a-z]+)+-\\d$"},"zoneName":{"type":"string","title":"a zone name such as \"us-east-1a\"","pattern":"^[a-z]{2}(-[a-z]+)+-\\d[a-z]$"},"poolKey":{"type":"string","title":"\"<instance type>/<zone>\"","pattern":"^[a-z0-9-]+\\.[a-z0-9-]+/[a-z]{2}(-[a-z]+)+-\\d[a-z]$"},"region":{"type":"object","additionalProperties":false,"required":["zones","groups"],"properties":{"zones":{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/$defs/zoneName"},"description":"The region's zones; every group spans all of them."},"spotPrices":{"type":"object","description":"Overrides of the embedded spot prices: type -> zone -> a constant USD/hour or [[time, price], ...] steps. A pool without a price is not offered as spot.","additionalProperties":{"type":"object","additionalProperties":{"if":{"type":"number"},"then":{"$ref":"#/$defs/price"},"else":{"type":"array","title":"a price in USD/hour or [[<ISO time>, <price>], ...]","minItems":1,"items":{"type":"array","title":"[<ISO time>, <price>]","prefixItems":[{"$ref":"#/$defs/time"},{"$ref":"#/$defs/price"}],"minItems":2,"maxItems":2}}}}},"capacity":{"type":"object","description":"Spot capacity per pool (`<type>/<zone>`). Pools not listed always have capacity.","propertyNames":{"$ref":"#/$defs/poolKey"},"additionalProperties":{"type":"object","if":{"required":["available"],"properties":{"available":true}},"then":{"additionalProperties":false,"properties":{"available":{"const":false,"title":"false (a pool with a trace is available when the trace says so)"}}},"else":{"type":"object","additionalProperties":false,"required":["trace"],"properties":{"trace":{"type":"string","minLength":1,"description":"An embedded trace name (e.g. preemption/1-node/aws-04-22-2023/us-west-2b_v100_1) or a file, relative to the scenario, in the spot-traces JSON format."},"startIndex":{"type":"integer","minimum":0,"default":0}}}}},"groups":{"type":"array","items":{"$ref":"#/$defs/group"}},"commitments":{"$ref":"#/$defs/commitments"}}},"commitments":{"type":"object","additionalProperties":false,"description":"What the account has committed to in this region, and the on-demand usage outside any group that competes for it. Billed each clock hour in AWS's order (docs/simulator.md).","properties":{"reservedInstances":{"type":"array","items":{"$ref":"#/$defs/reservedInstances"}},"savingsPlans":{"type":"array","items":{"$ref":"#/$defs/savingsPlan"}},"capacityReservations":{"type":"array","items":{"$ref":"#/$defs/capacityReservation"}},"unmanagedUsage":{"type":"array","items":{"$ref":"#/$defs/unmanagedUsage"}}}},"platform":{"enum":["Linux/UNIX","Windows","Red Hat Enterprise Linux","SUSE Linux"],"default":"Linux/UNIX"},"tenancy":{"enum":["default","dedicated"],"default":"default"},"reservedInstances":{"type":"object","additionalProperties":false,"required":["type","count"],"properties":{"type":{"type":"string","minLength":1,"description":"An instance type of the embedded catalogue."},"count":{"type":"integer","minimum":1,"maximum":10000},"zone":{"$ref":"#/$defs/zoneName","description":"A zonal RI's zone; without it the RI is regional."},"platform":{"$ref":"#/$defs/platform"},"tenancy":{"$ref":"#/$defs/tenancy"},"hourlyRateUsd":{"type":"number","minimum":0,"maximum":1000,"description":"What one costs per hour, upfront amortised; default 60% of the on-demand price."},"start":{"$ref":"#/$defs/time","description":"Default: the scenario's start."},"end":{"$ref":"#/$defs/time","description":"Default: never (after the run)."}}},"savingsPlan":{"type":"object","additionalProperties":false,"required":["kind","hourlyCommitmentUsd"],"properties":{"kind":{"enum":["compute","ec2-instance"]},"family":{"type":"string","pattern":"^[a-z][a-z0-9-]*$","description":"An EC2 Instance plan's family (required for one, refused for a Compute plan)."},"hourlyCommitmentUsd":{"type":"number","exclusiveMinimum":0,"maximum":100000,"description":"For a Compute plan, the share this region may use."},"discount":{"type":"number","exclusiveMinimum":0,"exclusiveMaximum":1,"description":"Fraction off the on-demand price for types `rates` does not list; default 0.28 (compute) or 0.4 (ec2-instance)."},"rates":{"type":"object","description":"Instance type -> the plan's USD/hour for it (Linux/UNIX, default tenancy).","additionalProperties":{"$ref":"#/$defs/price"}},"start":{"$ref":"#/$defs/time"},"end":{"$ref":"#/$defs/time"}}},"capacityReservation":{"type":"object","additionalProperties":false,"required":["type","zone","count"],"properties":{"type":{"type":"string","minLength":1},"zone":{"$ref":"#/$defs/zoneName"},"count":{"type":"integer","minimum":1,"maximum":10000},"platform":{"$ref":"#/$defs/platform"},"tenancy":{"$ref":"#/$defs/tenancy"},"matchCriteria":{"enum":["open","targeted"],"default":"open"},"start":{"$ref":"#/$defs/time"},"end":{"$ref":"#/$defs/time"}}},"unmanagedUsage":{"type":"object","additionalProperties":false,"required":["type","zone","count"],"description":"On-demand instances no group of the scenario holds (another team's, a database): billed, and first in line for the commitments when spotswap decides.","properties":{"type":{"type":"string","minLength":1},"zone":{"$ref":"#/$defs/zoneName"},"count":{"type":"integer","minimum":1,"maximum":10000},"platform":{"$ref":"#/$defs/platform"},"tenancy":{"$ref":"#/$defs/tenancy"},"start":{"$ref":"#/$defs/time"},"end":{"$ref":"#/$defs/time"}}},"group":{"type":"object","additionalProperties":false,"required":["name","instanceType","min","max","desired"],"properties":{"name":{"type":"string","title":"a group name of 1 to 255 characters without ':'","pattern":"^[^:]{1,255}$","description":"Unique in the scenario."},"instanceType":{"type":"string","minLength":1,"description":"The type of its launch template or configuration; must be in the embedded catalogue with an on-demand price."},"min":{"type":"integer","minimum":0,"maximum":10000},"max":{"type":"integer","minimum":0,"maximum":10000},"desired":{"type":"integer","minimum":0,"maximum":10000},"tags":{"type":"object","description":"Group tags, all propagated at launch (spot-enabled, autospotting_* settings, ...).","propertyNames":{"type":"string","title":"a tag key of 1 to 128 characters","minLength":1,"maxLength":128},"additionalProperties":{"type":"string","maxLength":256}},"healthCheckGracePeriod":{"type":"integer","minimum":0,"maximum":86400,"default":300},"launch":{"enum":["template","configuration"],"default":"template"},"terminationHook":{"type":"boolean","default":false,"description":"An autoscaling:EC2_INSTANCE_TERMINATING hook that holds terminating instances for 90 s."},"protectedFromScaleIn":{"type":"integer","minimum":0,"default":0,"description":"The first n initial instances are protected from scale-in."},"terminationProtected":{"type":"integer","minimum":0,"default":0,"description":"The first n initial instances have API termination protection (DisableApiTermination)."},"desiredSchedule":{"type":"array","description":"The owner's scaling: [[time, desired], ...].","items":{"type":"array","title":"[<ISO time>, <desired>]","prefixItems":[{"$ref":"#/$defs/time"},{"type":"integer","minimum":0,"maximum":10000}],"minItems":2,"maxItems":2}},"loadBalancers":{"type":"array","maxItems":50,"description":"The group's target groups and classic load balancers. Auto Scaling registers a member when it is InService (attached instances at once); it serves once the health checks pass (interval × healthy threshold after it is registered and booted). Leaving the group (detach, termination) deregisters it: it drains for the deregistration delay.","items":{"$ref":"#/$defs/loadBalancer"}},"unhealthyReplacementFraction":{"type":"number","minimum":0,"maximum":1,"default":0,"description":"The share of the spot instances spotswap launches for the group that never pass a load balancer health check (a broken image), drawn from the scenario's seed. Only groups with load balancers can tell."},"image":{"type":"object","additionalProperties":false,"description":"What the group's AMI carries. EC2 refuses to launch a type that requires ENA from an image without EnaSupport (InvalidParameterCombination); a Nitro type shows EBS volumes as NVMe devices, so an image without NVMe drivers launches there and never passes a health check.","properties":{"enaSupport":{"type":"boolean","default":true,"description":"The AMI's EnaSupport attribute."},"nvmeDrivers":{"type":"boolean","default":true,"description":"Whether the image boots with EBS volumes as NVMe devices."}}},"launchHook":{"type":"boolean","default":false,"description":"An autoscaling:EC2_INSTANCE_LAUNCHING hook: members Auto Scaling launches wait 120 s in Pending:Wait; attached instances skip it."},"suspendedProcesses":{"type":"array","default":[],"uniqueItems":true,"description":"Auto Scaling processes suspended for the whole run. Launch stops launches, Terminate stops scale-in, AddToLoadBalancer stops registrations; the others are named only.","items":{"enum":["Launch","Terminate","AddToLoadBalancer","HealthCheck","ReplaceUnhealthy","AZRebalance","AlarmNotification","ScheduledActions","InstanceRefresh"]}},"capacityRebalance":{"type":"boolean","default":false,"description":"CapacityRebalance: Auto Scaling replaces a spot member given a rebalance recommendation or an interruption warning, and lets it go once the replacement is in service."},"warmPool":{"type":"object","additionalProperties":false,"required":["minSize"],"description":"A warm pool of stopped on-demand instances beside the group: not members, drawn on first when it scales out, refilled to minSize.","properties":{"minSize":{"type":"integer","minimum":0,"maximum":100}}},"instanceRefreshes":{"type":"array","default":[],"description":"When instance refreshes start: each is Pending for 60 s, then InProgress, replacing every member launched before it one at a time (the new one in service first), then Successful.","items":{"$ref":"#/$defs/time"}},"instanceRefreshesUnreadable":{"type":"boolean","default":false,"description":"DescribeInstanceRefreshes fails for the group with HTTP 500, as moto answers it."},"ecs":{"type":"object","additionalProperties":false,"description":"The group stands behind an ECS capacity provider: it carries the AmazonECSManaged tag, DescribeCapacityProviders lists a provider naming it, and a cluster runs on its members (docs/simulator.md): each running member registers a container instance, the services' tasks are placed on them, and the first protectedFromScaleIn initial members each run a standalone task, which ECS never moves. With managed termination protection, ECS protects a member while it runs tasks.","properties":{"managedTerminationProtection":{"type":"boolean","default":true},"managedDraining":{"type":"boolean","default":true},"slotsPerInstance":{"type":"integer","minimum":1,"maximum":100,"default":4,"description":"Tasks one container instance runs at most."},"services":{"type":"array","default":[],"items":{"type":"object","additionalProperties":false,"required":["name","desiredCount"],"properties":{"name":{"type":"string","minLength":1},"desiredCount":{"type":"integer","minimum":0,"maximum":10000},"minimumHealthyPercent":{"type":"integer","minimum":0,"maximum":100,"default":100},"maximumPercent":{"type":"integer","minimum":100,"maximum":200,"default":200},"deregistrationDelaySeconds":{"type":"integer","minimum":0,"maximum":3600,"default":300,"description":"How long a stopped task drains from its load balancer before it is gone."},"desiredSchedule":{"type":"array","description":"The owner's changes of the service's desired count: [[time, count], ...].","items":{"type":"array","title":"[<ISO time>, <desired count>]","prefixItems":[{"$ref":"#/$defs/time"},{"type":"integer","minimum":0,"maximum":10000}],"minItems":2,"maxItems":2}}}}}}}}},"loadBalancer":{"type":"object","additionalProperties":false,"required":["type"],"properties":{"type":{"enum":["target-group","classic"],"description":"An Elastic Load Balancing v2 target group (DescribeTargetHealth) or a classic load balancer (DescribeInstanceHealth)."},"healthCheckIntervalSeconds":{"type":"integer","minimum":5,"maximum":300,"default":30},"healthyThreshold":{"type":"integer","minimum":2,"maximum":10,"description":"Consecutive successful health checks before a registered instance is healthy. Default: 5 for a target group, 10 for a classic load balancer (AWS's defaults)."},"deregistrationDelaySeconds":{"type":"integer","minimum":0,"maximum":3600,"default":300,"description":"How long a deregistered instance drains (a classic load balancer's connection draining timeout)."}}}}};
 const schema32 = {"type":"string","title":"an ISO 8601 time with a zone, e.g. \"2022-05-31T18:00:00Z\"","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$"};
 const schema33 = {"type":"string","title":"a region name such as \"us-east-1\"","pattern":"^[a-z]{2}(-[a-z]+)+-\\d$"};
 const func1 = Object.prototype.hasOwnProperty;
@@ -23,7 +23,7 @@ const schema39 = {"type":"string","title":"\"<instance type>/<zone>\"","pattern"
 const pattern6 = new RegExp("^[a-z]{2}(-[a-z]+)+-\\d[a-z]$", "u");
 const pattern8 = new RegExp("^[a-z0-9-]+\\.[a-z0-9-]+/[a-z]{2}(-[a-z]+)+-\\d[a-z]$", "u");
 const func0 = require("ajv/dist/runtime/equal").default;
-const schema40 = {"type":"object","additionalProperties":false,"required":["name","instanceType","min","max","desired"],"properties":{"name":{"type":"string","title":"a group name of 1 to 255 characters without ':'","pattern":"^[^:]{1,255}$","description":"Unique in the scenario."},"instanceType":{"type":"string","minLength":1,"description":"The type of its launch template or configuration; must be in the embedded catalogue with an on-demand price."},"min":{"type":"integer","minimum":0,"maximum":10000},"max":{"type":"integer","minimum":0,"maximum":10000},"desired":{"type":"integer","minimum":0,"maximum":10000},"tags":{"type":"object","description":"Group tags, all propagated at launch (spot-enabled, autospotting_* settings, ...).","propertyNames":{"type":"string","title":"a tag key of 1 to 128 characters","minLength":1,"maxLength":128},"additionalProperties":{"type":"string","maxLength":256}},"healthCheckGracePeriod":{"type":"integer","minimum":0,"maximum":86400,"default":300},"launch":{"enum":["template","configuration"],"default":"template"},"terminationHook":{"type":"boolean","default":false,"description":"An autoscaling:EC2_INSTANCE_TERMINATING hook that holds terminating instances for 90 s."},"protectedFromScaleIn":{"type":"integer","minimum":0,"default":0,"description":"The first n initial instances are protected from scale-in."},"terminationProtected":{"type":"integer","minimum":0,"default":0,"description":"The first n initial instances have API termination protection (DisableApiTermination)."},"desiredSchedule":{"type":"array","description":"The owner's scaling: [[time, desired], ...].","items":{"type":"array","title":"[<ISO time>, <desired>]","prefixItems":[{"$ref":"#/$defs/time"},{"type":"integer","minimum":0,"maximum":10000}],"minItems":2,"maxItems":2}},"loadBalancers":{"type":"array","maxItems":50,"description":"The group's target groups and classic load balancers. Auto Scaling registers a member when it is InService (attached instances at once); it serves once the health checks pass (interval × healthy threshold after it is registered and booted). Leaving the group (detach, termination) deregisters it: it drains for the deregistration delay.","items":{"$ref":"#/$defs/loadBalancer"}},"unhealthyReplacementFraction":{"type":"number","minimum":0,"maximum":1,"default":0,"description":"The share of the spot instances spotswap launches for the group that never pass a load balancer health check (a broken image), drawn from the scenario's seed. Only groups with load balancers can tell."},"image":{"type":"object","additionalProperties":false,"description":"What the group's AMI carries. EC2 refuses to launch a type that requires ENA from an image without EnaSupport (InvalidParameterCombination); a Nitro type shows EBS volumes as NVMe devices, so an image without NVMe drivers launches there and never passes a health check.","properties":{"enaSupport":{"type":"boolean","default":true,"description":"The AMI's EnaSupport attribute."},"nvmeDrivers":{"type":"boolean","default":true,"description":"Whether the image boots with EBS volumes as NVMe devices."}}},"launchHook":{"type":"boolean","default":false,"description":"An autoscaling:EC2_INSTANCE_LAUNCHING hook: members Auto Scaling launches wait 120 s in Pending:Wait; attached instances skip it."},"suspendedProcesses":{"type":"array","default":[],"uniqueItems":true,"description":"Auto Scaling processes suspended for the whole run. Launch stops launches, Terminate stops scale-in, AddToLoadBalancer stops registrations; the others are named only.","items":{"enum":["Launch","Terminate","AddToLoadBalancer","HealthCheck","ReplaceUnhealthy","AZRebalance","AlarmNotification","ScheduledActions","InstanceRefresh"]}},"capacityRebalance":{"type":"boolean","default":false,"description":"CapacityRebalance: Auto Scaling replaces a spot member given a rebalance recommendation or an interruption warning, and lets it go once the replacement is in service."},"warmPool":{"type":"object","additionalProperties":false,"required":["minSize"],"description":"A warm pool of stopped on-demand instances beside the group: not members, drawn on first when it scales out, refilled to minSize.","properties":{"minSize":{"type":"integer","minimum":0,"maximum":100}}},"instanceRefreshes":{"type":"array","default":[],"description":"When instance refreshes start: each is Pending for 60 s, then InProgress, replacing every member launched before it one at a time (the new one in service first), then Successful.","items":{"$ref":"#/$defs/time"}},"instanceRefreshesUnreadable":{"type":"boolean","default":false,"description":"DescribeInstanceRefreshes fails for the group with HTTP 500, as moto answers it."},"ecs":{"type":"object","additionalProperties":false,"description":"The group stands behind an ECS capacity provider: it carries the AmazonECSManaged tag and DescribeCapacityProviders lists a provider naming it. Its scale-in-protected members (protectedFromScaleIn) are those ECS protects while they run tasks.","properties":{"managedTerminationProtection":{"type":"boolean","default":true},"managedDraining":{"type":"boolean","default":true}}}}};
+const schema40 = {"type":"object","additionalProperties":false,"required":["name","instanceType","min","max","desired"],"properties":{"name":{"type":"string","title":"a group name of 1 to 255 characters without ':'","pattern":"^[^:]{1,255}$","description":"Unique in the scenario."},"instanceType":{"type":"string","minLength":1,"description":"The type of its launch template or configuration; must be in the embedded catalogue with an on-demand price."},"min":{"type":"integer","minimum":0,"maximum":10000},"max":{"type":"integer","minimum":0,"maximum":10000},"desired":{"type":"integer","minimum":0,"maximum":10000},"tags":{"type":"object","description":"Group tags, all propagated at launch (spot-enabled, autospotting_* settings, ...).","propertyNames":{"type":"string","title":"a tag key of 1 to 128 characters","minLength":1,"maxLength":128},"additionalProperties":{"type":"string","maxLength":256}},"healthCheckGracePeriod":{"type":"integer","minimum":0,"maximum":86400,"default":300},"launch":{"enum":["template","configuration"],"default":"template"},"terminationHook":{"type":"boolean","default":false,"description":"An autoscaling:EC2_INSTANCE_TERMINATING hook that holds terminating instances for 90 s."},"protectedFromScaleIn":{"type":"integer","minimum":0,"default":0,"description":"The first n initial instances are protected from scale-in."},"terminationProtected":{"type":"integer","minimum":0,"default":0,"description":"The first n initial instances have API termination protection (DisableApiTermination)."},"desiredSchedule":{"type":"array","description":"The owner's scaling: [[time, desired], ...].","items":{"type":"array","title":"[<ISO time>, <desired>]","prefixItems":[{"$ref":"#/$defs/time"},{"type":"integer","minimum":0,"maximum":10000}],"minItems":2,"maxItems":2}},"loadBalancers":{"type":"array","maxItems":50,"description":"The group's target groups and classic load balancers. Auto Scaling registers a member when it is InService (attached instances at once); it serves once the health checks pass (interval × healthy threshold after it is registered and booted). Leaving the group (detach, termination) deregisters it: it drains for the deregistration delay.","items":{"$ref":"#/$defs/loadBalancer"}},"unhealthyReplacementFraction":{"type":"number","minimum":0,"maximum":1,"default":0,"description":"The share of the spot instances spotswap launches for the group that never pass a load balancer health check (a broken image), drawn from the scenario's seed. Only groups with load balancers can tell."},"image":{"type":"object","additionalProperties":false,"description":"What the group's AMI carries. EC2 refuses to launch a type that requires ENA from an image without EnaSupport (InvalidParameterCombination); a Nitro type shows EBS volumes as NVMe devices, so an image without NVMe drivers launches there and never passes a health check.","properties":{"enaSupport":{"type":"boolean","default":true,"description":"The AMI's EnaSupport attribute."},"nvmeDrivers":{"type":"boolean","default":true,"description":"Whether the image boots with EBS volumes as NVMe devices."}}},"launchHook":{"type":"boolean","default":false,"description":"An autoscaling:EC2_INSTANCE_LAUNCHING hook: members Auto Scaling launches wait 120 s in Pending:Wait; attached instances skip it."},"suspendedProcesses":{"type":"array","default":[],"uniqueItems":true,"description":"Auto Scaling processes suspended for the whole run. Launch stops launches, Terminate stops scale-in, AddToLoadBalancer stops registrations; the others are named only.","items":{"enum":["Launch","Terminate","AddToLoadBalancer","HealthCheck","ReplaceUnhealthy","AZRebalance","AlarmNotification","ScheduledActions","InstanceRefresh"]}},"capacityRebalance":{"type":"boolean","default":false,"description":"CapacityRebalance: Auto Scaling replaces a spot member given a rebalance recommendation or an interruption warning, and lets it go once the replacement is in service."},"warmPool":{"type":"object","additionalProperties":false,"required":["minSize"],"description":"A warm pool of stopped on-demand instances beside the group: not members, drawn on first when it scales out, refilled to minSize.","properties":{"minSize":{"type":"integer","minimum":0,"maximum":100}}},"instanceRefreshes":{"type":"array","default":[],"description":"When instance refreshes start: each is Pending for 60 s, then InProgress, replacing every member launched before it one at a time (the new one in service first), then Successful.","items":{"$ref":"#/$defs/time"}},"instanceRefreshesUnreadable":{"type":"boolean","default":false,"description":"DescribeInstanceRefreshes fails for the group with HTTP 500, as moto answers it."},"ecs":{"type":"object","additionalProperties":false,"description":"The group stands behind an ECS capacity provider: it carries the AmazonECSManaged tag, DescribeCapacityProviders lists a provider naming it, and a cluster runs on its members (docs/simulator.md): each running member registers a container instance, the services' tasks are placed on them, and the first protectedFromScaleIn initial members each run a standalone task, which ECS never moves. With managed termination protection, ECS protects a member while it runs tasks.","properties":{"managedTerminationProtection":{"type":"boolean","default":true},"managedDraining":{"type":"boolean","default":true},"slotsPerInstance":{"type":"integer","minimum":1,"maximum":100,"default":4,"description":"Tasks one container instance runs at most."},"services":{"type":"array","default":[],"items":{"type":"object","additionalProperties":false,"required":["name","desiredCount"],"properties":{"name":{"type":"string","minLength":1},"desiredCount":{"type":"integer","minimum":0,"maximum":10000},"minimumHealthyPercent":{"type":"integer","minimum":0,"maximum":100,"default":100},"maximumPercent":{"type":"integer","minimum":100,"maximum":200,"default":200},"deregistrationDelaySeconds":{"type":"integer","minimum":0,"maximum":3600,"default":300,"description":"How long a stopped task drains from its load balancer before it is gone."},"desiredSchedule":{"type":"array","description":"The owner's changes of the service's desired count: [[time, count], ...].","items":{"type":"array","title":"[<ISO time>, <desired count>]","prefixItems":[{"$ref":"#/$defs/time"},{"type":"integer","minimum":0,"maximum":10000}],"minItems":2,"maxItems":2}}}}}}}}};
 const schema42 = {"type":"object","additionalProperties":false,"required":["type"],"properties":{"type":{"enum":["target-group","classic"],"description":"An Elastic Load Balancing v2 target group (DescribeTargetHealth) or a classic load balancer (DescribeInstanceHealth)."},"healthCheckIntervalSeconds":{"type":"integer","minimum":5,"maximum":300,"default":30},"healthyThreshold":{"type":"integer","minimum":2,"maximum":10,"description":"Consecutive successful health checks before a registered instance is healthy. Default: 5 for a target group, 10 for a classic load balancer (AWS's defaults)."},"deregistrationDelaySeconds":{"type":"integer","minimum":0,"maximum":3600,"default":300,"description":"How long a deregistered instance drains (a classic load balancer's connection draining timeout)."}}};
 const pattern9 = new RegExp("^[^:]{1,255}$", "u");
 
@@ -1038,7 +1038,7 @@ if(data.ecs !== undefined){
 let data35 = data.ecs;
 if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
 for(const key6 in data35){
-if(!((key6 === "managedTerminationProtection") || (key6 === "managedDraining"))){
+if(!((((key6 === "managedTerminationProtection") || (key6 === "managedDraining")) || (key6 === "slotsPerInstance")) || (key6 === "services"))){
 const err81 = {instancePath:instancePath+"/ecs",schemaPath:"#/properties/ecs/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema40.properties.ecs,data:data35};
 if(vErrors === null){
 vErrors = [err81];
@@ -1075,9 +1075,10 @@ vErrors.push(err83);
 errors++;
 }
 }
-}
-else {
-const err84 = {instancePath:instancePath+"/ecs",schemaPath:"#/properties/ecs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.ecs.type,parentSchema:schema40.properties.ecs,data:data35};
+if(data35.slotsPerInstance !== undefined){
+let data38 = data35.slotsPerInstance;
+if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
+const err84 = {instancePath:instancePath+"/ecs/slotsPerInstance",schemaPath:"#/properties/ecs/properties/slotsPerInstance/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema40.properties.ecs.properties.slotsPerInstance.type,parentSchema:schema40.properties.ecs.properties.slotsPerInstance,data:data38};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1086,10 +1087,9 @@ vErrors.push(err84);
 }
 errors++;
 }
-}
-}
-else {
-const err85 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data};
+if((typeof data38 == "number") && (isFinite(data38))){
+if(data38 > 100 || isNaN(data38)){
+const err85 = {instancePath:instancePath+"/ecs/slotsPerInstance",schemaPath:"#/properties/ecs/properties/slotsPerInstance/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100",schema:100,parentSchema:schema40.properties.ecs.properties.slotsPerInstance,data:data38};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1098,15 +1098,390 @@ vErrors.push(err85);
 }
 errors++;
 }
+if(data38 < 1 || isNaN(data38)){
+const err86 = {instancePath:instancePath+"/ecs/slotsPerInstance",schemaPath:"#/properties/ecs/properties/slotsPerInstance/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema40.properties.ecs.properties.slotsPerInstance,data:data38};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+}
+}
+if(data35.services !== undefined){
+let data39 = data35.services;
+if(Array.isArray(data39)){
+const len5 = data39.length;
+for(let i5=0; i5<len5; i5++){
+let data40 = data39[i5];
+if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
+if(data40.name === undefined){
+const err87 = {instancePath:instancePath+"/ecs/services/" + i5,schemaPath:"#/properties/ecs/properties/services/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema40.properties.ecs.properties.services.items.required,parentSchema:schema40.properties.ecs.properties.services.items,data:data40};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+if(data40.desiredCount === undefined){
+const err88 = {instancePath:instancePath+"/ecs/services/" + i5,schemaPath:"#/properties/ecs/properties/services/items/required",keyword:"required",params:{missingProperty: "desiredCount"},message:"must have required property '"+"desiredCount"+"'",schema:schema40.properties.ecs.properties.services.items.required,parentSchema:schema40.properties.ecs.properties.services.items,data:data40};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+for(const key7 in data40){
+if(!((((((key7 === "name") || (key7 === "desiredCount")) || (key7 === "minimumHealthyPercent")) || (key7 === "maximumPercent")) || (key7 === "deregistrationDelaySeconds")) || (key7 === "desiredSchedule"))){
+const err89 = {instancePath:instancePath+"/ecs/services/" + i5,schemaPath:"#/properties/ecs/properties/services/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema40.properties.ecs.properties.services.items,data:data40};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+}
+if(data40.name !== undefined){
+let data41 = data40.name;
+if(typeof data41 === "string"){
+if(func2(data41) < 1){
+const err90 = {instancePath:instancePath+"/ecs/services/" + i5+"/name",schemaPath:"#/properties/ecs/properties/services/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema40.properties.ecs.properties.services.items.properties.name,data:data41};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+}
+else {
+const err91 = {instancePath:instancePath+"/ecs/services/" + i5+"/name",schemaPath:"#/properties/ecs/properties/services/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.ecs.properties.services.items.properties.name.type,parentSchema:schema40.properties.ecs.properties.services.items.properties.name,data:data41};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+}
+if(data40.desiredCount !== undefined){
+let data42 = data40.desiredCount;
+if(!(((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42))) && (isFinite(data42)))){
+const err92 = {instancePath:instancePath+"/ecs/services/" + i5+"/desiredCount",schemaPath:"#/properties/ecs/properties/services/items/properties/desiredCount/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema40.properties.ecs.properties.services.items.properties.desiredCount.type,parentSchema:schema40.properties.ecs.properties.services.items.properties.desiredCount,data:data42};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+if((typeof data42 == "number") && (isFinite(data42))){
+if(data42 > 10000 || isNaN(data42)){
+const err93 = {instancePath:instancePath+"/ecs/services/" + i5+"/desiredCount",schemaPath:"#/properties/ecs/properties/services/items/properties/desiredCount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema40.properties.ecs.properties.services.items.properties.desiredCount,data:data42};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+if(data42 < 0 || isNaN(data42)){
+const err94 = {instancePath:instancePath+"/ecs/services/" + i5+"/desiredCount",schemaPath:"#/properties/ecs/properties/services/items/properties/desiredCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema40.properties.ecs.properties.services.items.properties.desiredCount,data:data42};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+}
+}
+if(data40.minimumHealthyPercent !== undefined){
+let data43 = data40.minimumHealthyPercent;
+if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
+const err95 = {instancePath:instancePath+"/ecs/services/" + i5+"/minimumHealthyPercent",schemaPath:"#/properties/ecs/properties/services/items/properties/minimumHealthyPercent/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema40.properties.ecs.properties.services.items.properties.minimumHealthyPercent.type,parentSchema:schema40.properties.ecs.properties.services.items.properties.minimumHealthyPercent,data:data43};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+if((typeof data43 == "number") && (isFinite(data43))){
+if(data43 > 100 || isNaN(data43)){
+const err96 = {instancePath:instancePath+"/ecs/services/" + i5+"/minimumHealthyPercent",schemaPath:"#/properties/ecs/properties/services/items/properties/minimumHealthyPercent/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100",schema:100,parentSchema:schema40.properties.ecs.properties.services.items.properties.minimumHealthyPercent,data:data43};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+if(data43 < 0 || isNaN(data43)){
+const err97 = {instancePath:instancePath+"/ecs/services/" + i5+"/minimumHealthyPercent",schemaPath:"#/properties/ecs/properties/services/items/properties/minimumHealthyPercent/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema40.properties.ecs.properties.services.items.properties.minimumHealthyPercent,data:data43};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+}
+}
+if(data40.maximumPercent !== undefined){
+let data44 = data40.maximumPercent;
+if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
+const err98 = {instancePath:instancePath+"/ecs/services/" + i5+"/maximumPercent",schemaPath:"#/properties/ecs/properties/services/items/properties/maximumPercent/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema40.properties.ecs.properties.services.items.properties.maximumPercent.type,parentSchema:schema40.properties.ecs.properties.services.items.properties.maximumPercent,data:data44};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+if((typeof data44 == "number") && (isFinite(data44))){
+if(data44 > 200 || isNaN(data44)){
+const err99 = {instancePath:instancePath+"/ecs/services/" + i5+"/maximumPercent",schemaPath:"#/properties/ecs/properties/services/items/properties/maximumPercent/maximum",keyword:"maximum",params:{comparison: "<=", limit: 200},message:"must be <= 200",schema:200,parentSchema:schema40.properties.ecs.properties.services.items.properties.maximumPercent,data:data44};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+if(data44 < 100 || isNaN(data44)){
+const err100 = {instancePath:instancePath+"/ecs/services/" + i5+"/maximumPercent",schemaPath:"#/properties/ecs/properties/services/items/properties/maximumPercent/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100",schema:100,parentSchema:schema40.properties.ecs.properties.services.items.properties.maximumPercent,data:data44};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+}
+}
+if(data40.deregistrationDelaySeconds !== undefined){
+let data45 = data40.deregistrationDelaySeconds;
+if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){
+const err101 = {instancePath:instancePath+"/ecs/services/" + i5+"/deregistrationDelaySeconds",schemaPath:"#/properties/ecs/properties/services/items/properties/deregistrationDelaySeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema40.properties.ecs.properties.services.items.properties.deregistrationDelaySeconds.type,parentSchema:schema40.properties.ecs.properties.services.items.properties.deregistrationDelaySeconds,data:data45};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+if((typeof data45 == "number") && (isFinite(data45))){
+if(data45 > 3600 || isNaN(data45)){
+const err102 = {instancePath:instancePath+"/ecs/services/" + i5+"/deregistrationDelaySeconds",schemaPath:"#/properties/ecs/properties/services/items/properties/deregistrationDelaySeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600},message:"must be <= 3600",schema:3600,parentSchema:schema40.properties.ecs.properties.services.items.properties.deregistrationDelaySeconds,data:data45};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+if(data45 < 0 || isNaN(data45)){
+const err103 = {instancePath:instancePath+"/ecs/services/" + i5+"/deregistrationDelaySeconds",schemaPath:"#/properties/ecs/properties/services/items/properties/deregistrationDelaySeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema40.properties.ecs.properties.services.items.properties.deregistrationDelaySeconds,data:data45};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+}
+}
+if(data40.desiredSchedule !== undefined){
+let data46 = data40.desiredSchedule;
+if(Array.isArray(data46)){
+const len6 = data46.length;
+for(let i6=0; i6<len6; i6++){
+let data47 = data46[i6];
+if(Array.isArray(data47)){
+if(data47.length > 2){
+const err104 = {instancePath:instancePath+"/ecs/services/" + i5+"/desiredSchedule/" + i6,schemaPath:"#/properties/ecs/properties/services/items/properties/desiredSchedule/items/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items",schema:2,parentSchema:schema40.properties.ecs.properties.services.items.properties.desiredSchedule.items,data:data47};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+if(data47.length < 2){
+const err105 = {instancePath:instancePath+"/ecs/services/" + i5+"/desiredSchedule/" + i6,schemaPath:"#/properties/ecs/properties/services/items/properties/desiredSchedule/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items",schema:2,parentSchema:schema40.properties.ecs.properties.services.items.properties.desiredSchedule.items,data:data47};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+const len7 = data47.length;
+if(len7 > 0){
+let data48 = data47[0];
+if(typeof data48 === "string"){
+if(!pattern4.test(data48)){
+const err106 = {instancePath:instancePath+"/ecs/services/" + i5+"/desiredSchedule/" + i6+"/0",schemaPath:"#/$defs/time/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$"+"\"",schema:"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$",parentSchema:schema32,data:data48};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+}
+else {
+const err107 = {instancePath:instancePath+"/ecs/services/" + i5+"/desiredSchedule/" + i6+"/0",schemaPath:"#/$defs/time/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.type,parentSchema:schema32,data:data48};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+}
+if(len7 > 1){
+let data49 = data47[1];
+if(!(((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49))) && (isFinite(data49)))){
+const err108 = {instancePath:instancePath+"/ecs/services/" + i5+"/desiredSchedule/" + i6+"/1",schemaPath:"#/properties/ecs/properties/services/items/properties/desiredSchedule/items/prefixItems/1/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema40.properties.ecs.properties.services.items.properties.desiredSchedule.items.prefixItems[1].type,parentSchema:schema40.properties.ecs.properties.services.items.properties.desiredSchedule.items.prefixItems[1],data:data49};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+if((typeof data49 == "number") && (isFinite(data49))){
+if(data49 > 10000 || isNaN(data49)){
+const err109 = {instancePath:instancePath+"/ecs/services/" + i5+"/desiredSchedule/" + i6+"/1",schemaPath:"#/properties/ecs/properties/services/items/properties/desiredSchedule/items/prefixItems/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema40.properties.ecs.properties.services.items.properties.desiredSchedule.items.prefixItems[1],data:data49};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+if(data49 < 0 || isNaN(data49)){
+const err110 = {instancePath:instancePath+"/ecs/services/" + i5+"/desiredSchedule/" + i6+"/1",schemaPath:"#/properties/ecs/properties/services/items/properties/desiredSchedule/items/prefixItems/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema40.properties.ecs.properties.services.items.properties.desiredSchedule.items.prefixItems[1],data:data49};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err111 = {instancePath:instancePath+"/ecs/services/" + i5+"/desiredSchedule/" + i6,schemaPath:"#/properties/ecs/properties/services/items/properties/desiredSchedule/items/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema40.properties.ecs.properties.services.items.properties.desiredSchedule.items.type,parentSchema:schema40.properties.ecs.properties.services.items.properties.desiredSchedule.items,data:data47};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+}
+}
+else {
+const err112 = {instancePath:instancePath+"/ecs/services/" + i5+"/desiredSchedule",schemaPath:"#/properties/ecs/properties/services/items/properties/desiredSchedule/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema40.properties.ecs.properties.services.items.properties.desiredSchedule.type,parentSchema:schema40.properties.ecs.properties.services.items.properties.desiredSchedule,data:data46};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+}
+}
+else {
+const err113 = {instancePath:instancePath+"/ecs/services/" + i5,schemaPath:"#/properties/ecs/properties/services/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.ecs.properties.services.items.type,parentSchema:schema40.properties.ecs.properties.services.items,data:data40};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+}
+}
+else {
+const err114 = {instancePath:instancePath+"/ecs/services",schemaPath:"#/properties/ecs/properties/services/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema40.properties.ecs.properties.services.type,parentSchema:schema40.properties.ecs.properties.services,data:data39};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
+}
+errors++;
+}
+}
+}
+else {
+const err115 = {instancePath:instancePath+"/ecs",schemaPath:"#/properties/ecs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.ecs.type,parentSchema:schema40.properties.ecs,data:data35};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+}
+}
+else {
+const err116 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
+}
+errors++;
+}
 validate22.errors = vErrors;
 return errors === 0;
 }
 validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema44 = {"type":"object","additionalProperties":false,"description":"What the account has committed to in this region, and the on-demand usage outside any group that competes for it. Billed each clock hour in AWS's order (docs/simulator.md).","properties":{"reservedInstances":{"type":"array","items":{"$ref":"#/$defs/reservedInstances"}},"savingsPlans":{"type":"array","items":{"$ref":"#/$defs/savingsPlan"}},"capacityReservations":{"type":"array","items":{"$ref":"#/$defs/capacityReservation"}},"unmanagedUsage":{"type":"array","items":{"$ref":"#/$defs/unmanagedUsage"}}}};
-const schema45 = {"type":"object","additionalProperties":false,"required":["type","count"],"properties":{"type":{"type":"string","minLength":1,"description":"An instance type of the embedded catalogue."},"count":{"type":"integer","minimum":1,"maximum":10000},"zone":{"$ref":"#/$defs/zoneName","description":"A zonal RI's zone; without it the RI is regional."},"platform":{"$ref":"#/$defs/platform"},"tenancy":{"$ref":"#/$defs/tenancy"},"hourlyRateUsd":{"type":"number","minimum":0,"maximum":1000,"description":"What one costs per hour, upfront amortised; default 60% of the on-demand price."},"start":{"$ref":"#/$defs/time","description":"Default: the scenario's start."},"end":{"$ref":"#/$defs/time","description":"Default: never (after the run)."}}};
-const schema47 = {"enum":["Linux/UNIX","Windows","Red Hat Enterprise Linux","SUSE Linux"],"default":"Linux/UNIX"};
-const schema48 = {"enum":["default","dedicated"],"default":"default"};
+const schema45 = {"type":"object","additionalProperties":false,"description":"What the account has committed to in this region, and the on-demand usage outside any group that competes for it. Billed each clock hour in AWS's order (docs/simulator.md).","properties":{"reservedInstances":{"type":"array","items":{"$ref":"#/$defs/reservedInstances"}},"savingsPlans":{"type":"array","items":{"$ref":"#/$defs/savingsPlan"}},"capacityReservations":{"type":"array","items":{"$ref":"#/$defs/capacityReservation"}},"unmanagedUsage":{"type":"array","items":{"$ref":"#/$defs/unmanagedUsage"}}}};
+const schema46 = {"type":"object","additionalProperties":false,"required":["type","count"],"properties":{"type":{"type":"string","minLength":1,"description":"An instance type of the embedded catalogue."},"count":{"type":"integer","minimum":1,"maximum":10000},"zone":{"$ref":"#/$defs/zoneName","description":"A zonal RI's zone; without it the RI is regional."},"platform":{"$ref":"#/$defs/platform"},"tenancy":{"$ref":"#/$defs/tenancy"},"hourlyRateUsd":{"type":"number","minimum":0,"maximum":1000,"description":"What one costs per hour, upfront amortised; default 60% of the on-demand price."},"start":{"$ref":"#/$defs/time","description":"Default: the scenario's start."},"end":{"$ref":"#/$defs/time","description":"Default: never (after the run)."}}};
+const schema48 = {"enum":["Linux/UNIX","Windows","Red Hat Enterprise Linux","SUSE Linux"],"default":"Linux/UNIX"};
+const schema49 = {"enum":["default","dedicated"],"default":"default"};
 
 function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1120,7 +1495,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema45.required,parentSchema:schema45,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema46.required,parentSchema:schema46,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1130,7 +1505,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.count === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'",schema:schema45.required,parentSchema:schema45,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'",schema:schema46.required,parentSchema:schema46,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1141,7 +1516,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((((((key0 === "type") || (key0 === "count")) || (key0 === "zone")) || (key0 === "platform")) || (key0 === "tenancy")) || (key0 === "hourlyRateUsd")) || (key0 === "start")) || (key0 === "end"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema45,data};
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema46,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1155,7 +1530,7 @@ if(data.type !== undefined){
 let data0 = data.type;
 if(typeof data0 === "string"){
 if(func2(data0) < 1){
-const err3 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema45.properties.type,data:data0};
+const err3 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema46.properties.type,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1166,7 +1541,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.properties.type.type,parentSchema:schema45.properties.type,data:data0};
+const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.type.type,parentSchema:schema46.properties.type,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1179,7 +1554,7 @@ errors++;
 if(data.count !== undefined){
 let data1 = data.count;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err5 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema45.properties.count.type,parentSchema:schema45.properties.count,data:data1};
+const err5 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema46.properties.count.type,parentSchema:schema46.properties.count,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1190,7 +1565,7 @@ errors++;
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 > 10000 || isNaN(data1)){
-const err6 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema45.properties.count,data:data1};
+const err6 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema46.properties.count,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1200,7 +1575,7 @@ vErrors.push(err6);
 errors++;
 }
 if(data1 < 1 || isNaN(data1)){
-const err7 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema45.properties.count,data:data1};
+const err7 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema46.properties.count,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1239,7 +1614,7 @@ errors++;
 if(data.platform !== undefined){
 let data3 = data.platform;
 if(!((((data3 === "Linux/UNIX") || (data3 === "Windows")) || (data3 === "Red Hat Enterprise Linux")) || (data3 === "SUSE Linux"))){
-const err10 = {instancePath:instancePath+"/platform",schemaPath:"#/$defs/platform/enum",keyword:"enum",params:{allowedValues: schema47.enum},message:"must be equal to one of the allowed values",schema:schema47.enum,parentSchema:schema47,data:data3};
+const err10 = {instancePath:instancePath+"/platform",schemaPath:"#/$defs/platform/enum",keyword:"enum",params:{allowedValues: schema48.enum},message:"must be equal to one of the allowed values",schema:schema48.enum,parentSchema:schema48,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1252,7 +1627,7 @@ errors++;
 if(data.tenancy !== undefined){
 let data4 = data.tenancy;
 if(!((data4 === "default") || (data4 === "dedicated"))){
-const err11 = {instancePath:instancePath+"/tenancy",schemaPath:"#/$defs/tenancy/enum",keyword:"enum",params:{allowedValues: schema48.enum},message:"must be equal to one of the allowed values",schema:schema48.enum,parentSchema:schema48,data:data4};
+const err11 = {instancePath:instancePath+"/tenancy",schemaPath:"#/$defs/tenancy/enum",keyword:"enum",params:{allowedValues: schema49.enum},message:"must be equal to one of the allowed values",schema:schema49.enum,parentSchema:schema49,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1266,7 +1641,7 @@ if(data.hourlyRateUsd !== undefined){
 let data5 = data.hourlyRateUsd;
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 > 1000 || isNaN(data5)){
-const err12 = {instancePath:instancePath+"/hourlyRateUsd",schemaPath:"#/properties/hourlyRateUsd/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000",schema:1000,parentSchema:schema45.properties.hourlyRateUsd,data:data5};
+const err12 = {instancePath:instancePath+"/hourlyRateUsd",schemaPath:"#/properties/hourlyRateUsd/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000",schema:1000,parentSchema:schema46.properties.hourlyRateUsd,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1276,7 +1651,7 @@ vErrors.push(err12);
 errors++;
 }
 if(data5 < 0 || isNaN(data5)){
-const err13 = {instancePath:instancePath+"/hourlyRateUsd",schemaPath:"#/properties/hourlyRateUsd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema45.properties.hourlyRateUsd,data:data5};
+const err13 = {instancePath:instancePath+"/hourlyRateUsd",schemaPath:"#/properties/hourlyRateUsd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.hourlyRateUsd,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1287,7 +1662,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/hourlyRateUsd",schemaPath:"#/properties/hourlyRateUsd/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema45.properties.hourlyRateUsd.type,parentSchema:schema45.properties.hourlyRateUsd,data:data5};
+const err14 = {instancePath:instancePath+"/hourlyRateUsd",schemaPath:"#/properties/hourlyRateUsd/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema46.properties.hourlyRateUsd.type,parentSchema:schema46.properties.hourlyRateUsd,data:data5};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1349,7 +1724,7 @@ errors++;
 }
 }
 else {
-const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema45.type,parentSchema:schema45,data};
+const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.type,parentSchema:schema46,data};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1363,8 +1738,8 @@ return errors === 0;
 }
 validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema51 = {"type":"object","additionalProperties":false,"required":["kind","hourlyCommitmentUsd"],"properties":{"kind":{"enum":["compute","ec2-instance"]},"family":{"type":"string","pattern":"^[a-z][a-z0-9-]*$","description":"An EC2 Instance plan's family (required for one, refused for a Compute plan)."},"hourlyCommitmentUsd":{"type":"number","exclusiveMinimum":0,"maximum":100000,"description":"For a Compute plan, the share this region may use."},"discount":{"type":"number","exclusiveMinimum":0,"exclusiveMaximum":1,"description":"Fraction off the on-demand price for types `rates` does not list; default 0.28 (compute) or 0.4 (ec2-instance)."},"rates":{"type":"object","description":"Instance type -> the plan's USD/hour for it (Linux/UNIX, default tenancy).","additionalProperties":{"$ref":"#/$defs/price"}},"start":{"$ref":"#/$defs/time"},"end":{"$ref":"#/$defs/time"}}};
-const pattern15 = new RegExp("^[a-z][a-z0-9-]*$", "u");
+const schema52 = {"type":"object","additionalProperties":false,"required":["kind","hourlyCommitmentUsd"],"properties":{"kind":{"enum":["compute","ec2-instance"]},"family":{"type":"string","pattern":"^[a-z][a-z0-9-]*$","description":"An EC2 Instance plan's family (required for one, refused for a Compute plan)."},"hourlyCommitmentUsd":{"type":"number","exclusiveMinimum":0,"maximum":100000,"description":"For a Compute plan, the share this region may use."},"discount":{"type":"number","exclusiveMinimum":0,"exclusiveMaximum":1,"description":"Fraction off the on-demand price for types `rates` does not list; default 0.28 (compute) or 0.4 (ec2-instance)."},"rates":{"type":"object","description":"Instance type -> the plan's USD/hour for it (Linux/UNIX, default tenancy).","additionalProperties":{"$ref":"#/$defs/price"}},"start":{"$ref":"#/$defs/time"},"end":{"$ref":"#/$defs/time"}}};
+const pattern16 = new RegExp("^[a-z][a-z0-9-]*$", "u");
 
 function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1378,7 +1753,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.kind === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema51.required,parentSchema:schema51,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema52.required,parentSchema:schema52,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1388,7 +1763,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.hourlyCommitmentUsd === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "hourlyCommitmentUsd"},message:"must have required property '"+"hourlyCommitmentUsd"+"'",schema:schema51.required,parentSchema:schema51,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "hourlyCommitmentUsd"},message:"must have required property '"+"hourlyCommitmentUsd"+"'",schema:schema52.required,parentSchema:schema52,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1399,7 +1774,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((((key0 === "kind") || (key0 === "family")) || (key0 === "hourlyCommitmentUsd")) || (key0 === "discount")) || (key0 === "rates")) || (key0 === "start")) || (key0 === "end"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema51,data};
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema52,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1412,7 +1787,7 @@ errors++;
 if(data.kind !== undefined){
 let data0 = data.kind;
 if(!((data0 === "compute") || (data0 === "ec2-instance"))){
-const err3 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema51.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema51.properties.kind.enum,parentSchema:schema51.properties.kind,data:data0};
+const err3 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema52.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema52.properties.kind.enum,parentSchema:schema52.properties.kind,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1425,8 +1800,8 @@ errors++;
 if(data.family !== undefined){
 let data1 = data.family;
 if(typeof data1 === "string"){
-if(!pattern15.test(data1)){
-const err4 = {instancePath:instancePath+"/family",schemaPath:"#/properties/family/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9-]*$"+"\"",schema:"^[a-z][a-z0-9-]*$",parentSchema:schema51.properties.family,data:data1};
+if(!pattern16.test(data1)){
+const err4 = {instancePath:instancePath+"/family",schemaPath:"#/properties/family/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9-]*$"+"\"",schema:"^[a-z][a-z0-9-]*$",parentSchema:schema52.properties.family,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1437,7 +1812,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/family",schemaPath:"#/properties/family/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.family.type,parentSchema:schema51.properties.family,data:data1};
+const err5 = {instancePath:instancePath+"/family",schemaPath:"#/properties/family/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.family.type,parentSchema:schema52.properties.family,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1451,7 +1826,7 @@ if(data.hourlyCommitmentUsd !== undefined){
 let data2 = data.hourlyCommitmentUsd;
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 > 100000 || isNaN(data2)){
-const err6 = {instancePath:instancePath+"/hourlyCommitmentUsd",schemaPath:"#/properties/hourlyCommitmentUsd/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000",schema:100000,parentSchema:schema51.properties.hourlyCommitmentUsd,data:data2};
+const err6 = {instancePath:instancePath+"/hourlyCommitmentUsd",schemaPath:"#/properties/hourlyCommitmentUsd/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000",schema:100000,parentSchema:schema52.properties.hourlyCommitmentUsd,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1461,7 +1836,7 @@ vErrors.push(err6);
 errors++;
 }
 if(data2 <= 0 || isNaN(data2)){
-const err7 = {instancePath:instancePath+"/hourlyCommitmentUsd",schemaPath:"#/properties/hourlyCommitmentUsd/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema51.properties.hourlyCommitmentUsd,data:data2};
+const err7 = {instancePath:instancePath+"/hourlyCommitmentUsd",schemaPath:"#/properties/hourlyCommitmentUsd/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema52.properties.hourlyCommitmentUsd,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1472,7 +1847,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/hourlyCommitmentUsd",schemaPath:"#/properties/hourlyCommitmentUsd/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema51.properties.hourlyCommitmentUsd.type,parentSchema:schema51.properties.hourlyCommitmentUsd,data:data2};
+const err8 = {instancePath:instancePath+"/hourlyCommitmentUsd",schemaPath:"#/properties/hourlyCommitmentUsd/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema52.properties.hourlyCommitmentUsd.type,parentSchema:schema52.properties.hourlyCommitmentUsd,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1486,7 +1861,7 @@ if(data.discount !== undefined){
 let data3 = data.discount;
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 >= 1 || isNaN(data3)){
-const err9 = {instancePath:instancePath+"/discount",schemaPath:"#/properties/discount/exclusiveMaximum",keyword:"exclusiveMaximum",params:{comparison: "<", limit: 1},message:"must be < 1",schema:1,parentSchema:schema51.properties.discount,data:data3};
+const err9 = {instancePath:instancePath+"/discount",schemaPath:"#/properties/discount/exclusiveMaximum",keyword:"exclusiveMaximum",params:{comparison: "<", limit: 1},message:"must be < 1",schema:1,parentSchema:schema52.properties.discount,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1496,7 +1871,7 @@ vErrors.push(err9);
 errors++;
 }
 if(data3 <= 0 || isNaN(data3)){
-const err10 = {instancePath:instancePath+"/discount",schemaPath:"#/properties/discount/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema51.properties.discount,data:data3};
+const err10 = {instancePath:instancePath+"/discount",schemaPath:"#/properties/discount/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema52.properties.discount,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1507,7 +1882,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/discount",schemaPath:"#/properties/discount/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema51.properties.discount.type,parentSchema:schema51.properties.discount,data:data3};
+const err11 = {instancePath:instancePath+"/discount",schemaPath:"#/properties/discount/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema52.properties.discount.type,parentSchema:schema52.properties.discount,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1557,7 +1932,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/rates",schemaPath:"#/properties/rates/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.properties.rates.type,parentSchema:schema51.properties.rates,data:data4};
+const err15 = {instancePath:instancePath+"/rates",schemaPath:"#/properties/rates/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.properties.rates.type,parentSchema:schema52.properties.rates,data:data4};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1619,7 +1994,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.type,parentSchema:schema51,data};
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.type,parentSchema:schema52,data};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1633,7 +2008,7 @@ return errors === 0;
 }
 validate27.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema55 = {"type":"object","additionalProperties":false,"required":["type","zone","count"],"properties":{"type":{"type":"string","minLength":1},"zone":{"$ref":"#/$defs/zoneName"},"count":{"type":"integer","minimum":1,"maximum":10000},"platform":{"$ref":"#/$defs/platform"},"tenancy":{"$ref":"#/$defs/tenancy"},"matchCriteria":{"enum":["open","targeted"],"default":"open"},"start":{"$ref":"#/$defs/time"},"end":{"$ref":"#/$defs/time"}}};
+const schema56 = {"type":"object","additionalProperties":false,"required":["type","zone","count"],"properties":{"type":{"type":"string","minLength":1},"zone":{"$ref":"#/$defs/zoneName"},"count":{"type":"integer","minimum":1,"maximum":10000},"platform":{"$ref":"#/$defs/platform"},"tenancy":{"$ref":"#/$defs/tenancy"},"matchCriteria":{"enum":["open","targeted"],"default":"open"},"start":{"$ref":"#/$defs/time"},"end":{"$ref":"#/$defs/time"}}};
 
 function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1647,7 +2022,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema55.required,parentSchema:schema55,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema56.required,parentSchema:schema56,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1657,7 +2032,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.zone === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "zone"},message:"must have required property '"+"zone"+"'",schema:schema55.required,parentSchema:schema55,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "zone"},message:"must have required property '"+"zone"+"'",schema:schema56.required,parentSchema:schema56,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1667,7 +2042,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.count === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'",schema:schema55.required,parentSchema:schema55,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'",schema:schema56.required,parentSchema:schema56,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1678,7 +2053,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((((((key0 === "type") || (key0 === "zone")) || (key0 === "count")) || (key0 === "platform")) || (key0 === "tenancy")) || (key0 === "matchCriteria")) || (key0 === "start")) || (key0 === "end"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema55,data};
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema56,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1692,7 +2067,7 @@ if(data.type !== undefined){
 let data0 = data.type;
 if(typeof data0 === "string"){
 if(func2(data0) < 1){
-const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema55.properties.type,data:data0};
+const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema56.properties.type,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1703,7 +2078,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema55.properties.type.type,parentSchema:schema55.properties.type,data:data0};
+const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.type.type,parentSchema:schema56.properties.type,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1741,7 +2116,7 @@ errors++;
 if(data.count !== undefined){
 let data2 = data.count;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err8 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema55.properties.count.type,parentSchema:schema55.properties.count,data:data2};
+const err8 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema56.properties.count.type,parentSchema:schema56.properties.count,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1752,7 +2127,7 @@ errors++;
 }
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 > 10000 || isNaN(data2)){
-const err9 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema55.properties.count,data:data2};
+const err9 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema56.properties.count,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1762,7 +2137,7 @@ vErrors.push(err9);
 errors++;
 }
 if(data2 < 1 || isNaN(data2)){
-const err10 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema55.properties.count,data:data2};
+const err10 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema56.properties.count,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1776,7 +2151,7 @@ errors++;
 if(data.platform !== undefined){
 let data3 = data.platform;
 if(!((((data3 === "Linux/UNIX") || (data3 === "Windows")) || (data3 === "Red Hat Enterprise Linux")) || (data3 === "SUSE Linux"))){
-const err11 = {instancePath:instancePath+"/platform",schemaPath:"#/$defs/platform/enum",keyword:"enum",params:{allowedValues: schema47.enum},message:"must be equal to one of the allowed values",schema:schema47.enum,parentSchema:schema47,data:data3};
+const err11 = {instancePath:instancePath+"/platform",schemaPath:"#/$defs/platform/enum",keyword:"enum",params:{allowedValues: schema48.enum},message:"must be equal to one of the allowed values",schema:schema48.enum,parentSchema:schema48,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1789,7 +2164,7 @@ errors++;
 if(data.tenancy !== undefined){
 let data4 = data.tenancy;
 if(!((data4 === "default") || (data4 === "dedicated"))){
-const err12 = {instancePath:instancePath+"/tenancy",schemaPath:"#/$defs/tenancy/enum",keyword:"enum",params:{allowedValues: schema48.enum},message:"must be equal to one of the allowed values",schema:schema48.enum,parentSchema:schema48,data:data4};
+const err12 = {instancePath:instancePath+"/tenancy",schemaPath:"#/$defs/tenancy/enum",keyword:"enum",params:{allowedValues: schema49.enum},message:"must be equal to one of the allowed values",schema:schema49.enum,parentSchema:schema49,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1802,7 +2177,7 @@ errors++;
 if(data.matchCriteria !== undefined){
 let data5 = data.matchCriteria;
 if(!((data5 === "open") || (data5 === "targeted"))){
-const err13 = {instancePath:instancePath+"/matchCriteria",schemaPath:"#/properties/matchCriteria/enum",keyword:"enum",params:{allowedValues: schema55.properties.matchCriteria.enum},message:"must be equal to one of the allowed values",schema:schema55.properties.matchCriteria.enum,parentSchema:schema55.properties.matchCriteria,data:data5};
+const err13 = {instancePath:instancePath+"/matchCriteria",schemaPath:"#/properties/matchCriteria/enum",keyword:"enum",params:{allowedValues: schema56.properties.matchCriteria.enum},message:"must be equal to one of the allowed values",schema:schema56.properties.matchCriteria.enum,parentSchema:schema56.properties.matchCriteria,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1864,7 +2239,7 @@ errors++;
 }
 }
 else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema55.type,parentSchema:schema55,data};
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema56.type,parentSchema:schema56,data};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1878,7 +2253,7 @@ return errors === 0;
 }
 validate29.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema61 = {"type":"object","additionalProperties":false,"required":["type","zone","count"],"description":"On-demand instances no group of the scenario holds (another team's, a database): billed, and first in line for the commitments when spotswap decides.","properties":{"type":{"type":"string","minLength":1},"zone":{"$ref":"#/$defs/zoneName"},"count":{"type":"integer","minimum":1,"maximum":10000},"platform":{"$ref":"#/$defs/platform"},"tenancy":{"$ref":"#/$defs/tenancy"},"start":{"$ref":"#/$defs/time"},"end":{"$ref":"#/$defs/time"}}};
+const schema62 = {"type":"object","additionalProperties":false,"required":["type","zone","count"],"description":"On-demand instances no group of the scenario holds (another team's, a database): billed, and first in line for the commitments when spotswap decides.","properties":{"type":{"type":"string","minLength":1},"zone":{"$ref":"#/$defs/zoneName"},"count":{"type":"integer","minimum":1,"maximum":10000},"platform":{"$ref":"#/$defs/platform"},"tenancy":{"$ref":"#/$defs/tenancy"},"start":{"$ref":"#/$defs/time"},"end":{"$ref":"#/$defs/time"}}};
 
 function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1892,7 +2267,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema61.required,parentSchema:schema61,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema62.required,parentSchema:schema62,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1902,7 +2277,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.zone === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "zone"},message:"must have required property '"+"zone"+"'",schema:schema61.required,parentSchema:schema61,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "zone"},message:"must have required property '"+"zone"+"'",schema:schema62.required,parentSchema:schema62,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1912,7 +2287,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.count === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'",schema:schema61.required,parentSchema:schema61,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'",schema:schema62.required,parentSchema:schema62,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1923,7 +2298,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((((key0 === "type") || (key0 === "zone")) || (key0 === "count")) || (key0 === "platform")) || (key0 === "tenancy")) || (key0 === "start")) || (key0 === "end"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema61,data};
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema62,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1937,7 +2312,7 @@ if(data.type !== undefined){
 let data0 = data.type;
 if(typeof data0 === "string"){
 if(func2(data0) < 1){
-const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema61.properties.type,data:data0};
+const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema62.properties.type,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1948,7 +2323,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.properties.type.type,parentSchema:schema61.properties.type,data:data0};
+const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.type.type,parentSchema:schema62.properties.type,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1986,7 +2361,7 @@ errors++;
 if(data.count !== undefined){
 let data2 = data.count;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err8 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema61.properties.count.type,parentSchema:schema61.properties.count,data:data2};
+const err8 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema62.properties.count.type,parentSchema:schema62.properties.count,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1997,7 +2372,7 @@ errors++;
 }
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 > 10000 || isNaN(data2)){
-const err9 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema61.properties.count,data:data2};
+const err9 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema62.properties.count,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2007,7 +2382,7 @@ vErrors.push(err9);
 errors++;
 }
 if(data2 < 1 || isNaN(data2)){
-const err10 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema61.properties.count,data:data2};
+const err10 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema62.properties.count,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2021,7 +2396,7 @@ errors++;
 if(data.platform !== undefined){
 let data3 = data.platform;
 if(!((((data3 === "Linux/UNIX") || (data3 === "Windows")) || (data3 === "Red Hat Enterprise Linux")) || (data3 === "SUSE Linux"))){
-const err11 = {instancePath:instancePath+"/platform",schemaPath:"#/$defs/platform/enum",keyword:"enum",params:{allowedValues: schema47.enum},message:"must be equal to one of the allowed values",schema:schema47.enum,parentSchema:schema47,data:data3};
+const err11 = {instancePath:instancePath+"/platform",schemaPath:"#/$defs/platform/enum",keyword:"enum",params:{allowedValues: schema48.enum},message:"must be equal to one of the allowed values",schema:schema48.enum,parentSchema:schema48,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2034,7 +2409,7 @@ errors++;
 if(data.tenancy !== undefined){
 let data4 = data.tenancy;
 if(!((data4 === "default") || (data4 === "dedicated"))){
-const err12 = {instancePath:instancePath+"/tenancy",schemaPath:"#/$defs/tenancy/enum",keyword:"enum",params:{allowedValues: schema48.enum},message:"must be equal to one of the allowed values",schema:schema48.enum,parentSchema:schema48,data:data4};
+const err12 = {instancePath:instancePath+"/tenancy",schemaPath:"#/$defs/tenancy/enum",keyword:"enum",params:{allowedValues: schema49.enum},message:"must be equal to one of the allowed values",schema:schema49.enum,parentSchema:schema49,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2096,7 +2471,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema61.type,parentSchema:schema61,data};
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.type,parentSchema:schema62,data};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2124,7 +2499,7 @@ evaluated0.items = undefined;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!((((key0 === "reservedInstances") || (key0 === "savingsPlans")) || (key0 === "capacityReservations")) || (key0 === "unmanagedUsage"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema44,data};
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema45,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2146,7 +2521,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err1 = {instancePath:instancePath+"/reservedInstances",schemaPath:"#/properties/reservedInstances/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema44.properties.reservedInstances.type,parentSchema:schema44.properties.reservedInstances,data:data0};
+const err1 = {instancePath:instancePath+"/reservedInstances",schemaPath:"#/properties/reservedInstances/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema45.properties.reservedInstances.type,parentSchema:schema45.properties.reservedInstances,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2168,7 +2543,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/savingsPlans",schemaPath:"#/properties/savingsPlans/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema44.properties.savingsPlans.type,parentSchema:schema44.properties.savingsPlans,data:data2};
+const err2 = {instancePath:instancePath+"/savingsPlans",schemaPath:"#/properties/savingsPlans/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema45.properties.savingsPlans.type,parentSchema:schema45.properties.savingsPlans,data:data2};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2190,7 +2565,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/capacityReservations",schemaPath:"#/properties/capacityReservations/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema44.properties.capacityReservations.type,parentSchema:schema44.properties.capacityReservations,data:data4};
+const err3 = {instancePath:instancePath+"/capacityReservations",schemaPath:"#/properties/capacityReservations/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema45.properties.capacityReservations.type,parentSchema:schema45.properties.capacityReservations,data:data4};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2212,7 +2587,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/unmanagedUsage",schemaPath:"#/properties/unmanagedUsage/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema44.properties.unmanagedUsage.type,parentSchema:schema44.properties.unmanagedUsage,data:data6};
+const err4 = {instancePath:instancePath+"/unmanagedUsage",schemaPath:"#/properties/unmanagedUsage/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema45.properties.unmanagedUsage.type,parentSchema:schema45.properties.unmanagedUsage,data:data6};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2224,7 +2599,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema44.type,parentSchema:schema44,data};
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema45.type,parentSchema:schema45,data};
 if(vErrors === null){
 vErrors = [err5];
 }

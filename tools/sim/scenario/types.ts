@@ -87,6 +87,22 @@ export interface ScenarioGroup extends ScenarioGroupFeatures {
 export interface ScenarioEcs {
   readonly managedTerminationProtection: boolean
   readonly managedDraining: boolean
+  /** Tasks one container instance runs at most (sim/ecs-cluster.ts). */
+  readonly slotsPerInstance: number
+  /** The cluster's services (ECS's replica scheduler places their tasks). */
+  readonly services: readonly ScenarioEcsService[]
+}
+
+/** One ECS service of a group's cluster (scenario field `ecs.services`). */
+export interface ScenarioEcsService {
+  readonly name: string
+  readonly desiredCount: number
+  readonly minimumHealthyPercent: number
+  readonly maximumPercent: number
+  /** How long a stopped task drains from its load balancer before it is gone. */
+  readonly deregistrationDelaySeconds: number
+  /** [time, desiredCount] pairs, sorted by time. */
+  readonly desiredSchedule: readonly (readonly [number, number])[]
 }
 
 export interface ScenarioRegion {

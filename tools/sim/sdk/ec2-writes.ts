@@ -50,7 +50,7 @@ export const ec2Writes = (
     return write(
       ctx,
       'ec2:CreateTags',
-      { instances: ids },
+      { instances: ids, tagKeys: (input.Tags ?? []).map((t) => t.Key ?? '') },
       () => {
         const tags: Record<string, string> = {}
         for (const tag of input.Tags ?? []) if (tag.Key) tags[tag.Key] = tag.Value ?? ''
@@ -66,7 +66,7 @@ export const ec2Writes = (
     return write(
       ctx,
       'ec2:DeleteTags',
-      { instances: ids },
+      { instances: ids, tagKeys: (input.Tags ?? []).map((t) => t.Key ?? '') },
       () => {
         const doomed = (key: string, value: string) =>
           (input.Tags ?? []).some((t) => t.Key === key && (t.Value === undefined || t.Value === value))

@@ -1,16 +1,28 @@
 /**
- * ECS's DescribeCapacityProviders as the adapter sends it: the region's capacity providers, ten a page at
- * most (maxResults 1 to 10; without it, up to 10 and a nextToken), with Fargate's two providers, which
- * stand on no Auto Scaling group, listed like any other
+ * ECS as the adapter sends it, answered from the simulated clusters (sim/ecs-cluster.ts).
+ * DescribeCapacityProviders: the region's capacity providers, ten a page at most (maxResults 1 to 10),
+ * with Fargate's two providers, which stand on no Auto Scaling group
  * (https://docs.aws.amazon.com/AmazonECS/latest/APIReference/API_DescribeCapacityProviders.html).
- * Each group's provider is associated with a cluster of its own (ListClusters, DescribeClusters). The
- * simulator runs no ECS agent, so no container instance ever registers: the clusters list none, and
- * UpdateContainerInstancesState reports every container instance it is given as a failure (MISSING), as
- * ECS does for one it does not know.
+ * Each group's provider is associated with a cluster of its own (ListClusters, DescribeClusters).
+ * ListContainerInstances lists every container instance but INACTIVE ones by default, a hundred a page
+ * (https://docs.aws.amazon.com/AmazonECS/latest/APIReference/API_ListContainerInstances.html);
+ * DescribeContainerInstances takes up to 100 and reports unknown ones as MISSING failures;
+ * UpdateContainerInstancesState takes up to 10, only ACTIVE or DRAINING, and reports a container instance
+ * that is neither (or unknown) in its failures, not as an error
+ * (https://docs.aws.amazon.com/AmazonECS/latest/APIReference/API_UpdateContainerInstancesState.html).
+ * A cluster ECS does not know is a ClusterNotFoundException; without `cluster`, the `default` one is meant.
  */
-import type { CapacityProviderShape, ClusterShape, EcsApi } from '../../../lambdas/aws/cloud.ts'
+import type {
+  CapacityProviderShape,
+  ClusterShape,
+  ContainerInstanceShape,
+  EcsApi,
+} from '../../../lambdas/aws/cloud.ts'
+import type { SimCluster, SimContainerInstance } from '../ecs-cluster.ts'
+import { cycleSoon } from '../ecs-scheduler.ts'
+import { simAwsError } from '../errors.ts'
 import type { PageRule } from './paging.ts'
-import { answer, type SimApiContext } from './request.ts'
+import { answer, type SimApiContext, write } from './request.ts'
 
 const PROVIDERS: PageRule = {
   operation: 'DescribeCapacityProviders',
@@ -36,16 +48,43 @@ const CLUSTERS: PageRule = {
 
 const CONTAINER_INSTANCES: PageRule = { ...CLUSTERS, operation: 'ListContainerInstances' }
 
-const clusterArn = (ctx: SimApiContext, provider: CapacityProviderShape): string =>
-  `arn:aws:ecs:${ctx.region.name}:123456789012:cluster/${provider.name}-cluster`
+const DESCRIBE_MAX = 100
+const UPDATE_STATE_MAX = 10
 
-const clusters = (ctx: SimApiContext): ClusterShape[] =>
-  ctx.region.capacityProviders.map((provider) => ({
-    clusterArn: clusterArn(ctx, provider),
-    clusterName: `${provider.name}-cluster`,
-    status: 'ACTIVE',
-    capacityProviders: [provider.name ?? ''],
-  }))
+const invalid = (message: string) => simAwsError('InvalidParameterException', 400, message)
+
+const clusters = (ctx: SimApiContext): SimCluster[] => [...ctx.region.ecsClusters.values()]
+
+const toClusterShape = (cluster: SimCluster): ClusterShape => ({
+  clusterArn: cluster.arn,
+  clusterName: cluster.name,
+  status: 'ACTIVE',
+  capacityProviders: [cluster.providerName],
+})
+
+/** The cluster a request names (its name or ARN; `default` when it names none). */
+const clusterNamed = (ctx: SimApiContext, named: string | undefined): SimCluster => {
+  const wanted = named ?? 'default'
+  const found = clusters(ctx).find((c) => c.arn === wanted || c.name === wanted)
+  if (found === undefined) throw simAwsError('ClusterNotFoundException', 400, 'Cluster not found.')
+  return found
+}
+
+/** A container instance named by its ARN or its id (the ARN's last part). */
+const containerInstanceNamed = (cluster: SimCluster, named: string): SimContainerInstance | undefined =>
+  [...cluster.containerInstances.values()].find((ci) => ci.arn === named || ci.arn.endsWith(`/${named}`))
+
+const toShape = (cluster: SimCluster, ci: SimContainerInstance): ContainerInstanceShape => {
+  const tasks = cluster.tasksOn(ci.ec2InstanceId)
+  return {
+    containerInstanceArn: ci.arn,
+    ec2InstanceId: ci.ec2InstanceId,
+    status: ci.status,
+    // A stopping task is still running until its container exits.
+    runningTasksCount: tasks.filter((t) => t.status !== 'PENDING').length,
+    pendingTasksCount: tasks.filter((t) => t.status === 'PENDING').length,
+  }
+}
 
 export const ecs = (ctx: SimApiContext): EcsApi => ({
   listClusters: (input) =>
@@ -53,41 +92,74 @@ export const ecs = (ctx: SimApiContext): EcsApi => ({
       const page = ctx.listings.page(
         CLUSTERS,
         { maxResults: input.maxResults, nextToken: input.nextToken },
-        () => clusters(ctx).map((c) => c.clusterArn ?? ''),
+        () => clusters(ctx).map((c) => c.arn),
       )
       return { clusterArns: [...page.items], nextToken: page.nextToken }
     }),
   describeClusters: (input) =>
     answer(ctx, 'ecs:DescribeClusters', () => {
       const asked = new Set(input.clusters ?? [])
-      const found = clusters(ctx).filter(
-        (c) => asked.has(c.clusterArn ?? '') || asked.has(c.clusterName ?? ''),
-      )
-      const named = new Set(found.flatMap((c) => [c.clusterArn, c.clusterName]))
+      if (asked.size > DESCRIBE_MAX) throw invalid(`DescribeClusters takes at most ${DESCRIBE_MAX} clusters`)
+      const found = clusters(ctx).filter((c) => asked.has(c.arn) || asked.has(c.name))
+      const named = new Set(found.flatMap((c) => [c.arn, c.name]))
       return {
-        clusters: found,
+        clusters: found.map(toClusterShape),
         failures: [...asked].filter((arn) => !named.has(arn)).map((arn) => ({ arn, reason: 'MISSING' })),
       }
     }),
   listContainerInstances: (input) =>
     answer(ctx, 'ecs:ListContainerInstances', () => {
+      const cluster = clusterNamed(ctx, input.cluster)
       const page = ctx.listings.page(
         CONTAINER_INSTANCES,
         { maxResults: input.maxResults, nextToken: input.nextToken },
-        () => [] as string[],
+        () =>
+          [...cluster.containerInstances.values()]
+            .filter((ci) => ci.status !== 'INACTIVE')
+            .map((ci) => ci.arn),
       )
       return { containerInstanceArns: [...page.items], nextToken: page.nextToken }
     }),
   describeContainerInstances: (input) =>
-    answer(ctx, 'ecs:DescribeContainerInstances', () => ({
-      containerInstances: [],
-      failures: input.containerInstances.map((arn) => ({ arn, reason: 'MISSING' })),
-    })),
-  updateContainerInstancesState: (input) =>
-    answer(ctx, 'ecs:UpdateContainerInstancesState', () => ({
-      containerInstances: [],
-      failures: input.containerInstances.map((arn) => ({ arn, reason: 'MISSING' })),
-    })),
+    answer(ctx, 'ecs:DescribeContainerInstances', () => {
+      const cluster = clusterNamed(ctx, input.cluster)
+      if (input.containerInstances.length > DESCRIBE_MAX)
+        throw invalid(`DescribeContainerInstances takes at most ${DESCRIBE_MAX} container instances`)
+      const found = input.containerInstances.map((arn) => ({ arn, ci: containerInstanceNamed(cluster, arn) }))
+      return {
+        containerInstances: found.flatMap(({ ci }) => (ci === undefined ? [] : [toShape(cluster, ci)])),
+        failures: found.filter(({ ci }) => ci === undefined).map(({ arn }) => ({ arn, reason: 'MISSING' })),
+      }
+    }),
+  updateContainerInstancesState: (input) => {
+    // Named for the records (touches.ts) by their EC2 instances; the request itself checks the cluster.
+    const cluster = clusters(ctx).find((c) => c.arn === input.cluster || c.name === input.cluster)
+    const named = input.containerInstances.flatMap((arn) => {
+      const ci = cluster === undefined ? undefined : containerInstanceNamed(cluster, arn)
+      return ci === undefined ? [] : [ci.ec2InstanceId]
+    })
+    return write(ctx, 'ecs:UpdateContainerInstancesState', { instances: named }, () => {
+      const cluster = clusterNamed(ctx, input.cluster)
+      if (input.containerInstances.length > UPDATE_STATE_MAX)
+        throw invalid(`UpdateContainerInstancesState takes at most ${UPDATE_STATE_MAX} container instances`)
+      if (input.status !== 'ACTIVE' && input.status !== 'DRAINING')
+        throw invalid(`status must be ACTIVE or DRAINING, not ${String(input.status)}`)
+      const updated: ContainerInstanceShape[] = []
+      const failures: { arn: string; reason: string }[] = []
+      for (const arn of input.containerInstances) {
+        const ci = containerInstanceNamed(cluster, arn)
+        if (ci === undefined) failures.push({ arn, reason: 'MISSING' })
+        else if (ci.status !== 'ACTIVE' && ci.status !== 'DRAINING')
+          failures.push({ arn, reason: `container instance is ${ci.status}` })
+        else {
+          ci.status = input.status
+          updated.push(toShape(cluster, ci))
+        }
+      }
+      if (updated.length > 0) cycleSoon(ctx.world, ctx.region, cluster)
+      return { containerInstances: updated, failures }
+    })
+  },
   describeCapacityProviders: (input) =>
     answer(ctx, 'ecs:DescribeCapacityProviders', () => {
       const page = ctx.listings.page(

@@ -34,6 +34,8 @@ export const answer = async <T>(
 export interface Named {
   readonly group?: string | undefined
   readonly instances?: readonly string[]
+  /** The tag keys a CreateTags or DeleteTags request writes (write-invariants.ts excuses ECS drain markers). */
+  readonly tagKeys?: readonly string[]
 }
 
 /** One write request, recorded with what it names and, if it fails, how (write-invariants.ts reads both). */
@@ -49,7 +51,7 @@ export const write = async <T>(
   // The records are the simulator's work: metered with the request, as one part.
   return region.gate.metered(() => {
     if (named.group !== undefined) recordGroup(session, region, operation, named.group)
-    recordInstances(session, region, operation, named.instances ?? [])
+    recordInstances(session, region, operation, named.instances ?? [], named.tagKeys)
     const crashedBefore = session.crashed
     try {
       return region.gate.call(session, operation, effect, options)
