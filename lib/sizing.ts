@@ -15,10 +15,10 @@ export const REPLACER_MEMORY_MB = 1024
 /**
  * One invocation handles one lane of a region (fan-out batch size 1). A steady-state run is a few paged
  * reads; a converging one adds at most MAX_REPLACEMENTS_IN_FLIGHT instant fleets (each answers in seconds)
- * and swaps. The simulator's longest lane run at the fault sweep's worst level (1% API errors, 0.5%
- * crashes per request, EC2 throttling with the SDK's backoff) is 17 s on the bench's large account and
- * under 2 s on preemption-traces and never-healthy-rush (its requests at 25 ms each, as 8 lanes share
- * ~200 ms of latency). On AWS a read or tag takes a few hundred ms and an instant fleet a few seconds, and
+ * and swaps. The simulator's longest lane run on the bench's large account is 35 s without faults (its
+ * first runs) and 17 s at the fault sweep's worst level (1% API errors, 0.5% crashes per request, EC2
+ * throttling with the SDK's backoff); under 4 s on preemption-traces, never-healthy-rush and
+ * daily-scaling (its requests at 25 ms each, as 8 lanes share ~200 ms of latency). On AWS a read or tag takes a few hundred ms and an instant fleet a few seconds, and
  * a throttled request up to 15 s more (five attempts, 1 + 2 + 4 + 8 s of the SDK's backoff): a steady or
  * moderately busy lane fits in a minute many times over; a lane's first run over many large groups may not.
  * One minute, with a time budget inside the run (REPLACER_WRITE_MARGIN_SECONDS): a run that would not
