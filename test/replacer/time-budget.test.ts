@@ -35,7 +35,7 @@ describe('a region run’s time budget', () => {
     // 60 s left: the first launch; 35 s: the second; 10 s, under the margin: no third.
     expect(launches(cloud)).toBe(2)
     const web = summary.regions[0]?.groups?.find((g) => g.group === 'web')
-    expect(web?.timeBudget?.code).toBe('time-budget')
+    expect(web?.timeBudget).toMatchObject({ code: 'time-budget' })
     expect(h.recorded.logs.some((l) => l.message === 'time budget spent: writes left to the next run')).toBe(
       true,
     )
