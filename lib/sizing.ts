@@ -15,8 +15,15 @@ export const REPLACER_MEMORY_MB = 1024
 /**
  * One invocation handles one lane of a region (fan-out batch size 1). A steady-state run is a few paged
  * reads; a converging one adds at most MAX_REPLACEMENTS_IN_FLIGHT instant fleets (each answers in seconds)
- * and swaps. Three minutes leaves ample headroom for a large region while keeping a stuck run from holding
- * its lane's FIFO message group for long.
+ * and swaps. The simulator's longest lane run on the bench's large account is 35 s without faults (its
+ * first runs) and 17 s at the fault sweep's worst level (1% API errors, 0.5% crashes per request, EC2
+ * throttling with the SDK's backoff); under 4 s on preemption-traces, never-healthy-rush and
+ * daily-scaling (its requests at 25 ms each, as 8 lanes share ~200 ms of latency). On AWS a read or tag takes a few hundred ms and an instant fleet a few seconds, and
+ * a throttled request up to 15 s more (five attempts, 1 + 2 + 4 + 8 s of the SDK's backoff): a steady or
+ * moderately busy lane fits in a minute many times over; a lane's first run over many large groups may not.
+ * One minute, with a time budget inside the run (REPLACER_WRITE_MARGIN_SECONDS): a run that would not
+ * finish stops starting writes and ends on its own, leaving the rest to the next run, and a run that dies
+ * (a crash, a hung request) holds its lane's FIFO message group 90 s instead of 210 s at three minutes.
  */
 export const REPLACER_TIMEOUT = Duration.seconds(REPLACER_TIMEOUT_SECONDS)
 
@@ -49,11 +56,12 @@ export const replacerMaxEventAge = (schedulePeriod: Duration): Duration =>
   Duration.seconds(Math.min(schedulePeriod.toSeconds(), LAMBDA_MAX_EVENT_AGE.toSeconds()))
 
 /**
- * The fan-out queue's visibility timeout: one function timeout and half a minute (210 s), not the six
+ * The fan-out queue's visibility timeout: one function timeout and half a minute (90 s), not the six
  * timeouts AWS recommends for an SQS event source "to retry if your function is throttled"
  * (https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-configure.html). A crashed run's message holds
  * its lane's FIFO message group for this long (core/region/lanes.ts): at six timeouts (18 minutes) a 0.5% chance of a crash
  * per API request made steady-web converge in 151-201 minutes instead of 20 (three seeds); at 210 s, in 26-31.
+ * Lambda refuses an SQS event source whose function timeout exceeds the queue's visibility timeout (same page).
  * What six timeouts protect against, a run still going when its message comes back, is ruled out inside
  * the run instead: it starts only if Lambda must stop it before then (core/region/delivery-window.ts),
  * so one that the poller started over 25 s late does nothing and the next message runs the lane.

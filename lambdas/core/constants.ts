@@ -226,10 +226,17 @@ export const GROUP_CONCURRENCY = 8
 export const PLAN_WORK_UNITS_PER_GROUP = 5_000_000
 
 /**
- * The replacer's function timeout (lib/sizing.ts REPLACER_TIMEOUT says why three minutes). Here because a
+ * The replacer's function timeout (lib/sizing.ts REPLACER_TIMEOUT says why one minute). Here because a
  * region run checks, before it starts, that Lambda ends it before its fan-out message can be delivered again.
  */
-export const REPLACER_TIMEOUT_SECONDS = 180
+export const REPLACER_TIMEOUT_SECONDS = 60
+/**
+ * Time a region run keeps for its last write step (core/region/time-budget.ts): with less left before
+ * Lambda stops it, it starts no new write. The longest step is one action (a swap's chunk of 20 attaches
+ * and its failure path: about ten requests of under half a second) plus one request's throttled retries
+ * (the SDK's standard mode, five attempts: at most 1 + 2 + 4 + 8 s of backoff).
+ */
+export const REPLACER_WRITE_MARGIN_SECONDS = 20
 /**
  * How late after SQS hands out a fan-out message its run may still start: Lambda's poller retrying a
  * throttled invocation, a cold start. A run that starts later does nothing (core/region/delivery-window.ts).

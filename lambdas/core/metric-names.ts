@@ -135,6 +135,11 @@ export const Metric = {
    * their unit back, so nothing more is raised. 1 per group and run while it lasts.
    */
   RevertsStalled: 'RevertsStalled',
+  /**
+   * Groups whose remaining actions a region run did not start because Lambda would soon stop it
+   * (core/region/time-budget.ts): left to the next run. Per region and run, when above 0.
+   */
+  GroupsPastTimeBudget: 'GroupsPastTimeBudget',
 } as const
 
 export type MetricName = (typeof Metric)[keyof typeof Metric]

@@ -10,7 +10,7 @@ import { parseInvocation } from '../core/events/invocation.ts'
 import { DIMENSION_REGION, Metric } from '../core/metric-names.ts'
 import { REGION_WORK_LANE } from '../core/region/lanes.ts'
 import { readKillSwitch } from '../kill-switch.ts'
-import { readDeliveries, regionRunVerdict } from './delivery.ts'
+import { invocationDeadline, readDeliveries, regionRunVerdict } from './delivery.ts'
 import type { ReplacerDeps } from './deps.ts'
 import { replacerEvents } from './event-registry.ts'
 import { deduplicationId, groupMessage, laneMessages } from './lane-messages.ts'
@@ -178,12 +178,15 @@ export const createHandler = (deps: ReplacerDeps): ReplacerHandler => {
     for (const item of ignored) deps.log.warn('event ignored', item)
 
     // A failed region run is not handed back to SQS: in the FIFO queue a message waiting out its visibility
-    // timeout (210 s) holds every later run of its region, health looks and deadlines included, while
+    // timeout (90 s) holds every later run of its region, health looks and deadlines included, while
     // the next scheduled run reconciles everything the failed one would have done.
     // The kill switch: read once per invocation that runs something, so it takes effect within one run.
     const killSwitch =
       work.length > 0 ? await readKillSwitch(deps.killSwitch, deps.log, deps.metrics) : undefined
-    const regions = await Promise.all(work.map((w) => runWork(deps, reasons, config, w, killSwitch?.mode)))
+    const deadline = invocationDeadline(context, () => deps.now().getTime())
+    const regions = await Promise.all(
+      work.map((w) => runWork(deps, reasons, config, w, killSwitch?.mode, deadline)),
+    )
     return {
       ok: regions.every((r) => r.error === undefined),
       dryRun: config.dryRun,

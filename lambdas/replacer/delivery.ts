@@ -11,6 +11,7 @@ import {
 import { isRecord, nonEmptyString } from '../core/events/registry.ts'
 import { type DeliveryVerdict, type FanoutDelivery, judgeDelivery } from '../core/region/delivery-window.ts'
 import { laneMessageGroupId } from '../core/region/lanes.ts'
+import type { RunDeadline } from '../core/region/time-budget.ts'
 
 type Delivery = (FanoutDelivery & { readonly messageGroupId?: string }) | { readonly problem: string }
 
@@ -43,11 +44,24 @@ export const readDeliveries = (raw: unknown): ReadonlyMap<string, Delivery> => {
   return deliveries
 }
 
-/** Lambda's context tells how long the invocation has left; anything else gets the whole timeout. */
-const remainingMs = (context: unknown): number => {
+/** How long the invocation has left, as Lambda's context tells it; undefined without one. */
+const contextRemainingMs = (context: unknown): number | undefined => {
   const remaining = isRecord(context) ? context.getRemainingTimeInMillis : undefined
   const ms = typeof remaining === 'function' ? Number(remaining.call(context)) : Number.NaN
-  return Number.isFinite(ms) && ms >= 0 ? ms : REPLACER_TIMEOUT_SECONDS * 1000
+  return Number.isFinite(ms) && ms >= 0 ? ms : undefined
+}
+
+/** Lambda's context tells how long the invocation has left; anything else gets the whole timeout. */
+const remainingMs = (context: unknown): number =>
+  contextRemainingMs(context) ?? REPLACER_TIMEOUT_SECONDS * 1000
+
+/**
+ * When Lambda stops this invocation, for the run's time budget (core/region/time-budget.ts): now plus
+ * what the context says is left. Without a context (a local caller) no deadline: nothing stops the run.
+ */
+export const invocationDeadline = (context: unknown, nowMs: () => number): RunDeadline | undefined => {
+  const left = contextRemainingMs(context)
+  return left === undefined ? undefined : { endsAtMs: nowMs() + left, nowMs }
 }
 
 export interface DeliveryCheck {

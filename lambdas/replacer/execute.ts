@@ -241,11 +241,16 @@ const run = async (cloud: CloudPort, action: Action): Promise<Outcome> => {
   }
 }
 
-/** Runs a group's actions one after another; an error fails that action only, the rest still run. */
+/**
+ * Runs a group's actions one after another; an error fails that action only, the rest still run. Once
+ * `mayStart` says no (the run's time budget, replacer/time-budget.ts), the rest are not started and get
+ * no outcome, as if the run had stopped there.
+ */
 export const executeActions = async (
   cloud: CloudPort,
   actions: readonly Action[],
   dryRun: boolean,
+  mayStart: () => boolean = () => true,
 ): Promise<Outcome[]> => {
   const ordered = executionOrder(actions)
   if (dryRun) return ordered.map((action) => ({ action, status: 'planned' }))
@@ -253,6 +258,7 @@ export const executeActions = async (
   const failedKinds = new Set<Action['kind']>()
   let overQuota = false
   for (const action of ordered) {
+    if (!mayStart()) break
     // The quota refuses every launch of the region until spot instances end: one refusal per group and run.
     // A doomed member's launch is still made: its failure is what lets the member leave in time.
     if (overQuota && action.kind === 'launch-spot' && !action.releaseIfNotLaunched) {

@@ -7,6 +7,7 @@ import { FANOUT_GROUPS_PER_REGION_MESSAGE } from '../core/constants.ts'
 import { DIMENSION_REGION, Metric } from '../core/metric-names.ts'
 import type { KillSwitchMode } from '../core/region/kill-switch.ts'
 import { REGION_WORK_LANE, type RegionLane } from '../core/region/lanes.ts'
+import type { RunDeadline } from '../core/region/time-budget.ts'
 import type { ReplacerDeps } from './deps.ts'
 import { chunkMessages } from './lane-messages.ts'
 import type { ReasonMemory } from './reasons.ts'
@@ -29,6 +30,7 @@ export const runWork = async (
   config: GlobalConfig,
   work: Work,
   killSwitch: KillSwitchMode = 'off',
+  deadline?: RunDeadline,
 ): Promise<RegionSummary> => {
   const started = Date.now()
   const now = deps.now()
@@ -43,6 +45,7 @@ export const runWork = async (
       metrics: deps.metrics,
       reasons,
       killSwitch,
+      ...(deadline ? { deadline } : {}),
       ...(work.onlyGroups ? { onlyGroups: work.onlyGroups } : {}),
       ...(work.lane ? { lane: work.lane } : {}),
       ...(work.revert && work.onlyGroups ? { revert: work.onlyGroups } : {}),

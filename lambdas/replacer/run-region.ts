@@ -14,6 +14,7 @@ import type { CloudPort } from '../core/port.ts'
 import { executionWaves } from '../core/region/execution-order.ts'
 import { cleansStrays, type KillSwitchMode } from '../core/region/kill-switch.ts'
 import { laneShare, type RegionLane } from '../core/region/lanes.ts'
+import type { RunDeadline, TimeBudgetSkip } from '../core/region/time-budget.ts'
 import type { OnDemandPrices } from '../core/types.ts'
 import { reportForgedMarkers } from '../verify-markers.ts'
 import { commitmentCoverage, reportSplitRegionUtilization } from './commitments.ts'
@@ -39,12 +40,15 @@ import { reportEcsUnreadable } from './report-ecs.ts'
 import { reportScheduled } from './report-scheduled.ts'
 import { requestReverts } from './revert-request.ts'
 import { cleanStrays } from './strays.ts'
+import { WriteBudget } from './time-budget.ts'
 
 export interface GroupResult {
   readonly plan: GroupPlan
   readonly outcomes: readonly Outcome[]
   /** The product description the group's prices are for, and where its on-demand prices came from. */
   readonly prices?: { readonly productDescription: string; readonly source: OnDemandPrices['source'] }
+  /** Set when the run's time budget left some of the group's actions to the next run. */
+  readonly timeBudget?: TimeBudgetSkip
 }
 
 export interface RegionResult {
@@ -88,6 +92,8 @@ export interface RegionRunOptions {
   readonly killSwitch?: KillSwitchMode
   /** Groups a run request asks to revert to on-demand (replacer/revert-request.ts). */
   readonly revert?: readonly string[]
+  /** When Lambda stops this run: no write starts too close to it (core/region/time-budget.ts). */
+  readonly deadline?: RunDeadline
 }
 
 /**
@@ -98,13 +104,16 @@ const executeRegion = async (
   options: RegionRunOptions,
   snapshot: RegionSnapshot,
   plans: readonly GroupPlan[],
+  budget: WriteBudget,
 ): Promise<GroupResult[]> => {
   const { cloud, config } = options
-  const waves = plans.map((plan) => executionWaves(plan.actions))
+  const waves = plans.map((plan) => ({ group: plan.group, ...executionWaves(plan.actions) }))
   // The region's lanes may run at once: each takes its share of the region's concurrency.
   const concurrency = laneShare(GROUP_CONCURRENCY, options.lane?.count ?? 1)
   const executeWave = (wave: 'settling' | 'starting') =>
-    mapWithConcurrency(waves, concurrency, (actions) => executeActions(cloud, actions[wave], config.dryRun))
+    mapWithConcurrency(waves, concurrency, (actions) =>
+      executeActions(cloud, actions[wave], config.dryRun, () => budget.mayWrite(actions.group)),
+    )
   const settled = await executeWave('settling')
   const started = await executeWave('starting')
   const productDescriptions = new Map(snapshot.groups.map((g) => [g.group.name, g.productDescription]))
@@ -114,9 +123,11 @@ const executeRegion = async (
     const productDescription = productDescriptions.get(plan.group)
     const source =
       productDescription === undefined ? undefined : snapshot.onDemandPrices.get(productDescription)?.source
+    const timeBudget = budget.skipOf(plan.group)
     return {
       plan,
       outcomes,
+      ...(timeBudget === undefined ? {} : { timeBudget }),
       ...(productDescription === undefined || source === undefined
         ? {}
         : { prices: { productDescription, source } }),
@@ -199,10 +210,15 @@ export const runRegion = async (options: RegionRunOptions): Promise<RegionResult
     cloud,
   )
   const plans = holdPlans(planned, killSwitch, region, log, options.metrics)
+  const budget = new WriteBudget(options.deadline)
   // Strays first: a crash later in the run must not keep them running for another run.
-  const strays = cleaning ? await cleanStrays(snapshot.strays, snapshot.strayGroups, cloud, strayOptions) : []
+  const strays =
+    cleaning && budget.hasTime()
+      ? await cleanStrays(snapshot.strays, snapshot.strayGroups, cloud, strayOptions)
+      : []
   for (const outcome of strays) log.info('stray spot instance', { region, ...summarizeOutcome(outcome) })
-  const groups = await executeRegion(options, snapshot, plans)
+  const groups = await executeRegion(options, snapshot, plans, budget)
+  budget.report(options, region)
   await requestLooks({ ...options, region }, groups)
   reportRegion(options, snapshot, groups, now)
   return { region, groups, strays, configErrors: snapshot.configErrors }

@@ -39,10 +39,12 @@ const describePrices = (productDescription: string, source: OnDemandPrices['sour
 
 export const summarizeRegion = (result: RegionResult): RegionSummary => ({
   region: result.region,
-  groups: result.groups.map(({ plan, outcomes, prices }) => ({
+  groups: result.groups.map(({ plan, outcomes, prices, timeBudget }) => ({
     group: plan.group,
     ...(plan.skipped ? { skipped: plan.skipped } : {}),
     ...(plan.skip ? { skipCode: plan.skip.code } : {}),
+    // Some of its actions were left to the next run (core/region/time-budget.ts).
+    ...(timeBudget ? { timeBudget } : {}),
     figures: plan.figures,
     ...(prices === undefined ? {} : { prices: describePrices(prices.productDescription, prices.source) }),
     actions: outcomes.map(summarizeOutcome),

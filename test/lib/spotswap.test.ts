@@ -17,7 +17,7 @@ const lambda = (idPart: string) => resourceOf(template, 'AWS::Lambda::Function',
 
 describe('the SpotSwap Lambdas', () => {
   it.each([
-    ['Replacer', 1024, 180],
+    ['Replacer', 1024, 60],
     ['InterruptionHandler', 512, 30],
   ])('runs the %s on Node 24 on arm64 with %i MB and a %i s timeout', (id, memory, timeout) => {
     const { properties } = lambda(id)
@@ -100,7 +100,7 @@ describe('the fan-out queue', () => {
     expect(resourceOf(template, 'AWS::SQS::Queue', 'FanoutQueue').properties).toMatchObject({
       FifoQueue: true,
       SqsManagedSseEnabled: true,
-      VisibilityTimeout: 180 + 30,
+      VisibilityTimeout: 60 + 30,
       RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [dlq.logicalId, 'Arn'] }, maxReceiveCount: 3 },
     })
   })
@@ -141,7 +141,7 @@ describe('the run-request queue', () => {
     const { properties } = resourceOf(template, 'AWS::SQS::Queue', 'RunRequestQueue')
     expect(properties).toMatchObject({
       SqsManagedSseEnabled: true,
-      VisibilityTimeout: 6 * 180,
+      VisibilityTimeout: 6 * 60,
       MessageRetentionPeriod: 600,
     })
     expect(properties).not.toHaveProperty('FifoQueue')

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import {
   FANOUT_VISIBILITY_SECONDS,
   REGION_LANES,
+  REPLACER_TIMEOUT_SECONDS,
   TAG_JOINED_GROUP,
   TAG_LAUNCH_TEMPLATE_ID,
   TAG_REPLACEMENT_ATTEMPT,
@@ -745,8 +746,8 @@ describe('the replacer on Lambda', () => {
         ApproximateReceiveCount: String(count),
         MessageGroupId: messageGroupId,
       })
-    /** Lambda's context: the whole three-minute timeout left, as at the start of an invocation. */
-    const context = { getRemainingTimeInMillis: () => 180_000 }
+    /** Lambda's context: the whole function timeout left, as at the start of an invocation. */
+    const context = { getRemainingTimeInMillis: () => REPLACER_TIMEOUT_SECONDS * 1000 }
     const notStarted = (h: ReturnType<typeof harness>) =>
       h.recorded.metrics.flatMap((m) => m.values.filter((v) => v.name === 'RegionRunsNotStarted'))
 

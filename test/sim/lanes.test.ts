@@ -2,11 +2,13 @@
  * The simulator's fan-out queue with lanes, as SQS FIFO and Lambda deliver it: each lane is a message
  * group, so a lane's runs come one at a time and in order while different lanes run side by side, and a
  * crashed run holds only its own lane for the visibility timeout
- * (https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-scaling.html). runRegion is replaced by a
- * recorder that makes two requests, so the test shows the queue's side whatever the engine plans.
+ * (https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-scaling.html). Lambda stops a run at its
+ * function timeout as it stops a crashed one: the simulator stops a run whose simulated time passes
+ * REPLACER_TIMEOUT_SECONDS, so a shorter timeout is not free. runRegion is replaced by a recorder that
+ * makes two or three requests, so the test shows the queue's side whatever the engine plans.
  */
 import { describe, expect, it, vi } from 'vitest'
-import { REGION_LANES } from '../../lambdas/core/constants.ts'
+import { REGION_LANES, REPLACER_TIMEOUT_SECONDS } from '../../lambdas/core/constants.ts'
 import { laneOf } from '../../lambdas/core/region/lanes.ts'
 import type { RegionRunOptions } from '../../lambdas/replacer/run-region.ts'
 
@@ -14,6 +16,8 @@ interface Recorded {
   readonly lane: number | undefined
   readonly onlyGroup: string | undefined
   readonly fromMs: number
+  /** When the run was told Lambda stops it. */
+  readonly endsAtMs: number | undefined
   toMs?: number
 }
 const runs: Recorded[] = []
@@ -21,12 +25,17 @@ let clockNow: () => number = () => 0
 
 vi.mock('../../lambdas/replacer/run-region.ts', () => ({
   runRegion: async (options: RegionRunOptions) => {
-    const run: Recorded = { lane: options.lane?.index, onlyGroup: options.onlyGroup, fromMs: clockNow() }
+    const run: Recorded = {
+      lane: options.lane?.index,
+      onlyGroup: options.onlyGroup,
+      fromMs: clockNow(),
+      endsAtMs: options.deadline?.endsAtMs,
+    }
     runs.push(run)
-    // Two requests, each a step of simulated time; lane 3's first run dies at its second (faults below).
+    // Each request a step of simulated time; lane 3's runs make a third, which the faults below crash or slow.
     await options.cloud.describeGroups({ tagKey: undefined, tagValues: [] })
     if (options.lane?.index === 3) await options.cloud.describeInstanceTypes()
-    else await options.cloud.describeGroups({ tagKey: undefined, tagValues: [] })
+    await options.cloud.describeGroups({ tagKey: undefined, tagValues: [] })
     run.toMs = clockNow()
     return { groups: [] }
   },
@@ -90,5 +99,50 @@ describe('lanes of a region in the simulated fan-out queue', () => {
       for (let i = 1; i < ofLane.length; i++)
         expect(ofLane[i]?.fromMs).toBeGreaterThanOrEqual(ofLane[i - 1]?.toMs ?? ofLane[i - 1]?.fromMs ?? 0)
     }
+  })
+})
+
+describe('a replacer run past its function timeout in the simulator', () => {
+  it('is stopped as a crash is, and holds its lane until the visibility timeout', async () => {
+    runs.length = 0
+    let slowed = false
+    let advance: (ms: number) => void = () => {}
+    const run = await simulateRun(scenario, {
+      policy: { ...SPOTSWAP_POLICY, launchEvents: false, interruptionHandler: false },
+      faults: {
+        decide: ({ operation }) => {
+          // batch's first run alone: its DescribeInstanceTypes answers after the whole function timeout.
+          if (!slowed && operation === 'ec2:DescribeInstanceTypes' && clockNow() >= START_MS + 30_000) {
+            slowed = true
+            advance(REPLACER_TIMEOUT_SECONDS * 1000)
+          }
+          return { kind: 'none' }
+        },
+      },
+      prepare: (world, invocations) => {
+        clockNow = () => world.clock.now
+        advance = (ms) => world.clock.advanceBy(ms)
+        for (const atMs of [30_000, 60_000])
+          world.clock.schedule(START_MS + atMs, Priority.invocation, 'batch', () =>
+            invocations.runReplacer('us-east-1', 'batch'),
+          )
+      },
+    })
+    expect(run.invocations.timedOutRuns).toBe(1)
+    expect(run.invocations.crashedRuns).toBe(1)
+    // Every run is told when Lambda stops it.
+    for (const r of runs.filter((r) => r.fromMs === START_MS))
+      expect(r.endsAtMs).toBe(START_MS + REPLACER_TIMEOUT_SECONDS * 1000)
+    // batch's first run never finished; its message came back after the visibility timeout and held the
+    // lane's next message until then.
+    const lane3 = runs.filter((r) => r.lane === 3)
+    const redelivered = 30_000 + FANOUT_VISIBILITY_SECONDS * 1000
+    expect(lane3.map((r) => [r.onlyGroup ?? 'region', r.fromMs - START_MS, r.toMs !== undefined])).toEqual([
+      ['region', 0, true],
+      ['batch', 30_000, false],
+      ['batch', redelivered, true],
+      ['batch', expect.any(Number), true],
+    ])
+    expect(lane3[3]?.fromMs).toBeGreaterThanOrEqual(START_MS + redelivered)
   })
 })

@@ -104,6 +104,12 @@ export class ApiGate {
     counter.count(operation, options.group)
     clock.advanceBy(API_CALL_MS)
     this.waitForTokens(session, operation, options.resources ?? 0)
+    // Lambda stops an invocation at its timeout wherever it is: the request never reaches AWS.
+    if (session.stopsAtMs !== undefined && clock.now > session.stopsAtMs) {
+      session.crashed = true
+      session.timedOut = true
+      throw new SimulatedCrashError(operation)
+    }
     const decision = this.deps.faults.decide({ session, operation, group: options.group })
     if (decision.kind === 'error') {
       session.failedCalls++

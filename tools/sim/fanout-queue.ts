@@ -6,8 +6,8 @@
  * per lane), launch events and run requests (to the group's lane) become messages of a lane's group; one
  * sent while another is in flight waits and is delivered once the group is free, in order.
  *
- * A run that crashed (a failed region run is not handed back: lambdas/replacer/create-handler.ts) keeps its
- * message: SQS delivers it again once the visibility timeout after its receipt is over, and FIFO holds
+ * A run that crashed or that Lambda stopped at its function timeout (a failed region run is not handed
+ * back: lambdas/replacer/create-handler.ts) keeps its message: SQS delivers it again once the visibility timeout after its receipt is over, and FIFO holds
  * every later message of the group until then
  * (https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues-understanding-logic.html).
  * After FANOUT_MAX_RECEIVES receipts it goes to the dead-letter queue and the group moves on.

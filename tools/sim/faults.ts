@@ -16,6 +16,10 @@ export interface Session {
   crashed: boolean
   /** Requests that failed after the SDK's retries (injected errors, throttling, service refusals). */
   failedCalls: number
+  /** When Lambda stops the invocation (its function timeout), epoch ms: a request after it never starts. */
+  readonly stopsAtMs?: number
+  /** Set when Lambda stopped it at its timeout (then `crashed` too: Lambda ends it as it ends a crash). */
+  timedOut?: boolean
 }
 
 export interface ApiRequest {

@@ -4,8 +4,9 @@
  * the real AWS adapter over simulated SDK clients (cloud.ts). Around each, the invariants are checked.
  *
  * Replacer runs go through their lane's message group of the FIFO fan-out queue (fanout-queue.ts), as
- * deployed: runs of one lane never overlap, runs of a region's lanes may, and a crashed run is delivered
- * again after the visibility timeout (one function timeout and half a minute). The interruption handler is another Lambda and may run beside a replacer run
+ * deployed: runs of one lane never overlap, runs of a region's lanes may, and a crashed run, or one whose
+ * simulated time passed the function timeout (Lambda stops it), is delivered again after the visibility
+ * timeout (one function timeout and half a minute). The interruption handler is another Lambda and may run beside a replacer run
  * (the invariants are then checked around both together); a failed or crashed handler invocation is
  * retried as Lambda retries asynchronous invocations, a deadline reminder as its queue redelivers it.
  */
@@ -70,6 +71,10 @@ export interface InvocationStats {
   crashedRuns: number
   failedRuns: number
   handlerInvocations: number
+  /** The longest replacer run in simulated time (its requests' latency and the SDK's backoff), ms. */
+  longestRunMs: number
+  /** Replacer runs Lambda stopped at their function timeout (counted among the crashed runs too). */
+  timedOutRuns: number
 }
 
 /**
@@ -99,6 +104,8 @@ export class Invocations {
     crashedRuns: 0,
     failedRuns: 0,
     handlerInvocations: 0,
+    longestRunMs: 0,
+    timedOutRuns: 0,
   }
   private sessions = 0
   private events = 0
@@ -118,8 +125,15 @@ export class Invocations {
     this.containers = new ContainerPool(() => ctx.world.adapterCaches)
   }
 
-  private session(actor: Session['actor'], region: string): Session {
-    return { id: ++this.sessions, actor, region, crashed: false, failedCalls: 0 }
+  private session(actor: Session['actor'], region: string, stopsAtMs?: number): Session {
+    return {
+      id: ++this.sessions,
+      actor,
+      region,
+      crashed: false,
+      failedCalls: 0,
+      ...(stopsAtMs === undefined ? {} : { stopsAtMs }),
+    }
   }
 
   /**
@@ -222,7 +236,10 @@ export class Invocations {
       this.ctx.log.warn('event ignored', { region, reason: `${verdict.reason}: ${verdict.detail}` })
       return 'done'
     }
-    const session = this.session('replacer', region)
+    const startedMs = this.ctx.world.clock.now
+    // Lambda stops the run at its function timeout, as it stops a crashed one (its message kept).
+    const stopsAtMs = startedMs + REPLACER_TIMEOUT_SECONDS * 1000
+    const session = this.session('replacer', region, stopsAtMs)
     this.stats.replacerRuns++
     let outcome: RunOutcome = 'done'
     await this.invoke(session, { onlyGroup, lane }, async (cloud) => {
@@ -235,6 +252,7 @@ export class Invocations {
           metrics: this.ctx.metrics,
           reasons: this.reasons,
           lane,
+          deadline: { endsAtMs: stopsAtMs, nowMs: () => this.ctx.world.clock.now },
           ...(onlyGroup === undefined ? {} : { onlyGroup }),
           ...(revert === true && onlyGroup !== undefined ? { revert: [onlyGroup] } : {}),
           ...(this.ctx.policy.maxPoolShare === undefined
@@ -262,6 +280,8 @@ export class Invocations {
       if (session.crashed) outcome = 'redeliver'
       if (session.crashed) this.stats.crashedRuns++
       else if (session.failedCalls > 0) this.stats.failedRuns++
+      if (session.timedOut === true) this.stats.timedOutRuns++
+      this.stats.longestRunMs = Math.max(this.stats.longestRunMs, this.ctx.world.clock.now - startedMs)
     })
     return outcome
   }

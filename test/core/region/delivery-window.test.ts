@@ -55,8 +55,8 @@ describe('judgeDelivery', () => {
     expect(judge(1, SLACK_MS + 1000)).toEqual({
       start: false,
       reason: 'late-delivery',
-      detail: expect.stringMatching(
-        /2026-01-01T00:0\d:\d\d\.\d{3}Z, 1 s past the earliest its message can be delivered again \(2026-01-01T00:03:30\.000Z/,
+      detail: expect.stringContaining(
+        `, 1 s past the earliest its message can be delivered again (${new Date(RECEIVED + VISIBILITY_MS).toISOString()},`,
       ),
     })
   })
