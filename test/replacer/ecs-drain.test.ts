@@ -13,8 +13,11 @@ import { actionsOf, cloudWithFleet, harness, skipsOf } from './support.ts'
 const CLUSTER = 'arn:aws:ecs:us-east-1:123456789012:cluster/web'
 
 /** `web`, one on-demand member running two tasks, behind a provider with managed draining as given. */
-const ecsGroup = (managedDraining = false) => {
-  const cloud = cloudWithFleet(1, { tags: { 'spot-enabled': 'true', [TAG_ECS_MANAGED]: '' } })
+const ecsGroup = (managedDraining = false, healthCheckGracePeriodSeconds = 300) => {
+  const cloud = cloudWithFleet(1, {
+    tags: { 'spot-enabled': 'true', [TAG_ECS_MANAGED]: '' },
+    healthCheckGracePeriodSeconds,
+  })
   cloud.capacityProviders.push(webProvider({ managedDraining }))
   cloud.clusters.push({ arn: CLUSTER, name: 'web', capacityProviders: ['cp-web'] })
   const partner = [...cloud.group('web').members.keys()][0] as string
@@ -27,10 +30,14 @@ const spotMember = (cloud: FakeCloud) =>
   [...cloud.group('web').members.keys()].find((id) => cloud.instances.get(id)?.lifecycle === 'spot')
 
 /** Launch, then attach once the grace period is over. */
-const attached = async (cloud: FakeCloud, h: ReturnType<typeof harness>): Promise<string> => {
+const attached = async (
+  cloud: FakeCloud,
+  h: ReturnType<typeof harness>,
+  graceMinutes = 5,
+): Promise<string> => {
   await h.run()
   expect(calls(cloud, 'launchSpot')).toHaveLength(1)
-  h.advanceMinutes(6)
+  h.advanceMinutes(graceMinutes + 1)
   await h.run()
   const replacement = spotMember(cloud)
   if (replacement === undefined) throw new Error('expected the replacement attached')
@@ -38,8 +45,13 @@ const attached = async (cloud: FakeCloud, h: ReturnType<typeof harness>): Promis
 }
 
 /** A swap whose replacement joined the cluster and whose partner spotswap set DRAINING. */
-const drained = async (cloud: FakeCloud, h: ReturnType<typeof harness>, partner: string): Promise<string> => {
-  const replacement = await attached(cloud, h)
+const drained = async (
+  cloud: FakeCloud,
+  h: ReturnType<typeof harness>,
+  partner: string,
+  graceMinutes = 5,
+): Promise<string> => {
+  const replacement = await attached(cloud, h, graceMinutes)
   cloud.registerContainerInstance(CLUSTER, replacement, 0)
   h.advanceMinutes(1)
   await h.run()
@@ -102,6 +114,22 @@ describe('the drain swap', () => {
     expect(cloud.group('web').members.has(partner)).toBe(true)
     expect(cloud.group('web').members.has(replacement)).toBe(false)
     expect(cloud.group('web').desiredCapacity).toBe(1)
+  })
+
+  it('does not count a swap past its deadline while its drain is within the drain deadline', async () => {
+    // A 30-minute grace period: the swap's health deadline is 30 minutes after it started (the attach),
+    // its drain's 45.
+    const { cloud, partner, h } = ecsGroup(false, 1800)
+    await drained(cloud, h, partner, 30)
+    const overdue = () =>
+      h.recorded.metrics.filter((m) => m.values.some((v) => v.name === 'SwapsPastDeadline'))
+    // 43 minutes after the swap started: past any other swap's bound (40), within the drain's.
+    h.advanceMinutes(42)
+    const draining = await h.run()
+    expect(skipsOf(draining)).toContainEqual(
+      expect.objectContaining({ reason: expect.stringContaining('ecs-draining') }),
+    )
+    expect(overdue()).toEqual([])
   })
 
   it('sets ACTIVE again a partner it drained once the swap is released (the owner resized the group)', async () => {
