@@ -135,6 +135,11 @@ export const Metric = {
    * their unit back, so nothing more is raised. 1 per group and run while it lasts.
    */
   RevertsStalled: 'RevertsStalled',
+  /**
+   * Members of an ECS-managed group kept from a drain swap for their tasks this run: running a standalone
+   * task ECS never moves, or tasks that could not be read (replacer/report-ecs.ts). Per region and group.
+   */
+  EcsMembersKeptForTasks: 'EcsMembersKeptForTasks',
 } as const
 
 export type MetricName = (typeof Metric)[keyof typeof Metric]

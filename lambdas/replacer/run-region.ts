@@ -37,7 +37,7 @@ import {
   reportUnclassified,
   swapPastDeadline,
 } from './report.ts'
-import { reportEcsUnreadable } from './report-ecs.ts'
+import { reportEcsKeptForTasks, reportEcsUnreadable } from './report-ecs.ts'
 import { reportScheduled } from './report-scheduled.ts'
 import { requestReverts } from './revert-request.ts'
 import { cleanStrays } from './strays.ts'
@@ -142,6 +142,7 @@ const reportRegion = (
       group === undefined ? 0 : drainAllowanceSeconds(ecsManagementOf(group, snapshot.ecsProviders))
     const startedAt = swapPastDeadline(group?.tags ?? {}, outcomes, now, config.scheduleMinutes, drainSeconds)
     if (startedAt !== undefined) reportSwapPastDeadline(options, region, plan.group, startedAt)
+    reportEcsKeptForTasks(options, region, plan)
   }
   const figures = groups.map(({ plan, outcomes, prices }) => ({ plan, outcomes, source: prices?.source }))
   for (const group of figures)

@@ -6,7 +6,7 @@
 import type { GroupSkip, InstanceSkip } from '../plan/reasons.ts'
 import type { GroupMember } from '../types.ts'
 import type { EcsManagement } from './capacity-provider.ts'
-import { isDrainable, keptDetail } from './drain.ts'
+import { isDrainable, keptDetail, memberTasksBlock } from './drain.ts'
 
 /**
  * A tagged group whose capacity providers cannot be read: whether its members' protection is ECS's or the
@@ -34,6 +34,13 @@ export const ecsMemberSkip = (
   if (ecs?.kind !== 'managed' || !member.protectedFromScaleIn) return undefined
   // Its container instance ACTIVE, managed draining off: replaced by a drain swap (drain.ts).
   if (isDrainable(ecs, member)) return 'drainable'
+  const blocked = memberTasksBlock(ecs, member)
+  if (blocked !== undefined)
+    return {
+      instanceId: member.instanceId,
+      code: blocked.code,
+      reason: `${blocked.code}: ECS protects it while it runs tasks and ${blocked.detail}; not drained${blocked.code === 'ecs-standalone-task' ? ' while it runs' : ' this run'}`,
+    }
   return {
     instanceId: member.instanceId,
     code: 'ecs-tasks-running',

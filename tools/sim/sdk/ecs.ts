@@ -9,6 +9,7 @@
  * ECS does for one it does not know.
  */
 import type { CapacityProviderShape, ClusterShape, EcsApi } from '../../../lambdas/aws/cloud.ts'
+import { ecsTasks } from './ecs-tasks.ts'
 import type { PageRule } from './paging.ts'
 import { answer, type SimApiContext } from './request.ts'
 
@@ -48,6 +49,7 @@ const clusters = (ctx: SimApiContext): ClusterShape[] =>
   }))
 
 export const ecs = (ctx: SimApiContext): EcsApi => ({
+  ...ecsTasks(ctx),
   listClusters: (input) =>
     answer(ctx, 'ecs:ListClusters', () => {
       const page = ctx.listings.page(
