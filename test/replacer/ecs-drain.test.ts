@@ -173,16 +173,39 @@ describe('the drain swap', () => {
     expect(cloud.group('web').members.has(replacement)).toBe(false)
   })
 
-  it('keeps the member, saying why, when managed draining is on: ECS drains only what Auto Scaling terminates', async () => {
+  it('with managed draining on, retires the partner once its replacement is ACTIVE, never draining it itself', async () => {
     const { cloud, partner, h } = ecsGroup(true)
-    const summary = await h.run()
-    expect(calls(cloud, 'launchSpot')).toEqual([])
-    expect(skipsOf(summary)).toContainEqual(
+    // ECS's own termination hook, which it adds to the group with managed draining.
+    cloud.group('web').hooks.push({
+      name: 'ecs-managed-draining-termination-hook',
+      transition: 'autoscaling:EC2_INSTANCE_TERMINATING',
+    })
+    const replacement = await attached(cloud, h)
+    h.advanceMinutes(1)
+    const registering = await h.run()
+    expect(skipsOf(registering)).toContainEqual(
       expect.objectContaining({
-        instanceId: partner,
-        code: 'ecs-tasks-running',
-        reason: expect.stringContaining('managed draining is on'),
+        instanceId: replacement,
+        reason: expect.stringContaining('ecs-registering'),
       }),
     )
+    expect(calls(cloud, 'terminateInGroup')).toEqual([])
+
+    cloud.registerContainerInstance(CLUSTER, replacement, 0)
+    h.advanceMinutes(1)
+    const retired = await h.run()
+    expect(actionsOf(retired)).toContainEqual(
+      expect.objectContaining({
+        kind: 'complete-swap',
+        status: 'done',
+        retire: 'partner',
+        reason: expect.stringContaining('ecs-managed-draining'),
+      }),
+    )
+    // Through Auto Scaling, with a decrement: ECS's hook holds it while ECS drains it.
+    expect(calls(cloud, 'terminateInGroup')).toEqual([{ method: 'terminateInGroup', args: [partner, true] }])
+    expect(calls(cloud, 'setContainerInstancesState')).toEqual([])
+    expect(cloud.group('web').members.get(partner)).toBe('Terminating:Wait')
+    expect(cloud.group('web').desiredCapacity).toBe(1)
   })
 })

@@ -9,10 +9,13 @@
  * ECS protects it. A drain not done by ECS_DRAIN_DEADLINE_SECONDS after the swap's health deadline gives
  * up: the replacement leaves with the swap's unit and the partner is set ACTIVE again.
  *
- * Only with the capacity provider's managed draining off: with it on, ECS drains a member when Auto
- * Scaling terminates it (https://docs.aws.amazon.com/AmazonECS/latest/developerguide/managed-instance-draining.html),
- * which its protection prevents, and spotswap does not drain what ECS would drain itself: such members
- * are kept (`ecs-tasks-running`).
+ * With the capacity provider's managed draining on, ECS drains a member itself when Auto Scaling
+ * terminates it, through its own termination lifecycle hook
+ * (https://docs.aws.amazon.com/AmazonECS/latest/developerguide/managed-instance-draining.html), and scale-in
+ * protection does not stop TerminateInstanceInAutoScalingGroup
+ * (https://docs.aws.amazon.com/autoscaling/ec2/userguide/ec2-auto-scaling-instance-protection.html). So
+ * spotswap never sets such a partner DRAINING (never twice): once the replacement's container instance is
+ * ACTIVE, the partner is retired with a decrement, as any, and ECS drains it on its way out.
  *
  * A member running a standalone task is never drained: ECS would never move that task, so the drain could
  * only stall (core/ecs/tasks.ts). Nor is one whose tasks could not be read this run. A drain given up (it
@@ -43,15 +46,20 @@ export interface DrainStep {
 
 type Cluster = Extract<EcsManagement, { kind: 'managed' }>['cluster'] & { kind: 'read' }
 
-/** The managed group's cluster, when spotswap drains in it: read, and managed draining off. */
+/**
+ * The managed group's cluster, when read: a swap drains in it, itself (managed draining off) or through
+ * ECS's own termination hook (managed draining on).
+ */
 const drainingCluster = (ecs: EcsManagement | undefined): Cluster | undefined =>
-  ecs?.kind === 'managed' && !ecs.provider.managedDraining && ecs.cluster.kind === 'read'
-    ? ecs.cluster
-    : undefined
+  ecs?.kind === 'managed' && ecs.cluster.kind === 'read' ? ecs.cluster : undefined
+
+/** ECS drains the group's members itself when Auto Scaling terminates them (managed draining on). */
+const ecsDrains = (ecs: EcsManagement | undefined): boolean =>
+  ecs?.kind === 'managed' && ecs.provider.managedDraining
 
 /**
  * A member a drain swap may replace: ECS protects it (its container instance is ACTIVE in the managed
- * group's cluster) and spotswap would drain it (managed draining off).
+ * group's cluster) and no task of it keeps it (tasksBlock).
  */
 export const isDrainable = (ecs: EcsManagement | undefined, member: GroupMember): boolean => {
   const cluster = drainingCluster(ecs)
@@ -82,13 +90,11 @@ export const memberTasksBlock = (ecs: EcsManagement | undefined, member: GroupMe
 
 /** Why a protected member of a managed group is kept as it is, when it is not drainable. */
 export const keptDetail = (ecs: EcsManagement & { kind: 'managed' }): string =>
-  ecs.provider.managedDraining
-    ? '; managed draining is on, so ECS drains only what Auto Scaling terminates, which its protection prevents'
-    : ecs.cluster.kind === 'unreadable'
-      ? `; its cluster could not be read (${ecs.cluster.error})`
-      : ecs.cluster.kind === 'no-cluster'
-        ? '; no cluster names the capacity provider'
-        : '; it has no ACTIVE container instance in the cluster'
+  ecs.cluster.kind === 'unreadable'
+    ? `; its cluster could not be read (${ecs.cluster.error})`
+    : ecs.cluster.kind === 'no-cluster'
+      ? '; no cluster names the capacity provider'
+      : '; it has no ACTIVE container instance in the cluster'
 
 export interface DrainInput {
   readonly group: string
@@ -160,6 +166,8 @@ export const drainStep = (
       : {}),
   })
   const replacement = cluster.containerInstances.get(pair.spotInstanceId)
+  // ECS's own hook drains the partner when Auto Scaling terminates it: spotswap never drains it too.
+  if (ecsDrains(input.ecs) && partner.status !== 'ACTIVE') return undefined
   if (replacement?.status !== 'ACTIVE') {
     const detail = `${pair.spotInstanceId} has no ACTIVE container instance in ${cluster.clusterArn} (${replacement?.status ?? 'not registered'})`
     return nowMs >= deadlineMs
@@ -173,6 +181,11 @@ export const drainStep = (
     return nowMs >= drainDeadlineMs
       ? giveUp('ecs-drain-stalled', `${partnerId} was never drained: ${blocked.detail}`)
       : { situation: 'ecs-tasks-unread', detail: `${partnerId}: ${blocked.detail}` }
+  if (ecsDrains(input.ecs))
+    return {
+      situation: 'ecs-managed-draining',
+      detail: `${pair.spotInstanceId}'s container instance is ACTIVE; ECS drains ${partnerId} as Auto Scaling terminates it (managed draining)`,
+    }
   if (partner.status === 'ACTIVE')
     return {
       situation: 'ecs-drain',

@@ -24,15 +24,15 @@ export const ecsGroupSkip = (ecs: EcsManagement | undefined): GroupSkip | undefi
 /**
  * A protected member of a group ECS manages: ECS protects it while it runs non-daemon tasks and lifts the
  * protection once they stop (https://docs.aws.amazon.com/AmazonECS/latest/developerguide/managed-termination-protection.html).
- * Said apart from an owner's protection, so `plan` tells why. Kept, unless spotswap can drain it
- * (`drainable`: its container instance is ACTIVE in the cluster and managed draining is off).
+ * Said apart from an owner's protection, so `plan` tells why. Kept, unless a drain swap can take it
+ * (`drainable`: its container instance is ACTIVE in the cluster and no task of it keeps it, drain.ts).
  */
 export const ecsMemberSkip = (
   ecs: EcsManagement | undefined,
   member: GroupMember,
 ): InstanceSkip | 'drainable' | undefined => {
   if (ecs?.kind !== 'managed' || !member.protectedFromScaleIn) return undefined
-  // Its container instance ACTIVE, managed draining off: replaced by a drain swap (drain.ts).
+  // Its container instance ACTIVE: replaced by a drain swap (drain.ts).
   if (isDrainable(ecs, member)) return 'drainable'
   const blocked = memberTasksBlock(ecs, member)
   if (blocked !== undefined)

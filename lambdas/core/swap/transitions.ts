@@ -65,6 +65,7 @@ export type PairSituation =
   | 'ecs-drain-stalled'
   | 'ecs-standalone-task'
   | 'ecs-tasks-unread'
+  | 'ecs-managed-draining'
 
 export type VanishedOutcome = 'give-back' | 'wait-all'
 export type VanishedSituation = 'member-may-leave' | 'no-member-may-leave'
@@ -173,6 +174,11 @@ export const PAIR_TRANSITIONS: readonly Transition<PairSituation, PairOutcome>[]
     situation: 'ecs-tasks-unread',
     outcome: 'wait',
     why: 'the partner’s tasks could not be read: it is not drained before they are, and stays if they are not by the drain deadline',
+  },
+  {
+    situation: 'ecs-managed-draining',
+    outcome: 'retire-partner',
+    why: 'its replacement’s container instance is ACTIVE and the capacity provider drains what Auto Scaling terminates: the partner leaves, and ECS drains it first',
   },
   {
     situation: 'both-protected',

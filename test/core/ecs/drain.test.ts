@@ -41,7 +41,8 @@ const protectedMember = (i: Instance): GroupMember => ({ ...memberOf(i), protect
 describe('isDrainable', () => {
   it.each([
     ['its container instance ACTIVE, managed draining off', managed({ [A.id]: 'ACTIVE' }), true],
-    ['managed draining on', managed({ [A.id]: 'ACTIVE' }, true), false],
+    // ECS drains it itself once Auto Scaling terminates it: the swap retires it without a drain of its own.
+    ['managed draining on', managed({ [A.id]: 'ACTIVE' }, true), true],
     ['already DRAINING', managed({ [A.id]: 'DRAINING' }), false],
     ['no container instance', managed({}), false],
     [

@@ -63,6 +63,8 @@ interface World {
     readonly drained?: boolean
     /** Each container instance's tasks; a service's two tasks when not given. */
     readonly tasks?: Readonly<Record<string, EcsTasksObservation>>
+    /** The capacity provider's managed draining: ECS drains what Auto Scaling terminates. */
+    readonly managedDraining?: boolean
   }
 }
 
@@ -147,7 +149,7 @@ const ecsDrainIn =
     )
     const ecs: EcsManagement = {
       kind: 'managed',
-      provider: webProvider({ groupArnOrName: group }),
+      provider: webProvider({ groupArnOrName: group, managedDraining: world.ecs?.managedDraining ?? false }),
       cluster: { kind: 'read', clusterArn: CLUSTER, containerInstances, tasks },
     }
     const protectedIds = world.protectedIds ?? []
@@ -295,6 +297,13 @@ const PAIR_FIXTURES: Record<PairSituation, { world: World; actions: string[] }> 
       },
     },
     actions: ['complete-swap:replacement', 'close-swap'],
+  },
+  'ecs-managed-draining': {
+    world: {
+      protectedIds: [P1.id],
+      ecs: { status: { [P1.id]: 'ACTIVE', [S1.id]: 'ACTIVE' }, managedDraining: true },
+    },
+    actions: ['complete-swap:partner', 'close-swap'],
   },
   'ecs-tasks-unread': {
     world: {
