@@ -5,44 +5,9 @@
  */
 import { describe, expect, it } from 'vitest'
 import { ECS_DRAIN_DEADLINE_SECONDS, TAG_ECS_DRAINED } from '../../lambdas/core/constants.ts'
-import { TAG_ECS_MANAGED } from '../../lambdas/core/ecs/capacity-provider.ts'
-import { webProvider } from '../builders/ecs.ts'
 import type { FakeCloud } from '../fakes/fake-cloud.ts'
-import { actionsOf, cloudWithFleet, harness, skipsOf } from './support.ts'
-
-const CLUSTER = 'arn:aws:ecs:us-east-1:123456789012:cluster/web'
-
-/** `web`, one on-demand member running two tasks, behind a provider with managed draining as given. */
-const ecsGroup = (managedDraining = false, healthCheckGracePeriodSeconds = 300) => {
-  const cloud = cloudWithFleet(1, {
-    tags: { 'spot-enabled': 'true', [TAG_ECS_MANAGED]: '' },
-    healthCheckGracePeriodSeconds,
-  })
-  cloud.capacityProviders.push(webProvider({ managedDraining }))
-  cloud.clusters.push({ arn: CLUSTER, name: 'web', capacityProviders: ['cp-web'] })
-  const partner = [...cloud.group('web').members.keys()][0] as string
-  cloud.registerContainerInstance(CLUSTER, partner, 2)
-  return { cloud, partner, h: harness({ 'us-east-1': cloud }) }
-}
-
-const calls = (cloud: FakeCloud, method: string) => cloud.calls.filter((c) => c.method === method)
-const spotMember = (cloud: FakeCloud) =>
-  [...cloud.group('web').members.keys()].find((id) => cloud.instances.get(id)?.lifecycle === 'spot')
-
-/** Launch, then attach once the grace period is over. */
-const attached = async (
-  cloud: FakeCloud,
-  h: ReturnType<typeof harness>,
-  graceMinutes = 5,
-): Promise<string> => {
-  await h.run()
-  expect(calls(cloud, 'launchSpot')).toHaveLength(1)
-  h.advanceMinutes(graceMinutes + 1)
-  await h.run()
-  const replacement = spotMember(cloud)
-  if (replacement === undefined) throw new Error('expected the replacement attached')
-  return replacement
-}
+import { attached, CLUSTER, calls, ecsGroup, registering } from './ecs-support.ts'
+import { actionsOf, type harness, skipsOf } from './support.ts'
 
 /** A swap whose replacement joined the cluster and whose partner spotswap set DRAINING. */
 const drained = async (
@@ -62,17 +27,8 @@ const drained = async (
 describe('the drain swap', () => {
   it('drains the partner once its replacement is ACTIVE in the cluster, retires it once ECS lifts its protection', async () => {
     const { cloud, partner, h } = ecsGroup()
-    const replacement = await attached(cloud, h)
     // Not in the cluster yet: the partner keeps its tasks.
-    expect(calls(cloud, 'setContainerInstancesState')).toEqual([])
-    h.advanceMinutes(1)
-    const registering = await h.run()
-    expect(skipsOf(registering)).toContainEqual(
-      expect.objectContaining({
-        instanceId: replacement,
-        reason: expect.stringContaining('ecs-registering'),
-      }),
-    )
+    const replacement = await registering(cloud, h)
     expect(calls(cloud, 'setContainerInstancesState')).toEqual([])
 
     cloud.registerContainerInstance(CLUSTER, replacement, 0)
@@ -180,15 +136,7 @@ describe('the drain swap', () => {
       name: 'ecs-managed-draining-termination-hook',
       transition: 'autoscaling:EC2_INSTANCE_TERMINATING',
     })
-    const replacement = await attached(cloud, h)
-    h.advanceMinutes(1)
-    const registering = await h.run()
-    expect(skipsOf(registering)).toContainEqual(
-      expect.objectContaining({
-        instanceId: replacement,
-        reason: expect.stringContaining('ecs-registering'),
-      }),
-    )
+    const replacement = await registering(cloud, h)
     expect(calls(cloud, 'terminateInGroup')).toEqual([])
 
     cloud.registerContainerInstance(CLUSTER, replacement, 0)

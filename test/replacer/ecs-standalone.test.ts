@@ -9,37 +9,35 @@ import {
   ECS_DRAIN_RETRY_MINUTES,
   TAG_NO_SPOT_CAPACITY_UNTIL,
 } from '../../lambdas/core/constants.ts'
-import { TAG_ECS_MANAGED } from '../../lambdas/core/ecs/capacity-provider.ts'
-import { webProvider } from '../builders/ecs.ts'
+import type { ReplacerSummary } from '../../lambdas/replacer/summary.ts'
 import { awsError, type FakeCloud } from '../fakes/fake-cloud.ts'
-import { actionsOf, cloudWithFleet, harness, START, skipsOf } from './support.ts'
+import { attached, CLUSTER, calls, ecsGroup } from './ecs-support.ts'
+import { actionsOf, START, skipsOf } from './support.ts'
 
-const CLUSTER = 'arn:aws:ecs:us-east-1:123456789012:cluster/web'
-
-/** `web`, one on-demand member running two service tasks, behind a provider with managed draining off. */
-const ecsGroup = () => {
-  const cloud = cloudWithFleet(1, { tags: { 'spot-enabled': 'true', [TAG_ECS_MANAGED]: '' } })
-  cloud.capacityProviders.push(webProvider())
-  cloud.clusters.push({ arn: CLUSTER, name: 'web', capacityProviders: ['cp-web'] })
-  const partner = [...cloud.group('web').members.keys()][0] as string
-  cloud.registerContainerInstance(CLUSTER, partner, 2)
-  return { cloud, partner, h: harness({ 'us-east-1': cloud }) }
+/** The one summary skip of `partner`, with `code`, its reason naming `naming`; nothing launched. */
+const expectKept = (
+  cloud: FakeCloud,
+  summary: ReplacerSummary,
+  partner: string,
+  code: string,
+  naming: string,
+) => {
+  expect(calls(cloud, 'launchSpot')).toEqual([])
+  expect(skipsOf(summary)).toContainEqual(
+    expect.objectContaining({ instanceId: partner, code, reason: expect.stringContaining(naming) }),
+  )
 }
-
-const calls = (cloud: FakeCloud, method: string) => cloud.calls.filter((c) => c.method === method)
 
 describe('a member running a standalone task', () => {
   it('is kept, naming the task, and replaced once the task is gone', async () => {
     const { cloud, partner, h } = ecsGroup()
     cloud.runStandaloneTask(partner, 'nightly-report')
-    const kept = await h.run()
-    expect(calls(cloud, 'launchSpot')).toEqual([])
-    expect(skipsOf(kept)).toContainEqual(
-      expect.objectContaining({
-        instanceId: partner,
-        code: 'ecs-standalone-task',
-        reason: expect.stringContaining('(group family:nightly-report), which ECS never moves'),
-      }),
+    expectKept(
+      cloud,
+      await h.run(),
+      partner,
+      'ecs-standalone-task',
+      '(group family:nightly-report), which ECS never moves',
     )
     expect(
       h.recorded.metrics.filter((m) => m.values.some((v) => v.name === 'EcsMembersKeptForTasks')),
@@ -60,15 +58,7 @@ describe('a member running a standalone task', () => {
   it('is kept for the run when its tasks cannot be read', async () => {
     const { cloud, partner, h } = ecsGroup()
     cloud.failNext('ecsTasks', awsError('AccessDeniedException', 400))
-    const kept = await h.run()
-    expect(calls(cloud, 'launchSpot')).toEqual([])
-    expect(skipsOf(kept)).toContainEqual(
-      expect.objectContaining({
-        instanceId: partner,
-        code: 'ecs-tasks-unreadable',
-        reason: expect.stringContaining('AccessDeniedException'),
-      }),
-    )
+    expectKept(cloud, await h.run(), partner, 'ecs-tasks-unreadable', 'AccessDeniedException')
     h.advanceMinutes(5)
     await h.run()
     expect(calls(cloud, 'launchSpot')).toHaveLength(1)
@@ -76,10 +66,7 @@ describe('a member running a standalone task', () => {
 
   it('started after its replacement: the partner is never drained, the replacement leaves, no re-try for a day', async () => {
     const { cloud, partner, h } = ecsGroup()
-    await h.run()
-    h.advanceMinutes(6)
-    await h.run()
-    const replacement = [...cloud.group('web').members.keys()].find((id) => id !== partner) as string
+    const replacement = await attached(cloud, h)
     cloud.registerContainerInstance(CLUSTER, replacement, 0)
     cloud.runStandaloneTask(partner)
     h.advanceMinutes(1)
@@ -104,10 +91,7 @@ describe('a member running a standalone task', () => {
 describe('a drain given up', () => {
   it('is not tried again for ECS_DRAIN_RETRY_MINUTES', async () => {
     const { cloud, partner, h } = ecsGroup()
-    await h.run()
-    h.advanceMinutes(6)
-    await h.run()
-    const replacement = [...cloud.group('web').members.keys()].find((id) => id !== partner) as string
+    const replacement = await attached(cloud, h)
     cloud.registerContainerInstance(CLUSTER, replacement, 0)
     h.advanceMinutes(1)
     await h.run()
