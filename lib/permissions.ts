@@ -302,6 +302,19 @@ const drainEcsContainerInstances = (): Grant => ({
   wildcardReason: 'the clusters of managed groups are found at run time; this account only',
 })
 
+/**
+ * The tasks of a container instance a drain swap may drain, to keep one running a standalone task
+ * (core/ecs/tasks.ts). ListTasks takes the `container-instance` resource type, DescribeTasks `task`
+ * (https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonelasticcontainerservice.html);
+ * the clusters are only known at run time. The replacer's alone: the interruption handler drains without it.
+ */
+const readEcsTasks = (): Grant => ({
+  sid: 'ReadEcsTasks',
+  actions: ['ecs:ListTasks', 'ecs:DescribeTasks'],
+  resources: [arn('ecs', 'container-instance/*/*'), arn('ecs', 'task/*/*')],
+  wildcardReason: 'the clusters of managed groups are found at run time; read-only, this account only',
+})
+
 const describeStacks = (): Grant => ({
   sid: 'ReadStackStatus',
   actions: ['cloudformation:DescribeStacks'],
@@ -335,6 +348,7 @@ export const replacerGrants = (options: PermissionOptions): Grant[] => [
   describeCapacityProviders(),
   ...readEcsClusters(),
   drainEcsContainerInstances(),
+  readEcsTasks(),
   changeManagedGroups(
     'SwapInManagedGroups',
     // Never DetachInstances: a swap's members leave through TerminateInstanceInAutoScalingGroup.

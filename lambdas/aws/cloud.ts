@@ -32,6 +32,7 @@ import {
   ecsCapacityProviders,
   ecsClusters,
   ecsContainerInstances,
+  ecsTasks,
   setContainerInstancesState,
 } from './ecs.ts'
 import {
@@ -133,6 +134,7 @@ export const createAwsCloud = (region: string, deps: AwsCloudDeps): CloudPort =>
     ecsCapacityProviders: using(ecsCapacityProviders),
     ecsClusters: using(ecsClusters),
     ecsContainerInstances: using(ecsContainerInstances),
+    ecsTasks: using(ecsTasks),
     setContainerInstancesState: using(setContainerInstancesState),
     readCommitments: using(readCommitments),
     readRegionOnDemand: using(regionOnDemandOf),

@@ -116,6 +116,42 @@ export interface UpdateContainerInstancesStateOutput {
   readonly failures?: EcsFailureShape[] | undefined
 }
 
+/** https://docs.aws.amazon.com/AmazonECS/latest/APIReference/API_ListTasks.html (maxResults 1 to 100) */
+export interface ListTasksInput {
+  readonly cluster?: string | undefined
+  /** Only the tasks of this container instance. */
+  readonly containerInstance?: string | undefined
+  /** RUNNING by default: the tasks ECS means to keep running. */
+  readonly desiredStatus?: 'RUNNING' | 'STOPPED' | undefined
+  readonly maxResults?: number | undefined
+  readonly nextToken?: string | undefined
+}
+
+export interface ListTasksOutput {
+  readonly taskArns?: string[] | undefined
+  readonly nextToken?: string | undefined
+}
+
+/** https://docs.aws.amazon.com/AmazonECS/latest/APIReference/API_DescribeTasks.html (up to 100 tasks) */
+export interface DescribeTasksInput {
+  readonly cluster?: string | undefined
+  readonly tasks: string[]
+}
+
+/** https://docs.aws.amazon.com/AmazonECS/latest/APIReference/API_Task.html */
+export interface TaskShape {
+  readonly taskArn?: string | undefined
+  readonly containerInstanceArn?: string | undefined
+  /** `service:<name>` for a service's task; `family:<family>` by default for a standalone one. */
+  readonly group?: string | undefined
+  readonly lastStatus?: string | undefined
+}
+
+export interface DescribeTasksOutput {
+  readonly tasks?: TaskShape[] | undefined
+  readonly failures?: EcsFailureShape[] | undefined
+}
+
 /** Each method as sdk.ts's SdkCall: the SDK's input in, its output out, or a rejection. */
 export interface EcsApi {
   readonly describeCapacityProviders: (
@@ -129,6 +165,8 @@ export interface EcsApi {
   readonly describeContainerInstances: (
     input: DescribeContainerInstancesInput,
   ) => Promise<DescribeContainerInstancesOutput>
+  readonly listTasks: (input: ListTasksInput) => Promise<ListTasksOutput>
+  readonly describeTasks: (input: DescribeTasksInput) => Promise<DescribeTasksOutput>
   readonly updateContainerInstancesState: (
     input: UpdateContainerInstancesStateInput,
   ) => Promise<UpdateContainerInstancesStateOutput>

@@ -1,7 +1,8 @@
 /**
  * ECS reads: the region's capacity providers, to tell a group whose scale-in protection is ECS's
  * (managed termination protection) from an owner's (core/ecs/capacity-provider.ts); the clusters they are
- * associated with and the container instances there (core/ecs/cluster.ts). One write: a container
+ * associated with and the container instances there (core/ecs/cluster.ts); a container instance's tasks
+ * (core/ecs/tasks.ts). One write: a container
  * instance's state, DRAINING or ACTIVE (UpdateContainerInstancesState).
  *
  * Without an ECS client (ecs-sdk.ts) the read fails with EcsClientMissingError, and every group
@@ -11,6 +12,7 @@
 import { ECS_CAPACITY_PROVIDERS_PAGE_SIZE } from '../core/constants.ts'
 import type { EcsCapacityProvider } from '../core/ecs/capacity-provider.ts'
 import type { EcsCluster, EcsContainerInstance, EcsStateFailure } from '../core/ecs/cluster.ts'
+import type { EcsTask } from '../core/ecs/tasks.ts'
 import type { AwsContext } from './context.ts'
 import type { CapacityProviderShape, EcsApi, EcsFailureShape } from './ecs-sdk.ts'
 import { ECS_DESCRIBE_BATCH, ECS_LIST_PAGE_SIZE, ECS_UPDATE_STATE_BATCH } from './limits.ts'
@@ -138,6 +140,41 @@ export const ecsContainerInstances = async (
           status: shape.status ?? '',
           runningTasksCount: shape.runningTasksCount ?? 0,
         })
+  }
+  return found
+}
+
+/**
+ * The tasks ECS means to keep running on one container instance of `cluster` (ListTasks with
+ * containerInstance, RUNNING by default), described a hundred at a time for their group
+ * (https://docs.aws.amazon.com/AmazonECS/latest/APIReference/API_ListTasks.html). Read each run it is
+ * needed: tasks start and stop by the minute. An answer with failures is refused whole (the task missing
+ * may be the standalone one).
+ */
+export const ecsTasks = async (
+  ctx: AwsContext,
+  cluster: string,
+  containerInstanceArn: string,
+): Promise<EcsTask[]> => {
+  const ecs = ecsOf(ctx)
+  const arns = await collectPages(async (nextToken) => {
+    const page = await ctx.call('ecs:ListTasks', () =>
+      ecs.listTasks({
+        cluster,
+        containerInstance: containerInstanceArn,
+        desiredStatus: 'RUNNING',
+        maxResults: ECS_LIST_PAGE_SIZE,
+        nextToken,
+      }),
+    )
+    return { items: page.taskArns ?? [], nextToken: page.nextToken }
+  })
+  const found: EcsTask[] = []
+  for (const batch of chunk(arns, ECS_DESCRIBE_BATCH)) {
+    const answer = await ctx.call('ecs:DescribeTasks', () => ecs.describeTasks({ cluster, tasks: batch }))
+    refuseFailures(answer.failures, 'a task')
+    for (const shape of answer.tasks ?? [])
+      if (shape.taskArn !== undefined) found.push({ arn: shape.taskArn, group: shape.group ?? '' })
   }
   return found
 }

@@ -47,8 +47,10 @@ import {
   DescribeCapacityProvidersCommand,
   DescribeClustersCommand,
   DescribeContainerInstancesCommand,
+  DescribeTasksCommand,
   ListClustersCommand,
   ListContainerInstancesCommand,
+  ListTasksCommand,
   UpdateContainerInstancesStateCommand,
 } from '@aws-sdk/client-ecs'
 import {
@@ -143,6 +145,8 @@ export const sdkClients = (region: string): AwsClients => {
       listClusters: (input) => ecsClient(region).send(new ListClustersCommand(input)),
       describeClusters: (input) => ecsClient(region).send(new DescribeClustersCommand(input)),
       listContainerInstances: (input) => ecsClient(region).send(new ListContainerInstancesCommand(input)),
+      listTasks: (input) => ecsClient(region).send(new ListTasksCommand(input)),
+      describeTasks: (input) => ecsClient(region).send(new DescribeTasksCommand(input)),
       describeContainerInstances: (input) =>
         ecsClient(region).send(new DescribeContainerInstancesCommand(input)),
       updateContainerInstancesState: (input) =>

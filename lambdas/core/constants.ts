@@ -265,6 +265,13 @@ export const SWAP_FINISH_RUNS = 2
  */
 export const ECS_DRAIN_DEADLINE_SECONDS = 900
 /**
+ * A member whose drain was given up (it stalled, or a standalone task started on it) gets no new
+ * replacement, so is not drained again, for a day: each drain moves its service tasks, and what stalled it
+ * (a task that cannot be placed elsewhere, a long standalone task) seldom clears within the hour. At most
+ * one drain a day per member, instead of one per capacity back-off (30 minutes at most).
+ */
+export const ECS_DRAIN_RETRY_MINUTES = 24 * 60
+/**
  * The longest a swap can be open (the longest grace period, the longest health deadline, an ECS drain and
  * a schedule period to notice): a swap record that started earlier is expired even with a valid MAC, so a
  * record spotswap really wrote cannot be re-planted on its group later (core/markers.ts).

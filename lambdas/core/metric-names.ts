@@ -140,6 +140,11 @@ export const Metric = {
    * (core/region/time-budget.ts): left to the next run. Per region and run, when above 0.
    */
   GroupsPastTimeBudget: 'GroupsPastTimeBudget',
+  /**
+   * Members of an ECS-managed group kept from a drain swap for their tasks this run: running a standalone
+   * task ECS never moves, or tasks that could not be read (replacer/report-ecs.ts). Per region and group.
+   */
+  EcsMembersKeptForTasks: 'EcsMembersKeptForTasks',
 } as const
 
 export type MetricName = (typeof Metric)[keyof typeof Metric]

@@ -7,6 +7,7 @@ import type { Commitments, RunningOnDemand } from './commitments/types.ts'
 import type { AllocationStrategy } from './config/config.ts'
 import type { EcsCapacityProvider } from './ecs/capacity-provider.ts'
 import type { EcsCluster, EcsContainerInstance, EcsStateFailure } from './ecs/cluster.ts'
+import type { EcsTask } from './ecs/tasks.ts'
 import type { InstanceRefresh } from './group/instance-refresh.ts'
 import type { ScalingActivity } from './group/scaling-activities.ts'
 import type { SpotRequestStatus } from './interruption/confirmation.ts'
@@ -185,6 +186,8 @@ export interface CloudPort {
   ecsClusters(): Promise<readonly EcsCluster[]>
   /** A cluster's container instances (ListContainerInstances, DescribeContainerInstances). */
   ecsContainerInstances(cluster: string): Promise<readonly EcsContainerInstance[]>
+  /** The tasks ECS keeps running on one container instance (ListTasks, DescribeTasks). */
+  ecsTasks(cluster: string, containerInstanceArn: string): Promise<readonly EcsTask[]>
   /** Sets container instances DRAINING or ACTIVE (UpdateContainerInstancesState); the ones ECS refused. */
   setContainerInstancesState(
     cluster: string,

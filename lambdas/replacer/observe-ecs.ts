@@ -2,26 +2,59 @@
  * The region's ECS capacity providers, read only when a managed group carries the AmazonECSManaged tag
  * (a region without ECS groups makes no call); then, for each provider that protects such a group, its
  * cluster (the cached ListClusters + DescribeClusters) and that cluster's container instances, once per
- * cluster and run. A read that fails is an observation, not an error: only the tagged groups wait
+ * cluster and run, with the tasks of those a drain swap may drain. A read that fails is an observation, not an error: only the tagged groups wait
  * (core/ecs/capacity-provider.ts, core/ecs/holds.ts), and the next run reads again.
  */
+import { mapWithConcurrency } from '../aws/concurrency.ts'
 import { errorMessage } from '../aws/errors.ts'
+import { GROUP_CONCURRENCY } from '../core/constants.ts'
 import {
   carriesEcsTag,
   type EcsCapacityProvider,
   type EcsProvidersObservation,
   protectingProvider,
 } from '../core/ecs/capacity-provider.ts'
-import { byInstanceId, clusterOfProvider, type EcsClusterObservation } from '../core/ecs/cluster.ts'
+import {
+  byInstanceId,
+  clusterOfProvider,
+  type EcsClusterObservation,
+  type EcsContainerInstance,
+} from '../core/ecs/cluster.ts'
+import type { EcsTasksObservation } from '../core/ecs/tasks.ts'
 import type { CloudPort } from '../core/port.ts'
 import type { Group } from '../core/types.ts'
 
 const described = (error: unknown): string =>
   error instanceof Error ? `${error.name}: ${errorMessage(error)}` : String(error)
 
+/**
+ * The tasks of each container instance a drain swap may drain (ACTIVE, running tasks, a member ECS
+ * protects), one ListTasks and a DescribeTasks per hundred tasks each: whether one runs a standalone task
+ * (core/ecs/tasks.ts). A read that fails is said for that member only, which is then kept for the run.
+ */
+const readTasks = async (
+  cloud: CloudPort,
+  clusterArn: string,
+  listed: readonly EcsContainerInstance[],
+  candidates: ReadonlySet<string>,
+): Promise<ReadonlyMap<string, EcsTasksObservation>> => {
+  const asked = listed.filter(
+    (ci) => ci.status === 'ACTIVE' && ci.runningTasksCount > 0 && candidates.has(ci.ec2InstanceId),
+  )
+  const read = await mapWithConcurrency(asked, GROUP_CONCURRENCY, async (ci) => {
+    try {
+      return [ci.ec2InstanceId, { kind: 'read', tasks: await cloud.ecsTasks(clusterArn, ci.arn) }] as const
+    } catch (error) {
+      return [ci.ec2InstanceId, { kind: 'unreadable', error: described(error) }] as const
+    }
+  })
+  return new Map<string, EcsTasksObservation>(read)
+}
+
 const readClusters = async (
   cloud: CloudPort,
   providers: readonly EcsCapacityProvider[],
+  candidates: ReadonlySet<string>,
 ): Promise<ReadonlyMap<string, EcsClusterObservation>> => {
   if (providers.length === 0) return new Map()
   let clusters: Awaited<ReturnType<CloudPort['ecsClusters']>>
@@ -37,7 +70,8 @@ const readClusters = async (
       [...arns].map(async (arn): Promise<[string, EcsClusterObservation]> => {
         try {
           const listed = await cloud.ecsContainerInstances(arn)
-          return [arn, { kind: 'read', clusterArn: arn, containerInstances: byInstanceId(listed) }]
+          const tasks = await readTasks(cloud, arn, listed, candidates)
+          return [arn, { kind: 'read', clusterArn: arn, containerInstances: byInstanceId(listed), tasks }]
         } catch (error) {
           return [arn, { kind: 'unreadable', error: described(error) }]
         }
@@ -65,5 +99,8 @@ export const readEcsProviders = async (
     return { kind: 'unreadable', error: described(error) }
   }
   const protecting = new Set(tagged.flatMap((g) => protectingProvider(g, providers) ?? []))
-  return { kind: 'read', providers, clusters: await readClusters(cloud, [...protecting]) }
+  const candidates = new Set(
+    tagged.flatMap((g) => g.members.filter((m) => m.protectedFromScaleIn).map((m) => m.instanceId)),
+  )
+  return { kind: 'read', providers, clusters: await readClusters(cloud, [...protecting], candidates) }
 }

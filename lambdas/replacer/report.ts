@@ -353,19 +353,22 @@ export const reportGroupRun = (
 /**
  * When the group's swap started, if it is still open past any deadline it can have: a swap gives up on a
  * replacement at most HEALTH_DEADLINE_MAX_SECONDS after it started (core/swap/finish-pairs.ts), and
- * finishing takes SWAP_FINISH_RUNS more runs. A swap closed by this run's actions is over.
+ * finishing takes SWAP_FINISH_RUNS more runs. A swap closed by this run's actions is over. A group ECS
+ * manages gives its drains `drainSeconds` more (core/ecs/deadline.ts).
  */
 export const swapPastDeadline = (
   groupTags: Readonly<Record<string, string>>,
   outcomes: readonly Outcome[],
   now: Date,
   scheduleMinutes: number,
+  drainSeconds = 0,
 ): Date | undefined => {
   const read = readSwapRecord(groupTags)
   const startedAt = read.kind === 'read' ? read.record.startedAt : undefined
   if (startedAt === undefined) return undefined
   if (outcomes.some((o) => o.status === 'done' && o.action.kind === 'close-swap')) return undefined
-  const boundMs = (HEALTH_DEADLINE_MAX_SECONDS + SWAP_FINISH_RUNS * scheduleMinutes * 60) * 1000
+  const boundMs =
+    (HEALTH_DEADLINE_MAX_SECONDS + drainSeconds + SWAP_FINISH_RUNS * scheduleMinutes * 60) * 1000
   return now.getTime() - startedAt.getTime() > boundMs ? startedAt : undefined
 }
 

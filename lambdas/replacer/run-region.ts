@@ -8,6 +8,8 @@
 import { mapWithConcurrency } from '../aws/concurrency.ts'
 import type { ConfigError, GlobalConfig } from '../core/config/config.ts'
 import { GROUP_CONCURRENCY } from '../core/constants.ts'
+import { ecsManagementOf } from '../core/ecs/capacity-provider.ts'
+import { drainAllowanceSeconds } from '../core/ecs/deadline.ts'
 import type { Log, MetricsSink } from '../core/log.ts'
 import type { GroupPlan } from '../core/plan/actions.ts'
 import type { CloudPort } from '../core/port.ts'
@@ -36,7 +38,7 @@ import {
   reportUnclassified,
   swapPastDeadline,
 } from './report.ts'
-import { reportEcsUnreadable } from './report-ecs.ts'
+import { reportEcsKeptForTasks, reportEcsUnreadable } from './report-ecs.ts'
 import { reportScheduled } from './report-scheduled.ts'
 import { requestReverts } from './revert-request.ts'
 import { cleanStrays } from './strays.ts'
@@ -144,10 +146,14 @@ const reportRegion = (
 ): void => {
   const { config } = options
   const region = options.cloud.region
-  const tagsOf = new Map(snapshot.groups.map((g) => [g.group.name, g.group.tags]))
+  const groupOf = new Map(snapshot.groups.map((g) => [g.group.name, g.group]))
   for (const { plan, outcomes } of groups) {
-    const startedAt = swapPastDeadline(tagsOf.get(plan.group) ?? {}, outcomes, now, config.scheduleMinutes)
+    const group = groupOf.get(plan.group)
+    const drainSeconds =
+      group === undefined ? 0 : drainAllowanceSeconds(ecsManagementOf(group, snapshot.ecsProviders))
+    const startedAt = swapPastDeadline(group?.tags ?? {}, outcomes, now, config.scheduleMinutes, drainSeconds)
     if (startedAt !== undefined) reportSwapPastDeadline(options, region, plan.group, startedAt)
+    reportEcsKeptForTasks(options, region, plan)
   }
   const figures = groups.map(({ plan, outcomes, prices }) => ({ plan, outcomes, source: prices?.source }))
   for (const group of figures)

@@ -12,6 +12,7 @@ import {
   ecsCapacityProviders,
   ecsClusters,
   ecsContainerInstances,
+  ecsTasks,
   setContainerInstancesState,
 } from '../../lambdas/aws/ecs.ts'
 import type {
@@ -51,6 +52,8 @@ const UNEXPECTED: EcsApi = {
   listContainerInstances: () => Promise.reject(new Error('unexpected ListContainerInstances')),
   describeContainerInstances: () => Promise.reject(new Error('unexpected DescribeContainerInstances')),
   updateContainerInstancesState: () => Promise.reject(new Error('unexpected UpdateContainerInstancesState')),
+  listTasks: () => Promise.reject(new Error('unexpected ListTasks')),
+  describeTasks: () => Promise.reject(new Error('unexpected DescribeTasks')),
 }
 
 const answering = (
@@ -244,6 +247,71 @@ describe('ecsContainerInstances', () => {
       describeContainerInstances: async () => ({ failures: [{ arn: ciArn(1), reason: 'MISSING' }] }),
     }
     await expect(ecsContainerInstances({ ...ctx, ecs }, CLUSTER)).rejects.toThrow(EcsDescribeFailureError)
+  })
+})
+
+describe('ecsTasks', () => {
+  const taskArn = (n: number) =>
+    `arn:aws:ecs:eu-west-1:123456789012:task/web/${n.toString(16).padStart(32, '0')}`
+
+  it('lists the container instance’s running tasks page by page and describes them a hundred a call', async () => {
+    const { ctx, apiCalls } = context(undefined)
+    const listed: unknown[] = []
+    const described: string[][] = []
+    const arns = Array.from({ length: 150 }, (_, n) => taskArn(n))
+    const ecs: EcsApi = {
+      ...UNEXPECTED,
+      listTasks: async (input) => {
+        listed.push(input)
+        return input.nextToken === undefined
+          ? { taskArns: arns.slice(0, 100), nextToken: 'next' }
+          : { taskArns: arns.slice(100) }
+      },
+      describeTasks: async (input) => {
+        described.push(input.tasks)
+        return {
+          tasks: input.tasks.map((arn, n) => ({
+            taskArn: arn,
+            group: n === 0 ? 'family:nightly' : 'service:web',
+            containerInstanceArn: ciArn(1),
+          })),
+        }
+      },
+    }
+    const found = await ecsTasks({ ...ctx, ecs }, CLUSTER, ciArn(1))
+    expect(listed).toEqual([
+      {
+        cluster: CLUSTER,
+        containerInstance: ciArn(1),
+        desiredStatus: 'RUNNING',
+        maxResults: 100,
+        nextToken: undefined,
+      },
+      {
+        cluster: CLUSTER,
+        containerInstance: ciArn(1),
+        desiredStatus: 'RUNNING',
+        maxResults: 100,
+        nextToken: 'next',
+      },
+    ])
+    expect(described.map((batch) => batch.length)).toEqual([100, 50])
+    expect(found).toHaveLength(150)
+    expect(found.filter((t) => t.group === 'family:nightly').map((t) => t.arn)).toEqual([
+      taskArn(0),
+      taskArn(100),
+    ])
+    expect(apiCalls).toEqual(['ecs:ListTasks', 'ecs:ListTasks', 'ecs:DescribeTasks', 'ecs:DescribeTasks'])
+  })
+
+  it('refuses an answer with failures: the task missing may be a standalone one', async () => {
+    const { ctx } = context(undefined)
+    const ecs: EcsApi = {
+      ...UNEXPECTED,
+      listTasks: async () => ({ taskArns: [taskArn(1)] }),
+      describeTasks: async () => ({ failures: [{ arn: taskArn(1), reason: 'MISSING' }] }),
+    }
+    await expect(ecsTasks({ ...ctx, ecs }, CLUSTER, ciArn(1))).rejects.toThrow(EcsDescribeFailureError)
   })
 })
 

@@ -49,3 +49,31 @@ describe('FakeCloud setDesiredCapacity when Auto Scaling cannot launch', () => {
     expect(members.filter((m) => m.state === 'terminated')).toEqual([])
   })
 })
+
+describe('FakeCloud ECS tasks (ListTasks, DescribeTasks)', () => {
+  const CLUSTER = 'arn:aws:ecs:us-east-1:123456789012:cluster/web'
+
+  it('lists a container instance’s tasks; a drain moves the service’s, never a standalone one', async () => {
+    const cloud = new FakeCloud('us-east-1')
+    cloud.registerContainerInstance(CLUSTER, 'i-1', 2)
+    cloud.runStandaloneTask('i-1', 'nightly')
+    const arn = cloud.containerInstanceOf('i-1')?.arn ?? ''
+    expect((await cloud.ecsTasks(CLUSTER, arn)).map((t) => t.group)).toEqual([
+      'service:web',
+      'service:web',
+      'family:nightly',
+    ])
+    expect(cloud.containerInstanceOf('i-1')?.runningTasksCount).toBe(3)
+    cloud.finishDrain('i-1')
+    expect((await cloud.ecsTasks(CLUSTER, arn)).map((t) => t.group)).toEqual(['family:nightly'])
+    // ECS keeps protecting it while the standalone task runs.
+    expect(cloud.scaleInProtected.has('i-1')).toBe(true)
+    cloud.updateTasksOf('i-1', () => [])
+    expect(cloud.scaleInProtected.has('i-1')).toBe(false)
+  })
+
+  it('refuses a container instance the cluster does not hold', async () => {
+    const cloud = new FakeCloud('us-east-1')
+    await expect(cloud.ecsTasks(CLUSTER, `${CLUSTER}/unknown`)).rejects.toThrow(/not found/)
+  })
+})

@@ -8,6 +8,7 @@
 import { TAG_LAUNCH_TEMPLATE_ID } from '../../lambdas/core/constants.ts'
 import type { EcsCapacityProvider } from '../../lambdas/core/ecs/capacity-provider.ts'
 import type { EcsCluster, EcsContainerInstance, EcsStateFailure } from '../../lambdas/core/ecs/cluster.ts'
+import type { EcsTask } from '../../lambdas/core/ecs/tasks.ts'
 import type { InstanceRefresh } from '../../lambdas/core/group/instance-refresh.ts'
 import type { ScalingActivity } from '../../lambdas/core/group/scaling-activities.ts'
 import type { SpotRequestStatus } from '../../lambdas/core/interruption/confirmation.ts'
@@ -123,6 +124,8 @@ export class FakeCloud implements CloudPort {
   readonly clusters: EcsCluster[] = []
   /** Container instances by cluster ARN, as DescribeContainerInstances tells them. */
   readonly containerInstances = new Map<string, EcsContainerInstance[]>()
+  /** The running tasks of each container instance, by its ARN, as ListTasks and DescribeTasks tell them. */
+  readonly containerTasks = new Map<string, EcsTask[]>()
   /**
    * Members protected from scale-in (Auto Scaling's flag, which ECS's managed termination protection sets
    * while a member runs non-daemon tasks and removes once they stop:
@@ -397,6 +400,18 @@ export class FakeCloud implements CloudPort {
   }
 
   /**
+   * As ECS: the tasks ECS keeps running on the container instance (ListTasks filtered by
+   * containerInstance, RUNNING by default); one the cluster does not hold is refused
+   * (https://docs.aws.amazon.com/AmazonECS/latest/APIReference/API_ListTasks.html).
+   */
+  async ecsTasks(cluster: string, containerInstanceArn: string): Promise<readonly EcsTask[]> {
+    this.record('ecsTasks', cluster, containerInstanceArn)
+    if (!(this.containerInstances.get(cluster) ?? []).some((ci) => ci.arn === containerInstanceArn))
+      throw awsError('InvalidParameterException', 400, 'The referenced container instance was not found.')
+    return [...(this.containerTasks.get(containerInstanceArn) ?? [])]
+  }
+
+  /**
    * As ECS: only ACTIVE and DRAINING container instances change state (one still REGISTERING, or
    * DEREGISTERING, INACTIVE, REGISTRATION_FAILED, is refused), an unknown one is MISSING, and each refusal
    * comes back in the answer's failures
@@ -432,14 +447,47 @@ export class FakeCloud implements CloudPort {
     status = 'ACTIVE',
   ) {
     const listed = this.containerInstances.get(cluster) ?? []
-    listed.push({
-      arn: `${cluster.replace(':cluster/', ':container-instance/')}/${instanceId}`,
-      ec2InstanceId: instanceId,
-      status,
-      runningTasksCount,
-    })
+    const arn = `${cluster.replace(':cluster/', ':container-instance/')}/${instanceId}`
+    listed.push({ arn, ec2InstanceId: instanceId, status, runningTasksCount })
     this.containerInstances.set(cluster, listed)
+    // A service's tasks: ECS moves them off the instance when it drains.
+    this.containerTasks.set(
+      arn,
+      Array.from({ length: runningTasksCount }, (_, n) => ({
+        arn: `${cluster.replace(':cluster/', ':task/')}/${instanceId}-${n}`,
+        group: 'service:web',
+      })),
+    )
     if (runningTasksCount > 0) this.scaleInProtected.add(instanceId)
+  }
+
+  /**
+   * RunTask placed a standalone task on `instanceId`'s container instance: in no service, so its group is
+   * `family:<family>` (https://docs.aws.amazon.com/AmazonECS/latest/developerguide/task-groups.html), and ECS
+   * protects the member while it runs.
+   */
+  runStandaloneTask(instanceId: string, family = 'nightly-report'): void {
+    this.updateTasksOf(instanceId, (tasks, arn) => [
+      ...tasks,
+      { arn: `${arn.replace(':container-instance/', ':task/')}-${family}`, group: `family:${family}` },
+    ])
+  }
+
+  /** Sets the container instance's tasks to `change`'s and its running count to match. */
+  updateTasksOf(instanceId: string, change: (tasks: EcsTask[], arn: string) => EcsTask[]): void {
+    for (const [cluster, listed] of this.containerInstances)
+      this.containerInstances.set(
+        cluster,
+        listed.map((ci) => {
+          if (ci.ec2InstanceId !== instanceId) return ci
+          const tasks = change(this.containerTasks.get(ci.arn) ?? [], ci.arn)
+          this.containerTasks.set(ci.arn, tasks)
+          return { ...ci, runningTasksCount: tasks.length }
+        }),
+      )
+    const left = this.containerInstanceOf(instanceId)?.runningTasksCount ?? 0
+    if (left > 0) this.scaleInProtected.add(instanceId)
+    else this.scaleInProtected.delete(instanceId)
   }
 
   /** The container instance ECS runs on `instanceId`, if any. */
@@ -452,16 +500,11 @@ export class FakeCloud implements CloudPort {
   }
 
   /**
-   * ECS moved the tasks off a DRAINING container instance: none run there any more, and ECS removes the
-   * member's scale-in protection.
+   * ECS moved the service tasks off a DRAINING container instance; a standalone task stays (ECS never
+   * moves one). ECS removes the member's scale-in protection once no task runs there.
    */
   finishDrain(instanceId: string): void {
-    for (const [cluster, listed] of this.containerInstances)
-      this.containerInstances.set(
-        cluster,
-        listed.map((ci) => (ci.ec2InstanceId === instanceId ? { ...ci, runningTasksCount: 0 } : ci)),
-      )
-    this.scaleInProtected.delete(instanceId)
+    this.updateTasksOf(instanceId, (tasks) => tasks.filter((t) => !t.group.startsWith('service:')))
   }
 
   async trafficHealth(sources: TrafficSources, ids: readonly string[]): Promise<TrafficHealth> {

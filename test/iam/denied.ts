@@ -264,6 +264,10 @@ export const NEVER: readonly (readonly [string, IamRequest])[] = [
     { action: 'ecs:DescribeClusters', resource: `arn:aws:ecs:${REGION}:999999999999:cluster/web` },
   ],
   [
+    'read another account’s ECS tasks',
+    { action: 'ecs:DescribeTasks', resource: `arn:aws:ecs:${REGION}:999999999999:task/web/0123456789abcdef` },
+  ],
+  [
     'read another account’s ECS capacity providers',
     {
       action: 'ecs:DescribeCapacityProviders',

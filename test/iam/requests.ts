@@ -298,6 +298,17 @@ export const spotswapCalls = (queues: Queues): Record<string, Call[]> => ({
       request: { action: 'ecs:UpdateContainerInstancesState', resource: ECS_CONTAINER_INSTANCE },
     },
   ],
+  // Before a drain, the partner's tasks: a standalone one keeps it (the replacer's alone).
+  'ecs:ListTasks': [{ by: REPLACER, request: { action: 'ecs:ListTasks', resource: ECS_CONTAINER_INSTANCE } }],
+  'ecs:DescribeTasks': [
+    {
+      by: REPLACER,
+      request: {
+        action: 'ecs:DescribeTasks',
+        resource: `arn:aws:ecs:${REGION}:${ACCOUNT}:task/web/0123456789abcdef`,
+      },
+    },
+  ],
   // Replacing a member ahead of its scheduled event: desired capacity + 1, then back with a decrement.
   'autoscaling:SetDesiredCapacity': [
     {

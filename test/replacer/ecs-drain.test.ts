@@ -5,41 +5,18 @@
  */
 import { describe, expect, it } from 'vitest'
 import { ECS_DRAIN_DEADLINE_SECONDS, TAG_ECS_DRAINED } from '../../lambdas/core/constants.ts'
-import { TAG_ECS_MANAGED } from '../../lambdas/core/ecs/capacity-provider.ts'
-import { webProvider } from '../builders/ecs.ts'
 import type { FakeCloud } from '../fakes/fake-cloud.ts'
-import { actionsOf, cloudWithFleet, harness, skipsOf } from './support.ts'
-
-const CLUSTER = 'arn:aws:ecs:us-east-1:123456789012:cluster/web'
-
-/** `web`, one on-demand member running two tasks, behind a provider with managed draining as given. */
-const ecsGroup = (managedDraining = false) => {
-  const cloud = cloudWithFleet(1, { tags: { 'spot-enabled': 'true', [TAG_ECS_MANAGED]: '' } })
-  cloud.capacityProviders.push(webProvider({ managedDraining }))
-  cloud.clusters.push({ arn: CLUSTER, name: 'web', capacityProviders: ['cp-web'] })
-  const partner = [...cloud.group('web').members.keys()][0] as string
-  cloud.registerContainerInstance(CLUSTER, partner, 2)
-  return { cloud, partner, h: harness({ 'us-east-1': cloud }) }
-}
-
-const calls = (cloud: FakeCloud, method: string) => cloud.calls.filter((c) => c.method === method)
-const spotMember = (cloud: FakeCloud) =>
-  [...cloud.group('web').members.keys()].find((id) => cloud.instances.get(id)?.lifecycle === 'spot')
-
-/** Launch, then attach once the grace period is over. */
-const attached = async (cloud: FakeCloud, h: ReturnType<typeof harness>): Promise<string> => {
-  await h.run()
-  expect(calls(cloud, 'launchSpot')).toHaveLength(1)
-  h.advanceMinutes(6)
-  await h.run()
-  const replacement = spotMember(cloud)
-  if (replacement === undefined) throw new Error('expected the replacement attached')
-  return replacement
-}
+import { attached, CLUSTER, calls, ecsGroup, registering } from './ecs-support.ts'
+import { actionsOf, type harness, skipsOf } from './support.ts'
 
 /** A swap whose replacement joined the cluster and whose partner spotswap set DRAINING. */
-const drained = async (cloud: FakeCloud, h: ReturnType<typeof harness>, partner: string): Promise<string> => {
-  const replacement = await attached(cloud, h)
+const drained = async (
+  cloud: FakeCloud,
+  h: ReturnType<typeof harness>,
+  partner: string,
+  graceMinutes = 5,
+): Promise<string> => {
+  const replacement = await attached(cloud, h, graceMinutes)
   cloud.registerContainerInstance(CLUSTER, replacement, 0)
   h.advanceMinutes(1)
   await h.run()
@@ -50,17 +27,8 @@ const drained = async (cloud: FakeCloud, h: ReturnType<typeof harness>, partner:
 describe('the drain swap', () => {
   it('drains the partner once its replacement is ACTIVE in the cluster, retires it once ECS lifts its protection', async () => {
     const { cloud, partner, h } = ecsGroup()
-    const replacement = await attached(cloud, h)
     // Not in the cluster yet: the partner keeps its tasks.
-    expect(calls(cloud, 'setContainerInstancesState')).toEqual([])
-    h.advanceMinutes(1)
-    const registering = await h.run()
-    expect(skipsOf(registering)).toContainEqual(
-      expect.objectContaining({
-        instanceId: replacement,
-        reason: expect.stringContaining('ecs-registering'),
-      }),
-    )
+    const replacement = await registering(cloud, h)
     expect(calls(cloud, 'setContainerInstancesState')).toEqual([])
 
     cloud.registerContainerInstance(CLUSTER, replacement, 0)
@@ -104,6 +72,22 @@ describe('the drain swap', () => {
     expect(cloud.group('web').desiredCapacity).toBe(1)
   })
 
+  it('does not count a swap past its deadline while its drain is within the drain deadline', async () => {
+    // A 30-minute grace period: the swap's health deadline is 30 minutes after it started (the attach),
+    // its drain's 45.
+    const { cloud, partner, h } = ecsGroup(false, 1800)
+    await drained(cloud, h, partner, 30)
+    const overdue = () =>
+      h.recorded.metrics.filter((m) => m.values.some((v) => v.name === 'SwapsPastDeadline'))
+    // 43 minutes after the swap started: past any other swap's bound (40), within the drain's.
+    h.advanceMinutes(42)
+    const draining = await h.run()
+    expect(skipsOf(draining)).toContainEqual(
+      expect.objectContaining({ reason: expect.stringContaining('ecs-draining') }),
+    )
+    expect(overdue()).toEqual([])
+  })
+
   it('sets ACTIVE again a partner it drained once the swap is released (the owner resized the group)', async () => {
     const { cloud, partner, h } = ecsGroup()
     await drained(cloud, h, partner)
@@ -145,16 +129,31 @@ describe('the drain swap', () => {
     expect(cloud.group('web').members.has(replacement)).toBe(false)
   })
 
-  it('keeps the member, saying why, when managed draining is on: ECS drains only what Auto Scaling terminates', async () => {
+  it('with managed draining on, retires the partner once its replacement is ACTIVE, never draining it itself', async () => {
     const { cloud, partner, h } = ecsGroup(true)
-    const summary = await h.run()
-    expect(calls(cloud, 'launchSpot')).toEqual([])
-    expect(skipsOf(summary)).toContainEqual(
+    // ECS's own termination hook, which it adds to the group with managed draining.
+    cloud.group('web').hooks.push({
+      name: 'ecs-managed-draining-termination-hook',
+      transition: 'autoscaling:EC2_INSTANCE_TERMINATING',
+    })
+    const replacement = await registering(cloud, h)
+    expect(calls(cloud, 'terminateInGroup')).toEqual([])
+
+    cloud.registerContainerInstance(CLUSTER, replacement, 0)
+    h.advanceMinutes(1)
+    const retired = await h.run()
+    expect(actionsOf(retired)).toContainEqual(
       expect.objectContaining({
-        instanceId: partner,
-        code: 'ecs-tasks-running',
-        reason: expect.stringContaining('managed draining is on'),
+        kind: 'complete-swap',
+        status: 'done',
+        retire: 'partner',
+        reason: expect.stringContaining('ecs-managed-draining'),
       }),
     )
+    // Through Auto Scaling, with a decrement: ECS's hook holds it while ECS drains it.
+    expect(calls(cloud, 'terminateInGroup')).toEqual([{ method: 'terminateInGroup', args: [partner, true] }])
+    expect(calls(cloud, 'setContainerInstancesState')).toEqual([])
+    expect(cloud.group('web').members.get(partner)).toBe('Terminating:Wait')
+    expect(cloud.group('web').desiredCapacity).toBe(1)
   })
 })

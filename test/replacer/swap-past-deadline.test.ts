@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { TAG_SWAP } from '../../lambdas/core/constants.ts'
+import { ECS_DRAIN_DEADLINE_SECONDS, TAG_SWAP } from '../../lambdas/core/constants.ts'
 import { formatSwapRecord } from '../../lambdas/core/swap/record.ts'
 import type { Outcome } from '../../lambdas/replacer/outcome.ts'
 import { swapPastDeadline } from '../../lambdas/replacer/report.ts'
@@ -43,6 +43,18 @@ describe('swapPastDeadline', () => {
     const startedAt = minutesAgo(60)
     expect(swapPastDeadline(tagsOfSwapStarted(startedAt), [], NOW, 5)).toEqual(startedAt)
     expect(swapPastDeadline(tagsOfSwapStarted(startedAt), [], NOW, 20)).toBeUndefined()
+  })
+
+  // A group ECS manages: its drains have ECS_DRAIN_DEADLINE_SECONDS (15 minutes) more.
+  it.each([
+    [41, false],
+    [55, false],
+    [56, true],
+  ])('a swap of a drain group open %i minutes is past its deadline: %s', (minutes, past) => {
+    const startedAt = minutesAgo(minutes)
+    expect(swapPastDeadline(tagsOfSwapStarted(startedAt), [], NOW, 5, ECS_DRAIN_DEADLINE_SECONDS)).toEqual(
+      past ? startedAt : undefined,
+    )
   })
 
   it('is over once this run closed the swap', () => {

@@ -331,6 +331,28 @@ describe("invariant 5's exception", () => {
     )
   })
 
+  it('lets spotswap retire a member ECS protects when managed draining drains it', async () => {
+    const sim = testWorld(rawScenario([ecsGroup({ managedDraining: true })]))
+    const cloud = sim.cloud()
+    const [first] = sim.members('web')
+    await cloud.terminateInGroup(first?.id ?? '', true)
+    const ctx = { config, region: sim.region, ledger: new InvariantLedger() }
+    expect(checkWrites(ctx, takeWrites(cloud.session), 'now')).toEqual([])
+  })
+
+  it('still catches a protected member of a managed-draining group set DRAINING by spotswap', async () => {
+    const sim = testWorld(rawScenario([ecsGroup({ managedDraining: true })]))
+    const cloud = sim.cloud()
+    const [first] = sim.members('web')
+    const cluster = clusterOf(sim)
+    const arn = cluster.containerInstances.get(first?.id ?? '')?.arn ?? ''
+    await cloud.setContainerInstancesState(cluster.arn, [arn], 'DRAINING')
+    const ctx = { config, region: sim.region, ledger: new InvariantLedger() }
+    expect(checkWrites(ctx, takeWrites(cloud.session), 'now').map((v) => v.invariant)).toContain(
+      'untouchable-touched',
+    )
+  })
+
   it('still catches the drain marker on a member of a group with managed draining on', async () => {
     const sim = testWorld(rawScenario([ecsGroup({ managedDraining: true })]))
     const cloud = sim.cloud()

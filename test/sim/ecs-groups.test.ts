@@ -44,10 +44,11 @@ describe('an ECS capacity-provider group in the simulator', () => {
     })
   })
 
-  it("keeps the members ECS protects as ECS's, converts the rest, with no violation", async () => {
+  it('keeps the members that run a standalone task ECS never moves, converts the rest, with no violation', async () => {
     const report = await simulate(parse(rawScenario([tasks({})])))
     expect(report.groups.tasks?.final).toMatchObject({ inService: 4, spot: 2, onDemand: 2 })
-    expect(reasonsOf(report)).toEqual(['ecs-tasks-running', 'ecs-tasks-running'])
+    // The simulator's protected members each run a standalone task (sim/ecs-cluster.ts seedCluster).
+    expect(reasonsOf(report)).toEqual(['ecs-standalone-task', 'ecs-standalone-task'])
     expect(report.violations).toEqual([])
   })
 

@@ -5,8 +5,12 @@
  * and spotswap may drain it: record the attempt to replace it (TAG_REPLACEMENT_ATTEMPT), mark it as
  * drained by its swap (TAG_ECS_DRAINED), set its container instance DRAINING or ACTIVE again, and back
  * off when the drain gives up (TAG_NO_SPOT_CAPACITY_UNTIL). Once ECS has moved its tasks it lifts the protection, and the member
- * is retired as any other. Nothing else may touch a protected member: a retirement while ECS still
- * protects it is still a violation.
+ * is retired as any other. With managed draining on, ECS's own termination hook drains a member Auto Scaling
+ * terminates (https://docs.aws.amazon.com/AmazonECS/latest/developerguide/managed-instance-draining.html),
+ * so spotswap retires the partner itself, protected or not (scale-in protection does not stop
+ * TerminateInstanceInAutoScalingGroup: ec2-auto-scaling-instance-protection.html), and never sets DRAINING.
+ * Nothing else may touch a protected member: a retirement while ECS still protects it (without managed
+ * draining) is still a violation.
  */
 import {
   TAG_ECS_DRAINED,
@@ -17,22 +21,40 @@ import { clusterOf } from './ecs-cluster.ts'
 import type { SimRegion } from './state.ts'
 import type { WriteRecord } from './touches.ts'
 
-/** Its protection is ECS's and spotswap drains in its cluster: a registered member of such a group. */
-export const isEcsDrainable = (region: SimRegion, instanceId: string): boolean => {
+/**
+ * Its protection is ECS's: a registered member of such a group, drained by spotswap (`drain`) or by ECS's
+ * termination hook (`managed-draining`).
+ */
+export const ecsDrainer = (
+  region: SimRegion,
+  instanceId: string,
+): 'drain' | 'managed-draining' | undefined => {
   const cluster = clusterOf(region, region.groupOf(instanceId)?.name)
-  if (cluster === undefined || !cluster.managedTerminationProtection || cluster.managedDraining) return false
+  if (cluster === undefined || !cluster.managedTerminationProtection) return undefined
   const status = cluster.containerInstances.get(instanceId)?.status
-  return status === 'ACTIVE' || status === 'DRAINING'
+  if (status !== 'ACTIVE' && status !== 'DRAINING') return undefined
+  return cluster.managedDraining ? 'managed-draining' : 'drain'
 }
 
 const DRAIN_OPERATIONS = new Set(['ec2:CreateTags', 'ec2:DeleteTags'])
 const DRAIN_MARKERS = new Set([TAG_ECS_DRAINED, TAG_REPLACEMENT_ATTEMPT, TAG_NO_SPOT_CAPACITY_UNTIL])
+/** With managed draining: the attempt and back-off markers, never spotswap's own drain. */
+const MANAGED_MARKERS = new Set([TAG_REPLACEMENT_ATTEMPT, TAG_NO_SPOT_CAPACITY_UNTIL])
+
+const onlyMarkers = (write: WriteRecord & { kind: 'instance' }, allowed: ReadonlySet<string>): boolean =>
+  DRAIN_OPERATIONS.has(write.operation) &&
+  (write.tagKeys ?? []).length > 0 &&
+  (write.tagKeys ?? []).every((key) => allowed.has(key))
 
 /** A write of the drain swap on a member whose protection is ECS's: excused from invariant 5. */
-export const isEcsDrainWrite = (write: WriteRecord & { kind: 'instance' }): boolean =>
-  write.ecsDrainable === true &&
-  !write.terminationProtected &&
-  (write.operation === 'ecs:UpdateContainerInstancesState' ||
-    (DRAIN_OPERATIONS.has(write.operation) &&
-      (write.tagKeys ?? []).length > 0 &&
-      (write.tagKeys ?? []).every((key) => DRAIN_MARKERS.has(key))))
+export const isEcsDrainWrite = (write: WriteRecord & { kind: 'instance' }): boolean => {
+  if (write.terminationProtected) return false
+  if (write.ecsDrainer === 'drain')
+    return write.operation === 'ecs:UpdateContainerInstancesState' || onlyMarkers(write, DRAIN_MARKERS)
+  if (write.ecsDrainer === 'managed-draining')
+    return (
+      write.operation === 'autoscaling:TerminateInstanceInAutoScalingGroup' ||
+      onlyMarkers(write, MANAGED_MARKERS)
+    )
+  return false
+}

@@ -154,6 +154,8 @@ export class LivenessWatch {
       case 'protected-from-scale-in':
       // ECS's protection is scale-in protection too; which capacity provider set it, the engine read.
       case 'ecs-tasks-running':
+      case 'ecs-standalone-task':
+      case 'ecs-tasks-unreadable':
         return member?.protectedFromScaleIn === true
       case 'api-termination-protection':
         return instance?.terminationProtected === true

@@ -9,7 +9,7 @@
 import { isNotFound, isTransient } from '../../lambdas/aws/errors.ts'
 import { DOOMED_SWAP_DEADLINE_SECONDS, TAG_REPLACING_INSTANCE } from '../../lambdas/core/constants.ts'
 import { INTERRUPTION_NOTICE_SECONDS } from './constants.ts'
-import { isEcsDrainable } from './ecs-touches.ts'
+import { ecsDrainer } from './ecs-touches.ts'
 import type { Session } from './faults.ts'
 import { describeServing, isServing } from './load-balancers.ts'
 import { isActiveMember, isRunningOrPending, type SimRegion } from './state.ts'
@@ -43,8 +43,8 @@ export type WriteRecord =
       readonly actor: Session['actor']
       /** The tag keys it writes, for CreateTags and DeleteTags. */
       readonly tagKeys?: readonly string[]
-      /** Its scale-in protection is ECS's and spotswap may drain it (ecs-touches.ts). */
-      readonly ecsDrainable?: boolean
+      /** Its scale-in protection is ECS's, and who drains it: spotswap or ECS's hook (ecs-touches.ts). */
+      readonly ecsDrainer?: 'drain' | 'managed-draining'
     }
   /** AWS applied a request that takes an on-demand instance out of service. */
   | {
@@ -130,6 +130,7 @@ export const recordInstances = (
   if (session.crashed) return
   for (const instanceId of ids) {
     const group = region.groupOf(instanceId)
+    const drainer = ecsDrainer(region, instanceId)
     record(session, {
       kind: 'instance',
       operation,
@@ -143,7 +144,7 @@ export const recordInstances = (
       warmPoolOf: warmPoolOwner(region, instanceId)?.name,
       actor: session.actor,
       ...(tagKeys === undefined ? {} : { tagKeys }),
-      ...(isEcsDrainable(region, instanceId) ? { ecsDrainable: true } : {}),
+      ...(drainer === undefined ? {} : { ecsDrainer: drainer }),
     })
   }
 }

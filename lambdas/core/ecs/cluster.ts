@@ -6,6 +6,8 @@
  * https://docs.aws.amazon.com/AmazonECS/latest/APIReference/API_ContainerInstance.html).
  */
 
+import type { EcsTasksObservation } from './tasks.ts'
+
 /** One cluster as DescribeClusters tells it: its capacity providers by name. */
 export interface EcsCluster {
   readonly arn: string
@@ -35,6 +37,11 @@ export type EcsClusterObservation =
       readonly clusterArn: string
       /** By EC2 instance id. */
       readonly containerInstances: ReadonlyMap<string, EcsContainerInstance>
+      /**
+       * The tasks of the container instances a drain swap may drain (ACTIVE, running tasks, protected), by
+       * EC2 instance id (core/ecs/tasks.ts); one not in it was not read.
+       */
+      readonly tasks?: ReadonlyMap<string, EcsTasksObservation>
     }
   /** No cluster names the group's capacity provider: no member runs tasks ECS places through it. */
   | { readonly kind: 'no-cluster' }

@@ -9,21 +9,30 @@
  * ECS protects it. A drain not done by ECS_DRAIN_DEADLINE_SECONDS after the swap's health deadline gives
  * up: the replacement leaves with the swap's unit and the partner is set ACTIVE again.
  *
- * Only with the capacity provider's managed draining off: with it on, ECS drains a member when Auto
- * Scaling terminates it (https://docs.aws.amazon.com/AmazonECS/latest/developerguide/managed-instance-draining.html),
- * which its protection prevents, and spotswap does not drain what ECS would drain itself: such members
- * are kept (`ecs-tasks-running`).
+ * With the capacity provider's managed draining on, ECS drains a member itself when Auto Scaling
+ * terminates it, through its own termination lifecycle hook
+ * (https://docs.aws.amazon.com/AmazonECS/latest/developerguide/managed-instance-draining.html), and scale-in
+ * protection does not stop TerminateInstanceInAutoScalingGroup
+ * (https://docs.aws.amazon.com/autoscaling/ec2/userguide/ec2-auto-scaling-instance-protection.html). So
+ * spotswap never sets such a partner DRAINING (never twice): once the replacement's container instance is
+ * ACTIVE, the partner is retired with a decrement, as any, and ECS drains it on its way out.
+ *
+ * A member running a standalone task is never drained: ECS would never move that task, so the drain could
+ * only stall (core/ecs/tasks.ts). Nor is one whose tasks could not be read this run. A drain given up (it
+ * stalled, or a standalone task started meanwhile) is not tried again for ECS_DRAIN_RETRY_MINUTES: each
+ * try moves the member's service tasks.
  *
  * spotswap sets a container instance ACTIVE again only if it drained it for the open swap: the partner
  * carries TAG_ECS_DRAINED with the swap's id, a marker with a MAC (core/markers.ts), written before the
  * drain. A member an owner drained is never set ACTIVE by spotswap.
  */
-import { ECS_DRAIN_DEADLINE_SECONDS, TAG_ECS_DRAINED } from '../constants.ts'
+import { ECS_DRAIN_DEADLINE_SECONDS, ECS_DRAIN_RETRY_MINUTES, TAG_ECS_DRAINED } from '../constants.ts'
 import type { EcsStateAction, SwapPair } from '../plan/actions.ts'
 import type { PairSituation } from '../swap/transitions.ts'
 import type { GroupMember, Instance } from '../types.ts'
 import type { EcsManagement } from './capacity-provider.ts'
 import type { EcsContainerInstance } from './cluster.ts'
+import { standaloneBlock } from './tasks.ts'
 
 /** Sets a container instance DRAINING (after writing TAG_ECS_DRAINED) or ACTIVE again. */
 /** A drain pair's step this run: the row of PAIR_TRANSITIONS that applies, and the ECS write it takes. */
@@ -31,33 +40,61 @@ export interface DrainStep {
   readonly situation: PairSituation
   readonly detail: string
   readonly action?: EcsStateAction
+  /** A drain given up: the partner's next replacement waits this long (ECS_DRAIN_RETRY_MINUTES). */
+  readonly backOffMinutes?: number
 }
 
 type Cluster = Extract<EcsManagement, { kind: 'managed' }>['cluster'] & { kind: 'read' }
 
-/** The managed group's cluster, when spotswap drains in it: read, and managed draining off. */
+/**
+ * The managed group's cluster, when read: a swap drains in it, itself (managed draining off) or through
+ * ECS's own termination hook (managed draining on).
+ */
 const drainingCluster = (ecs: EcsManagement | undefined): Cluster | undefined =>
-  ecs?.kind === 'managed' && !ecs.provider.managedDraining && ecs.cluster.kind === 'read'
-    ? ecs.cluster
-    : undefined
+  ecs?.kind === 'managed' && ecs.cluster.kind === 'read' ? ecs.cluster : undefined
+
+/** ECS drains the group's members itself when Auto Scaling terminates them (managed draining on). */
+const ecsDrains = (ecs: EcsManagement | undefined): boolean =>
+  ecs?.kind === 'managed' && ecs.provider.managedDraining
 
 /**
  * A member a drain swap may replace: ECS protects it (its container instance is ACTIVE in the managed
- * group's cluster) and spotswap would drain it (managed draining off).
+ * group's cluster) and no task of it keeps it (tasksBlock).
  */
-export const isDrainable = (ecs: EcsManagement | undefined, member: GroupMember): boolean =>
-  member.protectedFromScaleIn &&
-  drainingCluster(ecs)?.containerInstances.get(member.instanceId)?.status === 'ACTIVE'
+export const isDrainable = (ecs: EcsManagement | undefined, member: GroupMember): boolean => {
+  const cluster = drainingCluster(ecs)
+  const instance = cluster?.containerInstances.get(member.instanceId)
+  return (
+    member.protectedFromScaleIn &&
+    cluster !== undefined &&
+    instance?.status === 'ACTIVE' &&
+    tasksBlock(cluster, instance) === undefined
+  )
+}
+
+/**
+ * Why a container instance is not drained for its tasks (core/ecs/tasks.ts): a standalone task ECS would
+ * never move, or tasks that could not be read. One running no task has none to read.
+ */
+export const tasksBlock = (cluster: Cluster, instance: EcsContainerInstance) =>
+  instance.runningTasksCount === 0 ? undefined : standaloneBlock(cluster.tasks?.get(instance.ec2InstanceId))
+
+/** The tasks block of a protected member of a group spotswap drains in, if any. */
+export const memberTasksBlock = (ecs: EcsManagement | undefined, member: GroupMember) => {
+  const cluster = drainingCluster(ecs)
+  const instance = cluster?.containerInstances.get(member.instanceId)
+  return cluster === undefined || instance?.status !== 'ACTIVE' || !member.protectedFromScaleIn
+    ? undefined
+    : tasksBlock(cluster, instance)
+}
 
 /** Why a protected member of a managed group is kept as it is, when it is not drainable. */
 export const keptDetail = (ecs: EcsManagement & { kind: 'managed' }): string =>
-  ecs.provider.managedDraining
-    ? '; managed draining is on, so ECS drains only what Auto Scaling terminates, which its protection prevents'
-    : ecs.cluster.kind === 'unreadable'
-      ? `; its cluster could not be read (${ecs.cluster.error})`
-      : ecs.cluster.kind === 'no-cluster'
-        ? '; no cluster names the capacity provider'
-        : '; it has no ACTIVE container instance in the cluster'
+  ecs.cluster.kind === 'unreadable'
+    ? `; its cluster could not be read (${ecs.cluster.error})`
+    : ecs.cluster.kind === 'no-cluster'
+      ? '; no cluster names the capacity provider'
+      : '; it has no ACTIVE container instance in the cluster'
 
 export interface DrainInput {
   readonly group: string
@@ -114,6 +151,8 @@ export const drainStep = (
   const giveUp = (situation: PairSituation, detail: string): DrainStep => ({
     situation,
     detail,
+    // Only a drain that was due is not tried again soon; a replacement that never joined backs off as any.
+    ...(situation === 'ecs-not-registered-by-deadline' ? {} : { backOffMinutes: ECS_DRAIN_RETRY_MINUTES }),
     ...(ours
       ? {
           action: stateAction(
@@ -127,12 +166,26 @@ export const drainStep = (
       : {}),
   })
   const replacement = cluster.containerInstances.get(pair.spotInstanceId)
+  // ECS's own hook drains the partner when Auto Scaling terminates it: spotswap never drains it too.
+  if (ecsDrains(input.ecs) && partner.status !== 'ACTIVE') return undefined
   if (replacement?.status !== 'ACTIVE') {
     const detail = `${pair.spotInstanceId} has no ACTIVE container instance in ${cluster.clusterArn} (${replacement?.status ?? 'not registered'})`
     return nowMs >= deadlineMs
       ? giveUp('ecs-not-registered-by-deadline', detail)
       : { situation: 'ecs-registering', detail }
   }
+  const drainDeadlineMs = deadlineMs + ECS_DRAIN_DEADLINE_MS
+  const blocked = partner.status === 'ACTIVE' ? tasksBlock(cluster, partner) : undefined
+  if (blocked?.code === 'ecs-standalone-task') return giveUp('ecs-standalone-task', blocked.detail)
+  if (blocked !== undefined)
+    return nowMs >= drainDeadlineMs
+      ? giveUp('ecs-drain-stalled', `${partnerId} was never drained: ${blocked.detail}`)
+      : { situation: 'ecs-tasks-unread', detail: `${partnerId}: ${blocked.detail}` }
+  if (ecsDrains(input.ecs))
+    return {
+      situation: 'ecs-managed-draining',
+      detail: `${pair.spotInstanceId}'s container instance is ACTIVE; ECS drains ${partnerId} as Auto Scaling terminates it (managed draining)`,
+    }
   if (partner.status === 'ACTIVE')
     return {
       situation: 'ecs-drain',
@@ -145,7 +198,6 @@ export const drainStep = (
         `ecs-drain: ${pair.spotInstanceId} is ACTIVE in the cluster; ECS moves ${partnerId}'s ${partner.runningTasksCount} task(s) to it and the others`,
       ),
     }
-  const drainDeadlineMs = deadlineMs + ECS_DRAIN_DEADLINE_MS
   const detail = `${partnerId} is DRAINING with ${partner.runningTasksCount} task(s) running`
   return nowMs >= drainDeadlineMs
     ? giveUp('ecs-drain-stalled', `${detail} at ${new Date(drainDeadlineMs).toISOString()}`)

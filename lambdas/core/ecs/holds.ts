@@ -6,7 +6,7 @@
 import type { GroupSkip, InstanceSkip } from '../plan/reasons.ts'
 import type { GroupMember } from '../types.ts'
 import type { EcsManagement } from './capacity-provider.ts'
-import { isDrainable, keptDetail } from './drain.ts'
+import { isDrainable, keptDetail, memberTasksBlock } from './drain.ts'
 
 /**
  * A tagged group whose capacity providers cannot be read: whether its members' protection is ECS's or the
@@ -24,16 +24,23 @@ export const ecsGroupSkip = (ecs: EcsManagement | undefined): GroupSkip | undefi
 /**
  * A protected member of a group ECS manages: ECS protects it while it runs non-daemon tasks and lifts the
  * protection once they stop (https://docs.aws.amazon.com/AmazonECS/latest/developerguide/managed-termination-protection.html).
- * Said apart from an owner's protection, so `plan` tells why. Kept, unless spotswap can drain it
- * (`drainable`: its container instance is ACTIVE in the cluster and managed draining is off).
+ * Said apart from an owner's protection, so `plan` tells why. Kept, unless a drain swap can take it
+ * (`drainable`: its container instance is ACTIVE in the cluster and no task of it keeps it, drain.ts).
  */
 export const ecsMemberSkip = (
   ecs: EcsManagement | undefined,
   member: GroupMember,
 ): InstanceSkip | 'drainable' | undefined => {
   if (ecs?.kind !== 'managed' || !member.protectedFromScaleIn) return undefined
-  // Its container instance ACTIVE, managed draining off: replaced by a drain swap (drain.ts).
+  // Its container instance ACTIVE: replaced by a drain swap (drain.ts).
   if (isDrainable(ecs, member)) return 'drainable'
+  const blocked = memberTasksBlock(ecs, member)
+  if (blocked !== undefined)
+    return {
+      instanceId: member.instanceId,
+      code: blocked.code,
+      reason: `${blocked.code}: ECS protects it while it runs tasks and ${blocked.detail}; not drained${blocked.code === 'ecs-standalone-task' ? ' while it runs' : ' this run'}`,
+    }
   return {
     instanceId: member.instanceId,
     code: 'ecs-tasks-running',

@@ -26,6 +26,10 @@ export type InstanceSkipCode =
   | 'unverified-launch'
   // ECS protects it while it runs tasks (a capacity provider's managed termination protection).
   | 'ecs-tasks-running'
+  // ECS protects it and it runs a standalone task, which ECS never moves: never drained (core/ecs/tasks.ts).
+  | 'ecs-standalone-task'
+  // ECS protects it and its tasks could not be read: not drained this run.
+  | 'ecs-tasks-unreadable'
   // A Reserved Instance, Savings Plan or Capacity Reservation pays for it: replacing it saves nothing.
   | 'commitment-covered'
   // The Savings Plans could not be read and no other commitment pays for all of it: held this run.

@@ -110,7 +110,8 @@ export const finishPairs = (
     }
     let backOffPartnerUntil: string | undefined
     if (row.outcome === 'retire-replacement-and-back-off') {
-      const minutes = capacityBackoffMinutes(Math.max(1, input.attemptOf(pair.onDemandInstanceId)))
+      const minutes =
+        drain?.backOffMinutes ?? capacityBackoffMinutes(Math.max(1, input.attemptOf(pair.onDemandInstanceId)))
       backOffPartnerUntil = new Date(nowMs + minutes * 60_000).toISOString()
     }
     steps++

@@ -63,6 +63,9 @@ export type PairSituation =
   | 'ecs-draining'
   | 'ecs-not-registered-by-deadline'
   | 'ecs-drain-stalled'
+  | 'ecs-standalone-task'
+  | 'ecs-tasks-unread'
+  | 'ecs-managed-draining'
 
 export type VanishedOutcome = 'give-back' | 'wait-all'
 export type VanishedSituation = 'member-may-leave' | 'no-member-may-leave'
@@ -161,6 +164,21 @@ export const PAIR_TRANSITIONS: readonly Transition<PairSituation, PairOutcome>[]
     situation: 'ecs-drain-stalled',
     outcome: 'retire-replacement-and-back-off',
     why: 'ECS did not lift the partner’s protection by the drain deadline: the partner is set ACTIVE again and stays',
+  },
+  {
+    situation: 'ecs-standalone-task',
+    outcome: 'retire-replacement-and-back-off',
+    why: 'the partner runs a standalone task, which ECS never moves: it is not drained, and stays',
+  },
+  {
+    situation: 'ecs-tasks-unread',
+    outcome: 'wait',
+    why: 'the partner’s tasks could not be read: it is not drained before they are, and stays if they are not by the drain deadline',
+  },
+  {
+    situation: 'ecs-managed-draining',
+    outcome: 'retire-partner',
+    why: 'its replacement’s container instance is ACTIVE and the capacity provider drains what Auto Scaling terminates: the partner leaves, and ECS drains it first',
   },
   {
     situation: 'both-protected',

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { TAG_ECS_DRAINED } from '../../../lambdas/core/constants.ts'
 import type { EcsManagement } from '../../../lambdas/core/ecs/capacity-provider.ts'
 import { type DrainInput, isDrainable, undrainLeftovers } from '../../../lambdas/core/ecs/drain.ts'
+import type { EcsTasksObservation } from '../../../lambdas/core/ecs/tasks.ts'
 import type { GroupMember, Instance } from '../../../lambdas/core/types.ts'
 import { webProvider } from '../../builders/ecs.ts'
 import { memberOf, NOW, onDemandFleet } from '../../builders/world.ts'
@@ -13,7 +14,13 @@ import { memberOf, NOW, onDemandFleet } from '../../builders/world.ts'
 const CLUSTER = 'arn:aws:ecs:us-east-1:123456789012:cluster/web'
 const [A, B] = onDemandFleet(2) as [Instance, Instance]
 
-const managed = (status: Record<string, string>, managedDraining = false): EcsManagement => ({
+const SERVICE_TASK: EcsTasksObservation = { kind: 'read', tasks: [{ arn: 't1', group: 'service:web' }] }
+
+const managed = (
+  status: Record<string, string>,
+  managedDraining = false,
+  tasks: Record<string, EcsTasksObservation> = {},
+): EcsManagement => ({
   kind: 'managed',
   provider: webProvider({ managedDraining }),
   cluster: {
@@ -25,6 +32,7 @@ const managed = (status: Record<string, string>, managedDraining = false): EcsMa
         { arn: `${CLUSTER}/${id}`, ec2InstanceId: id, status: s, runningTasksCount: 1 },
       ]),
     ),
+    tasks: new Map(Object.keys(status).map((id) => [id, tasks[id] ?? SERVICE_TASK])),
   },
 })
 
@@ -33,9 +41,22 @@ const protectedMember = (i: Instance): GroupMember => ({ ...memberOf(i), protect
 describe('isDrainable', () => {
   it.each([
     ['its container instance ACTIVE, managed draining off', managed({ [A.id]: 'ACTIVE' }), true],
-    ['managed draining on', managed({ [A.id]: 'ACTIVE' }, true), false],
+    // ECS drains it itself once Auto Scaling terminates it: the swap retires it without a drain of its own.
+    ['managed draining on', managed({ [A.id]: 'ACTIVE' }, true), true],
     ['already DRAINING', managed({ [A.id]: 'DRAINING' }), false],
     ['no container instance', managed({}), false],
+    [
+      'a standalone task running',
+      managed({ [A.id]: 'ACTIVE' }, false, {
+        [A.id]: { kind: 'read', tasks: [SERVICE_TASK.tasks[0], { arn: 't2', group: 'family:nightly' }] },
+      } as Record<string, EcsTasksObservation>),
+      false,
+    ],
+    [
+      'its tasks unreadable',
+      managed({ [A.id]: 'ACTIVE' }, false, { [A.id]: { kind: 'unreadable', error: 'AccessDenied' } }),
+      false,
+    ],
     [
       'its cluster unreadable',
       { ...managed({}), cluster: { kind: 'unreadable', error: 'x' } } as EcsManagement,

@@ -12,6 +12,7 @@ import {
 } from '../../../lambdas/core/constants.ts'
 import type { EcsManagement } from '../../../lambdas/core/ecs/capacity-provider.ts'
 import { drainStep } from '../../../lambdas/core/ecs/drain.ts'
+import type { EcsTasksObservation } from '../../../lambdas/core/ecs/tasks.ts'
 import type { HealthObservation } from '../../../lambdas/core/group/serving.ts'
 import type { Action, SwapPair } from '../../../lambdas/core/plan/actions.ts'
 import { trafficSourceKey } from '../../../lambdas/core/port.ts'
@@ -57,7 +58,14 @@ interface World {
   /** spotswap's launches for the group outside it. */
   readonly launched?: readonly Instance[]
   /** A group ECS manages: its container instances' status by instance, and whether P1 carries s1's drain. */
-  readonly ecs?: { readonly status: Readonly<Record<string, string>>; readonly drained?: boolean }
+  readonly ecs?: {
+    readonly status: Readonly<Record<string, string>>
+    readonly drained?: boolean
+    /** Each container instance's tasks; a service's two tasks when not given. */
+    readonly tasks?: Readonly<Record<string, EcsTasksObservation>>
+    /** The capacity provider's managed draining: ECS drains what Auto Scaling terminates. */
+    readonly managedDraining?: boolean
+  }
 }
 
 const record = (phase: string, pairs: number, extra = '') =>
@@ -129,10 +137,20 @@ const ecsDrainIn =
         { arn: `${CLUSTER}/${id}`, ec2InstanceId: id, status, runningTasksCount: 2 },
       ]),
     )
+    const serviceTasks: EcsTasksObservation = {
+      kind: 'read',
+      tasks: [
+        { arn: 't1', group: 'service:web' },
+        { arn: 't2', group: 'service:web' },
+      ],
+    }
+    const tasks = new Map(
+      [...containerInstances.keys()].map((id) => [id, world.ecs?.tasks?.[id] ?? serviceTasks]),
+    )
     const ecs: EcsManagement = {
       kind: 'managed',
-      provider: webProvider({ groupArnOrName: group }),
-      cluster: { kind: 'read', clusterArn: CLUSTER, containerInstances },
+      provider: webProvider({ groupArnOrName: group, managedDraining: world.ecs?.managedDraining ?? false }),
+      cluster: { kind: 'read', clusterArn: CLUSTER, containerInstances, tasks },
     }
     const protectedIds = world.protectedIds ?? []
     return drainStep(
@@ -269,6 +287,33 @@ const PAIR_FIXTURES: Record<PairSituation, { world: World; actions: string[] }> 
       now: new Date(STARTED.getTime() + 3_600_000),
     },
     actions: ['ecs-undrain', 'complete-swap:replacement', 'close-swap'],
+  },
+  'ecs-standalone-task': {
+    world: {
+      protectedIds: [P1.id],
+      ecs: {
+        status: { [P1.id]: 'ACTIVE', [S1.id]: 'ACTIVE' },
+        tasks: { [P1.id]: { kind: 'read', tasks: [{ arn: 't3', group: 'family:nightly' }] } },
+      },
+    },
+    actions: ['complete-swap:replacement', 'close-swap'],
+  },
+  'ecs-managed-draining': {
+    world: {
+      protectedIds: [P1.id],
+      ecs: { status: { [P1.id]: 'ACTIVE', [S1.id]: 'ACTIVE' }, managedDraining: true },
+    },
+    actions: ['complete-swap:partner', 'close-swap'],
+  },
+  'ecs-tasks-unread': {
+    world: {
+      protectedIds: [P1.id],
+      ecs: {
+        status: { [P1.id]: 'ACTIVE', [S1.id]: 'ACTIVE' },
+        tasks: { [P1.id]: { kind: 'unreadable', error: 'Throttling' } },
+      },
+    },
+    actions: [],
   },
 }
 

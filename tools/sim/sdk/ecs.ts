@@ -21,6 +21,7 @@ import type {
 import type { SimCluster, SimContainerInstance } from '../ecs-cluster.ts'
 import { cycleSoon } from '../ecs-scheduler.ts'
 import { simAwsError } from '../errors.ts'
+import { ecsTasks } from './ecs-tasks.ts'
 import type { PageRule } from './paging.ts'
 import { answer, type SimApiContext, write } from './request.ts'
 
@@ -87,6 +88,7 @@ const toShape = (cluster: SimCluster, ci: SimContainerInstance): ContainerInstan
 }
 
 export const ecs = (ctx: SimApiContext): EcsApi => ({
+  ...ecsTasks(ctx),
   listClusters: (input) =>
     answer(ctx, 'ecs:ListClusters', () => {
       const page = ctx.listings.page(
