@@ -25,6 +25,7 @@ import type {
   SwapAction,
   TerminateSpotAction,
 } from '../core/plan/actions.ts'
+import { waitsForRoom } from '../core/plan/launch-room.ts'
 import type { CloudPort } from '../core/port.ts'
 import { blockedBy, executionOrder } from '../core/region/execution-order.ts'
 import { lastLookAt, refusalAfterLastLook } from '../core/region/last-look.ts'
@@ -241,16 +242,20 @@ const run = async (cloud: CloudPort, action: Action): Promise<Outcome> => {
   }
 }
 
-/** Runs a group's actions one after another; an error fails that action only, the rest still run. */
+/**
+ * Runs a group's actions one after another; an error fails that action only, the rest still run.
+ * `earlier`: the outcomes of the group's actions this run made before (its first wave).
+ */
 export const executeActions = async (
   cloud: CloudPort,
   actions: readonly Action[],
   dryRun: boolean,
+  earlier: readonly Outcome[] = [],
 ): Promise<Outcome[]> => {
   const ordered = executionOrder(actions)
   if (dryRun) return ordered.map((action) => ({ action, status: 'planned' }))
   const outcomes: Outcome[] = []
-  const failedKinds = new Set<Action['kind']>()
+  const failedKinds = new Set(earlier.filter((o) => o.status === 'failed').map((o) => o.action.kind))
   let overQuota = false
   for (const action of ordered) {
     // The quota refuses every launch of the region until spot instances end: one refusal per group and run.
@@ -260,6 +265,15 @@ export const executeActions = async (
         action,
         status: 'failed',
         detail: 'not attempted: the Spot vCPU quota refused a launch first',
+      })
+      continue
+    }
+    if (waitsForRoom(action, failedKinds)) {
+      outcomes.push({
+        action,
+        status: 'failed',
+        detail:
+          'not attempted: the attach or termination that was to free its room in the in-flight budget failed',
       })
       continue
     }

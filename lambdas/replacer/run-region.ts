@@ -103,10 +103,12 @@ const executeRegion = async (
   const waves = plans.map((plan) => executionWaves(plan.actions))
   // The region's lanes may run at once: each takes its share of the region's concurrency.
   const concurrency = laneShare(GROUP_CONCURRENCY, options.lane?.count ?? 1)
-  const executeWave = (wave: 'settling' | 'starting') =>
-    mapWithConcurrency(waves, concurrency, (actions) => executeActions(cloud, actions[wave], config.dryRun))
+  const executeWave = (wave: 'settling' | 'starting', earlier: readonly Outcome[][] = []) =>
+    mapWithConcurrency(waves, concurrency, (actions, index) =>
+      executeActions(cloud, actions[wave], config.dryRun, earlier[index]),
+    )
   const settled = await executeWave('settling')
-  const started = await executeWave('starting')
+  const started = await executeWave('starting', settled)
   const productDescriptions = new Map(snapshot.groups.map((g) => [g.group.name, g.productDescription]))
   return plans.map((plan, index): GroupResult => {
     const outcomes = [...(settled[index] ?? []), ...(started[index] ?? [])]

@@ -36,6 +36,11 @@ export interface LaunchSpotAction {
   readonly releaseIfNotLaunched: boolean
   /** Expected hourly saving if the first override is chosen: on-demand price − spot price. */
   readonly expectedHourlySavingsUsd: number
+  /**
+   * Its room in the in-flight budget is the room this run's attach or terminations free: made only once
+   * they succeeded (core/plan/launch-room.ts).
+   */
+  readonly needsRoomFreedThisRun?: true
   readonly reason: string
 }
 
