@@ -37,6 +37,7 @@ import {
 } from './report.ts'
 import { reportEcsUnreadable } from './report-ecs.ts'
 import { reportScheduled } from './report-scheduled.ts'
+import { retryingOnFailure } from './retry-run.ts'
 import { requestReverts } from './revert-request.ts'
 import { cleanStrays } from './strays.ts'
 
@@ -88,6 +89,10 @@ export interface RegionRunOptions {
   readonly killSwitch?: KillSwitchMode
   /** Groups a run request asks to revert to on-demand (replacer/revert-request.ts). */
   readonly revert?: readonly string[]
+  /** This run is another run of one that failed: it asks for none (core/region/look-again.ts). */
+  readonly retry?: boolean
+  /** Asks for another run of this run's scope after a delay, when it fails (replacer/retry-run.ts). */
+  readonly requestRetry?: (delaySeconds: number) => Promise<void>
 }
 
 /**
@@ -152,7 +157,10 @@ const reportRegion = (
   )
 }
 
-export const runRegion = async (options: RegionRunOptions): Promise<RegionResult> => {
+export const runRegion = (options: RegionRunOptions): Promise<RegionResult> =>
+  retryingOnFailure(options, () => runRegionOnce(options))
+
+const runRegionOnce = async (options: RegionRunOptions): Promise<RegionResult> => {
   const { cloud, config, now, log } = options
   const region = cloud.region
   const named = [
