@@ -242,6 +242,9 @@ const run = async (cloud: CloudPort, action: Action): Promise<Outcome> => {
   }
 }
 
+const doneActions = (earlier: readonly Outcome[], outcomes: readonly Outcome[]): Action[] =>
+  [...earlier, ...outcomes].filter((o) => o.status === 'done').map((o) => o.action)
+
 /**
  * Runs a group's actions one after another; an error fails that action only, the rest still run.
  * `earlier`: the outcomes of the group's actions this run made before (its first wave).
@@ -255,7 +258,7 @@ export const executeActions = async (
   const ordered = executionOrder(actions)
   if (dryRun) return ordered.map((action) => ({ action, status: 'planned' }))
   const outcomes: Outcome[] = []
-  const failedKinds = new Set(earlier.filter((o) => o.status === 'failed').map((o) => o.action.kind))
+  const failedKinds = new Set<Action['kind']>()
   let overQuota = false
   for (const action of ordered) {
     // The quota refuses every launch of the region until spot instances end: one refusal per group and run.
@@ -268,7 +271,7 @@ export const executeActions = async (
       })
       continue
     }
-    if (waitsForRoom(action, failedKinds)) {
+    if (waitsForRoom(action, doneActions(earlier, outcomes))) {
       outcomes.push({
         action,
         status: 'failed',

@@ -322,8 +322,11 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
       unknownSubnets,
     })
     // The swap's replacements and the launches this plan drops are in flight until its writes succeed.
-    const freed = ready.filter((pair) => !doomedIds.has(pair.onDemandInstanceId)).length + terminated.size
-    actions.push(...markRoomFreedThisRun(launches, budget, freed))
+    const swapId = actions.find((a) => a.kind === 'swap')?.swapId
+    const freedBySwap = ready.filter((pair) => !doomedIds.has(pair.onDemandInstanceId)).length
+    actions.push(
+      ...markRoomFreedThisRun(launches, budget, { swapId, terminated: [...terminated], freedBySwap }),
+    )
     if (!staysOpen(recovery) && ready.length === 0 && launches.some((a) => a.kind === 'launch-spot'))
       warmedIn = Math.min(warmedIn, attachWait - GRACE_SLACK_SECONDS)
   }
