@@ -243,7 +243,7 @@ export const checkStep = (
       replacerCovered: (group) => runs.some((r) => r.session.actor === 'replacer' && runCovers(r, group)),
     }),
     ...checkWrites(ctx, writes.flat(), at),
-    ...checkLaunchBound(ctx, at),
+    ...checkLaunchBound(ctx, at, before),
     ...checkNeverServed(ctx, runs, Date.parse(at), at),
     ...checkForgedMarkers(ctx, writes.flat(), at),
   ]

@@ -5,7 +5,8 @@
  * (the one way the simulator makes a launch unverifiable: its EC2 omits the tag, as moto's CreateFleet
  * does) is refused by provenance, and no run may attach or terminate it. Judged from the simulator's own
  * state after every step: a step that brings a new one while the group has more of them than its budget
- * allows is a violation (a run's launches made in the room of an attach or a termination that failed
+ * allows (of the group's size before the step or after it, whichever is larger) is a violation (a run's
+ * launches made in the room of an attach or a termination that failed
  * among them). Launches for a member EC2 is about to interrupt are outside the budget (the engine
  * replaces such a member whatever its budget) and do not count while their partner is warned.
  */
@@ -18,7 +19,7 @@ import {
 import { inFlightLimit } from '../../lambdas/core/plan/group-sizes.ts'
 import { GROUP_NAME_TAG } from './asg-members.ts'
 import { effectiveConfig } from './group-state.ts'
-import type { InvariantLedger, StepContext, Violation } from './invariant-ledger.ts'
+import type { InvariantLedger, RegionSnapshot, StepContext, Violation } from './invariant-ledger.ts'
 import { isRunningOrPending, type SimGroup, type SimInstance, type SimRegion } from './state.ts'
 
 /** A spot instance spotswap launched, alive outside any group and never in one: a replacement in flight. */
@@ -51,7 +52,11 @@ const inService = (group: SimGroup): number => {
   return count
 }
 
-export const checkLaunchBound = ({ config, region, ledger }: StepContext, at: string): Violation[] => {
+export const checkLaunchBound = (
+  { config, region, ledger }: StepContext,
+  at: string,
+  before?: RegionSnapshot,
+): Violation[] => {
   let seen = seenBy.get(ledger)
   if (seen === undefined) {
     seen = new Set()
@@ -73,7 +78,10 @@ export const checkLaunchBound = ({ config, region, ledger }: StepContext, at: st
   for (const [name, { counted, fresh }] of byGroup) {
     const group = region.groups.get(name)
     if (group === undefined || fresh.length === 0 || !isManaged(group.tags, config)) continue
-    const limit = inFlightLimit(effectiveConfig(config, group).maxReplacementsInFlight, inService(group))
+    // The run planned on the group as it found it: a member leaving in the same step (released without a
+    // decrement, scaled in) lowers the budget only for the next run's launches.
+    const size = Math.max(inService(group), before?.states.get(name)?.inService ?? 0)
+    const limit = inFlightLimit(effectiveConfig(config, group).maxReplacementsInFlight, size)
     if (counted.length > limit)
       violations.push({
         at,
