@@ -6,6 +6,7 @@
  */
 import type { SQSClient } from '@aws-sdk/client-sqs'
 import { groupRunRequestEvent } from '../core/events/definitions.ts'
+import { type RetryRequestDetail, retryRequestEvent } from '../core/events/retry-request.ts'
 import { defaultSqsClient, sendInBatches } from './sqs-batches.ts'
 
 /** SQS delays a message by at most 15 minutes. */
@@ -47,3 +48,19 @@ export const sendRunRequests = (
       delaySeconds,
     })),
   )
+
+/** Another run of a lane (or of some of its groups), after its delay (core/events/retry-request.ts). */
+export const sendRetryRequest = (
+  queueUrl: string,
+  region: string,
+  scope: RetryRequestDetail,
+  delaySeconds: number,
+  now: Date,
+  send: typeof sendDelayedMessages = sendDelayedMessages,
+): Promise<void> =>
+  send(queueUrl, [
+    {
+      body: JSON.stringify(retryRequestEvent(`${now.getTime()}-lane${scope.lane}-retry`, region, scope, now)),
+      delaySeconds,
+    },
+  ])

@@ -370,3 +370,10 @@ export const REVERT_MARKER_MARGIN_SECONDS = 3600
  * only with it does spotswap set a container instance ACTIVE again; removed once it has.
  */
 export const TAG_ECS_DRAINED = 'spotswap:ecs-drained'
+/**
+ * A region run that fails before it acts (a read still failing after the SDK's retries) asks once for
+ * another run of its lane this long after (core/region/look-again.ts): EC2 and Auto Scaling refill a
+ * throttled account's request tokens within seconds, and a minute is a fifth of the default schedule, so
+ * a failed read no longer costs the lane a whole period.
+ */
+export const FAILED_RUN_RETRY_SECONDS = 60

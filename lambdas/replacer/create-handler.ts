@@ -13,7 +13,7 @@ import { readKillSwitch } from '../kill-switch.ts'
 import { invocationDeadline, readDeliveries, regionRunVerdict } from './delivery.ts'
 import type { ReplacerDeps } from './deps.ts'
 import { replacerEvents } from './event-registry.ts'
-import { deduplicationId, groupMessage, laneMessages } from './lane-messages.ts'
+import { deduplicationId, groupMessage, laneMessages, retryMessage } from './lane-messages.ts'
 import { ReasonMemory } from './reasons.ts'
 import { runWork, type Work } from './region-work.ts'
 import { selectRegions } from './select-regions.ts'
@@ -138,13 +138,14 @@ export const createHandler = (deps: ReplacerDeps): ReplacerHandler => {
               ])
               break
             }
-            const { groups, revert } = parsed.detail
+            const { groups, revert, retry } = parsed.detail
             work.push({
               region: parsed.detail.region,
               onlyGroups: groups,
               lane,
               messageId,
               revert: revert === true,
+              ...(retry ? { retry: true } : {}),
             })
           }
           break
@@ -162,6 +163,25 @@ export const createHandler = (deps: ReplacerDeps): ReplacerHandler => {
           const id = messageId ?? parsed.envelope.id ?? deps.now().toISOString()
           const revert = parsed.detail.revert === true
           await oneGroup(region, group, messageId, deduplicationId(id, region, group), revert)
+          break
+        }
+        case 'retry-request': {
+          const { region } = parsed.envelope
+          const { lane, groups } = parsed.detail
+          if (!isRegionCovered(region, config)) {
+            ignored.push({ messageId, reason: `region-not-enabled: ${region} is not in REGIONS` })
+            break
+          }
+          const id = messageId ?? parsed.envelope.id ?? deps.now().toISOString()
+          if (config.fanoutQueueUrl) {
+            // Through the lane's message group, so it never overlaps another run of the lane.
+            await deps.enqueue(config.fanoutQueueUrl, [
+              retryMessage(region, lane, groups, deps.now(), deduplicationId(id, region, `lane${lane}`)),
+            ])
+            enqueued = [...(enqueued ?? []), `${region}/lane-${lane}`]
+          } else {
+            work.push({ region, onlyGroups: groups, messageId, retry: true })
+          }
           break
         }
         case 'unrecognized':

@@ -8,7 +8,7 @@
 import { createAwsCloud, createRegionDirectory } from '../aws/cloud.ts'
 import { sendFanoutMessages } from '../aws/fanout-queue.ts'
 import { killSwitchFromEnv } from '../aws/kill-switch.ts'
-import { sendRunRequests } from '../aws/run-request-queue.ts'
+import { sendRetryRequest, sendRunRequests } from '../aws/run-request-queue.ts'
 import { sdkClients } from '../aws/sdk-clients.ts'
 import type { CloudPort } from '../core/port.ts'
 import { createLogger, createMetrics, emfMetricsSink, powertoolsLog } from '../telemetry.ts'
@@ -46,6 +46,8 @@ export const defaultDeps = (
       ? {
           requestRun: (region, group, delay) =>
             sendRunRequests(runRequestQueue, region, group, [delay], new Date()),
+          requestRetry: (region, scope, delay) =>
+            sendRetryRequest(runRequestQueue, region, scope, delay, new Date()),
         }
       : {}),
   }

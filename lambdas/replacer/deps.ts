@@ -2,6 +2,7 @@
  * What the replacer needs from the outside world. `defaultDeps()` wires the real ones; tests pass a
  * stateful fake cloud, captured telemetry and a queue that records what it is sent.
  */
+import type { RetryRequestDetail } from '../core/events/retry-request.ts'
 import type { Log, MetricsSink } from '../core/log.ts'
 import type { CloudPort, RegionDirectory } from '../core/port.ts'
 import type { KillSwitch } from '../core/region/kill-switch.ts'
@@ -26,6 +27,12 @@ export interface ReplacerDeps {
    * the next scheduled run looks.
    */
   readonly requestRun?: (region: string, group: string, delaySeconds: number) => Promise<void>
+  /**
+   * Another run of a lane (or of some of its groups) after a delay, through the run-request queue: a run
+   * that failed before it acted asks for one (core/region/look-again.ts). Without it, the next scheduled
+   * run looks.
+   */
+  readonly requestRetry?: (region: string, scope: RetryRequestDetail, delaySeconds: number) => Promise<void>
   /**
    * Reads the kill switch (KILL_SWITCH_PARAMETER, aws/kill-switch.ts); never throws, a failed read is `on`.
    * Without it the switch is off.

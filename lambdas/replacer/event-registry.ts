@@ -3,6 +3,7 @@
 import { REGION_LANES } from '../core/constants.ts'
 import { groupRunRequest, instanceLaunchSuccessful, scheduledEvent } from '../core/events/definitions.ts'
 import { createEventRegistry, type EventDefinition, REGION_NAME } from '../core/events/registry.ts'
+import { retryRequest } from '../core/events/retry-request.ts'
 import { isLaneIndex } from '../core/region/lanes.ts'
 
 export const FANOUT_SOURCE = 'spotswap'
@@ -16,6 +17,8 @@ export interface RegionWorkDetail {
   readonly lane: number | undefined
   /** Asks for `groups` to revert to on-demand (`spotswap revert`, core/revert/). */
   readonly revert?: true
+  /** Another run of a run that failed before it acted (core/events/retry-request.ts): it asks for none. */
+  readonly retry?: true
 }
 
 const isGroupName = (value: unknown): value is string =>
@@ -44,9 +47,17 @@ export const regionWork: EventDefinition<'region-work', RegionWorkDetail> = {
     if (detail.revert !== undefined && (detail.revert !== true || groups === undefined)) {
       return { ok: false, problem: 'detail.revert is not true with a list of groups' }
     }
+    if (detail.retry !== undefined && detail.retry !== true)
+      return { ok: false, problem: 'detail.retry is not true' }
     return {
       ok: true,
-      detail: { region: detail.region, groups, lane, ...(detail.revert ? { revert: true } : {}) },
+      detail: {
+        region: detail.region,
+        groups,
+        lane,
+        ...(detail.revert ? { revert: true } : {}),
+        ...(detail.retry ? { retry: true } : {}),
+      },
     }
   },
 }
@@ -56,6 +67,7 @@ export const replacerEvents = createEventRegistry([
   instanceLaunchSuccessful,
   groupRunRequest,
   regionWork,
+  retryRequest,
 ] as const)
 
 /** The EventBridge-shaped body of a fan-out message, so workers parse it like any other event. */
@@ -64,6 +76,7 @@ export const regionWorkEvent = (
   now: Date,
   groups?: readonly string[],
   lane?: number,
+  retry = false,
 ): Record<string, unknown> => ({
   source: FANOUT_SOURCE,
   'detail-type': FANOUT_DETAIL_TYPE,
@@ -73,6 +86,7 @@ export const regionWorkEvent = (
     region,
     ...(groups === undefined ? {} : { groups }),
     ...(lane === undefined ? {} : { lane }),
+    ...(retry ? { retry: true } : {}),
   },
 })
 

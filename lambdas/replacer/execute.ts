@@ -25,6 +25,7 @@ import type {
   SwapAction,
   TerminateSpotAction,
 } from '../core/plan/actions.ts'
+import { waitsForRoom } from '../core/plan/launch-room.ts'
 import type { CloudPort } from '../core/port.ts'
 import { blockedBy, executionOrder } from '../core/region/execution-order.ts'
 import { lastLookAt, refusalAfterLastLook } from '../core/region/last-look.ts'
@@ -241,16 +242,25 @@ const run = async (cloud: CloudPort, action: Action): Promise<Outcome> => {
   }
 }
 
+export interface ExecuteOptions {
+  readonly earlier?: readonly Outcome[]
+  readonly mayStart?: () => boolean
+}
+
+const doneActions = (earlier: readonly Outcome[], outcomes: readonly Outcome[]): Action[] =>
+  [...earlier, ...outcomes].filter((o) => o.status === 'done').map((o) => o.action)
+
 /**
- * Runs a group's actions one after another; an error fails that action only, the rest still run. Once
- * `mayStart` says no (the run's time budget, replacer/time-budget.ts), the rest are not started and get
- * no outcome, as if the run had stopped there.
+ * Runs a group's actions one after another; an error fails that action only, the rest still run.
+ * `earlier`: the outcomes of the group's actions this run made before (its first wave). Once `mayStart`
+ * says no (the run's time budget, replacer/time-budget.ts), the rest are not started and get no outcome,
+ * as if the run had stopped there.
  */
 export const executeActions = async (
   cloud: CloudPort,
   actions: readonly Action[],
   dryRun: boolean,
-  mayStart: () => boolean = () => true,
+  { earlier = [], mayStart = () => true }: ExecuteOptions = {},
 ): Promise<Outcome[]> => {
   const ordered = executionOrder(actions)
   if (dryRun) return ordered.map((action) => ({ action, status: 'planned' }))
@@ -266,6 +276,15 @@ export const executeActions = async (
         action,
         status: 'failed',
         detail: 'not attempted: the Spot vCPU quota refused a launch first',
+      })
+      continue
+    }
+    if (waitsForRoom(action, doneActions(earlier, outcomes))) {
+      outcomes.push({
+        action,
+        status: 'failed',
+        detail:
+          'not attempted: the attach or termination that was to free its room in the in-flight budget failed',
       })
       continue
     }

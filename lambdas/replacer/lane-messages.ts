@@ -55,3 +55,16 @@ export const chunkMessages = (
     deduplicationId: deduplicationId(region, `lane${lane}`, `chunk${index}`, String(bucket)),
     body: JSON.stringify(regionWorkEvent(region, now, groups, lane)),
   }))
+
+/** Another run of a lane (or of some of its groups) that failed before it acted, marked as a retry. */
+export const retryMessage = (
+  region: string,
+  lane: number,
+  groups: readonly string[] | undefined,
+  now: Date,
+  deduplication: string,
+): FanoutMessage => ({
+  groupId: laneMessageGroupId(region, lane),
+  deduplicationId: deduplication,
+  body: JSON.stringify(regionWorkEvent(region, now, groups, lane, true)),
+})

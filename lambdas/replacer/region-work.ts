@@ -22,6 +22,8 @@ export interface Work {
   readonly messageId: string | undefined
   /** A run request asking for `onlyGroups` to revert to on-demand (replacer/revert-request.ts). */
   readonly revert?: boolean
+  /** Another run of a run that failed before it acted: it asks for none (core/region/look-again.ts). */
+  readonly retry?: boolean
 }
 
 export const runWork = async (
@@ -49,6 +51,17 @@ export const runWork = async (
       ...(work.onlyGroups ? { onlyGroups: work.onlyGroups } : {}),
       ...(work.lane ? { lane: work.lane } : {}),
       ...(work.revert && work.onlyGroups ? { revert: work.onlyGroups } : {}),
+      ...(work.retry ? { retry: true } : {}),
+      ...(deps.requestRetry
+        ? {
+            requestRetry: (delay: number) =>
+              deps.requestRetry?.(
+                work.region,
+                { lane: work.lane?.index ?? REGION_WORK_LANE, groups: work.onlyGroups },
+                delay,
+              ) ?? Promise.resolve(),
+          }
+        : {}),
       ...(deps.requestRun
         ? {
             requestRun: (group: string, delay: number) =>

@@ -40,6 +40,7 @@ import {
 } from './report.ts'
 import { reportEcsKeptForTasks, reportEcsUnreadable } from './report-ecs.ts'
 import { reportScheduled } from './report-scheduled.ts'
+import { retryingOnFailure } from './retry-run.ts'
 import { requestReverts } from './revert-request.ts'
 import { cleanStrays } from './strays.ts'
 import { WriteBudget } from './time-budget.ts'
@@ -96,6 +97,10 @@ export interface RegionRunOptions {
   readonly revert?: readonly string[]
   /** When Lambda stops this run: no write starts too close to it (core/region/time-budget.ts). */
   readonly deadline?: RunDeadline
+  /** This run is another run of one that failed: it asks for none (core/region/look-again.ts). */
+  readonly retry?: boolean
+  /** Asks for another run of this run's scope after a delay, when it fails (replacer/retry-run.ts). */
+  readonly requestRetry?: (delaySeconds: number) => Promise<void>
 }
 
 /**
@@ -112,12 +117,15 @@ const executeRegion = async (
   const waves = plans.map((plan) => ({ group: plan.group, ...executionWaves(plan.actions) }))
   // The region's lanes may run at once: each takes its share of the region's concurrency.
   const concurrency = laneShare(GROUP_CONCURRENCY, options.lane?.count ?? 1)
-  const executeWave = (wave: 'settling' | 'starting') =>
-    mapWithConcurrency(waves, concurrency, (actions) =>
-      executeActions(cloud, actions[wave], config.dryRun, () => budget.mayWrite(actions.group)),
+  const executeWave = (wave: 'settling' | 'starting', earlier: readonly Outcome[][] = []) =>
+    mapWithConcurrency(waves, concurrency, (actions, index) =>
+      executeActions(cloud, actions[wave], config.dryRun, {
+        earlier: earlier[index] ?? [],
+        mayStart: () => budget.mayWrite(actions.group),
+      }),
     )
   const settled = await executeWave('settling')
-  const started = await executeWave('starting')
+  const started = await executeWave('starting', settled)
   const productDescriptions = new Map(snapshot.groups.map((g) => [g.group.name, g.productDescription]))
   return plans.map((plan, index): GroupResult => {
     const outcomes = [...(settled[index] ?? []), ...(started[index] ?? [])]
@@ -167,7 +175,10 @@ const reportRegion = (
   )
 }
 
-export const runRegion = async (options: RegionRunOptions): Promise<RegionResult> => {
+export const runRegion = (options: RegionRunOptions): Promise<RegionResult> =>
+  retryingOnFailure(options, () => runRegionOnce(options))
+
+const runRegionOnce = async (options: RegionRunOptions): Promise<RegionResult> => {
   const { cloud, config, now, log } = options
   const region = cloud.region
   const named = [

@@ -1,8 +1,14 @@
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs'
 import { mockClient } from 'aws-sdk-client-mock'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { sendDelayedMessages, sendRunRequests } from '../../lambdas/aws/run-request-queue.ts'
+import {
+  sendDelayedMessages,
+  sendRetryRequest,
+  sendRunRequests,
+} from '../../lambdas/aws/run-request-queue.ts'
 import { groupRunRequest } from '../../lambdas/core/events/definitions.ts'
+import { parseInvocation } from '../../lambdas/core/events/invocation.ts'
+import { replacerEvents } from '../../lambdas/replacer/event-registry.ts'
 
 const sqs = new SQSClient({ region: 'us-east-1' })
 const sqsMock = mockClient(sqs)
@@ -58,5 +64,18 @@ describe('sendRunRequests', () => {
       detail: { groupName: 'web' },
     })
     expect(new Set(bodies.map((b) => b.id)).size).toBe(3)
+  })
+})
+
+describe('sendRetryRequest', () => {
+  it('sends one Failed Run Retry Request for the lane, after its delay, that the replacer parses back', async () => {
+    const now = new Date('2026-03-02T14:05:22Z')
+    await sendRetryRequest(QUEUE, 'eu-west-1', { lane: 2, groups: undefined }, 60, now, (url, messages) =>
+      sendDelayedMessages(url, messages, sqs),
+    )
+    const sent = entries().flat()
+    expect(sent.map((e) => e.DelaySeconds)).toEqual([60])
+    const [parsed] = parseInvocation(replacerEvents, JSON.parse(sent[0]?.MessageBody ?? '{}'))
+    expect(parsed?.event).toMatchObject({ kind: 'retry-request', detail: { lane: 2, groups: undefined } })
   })
 })

@@ -4,6 +4,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
+import { silentLog } from '../../lambdas/core/log.ts'
+import { runRegion } from '../../lambdas/replacer/run-region.ts'
 import { InvariantLedger, snapshotRegion, type Violation } from '../../tools/sim/invariant-ledger.ts'
 import { checkStep } from '../../tools/sim/invariants.ts'
 import { omitLaunchTemplateTag } from '../../tools/sim/sdk/ec2-launches.ts'
@@ -12,16 +14,21 @@ import { group, launchSpotFor, rawScenario, type TestWorld, testWorld } from '..
 const { config } = parseGlobalConfig({})
 type Cloud = ReturnType<TestWorld['cloud']>
 
-const step = async (sim: TestWorld, act: (cloud: Cloud) => Promise<unknown>, ledger: InvariantLedger) => {
-  const before = snapshotRegion(config, sim.region, ledger.rebalanced)
+const step = async (
+  sim: TestWorld,
+  act: (cloud: Cloud) => Promise<unknown>,
+  ledger: InvariantLedger,
+  stepConfig = config,
+) => {
+  const before = snapshotRegion(stepConfig, sim.region, ledger.rebalanced)
   const startedMs = sim.world.clock.now
   const cloud = sim.cloud()
   await act(cloud)
   return checkStep(
-    { config, region: sim.region, ledger },
+    { config: stepConfig, region: sim.region, ledger },
     [{ session: cloud.session, startedMs, onlyGroup: 'web' }],
     before,
-    snapshotRegion(config, sim.region),
+    snapshotRegion(stepConfig, sim.region),
     'now',
   )
 }
@@ -43,15 +50,84 @@ const launches = async (count: number, untagged: boolean): Promise<Violation[][]
   return steps
 }
 
-describe('invariant launches-beyond-budget: launches spotswap cannot verify', () => {
+describe('invariant launches-beyond-budget: launches in flight', () => {
   it('flags the step that brings a third unverifiable launch to a group whose budget is 2', async () => {
     const steps = await launches(3, true)
     expect(steps.slice(0, 2).flatMap(kinds)).not.toContain('launches-beyond-budget')
     expect(kinds(steps[2] ?? [])).toContain('launches-beyond-budget')
   })
 
-  it('counts none that EC2 tagged with its launch template', async () => {
+  it('counts those EC2 tagged with its launch template too: every launch in flight', async () => {
     const steps = await launches(3, false)
-    expect(steps.flatMap(kinds)).not.toContain('launches-beyond-budget')
+    expect(steps.slice(0, 2).flatMap(kinds)).not.toContain('launches-beyond-budget')
+    expect(kinds(steps[2] ?? [])).toContain('launches-beyond-budget')
+  })
+
+  it('counts none that joined the group', async () => {
+    const sim = testWorld(rawScenario([group('web', { desired: 8, max: 12 })]))
+    const ledger = new InvariantLedger()
+    const partners = [...sim.group('web').members.keys()]
+    for (const partner of partners.slice(0, 2)) await step(sim, (c) => launch(c, partner), ledger)
+    await sim.advance(2 * 60_000)
+    const launched = [...sim.region.instances.values()].filter((i) => i.origin === 'spotswap')
+    await step(
+      sim,
+      (c) =>
+        c.attachInstances(
+          'web',
+          launched.map((i) => i.id),
+        ),
+      ledger,
+    )
+    const third = await step(sim, (c) => launch(c, partners[2] ?? ''), ledger)
+    expect(kinds(third)).not.toContain('launches-beyond-budget')
+  })
+})
+
+describe('invariant launches-beyond-budget: a replacer run whose attach fails', () => {
+  const env = { MAX_REPLACEMENTS_IN_FLIGHT: '2', GRACE_PERIOD: '0' }
+  const failAttach = { on: false }
+  const faults = {
+    decide: ({ operation }: { operation: string }) =>
+      failAttach.on && operation === 'autoscaling:AttachInstances'
+        ? {
+            kind: 'error' as const,
+            error: Object.assign(new Error('unavailable'), {
+              name: 'ServiceUnavailable',
+              $metadata: { httpStatusCode: 503 },
+            }),
+          }
+        : { kind: 'none' as const },
+  }
+  const run = (sim: TestWorld, ledger: InvariantLedger) => {
+    const parsed = parseGlobalConfig(env).config
+    return step(
+      sim,
+      (cloud) =>
+        runRegion({
+          cloud,
+          config: parsed,
+          now: sim.world.clock.nowDate(),
+          log: silentLog,
+          metrics: { emit: () => {} },
+        }).catch(() => undefined),
+      ledger,
+      parsed,
+    )
+  }
+
+  it('brings no launch beyond the budget in the same run', async () => {
+    const sim = testWorld(rawScenario([group('web', { desired: 8, max: 12 })], { env }), faults)
+    const ledger = new InvariantLedger()
+    expect(kinds(await run(sim, ledger))).not.toContain('launches-beyond-budget')
+    await sim.advance(6 * 60_000)
+    failAttach.on = true
+    const second = await run(sim, ledger)
+    failAttach.on = false
+    const inFlight = [...sim.region.instances.values()].filter(
+      (i) => i.origin === 'spotswap' && i.state !== 'terminated' && sim.region.groupOf(i.id) === undefined,
+    )
+    expect(kinds(second)).not.toContain('launches-beyond-budget')
+    expect(inFlight.length).toBeLessThanOrEqual(2)
   })
 })

@@ -21,6 +21,8 @@ export interface RegionWork {
   readonly onlyGroup: string | undefined
   /** A run request asking for `onlyGroup` to revert to on-demand (replacer/revert-request.ts). */
   readonly revert?: boolean
+  /** Another run of a run that failed before it acted (replacer/retry-run.ts). */
+  readonly retry?: boolean
 }
 
 /** How a delivered run ended: its message deleted, or kept for redelivery. */

@@ -29,7 +29,7 @@
  *    DOOMED_SWAP_DEADLINE_SECONDS or more ago (the simulator's own interruption, never the
  *    spotswap:interruption-warned tag, which anyone may write; write-invariants.ts, the facts are taken
  *    in touches.ts).
- * And `launches-beyond-budget` (launch-bound-invariant.ts): launches spotswap cannot verify stay within
+ * And `launches-beyond-budget` (launch-bound-invariant.ts): launches in flight, verifiable or not, stay within
  * the group's in-flight budget.
  * And `never-served` (never-served-invariant.ts): a member spotswap attached stays in its group without
  * ever serving past its deadline.
@@ -243,7 +243,7 @@ export const checkStep = (
       replacerCovered: (group) => runs.some((r) => r.session.actor === 'replacer' && runCovers(r, group)),
     }),
     ...checkWrites(ctx, writes.flat(), at),
-    ...checkLaunchBound(ctx, at),
+    ...checkLaunchBound(ctx, at, before),
     ...checkNeverServed(ctx, runs, Date.parse(at), at),
     ...checkForgedMarkers(ctx, writes.flat(), at),
   ]

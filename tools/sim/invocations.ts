@@ -222,7 +222,7 @@ export class Invocations {
   private async replacerRun(
     region: string,
     lane: RegionLane,
-    { onlyGroup, revert }: RegionWork,
+    { onlyGroup, revert, retry }: RegionWork,
     delivery: FanoutDelivery,
   ): Promise<RunOutcome> {
     const verdict = judgeDelivery({
@@ -255,6 +255,21 @@ export class Invocations {
           deadline: { endsAtMs: stopsAtMs, nowMs: () => this.ctx.world.clock.now },
           ...(onlyGroup === undefined ? {} : { onlyGroup }),
           ...(revert === true && onlyGroup !== undefined ? { revert: [onlyGroup] } : {}),
+          // A run that fails before it acts asks for another through the run-request queue (a dead Lambda asks nothing).
+          ...(this.ctx.policy.replacer
+            ? {
+                retry: retry === true,
+                requestRetry: async (delay: number) => {
+                  if (session.crashed) return
+                  this.ctx.world.clock.schedule(
+                    this.ctx.world.clock.now + delay * 1000,
+                    Priority.invocation,
+                    'retry of a failed run',
+                    () => this.messageGroup(region, lane).send({ onlyGroup, retry: true }),
+                  )
+                },
+              }
+            : {}),
           ...(this.ctx.policy.maxPoolShare === undefined
             ? {}
             : { maxPoolShare: this.ctx.policy.maxPoolShare }),

@@ -44,7 +44,23 @@ const newestFirst = (a: DatedLine, b: DatedLine): number =>
 const HOUR_SECONDS = 3600
 
 /**
- * Each on-demand member in service of this run, with its on-demand rate. A member without an on-demand
+ * Member states whose instance runs, billed, for a while: in service, in standby, or held by a lifecycle
+ * hook (Pending:Wait and Terminating:Wait last up to the hook's timeout, an hour by default:
+ * https://docs.aws.amazon.com/autoscaling/ec2/userguide/lifecycle-hooks-overview.html). Reserved
+ * Instances apply to any running instance that matches
+ * (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/using-reserved-instances.html), so these take
+ * commitments as members in service do; only those in service may be kept or replaced.
+ */
+const USES_COMMITMENTS: ReadonlySet<string> = new Set([
+  'InService',
+  'Standby',
+  'Pending:Wait',
+  'Pending:Proceed',
+  'Terminating:Wait',
+])
+
+/**
+ * Each on-demand member of this run that uses commitments (USES_COMMITMENTS), with its on-demand rate. A member without an on-demand
  * price is left out: it is not replaced either (missing-on-demand-price).
  */
 const eachOwnMember = (input: RegionUsageInput, visit: (instance: Instance, rate: number) => void): void => {
@@ -52,7 +68,7 @@ const eachOwnMember = (input: RegionUsageInput, visit: (instance: Instance, rate
     const prices = input.onDemandPrices.get(productDescription)?.prices
     for (const member of group.members) {
       const instance = input.instances.get(member.instanceId)
-      if (member.lifecycleState !== 'InService' || instance?.lifecycle !== 'on-demand') continue
+      if (!USES_COMMITMENTS.has(member.lifecycleState) || instance?.lifecycle !== 'on-demand') continue
       const rate = prices?.get(instance.type)
       if (rate !== undefined) visit(instance, rate)
     }
@@ -60,7 +76,7 @@ const eachOwnMember = (input: RegionUsageInput, visit: (instance: Instance, rate
 }
 
 /**
- * This run's on-demand members in service, one hour each. Tenancy is taken as default: Auto Scaling
+ * This run's on-demand members that use commitments, one hour each. Tenancy is taken as default: Auto Scaling
  * groups launch shared-tenancy instances unless their template asks otherwise, which the run does not read.
  */
 const ownMembers = (input: RegionUsageInput): DatedLine[] => {
@@ -94,7 +110,7 @@ export const managedTypes = (input: RegionUsageInput): string[] => {
   return types
 }
 
-/** The managed on-demand members in service of this run, newest first: what it may replace. */
+/** The managed on-demand members of this run that use commitments, newest first (it replaces only those in service). */
 export const managedUsage = (input: RegionUsageInput): UsageLine[] =>
   ownMembers(input)
     .sort(newestFirst)
@@ -120,7 +136,7 @@ const roleIn = (input: RegionUsageInput): ((instance: RunningOnDemand) => Role) 
   const unlisted: Role = input.regionGroups === undefined ? 'managed' : 'unmanaged'
   return (instance) => {
     const state = states.get(instance.id)
-    if (state !== undefined) return state === 'InService' ? 'managed' : 'gone'
+    if (state !== undefined) return USES_COMMITMENTS.has(state) ? 'managed' : 'gone'
     if (instance.group === undefined) return 'unmanaged'
     if (!names.has(instance.group)) return unlisted
     return instance.readNow === true ? 'unmanaged' : 'gone'

@@ -36,7 +36,20 @@ export interface LaunchSpotAction {
   readonly releaseIfNotLaunched: boolean
   /** Expected hourly saving if the first override is chosen: on-demand price − spot price. */
   readonly expectedHourlySavingsUsd: number
+  /**
+   * Its room in the in-flight budget is the room this run's attach or terminations free: made only once
+   * they succeeded (core/plan/launch-room.ts).
+   */
+  readonly roomFreedBy?: RoomFreedBy
   readonly reason: string
+}
+
+/** The writes of a run whose success frees a launch's room in the in-flight budget (core/plan/launch-room.ts). */
+export interface RoomFreedBy {
+  /** The swap whose attach takes its replacements out of flight. */
+  readonly swapId: string | undefined
+  /** The launches this run terminates. */
+  readonly terminated: readonly string[]
 }
 
 export interface SwapPair {

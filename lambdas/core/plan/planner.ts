@@ -29,6 +29,7 @@ import { inFlightLimit } from './group-sizes.ts'
 import { formatSkip, groupSkip, RETIRES_NEVER_SERVED } from './group-skip.ts'
 import { groupView } from './group-view.ts'
 import { keepReplacements } from './kept-replacements.ts'
+import { markRoomFreedThisRun } from './launch-room.ts'
 import { planLaunches } from './launches.ts'
 import { onDemandStatuses } from './liveness.ts'
 import { recoverOpenSwap } from './open-swap.ts'
@@ -296,13 +297,14 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
       detail,
       now,
     })
+    // A share of the group's own size, as the minimum is: an open swap's replacement beside its partner
+    // is not counted, or the run that retires the partner launches for a size the group loses (seed 5832).
+    const budget =
+      inFlightLimit(config.maxReplacementsInFlight, inService.length - roles.besidePartner) -
+      inFlight.length -
+      unverified.launches.length
     const launches = planLaunches(input, config, {
-      // A share of the group's own size, as the minimum is: an open swap's replacement beside its partner
-      // is not counted, or the run that retires the partner launches for a size the group loses (seed 5832).
-      budget:
-        inFlightLimit(config.maxReplacementsInFlight, inService.length - roles.besidePartner) -
-        inFlight.length -
-        unverified.launches.length,
+      budget,
       doomed: doomedIds,
       onDemandBudget: replaceable - wantedForOnDemand.filter(([, i]) => !terminated.has(i.id)).length,
       eligible,
@@ -319,7 +321,12 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
       meter,
       unknownSubnets,
     })
-    actions.push(...launches)
+    // The swap's replacements and the launches this plan drops are in flight until its writes succeed.
+    const swapId = actions.find((a) => a.kind === 'swap')?.swapId
+    const freedBySwap = ready.filter((pair) => !doomedIds.has(pair.onDemandInstanceId)).length
+    actions.push(
+      ...markRoomFreedThisRun(launches, budget, { swapId, terminated: [...terminated], freedBySwap }),
+    )
     if (!staysOpen(recovery) && ready.length === 0 && launches.some((a) => a.kind === 'launch-spot'))
       warmedIn = Math.min(warmedIn, attachWait - GRACE_SLACK_SECONDS)
   }

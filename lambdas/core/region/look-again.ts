@@ -2,6 +2,7 @@
  * Which groups get a run request before the next scheduled run: those whose plan wants a look sooner (a
  * swap waiting for its replacements to serve, a replacement at the end of its grace period).
  */
+import { FAILED_RUN_RETRY_SECONDS } from '../constants.ts'
 import type { Action, GroupPlan } from '../plan/actions.ts'
 
 export interface LookRequest {
@@ -27,3 +28,15 @@ export const looksToRequest = (groups: readonly RunOfGroup[], scheduleMinutes: n
     // terminates them there, which bounds these looks).
     return [{ group: plan.group, delaySeconds: delay, why: plan.lookAgainFor ?? 'swap' }]
   })
+
+/**
+ * Whether a region run that failed before it acted (a region-level read failed after the SDK's retries)
+ * asks for another run of its scope, and after how long. Only a run that is not itself such a retry asks:
+ * each scheduled run, launch event or run request leads to one more run at most, whatever fails, so a
+ * read that keeps failing costs one extra run per period, never a loop. Never on a dry run.
+ */
+export const retryAfterFailure = (run: {
+  readonly retry: boolean
+  readonly dryRun: boolean
+}): { readonly delaySeconds: number } | undefined =>
+  run.retry || run.dryRun ? undefined : { delaySeconds: FAILED_RUN_RETRY_SECONDS }
