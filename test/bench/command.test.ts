@@ -60,6 +60,7 @@ const plan = (state: 'unconverged' | 'converged') => ({
   cpuMs: 12,
   processCpuMs: 15,
   simulatedAwsCpuMs: 3,
+  meteringOverheadMs: 1,
   cpuMsRuns: [14, 12, 11],
   wallMs: 10,
   peakRssMb: 120,
@@ -172,10 +173,10 @@ describe('the results page and table', () => {
     expect(page).toContain('No full chaos sweep recorded (bench/chaos-sweep.json).')
     // The planning figure is the median run; every run is shown beside it.
     expect(page).toContain(
-      '| unconverged | 4 | 12 ms (runs: 14, 12, 11 ms; process 15 ms, of which simulated AWS 3 ms) |',
+      '| unconverged | 4 | 12 ms (runs: 14, 12, 11 ms; process 15 ms, of which simulated AWS 3 ms and metering it 1 ms) |',
     )
     expect(page).toContain(
-      "its code compiled by V8, its caches filled), median of 3 runs: 7 ms CPU (runs: 7, 8, 6 ms; process 15 ms, of which simulated AWS 3 ms); peak RSS 120 MB. Its CPU over the reference workload's in the same process (tools/bench/reference-workload.ts), run by run: 2, 2, 2",
+      "its code compiled by V8, its caches filled), median of 3 runs: 7 ms CPU (runs: 7, 8, 6 ms; process 15 ms, of which simulated AWS 3 ms and metering it 1 ms); peak RSS 120 MB. Its CPU over the reference workload's in the same process (tools/bench/reference-workload.ts), run by run: 2, 2, 2",
     )
     expect(page).toContain(
       "one invocation per region or chunk of 200 groups (the fan-out queue's), one after another in one process as a warm container would take them: 4 invocations, 13 ms CPU in all (runs: 13, 16, 12 ms), the largest invocation 5 ms; peak RSS 120 MB (100 MB before); ec2:DescribeInstances 2.",

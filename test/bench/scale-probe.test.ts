@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { REGION_LANES } from '../../lambdas/core/constants.ts'
-import { type PlanMeasurement, probe } from '../../tools/bench/scale-probe.ts'
+import { engineCpuMicros, type PlanMeasurement, probe } from '../../tools/bench/scale-probe.ts'
 
 const tiny = {
   mode: 'plan',
@@ -25,7 +25,17 @@ describe('the scale probe', () => {
     )
     expect(warm.unconvergedGroups).toBe(cold.unconvergedGroups)
     expect(warm.referenceCpuMs).toBeGreaterThan(0)
+    // Metering the simulated services is the probe's work: neither the simulator's nor the engine's.
+    expect(warm.meteringOverheadMs).toBeGreaterThanOrEqual(0)
+    expect(
+      Math.abs(warm.cpuMs - (warm.processCpuMs - warm.simulatedAwsCpuMs - warm.meteringOverheadMs)),
+    ).toBeLessThanOrEqual(2)
   }, 60_000)
+
+  it("takes the metering's own cost, per metered part, out of the engine's CPU", () => {
+    expect(engineCpuMicros(10_000, 3_000, 500, 4)).toBe(5_000)
+    expect(engineCpuMicros(10_000, 3_000, 0, 4)).toBe(7_000)
+  })
 
   it('starts a cold pass from a new container: what converging the account read is not cached', async () => {
     const cold = (await probe({ ...tiny, state: 'converged' })) as PlanMeasurement

@@ -116,6 +116,17 @@ describe('the API gate', () => {
     expect(counter.cpuMicros).toBeLessThanOrEqual(whole.user + whole.system)
   })
 
+  it('counts the parts it meters, a nested part once and none while not metering', () => {
+    const counter = new ApiCounter()
+    const g = gate(false, new SimClock(0), counter)
+    g.call(session(), 'ec2:DescribeInstances', () => 1)
+    expect(counter.meteredParts).toBe(0)
+    counter.meterCpu = true
+    g.call(session(), 'ec2:DescribeInstances', () => 1)
+    g.metered(() => g.call(session(), 'ec2:CreateTags', () => 1))
+    expect(counter.meteredParts).toBe(2)
+  })
+
   it('makes requests beyond the burst wait for tokens (the SDK retries with backoff) rather than fail', () => {
     const clock = new SimClock(0)
     const g = gate(true, clock)

@@ -45,9 +45,12 @@ const sweepParagraph = (sweep: SweepStatus): string =>
       ? `bench/chaos-sweep.json is unusable: ${sweep.error}.`
       : sweepLine(sweep)
 
-/** A planning pass's CPU beside its median: every run, and the process's CPU with the simulator's share. */
+/**
+ * A planning pass's CPU beside its median: every run, and the process's CPU with the simulator's share and
+ * the cost of metering it.
+ */
 const cpuDetail = (m: MedianPlan): string =>
-  `runs: ${m.cpuMsRuns.join(', ')} ms; process ${m.processCpuMs} ms, of which simulated AWS ${m.simulatedAwsCpuMs} ms`
+  `runs: ${m.cpuMsRuns.join(', ')} ms; process ${m.processCpuMs} ms, of which simulated AWS ${m.simulatedAwsCpuMs} ms and metering it ${m.meteringOverheadMs} ms`
 
 /**
  * The unconverged pass as deployed: each region, or each chunk of a region's groups, an invocation of

@@ -76,6 +76,11 @@ export interface PlanMeasurement {
   readonly processCpuMs: number
   /** CPU spent inside the simulated services answering requests (AWS's side, not the Lambda's). */
   readonly simulatedAwsCpuMs: number
+  /**
+   * CPU the metering of the simulated services cost outside what it counts (meteringOverheadMicros): the
+   * probe's, not the Lambda's, so not in `cpuMs` either.
+   */
+  readonly meteringOverheadMs: number
   readonly wallMs: number
   /** Peak resident memory during the pass: the process, the simulated account included. */
   readonly peakRssMb: number
@@ -141,6 +146,46 @@ const peakTracker = (): (() => number) => {
   }
 }
 
+/** Metered parts a calibration times: a few tens of ms of CPU. */
+const CALIBRATION_PARTS = 20_000
+
+/**
+ * What one metered part (api-gate.ts ApiGate.metered) costs the process beyond what it counts, µs: the
+ * halves of its two `process.cpuUsage()` calls outside the counted span, and the bookkeeping around them.
+ * About 4 µs on the bench machine: the 50,000 requests of a 100,000-instance pass would otherwise charge
+ * the engine some 200 ms of the probe's own work. Timed on the world's own gate with empty parts, the
+ * counter put back as it was.
+ */
+export const meteringOverheadMicros = (world: World, parts = CALIBRATION_PARTS): number => {
+  const gate = world.regions.values().next().value?.gate
+  if (gate === undefined) return 0
+  const { counter } = world
+  const saved = { meterCpu: counter.meterCpu, cpuMicros: counter.cpuMicros, parts: counter.meteredParts }
+  counter.meterCpu = true
+  // Once untimed, so V8 has compiled the loop and the gate's part as they run in the pass.
+  for (let part = 0; part < parts; part++) gate.metered(() => part)
+  const countedWarm = counter.cpuMicros - saved.cpuMicros
+  const started = process.cpuUsage()
+  for (let part = 0; part < parts; part++) gate.metered(() => part)
+  const used = process.cpuUsage(started)
+  const counted = counter.cpuMicros - saved.cpuMicros - countedWarm
+  counter.meterCpu = saved.meterCpu
+  counter.cpuMicros = saved.cpuMicros
+  counter.meteredParts = saved.parts
+  return Math.max(0, (used.user + used.system - counted) / parts)
+}
+
+/**
+ * The engine's share of CPU, µs: the process's, less what the simulated services spent answering and
+ * what metering them cost beyond that (`parts` metered parts at `perPartMicros` each).
+ */
+export const engineCpuMicros = (
+  processMicros: number,
+  simulatedMicros: number,
+  parts: number,
+  perPartMicros: number,
+): number => processMicros - simulatedMicros - parts * perPartMicros
+
 /** Terminated instances are gone for EC2 and the engine; the simulator only keeps them for its records. */
 const forgetTerminated = (world: World): void => {
   for (const region of world.regions.values())
@@ -160,6 +205,7 @@ const measurePlan = async (request: Extract<ProbeRequest, { mode: 'plan' }>): Pr
   }
   const { config } = parseGlobalConfig({ ...scenario.env, DRY_RUN: 'true' })
   const warm = request.warm === true
+  const perPart = meteringOverheadMicros(world)
   // DRY_RUN changes nothing in the account: the measured pass plans the same account again.
   // A new container: nothing the convergence (or any earlier pass) read is cached.
   world.adapterCaches = createAdapterCaches()
@@ -169,6 +215,7 @@ const measurePlan = async (request: Extract<ProbeRequest, { mode: 'plan' }>): Pr
   const peak = peakTracker()
   const before = new Map(world.counter.total)
   world.counter.meterCpu = true
+  const partsBefore = world.counter.meteredParts
   const cpu = process.cpuUsage()
   const started = performance.now()
   const shape = request.shape ?? 'at-once'
@@ -177,10 +224,17 @@ const measurePlan = async (request: Extract<ProbeRequest, { mode: 'plan' }>): Pr
   else {
     let largest = 0
     const metered: Invocation = async (run) => {
-      const before = { cpu: process.cpuUsage(), simulated: world.counter.cpuMicros }
+      const { cpuMicros, meteredParts } = world.counter
+      const before = { cpu: process.cpuUsage(), simulated: cpuMicros, parts: meteredParts }
       const result = await run()
       const used = process.cpuUsage(before.cpu)
-      largest = Math.max(largest, used.user + used.system - (world.counter.cpuMicros - before.simulated))
+      const engine = engineCpuMicros(
+        used.user + used.system,
+        world.counter.cpuMicros - before.simulated,
+        world.counter.meteredParts - before.parts,
+        perPart,
+      )
+      largest = Math.max(largest, engine)
       return result
     }
     const count =
@@ -193,8 +247,10 @@ const measurePlan = async (request: Extract<ProbeRequest, { mode: 'plan' }>): Pr
   const used = process.cpuUsage(cpu)
   world.counter.meterCpu = false
   const processCpuMs = (used.user + used.system) / 1000
+  const parts = world.counter.meteredParts - partsBefore
   const referenceCpuMs = measureReference()
   const simulatedAwsCpuMs = world.counter.cpuMicros / 1000
+  const engineMicros = engineCpuMicros(used.user + used.system, world.counter.cpuMicros, parts, perPart)
   return {
     mode: 'plan',
     state: request.state,
@@ -205,9 +261,10 @@ const measurePlan = async (request: Extract<ProbeRequest, { mode: 'plan' }>): Pr
     groups: request.regions * request.groupsPerRegion,
     instances: request.regions * request.groupsPerRegion * request.instancesPerGroup,
     unconvergedGroups: unconvergedGroups(world, config),
-    cpuMs: Math.round(processCpuMs - simulatedAwsCpuMs),
+    cpuMs: Math.round(engineMicros / 1000),
     processCpuMs: Math.round(processCpuMs),
     simulatedAwsCpuMs: Math.round(simulatedAwsCpuMs),
+    meteringOverheadMs: Math.round((parts * perPart) / 1000),
     wallMs: Math.round(wallMs),
     peakRssMb: mb(peak()),
     rssBeforeMb: mb(rssBefore),

@@ -23,6 +23,11 @@ export class ApiCounter {
    */
   meterCpu = false
   cpuMicros = 0
+  /**
+   * Metered parts while metering: each costs the process two `process.cpuUsage()` calls, partly outside
+   * what it counts, which the scale probe takes back from the engine's share (scale-probe.ts).
+   */
+  meteredParts = 0
 
   count(operation: string, group: string | undefined): void {
     this.total.set(operation, (this.total.get(operation) ?? 0) + 1)
@@ -88,6 +93,7 @@ export class ApiGate {
     // Nested (a write's records around its request): the outer part already counts it.
     if (!counter.meterCpu || this.metering) return work()
     this.metering = true
+    counter.meteredParts++
     const started = process.cpuUsage()
     try {
       return work()

@@ -33,8 +33,12 @@ export interface KeptReplacements {
   readonly wantedForOnDemand: readonly (readonly [string, Instance])[]
 }
 
+/** No launch to keep: most groups of a large run. Shared, and read-only like every result. */
+const NOTHING_KEPT: KeptReplacements = { pendingByPartner: new Map(), wanted: [], wantedForOnDemand: [] }
+
 export const keepReplacements = (input: KeepInput): KeptReplacements => {
   const { trusted, detail, isPartner, halfDonePartners, replaceable, minOnDemand, terminate } = input
+  if (trusted.length === 0) return NOTHING_KEPT
   const { onDemandIds, atRiskIds, movingIds } = input.roles
   const pendingByPartner = new Map<string, Instance>()
   for (const instance of trusted.sort(byLaunchTimeThenId)) {

@@ -43,10 +43,21 @@ export const launchOrder = (
         backoffEnd: lastBackoffEnd(instance),
       })
   }
-  return keyed.sort(
-    (a, b) =>
-      a.urgency - b.urgency ||
-      compareBackoffEnds(a.backoffEnd, b.backoffEnd) ||
-      byLaunchTimeThenId(a.instance, b.instance),
-  )
+  return inOrder(keyed) ? keyed : keyed.sort(compareKeyed)
+}
+
+const compareKeyed = (a: Keyed, b: Keyed): number =>
+  a.urgency - b.urgency ||
+  compareBackoffEnds(a.backoffEnd, b.backoffEnd) ||
+  byLaunchTimeThenId(a.instance, b.instance)
+
+/**
+ * Already in launch order, as a group's members mostly are (all on-demand, listed oldest first): the
+ * stable sort would give them back as they are, and it copies the list into a work area to find that out,
+ * once per group of a run.
+ */
+const inOrder = (keyed: readonly Keyed[]): boolean => {
+  for (let index = 1; index < keyed.length; index++)
+    if (compareKeyed(keyed[index - 1] as Keyed, keyed[index] as Keyed) > 0) return false
+  return true
 }

@@ -63,14 +63,14 @@ export const recoverOpenSwap = (
     ecsDrain: ecsDrainOf(view),
   })
   // A swap whose attach never happened unnames its launches as it closes: they are spotswap's again.
-  const unname = input.launched
-    .filter(
-      (i) => recovery.unattachedSwapId !== undefined && i.tags[TAG_SWAP_ID] === recovery.unattachedSwapId,
-    )
-    .map((i) => i.id)
-  actions.push(
-    ...recovery.actions.map((a) => (a.kind === 'close-swap' && unname.length > 0 ? { ...a, unname } : a)),
-  )
+  // Most groups have no swap: no list is built for them (ten thousand groups a run).
+  const unattachedId = recovery.unattachedSwapId
+  const unname =
+    unattachedId === undefined
+      ? []
+      : input.launched.filter((i) => i.tags[TAG_SWAP_ID] === unattachedId).map((i) => i.id)
+  for (const a of recovery.actions)
+    actions.push(a.kind === 'close-swap' && unname.length > 0 ? { ...a, unname } : a)
   if (recovery.waiting !== undefined) {
     // Shown against each replacement that waits, or the group when only desired capacity is owed.
     const waiters = recovery.halfDoneReplacements.length > 0 ? recovery.halfDoneReplacements : [group.name]

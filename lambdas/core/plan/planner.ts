@@ -108,6 +108,33 @@ const unverifiedLaunches = (
   return { launches, partners }
 }
 
+const NONE: ReadonlySet<string> = new Set()
+const NO_PENDING: ReadonlyMap<string, Instance> = new Map()
+
+/**
+ * The ids in a set; the shared empty one for none. Most groups of a large run have no open swap and
+ * nothing the recovery judged: ten thousand empty sets a run, each kept through the plan, are garbage.
+ */
+const setOf = (ids: readonly string[]): ReadonlySet<string> => (ids.length === 0 ? NONE : new Set(ids))
+
+/** Launches the recovery judged (a partial attach's, or refused): the plan leaves them to it. */
+const judgedBy = (recovery: Recovery): ReadonlySet<string> => {
+  const unattached = recovery.unattachedLaunches ?? []
+  const untrusted = recovery.untrusted ?? []
+  if (unattached.length === 0 && untrusted.length === 0) return NONE
+  return new Set([...unattached.map((i) => i.id), ...untrusted.map((u) => u.instanceId)])
+}
+
+/**
+ * The lists one after another, in order. A new array always (callers may keep or extend it), built
+ * without the spread's intermediate iterators: most of these lists are empty.
+ */
+const joined = <T>(lists: readonly (readonly T[] | undefined)[]): T[] => {
+  const all: T[] = []
+  for (const list of lists) if (list !== undefined) for (const item of list) all.push(item)
+  return all
+}
+
 const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
   const { group, now } = input
   const view = groupView(input)
@@ -133,7 +160,7 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
   const recovery = recoverOpenSwap(view, skip, skipped, actions, instanceSkips)
   const { halfDonePartners, givingBack } = recovery
   actions.push(...leftoverUndrains(view, halfDonePartners))
-  const halfDoneReplacements = new Set(recovery.halfDoneReplacements)
+  const halfDoneReplacements = setOf(recovery.halfDoneReplacements)
 
   // 3. Spot instances launched earlier and not attached: keep one per partner, drop what is not needed.
   // Launches this plan terminates are no longer in flight: they take no part of the budget.
@@ -141,17 +168,16 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
   const terminate = dropping(group.name, actions, terminated)
   // Only spotswap's own launches are attached or terminated; anything else tagged like one is reported.
   // Launches the recovery judged (a partial attach's: terminated, or left alone and reported) are its.
-  const judgedByRecovery = new Set([
-    ...(recovery.unattachedLaunches ?? []).map((i) => i.id),
-    ...(recovery.untrusted ?? []).map((u) => u.instanceId),
-  ])
-  const launched = input.launched.filter((i) => !judgedByRecovery.has(i.id))
+  const judgedByRecovery = judgedBy(recovery)
+  const launched =
+    judgedByRecovery.size === 0 ? input.launched : input.launched.filter((i) => !judgedByRecovery.has(i.id))
   const sorted = sortLaunches(launched, group, detail, {
     unattached: recovery.unattachedSwapId,
     undecided: recovery.undecidedSwapId,
   })
   const { trusted } = sorted
-  const refused = [...(recovery.untrusted ?? []), ...sorted.untrusted]
+  const refused =
+    recovery.untrusted === undefined ? sorted.untrusted : [...recovery.untrusted, ...sorted.untrusted]
   const untrusted = refused.filter((suspect) => suspect.code !== 'swap-undecided')
   for (const suspect of refused) instanceSkips.push(refusedSkip(suspect, recovery))
   // Tagged as warned, not confirmed by EC2: not doomed, only said (plan, log, UntrustedMarkers).
@@ -262,12 +288,12 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
     health: input.health,
   })
   if (skipped === undefined) actions.push(...maintenance.actions)
-  const awaitingHealth = [
-    ...recovery.awaitingHealth,
-    ...(neverServed?.awaitingHealth ?? []),
-    ...maintenance.awaitingHealth,
-    ...(revert.awaitingHealth ?? []),
-  ]
+  const awaitingHealth = joined([
+    recovery.awaitingHealth,
+    neverServed?.awaitingHealth,
+    maintenance.awaitingHealth,
+    revert.awaitingHealth,
+  ])
 
   // 4. New replacements: at-risk spot members first, then the oldest on-demand ones, within the
   // on-demand minimum and the in-flight budget.
@@ -351,7 +377,7 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
       detail,
       actions,
       instanceSkips,
-      pending: new Map(wanted),
+      pending: wanted.length === 0 ? NO_PENDING : new Map(wanted),
       halfDonePartners:
         heldByOpenSwap.size === 0 ? halfDonePartners : new Set([...halfDonePartners, ...heldByOpenSwap]),
       waiting: recovery.waiting,

@@ -36,6 +36,28 @@ const settingsKeyOf = (config: GroupConfig): string =>
     config.allowGenerationChange,
   ])
 
+interface SettingsIndex {
+  readonly cache: Map<string, Selection>
+  readonly config: GroupConfig
+  readonly settingsKey: string
+  readonly byZone: Map<string, Map<string, Selection>>
+}
+
+/**
+ * The index of `cache` for one group's settings, the last one asked for remembered: a group asks a dozen
+ * times in a row (each launch, each member's projected saving), otherwise each time through two
+ * WeakMaps. It keeps the last run's cache alive until the next run asks, as the other last-value memos do.
+ */
+let lastIndex: SettingsIndex | undefined
+const indexOf = (cache: Map<string, Selection>, config: GroupConfig): SettingsIndex => {
+  if (lastIndex?.cache !== cache || lastIndex.config !== config) {
+    const settingsKey = memoized(settingsKeys, config, settingsKeyOf)
+    const byZone = memoized(memoized(cacheIndexes, cache, newMap), settingsKey, newMap)
+    lastIndex = { cache, config, settingsKey, byZone }
+  }
+  return lastIndex
+}
+
 /** The selection for a type in a zone, shared by the groups of a run that agree on the settings. */
 export const cachedSelection = (
   input: PlanInput,
@@ -47,9 +69,7 @@ export const cachedSelection = (
   meter?: WorkMeter,
 ): Selection => {
   const cache = input.selectionCache ?? memoized(ownCaches, input, newMap)
-  const settingsKey = memoized(settingsKeys, config, settingsKeyOf)
-  const bySettings = memoized(cacheIndexes, cache, newMap)
-  const byZone = memoized(bySettings, settingsKey, newMap)
+  const { settingsKey, byZone } = indexOf(cache, config)
   const byType = memoized(byZone, zone, newMap)
   let selection = byType.get(baseType)
   if (selection === undefined) {

@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { TAG_NO_SPOT_CAPACITY_UNTIL } from '../../../lambdas/core/constants.ts'
 import { launchOrder } from '../../../lambdas/core/plan/launch-order.ts'
@@ -45,5 +46,48 @@ describe('launchOrder', () => {
         (e) => e.instance.id,
       ),
     ).toEqual([seen.id])
+  })
+
+  it('gives the same order whatever order the members come in, already in order or not', () => {
+    const urgencyOf = (i: Instance, doomed: ReadonlySet<string>) =>
+      doomed.has(i.id) ? 0 : i.lifecycle === 'spot' ? 1 : 2
+    const backoffOf = (i: Instance) =>
+      Date.parse(i.tags[TAG_NO_SPOT_CAPACITY_UNTIL] ?? '') || Number.NEGATIVE_INFINITY
+    // The order spelled out: urgency, then the least recent back-off, then the oldest, then the id.
+    const expected = (fleet: readonly Instance[], doomed: ReadonlySet<string>) =>
+      [...fleet]
+        .sort(
+          (a, b) =>
+            urgencyOf(a, doomed) - urgencyOf(b, doomed) ||
+            (backoffOf(a) === backoffOf(b) ? 0 : backoffOf(a) < backoffOf(b) ? -1 : 1) ||
+            a.launchTime.getTime() - b.launchTime.getTime() ||
+            (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+        )
+        .map((i) => i.id)
+    const member = fc.record({
+      spot: fc.boolean(),
+      doomed: fc.boolean(),
+      launchedMinutesAgo: fc.integer({ min: 0, max: 3 }),
+      backedOffMinutesAgo: fc.option(fc.integer({ min: 0, max: 2 }), { nil: undefined }),
+    })
+    fc.assert(
+      fc.property(fc.array(member, { maxLength: 12 }), fc.boolean(), (members, presorted) => {
+        const fleet = members.map((m, index) => {
+          const instance = anInstance({
+            id: `i-${String(index).padStart(17, '0')}`,
+            lifecycle: m.spot ? 'spot' : 'on-demand',
+            launchTime: minutesAgo(m.launchedMinutesAgo),
+          })
+          return m.backedOffMinutesAgo === undefined ? instance : backedOff(instance, m.backedOffMinutesAgo)
+        })
+        const doomed = new Set(
+          fleet.filter((_, i) => members[i]?.doomed && members[i]?.spot).map((i) => i.id),
+        )
+        const order = expected(fleet, doomed)
+        const given = presorted ? order.map((id) => fleet.find((i) => i.id === id) as Instance) : fleet
+        expect(orderOf(given, doomed)).toEqual(order)
+      }),
+      { numRuns: 500 },
+    )
   })
 })

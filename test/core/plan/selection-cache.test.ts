@@ -28,6 +28,23 @@ describe('cachedSelection', () => {
     expect(selectionCache.size).toBe(2)
   })
 
+  it('answers each call from its own cache and settings, however the calls alternate', () => {
+    const restricted = config({ allowedInstanceTypes: ['m5a.*'] })
+    const open = config({})
+    const ask = (selectionCache: Map<string, Selection>, settings: typeof open) =>
+      cachedSelection(input(selectionCache), settings, 'm5.large', m5Large(), 'us-east-1a', 0.096)
+    const run = new Map<string, Selection>()
+    const first = ask(run, restricted)
+    const second = ask(run, open)
+    expect(second).not.toBe(first)
+    expect(ask(run, restricted)).toBe(first)
+    const nextRun = new Map<string, Selection>()
+    const again = ask(nextRun, open)
+    expect(again).not.toBe(second)
+    expect(ask(run, open)).toBe(second)
+    expect(ask(nextRun, restricted).ranked).toEqual(first.ranked)
+  })
+
   it('keeps nothing from one run for the next: a new cache selects afresh', () => {
     const first = selectionOf(new Map())
     const second = selectionOf(new Map())
