@@ -295,7 +295,7 @@ export const MARKER_VERIFY_CONCURRENCY = 8
 export const MARKER_CACHE_MAX_ENTRIES = 10_000
 /**
  * How long one read of the kill switch's parameter may take before it counts as unreadable (on): SSM
- * answers in tens of milliseconds; a run must not spend its three minutes waiting on it.
+ * answers in tens of milliseconds; a run must not spend its one minute waiting on it.
  */
 export const KILL_SWITCH_READ_TIMEOUT_MS = 3_000
 /**
