@@ -248,6 +248,7 @@ export class SpotSwapDashboard extends Construct {
           handled(Metric.StackStatusUnreadable, 'Groups whose stack status was unreadable'),
           handled(Metric.TerminationProtectionUnreadable, 'Instances whose protection was unreadable'),
           handled(Metric.EcsCapacityProvidersUnreadable, 'Runs whose ECS capacity providers were unreadable'),
+          handled(Metric.EcsMembersKeptForTasks, 'ECS members kept for their standalone or unread tasks'),
           handled(Metric.CommitmentsUnreadable, 'Region runs whose commitments were unreadable'),
           handled(Metric.UntrustedInstances, 'Instances tagged as launches, left alone'),
           handled(Metric.UntrustedMarkers, 'Interruption markers EC2 does not confirm, ignored'),

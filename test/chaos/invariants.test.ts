@@ -143,7 +143,8 @@ describe('invariant 6: one retirement per on-demand instance, one replacement pe
   })
 
   it('flags two live replacements of one instance, and not a repeated client token', async () => {
-    const sim = testWorld(rawScenario([group('web', { desired: 2 })]))
+    // Eight members: an in-flight budget of 2, so only the double replacement is wrong.
+    const sim = testWorld(rawScenario([group('web', { desired: 8, max: 10 })]))
     const partner = id(sim, 'web', 0)
     const sameToken = (c: Cloud) => launch(c, 'web', partner, 'token-1')
     expect(await step(sim, [sameToken, sameToken])).toEqual([])
@@ -163,10 +164,11 @@ describe('invariant 6: one retirement per on-demand instance, one replacement pe
 
 describe('invariant 3: orphans, judged against the run that should have settled them', () => {
   // Grace 0 s and 5-minute runs: the engine gives up on attaching after 10 minutes.
-  const launchedLongAgo = async (minutes: number) => {
+  // Eight members give an in-flight budget of 2 (MAX_REPLACEMENTS_IN_FLIGHT 25%), room for two launches.
+  const launchedLongAgo = async (minutes: number, desired = 2) => {
     const faults = scriptedFaults()
     const sim = testWorld(
-      rawScenario([group('web', { desired: 2, healthCheckGracePeriod: 0 })]),
+      rawScenario([group('web', { desired, max: Math.max(desired, 4), healthCheckGracePeriod: 0 })]),
       faults.hooks,
     )
     const launched = await launch(sim.cloud(), 'web', id(sim, 'web', 0), 'token')
@@ -200,7 +202,7 @@ describe('invariant 3: orphans, judged against the run that should have settled 
     expect(kinds(await step(sim, [act]))).toEqual(expected)
   })
   it('excuses every launch of the group when a write about one of them failed transiently (its swap stopped there)', async () => {
-    const { sim, faults, spot } = await launchedLongAgo(11)
+    const { sim, faults, spot } = await launchedLongAgo(11, 8)
     const second = await launch(sim.cloud(), 'web', id(sim, 'web', 1), 'token-2')
     await sim.advance(11 * 60_000)
     faults.arm('ec2:CreateTags', transient)

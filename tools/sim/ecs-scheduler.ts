@@ -14,7 +14,7 @@
  */
 import { Priority } from './clock.ts'
 import { ECS_PLACEMENT_RETRY_SECONDS, ECS_TASK_START_SECONDS } from './constants.ts'
-import type { SimCluster, SimService, SimTask } from './ecs-cluster.ts'
+import type { SimCluster, SimService, SimTask } from './ecs-cluster-state.ts'
 import type { SimGroup, SimRegion } from './state.ts'
 import type { World } from './world.ts'
 

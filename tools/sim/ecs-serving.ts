@@ -7,7 +7,8 @@
  * (https://docs.aws.amazon.com/AmazonECS/latest/APIReference/API_DeploymentConfiguration.html): the
  * floor ECS keeps while it moves tasks off a DRAINING container instance, which a drain swap must keep.
  */
-import { clusterOf, type SimService } from './ecs-cluster.ts'
+import { clusterOf } from './ecs-cluster.ts'
+import type { SimService } from './ecs-cluster-state.ts'
 import type { SimGroup, SimRegion } from './state.ts'
 
 const running = (region: SimRegion, group: SimGroup, service: string): number => {

@@ -19,7 +19,6 @@ import {
 } from '../../lambdas/core/constants.ts'
 import { clusterOf } from './ecs-cluster.ts'
 import type { SimRegion } from './state.ts'
-import type { WriteRecord } from './touches.ts'
 
 /**
  * Its protection is ECS's: a registered member of such a group, drained by spotswap (`drain`) or by ECS's
@@ -41,13 +40,21 @@ const DRAIN_MARKERS = new Set([TAG_ECS_DRAINED, TAG_REPLACEMENT_ATTEMPT, TAG_NO_
 /** With managed draining: the attempt and back-off markers, never spotswap's own drain. */
 const MANAGED_MARKERS = new Set([TAG_REPLACEMENT_ATTEMPT, TAG_NO_SPOT_CAPACITY_UNTIL])
 
-const onlyMarkers = (write: WriteRecord & { kind: 'instance' }, allowed: ReadonlySet<string>): boolean =>
+/** What the exception reads of a recorded instance write (touches.ts). */
+interface InstanceWrite {
+  readonly operation: string
+  readonly tagKeys?: readonly string[]
+  readonly terminationProtected: boolean
+  readonly ecsDrainer?: 'drain' | 'managed-draining'
+}
+
+const onlyMarkers = (write: InstanceWrite, allowed: ReadonlySet<string>): boolean =>
   DRAIN_OPERATIONS.has(write.operation) &&
   (write.tagKeys ?? []).length > 0 &&
   (write.tagKeys ?? []).every((key) => allowed.has(key))
 
 /** A write of the drain swap on a member whose protection is ECS's: excused from invariant 5. */
-export const isEcsDrainWrite = (write: WriteRecord & { kind: 'instance' }): boolean => {
+export const isEcsDrainWrite = (write: InstanceWrite): boolean => {
   if (write.terminationProtected) return false
   if (write.ecsDrainer === 'drain')
     return write.operation === 'ecs:UpdateContainerInstancesState' || onlyMarkers(write, DRAIN_MARKERS)

@@ -7,7 +7,8 @@
  */
 import { TAG_ECS_MANAGED } from '../../lambdas/core/ecs/capacity-provider.ts'
 import { Priority } from './clock.ts'
-import { clusterObserver, SimCluster, seedCluster } from './ecs-cluster.ts'
+import { clusterObserver, seedCluster } from './ecs-cluster.ts'
+import { SimCluster } from './ecs-cluster-state.ts'
 import { cycleSoon, placeOn, protect } from './ecs-scheduler.ts'
 import type { ScenarioGroup } from './scenario/types.ts'
 import type { SimGroup, SimRegion } from './state.ts'
@@ -36,7 +37,7 @@ export const placeBehindEcs = (region: SimRegion, group: SimGroup, spec: Scenari
       managedDraining: state(spec.ecs.managedDraining),
     },
   })
-  region.ecsClusters.set(group.name, new SimCluster(region, group.name, name, spec.ecs))
+  region.ecsClusters.set(group.name, new SimCluster(region.name, group.name, name, spec.ecs))
 }
 
 /**

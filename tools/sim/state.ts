@@ -8,7 +8,7 @@ import type { LifecycleHook, SpotLaunchResult } from '../../lambdas/core/port.ts
 import type { InstanceState, LaunchTemplateRef, Lifecycle, TrafficSources } from '../../lambdas/core/types.ts'
 import type { ApiGate } from './api-gate.ts'
 import type { CapacityModel } from './capacity.ts'
-import type { SimCluster } from './ecs-cluster.ts'
+import type { SimCluster } from './ecs-cluster-state.ts'
 import type { SimLoadBalancer } from './load-balancer-state.ts'
 import type { SpotMarket } from './market.ts'
 import type { ScenarioCommitments, SimImage } from './scenario/types.ts'

@@ -8,7 +8,7 @@
  * does not hold is reported MISSING, as ECS does for one it does not know.
  */
 import type { EcsApi } from '../../../lambdas/aws/cloud.ts'
-import type { SimCluster } from '../ecs-cluster.ts'
+import type { SimCluster } from '../ecs-cluster-state.ts'
 import { simAwsError } from '../errors.ts'
 import type { PageRule } from './paging.ts'
 import { answer, type SimApiContext } from './request.ts'

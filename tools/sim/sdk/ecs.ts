@@ -18,7 +18,7 @@ import type {
   ContainerInstanceShape,
   EcsApi,
 } from '../../../lambdas/aws/cloud.ts'
-import type { SimCluster, SimContainerInstance } from '../ecs-cluster.ts'
+import type { SimCluster, SimContainerInstance } from '../ecs-cluster-state.ts'
 import { cycleSoon } from '../ecs-scheduler.ts'
 import { simAwsError } from '../errors.ts'
 import { ecsTasks } from './ecs-tasks.ts'
