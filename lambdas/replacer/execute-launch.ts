@@ -8,6 +8,7 @@ import {
   isNotFound,
   isPermanentLaunchErrorCode,
   isQuotaErrorCode,
+  isTransient,
 } from '../aws/errors.ts'
 import { TAG_NO_SPOT_CAPACITY_UNTIL, TAG_REPLACEMENT_ATTEMPT } from '../core/constants.ts'
 import type { LaunchSpotAction, ReleaseDoomedAction } from '../core/plan/actions.ts'
@@ -38,6 +39,13 @@ export const launchSpot = async (cloud: CloudPort, action: LaunchSpotAction): Pr
   } catch (error) {
     if (!action.releaseIfNotLaunched) throw error
     outcome = { action, status: 'failed', detail: describeError(error) }
+    // A throttle or a 5xx: the handler's next requested run tries again, and its deadline reminder releases
+    // the member if none succeeds. Released now, it would cost the same backfill and lose the swap.
+    if (isTransient(error))
+      return {
+        ...outcome,
+        detail: `${outcome.detail}; ${action.replacing} stays until the next run or its deadline`,
+      }
   }
   if (outcome.status !== 'failed' || !action.releaseIfNotLaunched) return outcome
   const released = await releaseDoomed(cloud, {

@@ -139,6 +139,21 @@ describe('replacer runs requested for a member replaced ahead of its interruptio
     )
   })
 
+  it('keeps the doomed member in service when its launch fails transiently: the next requested run tries again', async () => {
+    const { cloud, doomed } = convertedWithDoomedMember()
+    const throttled = Object.assign(new Error('Rate exceeded'), { name: 'RequestLimitExceeded' })
+    cloud.failNext('launchSpot', throttled)
+    const replacer = replacerFor(cloud)
+    await replacer.run(request('1767225600000-0s'))
+    expect(cloud.mutations.map((m) => m.method)).not.toContain('terminateInGroup')
+    expect(cloud.group('web').members.get(doomed)).toBe('InService')
+
+    replacer.advanceSeconds(45)
+    await replacer.run(request('1767225600000-45s'))
+    expect(cloud.calls.filter((c) => c.method === 'launchSpot')).toHaveLength(2)
+    expect([...cloud.instances.values()].some((i) => i.tags[TAG_REPLACING_INSTANCE] === doomed)).toBe(true)
+  })
+
   it('runs nothing for a request about a group in a region outside REGIONS', async () => {
     const { cloud } = convertedWithDoomedMember()
     const event = groupRunRequestEvent('x', 'eu-west-1', 'web', START)

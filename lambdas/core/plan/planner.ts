@@ -241,6 +241,7 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
     group,
     doomed,
     skipped,
+    skipCode: skip?.code,
     tooLate: view.tooLate,
     isProtected,
     kept: [givingBack, halfDonePartners],

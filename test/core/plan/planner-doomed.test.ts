@@ -169,6 +169,16 @@ describe('planGroup with a member EC2 will interrupt (replaced ahead)', () => {
     expect(released(plan.actions)).toEqual([member.id])
   })
 
+  it('keeps it while a read failed this run (its next requested run reads again), until it is too late', () => {
+    const member = doomedMember()
+    const unreadable = { lifecycleHooksUnreadable: 'Throttling: Rate exceeded' }
+    const plan = planWarned(planInput([member], unreadable))
+    expect(plan.skipped).toMatch(/^launch-hooks-unreadable/)
+    expect(released(plan.actions)).toEqual([])
+    const late = doomedMember({ tags: { [TAG_INTERRUPTION_WARNED]: minutesAgo(2).toISOString() } })
+    expect(released(planWarned(planInput([late], unreadable)).actions)).toEqual([late.id])
+  })
+
   it.each([
     ['protected from scale-in', { memberOverrides: { protectedFromScaleIn: true } }],
     ['protected from API termination', {}],
