@@ -10,12 +10,18 @@ import { interruptionDrainOf } from '../core/ecs/interruption-drain.ts'
 import type { InterruptionSignal, InterruptionSnapshot } from '../core/interruption/decision.ts'
 import type { InterruptionCloud } from './deps.ts'
 
-/** What the drain did, for the event's log line; undefined when there was nothing to drain. */
+/** What the drain did: whether ECS now drains the member, and the event's log line. */
+export interface WarnedDrain {
+  readonly draining: boolean
+  readonly detail: string
+}
+
+/** The drain of a warned member; undefined when there was nothing to drain. */
 export const drainWarnedMember = async (
   cloud: InterruptionCloud,
   signal: InterruptionSignal,
   snapshot: InterruptionSnapshot,
-): Promise<string | undefined> => {
+): Promise<WarnedDrain | undefined> => {
   const { group, instance } = snapshot
   const warned = signal.kind === 'spot-interruption' && signal.deadline !== true
   if (!warned || group === undefined || instance?.lifecycle !== 'spot' || snapshot.memberOf === undefined)
@@ -24,16 +30,18 @@ export const drainWarnedMember = async (
   try {
     const [providers, clusters] = await Promise.all([cloud.ecsCapacityProviders(), cloud.ecsClusters()])
     const decided = interruptionDrainOf(group, providers, clusters)
-    if (decided.kind === 'none') return `not drained: ${decided.why}`
+    if (decided.kind === 'none') return notDrained(decided.why)
     const found = (await cloud.ecsContainerInstances(decided.clusterArn)).find(
       (ci) => ci.ec2InstanceId === instance.id,
     )
-    if (found === undefined) return `not drained: no container instance in ${decided.clusterArn}`
+    if (found === undefined) return notDrained(`no container instance in ${decided.clusterArn}`)
     const refused = await cloud.setContainerInstancesState(decided.clusterArn, [found.arn], 'DRAINING')
     return refused[0] === undefined
-      ? `drained ${found.arn}`
-      : `ECS did not drain ${found.arn}: ${refused[0].reason}`
+      ? { draining: true, detail: `drained ${found.arn}` }
+      : { draining: false, detail: `ECS did not drain ${found.arn}: ${refused[0].reason}` }
   } catch (error) {
-    return `not drained: ${error instanceof Error ? `${error.name}: ${errorMessage(error)}` : String(error)}`
+    return notDrained(error instanceof Error ? `${error.name}: ${errorMessage(error)}` : String(error))
   }
 }
+
+const notDrained = (why: string): WarnedDrain => ({ draining: false, detail: `not drained: ${why}` })

@@ -5,6 +5,7 @@
  */
 import type { GlobalConfig } from '../core/config/config.ts'
 import { isRegionCovered } from '../core/config/managed.ts'
+import { leaveAtDeadline } from '../core/ecs/interruption-drain.ts'
 import {
   interruptionDeadline,
   rebalanceRecommendation,
@@ -109,10 +110,15 @@ const handleSignal = async (
   // A warned member of a group ECS manages is drained first, so ECS moves its tasks in time (drain-ecs.ts).
   const drained = await drainWarnedMember(cloud, signal, snapshot)
   if (drained !== undefined)
-    deps.log.info('ECS drain of a warned member', { instanceId: signal.instanceId, drained })
+    deps.log.info('ECS drain of a warned member', { instanceId: signal.instanceId, drained: drained.detail })
+  // Draining, it stays until its deadline so ECS starts its tasks elsewhere first (core/ecs/interruption-drain.ts).
+  const deferred =
+    drained?.draining === true && deps.requestDeadline !== undefined && deps.requestRuns !== undefined
+      ? leaveAtDeadline(decision.actions, signal, snapshot.now)
+      : undefined
   const execution = await executeActions(
     { cloud, requestRuns: deps.requestRuns, requestDeadline: deps.requestDeadline },
-    decision.actions,
+    deferred ?? decision.actions,
   )
   const actions = execution.completed
   switch (execution.status) {

@@ -454,4 +454,15 @@ describe('engine defects found by chaos runs', { timeout: 60_000 }, () => {
     expect(result.error).toBeUndefined()
     expect(kinds(result.violations)).toEqual([])
   })
+
+  // Invariant 4, fresh seed 197 (not shrunk): at 18:00 the owner lowers g3 (an ECS group, managed
+  // termination protection) from 5 to 1 while ECS protects all 5 members. A drain swap then drained two
+  // partners; once ECS lifted one's protection Auto Scaling scaled it in first, the retirement failed with
+  // "already terminating", and the swap's unit stayed held: desired 2 for the owner's 1. Fixed: a managed
+  // group with more members than desired starts nothing (`ecs-scale-in-pending`) until the scale-in is done.
+  it('starts no drain swap while an owner’s scale-in waits for ECS to lift its protections', async () => {
+    const result = await runCase(savedCase('seed-197-partner-scaled-in-once-ecs-lifted-protection.json'))
+    expect(result.error).toBeUndefined()
+    expect(kinds(result.violations)).toEqual([])
+  })
 })

@@ -3,12 +3,14 @@
  * leaves, unless the capacity provider's managed draining drains it; a group without the tag reads no ECS.
  */
 import { describe, expect, it } from 'vitest'
+import { DOOMED_SWAP_DEADLINE_SECONDS } from '../../lambdas/core/constants.ts'
 import { TAG_ECS_MANAGED } from '../../lambdas/core/ecs/capacity-provider.ts'
+import { interruptionDeadlineEvent } from '../../lambdas/core/events/definitions.ts'
 import { createHandler } from '../../lambdas/interruption/create-handler.ts'
 import { webProvider } from '../builders/ecs.ts'
 import * as events from '../events/builders.ts'
 import { FakeCloud } from '../fakes/fake-cloud.ts'
-import { seedConvertedGroup, testDeps } from './support.ts'
+import { NOW, seedConvertedGroup, testDeps } from './support.ts'
 
 const REGION = 'us-east-1'
 const CLUSTER = 'arn:aws:ecs:us-east-1:123456789012:cluster/web'
@@ -55,5 +57,74 @@ describe('an interruption warning in a group ECS manages', () => {
     cloud.failNext('ecsClusters', new Error('AccessDenied'))
     await handler(warn(doomed), {})
     expect(cloud.group('web').members.has(doomed)).toBe(false)
+  })
+})
+
+describe('a warned member ECS drains, when the handler can remind itself of its deadline', () => {
+  /** EC2's warning, delivered three seconds after it was given. */
+  const warnedAt = new Date(NOW.getTime() - 3_000)
+  const withReminders = (managedDraining = false) => {
+    const { cloud, doomed } = setup(managedDraining)
+    const deadlines: { instanceId: string; delaySeconds: number }[] = []
+    const runs: (readonly number[])[] = []
+    const handler = createHandler({
+      ...testDeps([cloud]),
+      requestRuns: async (_region: string, _group: string, delays: readonly number[]) => {
+        runs.push(delays)
+      },
+      requestDeadline: async (_region: string, instanceId: string, delaySeconds: number) => {
+        deadlines.push({ instanceId, delaySeconds })
+      },
+    })
+    const warning = events.spotInterruptionWarning({
+      instanceId: doomed,
+      action: 'terminate',
+      region: REGION,
+      time: warnedAt.toISOString(),
+    })
+    return { cloud, doomed, deadlines, runs, handler, warning }
+  }
+
+  it('stays in its group, DRAINING, until its deadline, so ECS starts its tasks elsewhere first', async () => {
+    const { cloud, doomed, deadlines, runs, handler, warning } = withReminders()
+    await handler(warning, {})
+    expect(cloud.containerInstanceOf(doomed)?.status).toBe('DRAINING')
+    expect(cloud.group('web').members.has(doomed)).toBe(true)
+    expect(cloud.mutations.map((m) => m.method)).not.toContain('terminateInGroup')
+    expect(deadlines).toEqual([{ instanceId: doomed, delaySeconds: DOOMED_SWAP_DEADLINE_SECONDS - 3 }])
+    expect(runs).toEqual([[]])
+
+    // The reminder: it leaves through its group, which backfills.
+    await handler(
+      {
+        Records: [
+          {
+            eventSource: 'aws:sqs',
+            messageId: 'deadline-1',
+            body: JSON.stringify(interruptionDeadlineEvent(REGION, doomed, NOW)),
+          },
+        ],
+      },
+      {},
+    )
+    expect(cloud.group('web').members.has(doomed)).toBe(false)
+    expect(cloud.mutations.filter((m) => m.method === 'terminateInGroup')).toEqual([
+      expect.objectContaining({ args: [doomed, false] }),
+    ])
+  })
+
+  it('leaves at once when ECS drains it itself (managed draining)', async () => {
+    const { cloud, doomed, deadlines, handler, warning } = withReminders(true)
+    await handler(warning, {})
+    expect(cloud.group('web').members.has(doomed)).toBe(false)
+    expect(deadlines).toEqual([])
+  })
+
+  it('leaves at once when the drain fails', async () => {
+    const { cloud, doomed, deadlines, handler, warning } = withReminders()
+    cloud.failNext('ecsClusters', new Error('AccessDenied'))
+    await handler(warning, {})
+    expect(cloud.group('web').members.has(doomed)).toBe(false)
+    expect(deadlines).toEqual([])
   })
 })

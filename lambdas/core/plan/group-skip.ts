@@ -98,7 +98,7 @@ export const groupSkip = (input: PlanInput): GroupSkip | undefined => {
       code: 'launch-hooks-unreadable',
       detail: `${input.lifecycleHooksUnreadable}: an attached replacement might skip a launch hook; the next run reads again`,
     }
-  const ecsHeld = ecsGroupSkip(input.ecs)
+  const ecsHeld = ecsGroupSkip(input.ecs, group)
   if (ecsHeld !== undefined) return ecsHeld
   // A refresh replaces the group's instances itself: a swap now would be replaced again, or fight it.
   const refresh = activeRefresh(input.instanceRefresh)

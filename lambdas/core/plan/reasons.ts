@@ -124,6 +124,8 @@ export type GroupSkipCode =
   // A marker of the group or of its instances could not be verified (KMS throttled or unreachable).
   | 'markers-unverifiable'
   | 'ecs-capacity-providers-unreadable'
+  // A managed group with more members than desired: Auto Scaling's scale-in waits for ECS (core/ecs/holds.ts).
+  | 'ecs-scale-in-pending'
   // The owner asked for the group back on-demand (core/revert/): no swap starts while it goes, or after.
   | 'reverting'
   | 'reverted'
