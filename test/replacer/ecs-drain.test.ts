@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { ECS_DRAIN_DEADLINE_SECONDS, TAG_ECS_DRAINED } from '../../lambdas/core/constants.ts'
+import { trafficSourceKey } from '../../lambdas/core/port.ts'
 import type { FakeCloud } from '../fakes/fake-cloud.ts'
 import { attached, CLUSTER, calls, ecsGroup, registering } from './ecs-support.ts'
 import { actionsOf, type harness, skipsOf } from './support.ts'
@@ -155,5 +156,32 @@ describe('the drain swap', () => {
     expect(calls(cloud, 'setContainerInstancesState')).toEqual([])
     expect(cloud.group('web').members.get(partner)).toBe('Terminating:Wait')
     expect(cloud.group('web').desiredCapacity).toBe(1)
+  })
+  it('with managed draining on, keeps the partner until its replacement serves in its load balancers', async () => {
+    const { cloud, partner, h } = ecsGroup(true)
+    const tg = 'arn:aws:elasticloadbalancing:us-east-1:123456789012:targetgroup/web/0123456789abcdef'
+    cloud.group('web').trafficSources = {
+      targetGroupArns: [tg],
+      classicLoadBalancerNames: [],
+      unreadable: [],
+    }
+    cloud.healthSettings.set(trafficSourceKey('target-group', tg), {
+      intervalSeconds: 30,
+      healthyThreshold: 3,
+    })
+    const replacement = await registering(cloud, h)
+    cloud.registerContainerInstance(CLUSTER, replacement, 0)
+    h.advanceMinutes(1)
+    // ACTIVE in the cluster, but its target is still `initial`: ECS's hook would drain a partner whose
+    // tasks have nowhere serving to go.
+    await h.run()
+    expect(calls(cloud, 'terminateInGroup')).toEqual([])
+    expect(cloud.group('web').members.has(partner)).toBe(true)
+
+    cloud.markHealthy(replacement)
+    h.advanceMinutes(1)
+    await h.run()
+    expect(calls(cloud, 'terminateInGroup')).toEqual([{ method: 'terminateInGroup', args: [partner, true] }])
+    expect(calls(cloud, 'setContainerInstancesState')).toEqual([])
   })
 })

@@ -2,6 +2,8 @@
  * Finishing an open swap pair by pair: each half-done pair's situation (serving, kept, protected, past its
  * deadline) becomes a retirement, a wait or a release, and each vanished pair's unit is given back.
  */
+
+import type { DrainStep } from '../ecs/drain.ts'
 import {
   hasTrafficSources,
   healthCheckSeconds,
@@ -31,6 +33,15 @@ const pairSituation = (
       detail: partnerProtected ? 'the partner is protected' : 'the on-demand minimum keeps the partner',
     }
   }
+  return servingSituation(input, pair, deadlineMs)
+}
+
+/** A pair whose partner may leave: by whether its replacement serves, and the swap's deadline. */
+const servingSituation = (
+  input: RecoveryInput,
+  pair: SwapPair,
+  deadlineMs: number,
+): { situation: PairSituation; detail: string } => {
   const nowMs = input.now.getTime()
   const leavesAt = input.leavesAt(pair.onDemandInstanceId)
   if (leavesAt !== undefined && leavesAt <= nowMs) return { situation: 'partner-doomed-now', detail: '' }
@@ -85,7 +96,13 @@ export const finishPairs = (
     const partnerIsOnDemand = input.onDemandIds.has(pair.onDemandInstanceId)
     const keepsMinimum = !partnerIsOnDemand || onDemandLeft - 1 >= input.minOnDemand
     // A partner ECS protects is drained first (core/ecs/drain.ts); its write goes before the row's own.
-    const drain = input.ecsDrain?.(pair, keepsMinimum, deadlineMs)
+    const drained = input.ecsDrain?.(pair, keepsMinimum, deadlineMs)
+    // With managed draining the partner leaves as any other, once its replacement serves (ECS's hook drains
+    // it then): until then the ordinary row decides (wait, or retire the replacement at its deadline).
+    const managed =
+      drained?.situation === 'ecs-managed-draining' ? servingSituation(input, pair, deadlineMs) : undefined
+    const drain: DrainStep | undefined =
+      managed === undefined || managed.situation === 'serving' ? drained : managed
     const { situation, detail } = drain ?? pairSituation(input, pair, keepsMinimum, deadlineMs)
     if (drain?.action !== undefined) actions.push(drain.action)
     const row = pairTransition(situation)

@@ -178,7 +178,7 @@ export const PAIR_TRANSITIONS: readonly Transition<PairSituation, PairOutcome>[]
   {
     situation: 'ecs-managed-draining',
     outcome: 'retire-partner',
-    why: 'its replacement’s container instance is ACTIVE and the capacity provider drains what Auto Scaling terminates: the partner leaves, and ECS drains it first',
+    why: 'its replacement’s container instance is ACTIVE, it serves, and the capacity provider drains what Auto Scaling terminates: the partner leaves, and ECS drains it first',
   },
   {
     situation: 'both-protected',

@@ -301,6 +301,7 @@ const PAIR_FIXTURES: Record<PairSituation, { world: World; actions: string[] }> 
   'ecs-managed-draining': {
     world: {
       protectedIds: [P1.id],
+      health: healthy('healthy'),
       ecs: { status: { [P1.id]: 'ACTIVE', [S1.id]: 'ACTIVE' }, managedDraining: true },
     },
     actions: ['complete-swap:partner', 'close-swap'],
