@@ -134,20 +134,31 @@ describe('scenario group features', () => {
   })
 })
 
+/** The violations of a chaos case saved under test/chaos/cases. */
+const savedCaseViolations = async (name: string) =>
+  (
+    await runCase(
+      JSON.parse(readFileSync(new URL(`../chaos/cases/${name}`, import.meta.url), 'utf8')) as ChaosCase,
+    )
+  ).violations
+
 describe('Auto Scaling replacing a member itself', () => {
   // Found by chaos seed 171: a refresh launched a replacement for an on-demand partner, spotswap retired that
   // partner (with a decrement) before the replacement joined, and the simulated group, one above desired,
   // scaled in an in-service member: 4 in service became 2. Auto Scaling stands above desired on purpose
   // while it replaces a member, and gives up a replacement whose old member has left.
   it('gives up a replacement whose old member left, rather than an in-service member', async () => {
-    const saved = JSON.parse(
-      readFileSync(
-        new URL('../chaos/cases/seed-171-refresh-member-retired-by-swap.json', import.meta.url),
-        'utf8',
-      ),
-    ) as ChaosCase
-    const result = await runCase(saved)
-    expect(result.violations).toEqual([])
+    expect(await savedCaseViolations('seed-171-refresh-member-retired-by-swap.json')).toEqual([])
+  })
+})
+
+describe('Auto Scaling scaling in the old side of its own replacement', () => {
+  // Found by chaos seed 26619: an instance refresh launched a replacement for an in-service member just as
+  // spotswap gave back a swap's unit with a decrement; the simulated scale-in took that old member, kept its
+  // now purposeless replacement (still booting) and took a second in-service member for it: 5 in service
+  // became 2 for a desired capacity of 3. The replacement whose old member left goes first, as above.
+  it('gives up the replacement rather than a second in-service member', async () => {
+    expect(await savedCaseViolations('seed-26619-refresh-replaces-during-give-back.json')).toEqual([])
   })
 })
 

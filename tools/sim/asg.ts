@@ -41,6 +41,8 @@ const beingReplaced = (group: SimGroup): number =>
  */
 const scaleIn = (world: World, region: SimRegion, group: SimGroup): void => {
   while (activeCount(group) - beingReplaced(group) > group.desiredCapacity) {
+    // A victim may be the old side of a replacement in flight: that replacement goes next, not another member.
+    if (giveUpReplacements(world, region, group, 1) === 0) continue
     const victim = scaleInVictim(world, region, group)
     if (victim === undefined) return
     terminateMember(world, region, group, victim)
