@@ -303,17 +303,29 @@ const drainEcsContainerInstances = (): Grant => ({
 })
 
 /**
- * The tasks of a container instance a drain swap may drain, to keep one running a standalone task
- * (core/ecs/tasks.ts). ListTasks takes the `container-instance` resource type, DescribeTasks `task`
- * (https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonelasticcontainerservice.html);
- * the clusters are only known at run time. The replacer's alone: the interruption handler drains without it.
+ * The tasks of a cluster whose container instances a drain swap may drain, to keep one running a
+ * standalone task (core/ecs/tasks.ts). ListTasks for a whole cluster names no container instance, so IAM
+ * authorizes it on `*`, scoped by the `ecs:cluster` condition key (only a listing by container instance
+ * takes the `container-instance` type; DescribeTasks takes `task`:
+ * https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonelasticcontainerservice.html).
+ * The clusters are only known at run time. The replacer's alone: the interruption handler drains without it.
  */
-const readEcsTasks = (): Grant => ({
-  sid: 'ReadEcsTasks',
-  actions: ['ecs:ListTasks', 'ecs:DescribeTasks'],
-  resources: [arn('ecs', 'container-instance/*/*'), arn('ecs', 'task/*/*')],
-  wildcardReason: 'the clusters of managed groups are found at run time; read-only, this account only',
-})
+const readEcsTasks = (): Grant[] => [
+  {
+    sid: 'ListEcsClusterTasks',
+    actions: ['ecs:ListTasks'],
+    resources: ['*'],
+    conditions: { ArnLike: { 'ecs:cluster': arn('ecs', 'cluster/*') } },
+    wildcardReason:
+      "a whole cluster's listing names no resource; the ecs:cluster condition keeps it to this account's clusters; read-only",
+  },
+  {
+    sid: 'ReadEcsTasks',
+    actions: ['ecs:DescribeTasks'],
+    resources: [arn('ecs', 'task/*/*')],
+    wildcardReason: 'the clusters of managed groups are found at run time; read-only, this account only',
+  },
+]
 
 const describeStacks = (): Grant => ({
   sid: 'ReadStackStatus',
@@ -348,7 +360,7 @@ export const replacerGrants = (options: PermissionOptions): Grant[] => [
   describeCapacityProviders(),
   ...readEcsClusters(),
   drainEcsContainerInstances(),
-  readEcsTasks(),
+  ...readEcsTasks(),
   changeManagedGroups(
     'SwapInManagedGroups',
     // Never DetachInstances: a swap's members leave through TerminateInstanceInAutoScalingGroup.

@@ -31,8 +31,8 @@ import {
 import {
   ecsCapacityProviders,
   ecsClusters,
+  ecsClusterTasks,
   ecsContainerInstances,
-  ecsTasks,
   setContainerInstancesState,
 } from './ecs.ts'
 import {
@@ -134,7 +134,7 @@ export const createAwsCloud = (region: string, deps: AwsCloudDeps): CloudPort =>
     ecsCapacityProviders: using(ecsCapacityProviders),
     ecsClusters: using(ecsClusters),
     ecsContainerInstances: using(ecsContainerInstances),
-    ecsTasks: using(ecsTasks),
+    ecsClusterTasks: using(ecsClusterTasks),
     setContainerInstancesState: using(setContainerInstancesState),
     readCommitments: using(readCommitments),
     readRegionOnDemand: using(regionOnDemandOf),

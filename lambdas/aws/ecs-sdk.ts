@@ -141,10 +141,13 @@ export interface DescribeTasksInput {
 /** https://docs.aws.amazon.com/AmazonECS/latest/APIReference/API_Task.html */
 export interface TaskShape {
   readonly taskArn?: string | undefined
+  /** The container instance that hosts it; none for a task on Fargate. */
   readonly containerInstanceArn?: string | undefined
   /** `service:<name>` for a service's task; `family:<family>` by default for a standalone one. */
   readonly group?: string | undefined
   readonly lastStatus?: string | undefined
+  /** EC2, FARGATE or EXTERNAL. */
+  readonly launchType?: string | undefined
 }
 
 export interface DescribeTasksOutput {

@@ -1,8 +1,8 @@
 /**
  * ECS reads: the region's capacity providers, to tell a group whose scale-in protection is ECS's
  * (managed termination protection) from an owner's (core/ecs/capacity-provider.ts); the clusters they are
- * associated with and the container instances there (core/ecs/cluster.ts); a container instance's tasks
- * (core/ecs/tasks.ts). One write: a container
+ * associated with and the container instances there (core/ecs/cluster.ts); a cluster's tasks
+ * (core/ecs/cluster-tasks.ts). One write: a container
  * instance's state, DRAINING or ACTIVE (UpdateContainerInstancesState).
  *
  * Without an ECS client (ecs-sdk.ts) the read fails with EcsClientMissingError, and every group
@@ -145,27 +145,18 @@ export const ecsContainerInstances = async (
 }
 
 /**
- * The tasks ECS means to keep running on one container instance of `cluster` (ListTasks with
- * containerInstance, RUNNING by default), described a hundred at a time for their group
- * (https://docs.aws.amazon.com/AmazonECS/latest/APIReference/API_ListTasks.html). Read each run it is
- * needed: tasks start and stop by the minute. An answer with failures is refused whole (the task missing
- * may be the standalone one).
+ * The tasks ECS means to keep running in `cluster` (ListTasks for the whole cluster, RUNNING by default,
+ * a hundred a page: https://docs.aws.amazon.com/AmazonECS/latest/APIReference/API_ListTasks.html), described
+ * a hundred at a time, the most a call takes, for their group and the container instance that hosts them
+ * (https://docs.aws.amazon.com/AmazonECS/latest/APIReference/API_DescribeTasks.html). One read per cluster
+ * and run, however many container instances it has (core/ecs/cluster-tasks.ts tells them apart). An
+ * answer with failures is refused whole (the task missing may be a standalone one).
  */
-export const ecsTasks = async (
-  ctx: AwsContext,
-  cluster: string,
-  containerInstanceArn: string,
-): Promise<EcsTask[]> => {
+export const ecsClusterTasks = async (ctx: AwsContext, cluster: string): Promise<EcsTask[]> => {
   const ecs = ecsOf(ctx)
   const arns = await collectPages(async (nextToken) => {
     const page = await ctx.call('ecs:ListTasks', () =>
-      ecs.listTasks({
-        cluster,
-        containerInstance: containerInstanceArn,
-        desiredStatus: 'RUNNING',
-        maxResults: ECS_LIST_PAGE_SIZE,
-        nextToken,
-      }),
+      ecs.listTasks({ cluster, desiredStatus: 'RUNNING', maxResults: ECS_LIST_PAGE_SIZE, nextToken }),
     )
     return { items: page.taskArns ?? [], nextToken: page.nextToken }
   })
@@ -174,7 +165,12 @@ export const ecsTasks = async (
     const answer = await ctx.call('ecs:DescribeTasks', () => ecs.describeTasks({ cluster, tasks: batch }))
     refuseFailures(answer.failures, 'a task')
     for (const shape of answer.tasks ?? [])
-      if (shape.taskArn !== undefined) found.push({ arn: shape.taskArn, group: shape.group ?? '' })
+      if (shape.taskArn !== undefined)
+        found.push({
+          arn: shape.taskArn,
+          group: shape.group ?? '',
+          containerInstanceArn: shape.containerInstanceArn,
+        })
   }
   return found
 }

@@ -186,8 +186,8 @@ export interface CloudPort {
   ecsClusters(): Promise<readonly EcsCluster[]>
   /** A cluster's container instances (ListContainerInstances, DescribeContainerInstances). */
   ecsContainerInstances(cluster: string): Promise<readonly EcsContainerInstance[]>
-  /** The tasks ECS keeps running on one container instance (ListTasks, DescribeTasks). */
-  ecsTasks(cluster: string, containerInstanceArn: string): Promise<readonly EcsTask[]>
+  /** The tasks ECS keeps running in a cluster, each with its container instance (ListTasks, DescribeTasks). */
+  ecsClusterTasks(cluster: string): Promise<readonly EcsTask[]>
   /** Sets container instances DRAINING or ACTIVE (UpdateContainerInstancesState); the ones ECS refused. */
   setContainerInstancesState(
     cluster: string,

@@ -2,12 +2,11 @@
  * The region's ECS capacity providers, read only when a managed group carries the AmazonECSManaged tag
  * (a region without ECS groups makes no call); then, for each provider that protects such a group, its
  * cluster (the cached ListClusters + DescribeClusters) and that cluster's container instances, once per
- * cluster and run, with the tasks of those a drain swap may drain. A read that fails is an observation, not an error: only the tagged groups wait
+ * cluster and run, with the tasks of those a drain swap may drain (one read of the cluster's tasks). A
+ * read that fails is an observation, not an error: only the tagged groups wait
  * (core/ecs/capacity-provider.ts, core/ecs/holds.ts), and the next run reads again.
  */
-import { mapWithConcurrency } from '../aws/concurrency.ts'
 import { errorMessage } from '../aws/errors.ts'
-import { GROUP_CONCURRENCY } from '../core/constants.ts'
 import {
   carriesEcsTag,
   type EcsCapacityProvider,
@@ -20,6 +19,7 @@ import {
   type EcsClusterObservation,
   type EcsContainerInstance,
 } from '../core/ecs/cluster.ts'
+import { drainCandidates, type EcsClusterTasksRead, tasksByInstance } from '../core/ecs/cluster-tasks.ts'
 import type { EcsTasksObservation } from '../core/ecs/tasks.ts'
 import type { CloudPort } from '../core/port.ts'
 import type { Group } from '../core/types.ts'
@@ -28,9 +28,9 @@ const described = (error: unknown): string =>
   error instanceof Error ? `${error.name}: ${errorMessage(error)}` : String(error)
 
 /**
- * The tasks of each container instance a drain swap may drain (ACTIVE, running tasks, a member ECS
- * protects), one ListTasks and a DescribeTasks per hundred tasks each: whether one runs a standalone task
- * (core/ecs/tasks.ts). A read that fails is said for that member only, which is then kept for the run.
+ * The tasks of each container instance a drain swap may drain, from one read of the whole cluster
+ * (core/ecs/cluster-tasks.ts): whether one runs a standalone task (core/ecs/tasks.ts). A cluster with no
+ * such container instance is not read; a read that fails leaves each of them kept for the run.
  */
 const readTasks = async (
   cloud: CloudPort,
@@ -38,17 +38,15 @@ const readTasks = async (
   listed: readonly EcsContainerInstance[],
   candidates: ReadonlySet<string>,
 ): Promise<ReadonlyMap<string, EcsTasksObservation>> => {
-  const asked = listed.filter(
-    (ci) => ci.status === 'ACTIVE' && ci.runningTasksCount > 0 && candidates.has(ci.ec2InstanceId),
-  )
-  const read = await mapWithConcurrency(asked, GROUP_CONCURRENCY, async (ci) => {
-    try {
-      return [ci.ec2InstanceId, { kind: 'read', tasks: await cloud.ecsTasks(clusterArn, ci.arn) }] as const
-    } catch (error) {
-      return [ci.ec2InstanceId, { kind: 'unreadable', error: described(error) }] as const
-    }
-  })
-  return new Map<string, EcsTasksObservation>(read)
+  const asked = drainCandidates(listed, candidates)
+  if (asked.length === 0) return new Map()
+  let read: EcsClusterTasksRead
+  try {
+    read = { kind: 'read', tasks: await cloud.ecsClusterTasks(clusterArn) }
+  } catch (error) {
+    read = { kind: 'unreadable', error: described(error) }
+  }
+  return tasksByInstance(read, asked)
 }
 
 const readClusters = async (

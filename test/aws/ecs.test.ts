@@ -11,8 +11,8 @@ import {
   EcsDescribeFailureError,
   ecsCapacityProviders,
   ecsClusters,
+  ecsClusterTasks,
   ecsContainerInstances,
-  ecsTasks,
   setContainerInstancesState,
 } from '../../lambdas/aws/ecs.ts'
 import type {
@@ -250,11 +250,11 @@ describe('ecsContainerInstances', () => {
   })
 })
 
-describe('ecsTasks', () => {
+describe('ecsClusterTasks', () => {
   const taskArn = (n: number) =>
     `arn:aws:ecs:eu-west-1:123456789012:task/web/${n.toString(16).padStart(32, '0')}`
 
-  it('lists the container instance’s running tasks page by page and describes them a hundred a call', async () => {
+  it('lists the whole cluster’s running tasks page by page and describes them a hundred a call', async () => {
     const { ctx, apiCalls } = context(undefined)
     const listed: unknown[] = []
     const described: string[][] = []
@@ -273,34 +273,24 @@ describe('ecsTasks', () => {
           tasks: input.tasks.map((arn, n) => ({
             taskArn: arn,
             group: n === 0 ? 'family:nightly' : 'service:web',
-            containerInstanceArn: ciArn(1),
+            // Every other one on Fargate: no container instance.
+            ...(n % 2 === 0
+              ? { containerInstanceArn: ciArn(n % 3), launchType: 'EC2' }
+              : { launchType: 'FARGATE' }),
           })),
         }
       },
     }
-    const found = await ecsTasks({ ...ctx, ecs }, CLUSTER, ciArn(1))
+    const found = await ecsClusterTasks({ ...ctx, ecs }, CLUSTER)
+    // No containerInstance: one listing for the cluster, however many container instances it has.
     expect(listed).toEqual([
-      {
-        cluster: CLUSTER,
-        containerInstance: ciArn(1),
-        desiredStatus: 'RUNNING',
-        maxResults: 100,
-        nextToken: undefined,
-      },
-      {
-        cluster: CLUSTER,
-        containerInstance: ciArn(1),
-        desiredStatus: 'RUNNING',
-        maxResults: 100,
-        nextToken: 'next',
-      },
+      { cluster: CLUSTER, desiredStatus: 'RUNNING', maxResults: 100, nextToken: undefined },
+      { cluster: CLUSTER, desiredStatus: 'RUNNING', maxResults: 100, nextToken: 'next' },
     ])
     expect(described.map((batch) => batch.length)).toEqual([100, 50])
     expect(found).toHaveLength(150)
-    expect(found.filter((t) => t.group === 'family:nightly').map((t) => t.arn)).toEqual([
-      taskArn(0),
-      taskArn(100),
-    ])
+    expect(found[0]).toEqual({ arn: taskArn(0), group: 'family:nightly', containerInstanceArn: ciArn(0) })
+    expect(found[1]).toEqual({ arn: taskArn(1), group: 'service:web', containerInstanceArn: undefined })
     expect(apiCalls).toEqual(['ecs:ListTasks', 'ecs:ListTasks', 'ecs:DescribeTasks', 'ecs:DescribeTasks'])
   })
 
@@ -311,7 +301,7 @@ describe('ecsTasks', () => {
       listTasks: async () => ({ taskArns: [taskArn(1)] }),
       describeTasks: async () => ({ failures: [{ arn: taskArn(1), reason: 'MISSING' }] }),
     }
-    await expect(ecsTasks({ ...ctx, ecs }, CLUSTER, ciArn(1))).rejects.toThrow(EcsDescribeFailureError)
+    await expect(ecsClusterTasks({ ...ctx, ecs }, CLUSTER)).rejects.toThrow(EcsDescribeFailureError)
   })
 })
 

@@ -53,27 +53,31 @@ describe('FakeCloud setDesiredCapacity when Auto Scaling cannot launch', () => {
 describe('FakeCloud ECS tasks (ListTasks, DescribeTasks)', () => {
   const CLUSTER = 'arn:aws:ecs:us-east-1:123456789012:cluster/web'
 
-  it('lists a container instance’s tasks; a drain moves the service’s, never a standalone one', async () => {
+  const groupsOn = async (cloud: FakeCloud, instanceId: string) => {
+    const arn = cloud.containerInstanceOf(instanceId)?.arn
+    return (await cloud.ecsClusterTasks(CLUSTER))
+      .filter((t) => t.containerInstanceArn === arn)
+      .map((t) => t.group)
+  }
+
+  it('lists the cluster’s tasks with their container instance; a drain moves the service’s, never a standalone one', async () => {
     const cloud = new FakeCloud('us-east-1')
     cloud.registerContainerInstance(CLUSTER, 'i-1', 2)
+    cloud.registerContainerInstance(CLUSTER, 'i-2', 1)
     cloud.runStandaloneTask('i-1', 'nightly')
-    const arn = cloud.containerInstanceOf('i-1')?.arn ?? ''
-    expect((await cloud.ecsTasks(CLUSTER, arn)).map((t) => t.group)).toEqual([
-      'service:web',
-      'service:web',
-      'family:nightly',
-    ])
+    expect(await groupsOn(cloud, 'i-1')).toEqual(['service:web', 'service:web', 'family:nightly'])
+    expect(await groupsOn(cloud, 'i-2')).toEqual(['service:web'])
     expect(cloud.containerInstanceOf('i-1')?.runningTasksCount).toBe(3)
     cloud.finishDrain('i-1')
-    expect((await cloud.ecsTasks(CLUSTER, arn)).map((t) => t.group)).toEqual(['family:nightly'])
+    expect(await groupsOn(cloud, 'i-1')).toEqual(['family:nightly'])
     // ECS keeps protecting it while the standalone task runs.
     expect(cloud.scaleInProtected.has('i-1')).toBe(true)
     cloud.updateTasksOf('i-1', () => [])
     expect(cloud.scaleInProtected.has('i-1')).toBe(false)
   })
 
-  it('refuses a container instance the cluster does not hold', async () => {
+  it('refuses a cluster ECS does not hold', async () => {
     const cloud = new FakeCloud('us-east-1')
-    await expect(cloud.ecsTasks(CLUSTER, `${CLUSTER}/unknown`)).rejects.toThrow(/not found/)
+    await expect(cloud.ecsClusterTasks(`${CLUSTER}-unknown`)).rejects.toThrow(/Cluster not found/)
   })
 })

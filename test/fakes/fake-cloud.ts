@@ -400,15 +400,18 @@ export class FakeCloud implements CloudPort {
   }
 
   /**
-   * As ECS: the tasks ECS keeps running on the container instance (ListTasks filtered by
-   * containerInstance, RUNNING by default); one the cluster does not hold is refused
+   * As ECS: the tasks ECS keeps running in the cluster (ListTasks, RUNNING by default), each with the
+   * container instance that hosts it (DescribeTasks); a cluster ECS does not hold is refused
    * (https://docs.aws.amazon.com/AmazonECS/latest/APIReference/API_ListTasks.html).
    */
-  async ecsTasks(cluster: string, containerInstanceArn: string): Promise<readonly EcsTask[]> {
-    this.record('ecsTasks', cluster, containerInstanceArn)
-    if (!(this.containerInstances.get(cluster) ?? []).some((ci) => ci.arn === containerInstanceArn))
-      throw awsError('InvalidParameterException', 400, 'The referenced container instance was not found.')
-    return [...(this.containerTasks.get(containerInstanceArn) ?? [])]
+  async ecsClusterTasks(cluster: string): Promise<readonly EcsTask[]> {
+    this.record('ecsClusterTasks', cluster)
+    const listed = this.containerInstances.get(cluster)
+    if (listed === undefined && !this.clusters.some((c) => c.arn === cluster))
+      throw awsError('ClusterNotFoundException', 400, 'Cluster not found.')
+    return (listed ?? []).flatMap((ci) =>
+      (this.containerTasks.get(ci.arn) ?? []).map((task) => ({ ...task, containerInstanceArn: ci.arn })),
+    )
   }
 
   /**

@@ -268,6 +268,14 @@ export const NEVER: readonly (readonly [string, IamRequest])[] = [
     { action: 'ecs:DescribeTasks', resource: `arn:aws:ecs:${REGION}:999999999999:task/web/0123456789abcdef` },
   ],
   [
+    'list another account’s ECS cluster’s tasks',
+    {
+      action: 'ecs:ListTasks',
+      resource: '*',
+      context: { 'ecs:cluster': `arn:aws:ecs:${REGION}:999999999999:cluster/web` },
+    },
+  ],
+  [
     'read another account’s ECS capacity providers',
     {
       action: 'ecs:DescribeCapacityProviders',

@@ -298,8 +298,14 @@ export const spotswapCalls = (queues: Queues): Record<string, Call[]> => ({
       request: { action: 'ecs:UpdateContainerInstancesState', resource: ECS_CONTAINER_INSTANCE },
     },
   ],
-  // Before a drain, the partner's tasks: a standalone one keeps it (the replacer's alone).
-  'ecs:ListTasks': [{ by: REPLACER, request: { action: 'ecs:ListTasks', resource: ECS_CONTAINER_INSTANCE } }],
+  // Before a drain, the cluster's tasks: a standalone one keeps its member (the replacer's alone). A whole
+  // cluster's listing names no container instance: IAM sees `*` and the cluster as `ecs:cluster`.
+  'ecs:ListTasks': [
+    {
+      by: REPLACER,
+      request: { action: 'ecs:ListTasks', resource: '*', context: { 'ecs:cluster': ECS_CLUSTER } },
+    },
+  ],
   'ecs:DescribeTasks': [
     {
       by: REPLACER,

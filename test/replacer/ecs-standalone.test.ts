@@ -57,7 +57,7 @@ describe('a member running a standalone task', () => {
 
   it('is kept for the run when its tasks cannot be read', async () => {
     const { cloud, partner, h } = ecsGroup()
-    cloud.failNext('ecsTasks', awsError('AccessDeniedException', 400))
+    cloud.failNext('ecsClusterTasks', awsError('AccessDeniedException', 400))
     expectKept(cloud, await h.run(), partner, 'ecs-tasks-unreadable', 'AccessDeniedException')
     h.advanceMinutes(5)
     await h.run()

@@ -1,12 +1,14 @@
 /**
  * What the replacer reads of ECS: nothing without a tagged group; the providers, then for each provider
- * that protects a tagged group its cluster and that cluster's container instances, once per cluster; a
- * read that fails stays an observation of the groups it concerns.
+ * that protects a tagged group its cluster and that cluster's container instances, once per cluster, and
+ * the cluster's tasks in one read whatever its size; a read that fails stays an observation of the groups
+ * it concerns.
  */
 import { describe, expect, it } from 'vitest'
 import { TAG_ECS_MANAGED } from '../../lambdas/core/ecs/capacity-provider.ts'
+import type { EcsTasksObservation } from '../../lambdas/core/ecs/tasks.ts'
 import { readEcsProviders } from '../../lambdas/replacer/observe-ecs.ts'
-import { aGroup } from '../builders/world.ts'
+import { aGroup, anInstance, memberOf } from '../builders/world.ts'
 import { awsError, FakeCloud } from '../fakes/fake-cloud.ts'
 
 const CLUSTER = 'arn:aws:ecs:us-east-1:123456789012:cluster/tasks'
@@ -84,4 +86,61 @@ describe('readEcsProviders', () => {
       })
     },
   )
+
+  describe("a cluster's tasks", () => {
+    const SIZE = 12
+    /** `tasks` with SIZE protected members, each running `perInstance` service tasks. */
+    const busyCluster = (perInstance: number) => {
+      const cloud = cloudWith()
+      const members = Array.from({ length: SIZE }, () =>
+        memberOf(anInstance(), { protectedFromScaleIn: true }),
+      )
+      for (const m of members) cloud.registerContainerInstance(CLUSTER, m.instanceId, perInstance)
+      const group = aGroup(members, {
+        name: 'tasks',
+        tags: { 'spot-enabled': 'true', [TAG_ECS_MANAGED]: '' },
+      })
+      return { cloud, members, group }
+    }
+    const tasksOf = (observation: Awaited<ReturnType<typeof readEcsProviders>>) => {
+      const cluster = observation?.kind === 'read' ? observation.clusters?.get('cp-tasks') : undefined
+      if (cluster?.kind !== 'read') throw new Error('expected the cluster read')
+      return cluster.tasks ?? new Map<string, EcsTasksObservation>()
+    }
+
+    it('reads them once for the cluster, not once per container instance', async () => {
+      const { cloud, members, group } = busyCluster(3)
+      cloud.runStandaloneTask(members[4]?.instanceId ?? '', 'nightly')
+      const tasks = tasksOf(await readEcsProviders(cloud, [group]))
+      expect(methods(cloud)).toEqual([
+        'ecsCapacityProviders',
+        'ecsClusters',
+        'ecsContainerInstances',
+        'ecsClusterTasks',
+      ])
+      expect(tasks.size).toBe(SIZE)
+      const standalone = members.filter((m) => {
+        const seen = tasks.get(m.instanceId)
+        return seen?.kind === 'read' && seen.tasks.some((t) => t.group === 'family:nightly')
+      })
+      expect(standalone).toEqual([members[4]])
+      // The container instance outside the group (cloudWith's i-…aaa1) is not asked for.
+      expect(tasks.has('i-0000000000000aaa1')).toBe(false)
+    })
+
+    it('leaves every member of the cluster unreadable when the read fails', async () => {
+      const { cloud, members, group } = busyCluster(2)
+      cloud.failNext('ecsClusterTasks', awsError('ThrottlingException', 400, 'Rate exceeded'))
+      const tasks = tasksOf(await readEcsProviders(cloud, [group]))
+      expect(members.map((m) => tasks.get(m.instanceId))).toEqual(
+        members.map(() => ({ kind: 'unreadable', error: 'ThrottlingException: Rate exceeded' })),
+      )
+    })
+
+    it('reads no task when no member runs one', async () => {
+      const { cloud, group } = busyCluster(0)
+      tasksOf(await readEcsProviders(cloud, [group]))
+      expect(methods(cloud)).not.toContain('ecsClusterTasks')
+    })
+  })
 })

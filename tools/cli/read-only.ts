@@ -52,7 +52,7 @@ export const readOnly = (cloud: CloudPort, market?: MarketSeen): CloudPort => {
     ecsCapacityProviders: () => cloud.ecsCapacityProviders(),
     ecsClusters: () => cloud.ecsClusters(),
     ecsContainerInstances: (cluster) => cloud.ecsContainerInstances(cluster),
-    ecsTasks: (cluster, containerInstance) => cloud.ecsTasks(cluster, containerInstance),
+    ecsClusterTasks: (cluster) => cloud.ecsClusterTasks(cluster),
     // Optional on the port: without it the replacer plans as if the account held no commitments.
     ...(cloud.readCommitments === undefined ? {} : { readCommitments: cloud.readCommitments.bind(cloud) }),
     ...Object.fromEntries(PORT_WRITES.map((method) => [method, refuse(method)])),

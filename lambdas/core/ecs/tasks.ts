@@ -13,6 +13,8 @@ export interface EcsTask {
   readonly arn: string
   /** The task group: `service:<name>` for a service's task. */
   readonly group: string
+  /** The container instance that hosts it; undefined for a task on Fargate. */
+  readonly containerInstanceArn?: string | undefined
 }
 
 /** A container instance's running tasks, or why they could not be read. */

@@ -1,8 +1,9 @@
 /**
- * ECS's ListTasks and DescribeTasks as the adapter sends them (aws/ecs.ts ecsTasks), answered from the
- * simulated clusters (sim/ecs-cluster.ts): a container instance's tasks whose desired status is RUNNING
- * (pending and running ones; a stopping task's is STOPPED), a hundred a page (maxResults 1 to 100), then
- * described a hundred at a time, each with its `group` (`service:NAME` or `family:NAME`)
+ * ECS's ListTasks and DescribeTasks as the adapter sends them (aws/ecs.ts ecsClusterTasks), answered from
+ * the simulated clusters (sim/ecs-cluster.ts): the cluster's tasks, or one container instance's, whose
+ * desired status is RUNNING (pending and running ones; a stopping task's is STOPPED), a hundred a page
+ * (maxResults 1 to 100), then described a hundred at a time (more is refused), each with its `group`
+ * (`service:NAME` or `family:NAME`), `lastStatus`, `launchType` and the container instance that hosts it
  * (https://docs.aws.amazon.com/AmazonECS/latest/APIReference/API_ListTasks.html,
  * https://docs.aws.amazon.com/AmazonECS/latest/APIReference/API_DescribeTasks.html). A task the cluster
  * does not hold is reported MISSING, as ECS does for one it does not know.
@@ -66,7 +67,17 @@ export const ecsTasks = (ctx: SimApiContext): Pick<EcsApi, 'listTasks' | 'descri
       const found = input.tasks.map((arn) => ({ arn, task: cluster.tasks.get(arn) }))
       return {
         tasks: found.flatMap(({ task }) =>
-          task === undefined ? [] : [{ taskArn: task.arn, group: task.group, lastStatus: task.status }],
+          task === undefined
+            ? []
+            : [
+                {
+                  taskArn: task.arn,
+                  group: task.group,
+                  lastStatus: task.status,
+                  launchType: 'EC2',
+                  containerInstanceArn: cluster.containerInstances.get(task.instanceId)?.arn,
+                },
+              ],
         ),
         failures: found
           .filter(({ task }) => task === undefined)
