@@ -4,11 +4,12 @@
  * strategy that lets instances empty out, and the scenario fields that configure them.
  */
 import { describe, expect, it } from 'vitest'
+import { BOOT_SECONDS } from '../../tools/sim/constants.ts'
 import { type ClusterLoad, reservation, trackedDesired } from '../../tools/sim/ecs-managed-scaling.ts'
 import { cycleSoon } from '../../tools/sim/ecs-scheduler.ts'
 import { ScenarioError } from '../../tools/sim/scenario/check.ts'
 import { simClients } from '../../tools/sim/sdk/clients.ts'
-import { group, parse, REGION, rawScenario, testWorld } from './support.ts'
+import { group, launchSpotFor, parse, REGION, rawScenario, testWorld } from './support.ts'
 
 const MINUTE = 60_000
 
@@ -168,6 +169,24 @@ describe('ECS managed scaling of a simulated group', () => {
     expect(sim.group('web').desiredCapacity).toBe(5)
     await sim.advance(2 * MINUTE)
     expect(sim.group('web').desiredCapacity).toBe(6)
+  })
+
+  it("counts spotswap's attached replacement: 15 minutes empty, and the scale-in takes an empty member", async () => {
+    const sim = testWorld(rawScenario([ecsGroup({ services: [{ name: 'api', desiredCount: 16 }] })]))
+    const cloud = sim.cloud()
+    const launched = await launchSpotFor(cloud, 'web', 'm5.large', 'us-east-1b')
+    if (!launched.ok) throw new Error('launch failed')
+    await sim.advance(BOOT_SECONDS * 1000)
+    await cloud.attachInstances('web', [launched.instanceId])
+    expect(sim.group('web').desiredCapacity).toBe(5)
+    await sim.advance(14 * MINUTE)
+    expect(sim.group('web').desiredCapacity).toBe(5)
+    expect(clusterOf(sim).tasksOn(launched.instanceId)).toEqual([])
+    await sim.advance(2 * MINUTE)
+    expect(sim.group('web').desiredCapacity).toBe(4)
+    await sim.advance(5 * MINUTE)
+    expect(sim.region.groupOf(launched.instanceId)).toBeUndefined()
+    expect(running(sim)).toBe(16)
   })
 
   it('leaves desired capacity to the owner without managed scaling', async () => {
