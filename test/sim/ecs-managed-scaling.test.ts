@@ -7,8 +7,10 @@ import { describe, expect, it } from 'vitest'
 import { BOOT_SECONDS } from '../../tools/sim/constants.ts'
 import { type ClusterLoad, reservation, trackedDesired } from '../../tools/sim/ecs-managed-scaling.ts'
 import { cycleSoon } from '../../tools/sim/ecs-scheduler.ts'
+import { ON_DEMAND_POLICY } from '../../tools/sim/policy.ts'
 import { ScenarioError } from '../../tools/sim/scenario/check.ts'
 import { simClients } from '../../tools/sim/sdk/clients.ts'
+import { simulate } from '../../tools/sim/simulate.ts'
 import { group, launchSpotFor, parse, REGION, rawScenario, testWorld } from './support.ts'
 
 const MINUTE = 60_000
@@ -187,6 +189,24 @@ describe('ECS managed scaling of a simulated group', () => {
     await sim.advance(5 * MINUTE)
     expect(sim.region.groupOf(launched.instanceId)).toBeUndefined()
     expect(running(sim)).toBe(16)
+  })
+
+  it("prices the on-demand baseline at the desired capacity managed scaling set, the owner's figure", async () => {
+    const scenario = parse(
+      rawScenario(
+        [
+          ecsGroup({
+            services: [{ name: 'api', desiredCount: 16, desiredSchedule: [['2022-05-31T18:30:00Z', 28]] }],
+          }),
+        ],
+        { durationHours: 2 },
+      ),
+    )
+    const report = await simulate(scenario, { policy: ON_DEMAND_POLICY })
+    expect(report.groups.web?.final.desired).toBe(7)
+    // Three more instances for the last 90 minutes, less the minutes before they ran.
+    expect(report.groups.web?.savingsPct).toBeGreaterThan(0)
+    expect(report.groups.web?.savingsPct).toBeLessThan(1)
   })
 
   it('leaves desired capacity to the owner without managed scaling', async () => {

@@ -45,6 +45,8 @@ export class SimCluster {
   readonly slotsPerInstance: number
   /** The provider's managed scaling (ecs-managed-scaling.ts); undefined when it is off. */
   readonly managedScaling: ScenarioManagedScaling | undefined
+  /** [time, desired capacity] for each change its managed scaling made, in order. */
+  readonly desiredChanges: [number, number][] = []
   /** When its scheduler next looks (ecs-scheduler.ts), if it is due to. */
   nextCycleMs: number | undefined = undefined
   private taskCount = 0

@@ -120,13 +120,13 @@ const warmingUp = (world: World, region: SimRegion, group: SimGroup, warmupSecon
 /** The target tracking policy ECS puts on the group: sets desired capacity as its alarm says. */
 const policySetsDesired = (
   world: World,
-  region: SimRegion,
-  group: SimGroup,
+  { region, group, cluster }: { region: SimRegion; group: SimGroup; cluster: SimCluster },
   desired: number,
   alarm: 'AlarmHigh' | 'AlarmLow',
 ): void => {
   const clamped = Math.min(group.maxSize, Math.max(group.minSize, desired))
   if (clamped === group.desiredCapacity) return
+  cluster.desiredChanges.push([world.clock.now, clamped])
   const at = new Date(world.clock.now).toISOString().replace(/\.\d{3}Z$/, 'Z')
   recordActivity(
     group,
@@ -156,12 +156,17 @@ export const scalingStep = (world: World, region: SimRegion, cluster: SimCluster
   const desired = trackedDesired(r, settings)
   if (alarms.high >= ECS_SCALE_OUT_DATAPOINTS && desired > group.desiredCapacity) {
     if (!warmingUp(world, region, group, settings.instanceWarmupPeriod))
-      policySetsDesired(world, region, group, desired, 'AlarmHigh')
+      policySetsDesired(world, { region, group, cluster }, desired, 'AlarmHigh')
     return
   }
   if (alarms.low < ECS_SCALE_IN_DATAPOINTS || desired >= group.desiredCapacity) return
   const step = Math.max(1, Math.floor((group.desiredCapacity * ECS_SCALE_IN_STEP_PCT) / 100))
-  policySetsDesired(world, region, group, Math.max(desired, group.desiredCapacity - step), 'AlarmLow')
+  policySetsDesired(
+    world,
+    { region, group, cluster },
+    Math.max(desired, group.desiredCapacity - step),
+    'AlarmLow',
+  )
 }
 
 /** Publishes the cluster's datapoint every metric period from now on, when its provider scales it. */
