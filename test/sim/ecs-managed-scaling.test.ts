@@ -8,10 +8,9 @@ import { BOOT_SECONDS } from '../../tools/sim/constants.ts'
 import { type ClusterLoad, reservation, trackedDesired } from '../../tools/sim/ecs-managed-scaling.ts'
 import { cycleSoon } from '../../tools/sim/ecs-scheduler.ts'
 import { ON_DEMAND_POLICY } from '../../tools/sim/policy.ts'
-import { ScenarioError } from '../../tools/sim/scenario/check.ts'
 import { simClients } from '../../tools/sim/sdk/clients.ts'
 import { simulate } from '../../tools/sim/simulate.ts'
-import { group, launchSpotFor, parse, REGION, rawScenario, testWorld } from './support.ts'
+import { group, launchSpotFor, parse, problemsOf, REGION, rawScenario, testWorld } from './support.ts'
 
 const MINUTE = 60_000
 
@@ -45,16 +44,6 @@ const setCount = (sim: ReturnType<typeof testWorld>, service: string, count: num
   if (found === undefined) throw new Error(`no service ${service}`)
   found.desiredCount = count
   cycleSoon(sim.world, sim.region, clusterOf(sim))
-}
-
-const problemsOf = (raw: unknown) => {
-  try {
-    parse(raw)
-  } catch (error) {
-    if (error instanceof ScenarioError) return error.problems
-    throw error
-  }
-  throw new Error('expected the scenario to be rejected')
 }
 
 describe('CapacityProviderReservation', () => {
