@@ -5,7 +5,11 @@ interface DrawnGroup {
   readonly protectedFromScaleIn: number
   readonly ecs?: {
     readonly managedTerminationProtection: boolean
-    readonly services?: readonly { readonly minimumHealthyPercent: number }[]
+    readonly services?: readonly {
+      readonly minimumHealthyPercent: number
+      readonly placementStrategy: string
+    }[]
+    readonly managedScaling?: { readonly targetCapacity: number }
   }
 }
 
@@ -33,5 +37,14 @@ describe('chaos ECS groups', () => {
     expect(withService.length).toBeLessThan(ecs.length)
     const floors = new Set(withService.map((g) => g.ecs?.services?.[0]?.minimumHealthyPercent))
     expect(floors).toEqual(new Set([50, 100]))
+  })
+
+  it('have ECS managed scaling in about half, some keeping spare instances, and binpack some services', () => {
+    const scaled = ecs.filter((g) => g.ecs?.managedScaling !== undefined)
+    expect(scaled.length).toBeGreaterThan(2)
+    expect(scaled.length).toBeLessThan(ecs.length)
+    expect(new Set(scaled.map((g) => g.ecs?.managedScaling?.targetCapacity))).toEqual(new Set([75, 100]))
+    const strategies = new Set(ecs.flatMap((g) => (g.ecs?.services ?? []).map((s) => s.placementStrategy)))
+    expect(strategies).toEqual(new Set(['spread', 'binpack']))
   })
 })

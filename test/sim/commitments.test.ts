@@ -4,26 +4,15 @@ import { REGION_LANES } from '../../lambdas/core/constants.ts'
 import { laneOf } from '../../lambdas/core/region/lanes.ts'
 import { coveredByCommitment } from '../../tools/sim/commitment-liveness.ts'
 import { ON_DEMAND_POLICY } from '../../tools/sim/policy.ts'
-import { ScenarioError } from '../../tools/sim/scenario/check.ts'
 import { simClients } from '../../tools/sim/sdk/clients.ts'
 import { simulate } from '../../tools/sim/simulate.ts'
 import type { SimInstance } from '../../tools/sim/state.ts'
-import { group, parse, REGION, rawScenario, START_MS, testWorld } from './support.ts'
+import { group, parse, problemsOf, REGION, rawScenario, START_MS, testWorld } from './support.ts'
 
 const HOUR_MS = 3_600_000
 
 const withCommitments = (commitments: Record<string, unknown>, groups = [group('web')]) =>
   rawScenario(groups, {}, { commitments })
-
-const problemsOf = (raw: unknown) => {
-  try {
-    parse(raw)
-  } catch (error) {
-    if (error instanceof ScenarioError) return error.problems
-    throw error
-  }
-  throw new Error('expected the scenario to be rejected')
-}
 
 describe('scenario commitments', () => {
   it('fills in the defaults: in effect for the whole run, Linux/UNIX, default tenancy, open, 60% of on demand', () => {

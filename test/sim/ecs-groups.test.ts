@@ -16,7 +16,7 @@ const reasonsOf = (report: Awaited<ReturnType<typeof simulate>>) =>
 
 describe('an ECS capacity-provider group in the simulator', () => {
   it("carries the AmazonECSManaged tag and a provider naming it, beside Fargate's", async () => {
-    const sim = testWorld(rawScenario([tasks({})]))
+    const sim = testWorld(rawScenario([tasks({ managedScaling: {} })]))
     expect(sim.group('tasks').tags[TAG_ECS_MANAGED]).toBe('')
     const providers = await sim.cloud().ecsCapacityProviders()
     expect(providers).toEqual([

@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { ScenarioError } from '../../tools/sim/scenario/check.ts'
-import { group, parse, rawScenario, START, START_MS, ZONES } from './support.ts'
+import { group, parse, problemsOf, rawScenario, START, START_MS, ZONES } from './support.ts'
 
 /** An embedded capacity trace. */
 const TRACE = 'preemption/1-node/aws-04-19-2023/us-east-1b_intel_64'
-
-const problemsOf = (raw: unknown) => {
-  try {
-    parse(raw)
-  } catch (error) {
-    if (error instanceof ScenarioError) return error.problems
-    throw error
-  }
-  throw new Error('expected the scenario to be rejected')
-}
 
 describe('parseScenario', () => {
   it('reads a scenario with the documented defaults filled in', () => {

@@ -11,6 +11,7 @@ import { embeddedCatalog } from '../../tools/data/catalog.ts'
 import { buildWorld } from '../../tools/sim/build.ts'
 import { simCloud } from '../../tools/sim/cloud.ts'
 import type { FaultHooks, Session } from '../../tools/sim/faults.ts'
+import { ScenarioError } from '../../tools/sim/scenario/check.ts'
 import { parseScenario } from '../../tools/sim/scenario/parse.ts'
 import type { Scenario } from '../../tools/sim/scenario/types.ts'
 import type { SimGroup, SimInstance, SimRegion } from '../../tools/sim/state.ts'
@@ -55,6 +56,17 @@ export const parse = (raw: unknown): Scenario =>
     catalog: embeddedCatalog(),
     resolveTrace: (name) => embeddedTrace(name),
   })
+
+/** The problems a scenario the parser must reject is rejected with. */
+export const problemsOf = (raw: unknown) => {
+  try {
+    parse(raw)
+  } catch (error) {
+    if (error instanceof ScenarioError) return error.problems
+    throw error
+  }
+  throw new Error('expected the scenario to be rejected')
+}
 
 export interface TestWorld {
   readonly world: World

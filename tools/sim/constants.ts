@@ -108,3 +108,27 @@ export const ECS_TASK_START_SECONDS = 30
 
 /** How long ECS's service scheduler waits before trying again to place tasks it could not place. */
 export const ECS_PLACEMENT_RETRY_SECONDS = 60
+
+/**
+ * ECS managed scaling publishes CapacityProviderReservation once a minute: "Every minute, Amazon ECS
+ * collects information" (https://docs.aws.amazon.com/AmazonECS/latest/developerguide/cluster-auto-scaling.html).
+ */
+export const ECS_METRIC_PERIOD_SECONDS = 60
+
+/**
+ * Datapoints above targetCapacity before the target tracking policy's high alarm scales out: ECS creates
+ * it with 1 datapoint within a minute (https://github.com/aws/containers-roadmap/issues/638).
+ */
+export const ECS_SCALE_OUT_DATAPOINTS = 1
+
+/**
+ * Datapoints below targetCapacity before the low alarm scales in: "CloudWatch scale-in alarms require 15
+ * data points (15 minutes)" (https://docs.aws.amazon.com/AmazonECS/latest/developerguide/cluster-auto-scaling.html).
+ */
+export const ECS_SCALE_IN_DATAPOINTS = 15
+
+/**
+ * The most a scale-in step removes, in percent of the instances: once scale-in starts, each minute's step
+ * leaves "greater than one instance and less than 50%" (cluster-auto-scaling.html, scale-in considerations).
+ */
+export const ECS_SCALE_IN_STEP_PCT = 50

@@ -2,7 +2,7 @@
  * The state of a simulated ECS cluster (ecs-cluster.ts runs it): its container instances, services and
  * tasks, as ECS describes them. Apart from the world, so the region's state can hold it.
  */
-import type { ScenarioEcs, ScenarioEcsService } from './scenario/types.ts'
+import type { ScenarioEcs, ScenarioEcsService, ScenarioManagedScaling } from './scenario/types.ts'
 
 const ACCOUNT = '123456789012'
 
@@ -43,6 +43,10 @@ export class SimCluster {
   readonly managedTerminationProtection: boolean
   readonly managedDraining: boolean
   readonly slotsPerInstance: number
+  /** The provider's managed scaling (ecs-managed-scaling.ts); undefined when it is off. */
+  readonly managedScaling: ScenarioManagedScaling | undefined
+  /** [time, desired capacity] for each change its managed scaling made, in order. */
+  readonly desiredChanges: [number, number][] = []
   /** When its scheduler next looks (ecs-scheduler.ts), if it is due to. */
   nextCycleMs: number | undefined = undefined
   private taskCount = 0
@@ -59,6 +63,7 @@ export class SimCluster {
     this.managedTerminationProtection = spec.managedTerminationProtection
     this.managedDraining = spec.managedDraining
     this.slotsPerInstance = spec.slotsPerInstance
+    this.managedScaling = spec.managedScaling
   }
 
   register(instanceId: string): SimContainerInstance {

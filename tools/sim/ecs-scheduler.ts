@@ -52,16 +52,32 @@ const slotsFree = ({ region, group, cluster }: ClusterScope): string[] =>
     )
     .map((ci) => ci.ec2InstanceId)
 
-/** Where the next task of `service` goes: the free slot beside the fewest of its tasks, then of any. */
+/**
+ * Where the next task of `service` goes. `spread`: the free slot beside the fewest of its tasks, then of
+ * any. `binpack`: the fullest instance with a free slot, which keeps the fewest instances in use
+ * (https://docs.aws.amazon.com/AmazonECS/latest/developerguide/task-placement-strategies.html).
+ */
 export const placeOn = (scope: ClusterScope, service: string): string | undefined => {
+  const binpack = scope.cluster.services.find((s) => s.name === service)?.placementStrategy === 'binpack'
   let best: { id: string; mine: number; all: number } | undefined
   for (const id of slotsFree(scope)) {
     const on = scope.cluster.tasksOn(id)
-    const mine = on.filter((t) => t.service === service).length
-    if (best === undefined || mine < best.mine || (mine === best.mine && on.length < best.all))
-      best = { id, mine, all: on.length }
+    const mine = binpack ? 0 : on.filter((t) => t.service === service).length
+    const all = binpack ? -on.length : on.length
+    if (best === undefined || mine < best.mine || (mine === best.mine && all < best.all))
+      best = { id, mine, all }
   }
   return best?.id
+}
+
+/**
+ * The tasks a lowered desired count stops first. `spread`: the newest. `binpack`: those on the instance
+ * left with the most free room once they stop (task-placement-strategies.html), so instances empty out.
+ */
+const stopOrder = (cluster: SimCluster, service: SimService, tasks: SimTask[]): SimTask[] => {
+  if (service.placementStrategy !== 'binpack') return [...tasks].reverse()
+  const load = (t: SimTask) => cluster.tasksOn(t.instanceId).length
+  return [...tasks].reverse().sort((a, b) => load(a) - load(b))
 }
 
 const later = (scope: ClusterScope, seconds: number, label: string, run: () => boolean): void =>
@@ -105,11 +121,12 @@ const serviceCycle = (scope: ClusterScope, service: SimService): boolean => {
     staying++
     live++
   }
-  // The owner lowered the desired count: the newest tasks go first.
-  for (const task of mine()
-    .filter((t) => !draining(t))
-    .reverse()
-    .slice(0, Math.max(0, staying - desired)))
+  // The owner lowered the desired count.
+  for (const task of stopOrder(
+    cluster,
+    service,
+    mine().filter((t) => !draining(t)),
+  ).slice(0, Math.max(0, staying - desired)))
     stopTask(scope, task, service.deregistrationDelaySeconds)
   const minimumHealthy = Math.ceil((desired * service.minimumHealthyPercent) / 100)
   let healthy = mine().filter((t) => t.status === 'RUNNING').length

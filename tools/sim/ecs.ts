@@ -2,15 +2,18 @@
  * A group behind an ECS capacity provider: ECS tags the group `AmazonECSManaged` (propagated to its
  * instances) and DescribeCapacityProviders lists a provider naming it by ARN
  * (https://docs.aws.amazon.com/AmazonECS/latest/APIReference/API_AutoScalingGroupProvider.html). The
- * provider's cluster runs on the group's members (ecs-cluster.ts, ecs-scheduler.ts). ECS managed scaling
- * is reported ENABLED but not modelled: desired capacity changes only as the scenario's owner sets it.
+ * provider's cluster runs on the group's members (ecs-cluster.ts, ecs-scheduler.ts). With the scenario's
+ * `managedScaling`, the provider reports it ENABLED with its settings and ECS's target tracking moves the
+ * group's desired capacity (ecs-managed-scaling.ts); without, DISABLED, and desired capacity moves only as
+ * the scenario's owner sets it.
  */
 import { TAG_ECS_MANAGED } from '../../lambdas/core/ecs/capacity-provider.ts'
 import { Priority } from './clock.ts'
 import { clusterObserver, seedCluster } from './ecs-cluster.ts'
 import { SimCluster } from './ecs-cluster-state.ts'
+import { startManagedScaling } from './ecs-managed-scaling.ts'
 import { cycleSoon, placeOn, protect } from './ecs-scheduler.ts'
-import type { ScenarioGroup } from './scenario/types.ts'
+import type { ScenarioEcs, ScenarioGroup } from './scenario/types.ts'
 import type { SimGroup, SimRegion } from './state.ts'
 import type { World } from './world.ts'
 
@@ -20,6 +23,13 @@ const groupArn = (region: SimRegion, group: SimGroup): string =>
   `arn:aws:autoscaling:${region.name}:${ACCOUNT}:autoScalingGroup:00000000-0000-4000-8000-000000000000:autoScalingGroupName/${group.name}`
 
 const state = (on: boolean): string => (on ? 'ENABLED' : 'DISABLED')
+
+/** As DescribeCapacityProviders tells it (https://docs.aws.amazon.com/AmazonECS/latest/APIReference/API_ManagedScaling.html). */
+const managedScalingOf = (spec: ScenarioEcs): { readonly status: string } => {
+  const settings = spec.managedScaling
+  const described = settings === undefined ? { status: state(false) } : { status: state(true), ...settings }
+  return described
+}
 
 /** Puts `group` behind its capacity provider, when the scenario gives it one. */
 export const placeBehindEcs = (region: SimRegion, group: SimGroup, spec: ScenarioGroup): void => {
@@ -32,7 +42,7 @@ export const placeBehindEcs = (region: SimRegion, group: SimGroup, spec: Scenari
     status: 'ACTIVE',
     autoScalingGroupProvider: {
       autoScalingGroupArn: groupArn(region, group),
-      managedScaling: { status: 'ENABLED' },
+      managedScaling: managedScalingOf(spec.ecs),
       managedTerminationProtection: state(spec.ecs.managedTerminationProtection),
       managedDraining: state(spec.ecs.managedDraining),
     },
@@ -56,6 +66,7 @@ export const startCluster = (world: World, region: SimRegion, group: SimGroup, s
       if (on !== undefined) cluster.newTask(`service:${service.name}`, service.name, on, 'RUNNING')
     }
   protect(scope)
+  startManagedScaling(world, region, cluster)
   for (const service of cluster.services)
     for (const [at, count] of service.desiredSchedule)
       world.clock.schedule(at, Priority.external, `owner sets ${service.name}`, () => {

@@ -157,10 +157,20 @@ export const round = (value: number, digits: number): number => {
 const byKey = (counts: ReadonlyMap<string, number> | undefined): Record<string, number> =>
   Object.fromEntries([...(counts ?? [])].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
 
-/** What the owner's desired capacity would have cost on-demand in the group's own type. */
-export const onDemandOnlyCost = (scenario: Scenario, group: ScenarioGroup, priceUsd: number): number => {
+/**
+ * What the owner's desired capacity would have cost on-demand in the group's own type: the scenario's
+ * schedule, and `changes` made during the run by a scaling policy standing for the owner (ECS managed
+ * scaling, ecs-managed-scaling.ts).
+ */
+export const onDemandOnlyCost = (
+  scenario: Scenario,
+  group: ScenarioGroup,
+  priceUsd: number,
+  changes: readonly (readonly [number, number])[] = [],
+): number => {
   const steps = [{ at: Number.NEGATIVE_INFINITY, priceUsd: group.desired * priceUsd }]
-  for (const [at, desired] of group.desiredSchedule) steps.push({ at, priceUsd: desired * priceUsd })
+  for (const [at, desired] of [...group.desiredSchedule, ...changes].sort((a, b) => a[0] - b[0]))
+    steps.push({ at, priceUsd: desired * priceUsd })
   return integrateSteps(steps, scenario.start, endOf(scenario))
 }
 

@@ -265,6 +265,7 @@ export const simulateRun = async (
           scenario,
           groupSpec,
           region.market.onDemandPrice(groupSpec.instanceType) ?? 0,
+          region.ecsClusters.get(group.name)?.desiredChanges,
         ),
         tally: accounting.tally(group.name),
         final: {

@@ -136,6 +136,12 @@ export interface GroupFile {
     readonly managedDraining?: boolean
     readonly slotsPerInstance?: number
     readonly services?: readonly EcsServiceFile[]
+    readonly managedScaling?: {
+      readonly targetCapacity?: number
+      readonly minimumScalingStepSize?: number
+      readonly maximumScalingStepSize?: number
+      readonly instanceWarmupPeriod?: number
+    }
   }
 }
 
@@ -146,4 +152,5 @@ export interface EcsServiceFile {
   readonly maximumPercent?: number
   readonly deregistrationDelaySeconds?: number
   readonly desiredSchedule?: readonly (readonly [string, number])[]
+  readonly placementStrategy?: 'spread' | 'binpack'
 }

@@ -9,7 +9,7 @@ const require = createRequire(import.meta.url)
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/spotswap/spotswap/scenarios/scenario.schema.json","description":"An offline AWS account for `spotswap simulate`: regions, Auto Scaling groups, spot prices and capacity, the engine's environment, and what happens over time. Times are ISO 8601 with a zone. The same seed gives the same report, byte for byte. See docs/simulator.md.","type":"object","additionalProperties":false,"required":["name","seed","start","durationHours","scheduleMinutes","regions"],"properties":{"$schema":{"type":"string"},"name":{"type":"string","minLength":1,"description":"Named in the report."},"description":{"type":"string","minLength":1},"seed":{"type":"integer","minimum":0,"maximum":4294967295,"description":"Seeds every random choice (faults, interruption victims, scale-in victims, backoff jitter)."},"start":{"$ref":"#/$defs/time","description":"When simulated time starts. The embedded spot prices are those of 2022-05-31 18:00Z-24:00Z; later, each pool keeps its last price."},"durationHours":{"type":"number","exclusiveMinimum":0,"maximum":8784},"scheduleMinutes":{"type":"integer","minimum":1,"maximum":1440,"description":"Minutes between replacer runs; also SCHEDULE_MINUTES unless env sets it."},"env":{"type":"object","description":"The replacer's and interruption handler's environment variables (TAG_FILTERS, MIN_ON_DEMAND_NUMBER, DRY_RUN, ...).","additionalProperties":{"type":"string","title":"a string (environment variables are strings)"}},"regions":{"type":"object","title":"an object of at least one region","minProperties":1,"propertyNames":{"$ref":"#/$defs/regionName"},"additionalProperties":{"$ref":"#/$defs/region"}},"faults":{"type":"object","additionalProperties":false,"properties":{"apiErrorRate":{"type":"number","minimum":0,"maximum":1,"default":0,"description":"Probability that an API request fails with a server-side error (as seen after the SDK's retries)."},"throttle":{"type":"boolean","default":true,"description":"Apply EC2's published API token buckets, with the SDK's retries and backoff."},"crashRate":{"type":"number","minimum":0,"maximum":1,"default":0,"description":"Probability that the calling Lambda process dies at an API request (half before it takes effect, half after)."}}},"interruptions":{"type":"array","description":"Scripted spot interruptions: at `at`, EC2 warns `count` in-service spot members of `group` and interrupts them two minutes later.","items":{"type":"object","additionalProperties":false,"required":["at","group","count"],"properties":{"at":{"$ref":"#/$defs/time"},"group":{"type":"string","minLength":1},"count":{"type":"integer","minimum":1,"maximum":10000}}}},"scheduledEvents":{"type":"array","description":"EC2 scheduled events: at `at`, EC2 schedules `code` on `count` in-service members of `group` (of `lifecycle`, default on-demand), NotBefore `leadMinutes` later. At NotBefore a stop or retirement stops a member still running and Auto Scaling replaces it; for a reboot or maintenance Auto Scaling replaces the member too (it counts any due event as unhealthy), unless HealthCheck, ReplaceUnhealthy or Terminate is suspended: then it goes offline (60 s for instance-reboot, 300 s otherwise) and serves again.","items":{"type":"object","additionalProperties":false,"required":["at","group","count","code","leadMinutes"],"properties":{"at":{"$ref":"#/$defs/time"},"group":{"type":"string","minLength":1},"count":{"type":"integer","minimum":1,"maximum":10000},"code":{"enum":["instance-retirement","instance-stop","instance-reboot","system-reboot","system-maintenance"]},"leadMinutes":{"type":"integer","minimum":0,"maximum":43200},"lifecycle":{"enum":["on-demand","spot"]}}}}},"$defs":{"time":{"type":"string","title":"an ISO 8601 time with a zone, e.g. \"2022-05-31T18:00:00Z\"","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$"},"price":{"type":"number","exclusiveMinimum":0,"maximum":1000},"regionName":{"type":"string","title":"a region name such as \"us-east-1\"","pattern":"^[a-z]{2}(-[a-z]+)+-\\d$"},"zoneName":{"type":"string","title":"a zone name such as \"us-east-1a\"","pattern":"^[a-z]{2}(-[a-z]+)+-\\d[a-z]$"},"poolKey":{"type":"string","title":"\"<instance type>/<zone>\"","pattern":"^[a-z0-9-]+\\.[a-z0-9-]+/[a-z]{2}(-[a-z]+)+-\\d[a-z]$"},"region":{"type":"object","additionalProperties":false,"required":["zones","groups"],"properties":{"zones":{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/$defs/zoneName"},"description":"The region's zones; every group spans all of them."},"spotPrices":{"type":"object","description":"Overrides of the embedded spot prices: type -> zone -> a constant USD/hour or [[time, price], ...] steps. A pool without a price is not offered as spot.","additionalProperties":{"type":"object","additionalProperties":{"if":{"type":"number"},"then":{"$ref":"#/$defs/price"},"else":{"type":"array","title":"a price in USD/hour or [[<ISO time>, <price>], ...]","minItems":1,"items":{"type":"array","title":"[<ISO time>, <price>]","prefixItems":[{"$ref":"#/$defs/time"},{"$ref":"#/$defs/price"}],"minItems":2,"maxItems":2}}}}},"capacity":{"type":"object","description":"Spot capacity per pool (`<type>/<zone>`). Pools not listed always have capacity.","propertyNames":{"$ref":"#/$defs/poolKey"},"additionalProperties":{"type":"object","if":{"required":["available"],"properties":{"available":true}},"then":{"additionalProperties":false,"properties":{"available":{"const":false,"title":"false (a pool with a trace is available when the trace says so)"}}},"else":{"type":"object","additionalProperties":false,"required":["trace"],"properties":{"trace":{"type":"string","minLength":1,"description":"An embedded trace name (e.g. preemption/1-node/aws-04-22-2023/us-west-2b_v100_1) or a file, relative to the scenario, in the spot-traces JSON format."},"startIndex":{"type":"integer","minimum":0,"default":0}}}}},"groups":{"type":"array","items":{"$ref":"#/$defs/group"}},"commitments":{"$ref":"#/$defs/commitments"}}},"commitments":{"type":"object","additionalProperties":false,"description":"What the account has committed to in this region, and the on-demand usage outside any group that competes for it. Billed each clock hour in AWS's order (docs/simulator.md).","properties":{"reservedInstances":{"type":"array","items":{"$ref":"#/$defs/reservedInstances"}},"savingsPlans":{"type":"array","items":{"$ref":"#/$defs/savingsPlan"}},"capacityReservations":{"type":"array","items":{"$ref":"#/$defs/capacityReservation"}},"unmanagedUsage":{"type":"array","items":{"$ref":"#/$defs/unmanagedUsage"}}}},"platform":{"enum":["Linux/UNIX","Windows","Red Hat Enterprise Linux","SUSE Linux"],"default":"Linux/UNIX"},"tenancy":{"enum":["default","dedicated"],"default":"default"},"reservedInstances":{"type":"object","additionalProperties":false,"required":["type","count"],"properties":{"type":{"type":"string","minLength":1,"description":"An instance type of the embedded catalogue."},"count":{"type":"integer","minimum":1,"maximum":10000},"zone":{"$ref":"#/$defs/zoneName","description":"A zonal RI's zone; without it the RI is regional."},"platform":{"$ref":"#/$defs/platform"},"tenancy":{"$ref":"#/$defs/tenancy"},"hourlyRateUsd":{"type":"number","minimum":0,"maximum":1000,"description":"What one costs per hour, upfront amortised; default 60% of the on-demand price."},"start":{"$ref":"#/$defs/time","description":"Default: the scenario's start."},"end":{"$ref":"#/$defs/time","description":"Default: never (after the run)."}}},"savingsPlan":{"type":"object","additionalProperties":false,"required":["kind","hourlyCommitmentUsd"],"properties":{"kind":{"enum":["compute","ec2-instance"]},"family":{"type":"string","pattern":"^[a-z][a-z0-9-]*$","description":"An EC2 Instance plan's family (required for one, refused for a Compute plan)."},"hourlyCommitmentUsd":{"type":"number","exclusiveMinimum":0,"maximum":100000,"description":"For a Compute plan, the share this region may use."},"discount":{"type":"number","exclusiveMinimum":0,"exclusiveMaximum":1,"description":"Fraction off the on-demand price for types `rates` does not list; default 0.28 (compute) or 0.4 (ec2-instance)."},"rates":{"type":"object","description":"Instance type -> the plan's USD/hour for it (Linux/UNIX, default tenancy).","additionalProperties":{"$ref":"#/$defs/price"}},"start":{"$ref":"#/$defs/time"},"end":{"$ref":"#/$defs/time"}}},"capacityReservation":{"type":"object","additionalProperties":false,"required":["type","zone","count"],"properties":{"type":{"type":"string","minLength":1},"zone":{"$ref":"#/$defs/zoneName"},"count":{"type":"integer","minimum":1,"maximum":10000},"platform":{"$ref":"#/$defs/platform"},"tenancy":{"$ref":"#/$defs/tenancy"},"matchCriteria":{"enum":["open","targeted"],"default":"open"},"start":{"$ref":"#/$defs/time"},"end":{"$ref":"#/$defs/time"}}},"unmanagedUsage":{"type":"object","additionalProperties":false,"required":["type","zone","count"],"description":"On-demand instances no group of the scenario holds (another team's, a database): billed, and first in line for the commitments when spotswap decides.","properties":{"type":{"type":"string","minLength":1},"zone":{"$ref":"#/$defs/zoneName"},"count":{"type":"integer","minimum":1,"maximum":10000},"platform":{"$ref":"#/$defs/platform"},"tenancy":{"$ref":"#/$defs/tenancy"},"start":{"$ref":"#/$defs/time"},"end":{"$ref":"#/$defs/time"}}},"group":{"type":"object","additionalProperties":false,"required":["name","instanceType","min","max","desired"],"properties":{"name":{"type":"string","title":"a group name of 1 to 255 characters without ':'","pattern":"^[^:]{1,255}$","description":"Unique in the scenario."},"instanceType":{"type":"string","minLength":1,"description":"The type of its launch template or configuration; must be in the embedded catalogue with an on-demand price."},"min":{"type":"integer","minimum":0,"maximum":10000},"max":{"type":"integer","minimum":0,"maximum":10000},"desired":{"type":"integer","minimum":0,"maximum":10000},"tags":{"type":"object","description":"Group tags, all propagated at launch (spot-enabled, autospotting_* settings, ...).","propertyNames":{"type":"string","title":"a tag key of 1 to 128 characters","minLength":1,"maxLength":128},"additionalProperties":{"type":"string","maxLength":256}},"healthCheckGracePeriod":{"type":"integer","minimum":0,"maximum":86400,"default":300},"launch":{"enum":["template","configuration"],"default":"template"},"terminationHook":{"type":"boolean","default":false,"description":"An autoscaling:EC2_INSTANCE_TERMINATING hook that holds terminating instances for 90 s."},"protectedFromScaleIn":{"type":"integer","minimum":0,"default":0,"description":"The first n initial instances are protected from scale-in."},"terminationProtected":{"type":"integer","minimum":0,"default":0,"description":"The first n initial instances have API termination protection (DisableApiTermination)."},"desiredSchedule":{"type":"array","description":"The owner's scaling: [[time, desired], ...].","items":{"type":"array","title":"[<ISO time>, <desired>]","prefixItems":[{"$ref":"#/$defs/time"},{"type":"integer","minimum":0,"maximum":10000}],"minItems":2,"maxItems":2}},"loadBalancers":{"type":"array","maxItems":50,"description":"The group's target groups and classic load balancers. Auto Scaling registers a member when it is InService (attached instances at once); it serves once the health checks pass (interval × healthy threshold after it is registered and booted). Leaving the group (detach, termination) deregisters it: it drains for the deregistration delay.","items":{"$ref":"#/$defs/loadBalancer"}},"unhealthyReplacementFraction":{"type":"number","minimum":0,"maximum":1,"default":0,"description":"The share of the spot instances spotswap launches for the group that never pass a load balancer health check (a broken image), drawn from the scenario's seed. Only groups with load balancers can tell."},"image":{"type":"object","additionalProperties":false,"description":"What the group's AMI carries. EC2 refuses to launch a type that requires ENA from an image without EnaSupport (InvalidParameterCombination); a Nitro type shows EBS volumes as NVMe devices, so an image without NVMe drivers launches there and never passes a health check.","properties":{"enaSupport":{"type":"boolean","default":true,"description":"The AMI's EnaSupport attribute."},"nvmeDrivers":{"type":"boolean","default":true,"description":"Whether the image boots with EBS volumes as NVMe devices."}}},"launchHook":{"type":"boolean","default":false,"description":"An autoscaling:EC2_INSTANCE_LAUNCHING hook: members Auto Scaling launches wait 120 s in Pending:Wait; attached instances skip it."},"suspendedProcesses":{"type":"array","default":[],"uniqueItems":true,"description":"Auto Scaling processes suspended for the whole run. Launch stops launches, Terminate stops scale-in, AddToLoadBalancer stops registrations; the others are named only.","items":{"enum":["Launch","Terminate","AddToLoadBalancer","HealthCheck","ReplaceUnhealthy","AZRebalance","AlarmNotification","ScheduledActions","InstanceRefresh"]}},"capacityRebalance":{"type":"boolean","default":false,"description":"CapacityRebalance: Auto Scaling replaces a spot member given a rebalance recommendation or an interruption warning, and lets it go once the replacement is in service."},"warmPool":{"type":"object","additionalProperties":false,"required":["minSize"],"description":"A warm pool of stopped on-demand instances beside the group: not members, drawn on first when it scales out, refilled to minSize.","properties":{"minSize":{"type":"integer","minimum":0,"maximum":100}}},"instanceRefreshes":{"type":"array","default":[],"description":"When instance refreshes start: each is Pending for 60 s, then InProgress, replacing every member launched before it one at a time (the new one in service first), then Successful.","items":{"$ref":"#/$defs/time"}},"instanceRefreshesUnreadable":{"type":"boolean","default":false,"description":"DescribeInstanceRefreshes fails for the group with HTTP 500, as moto answers it."},"ecs":{"type":"object","additionalProperties":false,"description":"The group stands behind an ECS capacity provider: it carries the AmazonECSManaged tag, DescribeCapacityProviders lists a provider naming it, and a cluster runs on its members (docs/simulator.md): each running member registers a container instance, the services' tasks are placed on them, and the first protectedFromScaleIn initial members each run a standalone task, which ECS never moves. With managed termination protection, ECS protects a member while it runs tasks.","properties":{"managedTerminationProtection":{"type":"boolean","default":true},"managedDraining":{"type":"boolean","default":true},"slotsPerInstance":{"type":"integer","minimum":1,"maximum":100,"default":4,"description":"Tasks one container instance runs at most."},"services":{"type":"array","default":[],"items":{"type":"object","additionalProperties":false,"required":["name","desiredCount"],"properties":{"name":{"type":"string","minLength":1},"desiredCount":{"type":"integer","minimum":0,"maximum":10000},"minimumHealthyPercent":{"type":"integer","minimum":0,"maximum":100,"default":100},"maximumPercent":{"type":"integer","minimum":100,"maximum":200,"default":200},"deregistrationDelaySeconds":{"type":"integer","minimum":0,"maximum":3600,"default":300,"description":"How long a stopped task drains from its load balancer before it is gone."},"desiredSchedule":{"type":"array","description":"The owner's changes of the service's desired count: [[time, count], ...].","items":{"type":"array","title":"[<ISO time>, <desired count>]","prefixItems":[{"$ref":"#/$defs/time"},{"type":"integer","minimum":0,"maximum":10000}],"minItems":2,"maxItems":2}}}}}}}}},"loadBalancer":{"type":"object","additionalProperties":false,"required":["type"],"properties":{"type":{"enum":["target-group","classic"],"description":"An Elastic Load Balancing v2 target group (DescribeTargetHealth) or a classic load balancer (DescribeInstanceHealth)."},"healthCheckIntervalSeconds":{"type":"integer","minimum":5,"maximum":300,"default":30},"healthyThreshold":{"type":"integer","minimum":2,"maximum":10,"description":"Consecutive successful health checks before a registered instance is healthy. Default: 5 for a target group, 10 for a classic load balancer (AWS's defaults)."},"deregistrationDelaySeconds":{"type":"integer","minimum":0,"maximum":3600,"default":300,"description":"How long a deregistered instance drains (a classic load balancer's connection draining timeout)."}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/spotswap/spotswap/scenarios/scenario.schema.json","description":"An offline AWS account for `spotswap simulate`: regions, Auto Scaling groups, spot prices and capacity, the engine's environment, and what happens over time. Times are ISO 8601 with a zone. The same seed gives the same report, byte for byte. See docs/simulator.md.","type":"object","additionalProperties":false,"required":["name","seed","start","durationHours","scheduleMinutes","regions"],"properties":{"$schema":{"type":"string"},"name":{"type":"string","minLength":1,"description":"Named in the report."},"description":{"type":"string","minLength":1},"seed":{"type":"integer","minimum":0,"maximum":4294967295,"description":"Seeds every random choice (faults, interruption victims, scale-in victims, backoff jitter)."},"start":{"$ref":"#/$defs/time","description":"When simulated time starts. The embedded spot prices are those of 2022-05-31 18:00Z-24:00Z; later, each pool keeps its last price."},"durationHours":{"type":"number","exclusiveMinimum":0,"maximum":8784},"scheduleMinutes":{"type":"integer","minimum":1,"maximum":1440,"description":"Minutes between replacer runs; also SCHEDULE_MINUTES unless env sets it."},"env":{"type":"object","description":"The replacer's and interruption handler's environment variables (TAG_FILTERS, MIN_ON_DEMAND_NUMBER, DRY_RUN, ...).","additionalProperties":{"type":"string","title":"a string (environment variables are strings)"}},"regions":{"type":"object","title":"an object of at least one region","minProperties":1,"propertyNames":{"$ref":"#/$defs/regionName"},"additionalProperties":{"$ref":"#/$defs/region"}},"faults":{"type":"object","additionalProperties":false,"properties":{"apiErrorRate":{"type":"number","minimum":0,"maximum":1,"default":0,"description":"Probability that an API request fails with a server-side error (as seen after the SDK's retries)."},"throttle":{"type":"boolean","default":true,"description":"Apply EC2's published API token buckets, with the SDK's retries and backoff."},"crashRate":{"type":"number","minimum":0,"maximum":1,"default":0,"description":"Probability that the calling Lambda process dies at an API request (half before it takes effect, half after)."}}},"interruptions":{"type":"array","description":"Scripted spot interruptions: at `at`, EC2 warns `count` in-service spot members of `group` and interrupts them two minutes later.","items":{"type":"object","additionalProperties":false,"required":["at","group","count"],"properties":{"at":{"$ref":"#/$defs/time"},"group":{"type":"string","minLength":1},"count":{"type":"integer","minimum":1,"maximum":10000}}}},"scheduledEvents":{"type":"array","description":"EC2 scheduled events: at `at`, EC2 schedules `code` on `count` in-service members of `group` (of `lifecycle`, default on-demand), NotBefore `leadMinutes` later. At NotBefore a stop or retirement stops a member still running and Auto Scaling replaces it; for a reboot or maintenance Auto Scaling replaces the member too (it counts any due event as unhealthy), unless HealthCheck, ReplaceUnhealthy or Terminate is suspended: then it goes offline (60 s for instance-reboot, 300 s otherwise) and serves again.","items":{"type":"object","additionalProperties":false,"required":["at","group","count","code","leadMinutes"],"properties":{"at":{"$ref":"#/$defs/time"},"group":{"type":"string","minLength":1},"count":{"type":"integer","minimum":1,"maximum":10000},"code":{"enum":["instance-retirement","instance-stop","instance-reboot","system-reboot","system-maintenance"]},"leadMinutes":{"type":"integer","minimum":0,"maximum":43200},"lifecycle":{"enum":["on-demand","spot"]}}}}},"$defs":{"time":{"type":"string","title":"an ISO 8601 time with a zone, e.g. \"2022-05-31T18:00:00Z\"","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$"},"price":{"type":"number","exclusiveMinimum":0,"maximum":1000},"regionName":{"type":"string","title":"a region name such as \"us-east-1\"","pattern":"^[a-z]{2}(-[a-z]+)+-\\d$"},"zoneName":{"type":"string","title":"a zone name such as \"us-east-1a\"","pattern":"^[a-z]{2}(-[a-z]+)+-\\d[a-z]$"},"poolKey":{"type":"string","title":"\"<instance type>/<zone>\"","pattern":"^[a-z0-9-]+\\.[a-z0-9-]+/[a-z]{2}(-[a-z]+)+-\\d[a-z]$"},"region":{"type":"object","additionalProperties":false,"required":["zones","groups"],"properties":{"zones":{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/$defs/zoneName"},"description":"The region's zones; every group spans all of them."},"spotPrices":{"type":"object","description":"Overrides of the embedded spot prices: type -> zone -> a constant USD/hour or [[time, price], ...] steps. A pool without a price is not offered as spot.","additionalProperties":{"type":"object","additionalProperties":{"if":{"type":"number"},"then":{"$ref":"#/$defs/price"},"else":{"type":"array","title":"a price in USD/hour or [[<ISO time>, <price>], ...]","minItems":1,"items":{"type":"array","title":"[<ISO time>, <price>]","prefixItems":[{"$ref":"#/$defs/time"},{"$ref":"#/$defs/price"}],"minItems":2,"maxItems":2}}}}},"capacity":{"type":"object","description":"Spot capacity per pool (`<type>/<zone>`). Pools not listed always have capacity.","propertyNames":{"$ref":"#/$defs/poolKey"},"additionalProperties":{"type":"object","if":{"required":["available"],"properties":{"available":true}},"then":{"additionalProperties":false,"properties":{"available":{"const":false,"title":"false (a pool with a trace is available when the trace says so)"}}},"else":{"type":"object","additionalProperties":false,"required":["trace"],"properties":{"trace":{"type":"string","minLength":1,"description":"An embedded trace name (e.g. preemption/1-node/aws-04-22-2023/us-west-2b_v100_1) or a file, relative to the scenario, in the spot-traces JSON format."},"startIndex":{"type":"integer","minimum":0,"default":0}}}}},"groups":{"type":"array","items":{"$ref":"#/$defs/group"}},"commitments":{"$ref":"#/$defs/commitments"}}},"commitments":{"type":"object","additionalProperties":false,"description":"What the account has committed to in this region, and the on-demand usage outside any group that competes for it. Billed each clock hour in AWS's order (docs/simulator.md).","properties":{"reservedInstances":{"type":"array","items":{"$ref":"#/$defs/reservedInstances"}},"savingsPlans":{"type":"array","items":{"$ref":"#/$defs/savingsPlan"}},"capacityReservations":{"type":"array","items":{"$ref":"#/$defs/capacityReservation"}},"unmanagedUsage":{"type":"array","items":{"$ref":"#/$defs/unmanagedUsage"}}}},"platform":{"enum":["Linux/UNIX","Windows","Red Hat Enterprise Linux","SUSE Linux"],"default":"Linux/UNIX"},"tenancy":{"enum":["default","dedicated"],"default":"default"},"reservedInstances":{"type":"object","additionalProperties":false,"required":["type","count"],"properties":{"type":{"type":"string","minLength":1,"description":"An instance type of the embedded catalogue."},"count":{"type":"integer","minimum":1,"maximum":10000},"zone":{"$ref":"#/$defs/zoneName","description":"A zonal RI's zone; without it the RI is regional."},"platform":{"$ref":"#/$defs/platform"},"tenancy":{"$ref":"#/$defs/tenancy"},"hourlyRateUsd":{"type":"number","minimum":0,"maximum":1000,"description":"What one costs per hour, upfront amortised; default 60% of the on-demand price."},"start":{"$ref":"#/$defs/time","description":"Default: the scenario's start."},"end":{"$ref":"#/$defs/time","description":"Default: never (after the run)."}}},"savingsPlan":{"type":"object","additionalProperties":false,"required":["kind","hourlyCommitmentUsd"],"properties":{"kind":{"enum":["compute","ec2-instance"]},"family":{"type":"string","pattern":"^[a-z][a-z0-9-]*$","description":"An EC2 Instance plan's family (required for one, refused for a Compute plan)."},"hourlyCommitmentUsd":{"type":"number","exclusiveMinimum":0,"maximum":100000,"description":"For a Compute plan, the share this region may use."},"discount":{"type":"number","exclusiveMinimum":0,"exclusiveMaximum":1,"description":"Fraction off the on-demand price for types `rates` does not list; default 0.28 (compute) or 0.4 (ec2-instance)."},"rates":{"type":"object","description":"Instance type -> the plan's USD/hour for it (Linux/UNIX, default tenancy).","additionalProperties":{"$ref":"#/$defs/price"}},"start":{"$ref":"#/$defs/time"},"end":{"$ref":"#/$defs/time"}}},"capacityReservation":{"type":"object","additionalProperties":false,"required":["type","zone","count"],"properties":{"type":{"type":"string","minLength":1},"zone":{"$ref":"#/$defs/zoneName"},"count":{"type":"integer","minimum":1,"maximum":10000},"platform":{"$ref":"#/$defs/platform"},"tenancy":{"$ref":"#/$defs/tenancy"},"matchCriteria":{"enum":["open","targeted"],"default":"open"},"start":{"$ref":"#/$defs/time"},"end":{"$ref":"#/$defs/time"}}},"unmanagedUsage":{"type":"object","additionalProperties":false,"required":["type","zone","count"],"description":"On-demand instances no group of the scenario holds (another team's, a database): billed, and first in line for the commitments when spotswap decides.","properties":{"type":{"type":"string","minLength":1},"zone":{"$ref":"#/$defs/zoneName"},"count":{"type":"integer","minimum":1,"maximum":10000},"platform":{"$ref":"#/$defs/platform"},"tenancy":{"$ref":"#/$defs/tenancy"},"start":{"$ref":"#/$defs/time"},"end":{"$ref":"#/$defs/time"}}},"group":{"type":"object","additionalProperties":false,"required":["name","instanceType","min","max","desired"],"properties":{"name":{"type":"string","title":"a group name of 1 to 255 characters without ':'","pattern":"^[^:]{1,255}$","description":"Unique in the scenario."},"instanceType":{"type":"string","minLength":1,"description":"The type of its launch template or configuration; must be in the embedded catalogue with an on-demand price."},"min":{"type":"integer","minimum":0,"maximum":10000},"max":{"type":"integer","minimum":0,"maximum":10000},"desired":{"type":"integer","minimum":0,"maximum":10000},"tags":{"type":"object","description":"Group tags, all propagated at launch (spot-enabled, autospotting_* settings, ...).","propertyNames":{"type":"string","title":"a tag key of 1 to 128 characters","minLength":1,"maxLength":128},"additionalProperties":{"type":"string","maxLength":256}},"healthCheckGracePeriod":{"type":"integer","minimum":0,"maximum":86400,"default":300},"launch":{"enum":["template","configuration"],"default":"template"},"terminationHook":{"type":"boolean","default":false,"description":"An autoscaling:EC2_INSTANCE_TERMINATING hook that holds terminating instances for 90 s."},"protectedFromScaleIn":{"type":"integer","minimum":0,"default":0,"description":"The first n initial instances are protected from scale-in."},"terminationProtected":{"type":"integer","minimum":0,"default":0,"description":"The first n initial instances have API termination protection (DisableApiTermination)."},"desiredSchedule":{"type":"array","description":"The owner's scaling: [[time, desired], ...].","items":{"type":"array","title":"[<ISO time>, <desired>]","prefixItems":[{"$ref":"#/$defs/time"},{"type":"integer","minimum":0,"maximum":10000}],"minItems":2,"maxItems":2}},"loadBalancers":{"type":"array","maxItems":50,"description":"The group's target groups and classic load balancers. Auto Scaling registers a member when it is InService (attached instances at once); it serves once the health checks pass (interval × healthy threshold after it is registered and booted). Leaving the group (detach, termination) deregisters it: it drains for the deregistration delay.","items":{"$ref":"#/$defs/loadBalancer"}},"unhealthyReplacementFraction":{"type":"number","minimum":0,"maximum":1,"default":0,"description":"The share of the spot instances spotswap launches for the group that never pass a load balancer health check (a broken image), drawn from the scenario's seed. Only groups with load balancers can tell."},"image":{"type":"object","additionalProperties":false,"description":"What the group's AMI carries. EC2 refuses to launch a type that requires ENA from an image without EnaSupport (InvalidParameterCombination); a Nitro type shows EBS volumes as NVMe devices, so an image without NVMe drivers launches there and never passes a health check.","properties":{"enaSupport":{"type":"boolean","default":true,"description":"The AMI's EnaSupport attribute."},"nvmeDrivers":{"type":"boolean","default":true,"description":"Whether the image boots with EBS volumes as NVMe devices."}}},"launchHook":{"type":"boolean","default":false,"description":"An autoscaling:EC2_INSTANCE_LAUNCHING hook: members Auto Scaling launches wait 120 s in Pending:Wait; attached instances skip it."},"suspendedProcesses":{"type":"array","default":[],"uniqueItems":true,"description":"Auto Scaling processes suspended for the whole run. Launch stops launches, Terminate stops scale-in, AddToLoadBalancer stops registrations; the others are named only.","items":{"enum":["Launch","Terminate","AddToLoadBalancer","HealthCheck","ReplaceUnhealthy","AZRebalance","AlarmNotification","ScheduledActions","InstanceRefresh"]}},"capacityRebalance":{"type":"boolean","default":false,"description":"CapacityRebalance: Auto Scaling replaces a spot member given a rebalance recommendation or an interruption warning, and lets it go once the replacement is in service."},"warmPool":{"type":"object","additionalProperties":false,"required":["minSize"],"description":"A warm pool of stopped on-demand instances beside the group: not members, drawn on first when it scales out, refilled to minSize.","properties":{"minSize":{"type":"integer","minimum":0,"maximum":100}}},"instanceRefreshes":{"type":"array","default":[],"description":"When instance refreshes start: each is Pending for 60 s, then InProgress, replacing every member launched before it one at a time (the new one in service first), then Successful.","items":{"$ref":"#/$defs/time"}},"instanceRefreshesUnreadable":{"type":"boolean","default":false,"description":"DescribeInstanceRefreshes fails for the group with HTTP 500, as moto answers it."},"ecs":{"type":"object","additionalProperties":false,"description":"The group stands behind an ECS capacity provider: it carries the AmazonECSManaged tag, DescribeCapacityProviders lists a provider naming it, and a cluster runs on its members (docs/simulator.md): each running member registers a container instance, the services' tasks are placed on them, and the first protectedFromScaleIn initial members each run a standalone task, which ECS never moves. With managed termination protection, ECS protects a member while it runs tasks.","properties":{"managedTerminationProtection":{"type":"boolean","default":true},"managedDraining":{"type":"boolean","default":true},"slotsPerInstance":{"type":"integer","minimum":1,"maximum":100,"default":4,"description":"Tasks one container instance runs at most."},"managedScaling":{"type":"object","additionalProperties":false,"description":"The capacity provider's managed scaling, on: ECS publishes CapacityProviderReservation (instances the tasks need against the instances running) every minute and a target tracking policy moves the group's desired capacity to keep it at targetCapacity (docs/simulator.md). Absent: off, desired capacity moves only as the owner sets it.","properties":{"targetCapacity":{"type":"integer","minimum":1,"maximum":100,"default":100},"minimumScalingStepSize":{"type":"integer","minimum":1,"maximum":10000,"default":1},"maximumScalingStepSize":{"type":"integer","minimum":1,"maximum":10000,"default":10000},"instanceWarmupPeriod":{"type":"integer","minimum":0,"maximum":10000,"default":300,"description":"Seconds after its launch before a new instance counts in the metric; no further scale-out while one is warming up."}}},"services":{"type":"array","default":[],"items":{"type":"object","additionalProperties":false,"required":["name","desiredCount"],"properties":{"name":{"type":"string","minLength":1},"desiredCount":{"type":"integer","minimum":0,"maximum":10000},"minimumHealthyPercent":{"type":"integer","minimum":0,"maximum":100,"default":100},"maximumPercent":{"type":"integer","minimum":100,"maximum":200,"default":200},"deregistrationDelaySeconds":{"type":"integer","minimum":0,"maximum":3600,"default":300,"description":"How long a stopped task drains from its load balancer before it is gone."},"placementStrategy":{"enum":["spread","binpack"],"default":"spread","description":"Where ECS places the service's tasks: spread (the instance with the fewest of the service's tasks, then the fewest tasks) or binpack on task slots (the fullest instance with a free slot; a scale-in stops tasks on the emptiest instance first, so instances empty out)."},"desiredSchedule":{"type":"array","description":"The owner's changes of the service's desired count: [[time, count], ...].","items":{"type":"array","title":"[<ISO time>, <desired count>]","prefixItems":[{"$ref":"#/$defs/time"},{"type":"integer","minimum":0,"maximum":10000}],"minItems":2,"maxItems":2}}}}}}}}},"loadBalancer":{"type":"object","additionalProperties":false,"required":["type"],"properties":{"type":{"enum":["target-group","classic"],"description":"An Elastic Load Balancing v2 target group (DescribeTargetHealth) or a classic load balancer (DescribeInstanceHealth)."},"healthCheckIntervalSeconds":{"type":"integer","minimum":5,"maximum":300,"default":30},"healthyThreshold":{"type":"integer","minimum":2,"maximum":10,"description":"Consecutive successful health checks before a registered instance is healthy. Default: 5 for a target group, 10 for a classic load balancer (AWS's defaults)."},"deregistrationDelaySeconds":{"type":"integer","minimum":0,"maximum":3600,"default":300,"description":"How long a deregistered instance drains (a classic load balancer's connection draining timeout)."}}}}};
 const schema32 = {"type":"string","title":"an ISO 8601 time with a zone, e.g. \"2022-05-31T18:00:00Z\"","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$"};
 const schema33 = {"type":"string","title":"a region name such as \"us-east-1\"","pattern":"^[a-z]{2}(-[a-z]+)+-\\d$"};
 const func1 = Object.prototype.hasOwnProperty;
@@ -23,7 +23,7 @@ const schema39 = {"type":"string","title":"\"<instance type>/<zone>\"","pattern"
 const pattern6 = new RegExp("^[a-z]{2}(-[a-z]+)+-\\d[a-z]$", "u");
 const pattern8 = new RegExp("^[a-z0-9-]+\\.[a-z0-9-]+/[a-z]{2}(-[a-z]+)+-\\d[a-z]$", "u");
 const func0 = require("ajv/dist/runtime/equal").default;
-const schema40 = {"type":"object","additionalProperties":false,"required":["name","instanceType","min","max","desired"],"properties":{"name":{"type":"string","title":"a group name of 1 to 255 characters without ':'","pattern":"^[^:]{1,255}$","description":"Unique in the scenario."},"instanceType":{"type":"string","minLength":1,"description":"The type of its launch template or configuration; must be in the embedded catalogue with an on-demand price."},"min":{"type":"integer","minimum":0,"maximum":10000},"max":{"type":"integer","minimum":0,"maximum":10000},"desired":{"type":"integer","minimum":0,"maximum":10000},"tags":{"type":"object","description":"Group tags, all propagated at launch (spot-enabled, autospotting_* settings, ...).","propertyNames":{"type":"string","title":"a tag key of 1 to 128 characters","minLength":1,"maxLength":128},"additionalProperties":{"type":"string","maxLength":256}},"healthCheckGracePeriod":{"type":"integer","minimum":0,"maximum":86400,"default":300},"launch":{"enum":["template","configuration"],"default":"template"},"terminationHook":{"type":"boolean","default":false,"description":"An autoscaling:EC2_INSTANCE_TERMINATING hook that holds terminating instances for 90 s."},"protectedFromScaleIn":{"type":"integer","minimum":0,"default":0,"description":"The first n initial instances are protected from scale-in."},"terminationProtected":{"type":"integer","minimum":0,"default":0,"description":"The first n initial instances have API termination protection (DisableApiTermination)."},"desiredSchedule":{"type":"array","description":"The owner's scaling: [[time, desired], ...].","items":{"type":"array","title":"[<ISO time>, <desired>]","prefixItems":[{"$ref":"#/$defs/time"},{"type":"integer","minimum":0,"maximum":10000}],"minItems":2,"maxItems":2}},"loadBalancers":{"type":"array","maxItems":50,"description":"The group's target groups and classic load balancers. Auto Scaling registers a member when it is InService (attached instances at once); it serves once the health checks pass (interval × healthy threshold after it is registered and booted). Leaving the group (detach, termination) deregisters it: it drains for the deregistration delay.","items":{"$ref":"#/$defs/loadBalancer"}},"unhealthyReplacementFraction":{"type":"number","minimum":0,"maximum":1,"default":0,"description":"The share of the spot instances spotswap launches for the group that never pass a load balancer health check (a broken image), drawn from the scenario's seed. Only groups with load balancers can tell."},"image":{"type":"object","additionalProperties":false,"description":"What the group's AMI carries. EC2 refuses to launch a type that requires ENA from an image without EnaSupport (InvalidParameterCombination); a Nitro type shows EBS volumes as NVMe devices, so an image without NVMe drivers launches there and never passes a health check.","properties":{"enaSupport":{"type":"boolean","default":true,"description":"The AMI's EnaSupport attribute."},"nvmeDrivers":{"type":"boolean","default":true,"description":"Whether the image boots with EBS volumes as NVMe devices."}}},"launchHook":{"type":"boolean","default":false,"description":"An autoscaling:EC2_INSTANCE_LAUNCHING hook: members Auto Scaling launches wait 120 s in Pending:Wait; attached instances skip it."},"suspendedProcesses":{"type":"array","default":[],"uniqueItems":true,"description":"Auto Scaling processes suspended for the whole run. Launch stops launches, Terminate stops scale-in, AddToLoadBalancer stops registrations; the others are named only.","items":{"enum":["Launch","Terminate","AddToLoadBalancer","HealthCheck","ReplaceUnhealthy","AZRebalance","AlarmNotification","ScheduledActions","InstanceRefresh"]}},"capacityRebalance":{"type":"boolean","default":false,"description":"CapacityRebalance: Auto Scaling replaces a spot member given a rebalance recommendation or an interruption warning, and lets it go once the replacement is in service."},"warmPool":{"type":"object","additionalProperties":false,"required":["minSize"],"description":"A warm pool of stopped on-demand instances beside the group: not members, drawn on first when it scales out, refilled to minSize.","properties":{"minSize":{"type":"integer","minimum":0,"maximum":100}}},"instanceRefreshes":{"type":"array","default":[],"description":"When instance refreshes start: each is Pending for 60 s, then InProgress, replacing every member launched before it one at a time (the new one in service first), then Successful.","items":{"$ref":"#/$defs/time"}},"instanceRefreshesUnreadable":{"type":"boolean","default":false,"description":"DescribeInstanceRefreshes fails for the group with HTTP 500, as moto answers it."},"ecs":{"type":"object","additionalProperties":false,"description":"The group stands behind an ECS capacity provider: it carries the AmazonECSManaged tag, DescribeCapacityProviders lists a provider naming it, and a cluster runs on its members (docs/simulator.md): each running member registers a container instance, the services' tasks are placed on them, and the first protectedFromScaleIn initial members each run a standalone task, which ECS never moves. With managed termination protection, ECS protects a member while it runs tasks.","properties":{"managedTerminationProtection":{"type":"boolean","default":true},"managedDraining":{"type":"boolean","default":true},"slotsPerInstance":{"type":"integer","minimum":1,"maximum":100,"default":4,"description":"Tasks one container instance runs at most."},"services":{"type":"array","default":[],"items":{"type":"object","additionalProperties":false,"required":["name","desiredCount"],"properties":{"name":{"type":"string","minLength":1},"desiredCount":{"type":"integer","minimum":0,"maximum":10000},"minimumHealthyPercent":{"type":"integer","minimum":0,"maximum":100,"default":100},"maximumPercent":{"type":"integer","minimum":100,"maximum":200,"default":200},"deregistrationDelaySeconds":{"type":"integer","minimum":0,"maximum":3600,"default":300,"description":"How long a stopped task drains from its load balancer before it is gone."},"desiredSchedule":{"type":"array","description":"The owner's changes of the service's desired count: [[time, count], ...].","items":{"type":"array","title":"[<ISO time>, <desired count>]","prefixItems":[{"$ref":"#/$defs/time"},{"type":"integer","minimum":0,"maximum":10000}],"minItems":2,"maxItems":2}}}}}}}}};
+const schema40 = {"type":"object","additionalProperties":false,"required":["name","instanceType","min","max","desired"],"properties":{"name":{"type":"string","title":"a group name of 1 to 255 characters without ':'","pattern":"^[^:]{1,255}$","description":"Unique in the scenario."},"instanceType":{"type":"string","minLength":1,"description":"The type of its launch template or configuration; must be in the embedded catalogue with an on-demand price."},"min":{"type":"integer","minimum":0,"maximum":10000},"max":{"type":"integer","minimum":0,"maximum":10000},"desired":{"type":"integer","minimum":0,"maximum":10000},"tags":{"type":"object","description":"Group tags, all propagated at launch (spot-enabled, autospotting_* settings, ...).","propertyNames":{"type":"string","title":"a tag key of 1 to 128 characters","minLength":1,"maxLength":128},"additionalProperties":{"type":"string","maxLength":256}},"healthCheckGracePeriod":{"type":"integer","minimum":0,"maximum":86400,"default":300},"launch":{"enum":["template","configuration"],"default":"template"},"terminationHook":{"type":"boolean","default":false,"description":"An autoscaling:EC2_INSTANCE_TERMINATING hook that holds terminating instances for 90 s."},"protectedFromScaleIn":{"type":"integer","minimum":0,"default":0,"description":"The first n initial instances are protected from scale-in."},"terminationProtected":{"type":"integer","minimum":0,"default":0,"description":"The first n initial instances have API termination protection (DisableApiTermination)."},"desiredSchedule":{"type":"array","description":"The owner's scaling: [[time, desired], ...].","items":{"type":"array","title":"[<ISO time>, <desired>]","prefixItems":[{"$ref":"#/$defs/time"},{"type":"integer","minimum":0,"maximum":10000}],"minItems":2,"maxItems":2}},"loadBalancers":{"type":"array","maxItems":50,"description":"The group's target groups and classic load balancers. Auto Scaling registers a member when it is InService (attached instances at once); it serves once the health checks pass (interval × healthy threshold after it is registered and booted). Leaving the group (detach, termination) deregisters it: it drains for the deregistration delay.","items":{"$ref":"#/$defs/loadBalancer"}},"unhealthyReplacementFraction":{"type":"number","minimum":0,"maximum":1,"default":0,"description":"The share of the spot instances spotswap launches for the group that never pass a load balancer health check (a broken image), drawn from the scenario's seed. Only groups with load balancers can tell."},"image":{"type":"object","additionalProperties":false,"description":"What the group's AMI carries. EC2 refuses to launch a type that requires ENA from an image without EnaSupport (InvalidParameterCombination); a Nitro type shows EBS volumes as NVMe devices, so an image without NVMe drivers launches there and never passes a health check.","properties":{"enaSupport":{"type":"boolean","default":true,"description":"The AMI's EnaSupport attribute."},"nvmeDrivers":{"type":"boolean","default":true,"description":"Whether the image boots with EBS volumes as NVMe devices."}}},"launchHook":{"type":"boolean","default":false,"description":"An autoscaling:EC2_INSTANCE_LAUNCHING hook: members Auto Scaling launches wait 120 s in Pending:Wait; attached instances skip it."},"suspendedProcesses":{"type":"array","default":[],"uniqueItems":true,"description":"Auto Scaling processes suspended for the whole run. Launch stops launches, Terminate stops scale-in, AddToLoadBalancer stops registrations; the others are named only.","items":{"enum":["Launch","Terminate","AddToLoadBalancer","HealthCheck","ReplaceUnhealthy","AZRebalance","AlarmNotification","ScheduledActions","InstanceRefresh"]}},"capacityRebalance":{"type":"boolean","default":false,"description":"CapacityRebalance: Auto Scaling replaces a spot member given a rebalance recommendation or an interruption warning, and lets it go once the replacement is in service."},"warmPool":{"type":"object","additionalProperties":false,"required":["minSize"],"description":"A warm pool of stopped on-demand instances beside the group: not members, drawn on first when it scales out, refilled to minSize.","properties":{"minSize":{"type":"integer","minimum":0,"maximum":100}}},"instanceRefreshes":{"type":"array","default":[],"description":"When instance refreshes start: each is Pending for 60 s, then InProgress, replacing every member launched before it one at a time (the new one in service first), then Successful.","items":{"$ref":"#/$defs/time"}},"instanceRefreshesUnreadable":{"type":"boolean","default":false,"description":"DescribeInstanceRefreshes fails for the group with HTTP 500, as moto answers it."},"ecs":{"type":"object","additionalProperties":false,"description":"The group stands behind an ECS capacity provider: it carries the AmazonECSManaged tag, DescribeCapacityProviders lists a provider naming it, and a cluster runs on its members (docs/simulator.md): each running member registers a container instance, the services' tasks are placed on them, and the first protectedFromScaleIn initial members each run a standalone task, which ECS never moves. With managed termination protection, ECS protects a member while it runs tasks.","properties":{"managedTerminationProtection":{"type":"boolean","default":true},"managedDraining":{"type":"boolean","default":true},"slotsPerInstance":{"type":"integer","minimum":1,"maximum":100,"default":4,"description":"Tasks one container instance runs at most."},"managedScaling":{"type":"object","additionalProperties":false,"description":"The capacity provider's managed scaling, on: ECS publishes CapacityProviderReservation (instances the tasks need against the instances running) every minute and a target tracking policy moves the group's desired capacity to keep it at targetCapacity (docs/simulator.md). Absent: off, desired capacity moves only as the owner sets it.","properties":{"targetCapacity":{"type":"integer","minimum":1,"maximum":100,"default":100},"minimumScalingStepSize":{"type":"integer","minimum":1,"maximum":10000,"default":1},"maximumScalingStepSize":{"type":"integer","minimum":1,"maximum":10000,"default":10000},"instanceWarmupPeriod":{"type":"integer","minimum":0,"maximum":10000,"default":300,"description":"Seconds after its launch before a new instance counts in the metric; no further scale-out while one is warming up."}}},"services":{"type":"array","default":[],"items":{"type":"object","additionalProperties":false,"required":["name","desiredCount"],"properties":{"name":{"type":"string","minLength":1},"desiredCount":{"type":"integer","minimum":0,"maximum":10000},"minimumHealthyPercent":{"type":"integer","minimum":0,"maximum":100,"default":100},"maximumPercent":{"type":"integer","minimum":100,"maximum":200,"default":200},"deregistrationDelaySeconds":{"type":"integer","minimum":0,"maximum":3600,"default":300,"description":"How long a stopped task drains from its load balancer before it is gone."},"placementStrategy":{"enum":["spread","binpack"],"default":"spread","description":"Where ECS places the service's tasks: spread (the instance with the fewest of the service's tasks, then the fewest tasks) or binpack on task slots (the fullest instance with a free slot; a scale-in stops tasks on the emptiest instance first, so instances empty out)."},"desiredSchedule":{"type":"array","description":"The owner's changes of the service's desired count: [[time, count], ...].","items":{"type":"array","title":"[<ISO time>, <desired count>]","prefixItems":[{"$ref":"#/$defs/time"},{"type":"integer","minimum":0,"maximum":10000}],"minItems":2,"maxItems":2}}}}}}}}};
 const schema42 = {"type":"object","additionalProperties":false,"required":["type"],"properties":{"type":{"enum":["target-group","classic"],"description":"An Elastic Load Balancing v2 target group (DescribeTargetHealth) or a classic load balancer (DescribeInstanceHealth)."},"healthCheckIntervalSeconds":{"type":"integer","minimum":5,"maximum":300,"default":30},"healthyThreshold":{"type":"integer","minimum":2,"maximum":10,"description":"Consecutive successful health checks before a registered instance is healthy. Default: 5 for a target group, 10 for a classic load balancer (AWS's defaults)."},"deregistrationDelaySeconds":{"type":"integer","minimum":0,"maximum":3600,"default":300,"description":"How long a deregistered instance drains (a classic load balancer's connection draining timeout)."}}};
 const pattern9 = new RegExp("^[^:]{1,255}$", "u");
 
@@ -1038,7 +1038,7 @@ if(data.ecs !== undefined){
 let data35 = data.ecs;
 if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
 for(const key6 in data35){
-if(!((((key6 === "managedTerminationProtection") || (key6 === "managedDraining")) || (key6 === "slotsPerInstance")) || (key6 === "services"))){
+if(!(((((key6 === "managedTerminationProtection") || (key6 === "managedDraining")) || (key6 === "slotsPerInstance")) || (key6 === "managedScaling")) || (key6 === "services"))){
 const err81 = {instancePath:instancePath+"/ecs",schemaPath:"#/properties/ecs/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema40.properties.ecs,data:data35};
 if(vErrors === null){
 vErrors = [err81];
@@ -1110,15 +1110,12 @@ errors++;
 }
 }
 }
-if(data35.services !== undefined){
-let data39 = data35.services;
-if(Array.isArray(data39)){
-const len5 = data39.length;
-for(let i5=0; i5<len5; i5++){
-let data40 = data39[i5];
-if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
-if(data40.name === undefined){
-const err87 = {instancePath:instancePath+"/ecs/services/" + i5,schemaPath:"#/properties/ecs/properties/services/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema40.properties.ecs.properties.services.items.required,parentSchema:schema40.properties.ecs.properties.services.items,data:data40};
+if(data35.managedScaling !== undefined){
+let data39 = data35.managedScaling;
+if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
+for(const key7 in data39){
+if(!((((key7 === "targetCapacity") || (key7 === "minimumScalingStepSize")) || (key7 === "maximumScalingStepSize")) || (key7 === "instanceWarmupPeriod"))){
+const err87 = {instancePath:instancePath+"/ecs/managedScaling",schemaPath:"#/properties/ecs/properties/managedScaling/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema40.properties.ecs.properties.managedScaling,data:data39};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1127,8 +1124,11 @@ vErrors.push(err87);
 }
 errors++;
 }
-if(data40.desiredCount === undefined){
-const err88 = {instancePath:instancePath+"/ecs/services/" + i5,schemaPath:"#/properties/ecs/properties/services/items/required",keyword:"required",params:{missingProperty: "desiredCount"},message:"must have required property '"+"desiredCount"+"'",schema:schema40.properties.ecs.properties.services.items.required,parentSchema:schema40.properties.ecs.properties.services.items,data:data40};
+}
+if(data39.targetCapacity !== undefined){
+let data40 = data39.targetCapacity;
+if(!(((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40))) && (isFinite(data40)))){
+const err88 = {instancePath:instancePath+"/ecs/managedScaling/targetCapacity",schemaPath:"#/properties/ecs/properties/managedScaling/properties/targetCapacity/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema40.properties.ecs.properties.managedScaling.properties.targetCapacity.type,parentSchema:schema40.properties.ecs.properties.managedScaling.properties.targetCapacity,data:data40};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1137,9 +1137,9 @@ vErrors.push(err88);
 }
 errors++;
 }
-for(const key7 in data40){
-if(!((((((key7 === "name") || (key7 === "desiredCount")) || (key7 === "minimumHealthyPercent")) || (key7 === "maximumPercent")) || (key7 === "deregistrationDelaySeconds")) || (key7 === "desiredSchedule"))){
-const err89 = {instancePath:instancePath+"/ecs/services/" + i5,schemaPath:"#/properties/ecs/properties/services/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema40.properties.ecs.properties.services.items,data:data40};
+if((typeof data40 == "number") && (isFinite(data40))){
+if(data40 > 100 || isNaN(data40)){
+const err89 = {instancePath:instancePath+"/ecs/managedScaling/targetCapacity",schemaPath:"#/properties/ecs/properties/managedScaling/properties/targetCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100",schema:100,parentSchema:schema40.properties.ecs.properties.managedScaling.properties.targetCapacity,data:data40};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1148,12 +1148,8 @@ vErrors.push(err89);
 }
 errors++;
 }
-}
-if(data40.name !== undefined){
-let data41 = data40.name;
-if(typeof data41 === "string"){
-if(func2(data41) < 1){
-const err90 = {instancePath:instancePath+"/ecs/services/" + i5+"/name",schemaPath:"#/properties/ecs/properties/services/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema40.properties.ecs.properties.services.items.properties.name,data:data41};
+if(data40 < 1 || isNaN(data40)){
+const err90 = {instancePath:instancePath+"/ecs/managedScaling/targetCapacity",schemaPath:"#/properties/ecs/properties/managedScaling/properties/targetCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema40.properties.ecs.properties.managedScaling.properties.targetCapacity,data:data40};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1163,8 +1159,11 @@ vErrors.push(err90);
 errors++;
 }
 }
-else {
-const err91 = {instancePath:instancePath+"/ecs/services/" + i5+"/name",schemaPath:"#/properties/ecs/properties/services/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.ecs.properties.services.items.properties.name.type,parentSchema:schema40.properties.ecs.properties.services.items.properties.name,data:data41};
+}
+if(data39.minimumScalingStepSize !== undefined){
+let data41 = data39.minimumScalingStepSize;
+if(!(((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41))) && (isFinite(data41)))){
+const err91 = {instancePath:instancePath+"/ecs/managedScaling/minimumScalingStepSize",schemaPath:"#/properties/ecs/properties/managedScaling/properties/minimumScalingStepSize/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema40.properties.ecs.properties.managedScaling.properties.minimumScalingStepSize.type,parentSchema:schema40.properties.ecs.properties.managedScaling.properties.minimumScalingStepSize,data:data41};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1173,11 +1172,9 @@ vErrors.push(err91);
 }
 errors++;
 }
-}
-if(data40.desiredCount !== undefined){
-let data42 = data40.desiredCount;
-if(!(((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42))) && (isFinite(data42)))){
-const err92 = {instancePath:instancePath+"/ecs/services/" + i5+"/desiredCount",schemaPath:"#/properties/ecs/properties/services/items/properties/desiredCount/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema40.properties.ecs.properties.services.items.properties.desiredCount.type,parentSchema:schema40.properties.ecs.properties.services.items.properties.desiredCount,data:data42};
+if((typeof data41 == "number") && (isFinite(data41))){
+if(data41 > 10000 || isNaN(data41)){
+const err92 = {instancePath:instancePath+"/ecs/managedScaling/minimumScalingStepSize",schemaPath:"#/properties/ecs/properties/managedScaling/properties/minimumScalingStepSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema40.properties.ecs.properties.managedScaling.properties.minimumScalingStepSize,data:data41};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1186,9 +1183,8 @@ vErrors.push(err92);
 }
 errors++;
 }
-if((typeof data42 == "number") && (isFinite(data42))){
-if(data42 > 10000 || isNaN(data42)){
-const err93 = {instancePath:instancePath+"/ecs/services/" + i5+"/desiredCount",schemaPath:"#/properties/ecs/properties/services/items/properties/desiredCount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema40.properties.ecs.properties.services.items.properties.desiredCount,data:data42};
+if(data41 < 1 || isNaN(data41)){
+const err93 = {instancePath:instancePath+"/ecs/managedScaling/minimumScalingStepSize",schemaPath:"#/properties/ecs/properties/managedScaling/properties/minimumScalingStepSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema40.properties.ecs.properties.managedScaling.properties.minimumScalingStepSize,data:data41};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1197,8 +1193,12 @@ vErrors.push(err93);
 }
 errors++;
 }
-if(data42 < 0 || isNaN(data42)){
-const err94 = {instancePath:instancePath+"/ecs/services/" + i5+"/desiredCount",schemaPath:"#/properties/ecs/properties/services/items/properties/desiredCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema40.properties.ecs.properties.services.items.properties.desiredCount,data:data42};
+}
+}
+if(data39.maximumScalingStepSize !== undefined){
+let data42 = data39.maximumScalingStepSize;
+if(!(((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42))) && (isFinite(data42)))){
+const err94 = {instancePath:instancePath+"/ecs/managedScaling/maximumScalingStepSize",schemaPath:"#/properties/ecs/properties/managedScaling/properties/maximumScalingStepSize/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema40.properties.ecs.properties.managedScaling.properties.maximumScalingStepSize.type,parentSchema:schema40.properties.ecs.properties.managedScaling.properties.maximumScalingStepSize,data:data42};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1207,12 +1207,9 @@ vErrors.push(err94);
 }
 errors++;
 }
-}
-}
-if(data40.minimumHealthyPercent !== undefined){
-let data43 = data40.minimumHealthyPercent;
-if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
-const err95 = {instancePath:instancePath+"/ecs/services/" + i5+"/minimumHealthyPercent",schemaPath:"#/properties/ecs/properties/services/items/properties/minimumHealthyPercent/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema40.properties.ecs.properties.services.items.properties.minimumHealthyPercent.type,parentSchema:schema40.properties.ecs.properties.services.items.properties.minimumHealthyPercent,data:data43};
+if((typeof data42 == "number") && (isFinite(data42))){
+if(data42 > 10000 || isNaN(data42)){
+const err95 = {instancePath:instancePath+"/ecs/managedScaling/maximumScalingStepSize",schemaPath:"#/properties/ecs/properties/managedScaling/properties/maximumScalingStepSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema40.properties.ecs.properties.managedScaling.properties.maximumScalingStepSize,data:data42};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1221,9 +1218,8 @@ vErrors.push(err95);
 }
 errors++;
 }
-if((typeof data43 == "number") && (isFinite(data43))){
-if(data43 > 100 || isNaN(data43)){
-const err96 = {instancePath:instancePath+"/ecs/services/" + i5+"/minimumHealthyPercent",schemaPath:"#/properties/ecs/properties/services/items/properties/minimumHealthyPercent/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100",schema:100,parentSchema:schema40.properties.ecs.properties.services.items.properties.minimumHealthyPercent,data:data43};
+if(data42 < 1 || isNaN(data42)){
+const err96 = {instancePath:instancePath+"/ecs/managedScaling/maximumScalingStepSize",schemaPath:"#/properties/ecs/properties/managedScaling/properties/maximumScalingStepSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema40.properties.ecs.properties.managedScaling.properties.maximumScalingStepSize,data:data42};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1232,8 +1228,12 @@ vErrors.push(err96);
 }
 errors++;
 }
-if(data43 < 0 || isNaN(data43)){
-const err97 = {instancePath:instancePath+"/ecs/services/" + i5+"/minimumHealthyPercent",schemaPath:"#/properties/ecs/properties/services/items/properties/minimumHealthyPercent/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema40.properties.ecs.properties.services.items.properties.minimumHealthyPercent,data:data43};
+}
+}
+if(data39.instanceWarmupPeriod !== undefined){
+let data43 = data39.instanceWarmupPeriod;
+if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
+const err97 = {instancePath:instancePath+"/ecs/managedScaling/instanceWarmupPeriod",schemaPath:"#/properties/ecs/properties/managedScaling/properties/instanceWarmupPeriod/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema40.properties.ecs.properties.managedScaling.properties.instanceWarmupPeriod.type,parentSchema:schema40.properties.ecs.properties.managedScaling.properties.instanceWarmupPeriod,data:data43};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1242,12 +1242,9 @@ vErrors.push(err97);
 }
 errors++;
 }
-}
-}
-if(data40.maximumPercent !== undefined){
-let data44 = data40.maximumPercent;
-if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
-const err98 = {instancePath:instancePath+"/ecs/services/" + i5+"/maximumPercent",schemaPath:"#/properties/ecs/properties/services/items/properties/maximumPercent/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema40.properties.ecs.properties.services.items.properties.maximumPercent.type,parentSchema:schema40.properties.ecs.properties.services.items.properties.maximumPercent,data:data44};
+if((typeof data43 == "number") && (isFinite(data43))){
+if(data43 > 10000 || isNaN(data43)){
+const err98 = {instancePath:instancePath+"/ecs/managedScaling/instanceWarmupPeriod",schemaPath:"#/properties/ecs/properties/managedScaling/properties/instanceWarmupPeriod/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema40.properties.ecs.properties.managedScaling.properties.instanceWarmupPeriod,data:data43};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1256,9 +1253,8 @@ vErrors.push(err98);
 }
 errors++;
 }
-if((typeof data44 == "number") && (isFinite(data44))){
-if(data44 > 200 || isNaN(data44)){
-const err99 = {instancePath:instancePath+"/ecs/services/" + i5+"/maximumPercent",schemaPath:"#/properties/ecs/properties/services/items/properties/maximumPercent/maximum",keyword:"maximum",params:{comparison: "<=", limit: 200},message:"must be <= 200",schema:200,parentSchema:schema40.properties.ecs.properties.services.items.properties.maximumPercent,data:data44};
+if(data43 < 0 || isNaN(data43)){
+const err99 = {instancePath:instancePath+"/ecs/managedScaling/instanceWarmupPeriod",schemaPath:"#/properties/ecs/properties/managedScaling/properties/instanceWarmupPeriod/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema40.properties.ecs.properties.managedScaling.properties.instanceWarmupPeriod,data:data43};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1267,8 +1263,11 @@ vErrors.push(err99);
 }
 errors++;
 }
-if(data44 < 100 || isNaN(data44)){
-const err100 = {instancePath:instancePath+"/ecs/services/" + i5+"/maximumPercent",schemaPath:"#/properties/ecs/properties/services/items/properties/maximumPercent/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100",schema:100,parentSchema:schema40.properties.ecs.properties.services.items.properties.maximumPercent,data:data44};
+}
+}
+}
+else {
+const err100 = {instancePath:instancePath+"/ecs/managedScaling",schemaPath:"#/properties/ecs/properties/managedScaling/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.ecs.properties.managedScaling.type,parentSchema:schema40.properties.ecs.properties.managedScaling,data:data39};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1278,11 +1277,15 @@ vErrors.push(err100);
 errors++;
 }
 }
-}
-if(data40.deregistrationDelaySeconds !== undefined){
-let data45 = data40.deregistrationDelaySeconds;
-if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){
-const err101 = {instancePath:instancePath+"/ecs/services/" + i5+"/deregistrationDelaySeconds",schemaPath:"#/properties/ecs/properties/services/items/properties/deregistrationDelaySeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema40.properties.ecs.properties.services.items.properties.deregistrationDelaySeconds.type,parentSchema:schema40.properties.ecs.properties.services.items.properties.deregistrationDelaySeconds,data:data45};
+if(data35.services !== undefined){
+let data44 = data35.services;
+if(Array.isArray(data44)){
+const len5 = data44.length;
+for(let i5=0; i5<len5; i5++){
+let data45 = data44[i5];
+if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
+if(data45.name === undefined){
+const err101 = {instancePath:instancePath+"/ecs/services/" + i5,schemaPath:"#/properties/ecs/properties/services/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema40.properties.ecs.properties.services.items.required,parentSchema:schema40.properties.ecs.properties.services.items,data:data45};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1291,9 +1294,8 @@ vErrors.push(err101);
 }
 errors++;
 }
-if((typeof data45 == "number") && (isFinite(data45))){
-if(data45 > 3600 || isNaN(data45)){
-const err102 = {instancePath:instancePath+"/ecs/services/" + i5+"/deregistrationDelaySeconds",schemaPath:"#/properties/ecs/properties/services/items/properties/deregistrationDelaySeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600},message:"must be <= 3600",schema:3600,parentSchema:schema40.properties.ecs.properties.services.items.properties.deregistrationDelaySeconds,data:data45};
+if(data45.desiredCount === undefined){
+const err102 = {instancePath:instancePath+"/ecs/services/" + i5,schemaPath:"#/properties/ecs/properties/services/items/required",keyword:"required",params:{missingProperty: "desiredCount"},message:"must have required property '"+"desiredCount"+"'",schema:schema40.properties.ecs.properties.services.items.required,parentSchema:schema40.properties.ecs.properties.services.items,data:data45};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1302,8 +1304,9 @@ vErrors.push(err102);
 }
 errors++;
 }
-if(data45 < 0 || isNaN(data45)){
-const err103 = {instancePath:instancePath+"/ecs/services/" + i5+"/deregistrationDelaySeconds",schemaPath:"#/properties/ecs/properties/services/items/properties/deregistrationDelaySeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema40.properties.ecs.properties.services.items.properties.deregistrationDelaySeconds,data:data45};
+for(const key8 in data45){
+if(!(((((((key8 === "name") || (key8 === "desiredCount")) || (key8 === "minimumHealthyPercent")) || (key8 === "maximumPercent")) || (key8 === "deregistrationDelaySeconds")) || (key8 === "placementStrategy")) || (key8 === "desiredSchedule"))){
+const err103 = {instancePath:instancePath+"/ecs/services/" + i5,schemaPath:"#/properties/ecs/properties/services/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema40.properties.ecs.properties.services.items,data:data45};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1313,16 +1316,11 @@ vErrors.push(err103);
 errors++;
 }
 }
-}
-if(data40.desiredSchedule !== undefined){
-let data46 = data40.desiredSchedule;
-if(Array.isArray(data46)){
-const len6 = data46.length;
-for(let i6=0; i6<len6; i6++){
-let data47 = data46[i6];
-if(Array.isArray(data47)){
-if(data47.length > 2){
-const err104 = {instancePath:instancePath+"/ecs/services/" + i5+"/desiredSchedule/" + i6,schemaPath:"#/properties/ecs/properties/services/items/properties/desiredSchedule/items/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items",schema:2,parentSchema:schema40.properties.ecs.properties.services.items.properties.desiredSchedule.items,data:data47};
+if(data45.name !== undefined){
+let data46 = data45.name;
+if(typeof data46 === "string"){
+if(func2(data46) < 1){
+const err104 = {instancePath:instancePath+"/ecs/services/" + i5+"/name",schemaPath:"#/properties/ecs/properties/services/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema40.properties.ecs.properties.services.items.properties.name,data:data46};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1331,8 +1329,9 @@ vErrors.push(err104);
 }
 errors++;
 }
-if(data47.length < 2){
-const err105 = {instancePath:instancePath+"/ecs/services/" + i5+"/desiredSchedule/" + i6,schemaPath:"#/properties/ecs/properties/services/items/properties/desiredSchedule/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items",schema:2,parentSchema:schema40.properties.ecs.properties.services.items.properties.desiredSchedule.items,data:data47};
+}
+else {
+const err105 = {instancePath:instancePath+"/ecs/services/" + i5+"/name",schemaPath:"#/properties/ecs/properties/services/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.ecs.properties.services.items.properties.name.type,parentSchema:schema40.properties.ecs.properties.services.items.properties.name,data:data46};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1341,12 +1340,11 @@ vErrors.push(err105);
 }
 errors++;
 }
-const len7 = data47.length;
-if(len7 > 0){
-let data48 = data47[0];
-if(typeof data48 === "string"){
-if(!pattern4.test(data48)){
-const err106 = {instancePath:instancePath+"/ecs/services/" + i5+"/desiredSchedule/" + i6+"/0",schemaPath:"#/$defs/time/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$"+"\"",schema:"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$",parentSchema:schema32,data:data48};
+}
+if(data45.desiredCount !== undefined){
+let data47 = data45.desiredCount;
+if(!(((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47))) && (isFinite(data47)))){
+const err106 = {instancePath:instancePath+"/ecs/services/" + i5+"/desiredCount",schemaPath:"#/properties/ecs/properties/services/items/properties/desiredCount/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema40.properties.ecs.properties.services.items.properties.desiredCount.type,parentSchema:schema40.properties.ecs.properties.services.items.properties.desiredCount,data:data47};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1355,9 +1353,9 @@ vErrors.push(err106);
 }
 errors++;
 }
-}
-else {
-const err107 = {instancePath:instancePath+"/ecs/services/" + i5+"/desiredSchedule/" + i6+"/0",schemaPath:"#/$defs/time/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.type,parentSchema:schema32,data:data48};
+if((typeof data47 == "number") && (isFinite(data47))){
+if(data47 > 10000 || isNaN(data47)){
+const err107 = {instancePath:instancePath+"/ecs/services/" + i5+"/desiredCount",schemaPath:"#/properties/ecs/properties/services/items/properties/desiredCount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema40.properties.ecs.properties.services.items.properties.desiredCount,data:data47};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1366,11 +1364,8 @@ vErrors.push(err107);
 }
 errors++;
 }
-}
-if(len7 > 1){
-let data49 = data47[1];
-if(!(((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49))) && (isFinite(data49)))){
-const err108 = {instancePath:instancePath+"/ecs/services/" + i5+"/desiredSchedule/" + i6+"/1",schemaPath:"#/properties/ecs/properties/services/items/properties/desiredSchedule/items/prefixItems/1/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema40.properties.ecs.properties.services.items.properties.desiredSchedule.items.prefixItems[1].type,parentSchema:schema40.properties.ecs.properties.services.items.properties.desiredSchedule.items.prefixItems[1],data:data49};
+if(data47 < 0 || isNaN(data47)){
+const err108 = {instancePath:instancePath+"/ecs/services/" + i5+"/desiredCount",schemaPath:"#/properties/ecs/properties/services/items/properties/desiredCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema40.properties.ecs.properties.services.items.properties.desiredCount,data:data47};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1379,9 +1374,12 @@ vErrors.push(err108);
 }
 errors++;
 }
-if((typeof data49 == "number") && (isFinite(data49))){
-if(data49 > 10000 || isNaN(data49)){
-const err109 = {instancePath:instancePath+"/ecs/services/" + i5+"/desiredSchedule/" + i6+"/1",schemaPath:"#/properties/ecs/properties/services/items/properties/desiredSchedule/items/prefixItems/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema40.properties.ecs.properties.services.items.properties.desiredSchedule.items.prefixItems[1],data:data49};
+}
+}
+if(data45.minimumHealthyPercent !== undefined){
+let data48 = data45.minimumHealthyPercent;
+if(!(((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48))) && (isFinite(data48)))){
+const err109 = {instancePath:instancePath+"/ecs/services/" + i5+"/minimumHealthyPercent",schemaPath:"#/properties/ecs/properties/services/items/properties/minimumHealthyPercent/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema40.properties.ecs.properties.services.items.properties.minimumHealthyPercent.type,parentSchema:schema40.properties.ecs.properties.services.items.properties.minimumHealthyPercent,data:data48};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1390,8 +1388,9 @@ vErrors.push(err109);
 }
 errors++;
 }
-if(data49 < 0 || isNaN(data49)){
-const err110 = {instancePath:instancePath+"/ecs/services/" + i5+"/desiredSchedule/" + i6+"/1",schemaPath:"#/properties/ecs/properties/services/items/properties/desiredSchedule/items/prefixItems/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema40.properties.ecs.properties.services.items.properties.desiredSchedule.items.prefixItems[1],data:data49};
+if((typeof data48 == "number") && (isFinite(data48))){
+if(data48 > 100 || isNaN(data48)){
+const err110 = {instancePath:instancePath+"/ecs/services/" + i5+"/minimumHealthyPercent",schemaPath:"#/properties/ecs/properties/services/items/properties/minimumHealthyPercent/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100",schema:100,parentSchema:schema40.properties.ecs.properties.services.items.properties.minimumHealthyPercent,data:data48};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1400,11 +1399,8 @@ vErrors.push(err110);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err111 = {instancePath:instancePath+"/ecs/services/" + i5+"/desiredSchedule/" + i6,schemaPath:"#/properties/ecs/properties/services/items/properties/desiredSchedule/items/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema40.properties.ecs.properties.services.items.properties.desiredSchedule.items.type,parentSchema:schema40.properties.ecs.properties.services.items.properties.desiredSchedule.items,data:data47};
+if(data48 < 0 || isNaN(data48)){
+const err111 = {instancePath:instancePath+"/ecs/services/" + i5+"/minimumHealthyPercent",schemaPath:"#/properties/ecs/properties/services/items/properties/minimumHealthyPercent/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema40.properties.ecs.properties.services.items.properties.minimumHealthyPercent,data:data48};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -1415,8 +1411,10 @@ errors++;
 }
 }
 }
-else {
-const err112 = {instancePath:instancePath+"/ecs/services/" + i5+"/desiredSchedule",schemaPath:"#/properties/ecs/properties/services/items/properties/desiredSchedule/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema40.properties.ecs.properties.services.items.properties.desiredSchedule.type,parentSchema:schema40.properties.ecs.properties.services.items.properties.desiredSchedule,data:data46};
+if(data45.maximumPercent !== undefined){
+let data49 = data45.maximumPercent;
+if(!(((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49))) && (isFinite(data49)))){
+const err112 = {instancePath:instancePath+"/ecs/services/" + i5+"/maximumPercent",schemaPath:"#/properties/ecs/properties/services/items/properties/maximumPercent/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema40.properties.ecs.properties.services.items.properties.maximumPercent.type,parentSchema:schema40.properties.ecs.properties.services.items.properties.maximumPercent,data:data49};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1425,10 +1423,9 @@ vErrors.push(err112);
 }
 errors++;
 }
-}
-}
-else {
-const err113 = {instancePath:instancePath+"/ecs/services/" + i5,schemaPath:"#/properties/ecs/properties/services/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.ecs.properties.services.items.type,parentSchema:schema40.properties.ecs.properties.services.items,data:data40};
+if((typeof data49 == "number") && (isFinite(data49))){
+if(data49 > 200 || isNaN(data49)){
+const err113 = {instancePath:instancePath+"/ecs/services/" + i5+"/maximumPercent",schemaPath:"#/properties/ecs/properties/services/items/properties/maximumPercent/maximum",keyword:"maximum",params:{comparison: "<=", limit: 200},message:"must be <= 200",schema:200,parentSchema:schema40.properties.ecs.properties.services.items.properties.maximumPercent,data:data49};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1437,10 +1434,8 @@ vErrors.push(err113);
 }
 errors++;
 }
-}
-}
-else {
-const err114 = {instancePath:instancePath+"/ecs/services",schemaPath:"#/properties/ecs/properties/services/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema40.properties.ecs.properties.services.type,parentSchema:schema40.properties.ecs.properties.services,data:data39};
+if(data49 < 100 || isNaN(data49)){
+const err114 = {instancePath:instancePath+"/ecs/services/" + i5+"/maximumPercent",schemaPath:"#/properties/ecs/properties/services/items/properties/maximumPercent/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100",schema:100,parentSchema:schema40.properties.ecs.properties.services.items.properties.maximumPercent,data:data49};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1451,8 +1446,10 @@ errors++;
 }
 }
 }
-else {
-const err115 = {instancePath:instancePath+"/ecs",schemaPath:"#/properties/ecs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.ecs.type,parentSchema:schema40.properties.ecs,data:data35};
+if(data45.deregistrationDelaySeconds !== undefined){
+let data50 = data45.deregistrationDelaySeconds;
+if(!(((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50))) && (isFinite(data50)))){
+const err115 = {instancePath:instancePath+"/ecs/services/" + i5+"/deregistrationDelaySeconds",schemaPath:"#/properties/ecs/properties/services/items/properties/deregistrationDelaySeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema40.properties.ecs.properties.services.items.properties.deregistrationDelaySeconds.type,parentSchema:schema40.properties.ecs.properties.services.items.properties.deregistrationDelaySeconds,data:data50};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1461,15 +1458,198 @@ vErrors.push(err115);
 }
 errors++;
 }
-}
-}
-else {
-const err116 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data};
+if((typeof data50 == "number") && (isFinite(data50))){
+if(data50 > 3600 || isNaN(data50)){
+const err116 = {instancePath:instancePath+"/ecs/services/" + i5+"/deregistrationDelaySeconds",schemaPath:"#/properties/ecs/properties/services/items/properties/deregistrationDelaySeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600},message:"must be <= 3600",schema:3600,parentSchema:schema40.properties.ecs.properties.services.items.properties.deregistrationDelaySeconds,data:data50};
 if(vErrors === null){
 vErrors = [err116];
 }
 else {
 vErrors.push(err116);
+}
+errors++;
+}
+if(data50 < 0 || isNaN(data50)){
+const err117 = {instancePath:instancePath+"/ecs/services/" + i5+"/deregistrationDelaySeconds",schemaPath:"#/properties/ecs/properties/services/items/properties/deregistrationDelaySeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema40.properties.ecs.properties.services.items.properties.deregistrationDelaySeconds,data:data50};
+if(vErrors === null){
+vErrors = [err117];
+}
+else {
+vErrors.push(err117);
+}
+errors++;
+}
+}
+}
+if(data45.placementStrategy !== undefined){
+let data51 = data45.placementStrategy;
+if(!((data51 === "spread") || (data51 === "binpack"))){
+const err118 = {instancePath:instancePath+"/ecs/services/" + i5+"/placementStrategy",schemaPath:"#/properties/ecs/properties/services/items/properties/placementStrategy/enum",keyword:"enum",params:{allowedValues: schema40.properties.ecs.properties.services.items.properties.placementStrategy.enum},message:"must be equal to one of the allowed values",schema:schema40.properties.ecs.properties.services.items.properties.placementStrategy.enum,parentSchema:schema40.properties.ecs.properties.services.items.properties.placementStrategy,data:data51};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
+}
+errors++;
+}
+}
+if(data45.desiredSchedule !== undefined){
+let data52 = data45.desiredSchedule;
+if(Array.isArray(data52)){
+const len6 = data52.length;
+for(let i6=0; i6<len6; i6++){
+let data53 = data52[i6];
+if(Array.isArray(data53)){
+if(data53.length > 2){
+const err119 = {instancePath:instancePath+"/ecs/services/" + i5+"/desiredSchedule/" + i6,schemaPath:"#/properties/ecs/properties/services/items/properties/desiredSchedule/items/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items",schema:2,parentSchema:schema40.properties.ecs.properties.services.items.properties.desiredSchedule.items,data:data53};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
+}
+errors++;
+}
+if(data53.length < 2){
+const err120 = {instancePath:instancePath+"/ecs/services/" + i5+"/desiredSchedule/" + i6,schemaPath:"#/properties/ecs/properties/services/items/properties/desiredSchedule/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items",schema:2,parentSchema:schema40.properties.ecs.properties.services.items.properties.desiredSchedule.items,data:data53};
+if(vErrors === null){
+vErrors = [err120];
+}
+else {
+vErrors.push(err120);
+}
+errors++;
+}
+const len7 = data53.length;
+if(len7 > 0){
+let data54 = data53[0];
+if(typeof data54 === "string"){
+if(!pattern4.test(data54)){
+const err121 = {instancePath:instancePath+"/ecs/services/" + i5+"/desiredSchedule/" + i6+"/0",schemaPath:"#/$defs/time/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$"+"\"",schema:"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$",parentSchema:schema32,data:data54};
+if(vErrors === null){
+vErrors = [err121];
+}
+else {
+vErrors.push(err121);
+}
+errors++;
+}
+}
+else {
+const err122 = {instancePath:instancePath+"/ecs/services/" + i5+"/desiredSchedule/" + i6+"/0",schemaPath:"#/$defs/time/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.type,parentSchema:schema32,data:data54};
+if(vErrors === null){
+vErrors = [err122];
+}
+else {
+vErrors.push(err122);
+}
+errors++;
+}
+}
+if(len7 > 1){
+let data55 = data53[1];
+if(!(((typeof data55 == "number") && (!(data55 % 1) && !isNaN(data55))) && (isFinite(data55)))){
+const err123 = {instancePath:instancePath+"/ecs/services/" + i5+"/desiredSchedule/" + i6+"/1",schemaPath:"#/properties/ecs/properties/services/items/properties/desiredSchedule/items/prefixItems/1/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema40.properties.ecs.properties.services.items.properties.desiredSchedule.items.prefixItems[1].type,parentSchema:schema40.properties.ecs.properties.services.items.properties.desiredSchedule.items.prefixItems[1],data:data55};
+if(vErrors === null){
+vErrors = [err123];
+}
+else {
+vErrors.push(err123);
+}
+errors++;
+}
+if((typeof data55 == "number") && (isFinite(data55))){
+if(data55 > 10000 || isNaN(data55)){
+const err124 = {instancePath:instancePath+"/ecs/services/" + i5+"/desiredSchedule/" + i6+"/1",schemaPath:"#/properties/ecs/properties/services/items/properties/desiredSchedule/items/prefixItems/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema40.properties.ecs.properties.services.items.properties.desiredSchedule.items.prefixItems[1],data:data55};
+if(vErrors === null){
+vErrors = [err124];
+}
+else {
+vErrors.push(err124);
+}
+errors++;
+}
+if(data55 < 0 || isNaN(data55)){
+const err125 = {instancePath:instancePath+"/ecs/services/" + i5+"/desiredSchedule/" + i6+"/1",schemaPath:"#/properties/ecs/properties/services/items/properties/desiredSchedule/items/prefixItems/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema40.properties.ecs.properties.services.items.properties.desiredSchedule.items.prefixItems[1],data:data55};
+if(vErrors === null){
+vErrors = [err125];
+}
+else {
+vErrors.push(err125);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err126 = {instancePath:instancePath+"/ecs/services/" + i5+"/desiredSchedule/" + i6,schemaPath:"#/properties/ecs/properties/services/items/properties/desiredSchedule/items/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema40.properties.ecs.properties.services.items.properties.desiredSchedule.items.type,parentSchema:schema40.properties.ecs.properties.services.items.properties.desiredSchedule.items,data:data53};
+if(vErrors === null){
+vErrors = [err126];
+}
+else {
+vErrors.push(err126);
+}
+errors++;
+}
+}
+}
+else {
+const err127 = {instancePath:instancePath+"/ecs/services/" + i5+"/desiredSchedule",schemaPath:"#/properties/ecs/properties/services/items/properties/desiredSchedule/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema40.properties.ecs.properties.services.items.properties.desiredSchedule.type,parentSchema:schema40.properties.ecs.properties.services.items.properties.desiredSchedule,data:data52};
+if(vErrors === null){
+vErrors = [err127];
+}
+else {
+vErrors.push(err127);
+}
+errors++;
+}
+}
+}
+else {
+const err128 = {instancePath:instancePath+"/ecs/services/" + i5,schemaPath:"#/properties/ecs/properties/services/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.ecs.properties.services.items.type,parentSchema:schema40.properties.ecs.properties.services.items,data:data45};
+if(vErrors === null){
+vErrors = [err128];
+}
+else {
+vErrors.push(err128);
+}
+errors++;
+}
+}
+}
+else {
+const err129 = {instancePath:instancePath+"/ecs/services",schemaPath:"#/properties/ecs/properties/services/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema40.properties.ecs.properties.services.type,parentSchema:schema40.properties.ecs.properties.services,data:data44};
+if(vErrors === null){
+vErrors = [err129];
+}
+else {
+vErrors.push(err129);
+}
+errors++;
+}
+}
+}
+else {
+const err130 = {instancePath:instancePath+"/ecs",schemaPath:"#/properties/ecs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.ecs.type,parentSchema:schema40.properties.ecs,data:data35};
+if(vErrors === null){
+vErrors = [err130];
+}
+else {
+vErrors.push(err130);
+}
+errors++;
+}
+}
+}
+else {
+const err131 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data};
+if(vErrors === null){
+vErrors = [err131];
+}
+else {
+vErrors.push(err131);
 }
 errors++;
 }

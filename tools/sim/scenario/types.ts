@@ -91,7 +91,21 @@ export interface ScenarioEcs {
   readonly slotsPerInstance: number
   /** The cluster's services (ECS's replica scheduler places their tasks). */
   readonly services: readonly ScenarioEcsService[]
+  /** ECS managed scaling (sim/ecs-managed-scaling.ts); undefined when it is off. */
+  readonly managedScaling?: ScenarioManagedScaling | undefined
 }
+
+/** A capacity provider's managed scaling settings (scenario field `ecs.managedScaling`), as ECS defaults them. */
+export interface ScenarioManagedScaling {
+  /** The CapacityProviderReservation the group's target tracking policy keeps, in percent (1-100). */
+  readonly targetCapacity: number
+  readonly minimumScalingStepSize: number
+  readonly maximumScalingStepSize: number
+  readonly instanceWarmupPeriod: number
+}
+
+/** Where ECS places a service's tasks: `spread` over instances, or `binpack` on free slots. */
+export type EcsPlacementStrategy = 'spread' | 'binpack'
 
 /** One ECS service of a group's cluster (scenario field `ecs.services`). */
 export interface ScenarioEcsService {
@@ -103,6 +117,7 @@ export interface ScenarioEcsService {
   readonly deregistrationDelaySeconds: number
   /** [time, desiredCount] pairs, sorted by time. */
   readonly desiredSchedule: readonly (readonly [number, number])[]
+  readonly placementStrategy: EcsPlacementStrategy
 }
 
 export interface ScenarioRegion {
