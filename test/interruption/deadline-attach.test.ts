@@ -28,8 +28,8 @@ const REGION = 'us-east-1'
 const START = new Date('2026-01-01T00:00:00Z')
 const at = (seconds: number) => new Date(START.getTime() + seconds * 1000)
 
-/** A converted group `web` of two spot members at MaxSize, the first warned at START. */
-const convertedWithDoomedMember = () => {
+/** A converted group `web` of two spot members, the first warned at START. */
+const convertedWithDoomedMember = (maxSize = 3) => {
   const cloud = new FakeCloud(REGION)
   cloud.catalog = embeddedCatalog()
   cloud.spotPrices = [...realSpotPools()].map(([pool, priceUsd]): SpotPrice => {
@@ -37,7 +37,7 @@ const convertedWithDoomedMember = () => {
     return { instanceType, zone, priceUsd, productDescription: 'Linux/UNIX', timestamp: NOW }
   })
   cloud.onDemand = embeddedOnDemandPrices(REGION, 'Linux/UNIX')
-  cloud.addGroup('web', { maxSize: 2, minSize: 1, healthCheckGracePeriodSeconds: 300 })
+  cloud.addGroup('web', { maxSize, minSize: 1, healthCheckGracePeriodSeconds: 300 })
   const [doomed] = ['us-east-1b', 'us-east-1d'].map((zone, index) =>
     cloud.addInstance({
       group: 'web',
@@ -78,18 +78,19 @@ const reminderAt = (cloud: FakeCloud, instanceId: string, seconds: number) =>
   })
 
 /**
- * The replacer launches the doomed member's replacement, then its next run records the swap, raises MaxSize
- * and names the replacement, and its attach fails (nothing joined): the record stays at its attach.
+ * The replacer launches the doomed member's replacement, then its next run records the swap (raising MaxSize
+ * when the group is at it) and names the replacement, and its attach fails (nothing joined): the record
+ * stays at its attach.
  */
-const swapRecordedNotAttached = async () => {
-  const { cloud, doomed } = convertedWithDoomedMember()
+const swapRecordedNotAttached = async (maxSize = 3) => {
+  const { cloud, doomed } = convertedWithDoomedMember(maxSize)
   await replacerRun(cloud, 0)
   const replacement = [...cloud.instances.values()].find((i) => i.tags[TAG_REPLACING_INSTANCE] === doomed)
   if (replacement === undefined) throw new Error('test: no replacement launched')
   cloud.failNext('attachInstances', awsError('ServiceUnavailable', 503, 'Service is unavailable'))
   await replacerRun(cloud, 45)
   const group = cloud.group('web')
-  expect(group.tags[TAG_SWAP]).toMatch(/^v2 id=\S+ phase=attaching owner=2 pairs=1 max=2 raised=3 /)
+  expect(group.tags[TAG_SWAP]).toMatch(/^v2 id=\S+ phase=attaching owner=2 pairs=1 /)
   expect(replacement.tags[TAG_SWAP_ID]).toBeDefined()
   expect(group.members.has(replacement.id)).toBe(false)
   cloud.calls.length = 0
@@ -125,7 +126,7 @@ describe('the deadline of a member whose swap was recorded but never attached', 
     expect(mutated(cloud)).not.toContain('terminateInGroup')
     expect(mutated(cloud)).not.toContain('setDesiredCapacity')
     expect(group.desiredCapacity).toBe(2)
-    expect(group.maxSize).toBe(2)
+    expect(group.maxSize).toBe(3)
     expect(group.tags[TAG_SWAP]).toBeUndefined()
     expect(group.members.get(replacement)).toBe('InService')
   })
@@ -177,7 +178,7 @@ describe('the deadline of a member whose swap was recorded but never attached', 
       'desired-not-owners',
     ],
     [
-      'no room under MaxSize (the swap’s raise undone)',
+      'no room under MaxSize',
       ({ cloud }) => {
         cloud.group('web').maxSize = 2
       },
@@ -241,6 +242,14 @@ describe('the deadline of a member whose swap was recorded but never attached', 
     expect(mutated(cloud)).toEqual(['attachInstances', 'terminateInGroup'])
     expect(cloud.mutations.at(-1)).toEqual({ method: 'terminateInGroup', args: [doomed, false] })
     expect(cloud.group('web').tags[TAG_SWAP]).toContain('phase=attaching')
+  })
+
+  it('attaches nothing into the swap’s raise of MaxSize, which a replacer run closing the swap would undo', async () => {
+    const { cloud, doomed } = await swapRecordedNotAttached(2)
+    expect(cloud.group('web').tags[TAG_SWAP]).toContain('max=2 raised=3')
+    const summary = await reminderAt(cloud, doomed, 100)
+    expect(cloud.mutations).toEqual([{ method: 'terminateInGroup', args: [doomed, false] }])
+    expect(JSON.stringify(summary.results[0])).toContain('no-maxsize-room')
   })
 
   it('attaches nothing before the member’s deadline', async () => {

@@ -113,10 +113,13 @@ const provenRecord = (onGroup: RecordOnGroup, group: Group): Proof<SwapRecord & 
       'desired-not-owners',
       `desired capacity is ${group.desiredCapacity}, not the owner's ${record.ownerDesired} the record holds`,
     )
-  // AttachInstances fails beyond MaxSize (API_AttachInstances): the swap's raise must be in place; the
-  // reminder never raises MaxSize itself.
-  if (group.desiredCapacity + 1 > group.maxSize)
-    return refused('no-maxsize-room', `MaxSize ${group.maxSize} leaves no room for one more`)
+  // AttachInstances fails beyond MaxSize (API_AttachInstances). The room must also be there under the
+  // MaxSize the record would put back: a replacer run closing the swap meanwhile (attach-not-done) restores
+  // it, and a MaxSize below desired lowers desired and terminates a member (API_UpdateAutoScalingGroup).
+  // The reminder never raises MaxSize itself.
+  const ceiling = Math.min(group.maxSize, record.originalMaxSize ?? group.maxSize)
+  if (group.desiredCapacity + 1 > ceiling)
+    return refused('no-maxsize-room', `MaxSize ${ceiling} leaves no room for one more`)
   return proven({ ...record, id })
 }
 
