@@ -6,7 +6,6 @@
  */
 import { describe, expect, it } from 'vitest'
 import {
-  TAG_INTERRUPTION_WARNED,
   TAG_JOINED_GROUP,
   TAG_REPLACEMENT_ATTEMPT,
   TAG_REPLACING_INSTANCE,
@@ -15,13 +14,10 @@ import {
 } from '../../lambdas/core/constants.ts'
 import { groupRunRequestEvent, interruptionDeadlineEvent } from '../../lambdas/core/events/definitions.ts'
 import { silentLog } from '../../lambdas/core/log.ts'
-import type { SpotPrice } from '../../lambdas/core/types.ts'
-import { embeddedOnDemandPrices } from '../../lambdas/data/on-demand-prices.ts'
 import { createHandler as createInterruptionHandler } from '../../lambdas/interruption/create-handler.ts'
 import { createHandler as createReplacer } from '../../lambdas/replacer/create-handler.ts'
-import { embeddedCatalog } from '../../tools/data/catalog.ts'
-import { NOW, realSpotPools } from '../builders/world.ts'
-import { awsError, FakeCloud } from '../fakes/fake-cloud.ts'
+import { convertedWithDoomedMember as convertedDoomed } from '../builders/doomed-member.ts'
+import { awsError, type FakeCloud } from '../fakes/fake-cloud.ts'
 import { testDeps } from './support.ts'
 
 const REGION = 'us-east-1'
@@ -29,31 +25,7 @@ const START = new Date('2026-01-01T00:00:00Z')
 const at = (seconds: number) => new Date(START.getTime() + seconds * 1000)
 
 /** A converted group `web` of two spot members, the first warned at START. */
-const convertedWithDoomedMember = (maxSize = 3) => {
-  const cloud = new FakeCloud(REGION)
-  cloud.catalog = embeddedCatalog()
-  cloud.spotPrices = [...realSpotPools()].map(([pool, priceUsd]): SpotPrice => {
-    const [instanceType, zone] = pool.split('/') as [string, string]
-    return { instanceType, zone, priceUsd, productDescription: 'Linux/UNIX', timestamp: NOW }
-  })
-  cloud.onDemand = embeddedOnDemandPrices(REGION, 'Linux/UNIX')
-  cloud.addGroup('web', { maxSize, minSize: 1, healthCheckGracePeriodSeconds: 300 })
-  const [doomed] = ['us-east-1b', 'us-east-1d'].map((zone, index) =>
-    cloud.addInstance({
-      group: 'web',
-      lifecycle: 'spot',
-      type: 'm5a.large',
-      zone,
-      launchTime: new Date(START.getTime() - 600 * 60_000),
-      tags: {
-        'spotswap:replaced-instance-type': 'm5.large',
-        ...(index === 0 ? { [TAG_INTERRUPTION_WARNED]: START.toISOString() } : {}),
-      },
-    }),
-  )
-  cloud.interruptionWarned.add(doomed?.id ?? '')
-  return { cloud, doomed: doomed?.id ?? '' }
-}
+const convertedWithDoomedMember = (maxSize = 3) => convertedDoomed(START, maxSize)
 
 const replacerRun = (cloud: FakeCloud, seconds: number) =>
   createReplacer({
