@@ -109,7 +109,8 @@ export const executeActions = async (
   for (const action of actions) {
     try {
       const next = await run(target, action)
-      completed.push(action)
+      // A refused attach: what was done instead is what the log shows.
+      completed.push(next === 'stop' && action.kind === 'attach-replacement' ? action.otherwise : action)
       if (next === 'stop') break
     } catch (error) {
       const description = `${errorCode(error)}: ${errorMessage(error)}`

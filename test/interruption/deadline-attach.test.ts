@@ -210,9 +210,12 @@ describe('the deadline of a member whose swap was recorded but never attached', 
   it('leaves without a decrement when the attach is refused, and writes nothing more', async () => {
     const { cloud, doomed } = await swapRecordedNotAttached()
     cloud.failNext('attachInstances', awsError('ValidationError', 400, 'exceeds MaxSize'))
-    await reminderAt(cloud, doomed, 100)
+    const summary = await reminderAt(cloud, doomed, 100)
     expect(mutated(cloud)).toEqual(['attachInstances', 'terminateInGroup'])
     expect(cloud.mutations.at(-1)).toEqual({ method: 'terminateInGroup', args: [doomed, false] })
+    expect(summary.results[0]?.actions).toEqual([
+      { kind: 'terminate-in-group', instanceId: doomed, group: 'web', decrement: false },
+    ])
     expect(cloud.group('web').tags[TAG_SWAP]).toContain('phase=attaching')
   })
 

@@ -188,7 +188,7 @@ export const attachAndLeave = (
     outcome: 'act',
     reason: 'interrupted-member',
     group: group.name,
-    detail: `deadline of a member replaced ahead for ${instance.id} in ${group.name}: its swap's replacement ${attach.replacementId} was never attached; attached now, and ${leaveKind} with a decrement`,
+    detail: `deadline of a member replaced ahead for ${instance.id} in ${group.name}: its swap's replacement ${attach.replacementId} was never attached: attached now, and ${leaveKind} with a decrement (without one if the attach fails)`,
     configErrors,
     actions: [
       ...before,
