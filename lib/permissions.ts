@@ -399,4 +399,6 @@ export const interruptionGrants = (selector: GroupSelector): Grant[] => [
   drainEcsContainerInstances(),
   terminateUnattachedLaunches(),
   ...tagExistingInstances(INTERRUPTION_REMOVES),
+  // At a member's deadline, the replacement of a swap that died before its attach (core/interruption/deadline-attach.ts).
+  changeManagedGroups('AttachAtDeadline', ['autoscaling:AttachInstances'], selector),
 ]

@@ -16,6 +16,7 @@ export type InterruptionCloud = Pick<
   | 'lifecycleHooks'
   | 'scalingActivities'
   | 'terminationProtected'
+  | 'attachInstances'
   | 'detachInstances'
   | 'terminateInGroup'
   | 'terminateInstances'

@@ -4,6 +4,7 @@
  * detached, still-tagged spot instance and attach it again.
  */
 import { errorCode, errorMessage, isNotFound, isTransient } from '../aws/errors.ts'
+import { TAG_JOINED_GROUP } from '../core/constants.ts'
 import type { InterruptionAction } from '../core/interruption/decision.ts'
 import type { InterruptionCloud, InterruptionDeps } from './deps.ts'
 
@@ -53,7 +54,31 @@ const requestRuns = async (
   }
 }
 
-const run = (target: ExecutionTarget, action: InterruptionAction): Promise<void> => {
+/**
+ * A doomed member's replacement attached at its deadline (core/interruption/deadline-attach.ts), recorded as a
+ * member as a swap's attach is. A failed attach (refused, or its answer lost) proves nothing: the member
+ * leaves as before, without a decrement, and `stop` keeps the record step and the decrement from following.
+ * AttachInstances takes only an instance in no group ("not a member of another Auto Scaling group",
+ * https://docs.aws.amazon.com/autoscaling/ec2/userguide/attach-instance-asg.html); whether one already in
+ * this group is refused is not documented, so the decision attaches only past the member's deadline, after
+ * which no replacer run swaps that replacement in.
+ */
+const attachReplacement = async (
+  target: ExecutionTarget,
+  action: Extract<InterruptionAction, { kind: 'attach-replacement' }>,
+): Promise<'stop' | undefined> => {
+  const { cloud } = target
+  try {
+    await cloud.attachInstances(action.group, [action.instanceId])
+  } catch {
+    await run(target, action.otherwise)
+    return 'stop'
+  }
+  await cloud.tagInstances([action.instanceId], { [TAG_JOINED_GROUP]: action.group })
+  return undefined
+}
+
+const run = (target: ExecutionTarget, action: InterruptionAction): Promise<unknown> => {
   const { cloud } = target
   switch (action.kind) {
     case 'untag-instance':
@@ -71,6 +96,8 @@ const run = (target: ExecutionTarget, action: InterruptionAction): Promise<void>
       return cloud.tagGroup(action.group, action.tags)
     case 'request-runs':
       return requestRuns(target, action)
+    case 'attach-replacement':
+      return attachReplacement(target, action)
   }
 }
 
@@ -81,8 +108,10 @@ export const executeActions = async (
   const completed: InterruptionAction[] = []
   for (const action of actions) {
     try {
-      await run(target, action)
-      completed.push(action)
+      const next = await run(target, action)
+      // A refused attach: what was done instead is what the log shows.
+      completed.push(next === 'stop' && action.kind === 'attach-replacement' ? action.otherwise : action)
+      if (next === 'stop') break
     } catch (error) {
       const description = `${errorCode(error)}: ${errorMessage(error)}`
       if (isTransient(error)) {

@@ -13,9 +13,11 @@ import {
   TAG_REPLACING_INSTANCE,
 } from '../core/constants.ts'
 import { type OwnerChanges, readActivities } from '../core/group/scaling-activities.ts'
+import { needsPendingReplacement, type PendingReplacement } from '../core/interruption/deadline-attach.ts'
 import type { InterruptionSignal, InterruptionSnapshot } from '../core/interruption/decision.ts'
 import { targetGroupName } from '../core/interruption/interruption.ts'
 import { mayReplaceAhead } from '../core/interruption/leave.ts'
+import { recordedOutcome } from '../core/plan/attempts.ts'
 import type { LifecycleHook } from '../core/port.ts'
 import { partialUnits } from '../core/swap/partial-attach.ts'
 import { readSwapRecord } from '../core/swap/record.ts'
@@ -97,6 +99,10 @@ export const observeInstance = async (
   const believedGroup = group === undefined ? undefined : verified.groups[0]
   const believedPartner = partner === undefined ? undefined : verified.instances.get(partner.id)
   const believedReplacement = replacement === undefined ? undefined : verified.instances.get(replacement.id)
+  const pendingReplacement =
+    memberOf === undefined || believedGroup === undefined || instance === undefined
+      ? undefined
+      : await pendingReplacementOf(cloud, signal, instance, believedGroup, now)
   const ownerChanges =
     memberOf === undefined || believedGroup === undefined
       ? undefined
@@ -108,6 +114,7 @@ export const observeInstance = async (
     ...(ownerChanges === undefined ? {} : { ownerChanges }),
     hooks,
     ...(believedPartner === undefined ? {} : { partner: believedPartner }),
+    ...(pendingReplacement === undefined ? {} : { pendingReplacement }),
     terminationProtected,
     canRequestRuns,
     config,
@@ -141,6 +148,47 @@ const partialAttachProof = async (
   } catch (error) {
     return {
       kind: 'unreadable',
+      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+    }
+  }
+}
+
+/**
+ * At a member's deadline, while its group's verified record shows a swap before its attach: the replacement
+ * its replacement attempt records (one DescribeInstances, one DescribeAutoScalingInstances), with its markers
+ * verified. A read that fails, or a marker that cannot be verified, proves nothing: the member leaves as
+ * before (core/interruption/deadline-attach.ts), and the event is not held back for it.
+ */
+const pendingReplacementOf = async (
+  cloud: InterruptionCloud,
+  signal: InterruptionSignal,
+  member: Instance,
+  group: Group,
+  now: Date,
+): Promise<PendingReplacement | undefined> => {
+  if (signal.kind !== 'spot-interruption' || signal.deadline !== true || !needsPendingReplacement(group))
+    return undefined
+  const replacementId = recordedOutcome(member.tags[TAG_REPLACEMENT_ATTEMPT])?.instanceId
+  if (replacementId === undefined) return undefined
+  try {
+    const [described, membership] = await Promise.all([
+      cloud.describeInstances([replacementId]),
+      cloud.groupOfInstances([replacementId]),
+    ])
+    const read = described.find((i) => i.id === replacementId)
+    if (read === undefined)
+      return { kind: 'read', instance: undefined, memberOf: membership.get(replacementId) }
+    const verified = await verifyObserved(cloud, [], [read], now)
+    if (verified.heldInstances.size > 0)
+      return { kind: 'unread', error: `a marker of ${replacementId} could not be verified` }
+    return {
+      kind: 'read',
+      instance: verified.instances.get(replacementId),
+      memberOf: membership.get(replacementId),
+    }
+  } catch (error) {
+    return {
+      kind: 'unread',
       error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
     }
   }

@@ -106,7 +106,7 @@ export const spotswapCalls = (queues: Queues): Record<string, Call[]> => ({
   ]),
   'autoscaling:AttachInstances': [
     {
-      by: REPLACER,
+      by: BOTH,
       request: { action: 'autoscaling:AttachInstances', resource: GROUP, context: MANAGED_GROUP },
     },
   ],

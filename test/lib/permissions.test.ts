@@ -292,11 +292,16 @@ describe("the interruption handler's permissions", () => {
     'ec2:CreateFleet',
     'ec2:RunInstances',
     'iam:PassRole',
-    'autoscaling:AttachInstances',
     'autoscaling:UpdateAutoScalingGroup',
     'ec2:CreateLaunchTemplate',
-  ])('never %s: it takes instances out, it does not launch or resize', (action) => {
+  ])('never %s: it does not launch or resize', (action) => {
     expect(grants(interruption, action)).toBe(false)
+  })
+
+  it('attaches only to managed groups (a swap replacement at its partner’s deadline)', () => {
+    const attach = interruption.filter((s) => s.Action.includes('autoscaling:AttachInstances'))
+    expect(attach).toHaveLength(1)
+    expect(JSON.stringify(attach[0])).toContain('aws:ResourceTag')
   })
 })
 

@@ -1,51 +1,18 @@
 import { describe, expect, it } from 'vitest'
-import {
-  REGION_LANES,
-  TAG_INTERRUPTION_WARNED,
-  TAG_REPLACING_INSTANCE,
-} from '../../lambdas/core/constants.ts'
+import { REGION_LANES, TAG_REPLACING_INSTANCE } from '../../lambdas/core/constants.ts'
 import { groupRunRequestEvent } from '../../lambdas/core/events/definitions.ts'
 import { silentLog } from '../../lambdas/core/log.ts'
 import { laneMessageGroupId, laneOf } from '../../lambdas/core/region/lanes.ts'
-import type { SpotPrice } from '../../lambdas/core/types.ts'
-import { embeddedOnDemandPrices } from '../../lambdas/data/on-demand-prices.ts'
 import { createHandler } from '../../lambdas/replacer/create-handler.ts'
 import type { FanoutMessage } from '../../lambdas/replacer/deps.ts'
-import { embeddedCatalog } from '../../tools/data/catalog.ts'
-import { NOW, realSpotPools } from '../builders/world.ts'
-import { FakeCloud } from '../fakes/fake-cloud.ts'
+import { convertedWithDoomedMember as convertedDoomed } from '../builders/doomed-member.ts'
+import type { FakeCloud } from '../fakes/fake-cloud.ts'
 import { actionsOf } from './support.ts'
 
 const START = new Date('2026-01-01T00:00:00Z')
 
 /** A converted group `web` of two spot members, the first of them warned of its interruption. */
-const convertedWithDoomedMember = () => {
-  const cloud = new FakeCloud('us-east-1')
-  cloud.catalog = embeddedCatalog()
-  cloud.spotPrices = [...realSpotPools()].map(([pool, priceUsd]): SpotPrice => {
-    const [instanceType, zone] = pool.split('/') as [string, string]
-    return { instanceType, zone, priceUsd, productDescription: 'Linux/UNIX', timestamp: NOW }
-  })
-  cloud.onDemand = embeddedOnDemandPrices('us-east-1', 'Linux/UNIX')
-  cloud.addGroup('web', { maxSize: 2, minSize: 1, healthCheckGracePeriodSeconds: 300 })
-  const members = ['us-east-1b', 'us-east-1d'].map((zone, index) =>
-    cloud.addInstance({
-      group: 'web',
-      lifecycle: 'spot',
-      type: 'm5a.large',
-      zone,
-      launchTime: new Date(START.getTime() - 600 * 60_000),
-      tags: {
-        'spotswap:replaced-instance-type': 'm5.large',
-        ...(index === 0 ? { [TAG_INTERRUPTION_WARNED]: START.toISOString() } : {}),
-      },
-    }),
-  )
-  const [doomed, other] = members as [(typeof members)[number], (typeof members)[number]]
-  // EC2 warned it: its Spot request is marked-for-termination, which is what the replacer believes.
-  cloud.interruptionWarned.add(doomed.id)
-  return { cloud, doomed: doomed.id, other: other.id }
-}
+const convertedWithDoomedMember = () => convertedDoomed(START)
 
 const replacerFor = (cloud: FakeCloud, env: Record<string, string> = {}) => {
   const enqueued: FanoutMessage[] = []

@@ -8,6 +8,7 @@ import type { OwnerChanges } from '../group/scaling-activities.ts'
 import type { UntrustedMarker } from '../markers.ts'
 import type { LifecycleHook } from '../port.ts'
 import type { Group, Instance } from '../types.ts'
+import type { PendingReplacement } from './deadline-attach.ts'
 
 /** The signal, reduced to what the decision needs; both event kinds name one instance. */
 export type InterruptionSignal =
@@ -50,6 +51,11 @@ export interface InterruptionSnapshot {
    * attach (core/swap/partial-attach.ts): the proof that desired capacity above the owner's is the swap's.
    */
   readonly ownerChanges?: OwnerChanges | undefined
+  /**
+   * At a member's deadline while its group's record shows a swap before its attach: the replacement its
+   * replacement attempt records (core/interruption/deadline-attach.ts).
+   */
+  readonly pendingReplacement?: PendingReplacement | undefined
   /** For an instance outside any group: the partner it names, in any state (provenance reads it). */
   readonly partner?: Instance | undefined
   readonly config: Pick<GlobalConfig, 'tagFilters' | 'tagFilteringMode' | 'defaults'>
@@ -117,6 +123,17 @@ export type InterruptionAction =
       readonly delaysSeconds: readonly number[]
       readonly deadlineInSeconds: number
       readonly otherwise: Extract<InterruptionAction, { kind: 'terminate-in-group' }>
+    }
+  /**
+   * AttachInstances of a doomed member's replacement at its deadline, recorded as a member
+   * (TAG_JOINED_GROUP) like a swap's (core/interruption/deadline-attach.ts). If the attach fails, `otherwise`
+   * is done instead (the member leaves without a decrement) and the actions after it are not.
+   */
+  | {
+      readonly kind: 'attach-replacement'
+      readonly instanceId: string
+      readonly group: string
+      readonly otherwise: Extract<InterruptionAction, { kind: 'terminate-in-group' | 'detach' }>
     }
   /** Tag an at-risk member for the replacer to swap out (see TAG_REBALANCE_AT_RISK). */
   | {

@@ -17,6 +17,7 @@ import { launchProvenance, untrustedReason } from '../group/provenance.ts'
 import { oneFewerAtAttach, provenPartialAttach } from '../swap/partial-attach.ts'
 import { currentRecord, formatSwapRecord, readSwapRecord, recordedDesired, stepDown } from '../swap/record.ts'
 import type { Instance } from '../types.ts'
+import { attachAndLeave, attachAtDeadline } from './deadline-attach.ts'
 import {
   type DecisionContext,
   type InterruptionAction,
@@ -177,6 +178,18 @@ const decideMember = (context: DecisionContext): InterruptionDecision => {
   const ahead = mode === 'replace' && !decrement && !deadline ? replaceAhead(context, member) : undefined
   if (ahead !== undefined) return { ...ahead, actions: [...actions, ...ahead.actions] }
   const leave = leaveBy(mode, ec2WillTerminate)
+  // A swap that died before its attach: the reminder finishes the pair when it can prove it (deadline-attach.ts).
+  const atDeadline =
+    deadline && !decrement
+      ? attachAtDeadline({
+          member: instance,
+          group,
+          onGroup,
+          pending: context.snapshot.pendingReplacement,
+          now: context.snapshot.now,
+        })
+      : undefined
+  if (atDeadline?.kind === 'attach') return attachAndLeave(context, atDeadline, leave, actions)
   // The decrement is recorded ahead as one pair fewer, so the replacer tells it from an owner's resize.
   if (decrement && record !== undefined) {
     const announced =
@@ -200,7 +213,7 @@ const decideMember = (context: DecisionContext): InterruptionDecision => {
     outcome: 'act',
     reason: signal.kind === 'spot-interruption' ? 'interrupted-member' : 'at-risk-member',
     group: group.name,
-    detail: `${what} for ${instance.id} in ${group.name}: ${leave} ${decrement ? `with a decrement (the other side of its pair, ${otherSide}, is in service)` : 'without decrementing desired capacity'}`,
+    detail: `${what} for ${instance.id} in ${group.name}: ${leave} ${decrement ? `with a decrement (the other side of its pair, ${otherSide}, is in service)` : 'without decrementing desired capacity'}${atDeadline === undefined ? '' : `; its replacement not attached (${atDeadline.code}: ${atDeadline.detail})`}`,
     configErrors,
     actions,
   }
