@@ -144,4 +144,20 @@ describe('Auto Scaling rules in the simulator', () => {
     expect(seen?.tags['spotswap:original-max-size']).toMatch(/^6 mac=[A-Za-z0-9_-]{43}$/)
     expect(seen?.propagatedTags).toEqual({ 'spot-enabled': 'true', team: 'web' })
   })
+
+  it('scales in around members protected from scale-in, but protection starts only at InService', async () => {
+    const sim = testWorld(rawScenario([group('web', { desired: 3, max: 6, protectedFromScaleIn: 3 })]))
+    const cloud = sim.cloud()
+    await cloud.setDesiredCapacity('web', 1)
+    // Every candidate is protected: desired drops, the group stays above it.
+    expect(sim.group('web').desiredCapacity).toBe(1)
+    expect(sim.members('web', 'InService')).toHaveLength(3)
+    await cloud.setDesiredCapacity('web', 4)
+    const [launching] = sim.members('web', 'Pending')
+    const member = sim.group('web').members.get(launching?.id ?? '')
+    if (member !== undefined) member.protectedFromScaleIn = true
+    await cloud.setDesiredCapacity('web', 3)
+    expect(sim.region.instances.get(launching?.id ?? '')?.state).toBe('shutting-down')
+    expect(sim.members('web', 'InService')).toHaveLength(3)
+  })
 })

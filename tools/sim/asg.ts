@@ -1,10 +1,17 @@
 /**
  * Auto Scaling's own behaviour: a group keeps its desired capacity (launching on-demand instances of its
  * type, or what its MixedInstancesPolicy says, into the zone with the fewest, terminating from the zone
- * with the most, never an instance protected from scale-in), holds terminating instances in Terminating:Wait while a termination hook
- * runs, and replaces a member that EC2 took away.
+ * with the most, never an InService instance protected from scale-in), holds terminating instances in
+ * Terminating:Wait while a termination hook runs, and replaces a member that EC2 took away.
  */
-import { activeByZone, activeCount, launchMember, terminateMember, zonesByFewest } from './asg-members.ts'
+import {
+  activeByZone,
+  activeCount,
+  launchMember,
+  mayScaleIn,
+  terminateMember,
+  zonesByFewest,
+} from './asg-members.ts'
 import { shutDown } from './ec2.ts'
 import { deregisterTargets } from './load-balancers.ts'
 import { alignedVictims, chooseLaunch, scaleInCandidates } from './mixed-instances.ts'
@@ -14,9 +21,10 @@ import type { World } from './world.ts'
 
 const scaleInVictim = (world: World, region: SimRegion, group: SimGroup): string | undefined => {
   const byZone = activeByZone(region, group)
-  const unprotected = [...byZone.values()]
-    .flat()
-    .filter((id) => group.members.get(id)?.protectedFromScaleIn === false)
+  const unprotected = [...byZone.values()].flat().filter((id) => {
+    const member = group.members.get(id)
+    return member !== undefined && mayScaleIn(member)
+  })
   const eligible = new Set(scaleInCandidates(region, group, unprotected))
   let victimZone: string[] = []
   for (const ids of byZone.values())
