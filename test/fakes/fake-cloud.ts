@@ -55,7 +55,10 @@ export interface FakeGroup extends Mutable<Omit<Group, 'members'>> {
   refreshes: InstanceRefresh[]
   /** The type the group launches when it backfills (its launch template's type). */
   launchType: string
-  /** Its scaling activities, as a test writes them (the fake does not write any itself). */
+  /**
+   * Its scaling activities, oldest first: a test writes those it needs, and the fake writes one per launch
+   * Auto Scaling could not make (launchesFail).
+   */
   activities: ScalingActivity[]
 }
 
@@ -344,6 +347,13 @@ export class FakeCloud implements CloudPort {
       .sort((a, b) => b.startTime.getTime() - a.startTime.getTime())
   }
 
+  async latestScalingActivities(groupName: string, maxRecords: number): Promise<ScalingActivity[]> {
+    this.record('latestScalingActivities', groupName, maxRecords)
+    return [...(this.groups.get(groupName)?.activities ?? [])]
+      .sort((a, b) => b.startTime.getTime() - a.startTime.getTime())
+      .slice(0, maxRecords)
+  }
+
   async scheduledEvents(): Promise<ScheduledEvent[]> {
     this.record('scheduledEvents')
     return [...this.scheduled]
@@ -363,6 +373,8 @@ export class FakeCloud implements CloudPort {
         400,
         `New SetDesiredCapacity value ${desired} is outside the group's bounds`,
       )
+    if (this.launchesFail.has(groupName) && desired > group.desiredCapacity)
+      this.launchFailed(group, group.desiredCapacity, desired)
     for (let n = group.desiredCapacity; n < desired && !this.launchesFail.has(groupName); n++) {
       const launched = this.addInstance({
         type: group.launchType,
@@ -783,7 +795,11 @@ export class FakeCloud implements CloudPort {
 
   /** What Auto Scaling does when an instance leaves without a decrement: launch on-demand at once. */
   private backfill(group: FakeGroup, zone: string): void {
-    if (this.launchesFail.has(group.name)) return
+    if (this.launchesFail.has(group.name)) {
+      const size = scaleInExcess(group) + group.desiredCapacity
+      this.launchFailed(group, size, size + 1, zone)
+      return
+    }
     const instance = this.addInstance({
       type: group.launchType,
       zone,
@@ -791,6 +807,22 @@ export class FakeCloud implements CloudPort {
       state: 'pending',
     })
     group.members.set(instance.id, 'Pending')
+  }
+
+  /**
+   * The scaling activity of a launch Auto Scaling could not make: `Failed`, with EC2's reason as its
+   * StatusMessage (https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_Activity.html).
+   */
+  private launchFailed(group: FakeGroup, from: number, to: number, zone = `${this.region}a`): void {
+    const now = this.now()
+    const reason = `We currently do not have sufficient ${group.launchType} capacity in the Availability Zone you requested (${zone}). Our system will be working on provisioning additional capacity. Launching EC2 instance failed.`
+    group.activities.push({
+      startTime: now,
+      cause: `At ${now.toISOString().replace(/\.\d{3}Z$/, 'Z')} an instance was started in response to a difference between desired and actual capacity, increasing the capacity from ${from} to ${to}.`,
+      description: `Launching a new EC2 instance.  Status Reason: ${reason}`,
+      statusCode: 'Failed',
+      statusMessage: reason,
+    })
   }
 
   private snapshot(group: FakeGroup): Group {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { errorCode, isNotFound, isTransient } from '../../lambdas/aws/errors.ts'
+import { latestFailedLaunch } from '../../lambdas/core/group/launch-activities.ts'
+import { readActivities } from '../../lambdas/core/group/scaling-activities.ts'
 import { BOOT_SECONDS, TERMINATION_HOOK_SECONDS } from '../../tools/sim/constants.ts'
 import { rejection } from '../builders/errors.ts'
 import { group, launchSpotFor, rawScenario, testWorld } from './support.ts'
@@ -159,5 +161,26 @@ describe('Auto Scaling rules in the simulator', () => {
     await cloud.setDesiredCapacity('web', 3)
     expect(sim.region.instances.get(launching?.id ?? '')?.state).toBe('shutting-down')
     expect(sim.members('web', 'InService')).toHaveLength(3)
+  })
+
+  it('writes a Failed launch activity with its StatusMessage when Auto Scaling cannot launch', async () => {
+    const sim = testWorld(rawScenario([group('web', { desired: 2, max: 4 })]))
+    await sim.advance(BOOT_MS)
+    sim.group('web').ownLaunchesFail = true
+    const cloud = sim.cloud()
+    await cloud.setDesiredCapacity('web', 3)
+    const activities = await cloud.latestScalingActivities('web', 10)
+    expect(latestFailedLaunch(activities)).toEqual({
+      statusCode: 'Failed',
+      statusMessage: expect.stringMatching(
+        /^We currently do not have sufficient m5\.large capacity in the Availability Zone you requested \(us-east-1.\)\..* Launching EC2 instance failed\.$/,
+      ),
+      at: expect.any(Date),
+    })
+    // The raise is the one change of desired capacity: the failed launch's cause is an instance move.
+    expect(readActivities(activities, new Date(0))).toMatchObject({
+      changes: [{ from: 2, to: 3 }],
+      unclassified: 0,
+    })
   })
 })
