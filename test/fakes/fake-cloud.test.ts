@@ -54,12 +54,18 @@ describe('FakeCloud scale-in (SetDesiredCapacity, MaxSize below desired)', () =>
   const terminated = (cloud: FakeCloud) =>
     [...cloud.instances.values()].filter((i) => i.state === 'terminated').map((i) => i.id)
 
-  it('never takes a member protected from scale-in: desired drops, the group stays above it', async () => {
+  /** Two InService members, both protected from scale-in, and desired capacity lowered to 1. */
+  const bothProtectedAtOne = async () => {
     const cloud = new FakeCloud()
     cloud.addGroup('web', { maxSize: 4 })
-    const [a, b] = [1, 2].map(() => cloud.addInstance({ group: 'web' }))
-    for (const m of [a, b]) cloud.scaleInProtected.add(m?.id ?? '')
+    const members = [1, 2].map(() => cloud.addInstance({ group: 'web' }).id)
+    for (const id of members) cloud.scaleInProtected.add(id)
     await cloud.setDesiredCapacity('web', 1)
+    return { cloud, members }
+  }
+
+  it('never takes a member protected from scale-in: desired drops, the group stays above it', async () => {
+    const { cloud } = await bothProtectedAtOne()
     expect(cloud.group('web').desiredCapacity).toBe(1)
     expect(cloud.group('web').members.size).toBe(2)
     expect(terminated(cloud)).toEqual([])
@@ -76,13 +82,9 @@ describe('FakeCloud scale-in (SetDesiredCapacity, MaxSize below desired)', () =>
   })
 
   it('scales in once the protection is removed', async () => {
-    const cloud = new FakeCloud()
-    cloud.addGroup('web', { maxSize: 4 })
-    const [a, b] = [1, 2].map(() => cloud.addInstance({ group: 'web' }))
-    for (const m of [a, b]) cloud.scaleInProtected.add(m?.id ?? '')
-    await cloud.setDesiredCapacity('web', 1)
-    cloud.unprotect(a?.id ?? '')
-    expect(terminated(cloud)).toEqual([a?.id])
+    const { cloud, members } = await bothProtectedAtOne()
+    cloud.unprotect(members[0] ?? '')
+    expect(terminated(cloud)).toEqual([members[0]])
     expect(cloud.group('web').members.size).toBe(1)
   })
 
