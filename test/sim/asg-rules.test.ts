@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { errorCode, isNotFound, isTransient } from '../../lambdas/aws/errors.ts'
 import { latestFailedLaunch } from '../../lambdas/core/group/launch-activities.ts'
 import { readActivities } from '../../lambdas/core/group/scaling-activities.ts'
+import { ownerSetsDesired } from '../../tools/sim/asg.ts'
 import { BOOT_SECONDS, TERMINATION_HOOK_SECONDS } from '../../tools/sim/constants.ts'
+import { cycleSoon } from '../../tools/sim/ecs-scheduler.ts'
 import { rejection } from '../builders/errors.ts'
 import { group, launchSpotFor, rawScenario, testWorld } from './support.ts'
 
@@ -182,5 +184,27 @@ describe('Auto Scaling rules in the simulator', () => {
       changes: [{ from: 2, to: 3 }],
       unclassified: 0,
     })
+  })
+
+  it('scales in a group left above desired once ECS lifts a member’s protection', async () => {
+    const sim = testWorld(
+      rawScenario([
+        group('web', {
+          desired: 4,
+          max: 6,
+          ecs: { managedDraining: false, slotsPerInstance: 1, services: [{ name: 'api', desiredCount: 4 }] },
+        }),
+      ]),
+    )
+    ownerSetsDesired(sim.world, sim.region, sim.group('web'), 3)
+    // Every member runs a task: ECS protects them all, and the group stays above desired.
+    expect(sim.members('web', 'InService')).toHaveLength(4)
+    const cluster = sim.region.ecsClusters.get('web')
+    const api = cluster?.services.find((s) => s.name === 'api')
+    if (cluster === undefined || api === undefined) throw new Error('no cluster')
+    api.desiredCount = 3
+    cycleSoon(sim.world, sim.region, cluster)
+    await sim.advance(10 * 60_000)
+    expect(sim.members('web', 'InService')).toHaveLength(3)
   })
 })
