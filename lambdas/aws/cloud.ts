@@ -39,6 +39,7 @@ import {
   describeGroups,
   groupOfInstances,
   instanceRefreshes,
+  latestScalingActivities,
   lifecycleHooks,
   scalingActivities,
 } from './groups.ts'
@@ -128,6 +129,7 @@ export const createAwsCloud = (region: string, deps: AwsCloudDeps): CloudPort =>
     subnetZones: using(subnetZones),
     spotRequestStatuses: using(spotRequestStatuses),
     scalingActivities: using(scalingActivities),
+    latestScalingActivities: using(latestScalingActivities),
     trafficHealth: using(trafficHealth),
     verifyMarkers: using(verifyMarkers),
     scheduledEvents: using(scheduledEvents),

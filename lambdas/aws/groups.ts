@@ -2,7 +2,7 @@
  * Auto Scaling reads: the groups, their lifecycle hooks and instance refreshes, which group an instance
  * belongs to, and a group's recent scaling activities.
  */
-import type { AutoScalingGroup, Filter } from '@aws-sdk/client-auto-scaling'
+import type { Activity, AutoScalingGroup, Filter } from '@aws-sdk/client-auto-scaling'
 import { GROUPS_PAGE_SIZE } from '../core/constants.ts'
 import type { InstanceRefresh } from '../core/group/instance-refresh.ts'
 import type { ScalingActivity } from '../core/group/scaling-activities.ts'
@@ -101,6 +101,15 @@ export const groupOfInstances = async (
   return owners
 }
 
+/** Auto Scaling's activity as the core reads it: its cause, and how it ended (StatusCode, StatusMessage). */
+const toActivity = (activity: Activity, startTime: Date): ScalingActivity => ({
+  startTime,
+  cause: activity.Cause ?? '',
+  ...(activity.Description === undefined ? {} : { description: activity.Description }),
+  ...(activity.StatusCode === undefined ? {} : { statusCode: activity.StatusCode }),
+  ...(activity.StatusMessage === undefined ? {} : { statusMessage: activity.StatusMessage }),
+})
+
 /**
  * Activities come newest first, so paging stops at the first page that reaches back before `since`
  * (Auto Scaling keeps six weeks of them).
@@ -125,9 +134,29 @@ export const scalingActivities = async (
       const startTime = activity.StartTime
       if (startTime === undefined) continue
       if (startTime.getTime() < since.getTime()) reachedBack = true
-      else activities.push({ startTime, cause: activity.Cause ?? '' })
+      else activities.push(toActivity(activity, startTime))
     }
     nextToken = reachedBack ? undefined : page.NextToken
   } while (nextToken !== undefined)
   return activities
+}
+
+/**
+ * The group's latest activities, newest first: one page of `maxRecords` (at most the API's 100), never
+ * more (https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_DescribeScalingActivities.html).
+ */
+export const latestScalingActivities = async (
+  ctx: AwsContext,
+  groupName: string,
+  maxRecords: number,
+): Promise<ScalingActivity[]> => {
+  const page = await ctx.call('autoscaling:DescribeScalingActivities', () =>
+    ctx.autoScaling.describeScalingActivities({
+      AutoScalingGroupName: groupName,
+      MaxRecords: Math.min(maxRecords, SCALING_ACTIVITIES_PAGE_SIZE),
+    }),
+  )
+  return (page.Activities ?? []).flatMap((activity) =>
+    activity.StartTime === undefined ? [] : [toActivity(activity, activity.StartTime)],
+  )
 }

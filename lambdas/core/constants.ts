@@ -377,3 +377,15 @@ export const TAG_ECS_DRAINED = 'spotswap:ecs-drained'
  * a failed read no longer costs the lane a whole period.
  */
 export const FAILED_RUN_RETRY_SECONDS = 60
+/**
+ * A revert waiting on a launch (or stalled for want of one) reads this many of its group's latest scaling
+ * activities, once a run (core/revert/launch-failure.ts): Auto Scaling retries a failed launch every few
+ * minutes, so the newest launch activity is among the first few, and one small page keeps the read to one
+ * call per such group.
+ */
+export const REVERT_ACTIVITY_RECORDS = 10
+/**
+ * At most this much of a failed launch's StatusMessage is quoted in a revert's skip and log line: EC2's
+ * longest messages (capacity, quotas) fit, and a message of any length cannot swell every run's summary.
+ */
+export const REVERT_STATUS_MESSAGE_MAX_CHARS = 400

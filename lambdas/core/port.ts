@@ -168,6 +168,8 @@ export interface CloudPort {
   groupOfInstances(ids: readonly string[]): Promise<Map<string, string>>
   /** The group's scaling activities that started at or after `since`, newest first. */
   scalingActivities(groupName: string, since: Date): Promise<ScalingActivity[]>
+  /** The group's latest `maxRecords` scaling activities, newest first: one DescribeScalingActivities call. */
+  latestScalingActivities(groupName: string, maxRecords: number): Promise<ScalingActivity[]>
   /**
    * How these instances stand in the group's target groups (DescribeTargetHealth) and classic load
    * balancers (DescribeInstanceHealth), with each source's health-check settings.

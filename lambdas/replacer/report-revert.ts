@@ -18,6 +18,12 @@ export const reportRevertStalled = (
     region,
     group: plan.group,
     reason: plan.skip.detail,
+    ...(plan.revertLaunchFailure === undefined
+      ? {}
+      : {
+          statusCode: plan.revertLaunchFailure.statusCode,
+          statusMessage: plan.revertLaunchFailure.statusMessage,
+        }),
   })
   metrics.emit({ [DIMENSION_REGION]: region, [DIMENSION_GROUP]: plan.group }, [
     { name: Metric.RevertsStalled, unit: 'Count', value: 1 },

@@ -41,6 +41,7 @@ import {
 import { reportEcsKeptForTasks, reportEcsUnreadable } from './report-ecs.ts'
 import { reportScheduled } from './report-scheduled.ts'
 import { retryingOnFailure } from './retry-run.ts'
+import { quoteRevertLaunchFailures } from './revert-launch-failure.ts'
 import { requestReverts } from './revert-request.ts'
 import { cleanStrays } from './strays.ts'
 import { WriteBudget } from './time-budget.ts'
@@ -226,7 +227,8 @@ const runRegionOnce = async (options: RegionRunOptions): Promise<RegionResult> =
     },
     cloud,
   )
-  const plans = holdPlans(planned, killSwitch, region, log, options.metrics)
+  const explained = await quoteRevertLaunchFailures(cloud, log, snapshot.groups, planned)
+  const plans = holdPlans(explained, killSwitch, region, log, options.metrics)
   const budget = new WriteBudget(options.deadline)
   // Strays first: a crash later in the run must not keep them running for another run.
   const strays =

@@ -48,6 +48,7 @@ const EVERY_OPERATION: [string, (cloud: CloudPort) => Promise<unknown>][] = [
   ['lifecycleHooks', (c) => c.lifecycleHooks('web')],
   ['groupOfInstances', (c) => c.groupOfInstances(['i-1'])],
   ['scalingActivities', (c) => c.scalingActivities('web', new Date(0))],
+  ['latestScalingActivities', (c) => c.latestScalingActivities('web', 10)],
   ['launchSpot (launch configuration)', (c) => c.launchSpot(launch)],
   [
     'launchSpot (launch template)',

@@ -218,6 +218,40 @@ describe('scalingActivities', () => {
   })
 })
 
+describe('latestScalingActivities', () => {
+  it('asks for one small page and keeps how each activity ended', async () => {
+    const failed = {
+      ActivityId: 'a-1',
+      AutoScalingGroupName: 'web',
+      Cause:
+        'At 2026-01-01T10:05:00Z an instance was started in response to a difference between desired and actual capacity, increasing the capacity from 3 to 4.',
+      Description:
+        'Launching a new EC2 instance.  Status Reason: We currently do not have sufficient m5.large capacity. Launching EC2 instance failed.',
+      StartTime: new Date(Date.UTC(2026, 0, 1, 10, 5)),
+      StatusCode: 'Failed' as const,
+      StatusMessage: 'We currently do not have sufficient m5.large capacity. Launching EC2 instance failed.',
+    }
+    autoScalingMock.on(DescribeScalingActivitiesCommand).resolves({ Activities: [failed], NextToken: 'more' })
+
+    const activities = await testAdapter().cloud.latestScalingActivities('web', 10)
+
+    expect(activities).toEqual([
+      {
+        startTime: failed.StartTime,
+        cause: failed.Cause,
+        description: failed.Description,
+        statusCode: 'Failed',
+        statusMessage: failed.StatusMessage,
+      },
+    ])
+    expect(autoScalingMock).toHaveReceivedCommandTimes(DescribeScalingActivitiesCommand, 1)
+    expect(autoScalingMock).toHaveReceivedCommandWith(DescribeScalingActivitiesCommand, {
+      AutoScalingGroupName: 'web',
+      MaxRecords: 10,
+    })
+  })
+})
+
 describe('stackStatuses', () => {
   it('reports each stack status by name and leaves out stacks that do not exist', async () => {
     cloudFormationMock

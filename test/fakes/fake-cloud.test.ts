@@ -50,6 +50,76 @@ describe('FakeCloud setDesiredCapacity when Auto Scaling cannot launch', () => {
   })
 })
 
+describe('FakeCloud scale-in (SetDesiredCapacity, MaxSize below desired)', () => {
+  const terminated = (cloud: FakeCloud) =>
+    [...cloud.instances.values()].filter((i) => i.state === 'terminated').map((i) => i.id)
+
+  /** Two InService members, both protected from scale-in, and desired capacity lowered to 1. */
+  const bothProtectedAtOne = async () => {
+    const cloud = new FakeCloud()
+    cloud.addGroup('web', { maxSize: 4 })
+    const members = [1, 2].map(() => cloud.addInstance({ group: 'web' }).id)
+    for (const id of members) cloud.scaleInProtected.add(id)
+    await cloud.setDesiredCapacity('web', 1)
+    return { cloud, members }
+  }
+
+  it('never takes a member protected from scale-in: desired drops, the group stays above it', async () => {
+    const { cloud } = await bothProtectedAtOne()
+    expect(cloud.group('web').desiredCapacity).toBe(1)
+    expect(cloud.group('web').members.size).toBe(2)
+    expect(terminated(cloud)).toEqual([])
+  })
+
+  it('takes the unprotected member instead of a protected one', async () => {
+    const cloud = new FakeCloud()
+    cloud.addGroup('web', { maxSize: 4 })
+    const [older, newer] = [1, 2].map(() => cloud.addInstance({ group: 'web' }))
+    cloud.scaleInProtected.add(newer?.id ?? '')
+    await cloud.setMaxSize('web', 1)
+    expect(terminated(cloud)).toEqual([older?.id])
+    expect([...cloud.group('web').members.keys()]).toEqual([newer?.id])
+  })
+
+  it('scales in once the protection is removed', async () => {
+    const { cloud, members } = await bothProtectedAtOne()
+    cloud.unprotect(members[0] ?? '')
+    expect(terminated(cloud)).toEqual([members[0]])
+    expect(cloud.group('web').members.size).toBe(1)
+  })
+
+  it('may take a launching member (protection starts at InService); Standby counts for nothing', async () => {
+    const cloud = new FakeCloud()
+    cloud.addGroup('web', { maxSize: 4 })
+    const standby = cloud.addInstance({ group: 'web', lifecycleState: 'Standby' })
+    const serving = cloud.addInstance({ group: 'web' })
+    const launching = cloud.addInstance({ group: 'web', lifecycleState: 'Pending:Wait' })
+    for (const m of [standby, serving, launching]) cloud.scaleInProtected.add(m.id)
+    // Entering Standby took its unit out of desired capacity.
+    cloud.group('web').desiredCapacity = 2
+    await cloud.setDesiredCapacity('web', 1)
+    expect(terminated(cloud)).toEqual([launching.id])
+    expect([...cloud.group('web').members]).toEqual([
+      [standby.id, 'Standby'],
+      [serving.id, 'InService'],
+    ])
+  })
+
+  it('holds the member it takes in Terminating:Wait while a termination hook runs', async () => {
+    const cloud = new FakeCloud()
+    cloud.addGroup('web', {
+      maxSize: 4,
+      hooks: [{ name: 'drain', transition: 'autoscaling:EC2_INSTANCE_TERMINATING' }],
+    })
+    const [a, b] = [1, 2].map(() => cloud.addInstance({ group: 'web' }))
+    await cloud.setDesiredCapacity('web', 1)
+    expect([...cloud.group('web').members]).toEqual([
+      [a?.id, 'InService'],
+      [b?.id, 'Terminating:Wait'],
+    ])
+  })
+})
+
 describe('FakeCloud ECS tasks (ListTasks, DescribeTasks)', () => {
   const CLUSTER = 'arn:aws:ecs:us-east-1:123456789012:cluster/web'
 

@@ -55,7 +55,10 @@ export interface FakeGroup extends Mutable<Omit<Group, 'members'>> {
   refreshes: InstanceRefresh[]
   /** The type the group launches when it backfills (its launch template's type). */
   launchType: string
-  /** Its scaling activities, as a test writes them (the fake does not write any itself). */
+  /**
+   * Its scaling activities, oldest first: a test writes those it needs, and the fake writes one per launch
+   * Auto Scaling could not make (launchesFail).
+   */
   activities: ScalingActivity[]
 }
 
@@ -344,6 +347,13 @@ export class FakeCloud implements CloudPort {
       .sort((a, b) => b.startTime.getTime() - a.startTime.getTime())
   }
 
+  async latestScalingActivities(groupName: string, maxRecords: number): Promise<ScalingActivity[]> {
+    this.record('latestScalingActivities', groupName, maxRecords)
+    return [...(this.groups.get(groupName)?.activities ?? [])]
+      .sort((a, b) => b.startTime.getTime() - a.startTime.getTime())
+      .slice(0, maxRecords)
+  }
+
   async scheduledEvents(): Promise<ScheduledEvent[]> {
     this.record('scheduledEvents')
     return [...this.scheduled]
@@ -351,7 +361,7 @@ export class FakeCloud implements CloudPort {
 
   /**
    * Between MinSize and MaxSize, else a ValidationError; Auto Scaling launches from the group's template
-   * (on-demand here) or scales in, newest first as setMaxSize does
+   * (on-demand here) or scales in as scaleIn says
    * (https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_SetDesiredCapacity.html).
    */
   async setDesiredCapacity(groupName: string, desired: number): Promise<void> {
@@ -363,6 +373,8 @@ export class FakeCloud implements CloudPort {
         400,
         `New SetDesiredCapacity value ${desired} is outside the group's bounds`,
       )
+    if (this.launchesFail.has(groupName) && desired > group.desiredCapacity)
+      this.launchFailed(group, group.desiredCapacity, desired)
     for (let n = group.desiredCapacity; n < desired && !this.launchesFail.has(groupName); n++) {
       const launched = this.addInstance({
         type: group.launchType,
@@ -373,15 +385,8 @@ export class FakeCloud implements CloudPort {
       group.members.set(launched.id, 'Pending')
       this.register(group, launched.id, { state: 'initial', reason: 'Elb.RegistrationInProgress' })
     }
-    const inService = [...group.members].filter(([, state]) => state === 'InService').map(([id]) => id)
-    // Scale-in only below the group's size: a unit nothing launched for takes no one with it.
-    const active = [...group.members.values()].filter((state) => !state.startsWith('Terminating')).length
-    for (const id of inService.reverse().slice(0, Math.max(0, active - desired))) {
-      group.members.delete(id)
-      this.deregister(id)
-      this.liveInstance(id).state = 'terminated'
-    }
     group.desiredCapacity = desired
+    this.scaleIn(group)
   }
 
   async ecsCapacityProviders(): Promise<readonly EcsCapacityProvider[]> {
@@ -490,7 +495,17 @@ export class FakeCloud implements CloudPort {
       )
     const left = this.containerInstanceOf(instanceId)?.runningTasksCount ?? 0
     if (left > 0) this.scaleInProtected.add(instanceId)
-    else this.scaleInProtected.delete(instanceId)
+    else this.unprotect(instanceId)
+  }
+
+  /**
+   * Removes the member's scale-in protection (SetInstanceProtection, or ECS once its tasks stop); a group
+   * standing above its desired capacity because every candidate was protected scales in now.
+   */
+  unprotect(instanceId: string): void {
+    this.scaleInProtected.delete(instanceId)
+    const group = [...this.groups.values()].find((g) => g.members.has(instanceId))
+    if (group !== undefined) this.scaleIn(group)
   }
 
   /** The container instance ECS runs on `instanceId`, if any. */
@@ -638,7 +653,6 @@ export class FakeCloud implements CloudPort {
   /**
    * MaxSize alone: refused below MinSize; below desired capacity it lowers desired to it and the group
    * scales in (https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_UpdateAutoScalingGroup.html).
-   * The fake's scale-in takes the newest InService members first: tests assert on counts, not on which.
    */
   async setMaxSize(groupName: string, maxSize: number): Promise<void> {
     this.record('setMaxSize', groupName, maxSize)
@@ -650,13 +664,29 @@ export class FakeCloud implements CloudPort {
         `Max bound, ${maxSize}, must be greater than or equal to min bound, ${group.minSize}`,
       )
     group.maxSize = maxSize
-    const excess = group.desiredCapacity - maxSize
-    if (excess <= 0) return
+    if (group.desiredCapacity <= maxSize) return
     group.desiredCapacity = maxSize
-    const inService = [...group.members].filter(([, state]) => state === 'InService').map(([id]) => id)
-    for (const id of inService.reverse().slice(0, excess)) {
-      group.members.delete(id)
+    this.scaleIn(group)
+  }
+
+  /**
+   * Auto Scaling's scale-in: while the group's launching and in-service members outnumber its desired
+   * capacity, it terminates one it may take (scaleInCandidates), through the termination hook when the
+   * group has one. When every remaining candidate is protected from scale-in, desired capacity stays
+   * lowered and the group stays above it until a protection is removed
+   * (https://docs.aws.amazon.com/autoscaling/ec2/userguide/ec2-auto-scaling-instance-protection.html).
+   * The fake takes the newest candidates first: tests assert on counts and on protection, not on which.
+   */
+  private scaleIn(group: FakeGroup): void {
+    const excess = scaleInExcess(group)
+    if (excess <= 0) return
+    for (const id of scaleInCandidates(group, this.scaleInProtected).reverse().slice(0, excess)) {
       this.deregister(id)
+      if (group.hooks.some((h) => h.transition === 'autoscaling:EC2_INSTANCE_TERMINATING')) {
+        group.members.set(id, 'Terminating:Wait')
+        continue
+      }
+      group.members.delete(id)
       this.liveInstance(id).state = 'terminated'
     }
   }
@@ -768,7 +798,11 @@ export class FakeCloud implements CloudPort {
 
   /** What Auto Scaling does when an instance leaves without a decrement: launch on-demand at once. */
   private backfill(group: FakeGroup, zone: string): void {
-    if (this.launchesFail.has(group.name)) return
+    if (this.launchesFail.has(group.name)) {
+      const size = scaleInExcess(group) + group.desiredCapacity
+      this.launchFailed(group, size, size + 1, zone)
+      return
+    }
     const instance = this.addInstance({
       type: group.launchType,
       zone,
@@ -776,6 +810,22 @@ export class FakeCloud implements CloudPort {
       state: 'pending',
     })
     group.members.set(instance.id, 'Pending')
+  }
+
+  /**
+   * The scaling activity of a launch Auto Scaling could not make: `Failed`, with EC2's reason as its
+   * StatusMessage (https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_Activity.html).
+   */
+  private launchFailed(group: FakeGroup, from: number, to: number, zone = `${this.region}a`): void {
+    const now = this.now()
+    const reason = `We currently do not have sufficient ${group.launchType} capacity in the Availability Zone you requested (${zone}). Our system will be working on provisioning additional capacity. Launching EC2 instance failed.`
+    group.activities.push({
+      startTime: now,
+      cause: `At ${now.toISOString().replace(/\.\d{3}Z$/, 'Z')} an instance was started in response to a difference between desired and actual capacity, increasing the capacity from ${from} to ${to}.`,
+      description: `Launching a new EC2 instance.  Status Reason: ${reason}`,
+      statusCode: 'Failed',
+      statusMessage: reason,
+    })
   }
 
   private snapshot(group: FakeGroup): Group {
@@ -801,6 +851,28 @@ export class FakeCloud implements CloudPort {
     return { ...fields, tags: { ...fields.tags }, members: asMembers }
   }
 }
+
+/**
+ * Members counted in the group's capacity: launching (Pending, Pending:Wait, Pending:Proceed) and
+ * InService. One in Standby is not (entering Standby decrements desired capacity or launches a
+ * replacement), nor one terminating or detaching
+ * (https://docs.aws.amazon.com/autoscaling/ec2/userguide/as-enter-exit-standby.html).
+ */
+const inCapacity = (state: string): boolean => state === 'InService' || state.startsWith('Pending')
+
+/** How many members scale-in has to take for the group to stand at its desired capacity. */
+const scaleInExcess = (group: FakeGroup): number =>
+  [...group.members.values()].filter(inCapacity).length - group.desiredCapacity
+
+/**
+ * The members scale-in may take, oldest first: launching ones (scale-in protection starts only once a
+ * member is InService) and those InService not protected from scale-in
+ * (https://docs.aws.amazon.com/autoscaling/ec2/userguide/ec2-auto-scaling-instance-protection.html).
+ */
+const scaleInCandidates = (group: FakeGroup, protectedIds: ReadonlySet<string>): string[] =>
+  [...group.members]
+    .filter(([id, state]) => inCapacity(state) && (state !== 'InService' || !protectedIds.has(id)))
+    .map(([id]) => id)
 
 const matchesQuery = (group: FakeGroup, query: GroupQuery): boolean => {
   if (query.names !== undefined && !query.names.includes(group.name)) return false

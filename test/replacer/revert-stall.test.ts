@@ -60,6 +60,46 @@ describe('a revert whose raises never serve', () => {
     expect(stalledIn(h)).toEqual({ metric: true, log: true })
   })
 
+  it('quotes the failed launch activity’s StatusCode and StatusMessage while waiting and once stalled', async () => {
+    const cloud = convergedFleet()
+    cloud.launchesFail.add('web')
+    const h = harness({ 'us-east-1': cloud })
+    await h.run(request)
+    h.advanceMinutes(5)
+    const waiting = (await h.run()) as ReplacerSummary
+    const insufficient =
+      /Failed: "We currently do not have sufficient m5\.large capacity in the Availability Zone you requested \(us-east-1a\)\..*Launching EC2 instance failed\."/
+    expect(waiting.regions[0]?.groups?.[0]?.skipped).toMatch(/^reverting .*last launch, at \S+Z: /)
+    expect(waiting.regions[0]?.groups?.[0]?.skipped).toMatch(insufficient)
+    const summary = await runFor(6, h)
+    expect(summary?.regions[0]?.groups?.[0]?.skipped).toMatch(/^revert-stalled .*spotswap revert/)
+    expect(summary?.regions[0]?.groups?.[0]?.skipped).toMatch(insufficient)
+    expect(
+      h.recorded.logs.filter((l) => l.message.startsWith('revert stalled')).at(-1)?.attributes,
+    ).toMatchObject({
+      statusCode: 'Failed',
+      statusMessage: expect.stringMatching(/^We currently do not have sufficient m5\.large capacity/),
+    })
+  })
+
+  it('reads the scaling activities once a run, and only for a group whose revert waits on a launch', async () => {
+    const cloud = convergedFleet()
+    cloud.addGroup('other', { maxSize: 4 })
+    cloud.addInstance({ group: 'other' })
+    cloud.launchesFail.add('web')
+    const h = harness({ 'us-east-1': cloud })
+    const reads = () => cloud.calls.filter((c) => c.method === 'latestScalingActivities')
+    await h.run(request)
+    // The run that raised: the raise is not in desired capacity yet when it plans.
+    expect(reads()).toEqual([])
+    for (let n = 1; n <= 3; n++) {
+      h.advanceMinutes(5)
+      await h.run()
+      expect(reads()).toHaveLength(n)
+    }
+    expect(reads().every((c) => c.args[0] === 'web' && (c.args[1] as number) <= 10)).toBe(true)
+  })
+
   it('bounds raises whose write Auto Scaling refuses each time', async () => {
     const cloud = convergedFleet()
     for (let n = 0; n < 200; n++)

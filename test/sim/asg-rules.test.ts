@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { errorCode, isNotFound, isTransient } from '../../lambdas/aws/errors.ts'
+import { latestFailedLaunch } from '../../lambdas/core/group/launch-activities.ts'
+import { readActivities } from '../../lambdas/core/group/scaling-activities.ts'
+import { ownerSetsDesired } from '../../tools/sim/asg.ts'
 import { BOOT_SECONDS, TERMINATION_HOOK_SECONDS } from '../../tools/sim/constants.ts'
+import { cycleSoon } from '../../tools/sim/ecs-scheduler.ts'
 import { rejection } from '../builders/errors.ts'
 import { group, launchSpotFor, rawScenario, testWorld } from './support.ts'
 
@@ -143,5 +147,64 @@ describe('Auto Scaling rules in the simulator', () => {
     // A marker: the adapter wrote it signed, and describeGroups reads it as written.
     expect(seen?.tags['spotswap:original-max-size']).toMatch(/^6 mac=[A-Za-z0-9_-]{43}$/)
     expect(seen?.propagatedTags).toEqual({ 'spot-enabled': 'true', team: 'web' })
+  })
+
+  it('scales in around members protected from scale-in, but protection starts only at InService', async () => {
+    const sim = testWorld(rawScenario([group('web', { desired: 3, max: 6, protectedFromScaleIn: 3 })]))
+    const cloud = sim.cloud()
+    await cloud.setDesiredCapacity('web', 1)
+    // Every candidate is protected: desired drops, the group stays above it.
+    expect(sim.group('web').desiredCapacity).toBe(1)
+    expect(sim.members('web', 'InService')).toHaveLength(3)
+    await cloud.setDesiredCapacity('web', 4)
+    const [launching] = sim.members('web', 'Pending')
+    const member = sim.group('web').members.get(launching?.id ?? '')
+    if (member !== undefined) member.protectedFromScaleIn = true
+    await cloud.setDesiredCapacity('web', 3)
+    expect(sim.region.instances.get(launching?.id ?? '')?.state).toBe('shutting-down')
+    expect(sim.members('web', 'InService')).toHaveLength(3)
+  })
+
+  it('writes a Failed launch activity with its StatusMessage when Auto Scaling cannot launch', async () => {
+    const sim = testWorld(rawScenario([group('web', { desired: 2, max: 4 })]))
+    await sim.advance(BOOT_MS)
+    sim.group('web').ownLaunchesFail = true
+    const cloud = sim.cloud()
+    await cloud.setDesiredCapacity('web', 3)
+    const activities = await cloud.latestScalingActivities('web', 10)
+    expect(latestFailedLaunch(activities)).toEqual({
+      statusCode: 'Failed',
+      statusMessage: expect.stringMatching(
+        /^We currently do not have sufficient m5\.large capacity in the Availability Zone you requested \(us-east-1.\)\..* Launching EC2 instance failed\.$/,
+      ),
+      at: expect.any(Date),
+    })
+    // The raise is the one change of desired capacity: the failed launch's cause is an instance move.
+    expect(readActivities(activities, new Date(0))).toMatchObject({
+      changes: [{ from: 2, to: 3 }],
+      unclassified: 0,
+    })
+  })
+
+  it('scales in a group left above desired once ECS lifts a member’s protection', async () => {
+    const sim = testWorld(
+      rawScenario([
+        group('web', {
+          desired: 4,
+          max: 6,
+          ecs: { managedDraining: false, slotsPerInstance: 1, services: [{ name: 'api', desiredCount: 4 }] },
+        }),
+      ]),
+    )
+    ownerSetsDesired(sim.world, sim.region, sim.group('web'), 3)
+    // Every member runs a task: ECS protects them all, and the group stays above desired.
+    expect(sim.members('web', 'InService')).toHaveLength(4)
+    const cluster = sim.region.ecsClusters.get('web')
+    const api = cluster?.services.find((s) => s.name === 'api')
+    if (cluster === undefined || api === undefined) throw new Error('no cluster')
+    api.desiredCount = 3
+    cycleSoon(sim.world, sim.region, cluster)
+    await sim.advance(10 * 60_000)
+    expect(sim.members('web', 'InService')).toHaveLength(3)
   })
 })

@@ -47,6 +47,7 @@ export const readOnly = (cloud: CloudPort, market?: MarketSeen): CloudPort => {
     subnetZones: (ids) => cloud.subnetZones(ids),
     spotRequestStatuses: (ids) => cloud.spotRequestStatuses(ids),
     scalingActivities: (name, since) => cloud.scalingActivities(name, since),
+    latestScalingActivities: (name, maxRecords) => cloud.latestScalingActivities(name, maxRecords),
     verifyMarkers: (markers) => cloud.verifyMarkers(markers),
     scheduledEvents: () => cloud.scheduledEvents(),
     ecsCapacityProviders: () => cloud.ecsCapacityProviders(),

@@ -9,7 +9,7 @@ import { LAUNCH_HOOK_SECONDS, TERMINATION_HOOK_SECONDS } from './constants.ts'
 import { launchInstance, shutDown } from './ec2.ts'
 import { deregisterTargets, registerTargets } from './load-balancers.ts'
 import type { LaunchChoice } from './mixed-instances.ts'
-import { isActiveMember, type SimGroup, type SimInstance, type SimRegion } from './state.ts'
+import { isActiveMember, type SimGroup, type SimInstance, type SimMember, type SimRegion } from './state.ts'
 import type { World } from './world.ts'
 
 export const LAUNCHING_TRANSITION = 'autoscaling:EC2_INSTANCE_LAUNCHING'
@@ -29,6 +29,15 @@ export const activeByZone = (region: SimRegion, group: SimGroup): Map<string, st
   }
   return byZone
 }
+
+/**
+ * Whether scale-in may take the member: a launching one always (scale-in protection starts once a member
+ * is InService), an InService one unless protected from scale-in
+ * (https://docs.aws.amazon.com/autoscaling/ec2/userguide/ec2-auto-scaling-instance-protection.html).
+ */
+export const mayScaleIn = (member: SimMember): boolean =>
+  member.lifecycleState.startsWith('Pending') ||
+  (member.lifecycleState === 'InService' && !member.protectedFromScaleIn)
 
 export const activeCount = (group: SimGroup): number =>
   [...group.members.values()].filter(isActiveMember).length

@@ -1,22 +1,30 @@
 /**
  * Auto Scaling's own behaviour: a group keeps its desired capacity (launching on-demand instances of its
  * type, or what its MixedInstancesPolicy says, into the zone with the fewest, terminating from the zone
- * with the most, never an instance protected from scale-in), holds terminating instances in Terminating:Wait while a termination hook
- * runs, and replaces a member that EC2 took away.
+ * with the most, never an InService instance protected from scale-in), holds terminating instances in
+ * Terminating:Wait while a termination hook runs, and replaces a member that EC2 took away.
  */
-import { activeByZone, activeCount, launchMember, terminateMember, zonesByFewest } from './asg-members.ts'
+import {
+  activeByZone,
+  activeCount,
+  launchMember,
+  mayScaleIn,
+  terminateMember,
+  zonesByFewest,
+} from './asg-members.ts'
 import { shutDown } from './ec2.ts'
 import { deregisterTargets } from './load-balancers.ts'
 import { alignedVictims, chooseLaunch, scaleInCandidates } from './mixed-instances.ts'
-import { isActiveMember, type SimGroup, type SimInstance, type SimRegion } from './state.ts'
+import { isActiveMember, type SimActivity, type SimGroup, type SimInstance, type SimRegion } from './state.ts'
 import { drawFromWarmPool, fillWarmPool } from './warm-pool.ts'
 import type { World } from './world.ts'
 
 const scaleInVictim = (world: World, region: SimRegion, group: SimGroup): string | undefined => {
   const byZone = activeByZone(region, group)
-  const unprotected = [...byZone.values()]
-    .flat()
-    .filter((id) => group.members.get(id)?.protectedFromScaleIn === false)
+  const unprotected = [...byZone.values()].flat().filter((id) => {
+    const member = group.members.get(id)
+    return member !== undefined && mayScaleIn(member)
+  })
   const eligible = new Set(scaleInCandidates(region, group, unprotected))
   let victimZone: string[] = []
   for (const ids of byZone.values())
@@ -82,6 +90,7 @@ export const reconcile = (world: World, region: SimRegion, group: SimGroup): voi
   // A suspended Launch process stops every launch, warm pool draws included.
   if (group.suspendedProcesses.has('Launch')) return
   if (group.ownLaunchesFail === true && active < group.desiredCapacity) {
+    recordFailedLaunch(world, region, group, active)
     world.notify((o) => o.launchFailed?.(region.name, group.name))
     return
   }
@@ -89,6 +98,7 @@ export const reconcile = (world: World, region: SimRegion, group: SimGroup): voi
     if (drawFromWarmPool(world, region, group)) continue
     const choice = chooseLaunch(world, region, group, zonesByFewest(region, group))
     if (choice === undefined) {
+      recordFailedLaunch(world, region, group, n)
       world.notify((o) => o.launchFailed?.(region.name, group.name))
       return
     }
@@ -116,9 +126,32 @@ export const terminateByEc2 = (world: World, region: SimRegion, instance: SimIns
 /** Auto Scaling keeps six weeks of activities; the simulator keeps the latest of them. */
 const ACTIVITIES_KEPT = 100
 
-export const recordActivity = (group: SimGroup, startMs: number, cause: string): void => {
-  group.activities.push({ startMs, cause })
+export const recordActivity = (
+  group: SimGroup,
+  startMs: number,
+  cause: string,
+  failed?: SimActivity['failed'],
+): void => {
+  group.activities.push(failed === undefined ? { startMs, cause } : { startMs, cause, failed })
   if (group.activities.length > ACTIVITIES_KEPT) group.activities.shift()
+}
+
+/** An activity's time in a cause: whole seconds, as Auto Scaling writes it. */
+const causeTime = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z')
+
+/**
+ * A launch Auto Scaling could not make, as its activity says: `Failed`, with EC2's reason as its
+ * StatusMessage (https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_Activity.html).
+ */
+const recordFailedLaunch = (world: World, region: SimRegion, group: SimGroup, from: number): void => {
+  const zone = zonesByFewest(region, group)[0] ?? group.zones[0] ?? region.name
+  const statusMessage = `We currently do not have sufficient ${group.instanceType} capacity in the Availability Zone you requested (${zone}). Our system will be working on provisioning additional capacity. Launching EC2 instance failed.`
+  recordActivity(
+    group,
+    world.clock.now,
+    `At ${causeTime(world.clock.now)} an instance was started in response to a difference between desired and actual capacity, increasing the capacity from ${from} to ${from + 1}.`,
+    { description: `Launching a new EC2 instance.  Status Reason: ${statusMessage}`, statusMessage },
+  )
 }
 
 /**
@@ -138,7 +171,7 @@ export const userSetsDesired = (world: World, region: SimRegion, group: SimGroup
   recordActivity(
     group,
     world.clock.now,
-    `At ${new Date(world.clock.now).toISOString().replace(/\.\d{3}Z$/, 'Z')} a user request explicitly set group desired capacity changing the desired capacity from ${group.desiredCapacity} to ${desired}.`,
+    `At ${causeTime(world.clock.now)} a user request explicitly set group desired capacity changing the desired capacity from ${group.desiredCapacity} to ${desired}.`,
   )
   group.desiredCapacity = desired
   region.touch(group)

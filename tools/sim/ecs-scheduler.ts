@@ -12,6 +12,8 @@
  * with managed draining ECS sets a member Auto Scaling terminates DRAINING
  * (https://docs.aws.amazon.com/AmazonECS/latest/developerguide/managed-instance-draining.html).
  */
+import { reconcile } from './asg.ts'
+import { activeCount } from './asg-members.ts'
 import { Priority } from './clock.ts'
 import { ECS_PLACEMENT_RETRY_SECONDS, ECS_TASK_START_SECONDS } from './constants.ts'
 import type { SimCluster, SimService, SimTask } from './ecs-cluster-state.ts'
@@ -139,15 +141,21 @@ const serviceCycle = (scope: ClusterScope, service: SimService): boolean => {
   return mine().filter((t) => !draining(t)).length < desired
 }
 
-/** Managed termination protection: a member is protected exactly while it runs a task. */
-export const protect = ({ region, group, cluster }: ClusterScope): void => {
+/**
+ * Managed termination protection: a member is protected exactly while it runs a task. A group left above
+ * its desired capacity because every candidate was protected scales in once one is lifted (asg.ts).
+ */
+export const protect = ({ world, region, group, cluster }: ClusterScope): void => {
   if (!cluster.managedTerminationProtection) return
+  let lifted = false
   for (const [id, member] of group.members) {
     const busy = cluster.tasksOn(id).length > 0
     if (member.protectedFromScaleIn === busy) continue
     member.protectedFromScaleIn = busy
+    lifted ||= !busy
     region.touch(group)
   }
+  if (lifted && activeCount(group) > group.desiredCapacity) reconcile(world, region, group)
 }
 
 /** Managed draining: ECS's termination hook sets a member Auto Scaling terminates DRAINING. */

@@ -103,7 +103,7 @@ export interface SimGroup {
   ownLaunchesFail?: boolean
   /**
    * Its scaling activities, oldest first: the simulator writes those of the owner's changes of desired
-   * capacity (the only ones the engine reads anything from), in Auto Scaling's words.
+   * capacity and of the launches Auto Scaling could not make, in Auto Scaling's words.
    */
   readonly activities: SimActivity[]
   /** Its target groups and classic load balancers (load-balancers.ts), in the scenario's order. */
@@ -136,6 +136,8 @@ export interface SimRefresh {
 export interface SimActivity {
   readonly startMs: number
   readonly cause: string
+  /** A launch Auto Scaling could not make (asg.ts recordFailedLaunch): its Description and StatusMessage. */
+  readonly failed?: { readonly description: string; readonly statusMessage: string }
 }
 
 export const subnetOf = (zone: string): string => `subnet-${zone}`

@@ -17,6 +17,12 @@
 export interface ScalingActivity {
   readonly startTime: Date
   readonly cause: string
+  /** What the activity did, e.g. "Launching a new EC2 instance. Status Reason: ...". */
+  readonly description?: string
+  /** Successful, Failed, Cancelled, InProgress... (https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_Activity.html). */
+  readonly statusCode?: string
+  /** Why it ended as it did, in Auto Scaling's (or EC2's) words. */
+  readonly statusMessage?: string
 }
 
 export interface DesiredChange {

@@ -3,6 +3,7 @@
  * logged as it runs and shown by `spotswap plan`.
  */
 import type { AllocationStrategy } from '../config/config.ts'
+import type { LaunchFailure } from '../group/launch-activities.ts'
 import type { UntrustedInstance } from '../group/provenance.ts'
 import type { MaintenanceAction } from '../maintenance/action.ts'
 import type { ScheduledMember } from '../maintenance/plan.ts'
@@ -233,6 +234,8 @@ export interface GroupPlan {
   readonly lookAgainSeconds?: number
   /** `warm-up`: the look is for a replacement at the end of its grace period, not for an open swap. */
   readonly lookAgainFor?: 'warm-up'
+  /** Why Auto Scaling launched nothing for the group's revert, when it said (core/group/launch-activities.ts). */
+  readonly revertLaunchFailure?: LaunchFailure
 }
 
 /** A container-instance state change of a drain swap (core/ecs/drain.ts). */

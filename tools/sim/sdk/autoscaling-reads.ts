@@ -154,7 +154,13 @@ export const autoScalingReads = (ctx: SimApiContext): Omit<AutoScalingApi, AutoS
           AutoScalingGroupName: group.name,
           Cause: a.cause,
           StartTime: new Date(a.startMs),
-          StatusCode: 'Successful' as const,
+          ...(a.failed === undefined
+            ? { StatusCode: 'Successful' as const }
+            : {
+                StatusCode: 'Failed' as const,
+                Description: a.failed.description,
+                StatusMessage: a.failed.statusMessage,
+              }),
         })),
         NextToken: page.nextToken,
         $metadata: {},
