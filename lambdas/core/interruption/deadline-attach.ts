@@ -31,19 +31,14 @@ import {
   unattachedSwapIdOf,
 } from '../swap/record.ts'
 import type { Group, Instance } from '../types.ts'
-import type { DecisionContext, InterruptionAction, InterruptionDecision } from './decision.ts'
+import type {
+  DecisionContext,
+  InterruptionAction,
+  InterruptionDecision,
+  PendingReplacement,
+} from './decision.ts'
 
-/** The replacement M's replacement attempt records, as read at its deadline. */
-export type PendingReplacement =
-  | {
-      readonly kind: 'read'
-      /** Undefined when EC2 no longer shows it. */
-      readonly instance: Instance | undefined
-      /** The group it is attached to, if any (DescribeAutoScalingInstances). */
-      readonly memberOf: string | undefined
-    }
-  /** A read failed: nothing is proven. */
-  | { readonly kind: 'unread'; readonly error: string }
+export type { PendingReplacement } from './decision.ts'
 
 export type DeadlineAttachRefusal =
   | 'before-deadline'

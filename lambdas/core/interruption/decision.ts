@@ -8,9 +8,20 @@ import type { OwnerChanges } from '../group/scaling-activities.ts'
 import type { UntrustedMarker } from '../markers.ts'
 import type { LifecycleHook } from '../port.ts'
 import type { Group, Instance } from '../types.ts'
-import type { PendingReplacement } from './deadline-attach.ts'
 
 /** The signal, reduced to what the decision needs; both event kinds name one instance. */
+/** The replacement M's replacement attempt records, as read at its deadline. */
+export type PendingReplacement =
+  | {
+      readonly kind: 'read'
+      /** Undefined when EC2 no longer shows it. */
+      readonly instance: Instance | undefined
+      /** The group it is attached to, if any (DescribeAutoScalingInstances). */
+      readonly memberOf: string | undefined
+    }
+  /** A read failed: nothing is proven. */
+  | { readonly kind: 'unread'; readonly error: string }
+
 export type InterruptionSignal =
   | {
       readonly kind: 'spot-interruption'
