@@ -1,8 +1,8 @@
 /**
  * The bound an asg-* policy's spot launches must keep (issue 17): Auto Scaling launches a spot instance
  * only to reach desired capacity, to replace one EC2 interrupted or recommended rebalancing, or to move an
- * on-demand instance to the new distribution. So, per group, launches ≤ the owner's increases of desired
- * capacity + interruption warnings + rebalance recommendations + the on-demand instances the switch
+ * on-demand instance to the new distribution. So, per group, launches ≤ the owner's (or ECS managed
+ * scaling's) increases of desired capacity + interruption warnings + rebalance recommendations + the on-demand instances the switch
  * replaces + members EC2 stops for a scheduled event (Auto Scaling replaces each) + zone-rebalancing
  * launches (not modelled: 0) + failed health checks (none: see below).
  */
@@ -35,13 +35,20 @@ export const scheduledStops = (scenario: Scenario, groupName: string): number =>
     .filter((e) => e.group === groupName && e.at + e.leadMs < endOf(scenario))
     .reduce((sum, e) => sum + e.count, 0)
 
-/** What the owner's schedule adds to a group's desired capacity within the scenario, increases only. */
-export const desiredIncreases = (scenario: Scenario, groupName: string): number => {
+/**
+ * What the owner's schedule, and a scaling policy standing for the owner (ECS managed scaling's `changes`),
+ * add to a group's desired capacity within the scenario, increases only.
+ */
+export const desiredIncreases = (
+  scenario: Scenario,
+  groupName: string,
+  changes: readonly (readonly [number, number])[] = [],
+): number => {
   const group = scenario.regions.flatMap((r) => r.groups).find((g) => g.name === groupName)
   if (group === undefined) return 0
   let desired = group.desired
   let increases = 0
-  for (const [at, next] of group.desiredSchedule) {
+  for (const [at, next] of [...group.desiredSchedule, ...changes].sort((a, b) => a[0] - b[0])) {
     if (at >= endOf(scenario)) break
     increases += Math.max(0, next - desired)
     desired = next
@@ -55,7 +62,7 @@ export const launchBounds = (scenario: Scenario, run: SimulationRun): LaunchBoun
   if (stats === undefined) return []
   return [...stats.switchReplaces.keys()].map((group) => {
     const terms = {
-      desiredIncreases: desiredIncreases(scenario, group),
+      desiredIncreases: desiredIncreases(scenario, group, run.policyDesiredChanges.get(group)),
       interruptions: run.report.groups[group]?.interruptions ?? 0,
       rebalanceRecommendations: stats.rebalanceRecommendations.get(group) ?? 0,
       switchReplaces: stats.switchReplaces.get(group) ?? 0,

@@ -75,6 +75,11 @@ export interface SimulationRun {
   readonly autoScalingSpotLaunches: ReadonlyMap<string, number>
   /** What Auto Scaling did for the mixed-instances groups (launches per pool, their causes); asg-* only. */
   readonly autoScaling: MixedInstancesStats | undefined
+  /**
+   * Per group, the desired capacities a scaling policy standing for the owner set during the run (ECS
+   * managed scaling, ecs-managed-scaling.ts), as [time, desired], in order.
+   */
+  readonly policyDesiredChanges: ReadonlyMap<string, readonly (readonly [number, number])[]>
 }
 
 const scheduleOwnerActions = (world: World, scenario: Scenario): void => {
@@ -299,5 +304,10 @@ export const simulateRun = async (
     serving: servingFigures,
     autoScalingSpotLaunches: mixed?.spotLaunches ?? new Map(),
     autoScaling: mixed || undefined,
+    policyDesiredChanges: new Map(
+      [...world.regions.values()].flatMap((region) =>
+        [...region.ecsClusters].map(([group, cluster]) => [group, cluster.desiredChanges] as const),
+      ),
+    ),
   }
 }
