@@ -11,14 +11,15 @@ import type { EcsProvidersObservation } from '../core/ecs/capacity-provider.ts'
 import type { InterruptionStatuses } from '../core/interruption/confirmation.ts'
 import type { ScheduledEventsObservation } from '../core/maintenance/events.ts'
 import type { UntrustedMarker } from '../core/markers.ts'
-import { latestSpotPrices } from '../core/plan/prices.ts'
 import { productDescriptionOf } from '../core/platform.ts'
 import type { CloudPort, GroupQuery } from '../core/port.ts'
 import { doesRegionWork, inLane, type RegionLane } from '../core/region/lanes.ts'
+import { type FailedReads, type FailedRegionRead, failedReadsOf } from '../core/region/region-reads.ts'
 import type { Catalog, Group, Instance, OnDemandPrices, SpotPriceBook } from '../core/types.ts'
 import { verifyObserved } from '../verify-markers.ts'
 import { readEcsProviders } from './observe-ecs.ts'
 import { readInterruptions } from './observe-interruptions.ts'
+import { readPrices, readSubnetZones } from './observe-region-reads.ts'
 import { readScheduledEvents } from './observe-scheduled.ts'
 
 export interface ManagedGroup {
@@ -30,6 +31,8 @@ export interface ManagedGroup {
   readonly productDescription: string
   /** Why it waits this run: a marker of it or of its instances could not be verified. */
   readonly markersUnverifiable?: string | undefined
+  /** Region-level reads it needs that failed this run: it starts nothing (core/region/region-reads.ts). */
+  readonly failedReads?: readonly FailedRegionRead[] | undefined
 }
 
 export interface RegionSnapshot {
@@ -130,10 +133,13 @@ const firstPlatform = (group: Group, instances: ReadonlyMap<string, Instance>): 
 }
 
 /**
- * Subnets whose zone a plan may need and no observed instance tells: those of groups with a member
- * outside the group's current subnets (the owner moved the group), so a converged account reads none.
+ * Subnets whose zone a plan may need and no observed instance tells, by group: those of groups with a
+ * member outside the group's current subnets (the owner moved the group), so a converged account reads none.
  */
-const subnetsToRead = (groups: readonly Group[], instances: ReadonlyMap<string, Instance>): string[] => {
+const subnetsToRead = (
+  groups: readonly Group[],
+  instances: ReadonlyMap<string, Instance>,
+): Map<string, string[]> => {
   const moved = groups.filter(
     (group) =>
       group.subnetIds.length > 0 &&
@@ -142,13 +148,16 @@ const subnetsToRead = (groups: readonly Group[], instances: ReadonlyMap<string, 
         return subnet !== undefined && !group.subnetIds.includes(subnet)
       }),
   )
+  const unread = new Map<string, string[]>()
   // A converged account has no such group: the scan of every instance below is skipped.
-  if (moved.length === 0) return []
+  if (moved.length === 0) return unread
   const seen = new Set<string>()
   for (const instance of instances.values()) if (instance.subnetId !== undefined) seen.add(instance.subnetId)
-  const unread = new Set<string>()
-  for (const group of moved) for (const subnet of group.subnetIds) if (!seen.has(subnet)) unread.add(subnet)
-  return [...unread].sort()
+  for (const group of moved) {
+    const subnets = group.subnetIds.filter((s) => !seen.has(s))
+    if (subnets.length > 0) unread.set(group.name, subnets)
+  }
+  return unread
 }
 
 /** A run judges the launches of its own groups, and with the stray scan those of groups not managed. */
@@ -275,29 +284,40 @@ export const observeRegion = async (
 
   const descriptions = [...new Set(groups.map((g) => g.productDescription))].sort()
   const unreadSubnets = subnetsToRead(managed, instances)
-  const [spotRows, onDemand, subnetZones, interruptions, scheduledEvents, ecsProviders] = await Promise.all([
-    Promise.all(descriptions.map((d) => cloud.describeSpotPrices(d, now))),
-    Promise.all(descriptions.map((d) => cloud.onDemandPrices(d))),
-    unreadSubnets.length > 0 ? cloud.subnetZones(unreadSubnets) : new Map<string, string>(),
+  const [prices, subnets, interruptions, scheduledEvents, ecsProviders] = await Promise.all([
+    readPrices(cloud, descriptions, now),
+    readSubnetZones(cloud, [...new Set([...unreadSubnets.values()].flat())].sort()),
     readInterruptions(cloud, managed, instances),
     readScheduledEvents(cloud, managed),
     readEcsProviders(cloud, managed),
   ])
+  const failed = { prices: prices.unreadable, subnets: subnets.error }
   return {
     region: cloud.region,
-    groups,
+    groups: groups.map((g) => withFailedReads(g, failed, unreadSubnets.get(g.group.name) ?? [])),
     regionGroups: onlyGroups === undefined ? listed : undefined,
     instances,
     strays,
     strayGroups,
     catalog,
-    spotPrices: new Map(descriptions.map((d, i) => [d, latestSpotPrices(spotRows[i] ?? [])])),
-    onDemandPrices: new Map(descriptions.map((d, i) => [d, onDemand[i] as OnDemandPrices])),
+    spotPrices: prices.spotPrices,
+    onDemandPrices: prices.onDemandPrices,
     configErrors,
-    subnetZones,
+    subnetZones: subnets.zones,
     interruptions,
     untrustedMarkers: verified.untrusted,
     scheduledEvents,
     ecsProviders,
   }
+}
+
+/** The group with the failed reads it needs (core/region/region-reads.ts); as it was when none. */
+export const withFailedReads = (
+  managed: ManagedGroup,
+  failed: FailedReads,
+  subnets: readonly string[],
+): ManagedGroup => {
+  const reads = failedReadsOf(managed.group.name, managed.productDescription, subnets, failed)
+  if (reads.length === 0) return managed
+  return { ...managed, failedReads: [...(managed.failedReads ?? []), ...reads] }
 }

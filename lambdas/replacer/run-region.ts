@@ -205,6 +205,8 @@ const runRegionOnce = async (options: RegionRunOptions): Promise<RegionResult> =
   for (const error of snapshot.configErrors) log.warn('invalid configuration value', { region, ...error })
   reportForgedMarkers(options, region, snapshot.untrustedMarkers ?? [])
   reportEcsUnreadable(options, region, snapshot)
+  for (const { failedReads } of snapshot.groups)
+    for (const failed of failedReads ?? []) reportDetailUnreadable(options, region, failed)
   const unmanaged = named.filter((name) => !snapshot.groups.some((g) => g.group.name === name))
   if (unmanaged.length > 0) {
     log.info('asked for groups spotswap does not manage (or that are gone): nothing to do for them', {
