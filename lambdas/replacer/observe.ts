@@ -21,6 +21,7 @@ import { readEcsProviders } from './observe-ecs.ts'
 import { readInterruptions } from './observe-interruptions.ts'
 import { readPrices, readSubnetZones } from './observe-region-reads.ts'
 import { readScheduledEvents } from './observe-scheduled.ts'
+import { describeError } from './outcome.ts'
 
 export interface ManagedGroup {
   readonly group: Group
@@ -48,6 +49,8 @@ export interface RegionSnapshot {
   readonly strays: readonly Instance[]
   /** The groups strays were launched for that still exist (unmanaged now): provenance compares templates. */
   readonly strayGroups?: ReadonlyMap<string, Group>
+  /** Why this run's strays were left for the next run (a read about them failed); undefined when they were not. */
+  readonly straysUnreadable?: string
   readonly catalog: Catalog
   readonly spotPrices: ReadonlyMap<string, SpotPriceBook>
   readonly onDemandPrices: ReadonlyMap<string, OnDemandPrices>
@@ -83,6 +86,7 @@ export interface DeferredRegion {
   /** Chunk workers only see their own groups, so strays are found here, against all managed groups. */
   readonly strays: readonly Instance[]
   readonly strayGroups?: ReadonlyMap<string, Group>
+  readonly straysUnreadable?: string
   /** Every managed group of the region, all lanes': what the splitting run weighs the commitments against. */
   readonly regionGroups: readonly Group[]
 }
@@ -121,6 +125,28 @@ const groupsOfStrays = async (
   for (const group of await cloud.describeGroups({ tagKey: query.tagKey, tagValues: [] }))
     if (names.has(group.name)) found.set(group.name, group)
   return found
+}
+
+/** The strays with the groups they name; none when those groups cannot be read (strays wait for the next run). */
+interface StrayScan {
+  readonly strays: readonly Instance[]
+  readonly strayGroups?: ReadonlyMap<string, Group>
+  /** Why the strays were left for the next run: the read of the groups they name failed. */
+  readonly straysUnreadable?: string
+}
+
+/** A read about strays only: when it fails, the region's groups go on and the strays wait. */
+const scanStrays = async (
+  cloud: CloudPort,
+  query: GroupQuery,
+  strays: readonly Instance[],
+  listed: readonly Group[],
+): Promise<StrayScan> => {
+  try {
+    return { strays, strayGroups: await groupsOfStrays(cloud, query, strays, listed) }
+  } catch (error) {
+    return { strays: [], straysUnreadable: describeError(error) }
+  }
 }
 
 /** The platform of the group's first member whose details say one. */
@@ -217,8 +243,7 @@ export const observeRegion = async (
     return {
       region: cloud.region,
       chunks: chunksOf(names, splitAbove),
-      strays,
-      strayGroups: await groupsOfStrays(cloud, query, strays, allGroups),
+      ...(await scanStrays(cloud, query, strays, allGroups)),
       regionGroups: listed,
     }
   }
@@ -280,7 +305,7 @@ export const observeRegion = async (
   const strays = strayScan
     ? straysAmong(launched, listed, memberIds).filter((i) => !verified.heldInstances.has(i.id))
     : []
-  const strayGroups = await groupsOfStrays(cloud, query, strays, allGroups)
+  const strayScanned = await scanStrays(cloud, query, strays, allGroups)
 
   const descriptions = [...new Set(groups.map((g) => g.productDescription))].sort()
   const unreadSubnets = subnetsToRead(managed, instances)
@@ -297,8 +322,7 @@ export const observeRegion = async (
     groups: groups.map((g) => withFailedReads(g, failed, unreadSubnets.get(g.group.name) ?? [])),
     regionGroups: onlyGroups === undefined ? listed : undefined,
     instances,
-    strays,
-    strayGroups,
+    ...strayScanned,
     catalog,
     spotPrices: prices.spotPrices,
     onDemandPrices: prices.onDemandPrices,

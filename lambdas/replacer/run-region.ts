@@ -42,7 +42,7 @@ import { reportEcsKeptForTasks, reportEcsUnreadable } from './report-ecs.ts'
 import { reportScheduled } from './report-scheduled.ts'
 import { retryingOnFailure } from './retry-run.ts'
 import { requestReverts } from './revert-request.ts'
-import { cleanStrays } from './strays.ts'
+import { cleanStrays, reportStraysUnreadable } from './strays.ts'
 import { WriteBudget } from './time-budget.ts'
 
 export interface GroupResult {
@@ -193,6 +193,7 @@ const runRegionOnce = async (options: RegionRunOptions): Promise<RegionResult> =
   const strayOptions = { log, metrics: options.metrics, dryRun: config.dryRun, now }
   const killSwitch = options.killSwitch ?? 'off'
   const cleaning = cleansStrays(killSwitch)
+  if (observed.straysUnreadable !== undefined) reportStraysUnreadable(log, region, observed.straysUnreadable)
   if ('chunks' in observed) {
     log.info('region deferred in chunks', { region, chunks: observed.chunks.length })
     await reportSplitRegionUtilization(options, observed)

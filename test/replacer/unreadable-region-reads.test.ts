@@ -9,7 +9,7 @@ import type { SpotLaunchRequest } from '../../lambdas/core/port.ts'
 import type { ReplacerSummary } from '../../lambdas/replacer/summary.ts'
 import { awsError, type FakeCloud, throttlingError } from '../fakes/fake-cloud.ts'
 import { groupResult, launchesFor, membersOf, withOpenSwap } from './open-swap-support.ts'
-import { cloudWithFleet, harness, START, spotShare } from './support.ts'
+import { cloudWithFleet, harness, START, spotShare, strayOf } from './support.ts'
 
 /** `web` runs Windows (its own spot prices), `api` Linux: one DescribeSpotPriceHistory each. */
 const onTwoPlatforms = (cloud: FakeCloud): void => {
@@ -157,5 +157,56 @@ describe('a failed region-level read holds back only the groups that need it', (
       dimensions: { Region: 'us-east-1', Group: 'web' },
       values: [{ name: 'SubnetsUnreadable', unit: 'Count', value: 1 }],
     })
+  })
+
+  it('the groups strays name unreadable: the strays wait for the next run; the groups go on', async () => {
+    const cloud = cloudWithFleet(2)
+    const stray = strayOf(cloud)
+    const list = cloud.describeGroups.bind(cloud)
+    // The second listing, by the filter tag's key alone, looks for groups opted out since.
+    cloud.describeGroups = async (query) => {
+      if (query.tagValues.length === 0) throw awsError('InternalFailure', 500, 'try again')
+      return list(query)
+    }
+    const h = harness({ 'us-east-1': cloud })
+    const summary = await h.run()
+    expect(summary.regions[0]?.error).toBeUndefined()
+    expect(launchesFor(cloud, 'web').length).toBeGreaterThan(0)
+    expect(cloud.instances.get(stray.id)?.state).toBe('running')
+    expect(h.recorded.logs).toContainEqual(
+      expect.objectContaining({
+        level: 'warn',
+        message: 'strays unreadable: left for the next run',
+        attributes: expect.objectContaining({ error: 'InternalFailure: try again' }),
+      }),
+    )
+
+    cloud.describeGroups = list
+    h.advanceMinutes(5)
+    await h.run()
+    expect(cloud.instances.get(stray.id)?.state).toBe('terminated')
+  })
+
+  it('a stray’s partner unreadable when cleaning up: the strays wait for the next run; the groups go on', async () => {
+    const cloud = cloudWithFleet(2)
+    const stray = strayOf(cloud)
+    const partner = stray.tags['launched-for-replacing-instance'] ?? ''
+    const describe = cloud.describeInstances.bind(cloud)
+    let partnerReads = 0
+    // The observe step reads the partner once; the cleanup's own read of it fails.
+    cloud.describeInstances = async (ids, options) => {
+      if (ids.includes(partner) && ++partnerReads === 2) throw awsError('InternalError', 500, 'try again')
+      return describe(ids, options)
+    }
+    const h = harness({ 'us-east-1': cloud })
+    const summary = await h.run()
+    expect(partnerReads).toBe(2)
+    expect(summary.regions[0]?.error).toBeUndefined()
+    expect(launchesFor(cloud, 'web').length).toBeGreaterThan(0)
+    expect(cloud.instances.get(stray.id)?.state).toBe('running')
+
+    h.advanceMinutes(5)
+    await h.run()
+    expect(cloud.instances.get(stray.id)?.state).toBe('terminated')
   })
 })
