@@ -21,6 +21,12 @@ export const launchesFor = (cloud: FakeCloud, group: string) =>
       c.method === 'launchSpot' &&
       (c.args[0] as { tags: Record<string, string> }).tags['launched-for-asg'] === group,
   )
+/** What a failed read of one group emits: one count of its metric. */
+export const countedOnce = (group: string, name: string) => ({
+  dimensions: { Region: 'us-east-1', Group: group },
+  values: [{ name, unit: 'Count', value: 1 }],
+})
+
 export const groupResult = (summary: ReplacerSummary, group: string) =>
   summary.regions[0]?.groups?.find((g) => g.group === group)
 

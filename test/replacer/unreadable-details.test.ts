@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { TAG_SWAP } from '../../lambdas/core/constants.ts'
 import { awsError, throttlingError } from '../fakes/fake-cloud.ts'
-import { groupResult, launchesFor, membersOf, withOpenSwap } from './open-swap-support.ts'
+import { countedOnce, groupResult, launchesFor, membersOf, withOpenSwap } from './open-swap-support.ts'
 
 describe('a failed detail read holds back only its group', () => {
   it('sets up an open swap on api that the next run finishes, and a launch for its other member', async () => {
@@ -48,10 +48,7 @@ describe('a failed detail read holds back only its group', () => {
         attributes: expect.objectContaining({ group: 'api', read: 'lifecycle-hooks' }),
       }),
     )
-    expect(h.recorded.metrics).toContainEqual({
-      dimensions: { Region: 'us-east-1', Group: 'api' },
-      values: [{ name: 'LifecycleHooksUnreadable', unit: 'Count', value: 1 }],
-    })
+    expect(h.recorded.metrics).toContainEqual(countedOnce('api', 'LifecycleHooksUnreadable'))
   })
 
   it('stack status unreadable: api waits as if its stack were updating, swap kept; web goes on', async () => {
@@ -72,10 +69,7 @@ describe('a failed detail read holds back only its group', () => {
       skipCode: 'cloudformation-stack-unreadable',
       skipped: expect.stringContaining('InternalFailure: unexpected answer'),
     })
-    expect(h.recorded.metrics).toContainEqual({
-      dimensions: { Region: 'us-east-1', Group: 'api' },
-      values: [{ name: 'StackStatusUnreadable', unit: 'Count', value: 1 }],
-    })
+    expect(h.recorded.metrics).toContainEqual(countedOnce('api', 'StackStatusUnreadable'))
 
     cloud.stackStatuses = read
     h.advanceMinutes(5)
@@ -106,10 +100,7 @@ describe('a failed detail read holds back only its group', () => {
         detail: expect.stringContaining(`${partner} (InternalError: try again)`),
       }),
     )
-    expect(h.recorded.metrics).toContainEqual({
-      dimensions: { Region: 'us-east-1', Group: 'api' },
-      values: [{ name: 'TerminationProtectionUnreadable', unit: 'Count', value: 1 }],
-    })
+    expect(h.recorded.metrics).toContainEqual(countedOnce('api', 'TerminationProtectionUnreadable'))
 
     cloud.terminationProtected = read
     h.advanceMinutes(5)

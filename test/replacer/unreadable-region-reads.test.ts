@@ -8,7 +8,7 @@ import { TAG_SWAP } from '../../lambdas/core/constants.ts'
 import type { SpotLaunchRequest } from '../../lambdas/core/port.ts'
 import type { ReplacerSummary } from '../../lambdas/replacer/summary.ts'
 import { awsError, type FakeCloud, throttlingError } from '../fakes/fake-cloud.ts'
-import { groupResult, launchesFor, membersOf, withOpenSwap } from './open-swap-support.ts'
+import { countedOnce, groupResult, launchesFor, membersOf, withOpenSwap } from './open-swap-support.ts'
 import { cloudWithFleet, harness, START, spotShare, strayOf } from './support.ts'
 
 /** `web` runs Windows (its own spot prices), `api` Linux: one DescribeSpotPriceHistory each. */
@@ -68,10 +68,7 @@ describe('a failed region-level read holds back only the groups that need it', (
           attributes: expect.objectContaining({ group: 'api', read: 'spot-prices', subject: 'Linux/UNIX' }),
         }),
       )
-      expect(h.recorded.metrics).toContainEqual({
-        dimensions: { Region: 'us-east-1', Group: 'api' },
-        values: [{ name: 'SpotPricesUnreadable', unit: 'Count', value: 1 }],
-      })
+      expect(h.recorded.metrics).toContainEqual(countedOnce('api', 'SpotPricesUnreadable'))
       // No failed run, so no retry of it: the next scheduled run reads again.
       expect(h.recorded.logs.map((l) => l.message)).not.toContain('region run failed')
 
@@ -107,10 +104,7 @@ describe('a failed region-level read holds back only the groups that need it', (
       skipped: expect.stringContaining('subnet-new-d: UnauthorizedOperation: '),
     })
     expect(launchesFor(cloud, 'web').length).toBeGreaterThan(0)
-    expect(h.recorded.metrics).toContainEqual({
-      dimensions: { Region: 'us-east-1', Group: 'api' },
-      values: [{ name: 'SubnetsUnreadable', unit: 'Count', value: 1 }],
-    })
+    expect(h.recorded.metrics).toContainEqual(countedOnce('api', 'SubnetsUnreadable'))
 
     cloud.subnetZones = read
     h.advanceMinutes(5)
@@ -153,10 +147,7 @@ describe('a failed region-level read holds back only the groups that need it', (
       skipped: expect.stringContaining('subnet-d: RequestLimitExceeded: '),
     })
     expect(launchesFor(cloud, 'api')).toHaveLength(1)
-    expect(h.recorded.metrics).toContainEqual({
-      dimensions: { Region: 'us-east-1', Group: 'web' },
-      values: [{ name: 'SubnetsUnreadable', unit: 'Count', value: 1 }],
-    })
+    expect(h.recorded.metrics).toContainEqual(countedOnce('web', 'SubnetsUnreadable'))
   })
 
   it('the groups strays name unreadable: the strays wait for the next run; the groups go on', async () => {
