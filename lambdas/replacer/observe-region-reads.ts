@@ -5,7 +5,7 @@
  */
 import { latestSpotPrices } from '../core/plan/prices.ts'
 import type { CloudPort } from '../core/port.ts'
-import type { OnDemandPrices, SpotPrice, SpotPriceBook } from '../core/types.ts'
+import type { Instance, OnDemandPrices, SpotPrice, SpotPriceBook } from '../core/types.ts'
 import { describeError } from './outcome.ts'
 
 export interface PriceReads {
@@ -46,15 +46,33 @@ export const readPrices = async (
   return reads
 }
 
+/** What a read answered, or `none` and the error it ended in. */
+const answerOrError = async <T>(
+  read: () => Promise<T>,
+  none: T,
+): Promise<{ readonly answer: T; readonly error?: string }> => {
+  try {
+    return { answer: await read() }
+  } catch (error) {
+    return { answer: none, error: describeError(error) }
+  }
+}
+
 /** The subnets' zones, or the error their read ended in (one DescribeSubnets for them all). */
 export const readSubnetZones = async (
   cloud: CloudPort,
   subnetIds: readonly string[],
 ): Promise<{ readonly zones: Map<string, string>; readonly error?: string }> => {
   if (subnetIds.length === 0) return { zones: new Map() }
-  try {
-    return { zones: await cloud.subnetZones(subnetIds) }
-  } catch (error) {
-    return { zones: new Map(), error: describeError(error) }
-  }
+  const { answer, error } = await answerOrError(() => cloud.subnetZones(subnetIds), new Map())
+  return error === undefined ? { zones: answer } : { zones: answer, error }
 }
+
+/** The partners launches name, terminated ones too (what they recorded), or the error their read ended in. */
+export const readPartners = (
+  cloud: CloudPort,
+  ids: readonly string[],
+): Promise<{ readonly answer: readonly Instance[]; readonly error?: string }> =>
+  ids.length === 0
+    ? Promise.resolve({ answer: [] })
+    : answerOrError(() => cloud.describeInstances(ids, { includeTerminated: true }), [])

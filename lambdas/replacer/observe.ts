@@ -14,12 +14,17 @@ import type { UntrustedMarker } from '../core/markers.ts'
 import { productDescriptionOf } from '../core/platform.ts'
 import type { CloudPort, GroupQuery } from '../core/port.ts'
 import { doesRegionWork, inLane, type RegionLane } from '../core/region/lanes.ts'
-import { type FailedReads, type FailedRegionRead, failedReadsOf } from '../core/region/region-reads.ts'
+import {
+  type FailedReads,
+  type FailedRegionRead,
+  failedReadsOf,
+  heldForUnreadPartners,
+} from '../core/region/region-reads.ts'
 import type { Catalog, Group, Instance, OnDemandPrices, SpotPriceBook } from '../core/types.ts'
 import { verifyObserved } from '../verify-markers.ts'
 import { readEcsProviders } from './observe-ecs.ts'
 import { readInterruptions } from './observe-interruptions.ts'
-import { readPrices, readSubnetZones } from './observe-region-reads.ts'
+import { readPartners, readPrices, readSubnetZones } from './observe-region-reads.ts'
 import { readScheduledEvents } from './observe-scheduled.ts'
 import { describeError } from './outcome.ts'
 
@@ -51,6 +56,8 @@ export interface RegionSnapshot {
   readonly strayGroups?: ReadonlyMap<string, Group>
   /** Why this run's strays were left for the next run (a read about them failed); undefined when they were not. */
   readonly straysUnreadable?: string
+  /** The error the read of launches' partners ended in: those launches' groups wait (core/region/region-reads.ts). */
+  readonly partnersUnreadable?: string
   readonly catalog: Catalog
   readonly spotPrices: ReadonlyMap<string, SpotPriceBook>
   readonly onDemandPrices: ReadonlyMap<string, OnDemandPrices>
@@ -270,9 +277,12 @@ export const observeRegion = async (
     if (partner === undefined || memberIds.has(instance.id) || instances.has(partner)) continue
     if (judges(instance.tags[TAG_LAUNCHED_FOR_GROUP] ?? '')) partners.add(partner)
   }
-  const partnerDetails =
-    partners.size > 0 ? await cloud.describeInstances([...partners], { includeTerminated: true }) : []
-  for (const instance of partnerDetails) instances.set(instance.id, instance)
+  const partnerRead = await readPartners(cloud, [...partners])
+  for (const instance of partnerRead.answer) instances.set(instance.id, instance)
+  const unreadPartners =
+    partnerRead.error === undefined
+      ? new Map<string, string>()
+      : heldForUnreadPartners(launchedAll, partners, partnerRead.error)
   const verified = await verifyObserved(cloud, laneGroups, [...instances.values()], now, {
     groups: laneGroups,
     judgesLaunchesFor: judges,
@@ -298,7 +308,7 @@ export const observeRegion = async (
       config: effective,
       launched: unattachedByGroup.get(group.name) ?? [],
       productDescription: productDescriptionOf(firstPlatform(group, instances)),
-      markersUnverifiable: verified.heldGroups.get(group.name),
+      markersUnverifiable: verified.heldGroups.get(group.name) ?? unreadPartners.get(group.name),
     }
   })
   // When some groups were asked for, strays of other groups are the next full run's business.
@@ -323,6 +333,7 @@ export const observeRegion = async (
     regionGroups: onlyGroups === undefined ? listed : undefined,
     instances,
     ...strayScanned,
+    ...(partnerRead.error === undefined ? {} : { partnersUnreadable: partnerRead.error }),
     catalog,
     spotPrices: prices.spotPrices,
     onDemandPrices: prices.onDemandPrices,

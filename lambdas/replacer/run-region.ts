@@ -206,6 +206,11 @@ const runRegionOnce = async (options: RegionRunOptions): Promise<RegionResult> =
   for (const error of snapshot.configErrors) log.warn('invalid configuration value', { region, ...error })
   reportForgedMarkers(options, region, snapshot.untrustedMarkers ?? [])
   reportEcsUnreadable(options, region, snapshot)
+  if (snapshot.partnersUnreadable !== undefined)
+    log.warn("launches' partners unreadable: their groups wait this run", {
+      region,
+      error: snapshot.partnersUnreadable,
+    })
   for (const { failedReads } of snapshot.groups)
     for (const failed of failedReads ?? []) reportDetailUnreadable(options, region, failed)
   const unmanaged = named.filter((name) => !snapshot.groups.some((g) => g.group.name === name))

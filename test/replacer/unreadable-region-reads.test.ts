@@ -4,7 +4,7 @@
  * skipped with the read's reason, their open swap still finishes, and the region's other groups go on.
  */
 import { describe, expect, it } from 'vitest'
-import { TAG_SWAP } from '../../lambdas/core/constants.ts'
+import { TAG_LAUNCH_TEMPLATE_ID, TAG_REPLACEMENT_ATTEMPT, TAG_SWAP } from '../../lambdas/core/constants.ts'
 import type { SpotLaunchRequest } from '../../lambdas/core/port.ts'
 import type { ReplacerSummary } from '../../lambdas/replacer/summary.ts'
 import { awsError, type FakeCloud, throttlingError } from '../fakes/fake-cloud.ts'
@@ -199,5 +199,70 @@ describe('a failed region-level read holds back only the groups that need it', (
     h.advanceMinutes(5)
     await h.run()
     expect(cloud.instances.get(stray.id)?.state).toBe('terminated')
+  })
+
+  it('the partners launches name unreadable: their group waits and nothing is done to its launch; the others go on', async () => {
+    const cloud = cloudWithFleet(2)
+    cloud.addGroup('api', { maxSize: 2 })
+    cloud.addInstance({ group: 'api', zone: 'us-east-1d', launchTime: new Date(START.getTime() - 6e6) })
+    // A launch whose partner was scaled in since: only the partner's record says the launch is spotswap's.
+    const partner = cloud.addInstance({ state: 'terminated', zone: 'us-east-1d' })
+    const launch = cloud.addInstance({
+      lifecycle: 'spot',
+      zone: 'us-east-1d',
+      tags: {
+        'launched-for-asg': 'api',
+        'launched-for-replacing-instance': partner.id,
+        [TAG_LAUNCH_TEMPLATE_ID]: cloud.group('api').launchTemplate?.id ?? '',
+      },
+    })
+    cloud.seedInstanceTags(partner.id, { [TAG_REPLACEMENT_ATTEMPT]: `1:${launch.id}@${START.toISOString()}` })
+    const describe = cloud.describeInstances.bind(cloud)
+    cloud.describeInstances = async (ids, options) => {
+      if (options?.includeTerminated && ids.includes(partner.id))
+        throw awsError('InternalError', 500, 'try again')
+      return describe(ids, options)
+    }
+    const h = harness({ 'us-east-1': cloud })
+    const summary = await h.run()
+    expect(summary.regions[0]?.error).toBeUndefined()
+    expect(launchesFor(cloud, 'web').length).toBeGreaterThan(0)
+    expect(launchesFor(cloud, 'api')).toEqual([])
+    expect(cloud.instances.get(launch.id)?.state).toBe('running')
+    expect(skipOf(summary, 'api')).toEqual({
+      skipCode: 'markers-unverifiable',
+      skipped: expect.stringContaining(
+        'the partners its launches name could not be read (InternalError: try again)',
+      ),
+    })
+    expect(h.recorded.logs).toContainEqual(
+      expect.objectContaining({
+        level: 'warn',
+        message: "launches' partners unreadable: their groups wait this run",
+      }),
+    )
+
+    cloud.describeInstances = describe
+    h.advanceMinutes(5)
+    await h.run()
+    expect(cloud.instances.get(launch.id)?.state).toBe('terminated')
+  })
+
+  it('a stray’s partner unreadable when observing: the stray is neither judged nor reported this run', async () => {
+    const cloud = cloudWithFleet(2)
+    const stray = strayOf(cloud)
+    const partner = stray.tags['launched-for-replacing-instance'] ?? ''
+    const describe = cloud.describeInstances.bind(cloud)
+    cloud.describeInstances = async (ids, options) => {
+      if (ids.includes(partner)) throw awsError('InternalError', 500, 'try again')
+      return describe(ids, options)
+    }
+    const h = harness({ 'us-east-1': cloud })
+    const summary = await h.run()
+    expect(summary.regions[0]?.error).toBeUndefined()
+    expect(launchesFor(cloud, 'web').length).toBeGreaterThan(0)
+    expect(cloud.instances.get(stray.id)?.state).toBe('running')
+    // Unseen, its partner would read as gone from EC2's view: the stray, refused, reported as not spotswap's.
+    expect(h.recorded.metrics.flatMap((m) => m.values.map((v) => v.name))).not.toContain('UntrustedInstances')
   })
 })

@@ -5,7 +5,9 @@
  * replacement or swap this run, and what needs no such data goes on (an open swap finishes, a member that
  * never served leaves, launches no longer needed are cleaned up). The next run reads again.
  */
+import { TAG_LAUNCHED_FOR_GROUP, TAG_REPLACING_INSTANCE } from '../constants.ts'
 import type { GroupSkip, GroupSkipCode } from '../plan/reasons.ts'
+import type { Instance } from '../types.ts'
 import type { UnreadableDetail } from './details-needed.ts'
 
 /** A failed region-level read, as the group needing it sees it. */
@@ -55,4 +57,23 @@ export const failedReadsOf = (
   if (failed.subnets !== undefined && subnets.length > 0)
     reads.push({ read: 'subnets', group, subject: subnets.join(', '), error: failed.subnets })
   return reads
+}
+
+/**
+ * The groups whose launches name a partner that could not be read, with why they wait. What a partner
+ * recorded decides whether its launch is spotswap's (core/group/provenance.ts), and an unseen partner
+ * would read as one gone from EC2's view: those groups wait as for a marker that cannot be verified (their
+ * open swap held, nothing started, their launches left alone). The stray cleanup reads partners itself.
+ */
+export const heldForUnreadPartners = (
+  launched: readonly Instance[],
+  unread: ReadonlySet<string>,
+  error: string,
+): Map<string, string> => {
+  const groups = new Map<string, string>()
+  const why = `the partners its launches name could not be read (${error}): what they recorded is unknown; the next run reads again`
+  for (const instance of launched)
+    if (unread.has(instance.tags[TAG_REPLACING_INSTANCE] ?? ''))
+      groups.set(instance.tags[TAG_LAUNCHED_FOR_GROUP] ?? '', why)
+  return groups
 }
