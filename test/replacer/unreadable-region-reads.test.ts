@@ -178,24 +178,28 @@ describe('a failed region-level read holds back only the groups that need it', (
     expect(cloud.instances.get(stray.id)?.state).toBe('terminated')
   })
 
-  it('a stray’s partner unreadable when cleaning up: the strays wait for the next run; the groups go on', async () => {
+  it.each([
+    ['by the cleanup only (the observe step read it)', (read: number) => read === 2],
+    ['every time', () => true],
+  ])('a stray’s partner unreadable %s: the stray waits, unreported; the groups go on', async (_, fails) => {
     const cloud = cloudWithFleet(2)
     const stray = strayOf(cloud)
     const partner = stray.tags['launched-for-replacing-instance'] ?? ''
     const describe = cloud.describeInstances.bind(cloud)
     let partnerReads = 0
-    // The observe step reads the partner once; the cleanup's own read of it fails.
     cloud.describeInstances = async (ids, options) => {
-      if (ids.includes(partner) && ++partnerReads === 2) throw awsError('InternalError', 500, 'try again')
+      if (ids.includes(partner) && fails(++partnerReads)) throw awsError('InternalError', 500, 'try again')
       return describe(ids, options)
     }
     const h = harness({ 'us-east-1': cloud })
     const summary = await h.run()
-    expect(partnerReads).toBe(2)
     expect(summary.regions[0]?.error).toBeUndefined()
     expect(launchesFor(cloud, 'web').length).toBeGreaterThan(0)
     expect(cloud.instances.get(stray.id)?.state).toBe('running')
+    // Unseen, its partner would read as gone from EC2's view: the stray, refused, reported as not spotswap's.
+    expect(h.recorded.metrics.flatMap((m) => m.values.map((v) => v.name))).not.toContain('UntrustedInstances')
 
+    cloud.describeInstances = describe
     h.advanceMinutes(5)
     await h.run()
     expect(cloud.instances.get(stray.id)?.state).toBe('terminated')
@@ -246,23 +250,5 @@ describe('a failed region-level read holds back only the groups that need it', (
     h.advanceMinutes(5)
     await h.run()
     expect(cloud.instances.get(launch.id)?.state).toBe('terminated')
-  })
-
-  it('a stray’s partner unreadable when observing: the stray is neither judged nor reported this run', async () => {
-    const cloud = cloudWithFleet(2)
-    const stray = strayOf(cloud)
-    const partner = stray.tags['launched-for-replacing-instance'] ?? ''
-    const describe = cloud.describeInstances.bind(cloud)
-    cloud.describeInstances = async (ids, options) => {
-      if (ids.includes(partner)) throw awsError('InternalError', 500, 'try again')
-      return describe(ids, options)
-    }
-    const h = harness({ 'us-east-1': cloud })
-    const summary = await h.run()
-    expect(summary.regions[0]?.error).toBeUndefined()
-    expect(launchesFor(cloud, 'web').length).toBeGreaterThan(0)
-    expect(cloud.instances.get(stray.id)?.state).toBe('running')
-    // Unseen, its partner would read as gone from EC2's view: the stray, refused, reported as not spotswap's.
-    expect(h.recorded.metrics.flatMap((m) => m.values.map((v) => v.name))).not.toContain('UntrustedInstances')
   })
 })
