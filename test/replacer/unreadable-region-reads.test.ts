@@ -135,6 +135,7 @@ describe('a failed region-level read holds back only the groups that need it', (
     const asked: (readonly string[])[] = []
     cloud.subnetZones = async (ids) => {
       asked.push(ids)
+      // EC2's throttling code (https://docs.aws.amazon.com/ec2/latest/devguide/ec2-api-throttling.html).
       throw awsError('RequestLimitExceeded', 503, 'Request limit exceeded.')
     }
     const h = harness({ 'us-east-1': cloud }, { MIN_ON_DEMAND_NUMBER: '0' })
