@@ -247,6 +247,8 @@ export class SpotSwapDashboard extends Construct {
           handled(Metric.LifecycleHooksUnreadable, 'Groups whose lifecycle hooks were unreadable'),
           handled(Metric.StackStatusUnreadable, 'Groups whose stack status was unreadable'),
           handled(Metric.TerminationProtectionUnreadable, 'Instances whose protection was unreadable'),
+          handled(Metric.SpotPricesUnreadable, 'Groups whose spot prices were unreadable'),
+          handled(Metric.SubnetsUnreadable, "Groups whose subnets' zones were unreadable"),
           handled(Metric.EcsCapacityProvidersUnreadable, 'Runs whose ECS capacity providers were unreadable'),
           handled(Metric.EcsMembersKeptForTasks, 'ECS members kept for their standalone or unread tasks'),
           handled(Metric.CommitmentsUnreadable, 'Region runs whose commitments were unreadable'),

@@ -145,6 +145,10 @@ export const Metric = {
    * task ECS never moves, or tasks that could not be read (replacer/report-ecs.ts). Per region and group.
    */
   EcsMembersKeptForTasks: 'EcsMembersKeptForTasks',
+  /** Groups whose platform's spot prices could not be read: they started nothing new (spot-prices-unreadable). */
+  SpotPricesUnreadable: 'SpotPricesUnreadable',
+  /** Groups whose subnets' zones could not be read: they started nothing new (subnets-unreadable). */
+  SubnetsUnreadable: 'SubnetsUnreadable',
 } as const
 
 export type MetricName = (typeof Metric)[keyof typeof Metric]

@@ -11,15 +11,22 @@ import type { EcsProvidersObservation } from '../core/ecs/capacity-provider.ts'
 import type { InterruptionStatuses } from '../core/interruption/confirmation.ts'
 import type { ScheduledEventsObservation } from '../core/maintenance/events.ts'
 import type { UntrustedMarker } from '../core/markers.ts'
-import { latestSpotPrices } from '../core/plan/prices.ts'
 import { productDescriptionOf } from '../core/platform.ts'
-import type { CloudPort, GroupQuery } from '../core/port.ts'
+import type { CloudPort } from '../core/port.ts'
 import { doesRegionWork, inLane, type RegionLane } from '../core/region/lanes.ts'
+import {
+  type FailedReads,
+  type FailedRegionRead,
+  failedReadsOf,
+  heldForUnreadPartners,
+} from '../core/region/region-reads.ts'
 import type { Catalog, Group, Instance, OnDemandPrices, SpotPriceBook } from '../core/types.ts'
 import { verifyObserved } from '../verify-markers.ts'
 import { readEcsProviders } from './observe-ecs.ts'
 import { readInterruptions } from './observe-interruptions.ts'
+import { readPartners, readPrices, readSubnetZones } from './observe-region-reads.ts'
 import { readScheduledEvents } from './observe-scheduled.ts'
+import { scanStrays, straysAmong } from './observe-strays.ts'
 
 export interface ManagedGroup {
   readonly group: Group
@@ -30,6 +37,8 @@ export interface ManagedGroup {
   readonly productDescription: string
   /** Why it waits this run: a marker of it or of its instances could not be verified. */
   readonly markersUnverifiable?: string | undefined
+  /** Region-level reads it needs that failed this run: it starts nothing (core/region/region-reads.ts). */
+  readonly failedReads?: readonly FailedRegionRead[] | undefined
 }
 
 export interface RegionSnapshot {
@@ -45,6 +54,10 @@ export interface RegionSnapshot {
   readonly strays: readonly Instance[]
   /** The groups strays were launched for that still exist (unmanaged now): provenance compares templates. */
   readonly strayGroups?: ReadonlyMap<string, Group>
+  /** Why this run's strays were left for the next run (a read about them failed); undefined when they were not. */
+  readonly straysUnreadable?: string
+  /** The error the read of launches' partners ended in: those launches' groups wait (core/region/region-reads.ts). */
+  readonly partnersUnreadable?: string
   readonly catalog: Catalog
   readonly spotPrices: ReadonlyMap<string, SpotPriceBook>
   readonly onDemandPrices: ReadonlyMap<string, OnDemandPrices>
@@ -80,6 +93,7 @@ export interface DeferredRegion {
   /** Chunk workers only see their own groups, so strays are found here, against all managed groups. */
   readonly strays: readonly Instance[]
   readonly strayGroups?: ReadonlyMap<string, Group>
+  readonly straysUnreadable?: string
   /** Every managed group of the region, all lanes': what the splitting run weighs the commitments against. */
   readonly regionGroups: readonly Group[]
 }
@@ -88,36 +102,6 @@ const memberIdsOf = (groups: readonly Group[]): Set<string> => {
   const ids = new Set<string>()
   for (const group of groups) for (const member of group.members) ids.add(member.instanceId)
   return ids
-}
-
-/** Launched-for spot instances that are members of no managed group and whose group is not managed. */
-const straysAmong = (
-  launched: readonly Instance[],
-  managed: readonly Group[],
-  memberIds: ReadonlySet<string>,
-): Instance[] => {
-  const names = new Set(managed.map((g) => g.name))
-  return launched.filter((i) => !memberIds.has(i.id) && !names.has(i.tags[TAG_LAUNCHED_FOR_GROUP] ?? ''))
-}
-
-/**
- * The groups that strays name and that still exist, by name. A group opted out by the value of the filter
- * tag is outside a query for the opted-in value: those are looked up once more by the tag key alone (one
- * call, only when such strays exist). A group that lost the tag altogether is not found: its strays are
- * reported, never terminated.
- */
-const groupsOfStrays = async (
-  cloud: CloudPort,
-  query: GroupQuery,
-  strays: readonly Instance[],
-  listed: readonly Group[],
-): Promise<Map<string, Group>> => {
-  const names = new Set(strays.map((i) => i.tags[TAG_LAUNCHED_FOR_GROUP] ?? ''))
-  const found = new Map(listed.filter((g) => names.has(g.name)).map((g) => [g.name, g]))
-  if (found.size === names.size || query.tagKey === undefined || query.tagValues.length === 0) return found
-  for (const group of await cloud.describeGroups({ tagKey: query.tagKey, tagValues: [] }))
-    if (names.has(group.name)) found.set(group.name, group)
-  return found
 }
 
 /** The platform of the group's first member whose details say one. */
@@ -130,10 +114,13 @@ const firstPlatform = (group: Group, instances: ReadonlyMap<string, Instance>): 
 }
 
 /**
- * Subnets whose zone a plan may need and no observed instance tells: those of groups with a member
- * outside the group's current subnets (the owner moved the group), so a converged account reads none.
+ * Subnets whose zone a plan may need and no observed instance tells, by group: those of groups with a
+ * member outside the group's current subnets (the owner moved the group), so a converged account reads none.
  */
-const subnetsToRead = (groups: readonly Group[], instances: ReadonlyMap<string, Instance>): string[] => {
+const subnetsToRead = (
+  groups: readonly Group[],
+  instances: ReadonlyMap<string, Instance>,
+): Map<string, string[]> => {
   const moved = groups.filter(
     (group) =>
       group.subnetIds.length > 0 &&
@@ -142,13 +129,16 @@ const subnetsToRead = (groups: readonly Group[], instances: ReadonlyMap<string, 
         return subnet !== undefined && !group.subnetIds.includes(subnet)
       }),
   )
+  const unread = new Map<string, string[]>()
   // A converged account has no such group: the scan of every instance below is skipped.
-  if (moved.length === 0) return []
+  if (moved.length === 0) return unread
   const seen = new Set<string>()
   for (const instance of instances.values()) if (instance.subnetId !== undefined) seen.add(instance.subnetId)
-  const unread = new Set<string>()
-  for (const group of moved) for (const subnet of group.subnetIds) if (!seen.has(subnet)) unread.add(subnet)
-  return [...unread].sort()
+  for (const group of moved) {
+    const subnets = group.subnetIds.filter((s) => !seen.has(s))
+    if (subnets.length > 0) unread.set(group.name, subnets)
+  }
+  return unread
 }
 
 /** A run judges the launches of its own groups, and with the stray scan those of groups not managed. */
@@ -208,8 +198,7 @@ export const observeRegion = async (
     return {
       region: cloud.region,
       chunks: chunksOf(names, splitAbove),
-      strays,
-      strayGroups: await groupsOfStrays(cloud, query, strays, allGroups),
+      ...(await scanStrays(cloud, query, strays, allGroups)),
       regionGroups: listed,
     }
   }
@@ -236,9 +225,12 @@ export const observeRegion = async (
     if (partner === undefined || memberIds.has(instance.id) || instances.has(partner)) continue
     if (judges(instance.tags[TAG_LAUNCHED_FOR_GROUP] ?? '')) partners.add(partner)
   }
-  const partnerDetails =
-    partners.size > 0 ? await cloud.describeInstances([...partners], { includeTerminated: true }) : []
-  for (const instance of partnerDetails) instances.set(instance.id, instance)
+  const partnerRead = await readPartners(cloud, [...partners])
+  for (const instance of partnerRead.answer) instances.set(instance.id, instance)
+  const unreadPartners =
+    partnerRead.error === undefined
+      ? new Map<string, string>()
+      : heldForUnreadPartners(launchedAll, partners, partnerRead.error)
   const verified = await verifyObserved(cloud, laneGroups, [...instances.values()], now, {
     groups: laneGroups,
     judgesLaunchesFor: judges,
@@ -264,40 +256,51 @@ export const observeRegion = async (
       config: effective,
       launched: unattachedByGroup.get(group.name) ?? [],
       productDescription: productDescriptionOf(firstPlatform(group, instances)),
-      markersUnverifiable: verified.heldGroups.get(group.name),
+      markersUnverifiable: verified.heldGroups.get(group.name) ?? unreadPartners.get(group.name),
     }
   })
   // When some groups were asked for, strays of other groups are the next full run's business.
   const strays = strayScan
     ? straysAmong(launched, listed, memberIds).filter((i) => !verified.heldInstances.has(i.id))
     : []
-  const strayGroups = await groupsOfStrays(cloud, query, strays, allGroups)
+  const strayScanned = await scanStrays(cloud, query, strays, allGroups)
 
   const descriptions = [...new Set(groups.map((g) => g.productDescription))].sort()
   const unreadSubnets = subnetsToRead(managed, instances)
-  const [spotRows, onDemand, subnetZones, interruptions, scheduledEvents, ecsProviders] = await Promise.all([
-    Promise.all(descriptions.map((d) => cloud.describeSpotPrices(d, now))),
-    Promise.all(descriptions.map((d) => cloud.onDemandPrices(d))),
-    unreadSubnets.length > 0 ? cloud.subnetZones(unreadSubnets) : new Map<string, string>(),
+  const [prices, subnets, interruptions, scheduledEvents, ecsProviders] = await Promise.all([
+    readPrices(cloud, descriptions, now),
+    readSubnetZones(cloud, [...new Set([...unreadSubnets.values()].flat())].sort()),
     readInterruptions(cloud, managed, instances),
     readScheduledEvents(cloud, managed),
     readEcsProviders(cloud, managed),
   ])
+  const failed = { prices: prices.unreadable, subnets: subnets.error }
   return {
     region: cloud.region,
-    groups,
+    groups: groups.map((g) => withFailedReads(g, failed, unreadSubnets.get(g.group.name) ?? [])),
     regionGroups: onlyGroups === undefined ? listed : undefined,
     instances,
-    strays,
-    strayGroups,
+    ...strayScanned,
+    ...(partnerRead.error === undefined ? {} : { partnersUnreadable: partnerRead.error }),
     catalog,
-    spotPrices: new Map(descriptions.map((d, i) => [d, latestSpotPrices(spotRows[i] ?? [])])),
-    onDemandPrices: new Map(descriptions.map((d, i) => [d, onDemand[i] as OnDemandPrices])),
+    spotPrices: prices.spotPrices,
+    onDemandPrices: prices.onDemandPrices,
     configErrors,
-    subnetZones,
+    subnetZones: subnets.zones,
     interruptions,
     untrustedMarkers: verified.untrusted,
     scheduledEvents,
     ecsProviders,
   }
+}
+
+/** The group with the failed reads it needs (core/region/region-reads.ts); as it was when none. */
+export const withFailedReads = (
+  managed: ManagedGroup,
+  failed: FailedReads,
+  subnets: readonly string[],
+): ManagedGroup => {
+  const reads = failedReadsOf(managed.group.name, managed.productDescription, subnets, failed)
+  if (reads.length === 0) return managed
+  return { ...managed, failedReads: [...(managed.failedReads ?? []), ...reads] }
 }

@@ -23,7 +23,8 @@ import {
   type UnreadableDetail,
 } from '../core/region/details-needed.ts'
 import { retiredBy, widenProtectionReads, withoutUnreadProtection } from '../core/region/protection.ts'
-import type { ManagedGroup, RegionSnapshot } from './observe.ts'
+import { regionReadSkip } from '../core/region/region-reads.ts'
+import { type ManagedGroup, type RegionSnapshot, withFailedReads } from './observe.ts'
 import {
   readHealth,
   readOwnerChanges,
@@ -31,6 +32,7 @@ import {
   readStackStatuses,
   readStartingDetails,
 } from './observe-details.ts'
+import { readSubnetZones } from './observe-region-reads.ts'
 
 /** What every plan of one region run shares. */
 export interface PlanContext {
@@ -90,6 +92,7 @@ const planAll = (
       lifecycleHooks: details.hooks.get(managed.group.name),
       lifecycleHooksUnreadable: details.hooksUnreadable?.get(managed.group.name),
       markersUnverifiable: managed.markersUnverifiable,
+      regionReadSkip: regionReadSkip(managed.failedReads),
       instanceRefresh: details.refreshes.get(managed.group.name),
       subnetZones: snapshot.subnetZones,
       interruptions: snapshot.interruptions,
@@ -153,12 +156,23 @@ const planFirst = async (given: PlanContext, cloud: CloudPort): Promise<FirstPla
   }
   // A member whose zone has no compatible pool may be replaced in another zone once every zone of its
   // group is known: the subnets no instance told are read (one DescribeSubnets) and the groups planned again.
+  // When that read fails, those groups start nothing this run (core/region/region-reads.ts).
   const unknownSubnets = [...new Set(plans.flatMap((p) => p.unknownSubnets ?? []))]
   if (unknownSubnets.length > 0) {
-    const read = await cloud.subnetZones(unknownSubnets)
-    const subnetZones = new Map([...snapshot.subnetZones, ...read])
-    context = { ...context, snapshot: { ...snapshot, subnetZones } }
-    const needing = new Set(plans.filter((p) => (p.unknownSubnets ?? []).length > 0).map((p) => p.group))
+    const read = await readSubnetZones(cloud, unknownSubnets)
+    const needing = new Map(plans.flatMap((p) => (p.unknownSubnets ? [[p.group, p.unknownSubnets]] : [])))
+    const groups = snapshot.groups.map((g) => {
+      const held = withFailedReads(
+        g,
+        { prices: new Map(), subnets: read.error },
+        needing.get(g.group.name) ?? [],
+      )
+      for (const failed of held.failedReads?.slice(g.failedReads?.length ?? 0) ?? [])
+        context.onDetailUnreadable?.(failed)
+      return held
+    })
+    const subnetZones = new Map([...snapshot.subnetZones, ...read.zones])
+    context = { ...context, snapshot: { ...snapshot, groups, subnetZones } }
     const again = context.snapshot.groups.filter((g) => needing.has(g.group.name))
     plans = replacing(plans, planAll(context, { ...NO_DETAILS, health, ownerChanges: earlyChanges }, again))
   }
@@ -288,7 +302,10 @@ const planAroundProtection = async (
  */
 export const planRegion = async (given: PlanContext, cloud: CloudPort): Promise<readonly GroupPlan[]> => {
   const first = await planFirst(given, cloud)
-  const changing = given.snapshot.groups.filter((_, i) => changesCapacity(first.plans[i] as GroupPlan))
+  // The first plans' groups: a read failed there holds its group in every later round.
+  const changing = first.context.snapshot.groups.filter((_, i) =>
+    changesCapacity(first.plans[i] as GroupPlan),
+  )
   if (changing.length === 0) return first.plans
   const details = await readChangingDetails(first, changing, cloud)
   return planAroundProtection(first, changing, details, cloud)

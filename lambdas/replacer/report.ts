@@ -295,6 +295,8 @@ const UNREADABLE_METRIC: Readonly<Record<DetailRead, MetricName>> = {
   'lifecycle-hooks': Metric.LifecycleHooksUnreadable,
   'stack-status': Metric.StackStatusUnreadable,
   'termination-protection': Metric.TerminationProtectionUnreadable,
+  'spot-prices': Metric.SpotPricesUnreadable,
+  subnets: Metric.SubnetsUnreadable,
 }
 
 /** What a failed read holds back, as the warning says it. */
@@ -303,6 +305,8 @@ const UNREADABLE_HOLD: Readonly<Record<DetailRead, string>> = {
   'stack-status': 'stack status unreadable: the group waits as if its stack were updating',
   'termination-protection':
     'termination protection unreadable: the instance is treated as protected this run',
+  'spot-prices': 'spot prices unreadable: the group starts no replacement or swap this run',
+  subnets: "subnets' zones unreadable: the group starts no replacement or swap this run",
 }
 
 /**

@@ -43,7 +43,7 @@ import { reportScheduled } from './report-scheduled.ts'
 import { retryingOnFailure } from './retry-run.ts'
 import { quoteRevertLaunchFailures } from './revert-launch-failure.ts'
 import { requestReverts } from './revert-request.ts'
-import { cleanStrays } from './strays.ts'
+import { cleanStrays, reportStraysUnreadable } from './strays.ts'
 import { WriteBudget } from './time-budget.ts'
 
 export interface GroupResult {
@@ -194,6 +194,7 @@ const runRegionOnce = async (options: RegionRunOptions): Promise<RegionResult> =
   const strayOptions = { log, metrics: options.metrics, dryRun: config.dryRun, now }
   const killSwitch = options.killSwitch ?? 'off'
   const cleaning = cleansStrays(killSwitch)
+  if (observed.straysUnreadable !== undefined) reportStraysUnreadable(log, region, observed.straysUnreadable)
   if ('chunks' in observed) {
     log.info('region deferred in chunks', { region, chunks: observed.chunks.length })
     await reportSplitRegionUtilization(options, observed)
@@ -206,6 +207,13 @@ const runRegionOnce = async (options: RegionRunOptions): Promise<RegionResult> =
   for (const error of snapshot.configErrors) log.warn('invalid configuration value', { region, ...error })
   reportForgedMarkers(options, region, snapshot.untrustedMarkers ?? [])
   reportEcsUnreadable(options, region, snapshot)
+  if (snapshot.partnersUnreadable !== undefined)
+    log.warn("launches' partners unreadable: their groups wait this run", {
+      region,
+      error: snapshot.partnersUnreadable,
+    })
+  for (const { failedReads } of snapshot.groups)
+    for (const failed of failedReads ?? []) reportDetailUnreadable(options, region, failed)
   const unmanaged = named.filter((name) => !snapshot.groups.some((g) => g.group.name === name))
   if (unmanaged.length > 0) {
     log.info('asked for groups spotswap does not manage (or that are gone): nothing to do for them', {

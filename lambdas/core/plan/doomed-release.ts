@@ -22,6 +22,8 @@ const READ_AGAIN_SOON: ReadonlySet<GroupSkipCode> = new Set([
   'instance-refresh-unknown',
   'markers-unverifiable',
   'ecs-capacity-providers-unreadable',
+  'spot-prices-unreadable',
+  'subnets-unreadable',
 ])
 
 export interface DoomedReleaseInput {

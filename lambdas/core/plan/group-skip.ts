@@ -39,6 +39,9 @@ export const HOLDS_OPEN_SWAP: ReadonlySet<GroupSkipCode> = new Set([
 export const RETIRES_NEVER_SERVED: ReadonlySet<GroupSkipCode> = new Set([
   'outside-cron-window',
   'instance-refresh',
+  // Judging a member that never served needs neither prices nor subnets (core/region/region-reads.ts).
+  'spot-prices-unreadable',
+  'subnets-unreadable',
 ])
 
 const LAUNCHING_TRANSITION = 'autoscaling:EC2_INSTANCE_LAUNCHING'

@@ -9,6 +9,7 @@ import type { InterruptionStatuses } from '../interruption/confirmation.ts'
 import type { ScheduledEvent } from '../maintenance/events.ts'
 import type { LifecycleHook } from '../port.ts'
 import type { Catalog, Group, Instance, SpotPriceBook } from '../types.ts'
+import type { GroupSkip } from './reasons.ts'
 import type { Selection } from './selection.ts'
 import { compareCodePoints } from './selection.ts'
 
@@ -59,6 +60,11 @@ export interface PlanInput {
   readonly markersUnverifiable?: string | undefined
   /** Why the group's lifecycle hooks could not be read; the group starts nothing new. */
   readonly lifecycleHooksUnreadable?: string | undefined
+  /**
+   * Why a region-level read the group needs failed (core/region/region-reads.ts): it starts nothing new,
+   * and what needs no such data goes on. Judged after a revert, which needs neither prices nor subnets.
+   */
+  readonly regionReadSkip?: GroupSkip | undefined
   /**
    * The group's instance refreshes; undefined when not read (the replacer reads them only for a plan that
    * would launch or swap, like the hooks).

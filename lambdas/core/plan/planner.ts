@@ -152,7 +152,7 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
     health: input.health,
     graceSeconds: view.graceSeconds,
   })
-  const skip = groupSkip(input) ?? revert.skip
+  const skip = groupSkip(input) ?? revert.skip ?? input.regionReadSkip
   const skipped = skip === undefined ? undefined : formatSkip(skip)
   const figures = groupFigures(input, inService, minOnDemand)
 

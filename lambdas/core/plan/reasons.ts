@@ -131,6 +131,9 @@ export type GroupSkipCode =
   | 'reverted'
   // Its raises kept failing (core/revert/step.ts): nothing more is raised until the owner asks again.
   | 'revert-stalled'
+  // A region-level read it needs failed this run (core/region/region-reads.ts): it starts nothing.
+  | 'spot-prices-unreadable'
+  | 'subnets-unreadable'
 
 /** Why a group is not acted on this run: a code to act on, a detail to read. */
 export interface GroupSkip {

@@ -73,9 +73,15 @@ export const detailsMayChange = (group: Group, details: GroupDetails): boolean =
  * A per-group or per-instance read that failed after the SDK's retries. It holds back only what depends on
  * it: hooks unreadable, the group starts nothing; its stack's status unreadable, the group waits as if the
  * stack were updating; an instance's termination protection unreadable, nothing retires it or launches
- * for it.
+ * for it. The region-level reads only some groups need (a platform's spot prices, subnets' zones) hold
+ * back the groups that need them (core/region/region-reads.ts).
  */
-export type DetailRead = 'lifecycle-hooks' | 'stack-status' | 'termination-protection'
+export type DetailRead =
+  | 'lifecycle-hooks'
+  | 'stack-status'
+  | 'termination-protection'
+  | 'spot-prices'
+  | 'subnets'
 
 export interface UnreadableDetail {
   readonly read: DetailRead

@@ -10,6 +10,7 @@ import type { SpotRequestStatus } from '../../../lambdas/core/interruption/confi
 import type { Action } from '../../../lambdas/core/plan/actions.ts'
 import type { PlanInput } from '../../../lambdas/core/plan/plan-input.ts'
 import { planGroup } from '../../../lambdas/core/plan/planner.ts'
+import { regionReadSkip } from '../../../lambdas/core/region/region-reads.ts'
 import type { Instance } from '../../../lambdas/core/types.ts'
 import { launches, swaps } from '../../builders/actions.ts'
 import {
@@ -21,6 +22,8 @@ import {
   planInput,
   spotFor,
 } from '../../builders/world.ts'
+
+const FAILED = { group: 'web', subject: 'Linux/UNIX', error: 'Throttling: Rate exceeded' }
 
 const released = (actions: readonly Action[]): string[] =>
   actions.flatMap((a) => (a.kind === 'release-doomed' ? [a.instanceId] : []))
@@ -169,15 +172,21 @@ describe('planGroup with a member EC2 will interrupt (replaced ahead)', () => {
     expect(released(plan.actions)).toEqual([member.id])
   })
 
-  it('keeps it while a read failed this run (its next requested run reads again), until it is too late', () => {
-    const member = doomedMember()
-    const unreadable = { lifecycleHooksUnreadable: 'Throttling: Rate exceeded' }
-    const plan = planWarned(planInput([member], unreadable))
-    expect(plan.skipped).toMatch(/^launch-hooks-unreadable/)
-    expect(released(plan.actions)).toEqual([])
-    const late = doomedMember({ tags: { [TAG_INTERRUPTION_WARNED]: minutesAgo(2).toISOString() } })
-    expect(released(planWarned(planInput([late], unreadable)).actions)).toEqual([late.id])
-  })
+  it.each([
+    ['launch-hooks-unreadable', { lifecycleHooksUnreadable: 'Throttling: Rate exceeded' }],
+    ['spot-prices-unreadable', { regionReadSkip: regionReadSkip([{ ...FAILED, read: 'spot-prices' }]) }],
+    ['subnets-unreadable', { regionReadSkip: regionReadSkip([{ ...FAILED, read: 'subnets' }]) }],
+  ] as const)(
+    'keeps it while a read failed this run (%s: its next requested run reads again), until it is too late',
+    (code, unreadable) => {
+      const member = doomedMember()
+      const plan = planWarned(planInput([member], unreadable))
+      expect(plan.skip?.code).toBe(code)
+      expect(released(plan.actions)).toEqual([])
+      const late = doomedMember({ tags: { [TAG_INTERRUPTION_WARNED]: minutesAgo(2).toISOString() } })
+      expect(released(planWarned(planInput([late], unreadable)).actions)).toEqual([late.id])
+    },
+  )
 
   it.each([
     ['protected from scale-in', { memberOverrides: { protectedFromScaleIn: true } }],

@@ -9,6 +9,7 @@ import {
 import type { HealthObservation } from '../../../lambdas/core/group/serving.ts'
 import { planGroup } from '../../../lambdas/core/plan/planner.ts'
 import { type TargetState, trafficSourceKey } from '../../../lambdas/core/port.ts'
+import { regionReadSkip } from '../../../lambdas/core/region/region-reads.ts'
 import {
   attachedBoundMs,
   judgeAgainSeconds,
@@ -316,6 +317,25 @@ describe('planGroup with a replacement that never served', () => {
       expect.objectContaining({ kind: 'release-doomed', instanceId: spot.id }),
     ])
   })
+
+  it.each(['spot-prices', 'subnets'] as const)(
+    'takes it out when a %s read failed: judging it needs neither prices nor subnets',
+    (read) => {
+      const { onDemand, spot } = members()
+      const input = inputFor(spot, onDemand, health({ [spot.id]: 'unhealthy', [onDemand.id]: 'healthy' }))
+      const failed = {
+        read,
+        group: input.group.name,
+        subject: 'Linux/UNIX',
+        error: 'InternalError: try again',
+      }
+      const plan = planGroup({ ...input, regionReadSkip: regionReadSkip([failed]) })
+      expect(plan.skipped).toMatch(/-unreadable/)
+      expect(plan.actions.filter((a) => a.kind === 'release-doomed')).toEqual([
+        expect.objectContaining({ kind: 'release-doomed', instanceId: spot.id }),
+      ])
+    },
+  )
 
   it('settles it once it serves', () => {
     const { onDemand, spot } = members()
