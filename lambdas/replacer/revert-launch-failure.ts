@@ -12,6 +12,7 @@ import type { GroupPlan } from '../core/plan/actions.ts'
 import type { CloudPort } from '../core/port.ts'
 import { quoteLaunchFailure, revertAwaitsLaunch } from '../core/revert/launch-failure.ts'
 import type { ManagedGroup } from './observe.ts'
+import { describeError } from './outcome.ts'
 
 export const quoteRevertLaunchFailures = async (
   cloud: CloudPort,
@@ -34,7 +35,7 @@ export const quoteRevertLaunchFailures = async (
       log.warn('scaling activities unreadable: the revert’s wait is not explained this run', {
         region: cloud.region,
         group: plan.group,
-        error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+        error: describeError(error),
       })
     }
   })
