@@ -62,6 +62,12 @@ export interface InvocationContext {
   readonly afterInvocation: () => void
   /** Told each group plan a replacer run made (the liveness invariant reads its on-demand statuses). */
   readonly onPlanned?: (region: string, plan: GroupPlan) => void
+  /**
+   * The environment variables whose values are fatal configuration errors: the deployed replacer then
+   * refuses every invocation (lambdas/replacer/create-handler.ts), fan-out messages, launch events and
+   * run requests as much as schedule ticks, and returns normally, so each message is deleted.
+   */
+  readonly fatalConfig?: readonly string[]
 }
 
 export interface InvocationStats {
@@ -225,6 +231,15 @@ export class Invocations {
     { onlyGroup, revert, retry }: RegionWork,
     delivery: FanoutDelivery,
   ): Promise<RunOutcome> {
+    if (this.ctx.fatalConfig !== undefined && this.ctx.fatalConfig.length > 0) {
+      this.ctx.log.error(
+        'configuration prevents any action this run; fix the environment variables named above',
+        {
+          fatal: this.ctx.fatalConfig,
+        },
+      )
+      return 'done'
+    }
     const verdict = judgeDelivery({
       delivery,
       endsByMs: this.ctx.world.clock.now + REPLACER_TIMEOUT_SECONDS * 1000,
@@ -287,6 +302,10 @@ export class Invocations {
       } catch (error) {
         // A failed region run is logged and its message deleted (the next tick reconciles; lambdas/replacer/create-handler.ts).
         if (!session.crashed) this.ctx.log.error('region run failed', { region, error: String(error) })
+        // The failed request may be one an earlier invocation of this container started and left in a
+        // shared load (a catalogue read in flight when that run ended, as a frozen Lambda resumes it): it
+        // failed this run all the same, so the invariants must not judge the run as clean.
+        if (!session.crashed && session.failedCalls === 0) session.failedCalls = 1
       }
       // A crashed invocation never answers: SQS delivers its message again after the visibility timeout.
       const laneId = laneMessageGroupId(region, lane.index)

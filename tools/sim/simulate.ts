@@ -152,7 +152,8 @@ export const simulateRun = async (
   const scheduleMinutes = policy.scheduleMinutes ?? scenario.scheduleMinutes
   const env = { SCHEDULE_MINUTES: String(scheduleMinutes), ...scenario.env, ...policy.env }
   const { config, errors } = parseGlobalConfig(env)
-  const replacerRuns = policy.replacer && !errors.some((e) => e.fatal)
+  const fatalConfig = errors.filter((e) => e.fatal).map((e) => e.name)
+  const replacerRuns = policy.replacer && fatalConfig.length === 0
   const log = options.log ?? silentLog
   for (const error of errors) log.warn('invalid configuration value', { ...error })
 
@@ -210,6 +211,7 @@ export const simulateRun = async (
     log,
     metrics: options.metrics ?? discardMetrics,
     violations,
+    fatalConfig,
     afterInvocation: observeChanged,
     onPlanned: (region, plan) => {
       liveness.report(region, plan.group, plan.onDemand)
