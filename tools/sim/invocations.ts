@@ -11,6 +11,7 @@
  * retried as Lambda retries asynchronous invocations, a deadline reminder as its queue redelivers it.
  */
 
+import { createAdapterCaches } from '../../lambdas/aws/cloud.ts'
 import type { GlobalConfig } from '../../lambdas/core/config/config.ts'
 import { isRegionCovered } from '../../lambdas/core/config/managed.ts'
 import {
@@ -126,9 +127,16 @@ export class Invocations {
 
   /** The replacer's Lambda containers: concurrent runs never share one (container-pool.ts). */
   private readonly containers: ContainerPool
+  /**
+   * The interruption handler's: another function, so other execution environments, whose caches (marker
+   * verdicts, the catalogue) it fills itself and never shares with the replacer's.
+   */
+  private readonly handlerContainers: ContainerPool
 
   constructor(private readonly ctx: InvocationContext) {
     this.containers = new ContainerPool(() => ctx.world.adapterCaches)
+    const handlerWarm = createAdapterCaches()
+    this.handlerContainers = new ContainerPool(() => handlerWarm)
   }
 
   private session(actor: Session['actor'], region: string, stopsAtMs?: number): Session {
@@ -161,11 +169,12 @@ export class Invocations {
     step.runs.push({ session, startedMs: world.clock.now, ...scope })
     step.inFlight++
     try {
-      const caches = session.actor === 'replacer' ? this.containers.acquire() : world.adapterCaches
+      const pool = session.actor === 'replacer' ? this.containers : this.handlerContainers
+      const caches = pool.acquire()
       try {
         await body(simCloud(world, session.region, session, this.ctx.log, caches))
       } finally {
-        if (session.actor === 'replacer') this.containers.release(caches)
+        pool.release(caches)
       }
     } finally {
       step.inFlight--
