@@ -12,14 +12,16 @@ import type {
   ReservedInstances as SdkReservedInstances,
 } from '@aws-sdk/client-ec2'
 import { inEffectAt } from '../core/commitments/in-effect.ts'
-import type {
-  CapacityReservation,
-  Commitments,
-  RegionListing,
-  ReservedInstances,
-  RunningOnDemand,
-  Tenancy,
+import {
+  type CapacityReservation,
+  type Commitments,
+  NO_COMMITMENTS,
+  type RegionListing,
+  type ReservedInstances,
+  type RunningOnDemand,
+  type Tenancy,
 } from '../core/commitments/types.ts'
+import { startedSince } from '../core/commitments/upcoming.ts'
 import { productDescriptionOf } from '../core/platform.ts'
 import type { AwsContext } from './context.ts'
 import { describeConverted } from './instances.ts'
@@ -87,7 +89,8 @@ const toCapacityReservation = (
     // to cancel it: counted out from EndDate, spotswap errs towards replacing.
     endsAt: cr.EndDate,
     // Not active yet: a `scheduled` one starts at StartDate, a `pending` one once provisioned (cr-concepts).
-    startsAt: cr.State === 'active' ? undefined : cr.StartDate,
+    // An active one started then: the region listing is read again if it is older (regionListingOf).
+    startsAt: cr.StartDate,
   }
 }
 
@@ -147,12 +150,14 @@ const toRunningOnDemand = (instance: Ec2Instance): RunningOnDemand | undefined =
  * value for on-demand (https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_DescribeInstances.html).
  */
 const readRegionOnDemand = async (ctx: AwsContext): Promise<RegionListing> => {
+  const readAtMs = ctx.now()
   const running = await describeConverted(
     ctx,
     [{ Name: 'instance-state-name', Values: ['running'] }],
     (instance) => instance,
   )
   return {
+    readAtMs,
     onDemand: running.flatMap((instance) => toRunningOnDemand(instance) ?? []),
     runningIds: running.flatMap((instance) => instance.InstanceId ?? []),
   }
@@ -167,10 +172,21 @@ const holdsAny = (reserved: Commitments, plans: readonly unknown[]): boolean =>
 const describe = (error: unknown): string =>
   error instanceof Error ? `${error.name}: ${error.message}` : String(error)
 
-/** The region's running on-demand instances, cached COMMITMENTS_CACHE_TTL_MS. */
-/** The region's running instances, cached with the commitments (COMMITMENTS_CACHE_TTL_MS). */
-const regionListingOf = (ctx: AwsContext): Promise<RegionListing> =>
-  ctx.caches.regionOnDemand.get(ctx.region, ctx.now(), () => readRegionOnDemand(ctx))
+/**
+ * The region's running instances, cached with the commitments (COMMITMENTS_CACHE_TTL_MS), and read again
+ * when an open Capacity Reservation of `reserved` became active since: the instances running at its start
+ * are those in it, which a listing from before cannot tell (core/commitments/upcoming.ts startedSince).
+ */
+const regionListingOf = async (
+  ctx: AwsContext,
+  reserved: Commitments = NO_COMMITMENTS,
+): Promise<RegionListing> => {
+  const load = () => readRegionOnDemand(ctx)
+  const cached = await ctx.caches.regionOnDemand.get(ctx.region, ctx.now(), load)
+  if (!startedSince(reserved, cached.readAtMs, new Date(ctx.now()))) return cached
+  ctx.caches.regionOnDemand.forget(ctx.region)
+  return ctx.caches.regionOnDemand.get(ctx.region, ctx.now(), load)
+}
 
 export const regionOnDemandOf = async (ctx: AwsContext): Promise<readonly RunningOnDemand[]> =>
   (await regionListingOf(ctx)).onDemand
@@ -199,7 +215,7 @@ export const readCommitments = async (
   try {
     plans = await activePlansIn(ctx)
   } catch (error) {
-    const listing = holdsAny(reserved, []) ? await regionListingOf(ctx) : undefined
+    const listing = holdsAny(reserved, []) ? await regionListingOf(ctx, reserved) : undefined
     return {
       ...reserved,
       regionOnDemand: listing?.onDemand,
@@ -208,7 +224,7 @@ export const readCommitments = async (
     }
   }
   if (!holdsAny(reserved, plans)) return reserved
-  const listing = await regionListingOf(ctx)
+  const listing = await regionListingOf(ctx, reserved)
   const regionOnDemand = listing.onDemand
   const regionRunningIds = listing.runningIds
   // A reservation's empty slots are billed as usage, which plans apply to: their types' rates too.

@@ -17,4 +17,9 @@ export class TtlCache<T> {
     })
     return value
   }
+
+  /** Drops the entry, so the next `get` loads it again: for a caller that knows it went stale early. */
+  forget(key: string): void {
+    this.entries.delete(key)
+  }
 }

@@ -265,6 +265,56 @@ describe('readCommitments', () => {
     expect(apiCalls).toEqual(['ec2:DescribeReservedInstances', 'ec2:DescribeCapacityReservations'])
   })
 
+  // Chaos seed 40728: a listing read before the start missed an instance launched just before it, which
+  // took the slot, and the member the listing showed alone in it was kept for nothing until the cache expired.
+  it("reads the region's instances again once an open reservation starts after they were read", async () => {
+    const { cloud, apiCalls, clock } = testAdapter()
+    const start = new Date(clock.nowMs + 10 * 60_000)
+    ec2Mock.on(DescribeReservedInstancesCommand).resolves({ ReservedInstances: [] })
+    ec2Mock.on(DescribeCapacityReservationsCommand).resolves({
+      CapacityReservations: [
+        {
+          CapacityReservationId: 'cr-scheduled',
+          InstanceType: 'm5.large',
+          AvailabilityZone: `${REGION}a`,
+          InstancePlatform: 'Linux/UNIX',
+          TotalInstanceCount: 1,
+          InstanceMatchCriteria: 'open',
+          State: 'scheduled',
+          StartDate: start,
+        },
+      ],
+    })
+    const running = (ids: readonly string[]) => ({
+      Reservations: [
+        {
+          Instances: ids.map((id) => ({
+            InstanceId: id,
+            InstanceType: 'm5.large' as const,
+            Placement: { AvailabilityZone: `${REGION}a`, Tenancy: 'default' as const },
+            PlatformDetails: 'Linux/UNIX',
+            LaunchTime: new Date(clock.nowMs),
+          })),
+        },
+      ],
+    })
+    ec2Mock
+      .on(DescribeInstancesCommand)
+      .resolvesOnce(running(['i-member']))
+      .resolvesOnce(running(['i-member', 'i-launched-before-the-start']))
+    const listed = async () => (await cloud.readCommitments?.(['m5.large']))?.regionOnDemand?.map((i) => i.id)
+    const reads = () => apiCalls.filter((name) => name === 'ec2:DescribeInstances').length
+    expect(await listed()).toEqual(['i-member'])
+    clock.nowMs = start.getTime() - 1
+    expect(await listed()).toEqual(['i-member'])
+    expect(reads()).toBe(1)
+    clock.nowMs = start.getTime()
+    expect(await listed()).toEqual(['i-member', 'i-launched-before-the-start'])
+    clock.nowMs += 60_000
+    await listed()
+    expect(reads()).toBe(2)
+  })
+
   it('stops listing an RI or a Capacity Reservation at its end, while the listing is cached', async () => {
     const { cloud, apiCalls, clock } = testAdapter()
     const end = new Date(clock.nowMs + 60_000)

@@ -454,6 +454,17 @@ describe('engine defects found by chaos runs', { timeout: 60_000 }, () => {
     expect(result.error).toBeUndefined()
     expect(kinds(result.violations)).toEqual([])
   })
+  // Invariant 8 (liveness), fresh seed 40728 (not shrunk): g1's only on-demand member left, in us-west-2c,
+  // was kept for an open Capacity Reservation (c5.xlarge, ×1) starting at 18:12:30. At 18:10:04 someone
+  // launched a matching on-demand instance outside the group; both ran at the start, so either could hold
+  // the one slot and the one spotswap leaves alone takes it: keeping the member saved nothing. g1's lane
+  // planned from a region listing read before that launch and kept the member until the cache expired
+  // (18:24). Fixed: a listing read before an open reservation became active is read again.
+  it('reads the region again once a reservation starts, and gives its slot to an instance launched before', async () => {
+    const result = await runCase(savedCase('seed-40728-launch-took-reservation-at-its-start.json'))
+    expect(result.error).toBeUndefined()
+    expect(kinds(result.violations)).toEqual([])
+  })
 
   // Invariant 4, fresh seed 197 (not shrunk): at 18:00 the owner lowers g3 (an ECS group, managed
   // termination protection) from 5 to 1 while ECS protects all 5 members. A drain swap then drained two

@@ -70,8 +70,9 @@ export interface CapacityReservation extends Placement {
   /** When it expires (EC2's `EndDate`, for a limited one): a cached listing stops counting it from then. */
   readonly endsAt?: Date | undefined
   /**
-   * When a future-dated one becomes active (EC2's `StartDate` of a `scheduled` one): until then it reserves
-   * nothing and is not billed (upcoming.ts); absent or past, it is active.
+   * When it becomes or became active (EC2's `StartDate`): until then it reserves nothing and is not billed
+   * (upcoming.ts); absent or past, it is active. A listing of the region's instances read before a past
+   * start is read again (upcoming.ts startedSince).
    */
   readonly startsAt?: Date | undefined
 }
@@ -99,6 +100,8 @@ export interface RunningOnDemand {
 
 /** The region's running instances as one region-wide read (cached) saw them. */
 export interface RegionListing {
+  /** When it was read (epoch ms): a reservation that became active since may hold instances it lacks. */
+  readonly readAtMs: number
   readonly onDemand: readonly RunningOnDemand[]
   /** Every running instance's id, spot ones too: what the listing knew of at all. */
   readonly runningIds: readonly string[]

@@ -59,6 +59,17 @@ export const reservationsAt = (
 }
 
 /**
+ * Whether an open reservation became active after `sinceMs`, by `now`. The matching instances running when
+ * it becomes active run in it (capacity-reservations-create.html), so a listing of the region's instances
+ * read before then cannot tell which: one launched between the read and the start may hold its slot, and a
+ * member kept for that slot would be kept for nothing (chaos seed 40728).
+ */
+export const startedSince = (commitments: Commitments, sinceMs: number, now: Date): boolean =>
+  reservationsAt(commitments, now).capacityReservations.some(
+    (cr) => cr.open && cr.startsAt !== undefined && cr.startsAt.getTime() > sinceMs,
+  )
+
+/**
  * The members the upcoming reservations will take, by line id: each one's slots go to what the active
  * reservations left, unmanaged usage first and then the managed members in the lines' order (newest
  * first), as an active one's do (apply.ts), the earliest start first. `lines`: the hour's bill, real

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { billHour } from '../../../lambdas/core/commitments/bill.ts'
 import { coverageDetail, memberCoverage } from '../../../lambdas/core/commitments/coverage.ts'
 import { inEffectAt } from '../../../lambdas/core/commitments/in-effect.ts'
+import { startedSince } from '../../../lambdas/core/commitments/upcoming.ts'
 import { EMPTY_RESERVATION_SLOT_MS } from '../../../lambdas/core/constants.ts'
 import { commitments, reservation, usage } from '../../builders/commitments.ts'
 
@@ -123,5 +124,26 @@ describe('memberCoverage (upcoming Capacity Reservations)', () => {
     const bill = billHour([member('a')], upcoming(2))
     expect(bill.wasteUsd).toBe(0)
     expect(bill.lines.map((l) => l.line.id)).toEqual(['a'])
+  })
+})
+
+describe('startedSince (a region listing read before a reservation became active)', () => {
+  const READ = NOW.getTime()
+  // The instances running when an open one becomes active run in it: a listing from before cannot tell which.
+  it.each([
+    ['an open one that started after the read', { startsAt: at(HOUR) }, at(HOUR), true],
+    ['one that has not started yet', { startsAt: at(HOUR) }, at(HOUR - 1), false],
+    ['one that started before the read', { startsAt: at(-1) }, at(HOUR), false],
+    ['one read as active, with no start', {}, at(HOUR), false],
+    [
+      'a targeted one: no running instance moves into it',
+      { startsAt: at(HOUR), open: false },
+      at(HOUR),
+      false,
+    ],
+    ['one that ended since', { startsAt: at(HOUR), endsAt: at(2 * HOUR) }, at(2 * HOUR), false],
+  ])('%s', (_, dates, now, stale) => {
+    const listed = commitments({ capacityReservations: [reservation('cr-1', 'm5.large', dates)] })
+    expect(startedSince(listed, READ, now)).toBe(stale)
   })
 })
