@@ -10,7 +10,12 @@ import {
   isQuotaErrorCode,
   isTransient,
 } from '../aws/errors.ts'
-import { TAG_NO_SPOT_CAPACITY_UNTIL, TAG_REPLACEMENT_ATTEMPT } from '../core/constants.ts'
+import {
+  TAG_NO_SPOT_CAPACITY_UNTIL,
+  TAG_REPLACEMENT_ATTEMPT,
+  TAG_SWAP,
+  TAG_SWAP_ID,
+} from '../core/constants.ts'
 import type { LaunchSpotAction, ReleaseDoomedAction } from '../core/plan/actions.ts'
 import { attemptTag } from '../core/plan/attempts.ts'
 import type { CloudPort } from '../core/port.ts'
@@ -82,6 +87,10 @@ const tryLaunchSpot = async (cloud: CloudPort, action: LaunchSpotAction): Promis
   // The attempt is recorded first: a run that stops before EC2 answers leaves it to be made again.
   const attempt = { attempt: action.attempt, since: action.attemptSince }
   await cloud.tagInstances([action.replacing], { [TAG_REPLACEMENT_ATTEMPT]: attemptTag(attempt) })
+  // The swap is recorded before its launch (core/swap/launched-ahead.ts): a run that stops between the
+  // two leaves a record naming no launch, which the next run closes without giving anything back.
+  if (action.swapAhead !== undefined)
+    await cloud.tagGroup(action.group, { [TAG_SWAP]: action.swapAhead.swapRecord })
   let result: Awaited<ReturnType<CloudPort['launchSpot']>>
   try {
     result = await cloud.launchSpot({
@@ -106,6 +115,9 @@ const tryLaunchSpot = async (cloud: CloudPort, action: LaunchSpotAction): Promis
   )
   if (result.ok) {
     await cloud.tagInstances([action.replacing], { [TAG_REPLACEMENT_ATTEMPT]: outcome })
+    // Named after the outcome: a launch is found by its partner's attempt first (core/group/provenance.ts).
+    if (action.swapAhead !== undefined)
+      await cloud.tagInstances([result.instanceId], { [TAG_SWAP_ID]: action.swapAhead.swapId })
     return { action, status: 'done', instanceId: result.instanceId, instanceType: result.instanceType }
   }
   const summary = result.errors.map((e) => `${e.instanceType ?? '?'}: ${e.code}`).join(', ')

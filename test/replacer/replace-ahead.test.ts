@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { REGION_LANES, TAG_REPLACING_INSTANCE } from '../../lambdas/core/constants.ts'
+import { REGION_LANES, TAG_REPLACING_INSTANCE, TAG_SWAP, TAG_SWAP_ID } from '../../lambdas/core/constants.ts'
 import { groupRunRequestEvent } from '../../lambdas/core/events/definitions.ts'
 import { silentLog } from '../../lambdas/core/log.ts'
+import { splitMarker } from '../../lambdas/core/markers.ts'
 import { laneMessageGroupId, laneOf } from '../../lambdas/core/region/lanes.ts'
+import { readSwapRecord } from '../../lambdas/core/swap/record.ts'
 import { createHandler } from '../../lambdas/replacer/create-handler.ts'
 import type { FanoutMessage } from '../../lambdas/replacer/deps.ts'
 import { convertedWithDoomedMember as convertedDoomed } from '../builders/doomed-member.ts'
@@ -10,6 +12,9 @@ import type { FakeCloud } from '../fakes/fake-cloud.ts'
 import { actionsOf } from './support.ts'
 
 const START = new Date('2026-01-01T00:00:00Z')
+
+/** A marker's value without its MAC. */
+const payload = (value: string | undefined): string => splitMarker(value ?? '')?.payload ?? value ?? ''
 
 /** A converted group `web` of two spot members, the first of them warned of its interruption. */
 const convertedWithDoomedMember = () => convertedDoomed(START)
@@ -86,6 +91,50 @@ describe('replacer runs requested for a member replaced ahead of its interruptio
     expect(members.has(doomed)).toBe(false)
     expect(cloud.group('web').desiredCapacity).toBe(2)
     expect(cloud.group('web').maxSize).toBe(2)
+  })
+
+  it('records the swap before the launch and names the launch; the run that attaches it keeps that swap', async () => {
+    const { cloud, doomed } = convertedWithDoomedMember()
+    const replacer = replacerFor(cloud)
+    await replacer.run(request('1767225600000-0s'))
+    const replacement = [...cloud.instances.values()].find((i) => i.tags[TAG_REPLACING_INSTANCE] === doomed)
+    const order = cloud.mutations.map((m) =>
+      m.method === 'tagGroup' && TAG_SWAP in (m.args[1] as object) ? 'record' : m.method,
+    )
+    expect(order.indexOf('record')).toBeGreaterThanOrEqual(0)
+    expect(order.indexOf('record')).toBeLessThan(order.indexOf('launchSpot'))
+    const recorded = readSwapRecord({ [TAG_SWAP]: payload(cloud.group('web').tags[TAG_SWAP]) })
+    expect(recorded).toMatchObject({
+      kind: 'read',
+      record: { phase: 'attaching', pairs: 1, ownerDesired: 2 },
+    })
+    const swapId = recorded.kind === 'read' ? recorded.record.id : undefined
+    expect(payload(replacement?.tags[TAG_SWAP_ID])).toBe(swapId)
+
+    replacer.advanceSeconds(45)
+    await replacer.run(request('1767225600000-45s'))
+    expect(cloud.group('web').members.get(replacement?.id ?? '')).toBe('InService')
+    expect(readSwapRecord({ [TAG_SWAP]: payload(cloud.group('web').tags[TAG_SWAP]) })).toMatchObject({
+      kind: 'read',
+      record: { id: swapId, phase: 'waiting', pairs: 1 },
+    })
+  })
+
+  it('keeps the swap recorded at the launch through a run that cannot swap the launch in', async () => {
+    const { cloud, doomed } = convertedWithDoomedMember()
+    const replacer = replacerFor(cloud)
+    await replacer.run(request('1767225600000-0s'))
+    const recorded = cloud.group('web').tags[TAG_SWAP]
+    expect(recorded).toBeDefined()
+    // Unread launch hooks start nothing new (launch-hooks-unreadable): no swap this run.
+    cloud.failNext('lifecycleHooks', Object.assign(new Error('Rate exceeded'), { name: 'Throttling' }))
+    replacer.advanceSeconds(45)
+    const before = cloud.mutations.length
+    const summary = await replacer.run(request('1767225600000-45s'))
+    expect(JSON.stringify(summary)).toContain('launch-hooks-unreadable')
+    expect(cloud.mutations.slice(before).map((m) => m.method)).not.toContain('untagGroup')
+    expect(cloud.group('web').tags[TAG_SWAP]).toBe(recorded)
+    expect(cloud.group('web').members.get(doomed)).toBe('InService')
   })
 
   it('lets the doomed member leave at once when no other pool has capacity, so the group backfills', async () => {

@@ -35,6 +35,13 @@ export interface LaunchSpotAction {
    * once (DetachInstances without a decrement) so the group backfills before EC2 takes it.
    */
   readonly releaseIfNotLaunched: boolean
+  /**
+   * A doomed member's replacement launched while no swap is open: the swap is recorded on the group
+   * (TAG_SWAP, phase `attaching`, one pair) before the launch, and the launch named with its id
+   * (TAG_SWAP_ID) once EC2 returns it, so the interruption handler's deadline reminder can prove the pair
+   * even when every replacer run until the deadline dies or skips the group (core/swap/launched-ahead.ts).
+   */
+  readonly swapAhead?: { readonly swapId: string; readonly swapRecord: string }
   /** Expected hourly saving if the first override is chosen: on-demand price − spot price. */
   readonly expectedHourlySavingsUsd: number
   /**

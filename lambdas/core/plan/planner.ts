@@ -16,6 +16,7 @@ import {
 import { unconfirmedReason } from '../interruption/confirmation.ts'
 import { planMaintenance } from '../maintenance/plan.ts'
 import { planRevert } from '../revert/plan.ts'
+import { withSwapAhead } from '../swap/launched-ahead.ts'
 import { judgeNeverServed, pairedAfter } from '../swap/never-served.ts'
 import type { Recovery } from '../swap/recovery.ts'
 import type { Instance } from '../types.ts'
@@ -351,8 +352,17 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
     // The swap's replacements and the launches this plan drops are in flight until its writes succeed.
     const swapId = actions.find((a) => a.kind === 'swap')?.swapId
     const freedBySwap = ready.filter((pair) => !doomedIds.has(pair.onDemandInstanceId)).length
+    const launching = markRoomFreedThisRun(launches, budget, {
+      swapId,
+      terminated: [...terminated],
+      freedBySwap,
+    })
+    // A doomed member's replacement records its swap as it launches (core/swap/launched-ahead.ts).
     actions.push(
-      ...markRoomFreedThisRun(launches, budget, { swapId, terminated: [...terminated], freedBySwap }),
+      ...withSwapAhead(
+        { group, now, swapOpen: recovery.open, actions, leavesAt: (id) => view.leavesAt(id) },
+        launching,
+      ),
     )
     if (!staysOpen(recovery) && ready.length === 0 && launches.some((a) => a.kind === 'launch-spot'))
       warmedIn = Math.min(warmedIn, attachWait - GRACE_SLACK_SECONDS)

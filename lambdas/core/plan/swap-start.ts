@@ -10,6 +10,7 @@ import {
   GRACE_SLACK_SECONDS,
   HEALTH_POLL_SECONDS,
   ORPHAN_SCHEDULE_PERIODS,
+  TAG_SWAP_ID,
 } from '../constants.ts'
 import { formatSwapRecord, type SwapRecord, swapIdAt } from '../swap/record.ts'
 import type { Recovery } from '../swap/recovery.ts'
@@ -32,7 +33,10 @@ export interface SwapStartInput {
   readonly terminate: (instance: Instance, reason: string) => void
   /** Why the group is not acted on now, if it is not. */
   readonly skipped: string | undefined
-  readonly recovery: Pick<Recovery, 'open' | 'closes' | 'givingBack' | 'actions' | 'lookAgainSeconds'>
+  readonly recovery: Pick<
+    Recovery,
+    'open' | 'closes' | 'givingBack' | 'actions' | 'lookAgainSeconds' | 'launchedAhead'
+  >
   /** Members in service. */
   readonly inService: number
   readonly instanceSkips: InstanceSkip[]
@@ -85,28 +89,43 @@ export const startSwaps = (input: SwapStartInput): SwapStart => {
   let behindOpenSwap = 0
   // Seconds until the first replacement warming up may be swapped in (see earlyLook below).
   let warmedIn = Number.POSITIVE_INFINITY
+  const pastGraceOf = (partner: string, instance: Instance): boolean =>
+    doomedIds.has(partner)
+      ? !tooLate(partner)
+      : (now.getTime() - instance.launchTime.getTime()) / 1000 + GRACE_SLACK_SECONDS >= attachWait
+  // Ready but for an open swap.
+  const attachable = (partner: string, instance: Instance): boolean =>
+    skipped === undefined &&
+    !isProtected(partner) &&
+    !givingBack.has(partner) &&
+    inService >= group.desiredCapacity &&
+    instance.state === 'running' &&
+    // A doomed partner is gone in two minutes: no grace period is worth waiting for.
+    pastGraceOf(partner, instance)
+  // A swap recorded ahead of its launch (core/swap/launched-ahead.ts) is started by its launch's attach,
+  // under its record: it opens nothing new, and what is ready beside its launch joins it.
+  const ahead = recovery.launchedAhead
+  const aheadStarts =
+    ahead !== undefined &&
+    wanted.some(
+      ([partner, instance]) => instance.tags[TAG_SWAP_ID] === ahead.id && attachable(partner, instance),
+    )
+  const open = recovery.open && !aheadStarts
   for (const [partner, instance] of wanted) {
     const ageSeconds = (now.getTime() - instance.launchTime.getTime()) / 1000
-    const pastGrace = doomedIds.has(partner)
-      ? !tooLate(partner)
-      : ageSeconds + GRACE_SLACK_SECONDS >= attachWait
+    const pastGrace = pastGraceOf(partner, instance)
     if (isProtected(partner)) {
       terminate(instance, `partner-protected: ${partner} was protected since its replacement was launched`)
     } else if (
-      skipped === undefined &&
+      attachable(partner, instance) &&
       // A swap this run finishes and closes lets the next one start after it, in the same run; not for a
       // replacement at its orphan deadline (that swap waits on the close, and the spare must go now).
-      (!recovery.open || (recovery.closes !== undefined && ageSeconds <= orphanAfterSeconds)) &&
-      !givingBack.has(partner) &&
-      inService >= group.desiredCapacity &&
-      instance.state === 'running' &&
-      // A doomed partner is gone in two minutes: no grace period is worth waiting for.
-      pastGrace
+      (!open || (recovery.closes !== undefined && ageSeconds <= orphanAfterSeconds))
     ) {
       ready.push({ spotInstanceId: instance.id, onDemandInstanceId: partner })
     } else if (ageSeconds > orphanAfterSeconds) {
       terminate(instance, `not-attachable-in-time: not swapped within ${orphanAfterSeconds}s of launch`)
-    } else if (recovery.open && pastGrace && instance.state === 'running') {
+    } else if (open && pastGrace && instance.state === 'running') {
       behindOpenSwap++
       instanceSkips.push({
         instanceId: instance.id,
@@ -114,13 +133,14 @@ export const startSwaps = (input: SwapStartInput): SwapStart => {
         reason: `waiting-for-open-swap: replaces ${partner}; starts once the open swap closes`,
       })
     } else {
-      const open = staysOpen(recovery)
-      if (!open && instance.state !== 'pending')
+      // A swap recorded ahead holds nothing back: its own launch is looked at as it warms up.
+      const staying = staysOpen(recovery) && ahead === undefined
+      if (!staying && instance.state !== 'pending')
         warmedIn = Math.min(
           warmedIn,
           (instance.launchTime.getTime() - now.getTime()) / 1000 + attachWait - GRACE_SLACK_SECONDS,
         )
-      else if (!open) warmedIn = Math.min(warmedIn, HEALTH_POLL_SECONDS)
+      else if (!staying) warmedIn = Math.min(warmedIn, HEALTH_POLL_SECONDS)
       const attachFrom = new Date(instance.launchTime.getTime() + attachWait * 1000).toISOString()
       instanceSkips.push({
         instanceId: instance.id,
@@ -139,16 +159,18 @@ export const startSwaps = (input: SwapStartInput): SwapStart => {
     const maxSizeNow = recovery.closes?.maxSize ?? group.maxSize
     const needed = desiredNow + ready.length
     const raise = needed > maxSizeNow
+    // The swap recorded ahead keeps its id (its launch carries it) and its start.
+    const startedAt = aheadStarts ? (ahead.startedAt ?? now) : now
     const record: SwapRecord = {
       version: 2,
-      id: swapIdAt(now),
+      id: aheadStarts && ahead.id !== undefined ? ahead.id : swapIdAt(startedAt),
       phase: 'attaching',
       ownerDesired: desiredNow,
       pairs: ready.length,
       step: undefined,
       originalMaxSize: raise ? maxSizeNow : undefined,
       raisedMaxSize: raise ? needed : undefined,
-      startedAt: now,
+      startedAt,
     }
     actions.push({
       kind: 'swap',

@@ -13,6 +13,7 @@ import type { Action, SwapPair } from '../plan/actions.ts'
 import type { Group } from '../types.ts'
 import { closeSwap, releaseAction, releaseAndClose } from './closing.ts'
 import { finishPairs } from './finish-pairs.ts'
+import { launchedAheadOf } from './launched-ahead.ts'
 import {
   judgePartialAttach,
   ownerChangeSince,
@@ -109,6 +110,19 @@ const recoverNamed = (
     halfDone.length === 0 &&
     group.desiredCapacity === record.ownerDesired
   ) {
+    // Recorded ahead of a doomed member's replacement, both still there: the record is the deadline
+    // reminder's proof of the pair, kept until a run swaps the launch in or either is gone.
+    const ahead = launchedAheadOf(record, input)
+    if (ahead !== undefined)
+      return withReleased({
+        ...waitFor(
+          'launched-ahead',
+          [],
+          `${ahead.id} was launched under swap ${record.id}; not attached yet`,
+        ),
+        unattachedSwapId: record.id,
+        launchedAhead: record,
+      })
     return withReleased(
       closingUnconfirmed(closeSwap('attach-not-done', input, record, group.desiredCapacity)),
     )

@@ -104,6 +104,12 @@ export interface Recovery {
    */
   readonly unattachedLaunches?: readonly Instance[]
   /**
+   * The open swap's record when it was written ahead of a doomed member's replacement and nothing is
+   * attached yet (situation `launched-ahead`, core/swap/launched-ahead.ts): a swap of that launch keeps its
+   * id, and the replacements ready beside it join it.
+   */
+  readonly launchedAhead?: SwapRecord
+  /**
    * Set when this run's actions close the swap having finished it: the desired capacity and MaxSize the
    * group has once they are done, so the next swap can start in the same run, after them.
    */

@@ -26,6 +26,7 @@ export type SwapSituation =
   | 'group-held'
   | 'record-unreadable'
   | 'record-unverified'
+  | 'launched-ahead'
   | 'attach-not-done'
   | 'owner-resized'
   | 'activities-unread'
@@ -94,6 +95,11 @@ export const SWAP_TRANSITIONS: readonly Transition<SwapSituation, SwapOutcome>[]
     situation: 'record-unverified',
     outcome: 'release-and-close',
     why: "the record holds units, and what claims to be its pair (an instance carrying its swap id) is not spotswap's launch: a record spotswap did not write is never acted on",
+  },
+  {
+    situation: 'launched-ahead',
+    outcome: 'wait',
+    why: 'recorded when the replacement of a member EC2 interrupts was launched, and nothing is attached yet: the record stays while the launch and its partner are there, so a run swaps it in under that record, or the interruption deadline attaches it',
   },
   {
     situation: 'attach-not-done',

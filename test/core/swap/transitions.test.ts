@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import {
   TAG_ECS_DRAINED,
+  TAG_INTERRUPTION_WARNED,
   TAG_REPLACING_INSTANCE,
   TAG_SWAP,
   TAG_SWAP_ID,
@@ -50,6 +51,8 @@ interface World {
   readonly pending?: boolean
   readonly now?: Date
   readonly leavesAt?: number
+  /** P1 carries an interruption warning. */
+  readonly warned?: boolean
   readonly withLoadBalancer?: boolean
   /** Replacements provenance refuses (core/group/provenance.ts). */
   readonly forged?: readonly string[]
@@ -96,6 +99,8 @@ const recover = (world: World) => {
   })
   const detail = new Map(all.map((i) => [i.id, i]))
   if (world.ecs?.drained) detail.set(P1.id, { ...P1, tags: { ...P1.tags, [TAG_ECS_DRAINED]: 's1' } })
+  if (world.warned)
+    detail.set(P1.id, { ...P1, tags: { ...P1.tags, [TAG_INTERRUPTION_WARNED]: STARTED.toISOString() } })
   const onDemandIds = new Set(all.filter((i) => i.lifecycle === 'on-demand').map((i) => i.id))
   const input: RecoveryInput = {
     group,
@@ -185,6 +190,17 @@ const SWAP_FIXTURES: Record<SwapSituation, { world: World; actions: string[] }> 
   'record-unverified': {
     world: { record: record('waiting', 1), replacement: P2, desired: 3, corroborated: false },
     actions: ['close-swap'],
+  },
+  // Recorded as S1 was launched for P1, which EC2 interrupts: nothing attached, both still there.
+  'launched-ahead': {
+    world: {
+      record: record('attaching', 1),
+      desired: 2,
+      replacement: P2,
+      launched: [S1],
+      leavesAt: NOW.getTime() + 30_000,
+    },
+    actions: [],
   },
   'attach-not-done': {
     world: { record: record('attaching', 1), desired: 2, replacement: P2 },
@@ -385,6 +401,55 @@ describe('the swap state table', () => {
     expect(kinds(recovery.actions)).toEqual(['close-swap'])
     expect(recovery.unattachedSwapId).toBe('s1')
     expect(recovery.awaitingActivities).toBe(false)
+  })
+
+  it('keeps a swap recorded ahead of a doomed member’s replacement, its launch spotswap’s', () => {
+    const recovery = recover({
+      record: record('attaching', 1),
+      desired: 2,
+      replacement: P2,
+      launched: [{ ...S1, state: 'pending' }],
+      leavesAt: NOW.getTime() + 30_000,
+    })
+    expect(recovery.situation).toBe('launched-ahead')
+    expect(recovery.open).toBe(true)
+    expect(recovery.unattachedSwapId).toBe('s1')
+    expect(recovery.launchedAhead?.id).toBe('s1')
+  })
+
+  it('keeps a swap recorded ahead within a notice of its start while the interruption is unconfirmed', () => {
+    const recovery = recover({
+      record: record('attaching', 1),
+      desired: 2,
+      replacement: P2,
+      launched: [S1],
+      warned: true,
+    })
+    expect(recovery.situation).toBe('launched-ahead')
+  })
+
+  const SOON = NOW.getTime() + 30_000
+  it.each<[string, World]>([
+    [
+      'its partner is not doomed a notice after it started',
+      { launched: [S1], now: new Date(NOW.getTime() + 61_000) },
+    ],
+    [
+      'no launch carries its id',
+      { launched: [{ ...S1, tags: { [TAG_REPLACING_INSTANCE]: P1.id } }], leavesAt: SOON },
+    ],
+    ['its launch is terminated', { launched: [{ ...S1, state: 'terminated' }], leavesAt: SOON }],
+    ['it holds two pairs', { launched: [S1], leavesAt: SOON, record: record('attaching', 2) }],
+    [
+      'it raised MaxSize',
+      { launched: [S1], leavesAt: SOON, record: record('attaching', 1, ' max=2 raised=3') },
+    ],
+    ['its partner was never warned, within a notice of its start', { launched: [S1] }],
+  ])('closes a swap recorded ahead without giving anything back once %s', (_, world) => {
+    const recovery = recover({ record: record('attaching', 1), desired: 2, replacement: P2, ...world })
+    expect(recovery.situation).not.toBe('launched-ahead')
+    expect(recovery.launchedAhead).toBeUndefined()
+    expect(kinds(recovery.actions).filter((k) => k !== 'close-swap')).toEqual([])
   })
 
   it('holds a pair the owner protected while the other pairs finish (chaos seed 455)', () => {
