@@ -139,6 +139,8 @@ export const startSwaps = (input: SwapStartInput): SwapStart => {
     const maxSizeNow = recovery.closes?.maxSize ?? group.maxSize
     const needed = desiredNow + ready.length
     const raise = needed > maxSizeNow
+    // A raise an earlier close left held (core/swap/closing.ts heldRaise) goes on in this swap's record.
+    const heldFrom = recovery.closes?.originalMaxSize
     const record: SwapRecord = {
       version: 2,
       id: swapIdAt(now),
@@ -146,8 +148,8 @@ export const startSwaps = (input: SwapStartInput): SwapStart => {
       ownerDesired: desiredNow,
       pairs: ready.length,
       step: undefined,
-      originalMaxSize: raise ? maxSizeNow : undefined,
-      raisedMaxSize: raise ? needed : undefined,
+      originalMaxSize: heldFrom ?? (raise ? maxSizeNow : undefined),
+      raisedMaxSize: raise ? needed : heldFrom === undefined ? undefined : maxSizeNow,
       startedAt: now,
     }
     actions.push({
