@@ -41,8 +41,19 @@ const closeSwap = async (cloud: CloudPort, action: CloseSwapAction): Promise<Out
   if (action.unname !== undefined && action.unname.length > 0)
     await cloud.untagInstances(action.unname, [TAG_SWAP_ID])
   if (action.maxSize !== undefined) await cloud.setMaxSize(action.group, action.maxSize)
-  await cloud.untagGroup(action.group, SWAP_RECORD_TAGS)
-  return { action, status: 'done' }
+  if (action.heldRaise === undefined) {
+    await cloud.untagGroup(action.group, SWAP_RECORD_TAGS)
+    return { action, status: 'done' }
+  }
+  // After MaxSize: a run cut short in between leaves the swap's record, whose `raised` MaxSize is no
+  // longer the group's, so the rest is not put back (fail closed); before it, a record whose `raised` is not
+  // the group's MaxSize would read as an owner's change of the raise still standing.
+  await cloud.tagGroup(action.group, { [TAG_SWAP]: action.heldRaise })
+  await cloud.untagGroup(
+    action.group,
+    SWAP_RECORD_TAGS.filter((key) => key !== TAG_SWAP),
+  )
+  return { action, status: 'done', detail: `MaxSize held at ${action.maxSize}: ${action.heldRaise}` }
 }
 
 /**

@@ -476,4 +476,16 @@ describe('engine defects found by chaos runs', { timeout: 60_000 }, () => {
     expect(result.error).toBeUndefined()
     expect(kinds(result.violations)).toEqual([])
   })
+
+  // Invariant 4, fresh seed 41479 (not shrunk): g1's owner lowered MaxSize to 29; a swap raised it to 56 and
+  // the owner set desired 33 while the raise stood. The swap closed as owner-resized, and MaxSize could go
+  // back no lower than desired: 33, with the record dropped. The next swap took 33 for the owner's MaxSize,
+  // so when the owner then set desired 3, its close put back 33, not 29. Fixed: a close that cannot put
+  // MaxSize back whole leaves the rest held in a record of no pairs (core/swap/closing.ts heldRaise),
+  // which the next swap's record carries on and a later close puts back once desired allows.
+  it('puts the rest of a raise back once the owner lowers a desired set while it stood', async () => {
+    const result = await runCase(savedCase('seed-41479-held-raise-after-owner-desired-above-max.json'))
+    expect(result.error).toBeUndefined()
+    expect(kinds(result.violations)).toEqual([])
+  })
 })

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { TAG_SWAP } from '../../lambdas/core/constants.ts'
-import { readSwapRecord } from '../../lambdas/core/swap/record.ts'
+import { readSwapRecord, type SwapRecord } from '../../lambdas/core/swap/record.ts'
 import { awsError, type FakeCloud } from '../fakes/fake-cloud.ts'
 import { cloudWithFleet, harness, spotShare } from './support.ts'
 
@@ -118,5 +118,81 @@ describe("an owner's MaxSize change during a swap", () => {
     await finish(h)
     expect(cloud.group('web')).toMatchObject({ maxSize: 2, desiredCapacity: 2 })
     expect(cloud.group('web').tags[TAG_SWAP]).toBeUndefined()
+  })
+})
+
+describe('a swap closed while desired capacity stands above the MaxSize it raised from', () => {
+  /** Two on-demand members at MaxSize 2; a swap of both raised MaxSize to 4 and attached (desired 4). */
+  const swapOfTwo = async () => {
+    const cloud = cloudWithFleet(2)
+    const h = harness({ 'us-east-1': cloud }, { MAX_REPLACEMENTS_IN_FLIGHT: '2' })
+    await h.run()
+    h.advanceMinutes(6)
+    await h.run()
+    expect(cloud.group('web')).toMatchObject({ desiredCapacity: 4, maxSize: 4 })
+    return { cloud, h }
+  }
+
+  it('holds MaxSize at desired, recorded, and puts the rest back once the owner lowers desired', async () => {
+    const { cloud, h } = await swapOfTwo()
+    const group = cloud.group('web')
+    // The owner sets desired 3 while the raise stands (3 is within MaxSize 4, so Auto Scaling takes it).
+    await cloud.setDesiredCapacity('web', 3)
+    h.advanceMinutes(5)
+    await h.run()
+    expect(group).toMatchObject({ desiredCapacity: 3, maxSize: 3 })
+    expect(readSwapRecord(group.tags)).toMatchObject({
+      kind: 'read',
+      record: { pairs: 0, originalMaxSize: 2, raisedMaxSize: 3 },
+    })
+    await cloud.setDesiredCapacity('web', 2)
+    h.advanceMinutes(5)
+    await h.run()
+    expect(group).toMatchObject({ desiredCapacity: 2, maxSize: 2 })
+    expect(group.tags[TAG_SWAP]).toBeUndefined()
+  })
+
+  it('carries the held raise into the next swap, which records the MaxSize before it', async () => {
+    const { cloud, h } = await swapOfTwo()
+    const group = cloud.group('web')
+    // Auto Scaling scales in a replacement: its partner gets another one, swapped under the held raise.
+    await cloud.setDesiredCapacity('web', 3)
+    const records: SwapRecord[] = []
+    for (let run = 0; run < 5; run++) {
+      h.advanceMinutes(5)
+      await h.run()
+      const onGroup = readSwapRecord(group.tags)
+      if (onGroup.kind === 'read') records.push(onGroup.record)
+    }
+    expect(records).toContainEqual(
+      expect.objectContaining({ pairs: 1, originalMaxSize: 2, raisedMaxSize: 4 }),
+    )
+    expect(spotShare(cloud)).toEqual({ spot: 3, onDemand: 0 })
+    expect(group).toMatchObject({ desiredCapacity: 3, maxSize: 3 })
+    // A held raise nothing changed is not written again.
+    cloud.calls.length = 0
+    h.advanceMinutes(5)
+    await h.run()
+    expect(cloud.mutations.filter((c) => c.method === 'tagGroup' || c.method === 'setMaxSize')).toEqual([])
+    await cloud.setDesiredCapacity('web', 2)
+    h.advanceMinutes(5)
+    await h.run()
+    expect(group).toMatchObject({ desiredCapacity: 2, maxSize: 2 })
+  })
+
+  it('leaves a MaxSize the owner set meanwhile', async () => {
+    const { cloud, h } = await swapOfTwo()
+    const group = cloud.group('web')
+    await cloud.setDesiredCapacity('web', 3)
+    h.advanceMinutes(5)
+    await h.run()
+    await cloud.setMaxSize('web', 5)
+    await cloud.setDesiredCapacity('web', 2)
+    h.advanceMinutes(5)
+    await h.run()
+    expect(group.maxSize).toBe(5)
+    // The held raise is dropped: nothing is left to put back.
+    const onGroup = readSwapRecord(group.tags)
+    expect(onGroup.kind === 'read' ? onGroup.record.originalMaxSize : undefined).toBeUndefined()
   })
 })

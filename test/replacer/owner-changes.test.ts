@@ -59,7 +59,12 @@ describe('finishing a swap against the scaling activities', () => {
     )
     await h.run()
     expect(group.desiredCapacity).toBe(3)
-    expect(group.tags[TAG_SWAP]).toBeUndefined()
+    // Desired (3, set while the raise stood) keeps MaxSize at 3: the rest of the raise is held, recorded.
+    expect(group.maxSize).toBe(3)
+    expect(readSwapRecord(group.tags)).toMatchObject({
+      kind: 'read',
+      record: { pairs: 0, ownerDesired: 3, originalMaxSize: 2, raisedMaxSize: 3 },
+    })
     expect(spotShare(cloud)).toEqual({ spot: 1, onDemand: 2 })
     expect(cloud.mutations.filter((c) => c.method === 'terminateInGroup')).toEqual([])
   })

@@ -159,6 +159,11 @@ export interface CloseSwapAction {
    * name was attached and taken out since: never spotswap's again (core/group/provenance.ts).
    */
   readonly unname?: readonly string[]
+  /**
+   * The record left in place of the swap's when MaxSize cannot go all the way back (desired capacity above
+   * the MaxSize before the raise; core/swap/closing.ts heldRaise): written instead of dropping TAG_SWAP.
+   */
+  readonly heldRaise?: string
   readonly reason: string
 }
 

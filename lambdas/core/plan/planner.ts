@@ -360,7 +360,14 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
     // A doomed member's replacement records its swap as it launches (core/swap/launched-ahead.ts).
     actions.push(
       ...withSwapAhead(
-        { group, now, swapOpen: recovery.open, actions, leavesAt: (id) => view.leavesAt(id) },
+        {
+          group,
+          now,
+          // A held raise (closing.ts heldRaise) stands in the record: never write over it ahead.
+          swapOpen: recovery.open || recovery.closes?.originalMaxSize !== undefined,
+          actions,
+          leavesAt: (id) => view.leavesAt(id),
+        },
         launching,
       ),
     )

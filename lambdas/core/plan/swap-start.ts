@@ -161,6 +161,8 @@ export const startSwaps = (input: SwapStartInput): SwapStart => {
     const raise = needed > maxSizeNow
     // The swap recorded ahead keeps its id (its launch carries it) and its start.
     const startedAt = aheadStarts ? (ahead.startedAt ?? now) : now
+    // A raise an earlier close left held (core/swap/closing.ts heldRaise) goes on in this swap's record.
+    const heldFrom = recovery.closes?.originalMaxSize
     const record: SwapRecord = {
       version: 2,
       id: aheadStarts && ahead.id !== undefined ? ahead.id : swapIdAt(startedAt),
@@ -168,8 +170,8 @@ export const startSwaps = (input: SwapStartInput): SwapStart => {
       ownerDesired: desiredNow,
       pairs: ready.length,
       step: undefined,
-      originalMaxSize: raise ? maxSizeNow : undefined,
-      raisedMaxSize: raise ? needed : undefined,
+      originalMaxSize: heldFrom ?? (raise ? maxSizeNow : undefined),
+      raisedMaxSize: raise ? needed : heldFrom === undefined ? undefined : maxSizeNow,
       startedAt,
     }
     actions.push({

@@ -2,7 +2,7 @@
 import { TAG_SWAP_ID } from '../constants.ts'
 import type { Action, SwapPair } from '../plan/actions.ts'
 import type { Group } from '../types.ts'
-import { formatSwapRecord, maxSizeToRestore, type SwapRecord } from './record.ts'
+import { formatSwapRecord, maxSizeToRestore, type SwapRecord, swapIdAt } from './record.ts'
 import { base, type Recovery, type RecoveryInput } from './recovery.ts'
 import { type SwapSituation, swapTransition } from './transitions.ts'
 export const releaseAction = (
@@ -35,23 +35,70 @@ export const releaseAndClose = (
     originalMaxSize,
     input.group.desiredCapacity,
     `swap closed (${situation})`,
+    input.now,
   )
   return { ...base(situation, true, halfDone), actions: [...actions, close] }
 }
+
+/**
+ * What stays of a raise a close cannot put back whole: desired capacity (the owner's, set while the raise
+ * stood) is above the MaxSize the swap raised from, and a MaxSize below desired would lower it and terminate
+ * members (API_UpdateAutoScalingGroup). The close leaves MaxSize at desired and this record in place of the
+ * swap's: no pairs, `max` still the MaxSize before the raise, `raised` the MaxSize left. A later close puts
+ * the rest back once desired allows, while MaxSize is still that value (maxSizeToRestore), and the next swap
+ * records the same `max` (core/plan/swap-start.ts).
+ */
+export const heldRaise = (
+  originalMaxSize: number | undefined,
+  desired: number,
+  now: Date,
+): SwapRecord | undefined =>
+  originalMaxSize === undefined || originalMaxSize >= desired
+    ? undefined
+    : {
+        version: 2,
+        // Its own id: no replacement carries it, so no pair is taken for this record's.
+        id: swapIdAt(now),
+        phase: 'waiting',
+        ownerDesired: desired,
+        pairs: 0,
+        step: undefined,
+        originalMaxSize,
+        raisedMaxSize: desired,
+        startedAt: now,
+      }
 
 export const closeAction = (
   group: Group,
   originalMaxSize: number | undefined,
   desired: number,
   reason: string,
-): Action => ({
-  kind: 'close-swap',
-  group: group.name,
-  // Never below desired capacity (what it will be once this run's steps are done): a MaxSize below it
-  // would lower desired and terminate members (API_UpdateAutoScalingGroup).
-  maxSize: originalMaxSize === undefined ? undefined : Math.max(originalMaxSize, desired),
-  reason,
-})
+  now: Date,
+): Action => {
+  const held = heldRaise(originalMaxSize, desired, now)
+  return {
+    kind: 'close-swap',
+    group: group.name,
+    // Never below desired capacity (what it will be once this run's steps are done): a MaxSize below it
+    // would lower desired and terminate members (API_UpdateAutoScalingGroup).
+    maxSize: originalMaxSize === undefined ? undefined : Math.max(originalMaxSize, desired),
+    ...(held === undefined ? {} : { heldRaise: formatSwapRecord(held) }),
+    reason,
+  }
+}
+
+/**
+ * The MaxSize before the raise, when the record is only a held raise (heldRaise) that nothing changed
+ * since: no pairs, MaxSize and desired capacity still the value it left. Nothing is written then: no swap
+ * is open, and the next one records the same `max`.
+ */
+const stillHeld = (record: SwapRecord, group: Group, desired: number): number | undefined =>
+  record.pairs === 0 &&
+  record.ownerDesired === desired &&
+  record.raisedMaxSize === desired &&
+  group.maxSize === desired
+    ? record.originalMaxSize
+    : undefined
 
 /**
  * The swap is over: MaxSize back while it is still the swap's raise (maxSizeToRestore; never below
@@ -66,12 +113,17 @@ export const closeSwap = (
 ): Recovery => {
   const why =
     detail === undefined ? swapTransition(situation).why : `${detail}: ${swapTransition(situation).why}`
+  const held = stillHeld(record, input.group, desired)
+  if (held !== undefined)
+    return { ...base('no-swap', false, []), closes: { desired, maxSize: desired, originalMaxSize: held } }
   const reason =
     situation === 'finishing'
       ? `swap closed (${formatSwapRecord(record)})`
       : `swap closed (${situation}): ${why}`
   return {
     ...base(situation, true, []),
-    actions: [closeAction(input.group, maxSizeToRestore(record, input.group.maxSize), desired, reason)],
+    actions: [
+      closeAction(input.group, maxSizeToRestore(record, input.group.maxSize), desired, reason, input.now),
+    ],
   }
 }

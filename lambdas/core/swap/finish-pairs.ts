@@ -188,11 +188,16 @@ export const finishPairs = (
       : formatSwapRecord(record)
   const desiredAfter = group.desiredCapacity - halfDone.length - vanished
   const restore = maxSizeToRestore(record, group.maxSize)
-  const close = closeAction(group, restore, desiredAfter, `swap closed (${closing})`)
+  const close = closeAction(group, restore, desiredAfter, `swap closed (${closing})`, input.now)
   const maxSizeAfter = close.kind === 'close-swap' ? (close.maxSize ?? group.maxSize) : group.maxSize
+  const held = close.kind === 'close-swap' && close.heldRaise !== undefined ? restore : undefined
   return {
     ...recovery,
     actions: [...actions, close],
-    closes: { desired: desiredAfter, maxSize: maxSizeAfter },
+    closes: {
+      desired: desiredAfter,
+      maxSize: maxSizeAfter,
+      ...(held === undefined ? {} : { originalMaxSize: held }),
+    },
   }
 }

@@ -110,10 +110,16 @@ export interface Recovery {
    */
   readonly launchedAhead?: SwapRecord
   /**
-   * Set when this run's actions close the swap having finished it: the desired capacity and MaxSize the
-   * group has once they are done, so the next swap can start in the same run, after them.
+   * Set when this run's actions close the swap having finished it, or when only a held raise stands: the
+   * desired capacity and MaxSize the group has once they are done, so the next swap can start in the same
+   * run, after them.
    */
-  readonly closes?: { readonly desired: number; readonly maxSize: number }
+  readonly closes?: {
+    readonly desired: number
+    readonly maxSize: number
+    /** The MaxSize before a raise the close leaves held (closing.ts heldRaise): the next swap's `max`. */
+    readonly originalMaxSize?: number
+  }
 }
 
 export const partnersOf = (pairs: readonly SwapPair[]): Set<string> =>
