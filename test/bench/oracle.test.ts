@@ -80,6 +80,16 @@ describe('the oracle', () => {
     expect(figures.launches).toBe(8)
   })
 
+  it('follows the desired capacity a scaling policy standing for the owner set in the run (ECS managed scaling)', () => {
+    const scenario = handMade({ spotPrices: PRICES, groups: [pinnedGroup()] })
+    const changes = new Map([['web', [[Date.parse('2022-05-31T19:00:00Z'), 8] as const]]])
+    const { config } = parseGlobalConfig(scenario.env)
+    const figures = oracleFigures(scenario, config, embeddedCatalog(), 'anywhere', changes)
+    expect(figures.costUsd).toBeCloseTo(4 * 0.03 + 8 * 0.03, 6)
+    expect(figures.onDemandOnlyCostUsd).toBeCloseTo((4 + 8) * M5_LARGE_ON_DEMAND, 6)
+    expect(figures.launches).toBe(8)
+  })
+
   it.each([
     ['spotswap', SPOTSWAP_POLICY],
     ['asg-price-capacity-optimized', ASG_PRICE_CAPACITY_OPTIMIZED_POLICY],

@@ -5,7 +5,9 @@
  * (filters.ts FILTERS, the `price` filter included) and that has capacity: perfect knowledge, no grace
  * period, no diversification, no zone balance, no moving cost. When no pool qualifies it pays on-demand.
  * What it may not change is what the owner decided: desired capacity, the on-demand minimum, protected
- * instances, and which groups are managed at all.
+ * instances, and which groups are managed at all. Desired capacity is the owner's schedule and, where a
+ * scaling policy stands for the owner (ECS managed scaling), what that policy set in the run it is
+ * compared with (`PolicyDesiredChanges`), as the run's own savings baseline follows it (report.ts).
  */
 
 import type { GlobalConfig, GroupConfig } from '../../lambdas/core/config/config.ts'
@@ -112,9 +114,25 @@ const poolChanges = (
   return times
 }
 
-export const desiredAt = (group: ScenarioGroup, at: number): number => {
+/**
+ * Per group, the desired capacities a scaling policy standing for the owner set during a run, as
+ * [time, desired] (SimulationRun.policyDesiredChanges).
+ */
+export type PolicyDesiredChanges = ReadonlyMap<string, readonly (readonly [number, number])[]>
+
+/** The owner's schedule and the policy's changes, in time order (the owner's first at the same instant). */
+const desiredSteps = (
+  group: ScenarioGroup,
+  changes: readonly (readonly [number, number])[],
+): (readonly [number, number])[] => [...group.desiredSchedule, ...changes].sort((a, b) => a[0] - b[0])
+
+export const desiredAt = (
+  group: ScenarioGroup,
+  at: number,
+  changes: readonly (readonly [number, number])[] = [],
+): number => {
   let desired = group.desired
-  for (const [when, value] of group.desiredSchedule) if (when <= at) desired = value
+  for (const [when, value] of desiredSteps(group, changes)) if (when <= at) desired = value
   return desired
 }
 
@@ -181,6 +199,7 @@ const groupCost = (
   config: GroupConfig,
   catalog: Catalog,
   placement: OraclePlacement,
+  changes: readonly (readonly [number, number])[],
 ): { costUsd: number; launches: number } => {
   const start = scenario.start
   const end = endOf(scenario)
@@ -188,7 +207,9 @@ const groupCost = (
   const zones = model.spec.zones
   const instants = new Set([
     start,
-    ...group.desiredSchedule.map(([at]) => at).filter((at) => at > start && at < end),
+    ...desiredSteps(group, changes)
+      .map(([at]) => at)
+      .filter((at) => at > start && at < end),
   ])
   zones.forEach((zone, z) => {
     for (const candidate of candidatesIn[z] ?? [])
@@ -202,7 +223,7 @@ const groupCost = (
   let previous: { slots: Slot[]; counts: number[] } | undefined
   timeline.forEach((at, i) => {
     const until = timeline[i + 1] ?? end
-    const desired = desiredAt(group, at)
+    const desired = desiredAt(group, at, changes)
     const onDemand = Math.min(desired, Math.max(minOnDemandCount(config, desired, undefined), protectedCount))
     const slots = zones.map((zone, z) =>
       original === undefined
@@ -224,12 +245,16 @@ const groupCost = (
   return { costUsd, launches }
 }
 
-/** The oracle's figures for a whole scenario (every group, managed or not, as the simulator reports). */
+/**
+ * The oracle's figures for a whole scenario (every group, managed or not, as the simulator reports), at
+ * the desired capacities of the run it is compared with where a scaling policy set them.
+ */
 export const oracleFigures = (
   scenario: Scenario,
   config: GlobalConfig,
   catalog: Catalog,
   placement: OraclePlacement = 'anywhere',
+  policyChanges: PolicyDesiredChanges = new Map(),
 ): OracleFigures => {
   let onDemandOnly = 0
   let cost = 0
@@ -237,10 +262,12 @@ export const oracleFigures = (
   for (const spec of scenario.regions) {
     const model = regionModel(scenario, spec)
     for (const group of spec.groups) {
+      const changes = policyChanges.get(group.name) ?? []
       const groupOnDemandOnly = onDemandOnlyCost(
         scenario,
         group,
         model.market.onDemandPrice(group.instanceType) ?? 0,
+        changes,
       )
       onDemandOnly += groupOnDemandOnly
       if (!isManaged(group.tags, config)) {
@@ -248,7 +275,7 @@ export const oracleFigures = (
         continue
       }
       const effective = groupConfig(config.defaults, group.name, group.tags).config
-      const result = groupCost(scenario, model, group, effective, catalog, placement)
+      const result = groupCost(scenario, model, group, effective, catalog, placement, changes)
       cost += result.costUsd
       launches += result.launches
     }

@@ -12,6 +12,8 @@ export interface EligibleMember {
 interface Keyed extends EligibleMember {
   readonly urgency: number
   readonly backoffEnd: number
+  /** Tasks its container instance runs, in a group ECS manages (core/ecs/drain-order.ts); else 0. */
+  readonly tasks: number
 }
 
 /** Doomed first (their capacity goes in two minutes), then at-risk spot members, then on-demand ones. */
@@ -21,13 +23,15 @@ const urgency = (instance: Instance, doomed: ReadonlySet<string>): number =>
 const compareBackoffEnds = (endA: number, endB: number): number => (endA === endB ? 0 : endA < endB ? -1 : 1)
 
 /**
- * The members with their details, most urgent first, then the least recently backed off, then the
- * oldest. Members whose details were not seen are left out.
+ * The members with their details, most urgent first, then the least recently backed off, then (in a
+ * group ECS manages, `runningTasks`) those running the fewest tasks, then the oldest. Members whose
+ * details were not seen are left out.
  */
 export const launchOrder = (
   members: readonly GroupMember[],
   instances: ReadonlyMap<string, Instance>,
   doomed: ReadonlySet<string>,
+  runningTasks?: (instanceId: string) => number,
 ): EligibleMember[] => {
   // Sort keys worked out once per member, not once per comparison (a back-off end is a date to parse).
   // A loop, not map().filter(): optimized `map` returns arrays of another shape than the interpreter's,
@@ -41,6 +45,7 @@ export const launchOrder = (
         instance,
         urgency: urgency(instance, doomed),
         backoffEnd: lastBackoffEnd(instance),
+        tasks: runningTasks?.(instance.id) ?? 0,
       })
   }
   return inOrder(keyed) ? keyed : keyed.sort(compareKeyed)
@@ -49,6 +54,7 @@ export const launchOrder = (
 const compareKeyed = (a: Keyed, b: Keyed): number =>
   a.urgency - b.urgency ||
   compareBackoffEnds(a.backoffEnd, b.backoffEnd) ||
+  a.tasks - b.tasks ||
   byLaunchTimeThenId(a.instance, b.instance)
 
 /**

@@ -6,6 +6,7 @@
 
 import type { GroupConfig } from '../config/config.ts'
 import { CHEAPER_POOL_MOVES_PER_RUN, MAX_POOL_SHARE, TAG_REPLACING_INSTANCE } from '../constants.ts'
+import { runningTasksOf } from '../ecs/drain-order.ts'
 import { poolKey } from '../types.ts'
 import type { LaunchSpotAction, ReleaseDoomedAction } from './actions.ts'
 import { moveCandidates } from './cheaper-pool.ts'
@@ -102,7 +103,7 @@ export const planLaunches = (
   }
   for (const instance of budget.pendingSpot) countPool(round, poolKey(instance.type, instance.zone))
 
-  const eligible = launchOrder(budget.eligible, input.instances, budget.doomed)
+  const eligible = launchOrder(budget.eligible, input.instances, budget.doomed, runningTasksOf(input.ecs))
   // Where the loop stopped, and why: the members after it wait, and are told so (core/plan/liveness.ts).
   let stopped: { readonly at: number; readonly code: 'in-flight-budget' | 'on-demand-minimum' } | undefined
   for (const [index, { member, instance }] of eligible.entries()) {

@@ -297,8 +297,8 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
     revert.awaitingHealth,
   ])
 
-  // 4. New replacements: at-risk spot members first, then the oldest on-demand ones, within the
-  // on-demand minimum and the in-flight budget.
+  // 4. New replacements: at-risk spot members first, then the oldest on-demand ones (in a group ECS
+  // manages, those running the fewest tasks first), within the on-demand minimum and the in-flight budget.
   if (skipped === undefined && !maintenance.holds) {
     // Replacements of doomed members are outside the budget: the capacity goes either way.
     const readyIds = new Set(ready.map((pair) => pair.spotInstanceId))

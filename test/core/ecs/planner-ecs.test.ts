@@ -6,8 +6,9 @@ import { describe, expect, it } from 'vitest'
 import { TAG_ORIGINAL_MAX_SIZE } from '../../../lambdas/core/constants.ts'
 import type { EcsManagement } from '../../../lambdas/core/ecs/capacity-provider.ts'
 import { planGroup } from '../../../lambdas/core/plan/planner.ts'
+import type { Instance } from '../../../lambdas/core/types.ts'
 import { launches } from '../../builders/actions.ts'
-import { onDemandFleet, planInput } from '../../builders/world.ts'
+import { config, onDemandFleet, planInput } from '../../builders/world.ts'
 
 const MANAGED: EcsManagement = {
   kind: 'managed',
@@ -48,6 +49,44 @@ describe('a member ECS protects while it runs tasks', () => {
   it('is replaced as today once ECS lifted its protection (no tasks left on it)', () => {
     const plan = planGroup(planInput(onDemandFleet(1), { ecs: MANAGED }))
     expect(launches(plan.actions)).toHaveLength(1)
+  })
+})
+
+describe('a drain swap in a group ECS manages', () => {
+  it('takes the member running the fewest tasks first, the oldest among equals', () => {
+    const fleet = onDemandFleet(3) as [Instance, Instance, Instance]
+    const cluster = 'arn:aws:ecs:us-east-1:123456789012:cluster/web'
+    const running = [4, 1, 1]
+    const ecs: EcsManagement = {
+      ...MANAGED,
+      provider: { ...MANAGED.provider, managedDraining: false },
+      cluster: {
+        kind: 'read',
+        clusterArn: cluster,
+        containerInstances: new Map(
+          fleet.map((i, n) => [
+            i.id,
+            {
+              arn: `${cluster}/${i.id}`,
+              ec2InstanceId: i.id,
+              status: 'ACTIVE',
+              runningTasksCount: running[n] ?? 0,
+            },
+          ]),
+        ),
+        tasks: new Map(
+          fleet.map((i) => [i.id, { kind: 'read', tasks: [{ arn: `t-${i.id}`, group: 'service:web' }] }]),
+        ),
+      },
+    }
+    const plan = planGroup(
+      planInput(fleet, {
+        ecs,
+        memberOverrides: { protectedFromScaleIn: true },
+        config: config({ maxReplacementsInFlight: { kind: 'count', value: 1 } }),
+      }),
+    )
+    expect(launches(plan.actions).map((a) => a.replacing)).toEqual([fleet[1].id])
   })
 })
 

@@ -39,6 +39,25 @@ describe('launchOrder', () => {
     ])
   })
 
+  it('in a group ECS manages, takes the members running the fewest tasks first, then the oldest', () => {
+    const [full, emptier, emptiest] = onDemandFleet(3) as [Instance, Instance, Instance]
+    const tasks = new Map([
+      [full.id, 4],
+      [emptier.id, 2],
+      [emptiest.id, 2],
+    ])
+    const fleet = [full, emptier, emptiest]
+    const order = launchOrder(
+      fleet.map((i) => memberOf(i)),
+      new Map(fleet.map((i) => [i.id, i])),
+      new Set(),
+      (id) => tasks.get(id) ?? 0,
+    ).map((e) => e.instance.id)
+    expect(order).toEqual([emptier.id, emptiest.id, full.id])
+    // Without ECS, the oldest first.
+    expect(orderOf(fleet)).toEqual([full.id, emptier.id, emptiest.id])
+  })
+
   it('leaves out members whose details were not seen', () => {
     const [seen, unseen] = onDemandFleet(2) as [Instance, Instance]
     expect(
