@@ -233,6 +233,23 @@ describe('billing with commitments', () => {
     expect(report.commitments?.baselineBillUsd).toBeCloseTo(2 * 3 * 0.05, 6)
   })
 
+  it('bills an open Capacity Reservation no instance runs in at the on-demand rate, from its start, as waste', async () => {
+    const report = await simulate(
+      unmanagedOnly({
+        capacityReservations: [
+          { type: 'c5.xlarge', zone: 'us-east-1a', count: 2 },
+          { type: 'c5.xlarge', zone: 'us-east-1b', count: 1, start: '2022-05-31T19:00:00Z' },
+        ],
+      }),
+      { policy: ON_DEMAND_POLICY },
+    )
+    // Two slots for two hours and one for the hour after its start, used or not (capacity-reservations-pricing-billing).
+    const emptySlotsUsd = (2 * 2 + 1) * 0.17
+    expect(report.commitments?.commitmentWasteUsd).toBeCloseTo(emptySlotsUsd, 6)
+    expect(report.commitments?.billUsd).toBeCloseTo(4 * 0.096 + emptySlotsUsd, 6)
+    expect(report.commitments?.baselineCommitmentWasteUsd).toBeCloseTo(emptySlotsUsd, 6)
+  })
+
   it('stops applying an RI once it ends', async () => {
     const report = await simulate(
       unmanagedOnly({
