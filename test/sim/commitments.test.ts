@@ -353,6 +353,26 @@ describe('convergence with commitments', () => {
   })
 })
 
+describe('members an open Capacity Reservation holds', () => {
+  it('take the RI first: the member it would otherwise keep goes to spot, and nothing is left unused', async () => {
+    const report = await simulate(
+      parse(
+        withCommitments(
+          {
+            reservedInstances: [{ type: 'm5.large', count: 4 }],
+            capacityReservations: [{ type: 'm5.2xlarge', zone: 'us-east-1a', count: 1 }],
+          },
+          [group('web', { desired: 1 }), group('render', { instanceType: 'm5.2xlarge', desired: 1 })],
+        ),
+      ),
+    )
+    // The m5.2xlarge runs in the reservation and takes the RI's 16 units; keeping the m5.large too pays twice.
+    expect(report.groups.render?.final.onDemand).toBe(1)
+    expect(report.groups.web?.final.onDemand).toBe(0)
+    expect(report.commitments?.commitmentWasteUsd).toBe(0)
+  })
+})
+
 describe('CommitmentUtilization over lanes', () => {
   it("publishes one region-wide point a schedule period, from the region's work lane, whatever runs where", async () => {
     expect(laneOf('web', REGION_LANES)).not.toBe(0)
