@@ -3,7 +3,7 @@ import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
 import { oracleFigures } from '../../tools/bench/oracle.ts'
 import { commitmentOracleFigures } from '../../tools/bench/oracle-commitments.ts'
 import { embeddedCatalog } from '../../tools/data/catalog.ts'
-import { group, parse, rawScenario } from '../sim/support.ts'
+import { group, parse, rawScenario, ZONES } from '../sim/support.ts'
 
 const RI_RATE = 0.05
 
@@ -38,6 +38,28 @@ describe('commitmentOracleFigures', () => {
       unmanagedUsage: [{ type: 'm5.large', zone: 'us-east-1a', count: 1 }],
     })
     expect(committed?.billUsd).toBeCloseTo(2 * RI_RATE + plain.costUsd, 3)
+  })
+
+  it('gives the RI to the member an open Capacity Reservation holds, and moves the member it would have kept', () => {
+    const web = group('web', { desired: 1 })
+    const render = group('render', { instanceType: 'm5.2xlarge', desired: 1 })
+    const scenario = parse(
+      rawScenario(
+        [web, render],
+        {},
+        {
+          commitments: {
+            reservedInstances: [{ type: 'm5.large', count: 4, hourlyRateUsd: RI_RATE }],
+            capacityReservations: [{ type: 'm5.2xlarge', zone: ZONES[0], count: 1 }],
+          },
+        },
+      ),
+    )
+    const { config } = parseGlobalConfig(scenario.env)
+    const webAlone = oracleFigures(parse(rawScenario([web])), config, embeddedCatalog())
+    const committed = commitmentOracleFigures(scenario, config, embeddedCatalog())
+    // Two hours: the RI's fee, which pays for the held m5.2xlarge's slot (16 units of 16), and web on spot.
+    expect(committed?.billUsd).toBeCloseTo(2 * 4 * RI_RATE + webAlone.costUsd, 3)
   })
 
   it('has nothing to say on a scenario without commitments', () => {

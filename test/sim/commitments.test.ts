@@ -233,6 +233,23 @@ describe('billing with commitments', () => {
     expect(report.commitments?.baselineBillUsd).toBeCloseTo(2 * 3 * 0.05, 6)
   })
 
+  it('bills an open Capacity Reservation no instance runs in at the on-demand rate, from its start, as waste', async () => {
+    const report = await simulate(
+      unmanagedOnly({
+        capacityReservations: [
+          { type: 'c5.xlarge', zone: 'us-east-1a', count: 2 },
+          { type: 'c5.xlarge', zone: 'us-east-1b', count: 1, start: '2022-05-31T19:00:00Z' },
+        ],
+      }),
+      { policy: ON_DEMAND_POLICY },
+    )
+    // Two slots for two hours and one for the hour after its start, used or not (capacity-reservations-pricing-billing).
+    const emptySlotsUsd = (2 * 2 + 1) * 0.17
+    expect(report.commitments?.commitmentWasteUsd).toBeCloseTo(emptySlotsUsd, 6)
+    expect(report.commitments?.billUsd).toBeCloseTo(4 * 0.096 + emptySlotsUsd, 6)
+    expect(report.commitments?.baselineCommitmentWasteUsd).toBeCloseTo(emptySlotsUsd, 6)
+  })
+
   it('stops applying an RI once it ends', async () => {
     const report = await simulate(
       unmanagedOnly({
@@ -333,6 +350,26 @@ describe('convergence with commitments', () => {
     expect(web?.final.onDemand).toBe(1)
     expect(web?.convergenceMinutes).not.toBeNull()
     expect(web?.convergenceMinutes ?? Number.POSITIVE_INFINITY).toBeLessThan(60)
+  })
+})
+
+describe('members an open Capacity Reservation holds', () => {
+  it('take the RI first: the member it would otherwise keep goes to spot, and nothing is left unused', async () => {
+    const report = await simulate(
+      parse(
+        withCommitments(
+          {
+            reservedInstances: [{ type: 'm5.large', count: 4 }],
+            capacityReservations: [{ type: 'm5.2xlarge', zone: 'us-east-1a', count: 1 }],
+          },
+          [group('web', { desired: 1 }), group('render', { instanceType: 'm5.2xlarge', desired: 1 })],
+        ),
+      ),
+    )
+    // The m5.2xlarge runs in the reservation and takes the RI's 16 units; keeping the m5.large too pays twice.
+    expect(report.groups.render?.final.onDemand).toBe(1)
+    expect(report.groups.web?.final.onDemand).toBe(0)
+    expect(report.commitments?.commitmentWasteUsd).toBe(0)
   })
 })
 

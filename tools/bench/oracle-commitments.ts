@@ -1,13 +1,13 @@
 /**
  * The oracle that knows the commitments: every clock hour, the owner's desired capacity and the scenario's
- * unmanaged usage are billed with the commitments in effect, the unmanaged usage and the on-demand minimum
- * taking them first (Order 'unmanaged-first'); then each other managed instance moves to the group's
+ * unmanaged usage are billed with the commitments in effect, the unmanaged usage, the on-demand minimum and
+ * the members an open Capacity Reservation holds taking them first (Order 'unmanaged-first'); then each other managed instance moves to the group's
  * cheapest accepted spot pool of the hour when spot costs less than what keeping it adds to the bill (its
  * part the commitments leave at the on-demand price; nothing for the part they pay for). Its savings are
  * against the same baseline as the simulator's, on demand with the same commitments (commitment-bill.ts).
  */
 import { billHour } from '../../lambdas/core/commitments/bill.ts'
-import type { UsageLine } from '../../lambdas/core/commitments/types.ts'
+import type { Commitments, UsageLine } from '../../lambdas/core/commitments/types.ts'
 import type { GlobalConfig } from '../../lambdas/core/config/config.ts'
 import { groupConfig } from '../../lambdas/core/config/group-config.ts'
 import { isManaged } from '../../lambdas/core/config/managed.ts'
@@ -75,6 +75,21 @@ const groupLines = (
   return lines.map((line, slot) => (slot < fixed ? { ...line, managed: false } : line))
 }
 
+/**
+ * The lines with those an open Capacity Reservation holds the whole hour marked as staying: moving them
+ * saves nothing (the slot is billed either way), so they take the RIs and Savings Plans before the members
+ * that may move, as spotswap's coverage ranks them (lambdas/core/commitments/coverage.ts). Ranked with the
+ * others, an RI would keep a member on demand that the held one could have used instead.
+ */
+const heldFirst = (lines: readonly UsageLine[], commitments: Commitments): UsageLine[] => {
+  const held = new Set(
+    billHour(lines, commitments, 'unmanaged-first')
+      .lines.filter((b) => b.line.managed && b.reservedCapacitySeconds >= b.line.seconds)
+      .map((b) => b.line.id),
+  )
+  return lines.map((line) => (held.has(line.id) ? { ...line, managed: false } : line))
+}
+
 export const commitmentOracleFigures = (
   scenario: Scenario,
   config: GlobalConfig,
@@ -98,7 +113,7 @@ export const commitmentOracleFigures = (
         ...unmanagedLines(spec, hourStart, hourEnd, rate),
         ...spec.groups.flatMap((g) => groupLines(model, g, config, hourStart, hourEnd, rate)),
       ]
-      const bill = billHour(lines, commitments, 'unmanaged-first')
+      const bill = billHour(heldFirst(lines, commitments), commitments, 'unmanaged-first')
       const fees = hourFees(commitments)
       let hourUsd = bill.totalUsd - fees + ((hourEnd - hourStart) / HOUR_MS) * fees
       for (const { line, onDemandSeconds, reservedCapacitySeconds } of bill.lines) {

@@ -81,6 +81,36 @@ const managedCoveredBy = (lines: readonly LineBill[], coversOf: CoversOf): Reado
 }
 
 /**
+ * The hour billed with the members an open Capacity Reservation holds (running in an active one, or taken
+ * by one yet to start) ranked beside the unmanaged usage: they stay on demand whatever the rest does (the
+ * slot is billed either way; upcoming.ts), so the RIs and Savings Plans go to them before other members,
+ * as they would to any usage that stays (a regional RI or a Savings Plan applies to usage in a reservation:
+ * https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/capacity-reservations-pricing-billing.html). Billed
+ * the other way, another member is kept for an RI the held ones use once it leaves, and both are kept.
+ */
+const billHeldFirst = (usage: readonly UsageLine[], commitments: Commitments) => {
+  const reservations = commitments.upcomingReservations ?? []
+  const first = billHour(usage, commitments, 'unmanaged-first')
+  const taken = upcomingCovers(first.lines.slice(0, usage.length), reservations)
+  const inReservation = new Set(
+    first.lines.slice(0, usage.length).flatMap((b) => (b.reservedCapacitySeconds > 0 ? [b.line.id] : [])),
+  )
+  const held = (line: UsageLine) => line.managed && (taken.has(line.id) || inReservation.has(line.id))
+  if (!usage.some(held)) return { bill: first, upcoming: taken }
+  const heldFirst = billHour(
+    usage.map((line) => (held(line) ? { ...line, managed: false } : line)),
+    commitments,
+    'unmanaged-first',
+  )
+  const lines = heldFirst.lines.map((bill, i) => {
+    const line = usage[i]
+    return line !== undefined && held(line) ? { ...bill, line } : bill
+  })
+  const bill = { ...heldFirst, lines }
+  return { bill, upcoming: upcomingCovers(lines.slice(0, usage.length), reservations) }
+}
+
+/**
  * The managed members some commitment covers, by instance id; members no commitment touches are absent
  * (they cost their list price).
  */
@@ -88,8 +118,7 @@ export const memberCoverage = (
   usage: readonly UsageLine[],
   commitments: Commitments,
 ): ReadonlyMap<string, MemberCoverage> => {
-  const bill = billHour(usage, commitments, 'unmanaged-first')
-  const upcoming = upcomingCovers(bill.lines.slice(0, usage.length), commitments.upcomingReservations ?? [])
+  const { bill, upcoming } = billHeldFirst(usage, commitments)
   const coversOf: CoversOf = (line) => [...line.covers, ...(upcoming.get(line.line.id) ?? [])]
   const covered = managedCoveredBy(bill.lines, coversOf)
   const members = new Map<string, MemberCoverage>()

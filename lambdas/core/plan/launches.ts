@@ -10,7 +10,6 @@ import { runningTasksOf } from '../ecs/drain-order.ts'
 import { poolKey } from '../types.ts'
 import type { LaunchSpotAction, ReleaseDoomedAction } from './actions.ts'
 import { moveCandidates } from './cheaper-pool.ts'
-import { commitmentSkip, coverageOf } from './commitment-hold.ts'
 import { fleetChoices } from './fleet-choices.ts'
 import { launchAction } from './launch-action.ts'
 import { launchOrder } from './launch-order.ts'
@@ -23,7 +22,7 @@ import {
   selectionFor,
   shiftZones,
 } from './launch-round.ts'
-import { protectedSkip, replaceMember } from './member-launch.ts'
+import { keptAnyway, replaceMember } from './member-launch.ts'
 import type { PlanInput } from './plan-input.ts'
 import type { InstanceSkip } from './reasons.ts'
 
@@ -64,8 +63,12 @@ export const planLaunches = (
   const { launches } = round
   const waitsOnBudget = budgetWaits(budget, launches)
   if (budget.budget <= 0 && budget.doomed.size === 0) {
-    // Replacements under way take the whole budget: every member waits on them, and is told so.
-    for (const member of budget.eligible) budget.instanceSkips.push(waitsOnBudget(member.instanceId))
+    // Replacements under way take the whole budget: every member waits on them, and is told so, but for
+    // one its protection or a commitment keeps anyway.
+    for (const member of budget.eligible)
+      budget.instanceSkips.push(
+        keptAnyway(round, member, input.instances.get(member.instanceId)) ?? waitsOnBudget(member.instanceId),
+      )
     return launches
   }
   if (!group.launchTemplate && !group.launchConfigurationName && !group.mixedInstancesPolicy) {
@@ -121,23 +124,17 @@ export const planLaunches = (
   if (stopped !== undefined) {
     for (const { member, instance } of eligible.slice(stopped.at)) {
       if (budget.doomed.has(instance.id)) continue
-      // Kept by its protection whatever stopped the round: it counts in the minimum, not as one kept for it.
-      const held = protectedSkip(input, member)
-      if (held !== undefined) {
-        budget.instanceSkips.push(held)
-        continue
-      }
-      const coverage = coverageOf(input, instance)
+      // Kept by its protection or a commitment whatever stopped the round: it counts in the minimum, not
+      // as one kept for it, and does not wait on the budget.
       budget.instanceSkips.push(
-        coverage !== undefined && coverage.effectiveRateUsd <= 0
-          ? commitmentSkip(instance.id, coverage)
-          : stopped.code === 'in-flight-budget'
+        keptAnyway(round, member, instance) ??
+          (stopped.code === 'in-flight-budget'
             ? waitsOnBudget(instance.id)
             : {
                 instanceId: instance.id,
                 code: 'on-demand-minimum',
                 reason: `on-demand-minimum: the group keeps ${budget.minOnDemand} on-demand instance(s)`,
-              },
+              }),
       )
     }
   }

@@ -42,6 +42,36 @@ export const protectedSkip = (input: PlanInput, member: GroupMember): InstanceSk
   return undefined
 }
 
+/**
+ * Why an on-demand member a commitment pays for stays on demand whatever the budgets, or undefined: fully
+ * paid for (an open Capacity Reservation, an RI), or no compatible spot type in its zone is cheaper than
+ * what it costs after commitments (a Savings Plan's rate, the keep share of a reservation yet to start:
+ * core/commitments/upcoming.ts). The same test replaceMember makes, for a member the round stopped before.
+ */
+export const commitmentHold = (round: LaunchRound, instance: Instance): InstanceSkip | undefined => {
+  const coverage = coverageOf(round.input, instance)
+  if (coverage === undefined) return undefined
+  if (coverage.effectiveRateUsd <= 0) return commitmentSkip(instance.id, coverage)
+  const original = round.input.catalog.get(instance.type)
+  const onDemandPrice = round.input.onDemandPrices.get(instance.type)
+  const placement = placementOf(round, instance)
+  if (original === undefined || onDemandPrice === undefined || !placement.ok) return undefined
+  const { ranked } = selectionFor(round, instance.type, original, placement.zone, onDemandPrice)
+  return ranked.length > 0 &&
+    cheaperThanCovered(ranked, coverage, round.config.onDemandPriceMultiplier).length === 0
+    ? commitmentSkip(instance.id, coverage, NO_CHEAPER_SPOT)
+    : undefined
+}
+
+const NO_CHEAPER_SPOT = '; no compatible spot type is cheaper'
+
+/**
+ * Why a member the round stopped before (a budget taken) stays on demand anyway: its protection, or a
+ * commitment that pays for it; undefined when it only waits.
+ */
+export const keptAnyway = (round: LaunchRound, member: GroupMember, instance: Instance | undefined) =>
+  protectedSkip(round.input, member) ?? (instance === undefined ? undefined : commitmentHold(round, instance))
+
 /** Plans `member`'s replacement, or says why there is none; the caller has checked the budgets. */
 export const replaceMember = (round: LaunchRound, member: GroupMember, instance: Instance): void => {
   const { input, budget } = round
@@ -138,7 +168,7 @@ export const replaceMember = (round: LaunchRound, member: GroupMember, instance:
       ? allowed
       : cheaperThanCovered(allowed, coverage, round.config.onDemandPriceMultiplier)
   if (coverage !== undefined && ranked.length === 0) {
-    budget.instanceSkips.push(commitmentSkip(instance.id, coverage, '; no compatible spot type is cheaper'))
+    budget.instanceSkips.push(commitmentSkip(instance.id, coverage, NO_CHEAPER_SPOT))
     return
   }
   if (ranked.length === 0) {

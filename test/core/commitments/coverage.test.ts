@@ -56,6 +56,46 @@ describe('memberCoverage', () => {
     expect(covered.get('a')).toMatchObject({ effectiveRateUsd: 0, coveredShare: 1 })
   })
 
+  it.each([
+    [
+      'running in an open reservation',
+      { capacityReservations: [reservation('cr-1', 'm5.2xlarge', { zone: 'us-east-1d' })] },
+    ],
+    [
+      'taken by an open reservation yet to start',
+      {
+        upcomingReservations: [
+          {
+            ...reservation('cr-1', 'm5.2xlarge', {
+              zone: 'us-east-1d',
+              startsAt: new Date('2026-06-01T06:00:00Z'),
+            }),
+            keepShare: 0.2,
+          },
+        ],
+      },
+    ],
+  ])(
+    'gives the RIs first to a member %s, which stays anyway: the member they would have covered is not kept',
+    (_, held) => {
+      const covered = memberCoverage(
+        [usage('web', 'm5.large'), usage('render', 'm5.2xlarge', { zone: 'us-east-1d' })],
+        commitments({ reservedInstances: [ri('ri-1', 'm5.large', { count: 4 })], ...held }),
+      )
+      expect([...covered.keys()]).toEqual(['render'])
+      expect(covered.get('render')).toMatchObject({ effectiveRateUsd: 0, coveredShare: 1 })
+      expect(
+        covered
+          .get('render')
+          ?.by.map((b) => [b.kind, b.managedCovered])
+          .sort(),
+      ).toEqual([
+        ['capacity-reservation', 1],
+        ['reserved-instances', 1],
+      ])
+    },
+  )
+
   it('prices a member in an open Capacity Reservation at 0: the slot is billed whether it runs or not', () => {
     const covered = memberCoverage(
       [usage('a', 'm5.large')],

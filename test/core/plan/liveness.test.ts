@@ -96,6 +96,20 @@ describe('on-demand statuses in the plan', () => {
     expect(savings.every((saving) => saving > 0.03 && saving < 0.096)).toBe(true)
   })
 
+  it('says a protected member is protected, not waiting, when replacements under way take the whole budget', () => {
+    const fleet = onDemandFleet(2)
+    const plan = planGroup(
+      planInput(fleet, {
+        config: config({ maxReplacementsInFlight: { kind: 'count', value: 0 } }),
+        terminationProtected: new Set([fleet[0]?.id as string]),
+      }),
+    )
+    expect(codes(plan.onDemand)).toEqual({
+      [fleet[0]?.id as string]: 'api-termination-protection',
+      [fleet[1]?.id as string]: 'in-flight-budget',
+    })
+  })
+
   it('says the member is protected, and replaces the next one', () => {
     const fleet = onDemandFleet(2)
     const plan = planGroup(planInput(fleet, { memberOverrides: { protectedFromScaleIn: true } }))
