@@ -16,13 +16,27 @@ const drained = async (
   h: ReturnType<typeof harness>,
   partner: string,
   graceMinutes = 5,
+  replacementTasks = 0,
 ): Promise<string> => {
   const replacement = await attached(cloud, h, graceMinutes)
-  cloud.registerContainerInstance(CLUSTER, replacement, 0)
+  cloud.registerContainerInstance(CLUSTER, replacement, replacementTasks)
   h.advanceMinutes(1)
   await h.run()
   expect(cloud.containerInstanceOf(partner)?.status).toBe('DRAINING')
   return replacement
+}
+
+/** The run set the partner ACTIVE again and removed spotswap's marker. */
+const activeAgain = (
+  cloud: FakeCloud,
+  summary: Awaited<ReturnType<ReturnType<typeof harness>['run']>>,
+  partner: string,
+) => {
+  expect(actionsOf(summary)).toContainEqual(
+    expect.objectContaining({ kind: 'ecs-undrain', status: 'done', instanceId: partner }),
+  )
+  expect(cloud.containerInstanceOf(partner)?.status).toBe('ACTIVE')
+  expect(cloud.instances.get(partner)?.tags[TAG_ECS_DRAINED]).toBeUndefined()
 }
 
 describe('the drain swap', () => {
@@ -101,12 +115,29 @@ describe('the drain swap', () => {
       expect.objectContaining({ kind: 'release-pair', status: 'done' }),
     )
     h.advanceMinutes(1)
-    const after = await h.run()
-    expect(actionsOf(after)).toContainEqual(
-      expect.objectContaining({ kind: 'ecs-undrain', status: 'done', instanceId: partner }),
-    )
-    expect(cloud.containerInstanceOf(partner)?.status).toBe('ACTIVE')
-    expect(cloud.instances.get(partner)?.tags[TAG_ECS_DRAINED]).toBeUndefined()
+    activeAgain(cloud, await h.run(), partner)
+    expect(cloud.group('web').members.has(partner)).toBe(true)
+  })
+
+  it('sets ACTIVE again a partner it drained when the closed swap cannot release its replacement (ECS protects it)', async () => {
+    const { cloud, partner, h } = ecsGroup()
+    // The replacement runs tasks: ECS protects it, so a close writes nothing on it and its pair tags stay.
+    await drained(cloud, h, partner, 5, 2)
+    cloud.finishDrain(partner)
+    // Managed scaling's figure, mid-swap: the swap is closed, nothing retired.
+    cloud.group('web').maxSize = 6
+    cloud.group('web').desiredCapacity = 5
+    h.advanceMinutes(1)
+    const closed = await h.run()
+    expect(actionsOf(closed)).toContainEqual(expect.objectContaining({ kind: 'close-swap', status: 'done' }))
+    expect(actionsOf(closed)).not.toContainEqual(expect.objectContaining({ kind: 'release-pair' }))
+    cloud.calls.length = 0
+    h.advanceMinutes(1)
+    activeAgain(cloud, await h.run(), partner)
+    // Still named by its replacement: no second one.
+    h.advanceMinutes(10)
+    await h.run()
+    expect(calls(cloud, 'launchSpot')).toEqual([])
     expect(cloud.group('web').members.has(partner)).toBe(true)
   })
 

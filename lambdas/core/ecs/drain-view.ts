@@ -2,6 +2,7 @@
  * The drain swap (drain.ts) as the plan asks about it: what a group's view tells the drain steps, and
  * which protected partner a swap may still take (the one ECS protects and spotswap drains).
  */
+import { TAG_REPLACING_INSTANCE } from '../constants.ts'
 import type { EcsStateAction, SwapPair } from '../plan/actions.ts'
 import type { GroupView } from '../plan/group-view.ts'
 import { readSwapRecord } from '../swap/record.ts'
@@ -48,6 +49,19 @@ export const keptFromSwap =
     return member === undefined || !isDrainable(view.input.ecs, member)
   }
 
-/** Members spotswap drained that no open swap's pair holds any more: set ACTIVE again (drain.ts). */
-export const leftoverUndrains = (view: GroupView, partners: ReadonlySet<string>): EcsStateAction[] =>
-  view.input.ecs?.kind === 'managed' ? undrainLeftovers(drainInput(view), view.group.members, partners) : []
+/**
+ * Members spotswap drained that no open swap's pair holds any more: set ACTIVE again (drain.ts).
+ * `replacements` are the open swap's half-done replacements: only their partners are still to be retired.
+ * A partner named by a replacement the closed swap could not release (ECS protects it while it runs
+ * tasks, so its pair tags stay) is held by no swap: left DRAINING, ECS would place no task on it, and
+ * nothing would retire it.
+ */
+export const leftoverUndrains = (view: GroupView, replacements: readonly string[]): EcsStateAction[] => {
+  if (view.input.ecs?.kind !== 'managed') return []
+  const partners = new Set<string>()
+  for (const id of replacements) {
+    const partner = view.detail(id)?.tags[TAG_REPLACING_INSTANCE]
+    if (partner !== undefined) partners.add(partner)
+  }
+  return undrainLeftovers(drainInput(view), view.group.members, partners)
+}

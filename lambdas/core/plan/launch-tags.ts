@@ -11,6 +11,7 @@ import {
   TAG_REPLACING_INSTANCE,
   TAG_SWAP_ID,
 } from '../constants.ts'
+import { isMarker } from '../markers.ts'
 import type { Group, Instance } from '../types.ts'
 
 /** Tags that describe one instance's own state and must not be copied onto its replacement. */
@@ -25,10 +26,16 @@ const NOT_INHERITED = new Set([
   TAG_SWAP_ID,
 ])
 
-/** By key rather than Object.entries, which makes an array per tag: this runs for every launch of a run. */
+/**
+ * By key rather than Object.entries, which makes an array per tag: this runs for every launch of a run.
+ * No marker is copied (core/markers.ts): each states something of its own instance, its MAC covers that
+ * instance, and a launch's tags are not signed, so a copy would be a marker spotswap itself does not
+ * believe (the partner's TAG_ECS_DRAINED on its replacement was).
+ */
 const copyInherited = (tags: Record<string, string>, source: Readonly<Record<string, string>>): void => {
   for (const key of Object.keys(source)) {
-    if (!key.startsWith('aws:') && !NOT_INHERITED.has(key)) tags[key] = source[key] as string
+    if (!key.startsWith('aws:') && !NOT_INHERITED.has(key) && !isMarker(key))
+      tags[key] = source[key] as string
   }
 }
 

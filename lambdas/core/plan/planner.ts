@@ -160,7 +160,7 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
   // 1-2. Finish what an earlier run left of a swap (record, MaxSize, attached replacements).
   const recovery = recoverOpenSwap(view, skip, skipped, actions, instanceSkips)
   const { halfDonePartners, givingBack } = recovery
-  actions.push(...leftoverUndrains(view, halfDonePartners))
+  actions.push(...leftoverUndrains(view, recovery.halfDoneReplacements))
   const halfDoneReplacements = setOf(recovery.halfDoneReplacements)
 
   // 3. Spot instances launched earlier and not attached: keep one per partner, drop what is not needed.

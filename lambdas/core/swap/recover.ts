@@ -96,7 +96,10 @@ const recoverNamed = (
   if (record === undefined) {
     const maxSize = onGroup.kind === 'unreadable' ? onGroup.originalMaxSize : undefined
     const raw = onGroup.kind === 'unreadable' ? onGroup.raw : '(none)'
-    const closed = releaseAndClose('record-unreadable', input, halfDone, maxSize, `the swap record is ${raw}`)
+    // Partners a replacement the close cannot release still names stay held, as on every other path.
+    const closed = withReleased(
+      releaseAndClose('record-unreadable', input, halfDone, maxSize, `the swap record is ${raw}`),
+    )
     const unattachedId = refusedBeforeAttach(input)
     return unattachedId === undefined ? closed : { ...closed, unattachedSwapId: unattachedId }
   }

@@ -554,4 +554,11 @@ describe('a replacement the owner protected', () => {
     expect(recovery.situation).toBe('no-swap')
     expect(recovery.actions).toEqual([])
   })
+
+  it('keeps its partner from a second replacement when the record cannot be read', () => {
+    const recovery = recover({ record: 'v2 phase=waiting owner=2', protectedIds: [S1.id] })
+    expect(recovery.situation).toBe('record-unreadable')
+    expect(kinds(recovery.actions)).toEqual(['close-swap'])
+    expect([...recovery.halfDonePartners]).toEqual([P1.id])
+  })
 })
