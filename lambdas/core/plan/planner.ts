@@ -360,7 +360,14 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
     // A doomed member's replacement records its swap as it launches (core/swap/launched-ahead.ts).
     actions.push(
       ...withSwapAhead(
-        { group, now, swapOpen: recovery.open, actions, leavesAt: (id) => view.leavesAt(id) },
+        {
+          group,
+          now,
+          swapOpen: recovery.open,
+          launchedAhead: recovery.launchedAhead,
+          actions,
+          leavesAt: (id) => view.leavesAt(id),
+        },
         launching,
       ),
     )
