@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import {
+  TAG_INTERRUPTION_WARNED,
   TAG_JOINED_GROUP,
   TAG_REPLACEMENT_ATTEMPT,
   TAG_REPLACING_INSTANCE,
@@ -71,6 +72,19 @@ const swapRecordedNotAttached = async (maxSize = 3) => {
 
 const mutated = (cloud: FakeCloud) => cloud.mutations.map((m) => m.method)
 
+/** The next replacer run finds every pair settled: it only closes the swap, the replacements in service. */
+const nextRunOnlyCloses = async (cloud: FakeCloud, replacements: readonly string[]) => {
+  cloud.calls.length = 0
+  await replacerRun(cloud, 134)
+  const group = cloud.group('web')
+  for (const method of ['terminateInstances', 'terminateInGroup', 'setDesiredCapacity'])
+    expect(mutated(cloud)).not.toContain(method)
+  expect(group.desiredCapacity).toBe(2)
+  expect(group.maxSize).toBe(3)
+  expect(group.tags[TAG_SWAP]).toBeUndefined()
+  for (const id of replacements) expect(group.members.get(id)).toBe('InService')
+}
+
 describe('the deadline of a member whose swap was recorded but never attached', () => {
   it('attaches the replacement and the member leaves with the decrement; the next run only closes the swap', async () => {
     const { cloud, doomed, replacement } = await swapRecordedNotAttached()
@@ -92,15 +106,7 @@ describe('the deadline of a member whose swap was recorded but never attached', 
     expect(group.members.get(replacement)).toBe('InService')
     expect(summary.results[0]).toMatchObject({ outcome: 'acted', reason: 'interrupted-member' })
 
-    cloud.calls.length = 0
-    await replacerRun(cloud, 134)
-    expect(mutated(cloud)).not.toContain('terminateInstances')
-    expect(mutated(cloud)).not.toContain('terminateInGroup')
-    expect(mutated(cloud)).not.toContain('setDesiredCapacity')
-    expect(group.desiredCapacity).toBe(2)
-    expect(group.maxSize).toBe(3)
-    expect(group.tags[TAG_SWAP]).toBeUndefined()
-    expect(group.members.get(replacement)).toBe('InService')
+    await nextRunOnlyCloses(cloud, [replacement])
   })
 
   it('finishes a replacer run cut short after the reminder’s attach as a swap of its own', async () => {
@@ -231,5 +237,77 @@ describe('the deadline of a member whose swap was recorded but never attached', 
     const { cloud, doomed } = await swapRecordedNotAttached()
     await reminderAt(cloud, doomed, 99)
     expect(mutated(cloud)).toEqual(['terminateInGroup'])
+  })
+})
+
+describe('the deadlines of two members EC2 interrupts at once, their swap recorded ahead', () => {
+  /** Both members warned; the replacer's one run launches both replacements, then its lane is stuck. */
+  const doubleInterruption = async () => {
+    const { cloud, doomed, other } = convertedWithDoomedMember()
+    cloud.seedInstanceTags(other, { [TAG_INTERRUPTION_WARNED]: START.toISOString() })
+    cloud.interruptionWarned.add(other)
+    await replacerRun(cloud, 0)
+    const replacementOf = (member: string) => {
+      const found = [...cloud.instances.values()].find((i) => i.tags[TAG_REPLACING_INSTANCE] === member)
+      if (found === undefined) throw new Error(`test: no replacement launched for ${member}`)
+      return found
+    }
+    cloud.calls.length = 0
+    return { cloud, members: [doomed, other], replacements: [replacementOf(doomed), replacementOf(other)] }
+  }
+
+  it('records both pairs as the replacements launch, each named with the swap’s id', async () => {
+    const { cloud, replacements } = await doubleInterruption()
+    const record = cloud.group('web').tags[TAG_SWAP]
+    expect(record).toMatch(/^v2 id=\S+ phase=attaching owner=2 pairs=2 /)
+    const id = /id=(\S+)/.exec(record ?? '')?.[1]
+    expect(replacements.map((r) => r.tags[TAG_SWAP_ID])).toEqual([id, id])
+  })
+
+  it('attaches each replacement at its member’s deadline, one pair at a time, desired capacity the owner’s', async () => {
+    const { cloud, members, replacements } = await doubleInterruption()
+    const [first, second] = members as [string, string]
+    const [firstReplacement, secondReplacement] = replacements.map((r) => r.id) as [string, string]
+    const group = cloud.group('web')
+    await reminderAt(cloud, first, 100)
+    expect(cloud.mutations).toEqual([
+      { method: 'attachInstances', args: ['web', [firstReplacement]] },
+      { method: 'tagInstances', args: [[firstReplacement], { [TAG_JOINED_GROUP]: 'web' }] },
+      {
+        method: 'tagGroup',
+        args: ['web', { [TAG_SWAP]: expect.stringMatching(/phase=attaching owner=2 pairs=2 .*attached=1 /) }],
+      },
+      { method: 'terminateInGroup', args: [first, true] },
+      {
+        method: 'tagGroup',
+        args: ['web', { [TAG_SWAP]: expect.stringContaining('phase=attaching owner=2 pairs=1 ') }],
+      },
+    ])
+    expect(group.tags[TAG_SWAP]).not.toContain('attached=')
+    expect(group.desiredCapacity).toBe(2)
+
+    cloud.calls.length = 0
+    await reminderAt(cloud, second, 100)
+    expect(mutated(cloud)).toEqual(['attachInstances', 'tagInstances', 'tagGroup', 'terminateInGroup'])
+    expect(group.tags[TAG_SWAP]).toContain(`phase=retiring owner=2 pairs=0 step=${second}`)
+    expect(cloud.mutations.at(-1)).toEqual({ method: 'terminateInGroup', args: [second, true] })
+    expect(group.desiredCapacity).toBe(2)
+
+    await nextRunOnlyCloses(cloud, [firstReplacement, secondReplacement])
+  })
+
+  it('leaves no launch outside carrying the swap’s id when the reminder dies before the member’s decrement', async () => {
+    const { cloud, members, replacements } = await doubleInterruption()
+    const [first] = members as [string, string]
+    const [, secondReplacement] = replacements.map((r) => r.id) as [string, string]
+    cloud.failNext('terminateInGroup', awsError('InternalFailure', 500))
+    await reminderAt(cloud, first, 100).catch(() => undefined)
+    const group = cloud.group('web')
+    expect(group.desiredCapacity).toBe(3)
+    expect(group.tags[TAG_SWAP]).toMatch(/phase=attaching owner=2 pairs=2 .*attached=1 /)
+    // Read as a confirmed partial attach of one: the other launch is proven never attached and goes.
+    cloud.calls.length = 0
+    await replacerRun(cloud, 104)
+    expect(cloud.mutations).toContainEqual({ method: 'terminateInstances', args: [[secondReplacement]] })
   })
 })

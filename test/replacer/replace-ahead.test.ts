@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { REGION_LANES, TAG_REPLACING_INSTANCE, TAG_SWAP, TAG_SWAP_ID } from '../../lambdas/core/constants.ts'
+import {
+  REGION_LANES,
+  TAG_INTERRUPTION_WARNED,
+  TAG_REPLACING_INSTANCE,
+  TAG_SWAP,
+  TAG_SWAP_ID,
+} from '../../lambdas/core/constants.ts'
 import { groupRunRequestEvent } from '../../lambdas/core/events/definitions.ts'
 import { silentLog } from '../../lambdas/core/log.ts'
 import { splitMarker } from '../../lambdas/core/markers.ts'
@@ -168,6 +174,32 @@ describe('replacer runs requested for a member replaced ahead of its interruptio
     await replacer.run(request('1767225600000-45s'))
     expect(cloud.calls.filter((c) => c.method === 'launchSpot')).toHaveLength(2)
     expect([...cloud.instances.values()].some((i) => i.tags[TAG_REPLACING_INSTANCE] === doomed)).toBe(true)
+  })
+
+  it('attaches the launches of a swap recorded ahead of two doomed members only once both are ready', async () => {
+    const { cloud, doomed, other } = convertedWithDoomedMember()
+    cloud.seedInstanceTags(other, { [TAG_INTERRUPTION_WARNED]: START.toISOString() })
+    cloud.interruptionWarned.add(other)
+    const replacer = replacerFor(cloud)
+    await replacer.run(request('1767225600000-0s'))
+    const replacementOf = (member: string) =>
+      [...cloud.instances.values()].find((i) => i.tags[TAG_REPLACING_INSTANCE] === member)
+    const second = replacementOf(other)
+    if (second === undefined) throw new Error('test: no replacement launched')
+    // One swap id carried outside the group by a launch its swap left behind would read as attached once.
+    cloud.instances.set(second.id, { ...second, state: 'pending' })
+    cloud.calls.length = 0
+    replacer.advanceSeconds(45)
+    await replacer.run(request('1767225600000-45s'))
+    expect(cloud.mutations.map((m) => m.method)).not.toContain('attachInstances')
+    expect(payload(cloud.group('web').tags[TAG_SWAP])).toMatch(/phase=attaching owner=2 pairs=2 /)
+
+    cloud.instances.set(second.id, { ...second, state: 'running' })
+    replacer.advanceSeconds(5)
+    await replacer.run(request('1767225600000-50s'))
+    const web = cloud.group('web')
+    expect(web.members.get(replacementOf(doomed)?.id ?? '')).toBe('InService')
+    expect(web.members.get(second.id)).toBe('InService')
   })
 
   it('runs nothing for a request about a group in a region outside REGIONS', async () => {

@@ -59,15 +59,18 @@ const crashRunsAfterLaunch = (fromMs: number, untilMs: number): Crash => {
   })
 }
 
-const scenario = parse(
-  rawScenario([group('web', { desired: 3, max: 6 })], {
-    durationHours: 1,
-    interruptions: [{ at: new Date(WARNING_MS).toISOString(), group: 'web', count: 1 }],
-  }),
-)
+/** `web` (desired 3) whose `count` members EC2 warns at once at WARNING_MS. */
+const scenarioOf = (count: number) =>
+  parse(
+    rawScenario([group('web', { desired: 3, max: 6 })], {
+      durationHours: 1,
+      interruptions: [{ at: new Date(WARNING_MS).toISOString(), group: 'web', count }],
+    }),
+  )
 
 /** The run under `crash`: the deadline reminders' details, partner-gone terminations, seconds short of desired. */
-const runWith = async (crash: Crash, lanes?: number) => {
+const runWith = async (crash: Crash, lanes?: number, interrupted = 1) => {
+  const scenario = scenarioOf(interrupted)
   const deadlines: string[] = []
   const partnerGone: string[] = []
   const log: Log = {
@@ -123,6 +126,20 @@ describe('replacer runs that all die between the launch of a doomed member’s r
     const result = await runWith(crash)
     expect(crash.crashed()).toBeGreaterThan(0)
     expect(result.deadlines).toEqual([expect.stringContaining(ATTACHED_AT_DEADLINE)])
+    expect(result.shortSeconds).toBe(0)
+    expect(result.violations).toEqual([])
+  })
+})
+
+describe('two members EC2 interrupts at once, every replacer run dying from their launches to their deadline', () => {
+  it('cost no serving capacity: both pairs recorded at the launch, the reminder attaches each', async () => {
+    const crash = crashRunsAfterLaunch(WARNING_MS, DEADLINE_MS + 5000)
+    const result = await runWith(crash, undefined, 2)
+    expect(crash.crashed()).toBeGreaterThan(0)
+    expect(result.deadlines).toEqual([
+      expect.stringContaining(ATTACHED_AT_DEADLINE),
+      expect.stringContaining(ATTACHED_AT_DEADLINE),
+    ])
     expect(result.shortSeconds).toBe(0)
     expect(result.violations).toEqual([])
   })

@@ -6,7 +6,7 @@
  * can prove every unit it moves is the swap's: it attaches the replacement (+1), announces the step in the
  * record, and the member leaves with the decrement (−1), as a finished swap's partner would.
  *
- * Only with the group's verified record (core/markers.ts) of a single-pair swap at its attach, desired
+ * Only with the group's verified record (core/markers.ts) of a swap at its attach, desired
  * capacity exactly the owner's figure it recorded (nothing attached, no owner's change the record cannot
  * tell from the swap's), and the replacement carrying that swap's id: then the +1 the attach makes is the
  * one the record already holds. Without a record (a run that died before writing it) the reminder never
@@ -45,7 +45,7 @@ export type DeadlineAttachRefusal =
   | 'no-record'
   | 'record-without-id'
   | 'not-attaching'
-  | 'several-pairs'
+  | 'no-pairs'
   | 'desired-not-owners'
   | 'no-maxsize-room'
   | 'replacement-unread'
@@ -61,6 +61,8 @@ export type DeadlineAttach =
       readonly replacementId: string
       /** The record announced ahead of the member's decrement: the pair settled. */
       readonly record: SwapRecord
+      /** One pair of several: the record once the member left, the swap's other pairs still at their attach. */
+      readonly remaining?: SwapRecord
     }
   | { readonly kind: 'leave'; readonly code: DeadlineAttachRefusal; readonly detail: string }
 
@@ -100,8 +102,13 @@ const provenRecord = (onGroup: RecordOnGroup, group: Group): Proof<SwapRecord & 
     return refused('record-without-id', 'the swap record names no swap id: its pair cannot be told')
   if (record.phase !== 'attaching' || record.attached !== undefined)
     return refused('not-attaching', `the swap record is at ${record.phase}, not before its attach`)
-  // One pair: the record's unit is exactly this pair's, and the step down leaves nothing to finish.
-  if (record.pairs !== 1) return refused('several-pairs', `the swap holds ${record.pairs} pairs, not one`)
+  // Before its attach, desired capacity holds none of the record's pairs: the +1 is this pair's alone. The
+  // last pair is stepped down; one of several is counted as a confirmed attach (`attached`, its replacement
+  // tagged as joined first) until its member left, and the record then holds one pair fewer, still at its
+  // attach. A run cut short anywhere in between leaves a partial attach of one, confirmed
+  // (core/swap/partial-attach.ts): the swap's other launches are then proven never attached and go, never
+  // left outside carrying the id of a swap that reads as attached.
+  if (record.pairs < 1) return refused('no-pairs', 'the swap record holds no pair')
   // Desired at the owner's figure shows nothing attached and no change since the record: the +1 is the swap's.
   if (unattachedSwapIdOf(group) !== id)
     return refused(
@@ -159,7 +166,15 @@ export const attachAtDeadline = (input: DeadlineAttachInput): DeadlineAttach => 
   if (!record.ok) return record.refusal
   const replacement = provenReplacement(input, record.value.id)
   if (!replacement.ok) return replacement.refusal
-  return { kind: 'attach', replacementId: replacement.value.id, record: stepDown(record.value, member.id) }
+  const replacementId = replacement.value.id
+  const proof = record.value
+  if (proof.pairs === 1) return { kind: 'attach', replacementId, record: stepDown(proof, member.id) }
+  return {
+    kind: 'attach',
+    replacementId,
+    record: { ...proof, attached: 1 },
+    remaining: { ...proof, pairs: proof.pairs - 1, attached: undefined },
+  }
 }
 
 /** Whether a deadline needs the replacement read: only while the group's record shows a swap before its attach. */
@@ -195,6 +210,15 @@ export const attachAndLeave = (
       },
       { kind: 'record-swap', ...leaving, tags: { [TAG_SWAP]: formatSwapRecord(attach.record) } },
       { kind: leaveKind, ...leaving, decrement: true },
+      ...(attach.remaining === undefined
+        ? []
+        : [
+            {
+              kind: 'record-swap' as const,
+              ...leaving,
+              tags: { [TAG_SWAP]: formatSwapRecord(attach.remaining) },
+            },
+          ]),
     ],
   }
 }

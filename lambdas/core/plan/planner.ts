@@ -365,6 +365,7 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
           now,
           // A held raise (closing.ts heldRaise) stands in the record: never write over it ahead.
           swapOpen: recovery.open || recovery.closes?.originalMaxSize !== undefined,
+          launchedAhead: recovery.launchedAhead,
           actions,
           leavesAt: (id) => view.leavesAt(id),
         },

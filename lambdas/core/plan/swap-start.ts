@@ -10,7 +10,6 @@ import {
   GRACE_SLACK_SECONDS,
   HEALTH_POLL_SECONDS,
   ORPHAN_SCHEDULE_PERIODS,
-  TAG_SWAP_ID,
 } from '../constants.ts'
 import { formatSwapRecord, type SwapRecord, swapIdAt } from '../swap/record.ts'
 import type { Recovery } from '../swap/recovery.ts'
@@ -35,7 +34,7 @@ export interface SwapStartInput {
   readonly skipped: string | undefined
   readonly recovery: Pick<
     Recovery,
-    'open' | 'closes' | 'givingBack' | 'actions' | 'lookAgainSeconds' | 'launchedAhead'
+    'open' | 'closes' | 'givingBack' | 'actions' | 'lookAgainSeconds' | 'launchedAhead' | 'launchedAheadIds'
   >
   /** Members in service. */
   readonly inService: number
@@ -105,10 +104,14 @@ export const startSwaps = (input: SwapStartInput): SwapStart => {
   // A swap recorded ahead of its launch (core/swap/launched-ahead.ts) is started by its launch's attach,
   // under its record: it opens nothing new, and what is ready beside its launch joins it.
   const ahead = recovery.launchedAhead
+  // Only with every launch carrying its id ready: one left outside would carry the id of a swap that
+  // attached, which no run may attach or terminate any more (core/group/provenance.ts).
+  const aheadIds = recovery.launchedAheadIds ?? []
   const aheadStarts =
     ahead !== undefined &&
-    wanted.some(
-      ([partner, instance]) => instance.tags[TAG_SWAP_ID] === ahead.id && attachable(partner, instance),
+    aheadIds.length > 0 &&
+    aheadIds.every((id) =>
+      wanted.some(([partner, instance]) => instance.id === id && attachable(partner, instance)),
     )
   const open = recovery.open && !aheadStarts
   for (const [partner, instance] of wanted) {

@@ -39,6 +39,8 @@ export interface SwapAheadInput {
   readonly now: Date
   /** A swap is open (a record, or attached pairs): it is recorded already, or another one is. */
   readonly swapOpen: boolean
+  /** The open swap's record when it was written ahead of doomed members' launches (`launched-ahead`). */
+  readonly launchedAhead?: SwapRecord | undefined
   /** This run's actions before its launches. */
   readonly actions: readonly Action[]
   /** For a member EC2 interrupts: when it must leave, epoch ms; undefined for any other. */
@@ -46,42 +48,59 @@ export interface SwapAheadInput {
 }
 
 /**
- * The launches, the one replacing the doomed member that leaves first carrying the swap to record ahead
- * of it. None when a swap is open, or this run does anything else that changes desired capacity or the
- * record: the record's owner figure must be the group's desired capacity as the launch run leaves it.
+ * The launches, those replacing doomed members (before their deadline) carrying the swap to record ahead
+ * of them: one pair each. With no swap open, a new record of them; with a swap open that was itself
+ * recorded ahead (`launched-ahead`, nothing attached), the same record with these pairs added, so the
+ * second member of a double interruption is proven as the first is. None with any other swap open, or
+ * when this run does anything else that changes desired capacity or the record: the record's owner figure
+ * must be the group's desired capacity as the launch run leaves it.
  */
 export const withSwapAhead = (input: SwapAheadInput, launches: readonly Action[]): readonly Action[] => {
-  if (input.swapOpen || input.actions.some((a) => !BESIDE_A_RECORD.has(a.kind))) return launches
-  let first: LaunchSpotAction | undefined
-  for (const action of launches) {
-    if (action.kind !== 'launch-spot' || !action.releaseIfNotLaunched) continue
-    const leaves = input.leavesAt(action.replacing)
-    if (leaves === undefined || leaves <= input.now.getTime()) continue
-    if (first === undefined || leaves < (input.leavesAt(first.replacing) ?? Number.POSITIVE_INFINITY))
-      first = action
-  }
-  if (first === undefined) return launches
-  const record: SwapRecord = {
-    version: 2,
-    id: swapIdAt(input.now),
-    phase: 'attaching',
-    ownerDesired: input.group.desiredCapacity,
-    pairs: 1,
-    step: undefined,
-    originalMaxSize: undefined,
-    raisedMaxSize: undefined,
-    startedAt: input.now,
-  }
+  const open = input.launchedAhead
+  const extending =
+    open !== undefined &&
+    open.id !== undefined &&
+    open.phase === 'attaching' &&
+    open.originalMaxSize === undefined &&
+    open.ownerDesired === input.group.desiredCapacity
+  if ((input.swapOpen && !extending) || input.actions.some((a) => !BESIDE_A_RECORD.has(a.kind)))
+    return launches
+  const doomed = new Set(
+    launches.filter((action): action is LaunchSpotAction => {
+      if (action.kind !== 'launch-spot' || !action.releaseIfNotLaunched) return false
+      const leaves = input.leavesAt(action.replacing)
+      return leaves !== undefined && leaves > input.now.getTime()
+    }),
+  )
+  if (doomed.size === 0) return launches
+  const record: SwapRecord =
+    extending && open !== undefined
+      ? { ...open, pairs: open.pairs + doomed.size }
+      : {
+          version: 2,
+          id: swapIdAt(input.now),
+          phase: 'attaching',
+          ownerDesired: input.group.desiredCapacity,
+          pairs: doomed.size,
+          step: undefined,
+          originalMaxSize: undefined,
+          raisedMaxSize: undefined,
+          startedAt: input.now,
+        }
+  // Every launch writes the same record before it: whichever runs first proves them all.
   const swapAhead = { swapId: record.id as string, swapRecord: formatSwapRecord(record) }
-  return launches.map((action) => (action === first ? { ...first, swapAhead } : action))
+  return launches.map((action) =>
+    action.kind === 'launch-spot' && doomed.has(action) ? { ...action, swapAhead } : action,
+  )
 }
 
 /**
- * The launch a record at its attach was written ahead of, while it still stands for one: a single pair,
- * no MaxSize raise, nothing attached (the caller checked desired capacity is the owner's), a launch outside
- * the group carrying its id, pending or running, whose partner is still in the group and either a member
- * EC2 interrupts or, warned but unconfirmed this run (its Spot request status unread), no older than one
- * interruption notice: EC2 takes it by then, so the record stands no longer than that.
+ * A launch a record at its attach was written ahead of, while it still stands for one: no MaxSize raise,
+ * nothing attached (the caller checked desired capacity is the owner's), one to as many launches outside
+ * the group carrying its id as it holds pairs, and among them one pending or running whose partner is still
+ * in the group and either a member EC2 interrupts or, warned but unconfirmed this run (its Spot request
+ * status unread), no older than one interruption notice: EC2 takes it by then, so the record stands no
+ * longer than that.
  */
 export const launchedAheadOf = (
   record: SwapRecord,
@@ -90,14 +109,20 @@ export const launchedAheadOf = (
   if (record.id === undefined || record.phase !== 'attaching' || record.attached !== undefined)
     return undefined
   // A raise is an attach run's, undone only by its close: a swap started under this record makes none.
-  if (record.pairs !== 1 || record.originalMaxSize !== undefined) return undefined
+  if (record.originalMaxSize !== undefined) return undefined
+  // Each pair recorded ahead is one launch; a run that stopped before a launch leaves fewer named.
   const named = input.launched.filter((instance) => instance.tags[TAG_SWAP_ID] === record.id)
-  const launch = named.length === 1 ? named[0] : undefined
-  if (launch === undefined || (launch.state !== 'pending' && launch.state !== 'running')) return undefined
-  const partner = launch.tags[TAG_REPLACING_INSTANCE]
-  if (partner === undefined || !input.stillIn(partner)) return undefined
+  if (named.length === 0 || named.length > record.pairs) return undefined
   const startedMs = record.startedAt?.getTime() ?? Number.NaN
-  const warned = input.detail(partner)?.tags[TAG_INTERRUPTION_WARNED] !== undefined
-  const withinNotice = warned && input.now.getTime() - startedMs < INTERRUPTION_NOTICE_SECONDS * 1000
-  return input.leavesAt(partner) !== undefined || withinNotice ? launch : undefined
+  const standsFor = (launch: Instance): boolean => {
+    if (launch.state !== 'pending' && launch.state !== 'running') return false
+    const partner = launch.tags[TAG_REPLACING_INSTANCE]
+    if (partner === undefined || !input.stillIn(partner)) return false
+    const warned = input.detail(partner)?.tags[TAG_INTERRUPTION_WARNED] !== undefined
+    const withinNotice = warned && input.now.getTime() - startedMs < INTERRUPTION_NOTICE_SECONDS * 1000
+    return input.leavesAt(partner) !== undefined || withinNotice
+  }
+  // One standing pair keeps it: a pair whose member left without its replacement (launched too late to be
+  // attached) takes nothing from the others' proof, and its launch goes as partner-gone.
+  return named.find(standsFor)
 }

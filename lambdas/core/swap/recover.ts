@@ -125,6 +125,7 @@ const recoverNamed = (
         ),
         unattachedSwapId: record.id,
         launchedAhead: record,
+        launchedAheadIds: input.launched.filter((i) => i.tags[TAG_SWAP_ID] === record.id).map((i) => i.id),
       })
     return withReleased(
       closingUnconfirmed(closeSwap('attach-not-done', input, record, group.desiredCapacity)),

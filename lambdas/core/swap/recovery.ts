@@ -109,6 +109,8 @@ export interface Recovery {
    * id, and the replacements ready beside it join it.
    */
   readonly launchedAhead?: SwapRecord
+  /** With `launchedAhead`: its launches outside the group (carrying its id), each to be swapped in by it. */
+  readonly launchedAheadIds?: readonly string[]
   /**
    * Set when this run's actions close the swap having finished it, or when only a held raise stands: the
    * desired capacity and MaxSize the group has once they are done, so the next swap can start in the same

@@ -428,6 +428,25 @@ describe('the swap state table', () => {
     expect(recovery.situation).toBe('launched-ahead')
   })
 
+  it.each<[string, readonly Instance[]]>([
+    ['one is launched (a run cut short before the other)', [S1]],
+    [
+      'one stands, the other’s member not interrupted',
+      [S1, spotFor(P2, { tags: { [TAG_REPLACING_INSTANCE]: P2.id, [TAG_SWAP_ID]: 's1' } })],
+    ],
+  ])('keeps a swap recorded ahead of two doomed members’ replacements while %s', (_, launched) => {
+    const recovery = recover({
+      record: record('attaching', 2),
+      desired: 2,
+      replacement: P2,
+      launched,
+      leavesAt: NOW.getTime() + 30_000,
+    })
+    expect(recovery.situation).toBe('launched-ahead')
+    expect(recovery.launchedAhead?.pairs).toBe(2)
+    expect(kinds(recovery.actions)).toEqual([])
+  })
+
   const SOON = NOW.getTime() + 30_000
   it.each<[string, World]>([
     [
@@ -439,7 +458,10 @@ describe('the swap state table', () => {
       { launched: [{ ...S1, tags: { [TAG_REPLACING_INSTANCE]: P1.id } }], leavesAt: SOON },
     ],
     ['its launch is terminated', { launched: [{ ...S1, state: 'terminated' }], leavesAt: SOON }],
-    ['it holds two pairs', { launched: [S1], leavesAt: SOON, record: record('attaching', 2) }],
+    [
+      'more launches carry its id than it holds pairs',
+      { launched: [S1, { ...S1, id: 'i-0000000000000a0a1' }], leavesAt: SOON },
+    ],
     [
       'it raised MaxSize',
       { launched: [S1], leavesAt: SOON, record: record('attaching', 1, ' max=2 raised=3') },
