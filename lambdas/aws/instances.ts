@@ -53,9 +53,8 @@ export const describeInstances = async (
   const instances: Instance[] = []
   for (const idsChunk of chunk([...new Set(ids)], INSTANCE_ID_FILTER_CHUNK)) {
     const byId: Filter = { Name: 'instance-id', Values: idsChunk }
-    instances.push(
-      ...(await describeWithFilters(ctx, options.includeTerminated ? [byId] : [byId, NOT_TERMINATED])),
-    )
+    const found = await describeWithFilters(ctx, options.includeTerminated ? [byId] : [byId, NOT_TERMINATED])
+    for (const instance of found) instances.push(instance)
   }
   return instances
 }

@@ -133,12 +133,24 @@ export const reportGroupFigures = (
   groupMetrics: boolean,
 ): void => {
   const figures = tally(plan, outcomes, errorsOf(plan.group, configErrors))
-  log.info('group figures', {
+  // Named one by one, not spread after other fields: that spread copies property by property into an
+  // object grown out of line, kilobytes for every group of every run (the keys keep their order).
+  const fields: Record<string, unknown> = {
     region,
     group: plan.group,
-    ...figures,
-    ...(isEstimated(source) ? { savingsEstimated: true } : {}),
-  })
+    hourlySavingsUsd: figures.hourlySavingsUsd,
+    spot: figures.spot,
+    onDemand: figures.onDemand,
+    heldBack: figures.heldBack,
+    started: figures.started,
+    completed: figures.completed,
+    failed: figures.failed,
+    orphans: figures.orphans,
+    refused: figures.refused,
+    configErrors: figures.configErrors,
+  }
+  if (isEstimated(source)) fields.savingsEstimated = true
+  log.info('group figures', fields)
   if (groupMetrics)
     metrics.emit({ [DIMENSION_REGION]: region, [DIMENSION_GROUP]: plan.group }, values(figures))
 }

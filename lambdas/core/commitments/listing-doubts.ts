@@ -18,8 +18,12 @@ import type { RunningOnDemand } from './types.ts'
 /** EC2's tag naming the group that launched or attached an instance. */
 const GROUP_NAME_TAG = 'aws:autoscaling:groupName'
 
-const memberIdsOf = (groups: readonly { readonly members: readonly { readonly instanceId: string }[] }[]) =>
-  new Set(groups.flatMap((g) => g.members.map((m) => m.instanceId)))
+/** Built by loops: a region's 100,000 members, without an array per group and one of them all first. */
+const memberIdsOf = (groups: readonly { readonly members: readonly { readonly instanceId: string }[] }[]) => {
+  const ids = new Set<string>()
+  for (const group of groups) for (const member of group.members) ids.add(member.instanceId)
+  return ids
+}
 
 /** The instances to read by id this run; none when the listing and the groups agree. */
 export const listingDoubts = (
@@ -36,11 +40,11 @@ export const listingDoubts = (
   if (input.regionGroups === undefined || runningIds === undefined) return left
   const seen = new Set(runningIds)
   const own = memberIdsOf(input.groups.map((g) => g.group))
-  const joined = input.regionGroups
-    .flatMap((g) => g.members)
-    .filter((m) => m.lifecycleState === 'InService' && !own.has(m.instanceId) && !seen.has(m.instanceId))
-    .map((m) => m.instanceId)
-  return [...left, ...joined]
+  for (const group of input.regionGroups)
+    for (const m of group.members)
+      if (m.lifecycleState === 'InService' && !own.has(m.instanceId) && !seen.has(m.instanceId))
+        left.push(m.instanceId)
+  return left
 }
 
 /** An instance read by id this run, as the listing would show it: undefined unless it runs on demand. */

@@ -136,6 +136,17 @@ const joined = <T>(lists: readonly (readonly T[] | undefined)[]): T[] => {
   return all
 }
 
+/** What takes the in-flight budget, as a member waiting on it is told (launches.ts budgetWaits). */
+const inFlightNames = (
+  inFlight: readonly (readonly [string, Instance])[],
+  unverified: readonly UntrustedInstance[],
+): string[] => {
+  const names: string[] = []
+  for (const [partner, instance] of inFlight) names.push(`${instance.id} (replacing ${partner})`)
+  for (const suspect of unverified) names.push(`${suspect.instanceId} (unverified)`)
+  return names
+}
+
 const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
   const { group, now } = input
   const view = groupView(input)
@@ -306,7 +317,7 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
       ([partner, instance]) =>
         !doomedIds.has(partner) && !readyIds.has(instance.id) && !terminated.has(instance.id),
     )
-    const eligible = [...atRisk, ...onDemand].filter(
+    const eligible = joined([atRisk, onDemand]).filter(
       (m) =>
         !pendingByPartner.has(m.instanceId) &&
         !halfDonePartners.has(m.instanceId) &&
@@ -342,10 +353,7 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
       targetSpot: inService.length - minOnDemand,
       instanceSkips,
       minOnDemand,
-      inFlight: [
-        ...inFlight.map(([partner, instance]) => `${instance.id} (replacing ${partner})`),
-        ...unverified.launches.map((suspect) => `${suspect.instanceId} (unverified)`),
-      ],
+      inFlight: inFlightNames(inFlight, unverified.launches),
       meter,
       unknownSubnets,
     })
