@@ -4,7 +4,11 @@
  * protection; a drain that stalls gives the unit back and sets the partner ACTIVE again.
  */
 import { describe, expect, it } from 'vitest'
-import { ECS_DRAIN_DEADLINE_SECONDS, TAG_ECS_DRAINED } from '../../lambdas/core/constants.ts'
+import {
+  ECS_DRAIN_DEADLINE_SECONDS,
+  TAG_ECS_DRAINED,
+  TAG_REPLACING_INSTANCE,
+} from '../../lambdas/core/constants.ts'
 import { trafficSourceKey } from '../../lambdas/core/port.ts'
 import type { FakeCloud } from '../fakes/fake-cloud.ts'
 import { attached, CLUSTER, calls, ecsGroup, registering } from './ecs-support.ts'
@@ -119,10 +123,10 @@ describe('the drain swap', () => {
     expect(cloud.group('web').members.has(partner)).toBe(true)
   })
 
-  it('sets ACTIVE again a partner it drained when the closed swap cannot release its replacement (ECS protects it)', async () => {
+  it("releases a closed swap's pair though ECS protects the replacement, and replaces the partner again", async () => {
     const { cloud, partner, h } = ecsGroup()
-    // The replacement runs tasks: ECS protects it, so a close writes nothing on it and its pair tags stay.
-    await drained(cloud, h, partner, 5, 2)
+    // The replacement runs tasks: ECS protects it from scale-in, which says nothing of its owner.
+    const replacement = await drained(cloud, h, partner, 5, 2)
     cloud.finishDrain(partner)
     // Managed scaling's figure, mid-swap: the swap is closed, nothing retired.
     cloud.group('web').maxSize = 6
@@ -130,15 +134,22 @@ describe('the drain swap', () => {
     h.advanceMinutes(1)
     const closed = await h.run()
     expect(actionsOf(closed)).toContainEqual(expect.objectContaining({ kind: 'close-swap', status: 'done' }))
-    expect(actionsOf(closed)).not.toContainEqual(expect.objectContaining({ kind: 'release-pair' }))
+    expect(actionsOf(closed)).toContainEqual(
+      expect.objectContaining({ kind: 'release-pair', status: 'done' }),
+    )
+    // Only its pair tags: it stays, protected, running its tasks.
+    expect(cloud.instances.get(replacement)?.tags[TAG_REPLACING_INSTANCE]).toBeUndefined()
+    expect(cloud.scaleInProtected.has(replacement)).toBe(true)
     cloud.calls.length = 0
     h.advanceMinutes(1)
     activeAgain(cloud, await h.run(), partner)
-    // Still named by its replacement: no second one.
+    // Named by nothing now: an ordinary on-demand member, replaced again.
     h.advanceMinutes(10)
     await h.run()
-    expect(calls(cloud, 'launchSpot')).toEqual([])
-    expect(cloud.group('web').members.has(partner)).toBe(true)
+    expect(calls(cloud, 'launchSpot').map((c) => JSON.stringify(c))).toEqual([
+      expect.stringContaining(partner),
+    ])
+    expect(cloud.group('web').members.has(replacement)).toBe(true)
   })
 
   it('never sets ACTIVE a partner someone else drained', async () => {

@@ -6,7 +6,14 @@
  */
 import { describe, expect, it } from 'vitest'
 import { parseGlobalConfig } from '../../lambdas/core/config/global-config.ts'
-import { TAG_ECS_DRAINED, TAG_REPLACEMENT_ATTEMPT } from '../../lambdas/core/constants.ts'
+import {
+  TAG_ECS_DRAINED,
+  TAG_JOINED_GROUP,
+  TAG_RELEASED_SWAP_ID,
+  TAG_REPLACEMENT_ATTEMPT,
+  TAG_REPLACING_INSTANCE,
+  TAG_SWAP_ID,
+} from '../../lambdas/core/constants.ts'
 import { ownerSetsDesired } from '../../tools/sim/asg.ts'
 import { shutDown } from '../../tools/sim/ec2.ts'
 import { cycleSoon } from '../../tools/sim/ecs-scheduler.ts'
@@ -320,6 +327,16 @@ describe("invariant 5's exception", () => {
       (cloud: ReturnType<ReturnType<typeof testWorld>['cloud']>, id: string) =>
         cloud.tagInstances([id], { owner: 'x' }),
     ],
+    [
+      'given a pair link',
+      (cloud: ReturnType<ReturnType<typeof testWorld>['cloud']>, id: string) =>
+        cloud.tagInstances([id], { [TAG_REPLACING_INSTANCE]: 'i-0', [TAG_SWAP_ID]: 'swap-1' }),
+    ],
+    [
+      'untagged of anything but a pair link',
+      (cloud: ReturnType<ReturnType<typeof testWorld>['cloud']>, id: string) =>
+        cloud.untagInstances([id], [TAG_REPLACING_INSTANCE, 'owner']),
+    ],
   ])('still catches a member ECS protects %s', async (_, act) => {
     const sim = testWorld(rawScenario([ecsGroup()]))
     const cloud = sim.cloud()
@@ -329,6 +346,20 @@ describe("invariant 5's exception", () => {
     expect(checkWrites(ctx, takeWrites(cloud.session), 'now').map((v) => v.invariant)).toContain(
       'untouchable-touched',
     )
+  })
+
+  it.each([
+    ['', false],
+    [' with managed draining on', true],
+  ])('lets a release remove the pair tags of a member ECS protects%s', async (_, managedDraining) => {
+    const sim = testWorld(rawScenario([ecsGroup({ managedDraining })]))
+    const cloud = sim.cloud()
+    const [first] = sim.members('web')
+    const id = first?.id ?? ''
+    await cloud.tagInstances([id], { [TAG_JOINED_GROUP]: 'web', [TAG_RELEASED_SWAP_ID]: 'swap-1' })
+    await cloud.untagInstances([id], [TAG_REPLACING_INSTANCE, TAG_SWAP_ID])
+    const ctx = { config, region: sim.region, ledger: new InvariantLedger() }
+    expect(checkWrites(ctx, takeWrites(cloud.session), 'now')).toEqual([])
   })
 
   it('lets spotswap retire a member ECS protects when managed draining drains it', async () => {

@@ -28,6 +28,24 @@ export const drainInput = (view: GroupView): DrainInput => {
   }
 }
 
+/**
+ * Whether a member's protection is ECS's alone, so a released pair may still lose its pair tags on it: a
+ * group ECS manages with managed termination protection, the member protected from scale-in only (never
+ * against API termination, always an owner's) and registered in the provider's cluster (ACTIVE or
+ * DRAINING). ECS sets that protection while tasks run there
+ * (https://docs.aws.amazon.com/AmazonECS/latest/developerguide/managed-termination-protection.html): it
+ * says nothing of the owner, so a tag write is no harm to them. Nothing else is ever written on it.
+ */
+export const protectedByEcs =
+  (view: GroupView) =>
+  (id: string): boolean => {
+    const ecs = view.input.ecs
+    if (ecs?.kind !== 'managed' || ecs.cluster.kind !== 'read') return false
+    if (view.input.terminationProtected.has(id) || !isScaleInProtected(view, id)) return false
+    const status = ecs.cluster.containerInstances.get(id)?.status
+    return status === 'ACTIVE' || status === 'DRAINING'
+  }
+
 /** The drain step of an open swap's pair (core/swap/finish-pairs.ts asks it first). */
 export const ecsDrainOf =
   (view: GroupView) =>
@@ -52,9 +70,8 @@ export const keptFromSwap =
 /**
  * Members spotswap drained that no open swap's pair holds any more: set ACTIVE again (drain.ts).
  * `replacements` are the open swap's half-done replacements: only their partners are still to be retired.
- * A partner named by a replacement the closed swap could not release (ECS protects it while it runs
- * tasks, so its pair tags stay) is held by no swap: left DRAINING, ECS would place no task on it, and
- * nothing would retire it.
+ * A partner named by a replacement the closed swap could not release (its owner protects it, so its pair
+ * tags stay) is held by no swap: left DRAINING, ECS would place no task on it, and nothing would retire it.
  */
 export const leftoverUndrains = (view: GroupView, replacements: readonly string[]): EcsStateAction[] => {
   if (view.input.ecs?.kind !== 'managed') return []

@@ -6,7 +6,7 @@
 
 import { isLeavingGroup, staysInGroup } from '../config/managed.ts'
 import { TAG_REPLACEMENT_ATTEMPT, TAG_SWAP_ID } from '../constants.ts'
-import { ecsDrainOf } from '../ecs/drain-view.ts'
+import { ecsDrainOf, protectedByEcs } from '../ecs/drain-view.ts'
 import { corroboratesRecord, launchProvenance } from '../group/provenance.ts'
 import { recoverSwaps } from '../swap/recover.ts'
 import type { Recovery } from '../swap/recovery.ts'
@@ -42,6 +42,7 @@ export const recoverOpenSwap = (
     onDemandIds: view.roles.onDemandIds,
     minOnDemand: view.minOnDemand,
     isProtected: view.isProtected,
+    protectedByEcs: protectedByEcs(view),
     held: skip !== undefined && HOLDS_OPEN_SWAP.has(skip.code) ? skipped : undefined,
     now: input.now,
     ownerChanges: input.ownerChanges,

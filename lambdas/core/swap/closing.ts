@@ -3,7 +3,7 @@ import { TAG_SWAP_ID } from '../constants.ts'
 import type { Action, SwapPair } from '../plan/actions.ts'
 import type { Group } from '../types.ts'
 import { formatSwapRecord, maxSizeToRestore, type SwapRecord, swapIdAt } from './record.ts'
-import { base, type Recovery, type RecoveryInput } from './recovery.ts'
+import { base, mayRelease, type Recovery, type RecoveryInput } from './recovery.ts'
 import { type SwapSituation, swapTransition } from './transitions.ts'
 export const releaseAction = (
   input: Pick<RecoveryInput, 'group' | 'detail'>,
@@ -26,9 +26,10 @@ export const releaseAndClose = (
   detail: string,
 ): Recovery => {
   const why = `${detail}: ${swapTransition(situation).why}`
-  // A protected replacement keeps its tags: with the record gone it is no pair any more anyway.
+  // A replacement its owner protected keeps its tags: with the record gone it is no pair any more anyway.
+  // One ECS protects (it runs tasks) is released too: kept, its partner would stay on demand for good.
   const actions = halfDone
-    .filter((pair) => !input.isProtected(pair.spotInstanceId))
+    .filter((pair) => mayRelease(input, pair))
     .map((pair) => releaseAction(input, pair, why))
   const close = closeAction(
     input.group,

@@ -27,7 +27,7 @@ import {
   readSwapRecord,
   unattachedSwapIdOf,
 } from './record.ts'
-import { base, partnersOf, type Recovery, type RecoveryInput, waitFor } from './recovery.ts'
+import { base, mayRelease, partnersOf, type Recovery, type RecoveryInput, waitFor } from './recovery.ts'
 export const recoverSwaps = (input: RecoveryInput): Recovery => {
   const onGroup = validated(readSwapRecord(input.group.tags), input.group, input.now)
   // The pairs: attached replacements naming a partner that is still to be retired. With a record of
@@ -70,8 +70,8 @@ const recoverNamed = (
   const ofThisSwap = (pair: SwapPair): boolean =>
     record?.id === undefined || input.detail(pair.spotInstanceId)?.tags[TAG_SWAP_ID] === record.id
   // A replacement the owner protected cannot have its pair tags removed (spotswap writes nothing on it):
-  // outside the open swap it is simply no pair any more.
-  const writable = (pair: SwapPair): boolean => !input.isProtected(pair.spotInstanceId)
+  // outside the open swap it is simply no pair any more. One only ECS protects is released as any other.
+  const writable = (pair: SwapPair): boolean => mayRelease(input, pair)
   const halfDone = record === undefined ? named.filter(writable) : named.filter(ofThisSwap)
   const foreign = record === undefined ? [] : named.filter((pair) => !ofThisSwap(pair) && writable(pair))
   const open = onGroup.kind !== 'none' || halfDone.length > 0

@@ -22,6 +22,11 @@ export interface RecoveryInput {
   readonly minOnDemand: number
   /** Instances the owner protected (scale-in or API termination). */
   readonly isProtected: (id: string) => boolean
+  /**
+   * Protected members whose protection is ECS's alone (core/ecs/drain-view.ts protectedByEcs): a release
+   * may remove a replacement's pair tags there. False for every member outside groups ECS manages.
+   */
+  readonly protectedByEcs?: (id: string) => boolean
   /** InService members, attached replacements included, oldest first. */
   readonly inService: readonly GroupMember[]
   /** Whether an instance is still a member of the group and not leaving it. */
@@ -123,6 +128,13 @@ export interface Recovery {
     readonly originalMaxSize?: number
   }
 }
+
+/**
+ * Whether a release may remove the pair tags of `pair`'s replacement: not protected, or protected by ECS
+ * alone (it runs tasks). An owner's protection keeps them: spotswap writes nothing on such a member.
+ */
+export const mayRelease = (input: Pick<RecoveryInput, 'isProtected' | 'protectedByEcs'>, pair: SwapPair) =>
+  !input.isProtected(pair.spotInstanceId) || input.protectedByEcs?.(pair.spotInstanceId) === true
 
 export const partnersOf = (pairs: readonly SwapPair[]): Set<string> =>
   new Set(pairs.map((p) => p.onDemandInstanceId))

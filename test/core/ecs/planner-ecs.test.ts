@@ -3,12 +3,12 @@
  * that tasks run there and is said so; a tagged group whose providers cannot be read starts nothing.
  */
 import { describe, expect, it } from 'vitest'
-import { TAG_ORIGINAL_MAX_SIZE } from '../../../lambdas/core/constants.ts'
+import { TAG_ORIGINAL_MAX_SIZE, TAG_SWAP, TAG_SWAP_ID } from '../../../lambdas/core/constants.ts'
 import type { EcsManagement } from '../../../lambdas/core/ecs/capacity-provider.ts'
 import { planGroup } from '../../../lambdas/core/plan/planner.ts'
 import type { Instance } from '../../../lambdas/core/types.ts'
 import { launches } from '../../builders/actions.ts'
-import { config, onDemandFleet, planInput } from '../../builders/world.ts'
+import { config, NOW, onDemandFleet, planInput, spotFor } from '../../builders/world.ts'
 
 const MANAGED: EcsManagement = {
   kind: 'managed',
@@ -23,6 +23,29 @@ const MANAGED: EcsManagement = {
   cluster: { kind: 'no-cluster' },
 }
 const UNREADABLE: EcsManagement = { kind: 'unreadable', error: 'ThrottlingException: Rate exceeded' }
+const CLUSTER = 'arn:aws:ecs:us-east-1:123456789012:cluster/web'
+
+/** A group ECS manages, managed draining off: each member ACTIVE in its cluster, running so many service tasks. */
+const draining = (running: ReadonlyMap<string, number>): EcsManagement => ({
+  ...MANAGED,
+  provider: { ...MANAGED.provider, managedDraining: false },
+  cluster: {
+    kind: 'read',
+    clusterArn: CLUSTER,
+    containerInstances: new Map(
+      [...running].map(([id, count]) => [
+        id,
+        { arn: `${CLUSTER}/${id}`, ec2InstanceId: id, status: 'ACTIVE', runningTasksCount: count },
+      ]),
+    ),
+    tasks: new Map(
+      [...running.keys()].map((id) => [
+        id,
+        { kind: 'read', tasks: [{ arn: `t-${id}`, group: 'service:web' }] },
+      ]),
+    ),
+  },
+})
 const openSwap = { maxSize: 3, tags: { [TAG_ORIGINAL_MAX_SIZE]: '2', 'spotswap:swap-desired': '3/1' } }
 
 describe('a member ECS protects while it runs tasks', () => {
@@ -55,30 +78,8 @@ describe('a member ECS protects while it runs tasks', () => {
 describe('a drain swap in a group ECS manages', () => {
   it('takes the member running the fewest tasks first, the oldest among equals', () => {
     const fleet = onDemandFleet(3) as [Instance, Instance, Instance]
-    const cluster = 'arn:aws:ecs:us-east-1:123456789012:cluster/web'
     const running = [4, 1, 1]
-    const ecs: EcsManagement = {
-      ...MANAGED,
-      provider: { ...MANAGED.provider, managedDraining: false },
-      cluster: {
-        kind: 'read',
-        clusterArn: cluster,
-        containerInstances: new Map(
-          fleet.map((i, n) => [
-            i.id,
-            {
-              arn: `${cluster}/${i.id}`,
-              ec2InstanceId: i.id,
-              status: 'ACTIVE',
-              runningTasksCount: running[n] ?? 0,
-            },
-          ]),
-        ),
-        tasks: new Map(
-          fleet.map((i) => [i.id, { kind: 'read', tasks: [{ arn: `t-${i.id}`, group: 'service:web' }] }]),
-        ),
-      },
-    }
+    const ecs = draining(new Map(fleet.map((i, n) => [i.id, running[n] ?? 0])))
     const plan = planGroup(
       planInput(fleet, {
         ecs,
@@ -101,5 +102,48 @@ describe('a tagged group whose capacity providers could not be read', () => {
   it('still closes its open swap', () => {
     const plan = planGroup(planInput(onDemandFleet(2), { ecs: UNREADABLE, groupOverrides: openSwap }))
     expect(plan.actions).toContainEqual(expect.objectContaining({ kind: 'close-swap', maxSize: 2 }))
+  })
+})
+
+describe('a closed swap whose replacement is protected from scale-in', () => {
+  const [P1, P2] = onDemandFleet(2) as [Instance, Instance]
+  const S1 = spotFor(P1, { tags: { ...spotFor(P1).tags, [TAG_SWAP_ID]: 's1' } })
+  const started = new Date(NOW.getTime() - 60_000).toISOString()
+  const inCluster = (ids: readonly string[]) => draining(new Map(ids.map((id) => [id, 2])))
+  // Desired capacity changed under the swap (managed scaling's figure): the swap closes, nothing retired.
+  const closed = (ecs: EcsManagement, terminationProtected: ReadonlySet<string> = new Set()) =>
+    planGroup(
+      planInput([P1, P2, S1], {
+        ecs,
+        terminationProtected,
+        memberOverrides: { protectedFromScaleIn: true },
+        groupOverrides: {
+          desiredCapacity: 5,
+          maxSize: 6,
+          tags: { [TAG_SWAP]: `v2 id=s1 phase=waiting owner=2 pairs=1 max=2 started=${started}` },
+        },
+      }),
+    )
+  const released = (plan: ReturnType<typeof planGroup>) =>
+    plan.actions.filter((a) => a.kind === 'release-pair').map((a) => a.pair.spotInstanceId)
+
+  it('is released when the protection is ECS’s: its pair tags go, so its partner is replaced again', () => {
+    const plan = closed(inCluster([P1.id, P2.id, S1.id]))
+    expect(plan.actions).toContainEqual(expect.objectContaining({ kind: 'close-swap' }))
+    expect(released(plan)).toEqual([S1.id])
+  })
+
+  it.each([
+    ['it is also protected against API termination', inCluster([P1.id, P2.id, S1.id]), new Set([S1.id])],
+    ['it is not registered in the cluster', inCluster([P1.id, P2.id]), new Set<string>()],
+    [
+      'no capacity provider protects the group',
+      { kind: 'not-managed', detail: 'none' } as const,
+      new Set<string>(),
+    ],
+  ])('is not written to when %s (the owner’s protection)', (_, ecs, terminationProtected) => {
+    const plan = closed(ecs, terminationProtected)
+    expect(plan.actions).toContainEqual(expect.objectContaining({ kind: 'close-swap' }))
+    expect(released(plan)).toEqual([])
   })
 })
