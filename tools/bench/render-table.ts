@@ -15,6 +15,8 @@ type Figure = Exclude<
   | 'scaleOutLaunches'
   | 'scaleOutOnDemandMinutes'
   | 'billSavingsPct'
+  | 'fairBillSavingsPct'
+  | 'zoneBalancedOracleBillSavingsPct'
   | 'commitmentWasteUsd'
   | 'unavoidableCommitmentWasteUsd'
 >
@@ -108,10 +110,12 @@ export const commitmentNote = (byPolicy: Readonly<Record<string, PolicyFigures>>
     ]
   })
   const unavoidable = byPolicy.spotswap?.unavoidableCommitmentWasteUsd
+  const balanced = byPolicy.oracle?.zoneBalancedOracleBillSavingsPct
   return shown.length === 0
     ? []
     : [
         `Savings against the real bill (on demand with the same commitments), commitment unused: ${shown.join(', ')}` +
+          (balanced === undefined ? '' : `; the oracle held to zone balance ${balanced.toFixed(2)}%`) +
           (unavoidable === undefined ? '.' : `; on demand leaves $${unavoidable.toFixed(2)} unused.`),
       ]
 }

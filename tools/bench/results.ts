@@ -75,6 +75,8 @@ export interface PolicyFigures {
    * in that zone's cheapest pool), the part of a gap to the oracle that no zone-balanced policy can close.
    */
   readonly zoneBalancedOracleSavingsPct?: number
+  /** The oracle only, on scenarios with commitments: the commitment-aware oracle's billSavingsPct so held. */
+  readonly zoneBalancedOracleBillSavingsPct?: number
   /**
    * The asg-* policies only: spot launches per group and pool (`type/zone` → launches), the pools the
    * allocation strategy chose; two asg-* policies with the same figures show here whether they chose alike.
@@ -85,7 +87,15 @@ export interface PolicyFigures {
    * in percent (sim/commitment-bill.ts); the oracle's knows the commitments (oracle-commitments.ts).
    */
   readonly billSavingsPct?: number
-  /** Scenarios with commitments only: dollars of commitment paid and left unused (not for the oracle). */
+  /**
+   * Scenarios with commitments only: billSavingsPct with the capacity a policy left unserved charged at the
+   * on-demand price, as fairSavingsPct is to savingsPct; the oracle's is its billSavingsPct.
+   */
+  readonly fairBillSavingsPct?: number
+  /**
+   * Scenarios with commitments only: dollars of commitment paid and left unused; the oracle's, what it leaves
+   * where keeping a member on demand to use it would cost more than the member's spot replacement.
+   */
   readonly commitmentWasteUsd?: number
   /** What on demand with the same commitments leaves unused: the waste no policy can remove. */
   readonly unavoidableCommitmentWasteUsd?: number
@@ -182,6 +192,8 @@ export const resultsProblems = (value: unknown, scenarios: readonly string[] = S
         'interruptionsPerInstanceDay',
         'scaleOutLaunches',
         'billSavingsPct',
+        'fairBillSavingsPct',
+        'zoneBalancedOracleBillSavingsPct',
         'commitmentWasteUsd',
         'unavoidableCommitmentWasteUsd',
       ])

@@ -38,7 +38,7 @@ export const policyFigures = (run: SimulationRun): PolicyFigures => {
     replacements: totals.replacements + sum(run.autoScalingSpotLaunches.values()),
     apiCallsPerRun: invocations === 0 ? null : round(sum(Object.values(totals.apiCalls)) / invocations, 1),
     ...(run.autoScaling === undefined ? {} : { spotPoolsByGroup: spotPoolsByGroup(run.autoScaling) }),
-    ...commitmentPolicyFigures(run.report.commitments),
+    ...commitmentPolicyFigures(run.report),
   }
 }
 
