@@ -72,6 +72,46 @@ const scaleChecks = (scale: BenchResults['scale'], baseline: ScaleBaseline | und
   return checks
 }
 
+/**
+ * The savings figures a scenario's targets compare. On a scenario with commitments, issue 28 defines
+ * savings against the real bill (the baseline is on demand with the same commitments) for every policy and
+ * oracle that has one, and the list-price figures are shown beside them; elsewhere, against the list price.
+ */
+interface SavingsBasis {
+  /** How a target names the figure, and its fair form. */
+  readonly name: string
+  readonly fairName: string
+  readonly savings: (figures: PolicyFigures) => number
+  readonly fair: (figures: PolicyFigures) => number
+  readonly zoneBalanced: (oracle: PolicyFigures) => number | undefined
+  /** The list-price figures beside the compared ones: '' on the list price. */
+  readonly beside: (ours: number, theirs: number | undefined) => string
+}
+
+const LIST_PRICE: SavingsBasis = {
+  name: 'savings',
+  fairName: 'fair savings',
+  savings: (f) => f.savingsPct,
+  fair: (f) => f.fairSavingsPct,
+  zoneBalanced: (oracle) => oracle.zoneBalancedOracleSavingsPct,
+  beside: () => '',
+}
+
+const REAL_BILL: SavingsBasis = {
+  name: 'savings against the real bill',
+  fairName: 'fair savings against the real bill',
+  savings: (f) => f.billSavingsPct ?? f.savingsPct,
+  // Results written before the fair figure was measured: the bill's savings.
+  fair: (f) => f.fairBillSavingsPct ?? f.billSavingsPct ?? f.fairSavingsPct,
+  zoneBalanced: (oracle) => oracle.zoneBalancedOracleBillSavingsPct,
+  beside: (ours, theirs) =>
+    ` (list price: ${fixed(ours, 2)}%${theirs === undefined ? '' : ` vs ${fixed(theirs, 2)}%`})`,
+}
+
+/** The real bill where every figure compared has one, the list price otherwise. */
+const basisOf = (...compared: readonly (PolicyFigures | undefined)[]): SavingsBasis =>
+  compared.every((f) => f?.billSavingsPct !== undefined) ? REAL_BILL : LIST_PRICE
+
 /** One p3 pool per zone: no policy that keeps Auto Scaling's zone balance can match AWS's policy there. */
 const GPU = 'gpu-fleet'
 /** Two members with no zone that keeps the group balanced: spotswap never converts them. */
@@ -91,20 +131,24 @@ const mixedPolicyChecks = (
 ): TargetCheck[] => {
   const spotswap = byPolicy.spotswap
   const aws = byPolicy[ASG_PCO]
-  const balanced = byPolicy.oracle?.zoneBalancedOracleSavingsPct
   if (name === GPU || spotswap === undefined || aws === undefined) return []
-  const beyondBalanced = balanced !== undefined && aws.fairSavingsPct > balanced
+  const basis = basisOf(spotswap, aws)
+  const balanced = byPolicy.oracle === undefined ? undefined : basis.zoneBalanced(byPolicy.oracle)
+  const ours = basis.fair(spotswap)
+  const theirs = basis.fair(aws)
+  const beyondBalanced = balanced !== undefined && theirs > balanced
+  const beside = basis.beside(spotswap.fairSavingsPct, aws.fairSavingsPct)
   const checks: TargetCheck[] = [
     beyondBalanced
       ? {
-          target: `${name}: fair savings ≥ ${100 * ZONE_BALANCED_ORACLE_SHARE}% of the zone-balanced oracle's (${ASG_PCO} saves more than it)`,
-          met: spotswap.fairSavingsPct >= ZONE_BALANCED_ORACLE_SHARE * balanced,
-          detail: `${fixed(spotswap.fairSavingsPct, 2)}% vs ${fixed(balanced, 2)}% (${ASG_PCO} ${fixed(aws.fairSavingsPct, 2)}%)`,
+          target: `${name}: ${basis.fairName} ≥ ${100 * ZONE_BALANCED_ORACLE_SHARE}% of the zone-balanced oracle's (${ASG_PCO} saves more than it)`,
+          met: ours >= ZONE_BALANCED_ORACLE_SHARE * balanced,
+          detail: `${fixed(ours, 2)}% vs ${fixed(balanced, 2)}% (${ASG_PCO} ${fixed(theirs, 2)}%)${beside}`,
         }
       : {
-          target: `${name}: fair savings ≥ ${ASG_PCO}'s`,
-          met: spotswap.fairSavingsPct >= aws.fairSavingsPct,
-          detail: `${fixed(spotswap.fairSavingsPct, 2)}% vs ${fixed(aws.fairSavingsPct, 2)}%`,
+          target: `${name}: ${basis.fairName} ≥ ${ASG_PCO}'s`,
+          met: ours >= theirs,
+          detail: `${fixed(ours, 2)}% vs ${fixed(theirs, 2)}%${beside}`,
         },
   ]
   if (name !== FIVE_ZONES)
@@ -124,9 +168,12 @@ const COMMITMENT_ORACLE_SHARE = 0.95
 const WASTE_TOLERANCE_USD = 0.01
 
 /**
- * On a scenario with commitments: no commitment left unused beyond what on demand leaves (the unmanaged
- * usage's, which no policy changes), and savings against the real bill ≥ 95% of the oracle's that knows
- * the commitments.
+ * On a scenario with commitments: no commitment left unused beyond what the bill allows, and savings
+ * against the real bill ≥ 95% of the oracle's that knows the commitments. What the bill allows is the
+ * larger of what on demand leaves unused (the unmanaged usage's, which no policy changes) and what that
+ * oracle leaves: it minimises the bill, so what it leaves unused is a slice that only a member kept on
+ * demand could use, at a cost above the member's spot replacement (docs/benchmark.md). Results without
+ * the oracle's figure are held to on demand's.
  */
 const commitmentChecks = (name: string, byPolicy: Readonly<Record<string, PolicyFigures>>): TargetCheck[] => {
   const spotswap = byPolicy.spotswap
@@ -134,12 +181,14 @@ const commitmentChecks = (name: string, byPolicy: Readonly<Record<string, Policy
   if (spotswap?.billSavingsPct === undefined || oracle === undefined) return []
   const waste = spotswap.commitmentWasteUsd ?? 0
   const unavoidable = spotswap.unavoidableCommitmentWasteUsd ?? 0
+  const oracleWaste = byPolicy.oracle?.commitmentWasteUsd
+  const allowed = Math.max(unavoidable, oracleWaste ?? 0)
   const share = oracle > 0 ? spotswap.billSavingsPct / oracle : 1
   return [
     {
-      target: `${name}: commitment unused ≤ what on demand leaves unused`,
-      met: waste <= unavoidable + WASTE_TOLERANCE_USD,
-      detail: `$${fixed(waste, 2)} vs $${fixed(unavoidable, 2)}`,
+      target: `${name}: commitment unused ≤ what the commitment-aware oracle or on demand leaves unused`,
+      met: waste <= allowed + WASTE_TOLERANCE_USD,
+      detail: `$${fixed(waste, 2)} vs $${fixed(allowed, 2)} (oracle ${oracleWaste === undefined ? 'not measured' : `$${fixed(oracleWaste, 2)}`}, on demand $${fixed(unavoidable, 2)})`,
     },
     {
       target: `${name}: savings against the real bill ≥ ${100 * COMMITMENT_ORACLE_SHARE}% of the commitment-aware oracle's`,
@@ -157,19 +206,25 @@ export const checkTargets = (results: BenchResults, baseline?: ScaleBaseline): T
   for (const [name, byPolicy] of scenarios) {
     const spotswap = of(byPolicy, 'spotswap')
     const oracle = of(byPolicy, 'oracle')
-    const share = oracle.savingsPct > 0 ? spotswap.savingsPct / oracle.savingsPct : 1
+    const basis = basisOf(spotswap, oracle)
+    const saved = basis.savings(spotswap)
+    const oracleSaved = basis.savings(oracle)
+    const share = oracleSaved > 0 ? saved / oracleSaved : 1
     checks.push({
-      target: `${name}: savings ≥ 90% of the oracle's`,
+      target: `${name}: ${basis.name} ≥ 90% of the oracle's`,
       met: share >= 0.9,
-      detail: `${fixed(spotswap.savingsPct, 2)}% vs ${fixed(oracle.savingsPct, 2)}% = ${fixed(100 * share)}%`,
+      detail: `${fixed(saved, 2)}% vs ${fixed(oracleSaved, 2)}% = ${fixed(100 * share)}%${basis.beside(spotswap.savingsPct, oracle.savingsPct)}`,
     })
-    const balanced = oracle.zoneBalancedOracleSavingsPct
+    // Results written before the zone-balanced oracle's bill was measured: its list-price savings.
+    const zoneBasis = basis.zoneBalanced(oracle) === undefined ? LIST_PRICE : basis
+    const balanced = zoneBasis.zoneBalanced(oracle)
     if (balanced !== undefined) {
-      const balancedShare = balanced > 0 ? spotswap.savingsPct / balanced : 1
+      const ourSaved = zoneBasis.savings(spotswap)
+      const balancedShare = balanced > 0 ? ourSaved / balanced : 1
       checks.push({
-        target: `${name}: savings ≥ ${100 * ZONE_BALANCED_SHARE}% of the zone-balanced oracle's`,
+        target: `${name}: ${zoneBasis.name} ≥ ${100 * ZONE_BALANCED_SHARE}% of the zone-balanced oracle's`,
         met: balancedShare >= ZONE_BALANCED_SHARE,
-        detail: `${fixed(spotswap.savingsPct, 2)}% vs ${fixed(balanced, 2)}% = ${fixed(100 * balancedShare)}%`,
+        detail: `${fixed(ourSaved, 2)}% vs ${fixed(balanced, 2)}% = ${fixed(100 * balancedShare)}%${zoneBasis.beside(spotswap.savingsPct, oracle.zoneBalancedOracleSavingsPct)}`,
       })
     }
     checks.push({
