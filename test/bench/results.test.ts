@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ratio } from '../../tools/bench/render-table.ts'
+import { commitmentNote, ratio } from '../../tools/bench/render-table.ts'
 import {
   type BenchResults,
   MIXED_POLICY_KEYS,
@@ -364,6 +364,27 @@ describe('the targets', () => {
         "steady-web: fair savings ≥ 99% of the zone-balanced oracle's (asg-price-capacity-optimized saves more than it)",
       ]),
     )
+  })
+})
+
+describe('the commitments note', () => {
+  it("gives each policy's bill and waste, the oracle's and the zone-balanced oracle's bill", () => {
+    expect(
+      commitmentNote({
+        spotswap: figures({
+          billSavingsPct: 47.45,
+          commitmentWasteUsd: 0.26,
+          unavoidableCommitmentWasteUsd: 0,
+        }),
+        oracle: figures({
+          billSavingsPct: 48.59,
+          commitmentWasteUsd: 0.28,
+          zoneBalancedOracleBillSavingsPct: 47.41,
+        }),
+      }),
+    ).toEqual([
+      'Savings against the real bill (on demand with the same commitments), commitment unused: spotswap 47.45% ($0.26 unused), oracle 48.59% ($0.28 unused); the oracle held to zone balance 47.41%; on demand leaves $0.00 unused.',
+    ])
   })
 })
 
