@@ -2,7 +2,7 @@
  * The drain swap (drain.ts) as the plan asks about it: what a group's view tells the drain steps, and
  * which protected partner a swap may still take (the one ECS protects and spotswap drains).
  */
-import { TAG_REPLACING_INSTANCE } from '../constants.ts'
+import { ECS_DRAIN_DEADLINE_SECONDS, TAG_REPLACING_INSTANCE } from '../constants.ts'
 import type { EcsStateAction, SwapPair } from '../plan/actions.ts'
 import type { GroupView } from '../plan/group-view.ts'
 import { readSwapRecord } from '../swap/record.ts'
@@ -46,13 +46,47 @@ export const protectedByEcs =
     return status === 'ACTIVE' || status === 'DRAINING'
   }
 
-/** The drain step of an open swap's pair (core/swap/finish-pairs.ts asks it first). */
+/**
+ * Why a partner's protection cannot be told ECS's or the owner's this run, if so: protected from scale-in
+ * only, in a group tagged for ECS whose capacity providers or cluster could not be read, or whose
+ * container instance is ACTIVE with tasks that could not be read. A drain swap may yet take it
+ * (isDrainable): its replacement waits for a run that reads them, as a drain pair's does
+ * (`ecs-tasks-unread`), instead of being terminated as kept and launched again.
+ */
+export const ecsProtectionUnread =
+  (view: GroupView) =>
+  (id: string): string | undefined => {
+    const ecs = view.input.ecs
+    if (ecs === undefined || ecs.kind === 'not-managed') return undefined
+    if (view.input.terminationProtected.has(id) || !isScaleInProtected(view, id)) return undefined
+    if (ecs.kind === 'unreadable') return `the capacity providers could not be read (${ecs.error})`
+    if (ecs.cluster.kind === 'unreadable') return `its cluster could not be read (${ecs.cluster.error})`
+    if (ecs.cluster.kind !== 'read') return undefined
+    const instance = ecs.cluster.containerInstances.get(id)
+    const tasks = ecs.cluster.tasks?.get(id)
+    return instance?.status === 'ACTIVE' && tasks?.kind === 'unreadable'
+      ? `its tasks could not be read (${tasks.error})`
+      : undefined
+  }
+
+/**
+ * The drain step of an open swap's pair (core/swap/finish-pairs.ts asks it first). A partner whose
+ * protection may be ECS's but could not be judged this run (ecsProtectionUnread) waits as one whose tasks
+ * were not read, up to the drain deadline: its attached replacement is not retired for a failed read.
+ */
 export const ecsDrainOf =
   (view: GroupView) =>
-  (pair: SwapPair, keepsMinimum: boolean, deadlineMs: number): DrainStep | undefined =>
-    view.input.ecs?.kind === 'managed'
-      ? drainStep(drainInput(view), pair, keepsMinimum, deadlineMs)
+  (pair: SwapPair, keepsMinimum: boolean, deadlineMs: number): DrainStep | undefined => {
+    const step =
+      view.input.ecs?.kind === 'managed'
+        ? drainStep(drainInput(view), pair, keepsMinimum, deadlineMs)
+        : undefined
+    if (step !== undefined || !keepsMinimum) return step
+    const unread = ecsProtectionUnread(view)(pair.onDemandInstanceId)
+    return unread !== undefined && view.input.now.getTime() < deadlineMs + ECS_DRAIN_DEADLINE_SECONDS * 1000
+      ? { situation: 'ecs-tasks-unread', detail: `${pair.onDemandInstanceId}: ${unread}` }
       : undefined
+  }
 
 /**
  * Whether a partner is kept from a swap by its protection: any protected one, but a member ECS protects

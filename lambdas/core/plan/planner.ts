@@ -6,7 +6,7 @@
  */
 
 import { GRACE_SLACK_SECONDS, PLAN_WORK_UNITS_PER_GROUP, TAG_REPLACING_INSTANCE } from '../constants.ts'
-import { keptFromSwap, leftoverUndrains } from '../ecs/drain-view.ts'
+import { ecsProtectionUnread, keptFromSwap, leftoverUndrains } from '../ecs/drain-view.ts'
 import {
   isUnverifiedLaunch,
   sortLaunches,
@@ -236,6 +236,7 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
     tooLate: view.tooLate,
     // A partner ECS protects and a drain swap drains is not kept (core/ecs/drain.ts).
     isProtected: keptFromSwap(view),
+    protectionUnread: ecsProtectionUnread(view),
     terminate,
     skipped,
     recovery,

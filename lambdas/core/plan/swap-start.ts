@@ -28,6 +28,11 @@ export interface SwapStartInput {
   /** Too close to the interruption for a swap to be over before EC2 takes the member. */
   readonly tooLate: (id: string) => boolean
   readonly isProtected: (id: string) => boolean
+  /**
+   * Why whether a partner is protected for good could not be told this run (a read it needs failed), if
+   * so: its replacement waits, up to its orphan deadline, rather than being terminated as kept.
+   */
+  readonly protectionUnread?: (id: string) => string | undefined
   /** Terminates a replacement, with the reason. */
   readonly terminate: (instance: Instance, reason: string) => void
   /** Why the group is not acted on now, if it is not. */
@@ -117,7 +122,14 @@ export const startSwaps = (input: SwapStartInput): SwapStart => {
   for (const [partner, instance] of wanted) {
     const ageSeconds = (now.getTime() - instance.launchTime.getTime()) / 1000
     const pastGrace = pastGraceOf(partner, instance)
-    if (isProtected(partner)) {
+    const unread = ageSeconds > orphanAfterSeconds ? undefined : input.protectionUnread?.(partner)
+    if (unread !== undefined) {
+      instanceSkips.push({
+        instanceId: instance.id,
+        code: 'swap-waits',
+        reason: `swap-waits: replaces ${partner}, whose protection may be ECS's: ${unread}; the next run reads again`,
+      })
+    } else if (isProtected(partner)) {
       terminate(instance, `partner-protected: ${partner} was protected since its replacement was launched`)
     } else if (
       attachable(partner, instance) &&

@@ -8,7 +8,7 @@ import type { EcsManagement } from '../../../lambdas/core/ecs/capacity-provider.
 import { planGroup } from '../../../lambdas/core/plan/planner.ts'
 import type { Instance } from '../../../lambdas/core/types.ts'
 import { launches } from '../../builders/actions.ts'
-import { config, NOW, onDemandFleet, planInput, spotFor } from '../../builders/world.ts'
+import { config, memberOf, minutesAgo, NOW, onDemandFleet, planInput, spotFor } from '../../builders/world.ts'
 
 const MANAGED: EcsManagement = {
   kind: 'managed',
@@ -145,5 +145,97 @@ describe('a closed swap whose replacement is protected from scale-in', () => {
     const plan = closed(ecs, terminationProtected)
     expect(plan.actions).toContainEqual(expect.objectContaining({ kind: 'close-swap' }))
     expect(released(plan)).toEqual([])
+  })
+})
+
+describe('a launched replacement whose partner ECS may protect, a read failing this run', () => {
+  const [P] = onDemandFleet(1) as [Instance]
+  const tasksUnreadable = (): EcsManagement => {
+    const ecs = draining(new Map([[P.id, 2]]))
+    if (ecs.kind !== 'managed' || ecs.cluster.kind !== 'read') throw new Error('unreachable')
+    return {
+      ...ecs,
+      cluster: { ...ecs.cluster, tasks: new Map([[P.id, { kind: 'unreadable', error: 'Unavailable' }]]) },
+    }
+  }
+  const clusterUnreadable: EcsManagement = {
+    ...MANAGED,
+    provider: { ...MANAGED.provider, managedDraining: false },
+    cluster: { kind: 'unreadable', error: 'Unavailable' },
+  }
+  const S = spotFor(P, { launchTime: minutesAgo(6) })
+  const planned = (ecs: EcsManagement, launchedMinutesAgo = 6, terminationProtected = new Set<string>()) =>
+    planGroup(
+      planInput([P], {
+        ecs,
+        terminationProtected,
+        launched: [{ ...S, launchTime: minutesAgo(launchedMinutesAgo) }],
+        memberOverrides: { protectedFromScaleIn: true },
+      }),
+    )
+  const terminated = (plan: ReturnType<typeof planGroup>) =>
+    plan.actions.filter((a) => a.kind === 'terminate-spot').map((a) => a.reason)
+
+  it.each([
+    ['its tasks could not be read', tasksUnreadable(), 'its tasks could not be read (Unavailable)'],
+    ['its cluster could not be read', clusterUnreadable, 'its cluster could not be read (Unavailable)'],
+    ['the capacity providers could not be read', UNREADABLE, 'the capacity providers could not be read'],
+  ])('keeps it, attaching nothing, when %s: the next run reads again', (_, ecs, why) => {
+    const plan = planned(ecs)
+    expect(terminated(plan)).toEqual([])
+    expect(plan.actions.filter((a) => a.kind === 'swap')).toEqual([])
+    expect(plan.instanceSkips).toContainEqual(
+      expect.objectContaining({ instanceId: S.id, code: 'swap-waits', reason: expect.stringContaining(why) }),
+    )
+  })
+
+  it('terminates it past its orphan deadline, as any replacement not attached in time', () => {
+    expect(terminated(planned(clusterUnreadable, 60))).toHaveLength(1)
+  })
+
+  it('terminates it when the partner is also protected against API termination (the owner’s)', () => {
+    expect(terminated(planned(tasksUnreadable(), 6, new Set([P.id])))).toEqual([
+      expect.stringMatching(/^partner-protected/),
+    ])
+  })
+})
+
+describe('an open swap whose partner ECS may protect, its cluster unreadable this run', () => {
+  const [P1, P2] = onDemandFleet(2) as [Instance, Instance]
+  const S1 = spotFor(P1, { tags: { ...spotFor(P1).tags, [TAG_SWAP_ID]: 's1' } })
+  const clusterUnreadable: EcsManagement = {
+    ...MANAGED,
+    provider: { ...MANAGED.provider, managedDraining: false },
+    cluster: { kind: 'unreadable', error: 'Unavailable' },
+  }
+  const planned = (startedMinutesAgo: number) =>
+    planGroup(
+      planInput([P1, P2, S1], {
+        ecs: clusterUnreadable,
+        groupOverrides: {
+          desiredCapacity: 3,
+          maxSize: 3,
+          members: [
+            memberOf(P1, { protectedFromScaleIn: true }),
+            memberOf(P2, { protectedFromScaleIn: true }),
+            memberOf(S1),
+          ],
+          tags: {
+            [TAG_SWAP]: `v2 id=s1 phase=waiting owner=2 pairs=1 max=2 started=${minutesAgo(startedMinutesAgo).toISOString()}`,
+          },
+        },
+      }),
+    )
+  const completions = (plan: ReturnType<typeof planGroup>) =>
+    plan.actions.filter((a) => a.kind === 'complete-swap').map((a) => a.retire)
+
+  it('keeps the pair waiting: its attached replacement is not retired for a failed read', () => {
+    const plan = planned(2)
+    expect(completions(plan)).toEqual([])
+    expect(plan.actions.filter((a) => a.kind === 'close-swap')).toEqual([])
+  })
+
+  it('retires the replacement past the drain deadline, the partner kept as protected', () => {
+    expect(completions(planned(24 * 60))).toEqual(['replacement'])
   })
 })
