@@ -98,7 +98,8 @@ export const Metric = {
   SavingsEstimatedGroups: 'SavingsEstimatedGroups',
   /**
    * A group whose swap is still open after its latest possible deadline and the runs that finish a swap
-   * (replacer/report.ts swapPastDeadline): 1 per group and run while it lasts, nothing otherwise.
+   * (replacer/report.ts swapPastDeadline): 1 per group and run while it lasts, nothing otherwise. A record
+   * that only holds a raise until the owner's desired capacity comes down is not a swap and never counts.
    */
   SwapsPastDeadline: 'SwapsPastDeadline',
   /**

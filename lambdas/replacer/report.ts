@@ -16,7 +16,7 @@ import {
 } from '../core/metric-names.ts'
 import type { GroupPlan } from '../core/plan/actions.ts'
 import type { DetailRead, UnreadableDetail } from '../core/region/details-needed.ts'
-import { readSwapRecord } from '../core/swap/record.ts'
+import { isHeldRaise, readSwapRecord } from '../core/swap/record.ts'
 import type { OnDemandPrices } from '../core/types.ts'
 import type { Outcome } from './outcome.ts'
 import { summarizeOutcome } from './outcome-summary.ts'
@@ -370,7 +370,9 @@ export const reportGroupRun = (
  * When the group's swap started, if it is still open past any deadline it can have: a swap gives up on a
  * replacement at most HEALTH_DEADLINE_MAX_SECONDS after it started (core/swap/finish-pairs.ts), and
  * finishing takes SWAP_FINISH_RUNS more runs. A swap closed by this run's actions is over. A group ECS
- * manages gives its drains `drainSeconds` more (core/ecs/deadline.ts).
+ * manages gives its drains `drainSeconds` more (core/ecs/deadline.ts). A record that only holds a raise
+ * (no pairs: core/swap/closing.ts heldRaise) has no deadline: it stands while the owner's desired capacity
+ * is above the owner's MaxSize, and the close that puts MaxSize back once desired allows needs no one.
  */
 export const swapPastDeadline = (
   groupTags: Readonly<Record<string, string>>,
@@ -380,7 +382,8 @@ export const swapPastDeadline = (
   drainSeconds = 0,
 ): Date | undefined => {
   const read = readSwapRecord(groupTags)
-  const startedAt = read.kind === 'read' ? read.record.startedAt : undefined
+  if (read.kind !== 'read' || isHeldRaise(read.record)) return undefined
+  const startedAt = read.record.startedAt
   if (startedAt === undefined) return undefined
   if (outcomes.some((o) => o.status === 'done' && o.action.kind === 'close-swap')) return undefined
   const boundMs =

@@ -61,6 +61,31 @@ describe('swapPastDeadline', () => {
     expect(swapPastDeadline(tagsOfSwapStarted(minutesAgo(600)), [closed], NOW, 5)).toBeUndefined()
   })
 
+  // closing.ts heldRaise: the owner's desired stands above the owner's MaxSize (4), so MaxSize stays at 6.
+  const heldRaise = (pairs: number, raisedMaxSize: number) => ({
+    [TAG_SWAP]: formatSwapRecord({
+      version: 2,
+      id: 's2',
+      phase: 'waiting',
+      ownerDesired: 6,
+      pairs,
+      step: undefined,
+      originalMaxSize: 4,
+      raisedMaxSize,
+      startedAt: minutesAgo(600),
+    }),
+  })
+
+  it('has no deadline for a record that only holds a raise until desired comes down', () => {
+    expect(swapPastDeadline(heldRaise(0, 6), [], NOW, 5)).toBeUndefined()
+  })
+
+  it('still pages on a raise of pairs, or a raise above the owner desired, left open', () => {
+    expect(swapPastDeadline(heldRaise(1, 7), [], NOW, 5)).toEqual(minutesAgo(600))
+    // Every pair stepped down, the raise of two pairs still standing: a close that never came.
+    expect(swapPastDeadline(heldRaise(0, 8), [], NOW, 5)).toEqual(minutesAgo(600))
+  })
+
   it('says nothing of a group without a swap, or of a record without its start', () => {
     expect(swapPastDeadline({}, [], NOW, 5)).toBeUndefined()
     expect(swapPastDeadline(tagsOfSwapStarted(undefined), [], NOW, 5)).toBeUndefined()

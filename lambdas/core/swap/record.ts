@@ -164,6 +164,16 @@ export const maxSizeToRestore = (record: SwapRecord, maxSizeNow: number): number
   return maxSizeNow > original && maxSizeNow <= recordedDesired(record) ? original : undefined
 }
 
+/**
+ * A record that only holds the rest of a raise a close could not put back (core/swap/closing.ts heldRaise):
+ * no pairs, nothing attaching or retiring, raised to the owner's desired capacity, not to desired plus pairs.
+ */
+export const isHeldRaise = (record: SwapRecord): boolean =>
+  record.pairs === 0 &&
+  record.phase === 'waiting' &&
+  record.originalMaxSize !== undefined &&
+  record.raisedMaxSize === record.ownerDesired
+
 export type RecordOnGroup =
   | { readonly kind: 'none' }
   | { readonly kind: 'read'; readonly record: SwapRecord }
