@@ -46,6 +46,17 @@ export const INTERRUPTION_NOTICE_SECONDS = 120
  */
 export const INTERRUPTION_RUN_DELAYS_SECONDS = [0, 45, 90] as const
 /**
+ * Attempts at one interruption event within one handler invocation. An attempt that fails transiently
+ * (throttling, a 5xx after the SDK's retries) or is held back by a marker KMS could not verify is tried
+ * again at once: Lambda retries a failed asynchronous invocation only a minute later
+ * (https://docs.aws.amazon.com/lambda/latest/dg/invocation-async-error-handling.html), and the deadline
+ * queue after its visibility timeout, when a doomed member's replacement can no longer be swapped in
+ * (bench preemption-traces at fault level `both`: after crashed replacer runs, the most common way a doomed
+ * member is lost). Two, so a failure that persists still reaches Lambda's retry quickly; a second attempt
+ * that runs past the function timeout ends as a crash does, which the next delivery repairs.
+ */
+export const INTERRUPTION_EVENT_ATTEMPTS = 2
+/**
  * Written on an on-demand instance when no candidate pool had spot capacity for it; the value is when
  * to try again. Without it an empty pool would be asked every run, all day.
  */

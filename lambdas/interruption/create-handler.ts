@@ -5,6 +5,7 @@
  */
 import { isTransient } from '../aws/errors.ts'
 import { parseGlobalConfig } from '../core/config/global-config.ts'
+import { INTERRUPTION_EVENT_ATTEMPTS } from '../core/constants.ts'
 import { parseInvocation } from '../core/events/invocation.ts'
 import { readKillSwitch } from '../kill-switch.ts'
 import type { InterruptionDeps } from './deps.ts'
@@ -24,6 +25,33 @@ export interface InterruptionSummary {
 
 export type InterruptionHandler = (event: unknown, context?: unknown) => Promise<InterruptionSummary>
 
+const isRetryable = (error: unknown): boolean => error instanceof TransientCloudError || isTransient(error)
+
+/**
+ * One event, tried again at once when an attempt fails transiently or a marker could not be verified
+ * (INTERRUPTION_EVENT_ATTEMPTS says why): each attempt observes afresh and decides again, as Lambda's own
+ * retry would, so what the first one did is not repeated blindly. The last attempt's answer stands.
+ */
+const handleWithRetry = async (
+  deps: InterruptionDeps,
+  run: HandlerContext,
+  item: InterruptionItem,
+): Promise<EventResult> => {
+  for (let attempt = 1; ; attempt++) {
+    const last = attempt >= INTERRUPTION_EVENT_ATTEMPTS
+    let why: string
+    try {
+      const result = await handleEvent(run, item)
+      if (last || result.reason !== 'markers-unverifiable') return result
+      why = result.detail
+    } catch (error) {
+      if (last || !isRetryable(error)) throw error
+      why = String(error)
+    }
+    deps.log.info('interruption event tried again at once', { messageId: item.messageId, attempt, why })
+  }
+}
+
 export const createHandler = (deps: InterruptionDeps): InterruptionHandler => {
   const { config, errors } = parseGlobalConfig(deps.env)
   reportConfigErrors(deps, deps.env.AWS_REGION ?? 'unknown', errors)
@@ -37,7 +65,7 @@ export const createHandler = (deps: InterruptionDeps): InterruptionHandler => {
     const started = deps.now().getTime()
     let result: EventResult
     try {
-      result = await handleEvent(run, item)
+      result = await handleWithRetry(deps, run, item)
     } catch (error) {
       if (error instanceof TransientCloudError) throw error
       if (isTransient(error))

@@ -39,6 +39,9 @@ const replacerRun = (cloud: FakeCloud, seconds: number) =>
     enqueue: async () => {},
   })(groupRunRequestEvent(`${seconds}s`, REGION, 'web', START))
 
+/** The Lambda process dies at the call: nothing after it runs, and nothing in the invocation retries. */
+const processDied = () => new Error('Runtime.ExitError: the process died')
+
 const reminderAt = (cloud: FakeCloud, instanceId: string, seconds: number) =>
   createInterruptionHandler({ ...testDeps([cloud]), now: () => at(seconds) })({
     Records: [
@@ -111,8 +114,9 @@ describe('the deadline of a member whose swap was recorded but never attached', 
 
   it('finishes a replacer run cut short after the reminder’s attach as a swap of its own', async () => {
     const { cloud, doomed, replacement } = await swapRecordedNotAttached()
-    // The reminder's process dies right after the attach: the record is still at its attach.
-    cloud.failNext('tagInstances', awsError('InternalFailure', 500))
+    // The reminder's process dies right after the attach: the record is still at its attach. (A death, not
+    // a transient error, which the handler would try again at once.)
+    cloud.failNext('tagInstances', processDied())
     await reminderAt(cloud, doomed, 100).catch(() => undefined)
     const group = cloud.group('web')
     expect(group.desiredCapacity).toBe(3)
@@ -300,7 +304,7 @@ describe('the deadlines of two members EC2 interrupts at once, their swap record
     const { cloud, members, replacements } = await doubleInterruption()
     const [first] = members as [string, string]
     const [, secondReplacement] = replacements.map((r) => r.id) as [string, string]
-    cloud.failNext('terminateInGroup', awsError('InternalFailure', 500))
+    cloud.failNext('terminateInGroup', processDied())
     await reminderAt(cloud, first, 100).catch(() => undefined)
     const group = cloud.group('web')
     expect(group.desiredCapacity).toBe(3)

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest'
+import { TAG_INTERRUPTION_WARNED } from '../../lambdas/core/constants.ts'
 import { createHandler } from '../../lambdas/interruption/create-handler.ts'
 import { TransientCloudError } from '../../lambdas/interruption/execute.ts'
 import * as events from '../events/builders.ts'
 import { awsError, FakeCloud, serviceUnavailableError, throttlingError } from '../fakes/fake-cloud.ts'
-import { seedConvertedGroup, testDeps } from './support.ts'
+import { NOW, seedConvertedGroup, testDeps } from './support.ts'
 
 const setup = () => {
   const cloud = new FakeCloud('us-east-1')
@@ -80,9 +81,10 @@ describe('interruption handler: AWS failures', () => {
     ['throttling while leaving the group', 'terminateInGroup', throttlingError()],
     ['a 5xx while untagging', 'untagInstances', serviceUnavailableError()],
   ] as const)(
-    '%s throws so Lambda retries, and the retry completes the job',
+    '%s on both attempts throws so Lambda retries, and the retry completes the job',
     async (_name, method, error) => {
       const { cloud, doomed, handler } = setup()
+      cloud.failNext(method, error)
       cloud.failNext(method, error)
 
       await expect(handler(interruptionOf(doomed), {})).rejects.toBeInstanceOf(TransientCloudError)
@@ -99,6 +101,7 @@ describe('interruption handler: AWS failures', () => {
   it('keeps the AWS error as the cause of the retryable error', async () => {
     const { cloud, doomed, handler } = setup()
     const throttled = throttlingError()
+    cloud.failNext('terminateInGroup', throttlingError())
     cloud.failNext('terminateInGroup', throttled)
     const failure = await handler(interruptionOf(doomed), {}).catch((error: unknown) => error)
     expect(failure).toBeInstanceOf(TransientCloudError)
@@ -110,7 +113,9 @@ describe('interruption handler: AWS failures', () => {
     const cloud = new FakeCloud('us-east-1')
     const { ids } = seedConvertedGroup(cloud, { size: 2 })
     const [first, second] = ids as [string, string]
-    cloud.failNext('terminateInGroup', serviceUnavailableError())
+    // The events run side by side: the first leave fails, then the second's first attempt, then the first's
+    // second attempt, so only the first event fails for good.
+    for (let i = 0; i < 3; i++) cloud.failNext('terminateInGroup', serviceUnavailableError())
     const handler = createHandler(testDeps([cloud]))
     const batch = events.viaSqs(
       events.spotInterruptionWarning({ instanceId: first, region: 'us-east-1', action: 'stop' }),
@@ -118,6 +123,7 @@ describe('interruption handler: AWS failures', () => {
     )
     await expect(handler(batch, {})).rejects.toBeInstanceOf(TransientCloudError)
     expect(cloud.group('web').members.has(second)).toBe(false)
+    expect(cloud.group('web').members.has(first)).toBe(true)
   })
 
   it('a permanent failure (access denied) is reported, not thrown: a retry would fail the same way', async () => {
@@ -166,5 +172,67 @@ describe('interruption handler: AWS failures', () => {
     )
     const summary = await handler(interruptionOf(doomed), {})
     expect(summary.results[0]).toMatchObject({ outcome: 'skipped', reason: 'already-handled' })
+  })
+})
+
+describe('interruption handler: one failed attempt is tried again at once', () => {
+  const retried = (deps: ReturnType<typeof setup>['deps']) =>
+    deps.telemetry.logs().filter((line) => line.message === 'interruption event tried again at once')
+
+  it.each([
+    ['throttling while reading', 'describeInstances', throttlingError()],
+    ['a 5xx while leaving the group', 'terminateInGroup', serviceUnavailableError()],
+  ] as const)(
+    '%s: the same invocation finishes the job, without waiting for Lambda’s retry',
+    async (_name, method, error) => {
+      const { cloud, deps, doomed, handler } = setup()
+      cloud.failNext(method, error)
+
+      await expect(handler(interruptionOf(doomed), {})).resolves.toMatchObject({
+        results: [{ outcome: 'acted', reason: 'interrupted-member' }],
+      })
+      expect(cloud.group('web').members.has(doomed)).toBe(false)
+      expect(cloud.group('web').desiredCapacity).toBe(3)
+      expect(retried(deps)).toEqual([expect.objectContaining({ attempt: 1 })])
+    },
+  )
+
+  /** A member an earlier delivery of the warning already marked: its marker is verified before anything is done. */
+  const markedSetup = () => {
+    const context = setup()
+    const warnedAt = new Date(NOW.getTime() - 5_000).toISOString()
+    context.cloud.seedInstanceTags(context.doomed, { [TAG_INTERRUPTION_WARNED]: warnedAt })
+    return context
+  }
+
+  it('a marker KMS could not verify on the first attempt is verified again, and the member is handled', async () => {
+    const { cloud, deps, doomed, handler } = markedSetup()
+    // KMS is unreachable for the first attempt's verification only.
+    const verify = cloud.verifyMarkers.bind(cloud)
+    cloud.kmsUnavailable = true
+    cloud.verifyMarkers = async (markers) => {
+      const verdicts = await verify(markers)
+      cloud.kmsUnavailable = false
+      return verdicts
+    }
+
+    const summary = await handler(interruptionOf(doomed), {})
+    expect(summary.results).toEqual([expect.objectContaining({ outcome: 'acted' })])
+    expect(cloud.group('web').members.has(doomed)).toBe(false)
+    expect(retried(deps)).toEqual([
+      expect.objectContaining({ attempt: 1, why: expect.stringContaining('could not be verified') }),
+    ])
+  })
+
+  it('a marker that stays unverifiable is tried twice, then held back with nothing done', async () => {
+    const { cloud, deps, doomed, handler } = markedSetup()
+    cloud.kmsUnavailable = true
+
+    const summary = await handler(interruptionOf(doomed), {})
+    expect(summary.results).toEqual([
+      expect.objectContaining({ outcome: 'skipped', reason: 'markers-unverifiable' }),
+    ])
+    expect(cloud.mutations).toEqual([])
+    expect(retried(deps)).toHaveLength(1)
   })
 })
