@@ -6,7 +6,7 @@ import type { Instance } from '../core/types.ts'
 import { mapWithConcurrency } from './concurrency.ts'
 import type { AwsContext } from './context.ts'
 import { toInstance } from './convert-ec2.ts'
-import { ignoreNotFound } from './errors.ts'
+import { isNotFound } from './errors.ts'
 import { INSTANCE_ATTRIBUTE_CONCURRENCY } from './limits.ts'
 import { chunk, collectPages } from './paginate.ts'
 
@@ -67,16 +67,30 @@ export const describeLaunchedSpotInstances = (ctx: AwsContext): Promise<Instance
 
 /**
  * One call per id, at most INSTANCE_ATTRIBUTE_CONCURRENCY at a time; callers ask only about the instances
- * they are about to retire or write to.
+ * they are about to retire or write to. Read every run, never cached: the attribute can be changed while
+ * the instance runs (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/Using_ChangingDisableAPITermination.html).
  */
 export const terminationProtected = async (ctx: AwsContext, ids: readonly string[]): Promise<Set<string>> => {
-  const answers = await mapWithConcurrency([...new Set(ids)], INSTANCE_ATTRIBUTE_CONCURRENCY, async (id) => {
-    const response = await ignoreNotFound(
-      ctx.call('ec2:DescribeInstanceAttribute', () =>
-        ctx.ec2.describeInstanceAttribute({ InstanceId: id, Attribute: 'disableApiTermination' }),
-      ),
-    )
-    return response?.DisableApiTermination?.Value === true ? id : undefined
-  })
+  const answers = await mapWithConcurrency([...new Set(ids)], INSTANCE_ATTRIBUTE_CONCURRENCY, (id) =>
+    protectedId(ctx, id),
+  )
   return new Set(answers.filter((id): id is string => id !== undefined))
 }
+
+/**
+ * `id` when it is protected, undefined when not or gone. A promise chain rather than an async function
+ * around ignoreNotFound: a first run of a large account reads tens of thousands of these, and each async
+ * layer allocates a generator frame and a promise that live until the read answers.
+ */
+const protectedId = (ctx: AwsContext, id: string): Promise<string | undefined> =>
+  ctx
+    .call('ec2:DescribeInstanceAttribute', () =>
+      ctx.ec2.describeInstanceAttribute({ InstanceId: id, Attribute: 'disableApiTermination' }),
+    )
+    .then(
+      (response) => (response.DisableApiTermination?.Value === true ? id : undefined),
+      (error: unknown) => {
+        if (isNotFound(error)) return undefined
+        throw error
+      },
+    )

@@ -85,6 +85,18 @@ describe('terminationProtected', () => {
       Attribute: 'disableApiTermination',
     })
   })
+
+  it('rejects when a read fails for any reason but a gone instance: unread is never unprotected', async () => {
+    ec2Mock
+      .on(DescribeInstanceAttributeCommand, { InstanceId: 'i-open' })
+      .resolves({ InstanceId: 'i-open', DisableApiTermination: { Value: false } })
+      .on(DescribeInstanceAttributeCommand, { InstanceId: 'i-throttled' })
+      .rejects(awsError('RequestLimitExceeded', 'Request limit exceeded.'))
+
+    await expect(testAdapter().cloud.terminationProtected(['i-open', 'i-throttled'])).rejects.toMatchObject({
+      name: 'RequestLimitExceeded',
+    })
+  })
 })
 
 describe('terminationProtected, many at once', () => {
