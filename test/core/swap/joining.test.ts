@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest'
+import { type JoinableInput, joinableRecord, joinRecords } from '../../../lambdas/core/swap/joining.ts'
+import type { SwapRecord } from '../../../lambdas/core/swap/record.ts'
+
+const NOW_MS = Date.parse('2026-01-01T00:10:00.000Z')
+
+const waiting: SwapRecord = {
+  version: 2,
+  id: 's1',
+  phase: 'waiting',
+  ownerDesired: 4,
+  pairs: 2,
+  step: undefined,
+  originalMaxSize: 4,
+  raisedMaxSize: 6,
+  startedAt: new Date(NOW_MS - 60_000),
+}
+
+const joinable = (overrides: Partial<JoinableInput> = {}): SwapRecord | undefined =>
+  joinableRecord({
+    record: waiting,
+    group: { desiredCapacity: 6 },
+    waitingPairs: 2,
+    anythingElse: false,
+    healthKnown: true,
+    nowMs: NOW_MS,
+    deadlineMs: NOW_MS + 600_000,
+    graceSeconds: 60,
+    checkSeconds: 150,
+    ...overrides,
+  })
+
+describe('joinableRecord', () => {
+  it('offers a swap that waits for all its replacements to serve', () => {
+    expect(joinable()).toBe(waiting)
+  })
+
+  it.each<[string, Partial<JoinableInput>]>([
+    ['a pair is retired, held or released this run', { anythingElse: true }],
+    ['the health-check time is not known', { healthKnown: false }],
+    ['the record is at its attach', { record: { ...waiting, phase: 'attaching' } }],
+    ['the swap retires', { record: { ...waiting, phase: 'retiring', step: 'i-0123456789abcdef0' } }],
+    ['a legacy record names no swap', { record: { ...waiting, id: undefined } }],
+    ['fewer pairs wait than the record holds', { waitingPairs: 1 }],
+    ['desired capacity is not what the record accounts for', { group: { desiredCapacity: 7 } }],
+    ['a pair joined now could not serve before the deadline', { deadlineMs: NOW_MS + 209_000 }],
+  ])('offers none when %s', (_, overrides) => {
+    expect(joinable(overrides)).toBeUndefined()
+  })
+
+  it('offers one whose deadline leaves the grace period and one health-check time', () => {
+    expect(joinable({ deadlineMs: NOW_MS + 210_000 })).toBe(waiting)
+  })
+})
+
+describe('joinRecords', () => {
+  it('counts the new pairs, the pairs in the group as confirmed, and raises from the swap own raise', () => {
+    const joined = joinRecords(waiting, { desiredCapacity: 6, maxSize: 6 }, 3)
+    expect(joined).toEqual({
+      attaching: { ...waiting, phase: 'attaching', pairs: 5, raisedMaxSize: 9, attached: 2 },
+      attached: { ...waiting, pairs: 5, raisedMaxSize: 9, attached: undefined },
+      raiseTo: 9,
+    })
+  })
+
+  it('records a first raise from the MaxSize standing when the swap had none', () => {
+    const unraised = { ...waiting, originalMaxSize: undefined, raisedMaxSize: undefined }
+    const joined = joinRecords(unraised, { desiredCapacity: 6, maxSize: 6 }, 1)
+    expect(joined?.attached).toMatchObject({ originalMaxSize: 6, raisedMaxSize: 7 })
+    expect(joined?.raiseTo).toBe(7)
+  })
+
+  it('keeps the swap raise as it is when MaxSize leaves room', () => {
+    const joined = joinRecords(waiting, { desiredCapacity: 6, maxSize: 8 }, 2)
+    expect(joined?.attached).toMatchObject({ originalMaxSize: 4, raisedMaxSize: 6, pairs: 4 })
+    expect(joined?.raiseTo).toBeUndefined()
+  })
+
+  it.each([
+    ['someone changed MaxSize since the swap raised it', { ...waiting }, 7],
+    ['the record predates `raised`', { ...waiting, raisedMaxSize: undefined }, 6],
+  ])('refuses a raise when %s', (_, record, maxSize) => {
+    expect(joinRecords(record, { desiredCapacity: 6, maxSize }, maxSize - 5)).toBeUndefined()
+  })
+})
