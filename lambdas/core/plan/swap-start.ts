@@ -175,7 +175,7 @@ export const startSwaps = (input: SwapStartInput): SwapStart => {
       instanceSkips.push({
         instanceId: pair.spotInstanceId,
         code: 'waiting-for-open-swap',
-        reason: `waiting-for-open-swap: replaces ${pair.onDemandInstanceId}; starts once the open swap closes (joining it would raise a MaxSize the swap did not raise)`,
+        reason: `waiting-for-open-swap: replaces ${pair.onDemandInstanceId}; starts once the open swap closes (joining it would need MaxSize raised)`,
       })
     }
   let lookAgain = recovery.lookAgainSeconds
@@ -230,7 +230,7 @@ export const startSwaps = (input: SwapStartInput): SwapStart => {
       group: group.name,
       pairs: joining,
       originalMaxSize: group.maxSize,
-      raiseMaxSizeTo: joined.raiseTo,
+      raiseMaxSizeTo: undefined,
       swapId: joinable.id,
       swapRecord: formatSwapRecord(joined.attaching),
       attachedRecord: formatSwapRecord(joined.attached),

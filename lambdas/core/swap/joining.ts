@@ -8,8 +8,8 @@
  * are tagged with the swap's id and attached, and the record returns to `waiting`. A run cut short before
  * the attach leaves a partial attach that desired capacity and the confirmed count judge, its new launches
  * proven never attached; one cut short after it leaves an attach not recorded as done, as any swap's.
- * The close then settles every pair, and puts back the one raise the swap holds, however often a join
- * raised it further: one record, one `max`, the last `raised`.
+ * The close then settles every pair, and puts back the one raise the swap made, if it made one: a join
+ * only fits under the MaxSize standing (joinRecords).
  */
 import type { Group } from '../types.ts'
 import { recordedDesired, type SwapRecord } from './record.ts'
@@ -47,28 +47,22 @@ export const joinableRecord = (input: JoinableInput): SwapRecord | undefined => 
 }
 
 /**
- * The records of `joining` more pairs in the open swap, and the MaxSize raise they need; undefined when
- * the group's MaxSize would have to be raised and the MaxSize standing is not the swap's own raise (an
- * owner changed it, or a record from before `raised` was recorded): a swap raises only from what it
- * recorded, so it can put back exactly what it raised.
+ * The records of `joining` more pairs in the open swap; undefined when they do not fit under the group's
+ * MaxSize as it stands. A join never raises MaxSize: the swap's record names one raise, written before
+ * MaxSize is set, so a second raise whose write failed would leave the record naming a MaxSize the group
+ * never had, and the close could then put back neither (maxSizeToRestore); a join cut short before its
+ * attach would leave a raise its trimmed pairs do not need. Where a join would need one, the replacement
+ * waits for the swap to close and starts the next, which raises as any swap does.
  */
 export const joinRecords = (
   record: SwapRecord,
   group: Pick<Group, 'desiredCapacity' | 'maxSize'>,
   joining: number,
-):
-  | { readonly attaching: SwapRecord; readonly attached: SwapRecord; readonly raiseTo: number | undefined }
-  | undefined => {
-  const needed = group.desiredCapacity + joining
-  const raise = needed > group.maxSize
-  const raisedBefore = record.originalMaxSize !== undefined
-  if (raise && raisedBefore && record.raisedMaxSize !== group.maxSize) return undefined
-  const originalMaxSize = raise && !raisedBefore ? group.maxSize : record.originalMaxSize
-  const raisedMaxSize = raise ? needed : record.raisedMaxSize
-  const joined: SwapRecord = { ...record, pairs: record.pairs + joining, originalMaxSize, raisedMaxSize }
+): { readonly attaching: SwapRecord; readonly attached: SwapRecord } | undefined => {
+  if (group.desiredCapacity + joining > group.maxSize) return undefined
+  const joined: SwapRecord = { ...record, pairs: record.pairs + joining }
   return {
     attaching: { ...joined, phase: 'attaching', attached: record.pairs },
     attached: { ...joined, phase: 'waiting', attached: undefined },
-    raiseTo: raise ? needed : undefined,
   }
 }

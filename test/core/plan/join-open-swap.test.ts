@@ -46,12 +46,11 @@ const openSwapWithReady = (
     config: config({ maxReplacementsInFlight: { kind: 'count', value: 1 } }),
     groupOverrides: {
       desiredCapacity: 5,
-      maxSize: overrides.maxSize ?? 5,
+      maxSize: overrides.maxSize ?? 8,
       healthCheckGracePeriodSeconds: 0,
       trafficSources: behindTargetGroup,
       tags: {
-        'spotswap:swap':
-          overrides.record ?? `v2 id=s1 phase=waiting owner=4 pairs=1 max=4 raised=5 started=${STARTED}`,
+        'spotswap:swap': overrides.record ?? `v2 id=s1 phase=waiting owner=4 pairs=1 started=${STARTED}`,
       },
     },
     ownerChanges: { kind: 'read', changes: [] },
@@ -63,16 +62,16 @@ const openSwapWithReady = (
 }
 
 describe('a replacement ready while its group swap waits for its replacements to serve', () => {
-  it('joins the open swap as one more pair, raising MaxSize from the swap own raise', () => {
+  it('joins the open swap as one more pair, under the MaxSize standing', () => {
     const { input, second, ready } = openSwapWithReady()
     const plan = planGroup(input)
     expect(swaps(plan.actions)).toEqual([
       expect.objectContaining({
         swapId: 's1',
         pairs: [{ spotInstanceId: ready.id, onDemandInstanceId: second.id }],
-        raiseMaxSizeTo: 6,
-        swapRecord: `v2 id=s1 phase=attaching owner=4 pairs=2 max=4 raised=6 attached=1 started=${STARTED}`,
-        attachedRecord: `v2 id=s1 phase=waiting owner=4 pairs=2 max=4 raised=6 started=${STARTED}`,
+        raiseMaxSizeTo: undefined,
+        swapRecord: `v2 id=s1 phase=attaching owner=4 pairs=2 attached=1 started=${STARTED}`,
+        attachedRecord: `v2 id=s1 phase=waiting owner=4 pairs=2 started=${STARTED}`,
       }),
     ])
     expect(plan.actions.map((a) => a.kind)).not.toContain('close-swap')
@@ -94,26 +93,17 @@ describe('a replacement ready while its group swap waits for its replacements to
     )
   })
 
-  it('waits when joining would raise a MaxSize the swap did not record raising', () => {
-    // A record from before `raised` was written: the MaxSize standing may be the owner's.
+  it('waits for the swap to close when joining would need MaxSize raised', () => {
+    // The swap raised MaxSize to the owner's figure plus its one pair: no room for a second.
     const { input, ready } = openSwapWithReady({
-      record: `v2 id=s1 phase=waiting owner=4 pairs=1 max=4 started=${STARTED}`,
+      record: `v2 id=s1 phase=waiting owner=4 pairs=1 max=4 raised=5 started=${STARTED}`,
+      maxSize: 5,
     })
     const plan = planGroup(input)
     expect(swaps(plan.actions)).toEqual([])
     expect(plan.instanceSkips).toContainEqual(
       expect.objectContaining({ instanceId: ready.id, code: 'waiting-for-open-swap' }),
     )
-  })
-
-  it('joins without a raise where MaxSize leaves room', () => {
-    const { input } = openSwapWithReady({
-      record: `v2 id=s1 phase=waiting owner=4 pairs=1 started=${STARTED}`,
-      maxSize: 8,
-    })
-    const [swap] = swaps(planGroup(input).actions)
-    expect(swap?.raiseMaxSizeTo).toBeUndefined()
-    expect(swap?.attachedRecord).toBe(`v2 id=s1 phase=waiting owner=4 pairs=2 started=${STARTED}`)
   })
 
   it('looks again when a replacement still booting may join, not when the swap health checks end', () => {

@@ -54,32 +54,22 @@ describe('joinableRecord', () => {
 })
 
 describe('joinRecords', () => {
-  it('counts the new pairs, the pairs in the group as confirmed, and raises from the swap own raise', () => {
-    const joined = joinRecords(waiting, { desiredCapacity: 6, maxSize: 6 }, 3)
-    expect(joined).toEqual({
-      attaching: { ...waiting, phase: 'attaching', pairs: 5, raisedMaxSize: 9, attached: 2 },
-      attached: { ...waiting, pairs: 5, raisedMaxSize: 9, attached: undefined },
-      raiseTo: 9,
+  it('counts the new pairs, and the pairs in the group as confirmed while they attach', () => {
+    expect(joinRecords(waiting, { desiredCapacity: 6, maxSize: 9 }, 3)).toEqual({
+      attaching: { ...waiting, phase: 'attaching', pairs: 5, attached: 2 },
+      attached: { ...waiting, pairs: 5, attached: undefined },
     })
   })
 
-  it('records a first raise from the MaxSize standing when the swap had none', () => {
-    const unraised = { ...waiting, originalMaxSize: undefined, raisedMaxSize: undefined }
-    const joined = joinRecords(unraised, { desiredCapacity: 6, maxSize: 6 }, 1)
-    expect(joined?.attached).toMatchObject({ originalMaxSize: 6, raisedMaxSize: 7 })
-    expect(joined?.raiseTo).toBe(7)
+  it('keeps the swap raise as it stands', () => {
+    expect(joinRecords(waiting, { desiredCapacity: 6, maxSize: 8 }, 2)?.attached).toMatchObject({
+      originalMaxSize: 4,
+      raisedMaxSize: 6,
+      pairs: 4,
+    })
   })
 
-  it('keeps the swap raise as it is when MaxSize leaves room', () => {
-    const joined = joinRecords(waiting, { desiredCapacity: 6, maxSize: 8 }, 2)
-    expect(joined?.attached).toMatchObject({ originalMaxSize: 4, raisedMaxSize: 6, pairs: 4 })
-    expect(joined?.raiseTo).toBeUndefined()
-  })
-
-  it.each([
-    ['someone changed MaxSize since the swap raised it', { ...waiting }, 7],
-    ['the record predates `raised`', { ...waiting, raisedMaxSize: undefined }, 6],
-  ])('refuses a raise when %s', (_, record, maxSize) => {
-    expect(joinRecords(record, { desiredCapacity: 6, maxSize }, maxSize - 5)).toBeUndefined()
+  it('refuses pairs that would need MaxSize raised', () => {
+    expect(joinRecords(waiting, { desiredCapacity: 6, maxSize: 8 }, 3)).toBeUndefined()
   })
 })
