@@ -1,20 +1,16 @@
 import { describe, expect, it } from 'vitest'
+import { TAG_SWAP } from '../../../lambdas/core/constants.ts'
 import { type JoinableInput, joinableRecord, joinRecords } from '../../../lambdas/core/swap/joining.ts'
-import type { SwapRecord } from '../../../lambdas/core/swap/record.ts'
+import { readSwapRecord, type SwapRecord } from '../../../lambdas/core/swap/record.ts'
 
 const NOW_MS = Date.parse('2026-01-01T00:10:00.000Z')
 
-const waiting: SwapRecord = {
-  version: 2,
-  id: 's1',
-  phase: 'waiting',
-  ownerDesired: 4,
-  pairs: 2,
-  step: undefined,
-  originalMaxSize: 4,
-  raisedMaxSize: 6,
-  startedAt: new Date(NOW_MS - 60_000),
-}
+/** A swap of two pairs, both attached and in their health checks; MaxSize raised from 4 to 6. */
+const onGroup = readSwapRecord({
+  [TAG_SWAP]: `v2 id=s1 phase=waiting owner=4 pairs=2 max=4 raised=6 started=${new Date(NOW_MS - 60_000).toISOString()}`,
+})
+if (onGroup.kind !== 'read') throw new Error('the fixture record does not read')
+const waiting: SwapRecord = onGroup.record
 
 const joinable = (overrides: Partial<JoinableInput> = {}): SwapRecord | undefined =>
   joinableRecord({
