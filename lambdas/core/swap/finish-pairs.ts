@@ -15,6 +15,7 @@ import type { Action, SwapPair } from '../plan/actions.ts'
 import { capacityBackoffMinutes } from '../plan/capacity-backoff.ts'
 import { closeAction } from './closing.ts'
 import { joinableRecord } from './joining.ts'
+import { ownerChangeSince } from './partial-attach.ts'
 import { formatSwapRecord, maxSizeToRestore, type SwapRecord, stepDown } from './record.ts'
 
 import { base, type Recovery, type RecoveryInput } from './recovery.ts'
@@ -188,13 +189,36 @@ export const finishPairs = (
       group,
       waitingPairs: halfDone.length,
       anythingElse: pairHeld || actions.length > 0 || vanished > 0,
+      // A join is judged later against the swap's start: an owner's change since must show first.
+      ownerUnchanged:
+        input.ownerChanges?.kind === 'read' && ownerChangeSince(input.ownerChanges, record) === undefined,
       healthKnown: !hasTrafficSources(group.trafficSources) || input.health?.kind === 'read',
       nowMs,
       deadlineMs,
       graceSeconds: input.graceSeconds,
       checkSeconds,
     })
-    return { ...recovery, waiting: waits.join('; '), ...(joinable === undefined ? {} : { joinable }) }
+    // A swap that could be joined but for its unread activities asks for them: the plan is made again.
+    const readActivities =
+      input.ownerChanges === undefined &&
+      joinableRecord({
+        record,
+        group,
+        waitingPairs: halfDone.length,
+        anythingElse: pairHeld || actions.length > 0 || vanished > 0,
+        ownerUnchanged: true,
+        healthKnown: !hasTrafficSources(group.trafficSources) || input.health?.kind === 'read',
+        nowMs,
+        deadlineMs,
+        graceSeconds: input.graceSeconds,
+        checkSeconds,
+      }) !== undefined
+    return {
+      ...recovery,
+      waiting: waits.join('; '),
+      ...(joinable === undefined ? {} : { joinable }),
+      ...(readActivities ? { awaitingActivities: true } : {}),
+    }
   }
   // Every unit given back: the swap closes once they are (the executor drops the record only if they are).
   const last = actions.at(-1)

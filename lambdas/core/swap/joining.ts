@@ -21,6 +21,8 @@ export interface JoinableInput {
   readonly waitingPairs: number
   /** Whether any pair is held, retired, released, or a unit given back this run. */
   readonly anythingElse: boolean
+  /** The group's scaling activities were read and show no change of desired capacity by anyone else since the swap started. */
+  readonly ownerUnchanged: boolean
   /** The replacements' health is known where the group has load balancers (the check time is read). */
   readonly healthKnown: boolean
   readonly nowMs: number
@@ -33,12 +35,14 @@ export interface JoinableInput {
 /**
  * The open swap's record when a ready replacement may join it this run: the swap attached all its pairs
  * and waits for them to serve (phase `waiting`, nothing retired nor announced), desired capacity stands
- * at what the record accounts for, and a replacement attached now still has its grace period and one
+ * at what the record accounts for with no change of the owner's since the swap started (so the join
+ * adds no pair to a swap the next run releases), and a replacement attached now still has its grace period and one
  * health-check time before the swap's deadline (a pair joined later would be given up unjudged).
  */
 export const joinableRecord = (input: JoinableInput): SwapRecord | undefined => {
   const { record } = input
-  if (input.anythingElse || !input.healthKnown || input.waitingPairs === 0) return undefined
+  if (input.anythingElse || !input.ownerUnchanged || !input.healthKnown || input.waitingPairs === 0)
+    return undefined
   if (record.version !== 2 || record.id === undefined || record.phase !== 'waiting') return undefined
   if (record.pairs !== input.waitingPairs || input.group.desiredCapacity !== recordedDesired(record))
     return undefined

@@ -33,6 +33,7 @@ const openSwapWithReady = (
     health?: HealthObservation | undefined
     readyState?: Instance['state']
     healthChecks?: number
+    ownerChanges?: PlanInput['ownerChanges']
   } = {},
 ) => {
   const fleet = onDemandFleet(4)
@@ -53,7 +54,7 @@ const openSwapWithReady = (
         'spotswap:swap': overrides.record ?? `v2 id=s1 phase=waiting owner=4 pairs=1 started=${STARTED}`,
       },
     },
-    ownerChanges: { kind: 'read', changes: [] },
+    ownerChanges: 'ownerChanges' in overrides ? overrides.ownerChanges : { kind: 'read', changes: [] },
     launched: [ready],
     health:
       'health' in overrides ? overrides.health : health({ [attached.id]: 'initial' }, overrides.healthChecks),
@@ -112,5 +113,15 @@ describe('a replacement ready while its group swap waits for its replacements to
     const plan = planGroup(input)
     expect(swaps(plan.actions)).toEqual([])
     expect(plan.lookAgainSeconds).toBe(30)
+  })
+
+  it('asks for the scaling activities first: a join must not follow an owner change unseen', () => {
+    const { input, ready } = openSwapWithReady({ ownerChanges: undefined })
+    const plan = planGroup(input)
+    expect(swaps(plan.actions)).toEqual([])
+    expect(plan.awaitingActivities).toBe(true)
+    expect(plan.instanceSkips).toContainEqual(
+      expect.objectContaining({ instanceId: ready.id, code: 'waiting-for-open-swap' }),
+    )
   })
 })

@@ -18,6 +18,7 @@ const joinable = (overrides: Partial<JoinableInput> = {}): SwapRecord | undefine
     group: { desiredCapacity: 6 },
     waitingPairs: 2,
     anythingElse: false,
+    ownerUnchanged: true,
     healthKnown: true,
     nowMs: NOW_MS,
     deadlineMs: NOW_MS + 600_000,
@@ -34,6 +35,10 @@ describe('joinableRecord', () => {
   it.each<[string, Partial<JoinableInput>]>([
     ['a pair is retired, held or released this run', { anythingElse: true }],
     ['the health-check time is not known', { healthKnown: false }],
+    [
+      'the owner changed desired capacity since the swap started, or that is not read',
+      { ownerUnchanged: false },
+    ],
     ['the record is at its attach', { record: { ...waiting, phase: 'attaching' } }],
     ['the swap retires', { record: { ...waiting, phase: 'retiring', step: 'i-0123456789abcdef0' } }],
     ['a legacy record names no swap', { record: { ...waiting, id: undefined } }],
