@@ -156,7 +156,10 @@ const swap = async (cloud: CloudPort, action: SwapAction): Promise<Outcome> => {
 /** The swap's record at `attaching` with `attached` confirmed replacements (core/swap/partial-attach.ts). */
 const attachingRecord = (action: SwapAction, attached: number): string => {
   const onGroup = readSwapRecord({ [TAG_SWAP]: action.swapRecord })
-  return onGroup.kind === 'read' ? formatSwapRecord({ ...onGroup.record, attached }) : action.swapRecord
+  // A join (core/swap/joining.ts) counts the pairs the swap had in the group before it as confirmed.
+  return onGroup.kind === 'read'
+    ? formatSwapRecord({ ...onGroup.record, attached: (onGroup.record.attached ?? 0) + attached })
+    : action.swapRecord
 }
 
 /**

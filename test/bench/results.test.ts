@@ -283,6 +283,22 @@ describe('the targets', () => {
     expect(missed(checkTargets(results(byPolicy)))).toContain(target)
   })
 
+  it('show a convergence missed by less than a minute as it is, not rounded to a tie', () => {
+    const checks = checkTargets(
+      results({
+        spotswap: { convergenceMinutes: 4.13 },
+        'asg-price-capacity-optimized': { convergenceMinutes: 3.67 },
+      }),
+    )
+    expect(checks).toContainEqual(
+      expect.objectContaining({
+        target: 'steady-web: converges no later than asg-price-capacity-optimized',
+        met: false,
+        detail: '4.1 min vs 3.7 min',
+      }),
+    )
+  })
+
   it('hold spotswap to no more waste than on demand and 95% of the commitment-aware oracle', () => {
     const checks = checkTargets(
       results({

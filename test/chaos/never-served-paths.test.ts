@@ -38,21 +38,27 @@ const web = (overrides: Record<string, unknown> = {}) =>
 describe('a replacement that never serves leaves its group whatever its swap became', {
   timeout: 60_000,
 }, () => {
-  // 18:00 launches, 18:05 the swap attaches; 18:07 the owner scales in: desired no longer what the record
-  // accounts for (`owner-resized`), so the pairs are released and the swap closes, its replacements
-  // ordinary members that never served.
+  // 18:00 launches, 18:01 the swap attaches, the next replacements join it at 18:02 and 18:03; 18:04 the
+  // owner scales the group in (desired 6, the owner's 3 and the 3 pairs, set to 4): desired no longer
+  // what the record accounts for (`owner-resized`), so the pairs are released and the swap closes, its
+  // replacements ordinary members that never served. (At 18:06 the swap's deadline would have taken
+  // them out as pairs.)
   it('after the owner scaled in mid-swap and the pairs were released', async () => {
     const outcome = await run(
-      chaosCase({ groups: [web({ desiredSchedule: [[isoMinute(7), 2]] })], durationHours: 2 }),
+      chaosCase({ groups: [web({ desiredSchedule: [[isoMinute(4), 4]] })], durationHours: 2 }),
     )
     expect(outcome.broken).toEqual([])
     expect(outcome.neverServedLeft).toBeGreaterThan(0)
   })
 
-  // The same after the owner scaled out by the pairs (only the scaling activities tell): `owner-changed`.
+  // The same when the owner's new figure is above their old one but below what the swap holds: 18:04 they
+  // set desired to 5 (from their 3, with the swap's 3 pairs holding 6). The owner scaling out by exactly
+  // the pairs, which only the scaling activities tell (`owner-changed`), is covered in
+  // test/replacer/owner-changes.test.ts; a ready replacement joins an open swap only once the activities
+  // show no such change.
   it('after the owner scaled out mid-swap and the pairs were released', async () => {
     const outcome = await run(
-      chaosCase({ groups: [web({ desiredSchedule: [[isoMinute(7), 5]] })], durationHours: 2 }),
+      chaosCase({ groups: [web({ desiredSchedule: [[isoMinute(4), 5]] })], durationHours: 2 }),
     )
     expect(outcome.broken).toEqual([])
     expect(outcome.neverServedLeft).toBeGreaterThan(0)

@@ -245,3 +245,43 @@ describe('executeActions: settling members', () => {
     })
   })
 })
+
+describe('executeActions: pairs joining an open swap in chunks', () => {
+  it('counts the pairs the swap held before the join as confirmed in each chunk record', async () => {
+    const cloud = new FakeCloud()
+    cloud.addGroup('web', { maxSize: 50 })
+    // Two pairs of swap s1 already attached, then 21 more join it: chunks of 20 and 1.
+    for (let n = 0; n < 2; n++) cloud.addInstance({ group: 'web', lifecycle: 'spot' })
+    const partners = Array.from({ length: 21 }, () => cloud.addInstance({ group: 'web' }))
+    const joining = partners.map((p) => ({
+      spotInstanceId: cloud.addInstance({ lifecycle: 'spot' }).id,
+      onDemandInstanceId: p.id,
+    }))
+    const outcomes = await executeActions(
+      cloud,
+      [
+        {
+          kind: 'swap',
+          group: 'web',
+          pairs: joining,
+          originalMaxSize: 50,
+          raiseMaxSizeTo: undefined,
+          swapId: 's1',
+          swapRecord: 'v2 id=s1 phase=attaching owner=21 pairs=23 attached=2',
+          attachedRecord: 'v2 id=s1 phase=waiting owner=21 pairs=23',
+          reason: 'test',
+        },
+      ],
+      false,
+    )
+    expect(outcomes.map((o) => o.status)).toEqual(['done'])
+    const records = cloud.calls
+      .filter((c) => c.method === 'tagGroup')
+      .map((c) => (c.args[1] as Record<string, string>)['spotswap:swap'])
+    expect(records).toEqual([
+      'v2 id=s1 phase=attaching owner=21 pairs=23 attached=2',
+      'v2 id=s1 phase=attaching owner=21 pairs=23 attached=22',
+      'v2 id=s1 phase=waiting owner=21 pairs=23',
+    ])
+  })
+})

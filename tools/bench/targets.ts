@@ -32,7 +32,8 @@ const CONVERGENCE_LIMIT_MINUTES: Readonly<Record<string, number>> = {
 /** spotswap's own monthly cost may be at most this share of what it saves, on every account size. */
 const RUNNING_COST_SHARE_PCT = 1
 const fixed = (value: number, digits = 1) => value.toFixed(digits)
-const minutes = (value: number | null) => (value === null ? 'never' : `${Math.round(value)} min`)
+// One decimal: whole minutes showed a convergence missed by half a minute as a tie (4 min vs 4 min).
+const minutes = (value: number | null) => (value === null ? 'never' : `${fixed(value)} min`)
 
 /** A warm planning pass (what a scheduled container pays) over the bench's 100,000 instances: its CPU. */
 const WARM_PLAN_CPU_LIMIT_MS = 1200

@@ -248,6 +248,8 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
     scheduleSeconds,
   })
   const { ready } = started
+  // Replacements this run attaches, in a swap of their own or into the open one: no longer in flight.
+  const attaching = [...ready, ...started.joining]
   let { lookAgain, warmedIn } = started
 
   const released = releaseDoomed({
@@ -313,7 +315,7 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
   // manages, those running the fewest tasks first), within the on-demand minimum and the in-flight budget.
   if (skipped === undefined && !maintenance.holds) {
     // Replacements of doomed members are outside the budget: the capacity goes either way.
-    const readyIds = new Set(ready.map((pair) => pair.spotInstanceId))
+    const readyIds = new Set(attaching.map((pair) => pair.spotInstanceId))
     const inFlight = wanted.filter(
       ([partner, instance]) =>
         !doomedIds.has(partner) && !readyIds.has(instance.id) && !terminated.has(instance.id),
@@ -360,7 +362,7 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
     })
     // The swap's replacements and the launches this plan drops are in flight until its writes succeed.
     const swapId = actions.find((a) => a.kind === 'swap')?.swapId
-    const freedBySwap = ready.filter((pair) => !doomedIds.has(pair.onDemandInstanceId)).length
+    const freedBySwap = attaching.filter((pair) => !doomedIds.has(pair.onDemandInstanceId)).length
     const launching = markRoomFreedThisRun(launches, budget, {
       swapId,
       terminated: [...terminated],

@@ -11,6 +11,7 @@ import {
   HEALTH_POLL_SECONDS,
   ORPHAN_SCHEDULE_PERIODS,
 } from '../constants.ts'
+import { joinRecords } from '../swap/joining.ts'
 import { formatSwapRecord, type SwapRecord, swapIdAt } from '../swap/record.ts'
 import type { Recovery } from '../swap/recovery.ts'
 import type { Group, Instance } from '../types.ts'
@@ -39,7 +40,14 @@ export interface SwapStartInput {
   readonly skipped: string | undefined
   readonly recovery: Pick<
     Recovery,
-    'open' | 'closes' | 'givingBack' | 'actions' | 'lookAgainSeconds' | 'launchedAhead' | 'launchedAheadIds'
+    | 'open'
+    | 'closes'
+    | 'givingBack'
+    | 'actions'
+    | 'lookAgainSeconds'
+    | 'launchedAhead'
+    | 'launchedAheadIds'
+    | 'joinable'
   >
   /** Members in service. */
   readonly inService: number
@@ -53,6 +61,8 @@ export interface SwapStartInput {
 
 export interface SwapStart {
   readonly ready: readonly SwapPair[]
+  /** Pairs attached into the open swap this run (core/swap/joining.ts). */
+  readonly joining: readonly SwapPair[]
   /** Seconds until the first replacement warming up may be swapped in (see earlyLook). */
   readonly warmedIn: number
   readonly lookAgain: number | undefined
@@ -119,6 +129,9 @@ export const startSwaps = (input: SwapStartInput): SwapStart => {
       wanted.some(([partner, instance]) => instance.id === id && attachable(partner, instance)),
     )
   const open = recovery.open && !aheadStarts
+  // The open swap waits for its replacements to serve: what is ready joins it (core/swap/joining.ts).
+  const joinable = open && staysOpen(recovery) && ahead === undefined ? recovery.joinable : undefined
+  const joining: SwapPair[] = []
   for (const [partner, instance] of wanted) {
     const ageSeconds = (now.getTime() - instance.launchTime.getTime()) / 1000
     const pastGrace = pastGraceOf(partner, instance)
@@ -140,6 +153,8 @@ export const startSwaps = (input: SwapStartInput): SwapStart => {
       ready.push({ spotInstanceId: instance.id, onDemandInstanceId: partner })
     } else if (ageSeconds > orphanAfterSeconds) {
       terminate(instance, `not-attachable-in-time: not swapped within ${orphanAfterSeconds}s of launch`)
+    } else if (joinable !== undefined && attachable(partner, instance)) {
+      joining.push({ spotInstanceId: instance.id, onDemandInstanceId: partner })
     } else if (open && pastGrace && instance.state === 'running') {
       behindOpenSwap++
       instanceSkips.push({
@@ -148,8 +163,9 @@ export const startSwaps = (input: SwapStartInput): SwapStart => {
         reason: `waiting-for-open-swap: replaces ${partner}; starts once the open swap closes`,
       })
     } else {
-      // A swap recorded ahead holds nothing back: its own launch is looked at as it warms up.
-      const staying = staysOpen(recovery) && ahead === undefined
+      // A swap recorded ahead holds nothing back: its own launch is looked at as it warms up; nor does one
+      // a ready replacement may join.
+      const staying = staysOpen(recovery) && ahead === undefined && joinable === undefined
       if (!staying && instance.state !== 'pending')
         warmedIn = Math.min(
           warmedIn,
@@ -164,6 +180,16 @@ export const startSwaps = (input: SwapStartInput): SwapStart => {
       })
     }
   }
+  const joined = joinable === undefined ? undefined : joinRecords(joinable, group, joining.length)
+  if (joining.length > 0 && joined === undefined)
+    for (const pair of joining) {
+      behindOpenSwap++
+      instanceSkips.push({
+        instanceId: pair.spotInstanceId,
+        code: 'waiting-for-open-swap',
+        reason: `waiting-for-open-swap: replaces ${pair.onDemandInstanceId}; starts once the open swap closes (joining it would need MaxSize raised)`,
+      })
+    }
   let lookAgain = recovery.lookAgainSeconds
   // The open swap closes in this run: the replacements behind it start their swap at the next look.
   if (behindOpenSwap > 0 && recovery.actions.some((a) => a.kind === 'close-swap'))
@@ -210,6 +236,20 @@ export const startSwaps = (input: SwapStartInput): SwapStart => {
     // The first look reads the load balancers' health-check settings, which time the next one.
     lookAgain = Math.ceil(Math.max(HEALTH_POLL_SECONDS / 2, Math.min(HEALTH_POLL_SECONDS, ...doomedLeave)))
   }
+  if (joining.length > 0 && joinable?.id !== undefined && joined !== undefined) {
+    actions.push({
+      kind: 'swap',
+      group: group.name,
+      pairs: joining,
+      originalMaxSize: group.maxSize,
+      raiseMaxSizeTo: undefined,
+      swapId: joinable.id,
+      swapRecord: formatSwapRecord(joined.attaching),
+      attachedRecord: formatSwapRecord(joined.attached),
+      reason: `spot replacement(s) ran for ${attachWait}s (the attach wait) and join open swap ${joinable.id}; partners retire once they serve`,
+    })
+    lookAgain = Math.min(lookAgain ?? HEALTH_POLL_SECONDS, HEALTH_POLL_SECONDS)
+  }
 
-  return { ready, warmedIn, lookAgain }
+  return { ready, joining: joined === undefined ? [] : joining, warmedIn, lookAgain }
 }

@@ -14,6 +14,8 @@ import {
 import type { Action, SwapPair } from '../plan/actions.ts'
 import { capacityBackoffMinutes } from '../plan/capacity-backoff.ts'
 import { closeAction } from './closing.ts'
+import { joinableRecord } from './joining.ts'
+import { ownerChangeSince } from './partial-attach.ts'
 import { formatSwapRecord, maxSizeToRestore, type SwapRecord, stepDown } from './record.ts'
 
 import { base, type Recovery, type RecoveryInput } from './recovery.ts'
@@ -79,6 +81,7 @@ export const finishPairs = (
   let onDemandLeft = input.onDemandIds.size
   let retiringOnDemand = 0
   let blocked: string | undefined
+  let pairHeld = false
   // Each step down is announced as the one after the previous step: pairs that wait take no number.
   let steps = 0
   const waits: string[] = []
@@ -108,6 +111,7 @@ export const finishPairs = (
     const row = pairTransition(situation)
     const why = detail === '' ? row.why : `${detail}: ${row.why}`
     if (row.outcome === 'hold') {
+      pairHeld = true
       waits.push(`held (${situation}): ${why}`)
       continue
     }
@@ -179,7 +183,43 @@ export const finishPairs = (
     lookAgainSeconds: lookAgain,
   }
   if (blocked !== undefined) return { ...recovery, waiting: blocked }
-  if (waits.length > 0) return { ...recovery, waiting: waits.join('; ') }
+  if (waits.length > 0) {
+    const joinable = joinableRecord({
+      record,
+      group,
+      waitingPairs: halfDone.length,
+      anythingElse: pairHeld || actions.length > 0 || vanished > 0,
+      // A join is judged later against the swap's start: an owner's change since must show first.
+      ownerUnchanged:
+        input.ownerChanges?.kind === 'read' && ownerChangeSince(input.ownerChanges, record) === undefined,
+      healthKnown: !hasTrafficSources(group.trafficSources) || input.health?.kind === 'read',
+      nowMs,
+      deadlineMs,
+      graceSeconds: input.graceSeconds,
+      checkSeconds,
+    })
+    // A swap that could be joined but for its unread activities asks for them: the plan is made again.
+    const readActivities =
+      input.ownerChanges === undefined &&
+      joinableRecord({
+        record,
+        group,
+        waitingPairs: halfDone.length,
+        anythingElse: pairHeld || actions.length > 0 || vanished > 0,
+        ownerUnchanged: true,
+        healthKnown: !hasTrafficSources(group.trafficSources) || input.health?.kind === 'read',
+        nowMs,
+        deadlineMs,
+        graceSeconds: input.graceSeconds,
+        checkSeconds,
+      }) !== undefined
+    return {
+      ...recovery,
+      waiting: waits.join('; '),
+      ...(joinable === undefined ? {} : { joinable }),
+      ...(readActivities ? { awaitingActivities: true } : {}),
+    }
+  }
   // Every unit given back: the swap closes once they are (the executor drops the record only if they are).
   const last = actions.at(-1)
   const closing =

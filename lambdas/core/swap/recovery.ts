@@ -117,6 +117,11 @@ export interface Recovery {
   /** With `launchedAhead`: its launches outside the group (carrying its id), each to be swapped in by it. */
   readonly launchedAheadIds?: readonly string[]
   /**
+   * The open swap's record when a replacement ready this run may join it as one more pair
+   * (core/swap/joining.ts joinableRecord) instead of waiting for it to close.
+   */
+  readonly joinable?: SwapRecord
+  /**
    * Set when this run's actions close the swap having finished it, or when only a held raise stands: the
    * desired capacity and MaxSize the group has once they are done, so the next swap can start in the same
    * run, after them.
