@@ -1,7 +1,8 @@
 /**
  * The replacer's read of an ECS cluster's tasks against moto's ECS: one ListTasks for the whole cluster and
  * one DescribeTasks per hundred tasks, however many container instances run them, each task with the
- * container instance that hosts it, sorted back to its member by the pure core.
+ * container instance that hosts it, sorted back to its member by the pure core; and the drain's write,
+ * UpdateContainerInstancesState, setting members DRAINING and back ACTIVE as the next read sees them.
  */
 import { RunInstancesCommand } from '@aws-sdk/client-ec2'
 import {
@@ -61,7 +62,7 @@ const seedCluster = async (
   return { cluster, ids, containerInstances }
 }
 
-describeMoto('ECS task reads against moto', (moto) => {
+describeMoto('ECS reads and drain writes against moto', (moto) => {
   freshAccountPerTest(moto)
 
   describe('ecsClusterTasks', () => {
@@ -100,6 +101,38 @@ describeMoto('ECS task reads against moto', (moto) => {
       })
       expect(counts).toEqual([3, 2, 1, undefined, undefined, undefined])
       expect(standaloneBlock(byInstance.get(ids[0] ?? ''))).toMatchObject({ code: 'ecs-standalone-task' })
+    })
+  })
+
+  describe('setContainerInstancesState', () => {
+    it('sets members DRAINING in one call, the next read sees it, and ACTIVE again gives them back', {
+      timeout: 60_000,
+    }, async () => {
+      const region = motoRegion()
+      const ecs = new ECSClient({ region, maxAttempts: 1 })
+      const { cluster, ids, containerInstances } = await seedCluster(ecs, region)
+      const calls: ApiCallName[] = []
+      const cloud = await loadCloud(region, (name) => calls.push(name))
+      const drained = containerInstances.slice(0, 2)
+
+      const refused = await cloud.setContainerInstancesState(cluster, drained, 'DRAINING')
+      expect(refused).toEqual([])
+      expect(calls).toEqual(['ecs:UpdateContainerInstancesState'])
+      const statusOf = async () =>
+        new Map((await cloud.ecsContainerInstances(cluster)).map((ci) => [ci.ec2InstanceId, ci.status]))
+      const draining = await statusOf()
+      expect(ids.map((id) => draining.get(id))).toEqual([
+        'DRAINING',
+        'DRAINING',
+        'ACTIVE',
+        'ACTIVE',
+        'ACTIVE',
+        'ACTIVE',
+      ])
+
+      expect(await cloud.setContainerInstancesState(cluster, drained, 'ACTIVE')).toEqual([])
+      const back = await statusOf()
+      expect(ids.every((id) => back.get(id) === 'ACTIVE')).toBe(true)
     })
   })
 })
