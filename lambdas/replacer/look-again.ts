@@ -8,7 +8,12 @@ import { looksToRequest, type RunOfGroup } from '../core/region/look-again.ts'
 
 export const requestLooks = async (
   options: {
-    readonly requestRun?: (group: string, delaySeconds: number, why: 'swap' | 'warm-up') => Promise<void>
+    readonly requestRun?: (
+      group: string,
+      delaySeconds: number,
+      why: 'swap' | 'warm-up',
+      swapDelaySeconds?: number,
+    ) => Promise<void>
     readonly config: GlobalConfig
     readonly log: Log
     readonly region: string
@@ -19,7 +24,7 @@ export const requestLooks = async (
   if (requestRun === undefined || config.dryRun) return
   for (const look of looksToRequest(groups, config.scheduleMinutes)) {
     try {
-      await requestRun(look.group, look.delaySeconds, look.why)
+      await requestRun(look.group, look.delaySeconds, look.why, look.swapDelaySeconds)
     } catch (error) {
       log.warn('could not request an early look at the group; the next scheduled run looks', {
         region,

@@ -86,7 +86,12 @@ export interface RegionRunOptions {
    * replacement to serve is looked at again before the next scheduled run. Without it, the next
    * scheduled run looks.
    */
-  readonly requestRun?: (group: string, delaySeconds: number, why: 'swap' | 'warm-up') => Promise<void>
+  readonly requestRun?: (
+    group: string,
+    delaySeconds: number,
+    why: 'swap' | 'warm-up',
+    swapDelaySeconds?: number,
+  ) => Promise<void>
   /**
    * What the container last logged of each on-demand member's reason: a member's reason is logged when
    * it changes (replacer/reasons.ts). Without it, reasons are not logged.

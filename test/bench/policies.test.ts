@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { benchScenario } from '../../tools/bench/bench-scenario.ts'
 import { policyFigures } from '../../tools/bench/scenario-run.ts'
+import { embeddedCatalog } from '../../tools/data/catalog.ts'
 import {
   ASG_LOWEST_PRICE_POLICY,
   ASG_PRICE_CAPACITY_OPTIMIZED_POLICY,
@@ -26,6 +28,17 @@ describe('the autospotting policy', () => {
     // Launched at one run, swapped in at the next: one more per 30-minute run.
     expect(spotAt(run)).toEqual([0, 1, 2, 3])
     expect(run.report.totals.convergenceMinutes).toBeNull()
+  })
+
+  it('retires each partner at its swap’s look while the next replacement warms up behind it', async () => {
+    // steady-web's web group: load balancers, so each swap waits for its replacement to serve, while the
+    // next one (launched once the attach frees the in-flight slot) warms up. The plan's look is then the
+    // warm-up's, which this policy drops; the swap's own look (swapLookSeconds) stands for AutoSpotting
+    // retiring the partner in its attach's run. Without it, every swap waited for the next 30-minute run.
+    const scenario = { ...benchScenario('steady-web', embeddedCatalog(), false), durationHours: 1 }
+    const run = await simulateRun(scenario, { policy: AUTOSPOTTING_POLICY })
+    const swaps = run.report.groups.web?.explanation?.events.swaps ?? []
+    expect(swaps.filter((minute) => minute < 45).length).toBeGreaterThanOrEqual(5)
   })
 
   it('takes the cheapest pool (lowest-price), where spotswap spreads over pools', async () => {

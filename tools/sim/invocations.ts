@@ -300,8 +300,17 @@ export class Invocations {
           // A swap waiting for its replacements to serve asks for an early look through the run-request queue.
           ...(this.ctx.policy.replacer
             ? {
-                requestRun: async (group: string, delay: number, why: 'swap' | 'warm-up') => {
-                  if (why === 'warm-up' && this.ctx.policy.runRequests === 'swaps') return
+                requestRun: async (
+                  group: string,
+                  delay: number,
+                  why: 'swap' | 'warm-up',
+                  swapDelay?: number,
+                ) => {
+                  // A policy without warm-up looks still takes the look the open swap asks for.
+                  if (why === 'warm-up' && this.ctx.policy.runRequests === 'swaps') {
+                    if (swapDelay !== undefined) await this.requestRuns(region, group, [swapDelay])
+                    return
+                  }
                   await this.requestRuns(region, group, [delay])
                 },
               }

@@ -246,6 +246,12 @@ export interface GroupPlan {
   readonly lookAgainSeconds?: number
   /** `warm-up`: the look is for a replacement at the end of its grace period, not for an open swap. */
   readonly lookAgainFor?: 'warm-up'
+  /**
+   * With a `warm-up` look: the later look the group's open swap asks for (its health, a doomed partner's
+   * deadline). The look at `lookAgainSeconds` asks for it again; a caller that takes no warm-up looks (the
+   * simulator's AutoSpotting model) takes this one.
+   */
+  readonly swapLookSeconds?: number
   /** Why Auto Scaling launched nothing for the group's revert, when it said (core/group/launch-activities.ts). */
   readonly revertLaunchFailure?: LaunchFailure
 }

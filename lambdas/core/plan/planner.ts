@@ -427,5 +427,8 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
     ...(unknownSubnets.size > 0 ? { unknownSubnets: [...unknownSubnets].sort() } : {}),
     ...(lookAgain === undefined ? {} : { lookAgainSeconds: lookAgain }),
     ...(lookAgain !== undefined && lookAgain !== swapLook ? { lookAgainFor: 'warm-up' as const } : {}),
+    ...(lookAgain !== undefined && lookAgain !== swapLook && swapLook !== undefined
+      ? { swapLookSeconds: swapLook }
+      : {}),
   }
 }

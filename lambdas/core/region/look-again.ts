@@ -9,6 +9,8 @@ export interface LookRequest {
   readonly group: string
   readonly delaySeconds: number
   readonly why: 'swap' | 'warm-up'
+  /** With a `warm-up` look, the later one the group's open swap asks for (GroupPlan.swapLookSeconds). */
+  readonly swapDelaySeconds?: number
 }
 
 /** What the look needs of a group's run: its plan and how each action went. */
@@ -26,7 +28,15 @@ export const looksToRequest = (groups: readonly RunOfGroup[], scheduleMinutes: n
     // their partners, and the next run attaches them again. Waiting for the schedule instead costs a period,
     // and a crash in the lane another, which can take them past their orphan deadline (swap-start.ts
     // terminates them there, which bounds these looks).
-    return [{ group: plan.group, delaySeconds: delay, why: plan.lookAgainFor ?? 'swap' }]
+    const swapDelay = plan.swapLookSeconds
+    return [
+      {
+        group: plan.group,
+        delaySeconds: delay,
+        why: plan.lookAgainFor ?? 'swap',
+        ...(swapDelay === undefined ? {} : { swapDelaySeconds: swapDelay }),
+      },
+    ]
   })
 
 /**

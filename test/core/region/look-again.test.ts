@@ -24,6 +24,15 @@ describe('looksToRequest', () => {
     ])
   })
 
+  it('carries the later look an open swap asks for behind a warm-up look', () => {
+    const both = run(60, {
+      plan: aPlan([], { lookAgainSeconds: 60, lookAgainFor: 'warm-up', swapLookSeconds: 150 }),
+    })
+    expect(looksToRequest([both], SCHEDULE_MINUTES)).toEqual([
+      { group: 'web', delaySeconds: 60, why: 'warm-up', swapDelaySeconds: 150 },
+    ])
+  })
+
   it.each([
     ['wants no look', undefined],
     ['would be looked at by the next scheduled run first', SCHEDULE_MINUTES * 60],
