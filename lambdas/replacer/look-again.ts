@@ -6,14 +6,17 @@ import type { GlobalConfig } from '../core/config/config.ts'
 import type { Log } from '../core/log.ts'
 import { looksToRequest, type RunOfGroup } from '../core/region/look-again.ts'
 
+/** Asks for a run of one group after a delay; with a warm-up look, the later look its open swap asks for. */
+export type RequestRun = (
+  group: string,
+  delaySeconds: number,
+  why: 'swap' | 'warm-up',
+  swapDelaySeconds?: number,
+) => Promise<void>
+
 export const requestLooks = async (
   options: {
-    readonly requestRun?: (
-      group: string,
-      delaySeconds: number,
-      why: 'swap' | 'warm-up',
-      swapDelaySeconds?: number,
-    ) => Promise<void>
+    readonly requestRun?: RequestRun
     readonly config: GlobalConfig
     readonly log: Log
     readonly region: string

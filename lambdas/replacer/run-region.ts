@@ -22,7 +22,7 @@ import { reportForgedMarkers } from '../verify-markers.ts'
 import { commitmentCoverage, reportSplitRegionUtilization } from './commitments.ts'
 import { executeActions } from './execute.ts'
 import { holdPlans } from './kill-switch.ts'
-import { requestLooks } from './look-again.ts'
+import { type RequestRun, requestLooks } from './look-again.ts'
 import { observeRegion, type RegionSnapshot } from './observe.ts'
 import type { Outcome } from './outcome.ts'
 import { summarizeOutcome } from './outcome-summary.ts'
@@ -86,12 +86,7 @@ export interface RegionRunOptions {
    * replacement to serve is looked at again before the next scheduled run. Without it, the next
    * scheduled run looks.
    */
-  readonly requestRun?: (
-    group: string,
-    delaySeconds: number,
-    why: 'swap' | 'warm-up',
-    swapDelaySeconds?: number,
-  ) => Promise<void>
+  readonly requestRun?: RequestRun
   /**
    * What the container last logged of each on-demand member's reason: a member's reason is logged when
    * it changes (replacer/reasons.ts). Without it, reasons are not logged.
