@@ -265,9 +265,12 @@ const refusedBeforeAttach = (input: RecoveryInput): string | undefined => {
 
 /**
  * A record is believed only when it is one spotswap could have written for this group now: it did not
- * start in the future, and the MaxSize it would restore is not above the group's (a swap only ever raises MaxSize, so restoring lowers it or
- * leaves it). Anything else is unreadable: its pairs are released, nothing is retired on it, and the
- * MaxSize it names is not applied.
+ * start in the future, and the MaxSize it would restore is not above the group's (a swap only ever
+ * raises MaxSize, so restoring lowers it or leaves it). A record whose original MaxSize is above the
+ * group's but would restore nothing (the owner has set MaxSize since, and it is not the swap's raised
+ * figure) is still the swap's: an owner's MaxSize alone changes none of its pairs (chaos seed 6314), and
+ * the close leaves MaxSize as the owner set it. Anything else is unreadable: its pairs are released,
+ * nothing is retired on it, and the MaxSize it names is not applied.
  */
 const validated = (
   onGroup: ReturnType<typeof readSwapRecord>,
@@ -283,7 +286,10 @@ const validated = (
   const problem =
     started !== undefined && started.getTime() > now.getTime()
       ? 'it started in the future'
-      : record.originalMaxSize !== undefined && record.originalMaxSize > group.maxSize
+      : (maxSizeToRestore(record, group.maxSize) ?? group.maxSize) > group.maxSize ||
+          (record.raisedMaxSize === undefined &&
+            record.originalMaxSize !== undefined &&
+            record.originalMaxSize > group.maxSize)
         ? 'it would raise MaxSize'
         : undefined
   return problem === undefined

@@ -220,6 +220,43 @@ describe('judgeRecord', () => {
 })
 
 describe('finishing a swap an earlier run left', () => {
+  it('believes its record when the owner lowered MaxSize below the figure it records (chaos seed 6314)', () => {
+    // The swap raised MaxSize 8 -> 10 for its two pairs; the owner has set 7 since (a scheduled action):
+    // desired 6 stands, so the record is still the swap's. It retires both partners and leaves MaxSize
+    // as the owner set it, rather than releasing the pairs and keeping the owner's desired two above.
+    const fleet = onDemandFleet(4) as [Instance, Instance, Instance, Instance]
+    const started = new Date(NOW.getTime() - 10 * 60_000).toISOString()
+    const replacements = fleet.slice(0, 2).map((partner) =>
+      spotFor(partner, {
+        launchTime: new Date(NOW.getTime() - 12 * 60_000),
+        tags: { ...spotFor(partner).tags, 'spotswap:swap-id': 's1', 'spotswap:joined-group': 'web' },
+      }),
+    )
+    const plan = planGroup(
+      planInput([...fleet, ...replacements], {
+        groupOverrides: {
+          desiredCapacity: 6,
+          maxSize: 7,
+          healthCheckGracePeriodSeconds: 0,
+          tags: { [TAG_SWAP]: `v2 id=s1 phase=waiting owner=4 pairs=2 max=8 raised=10 started=${started}` },
+        },
+        ownerChanges: { kind: 'read', changes: [] },
+      }),
+    )
+    expect(plan.actions.filter((a) => a.kind === 'release-pair')).toEqual([])
+    expect(
+      plan.actions.flatMap((a) =>
+        a.kind === 'complete-swap' ? [[a.retire, a.pair.onDemandInstanceId]] : [],
+      ),
+    ).toEqual([
+      ['partner', fleet[0].id],
+      ['partner', fleet[1].id],
+    ])
+    expect(plan.actions.filter((a) => a.kind === 'close-swap')).not.toContainEqual(
+      expect.objectContaining({ maxSize: expect.any(Number) }),
+    )
+  })
+
   it('releases both pairs when a scale-in took one partner of a two-pair swap (the owner lowered desired)', () => {
     const fleet = onDemandFleet(3)
     const [first, second] = fleet as [Instance, Instance, Instance]
