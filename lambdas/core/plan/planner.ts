@@ -19,7 +19,7 @@ import { planRevert } from '../revert/plan.ts'
 import { withSwapAhead } from '../swap/launched-ahead.ts'
 import { judgeNeverServed, pairedAfter } from '../swap/never-served.ts'
 import type { Recovery } from '../swap/recovery.ts'
-import type { GroupMember, Instance } from '../types.ts'
+import type { Instance } from '../types.ts'
 import type { Action, GroupPlan } from './actions.ts'
 import { attachWaitSeconds } from './attach-wait.ts'
 import { budgetExceededPlan } from './budget-exceeded.ts'
@@ -147,19 +147,6 @@ const inFlightNames = (
   return names
 }
 
-/**
- * On-demand partners of the open swap's attached replacements that this run settles no way (no
- * complete-swap: their replacements do not serve yet, or the swap waits for something else).
- */
-const awaitingPartners = (onDemand: readonly GroupMember[], recovery: Recovery): number => {
-  if (recovery.halfDonePartners.size === 0) return 0
-  const settled = new Set(
-    recovery.actions.flatMap((a) => (a.kind === 'complete-swap' ? [a.pair.onDemandInstanceId] : [])),
-  )
-  return onDemand.filter((m) => recovery.halfDonePartners.has(m.instanceId) && !settled.has(m.instanceId))
-    .length
-}
-
 const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
   const { group, now } = input
   const view = groupView(input)
@@ -225,12 +212,7 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
   // Launches spotswap made and cannot verify hold their partners and take part of the budget (provenance.ts).
   const unverified = unverifiedLaunches(sorted.untrusted, detail, instanceSkips)
   // Partners retired by this run's recovery are as good as gone: they leave no room for another launch.
-  // So are partners whose replacements are attached and not yet serving: they leave once those serve, and
-  // a launch for another member counting on them for the minimum would be terminated as not needed then.
-  const replaceable = Math.max(
-    0,
-    onDemand.length - recovery.retiringOnDemand - awaitingPartners(onDemand, recovery) - minOnDemand,
-  )
+  const replaceable = Math.max(0, onDemand.length - recovery.retiringOnDemand - minOnDemand)
   const { pendingByPartner, wanted, wantedForOnDemand } = keepReplacements({
     trusted,
     detail,
