@@ -488,4 +488,21 @@ describe('engine defects found by chaos runs', { timeout: 60_000 }, () => {
     expect(result.error).toBeUndefined()
     expect(kinds(result.violations)).toEqual([])
   })
+  // Invariant 9, seed 5295 of the sweep on 09a8d9b (not shrunk): a run terminated a partial attach's
+  // launch (its recovery's own termination) and launched in the room that freed, unmarked; the
+  // termination failed, and two launches stood outside the group against a budget of one. Fixed: the
+  // recovery's terminations free room as the plan's do, and a launch in it waits for them.
+  it('makes no launch in the room of a partial attach’s termination that failed', async () => {
+    const result = await runCase(savedCase('seed-5295-launch-beside-a-failed-partial-termination.json'))
+    expect(kinds(result.violations)).toEqual([])
+  })
+
+  // Invariant 9, seed 8971 of the same sweep (not shrunk): while a swap was open, a launch outside the
+  // group carrying its id was refused as one that joined a group and left it, so the budget did not count
+  // it, and a run launched beside it. It was the swap's own, never attached. Fixed: while the swap is open,
+  // such a launch takes its room in the budget until the swap judges it.
+  it('counts a launch the open swap may own against the in-flight budget', async () => {
+    const result = await runCase(savedCase('seed-8971-launch-beside-a-launch-the-open-swap-may-own.json'))
+    expect(kinds(result.violations)).toEqual([])
+  })
 })

@@ -118,6 +118,10 @@ const NO_PENDING: ReadonlyMap<string, Instance> = new Map()
  */
 const setOf = (ids: readonly string[]): ReadonlySet<string> => (ids.length === 0 ? NONE : new Set(ids))
 
+/** Launches outside the group the recovery terminates this run (a partial attach's). */
+const recoveryTerminations = (recovery: Recovery): string[] =>
+  recovery.actions.flatMap((a) => (a.kind === 'terminate-spot' ? [a.instanceId] : []))
+
 /** Launches the recovery judged (a partial attach's, or refused): the plan leaves them to it. */
 const judgedBy = (recovery: Recovery): ReadonlySet<string> => {
   const unattached = recovery.unattachedLaunches ?? []
@@ -203,10 +207,14 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
     const partner = instance.tags[TAG_REPLACING_INSTANCE]
     if (partner !== undefined) heldByOpenSwap.add(partner)
   }
+  // Such a launch may be the open swap's, never attached: until the swap is judged it is a spot instance
+  // spotswap launched outside the group, so it takes its room in the in-flight budget (chaos seed 8971).
+  let maybeTheSwaps = 0
   if (recovery.open)
     for (const suspect of refused) {
       const partner = detail(suspect.instanceId)?.tags[TAG_REPLACING_INSTANCE]
       const mayBeTheSwaps = suspect.code === 'joined-a-group' || suspect.code === 'swap-undecided'
+      if (mayBeTheSwaps) maybeTheSwaps++
       if (mayBeTheSwaps && partner !== undefined) heldByOpenSwap.add(partner)
     }
   // Launches spotswap made and cannot verify hold their partners and take part of the budget (provenance.ts).
@@ -344,7 +352,8 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
     const budget =
       inFlightLimit(config.maxReplacementsInFlight, inService.length - roles.besidePartner) -
       inFlight.length -
-      unverified.launches.length
+      unverified.launches.length -
+      maybeTheSwaps
     const launches = planLaunches(input, config, {
       budget,
       doomed: doomedIds,
@@ -365,7 +374,9 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
     const freedBySwap = attaching.filter((pair) => !doomedIds.has(pair.onDemandInstanceId)).length
     const launching = markRoomFreedThisRun(launches, budget, {
       swapId,
-      terminated: [...terminated],
+      // The recovery's own terminations (a partial attach's launches) free room as the plan's do: a launch
+      // in it waits for them too, or it is made beside a launch whose termination failed (seed 5295).
+      terminated: [...terminated, ...recoveryTerminations(recovery)],
       freedBySwap,
     })
     // A doomed member's replacement records its swap as it launches (core/swap/launched-ahead.ts).
