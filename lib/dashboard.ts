@@ -261,6 +261,7 @@ export class SpotSwapDashboard extends Construct {
           handled(Metric.PlanBudgetExceeded, 'Groups over their planning budget'),
           handled(Metric.RegionRunsNotStarted, 'Region runs started too late to finish in time'),
           handled(Metric.GroupsPastTimeBudget, 'Groups left to the next run by the time budget'),
+          handled(Metric.FanoutLeasesLost, 'Lease renewals on fan-out messages that failed'),
           handled(Metric.IgnoredEvents, 'Ignored (not a managed group)'),
           handled(Metric.ScheduledMembers, 'Members with an EC2 scheduled event'),
           handled(Metric.ScheduledEventsUnreadable, 'Runs whose scheduled events were unreadable'),

@@ -1,5 +1,8 @@
-/** Sends fan-out work to the replacer's SQS FIFO queue, ten messages per request (the API's limit). */
-import type { SQSClient } from '@aws-sdk/client-sqs'
+/**
+ * Sends fan-out work to the replacer's SQS FIFO queue, ten messages per request (the API's limit), and
+ * renews a run's lease on the message it runs (core/region/lease.ts).
+ */
+import { ChangeMessageVisibilityCommand, type SQSClient } from '@aws-sdk/client-sqs'
 import { defaultSqsClient, sendInBatches } from './sqs-batches.ts'
 
 export interface QueueMessage {
@@ -23,3 +26,19 @@ export const sendFanoutMessages = (
     })),
     'fan-out message(s)',
   )
+
+/** Hides the received message `seconds` from now (ChangeMessageVisibility); throws what SQS answered. */
+export const changeFanoutVisibility = async (
+  queueUrl: string,
+  receiptHandle: string,
+  seconds: number,
+  sqs: SQSClient = defaultSqsClient(),
+): Promise<void> => {
+  await sqs.send(
+    new ChangeMessageVisibilityCommand({
+      QueueUrl: queueUrl,
+      ReceiptHandle: receiptHandle,
+      VisibilityTimeout: seconds,
+    }),
+  )
+}

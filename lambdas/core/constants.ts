@@ -255,9 +255,19 @@ export const REPLACER_WRITE_MARGIN_SECONDS = 20
 export const FANOUT_LATE_START_SECONDS = 30
 /**
  * The fan-out queue's visibility timeout: a run that starts in time ends (Lambda stops it at its timeout)
- * before its message can be handed out again, and a crashed run's region waits this long, not six timeouts.
+ * before its message can be handed out again. Lambda requires it to cover the function timeout; a run
+ * shortens its own message's to a lease as it starts (FANOUT_LEASE_SECONDS).
  */
 export const FANOUT_VISIBILITY_SECONDS = REPLACER_TIMEOUT_SECONDS + FANOUT_LATE_START_SECONDS
+/**
+ * A region run's lease on its fan-out message (core/region/lease.ts): as it starts, the run shortens its
+ * message's visibility to this, and renews it before a write step once less than
+ * FANOUT_LEASE_RENEW_BELOW_SECONDS is left. A crashed run holds its lane this long, not a whole
+ * visibility timeout. Longer than the renewal point, which is longer than the write margin, so a renewed
+ * lease always leaves one write step its margin.
+ */
+export const FANOUT_LEASE_SECONDS = 40
+export const FANOUT_LEASE_RENEW_BELOW_SECONDS = 30
 /** SQS's receive timestamps are approximate and its clock is not Lambda's: a few seconds of doubt. */
 export const FANOUT_CLOCK_SKEW_MS = 5_000
 /**

@@ -142,6 +142,11 @@ export const Metric = {
    */
   GroupsPastTimeBudget: 'GroupsPastTimeBudget',
   /**
+   * Renewals of a region run's lease on its fan-out message that failed or answered too late
+   * (core/region/lease.ts): the run writes only until the lease it has runs out. Per region, when above 0.
+   */
+  FanoutLeasesLost: 'FanoutLeasesLost',
+  /**
    * Members of an ECS-managed group kept from a drain swap for their tasks this run: running a standalone
    * task ECS never moves, or tasks that could not be read (replacer/report-ecs.ts). Per region and group.
    */

@@ -9,8 +9,9 @@ import { REGION_LANES } from '../core/constants.ts'
 import { parseInvocation } from '../core/events/invocation.ts'
 import { DIMENSION_REGION, Metric } from '../core/metric-names.ts'
 import { REGION_WORK_LANE } from '../core/region/lanes.ts'
+import { MessageLease } from '../core/region/lease.ts'
 import { readKillSwitch } from '../kill-switch.ts'
-import { invocationDeadline, readDeliveries, regionRunVerdict } from './delivery.ts'
+import { invocationDeadline, readDeliveries, receiptHandleOf, regionRunVerdict } from './delivery.ts'
 import type { ReplacerDeps } from './deps.ts'
 import { replacerEvents } from './event-registry.ts'
 import { deduplicationId, groupMessage, laneMessages, retryMessage } from './lane-messages.ts'
@@ -74,6 +75,31 @@ export const createHandler = (deps: ReplacerDeps): ReplacerHandler => {
       onLambda: deps.env.AWS_LAMBDA_FUNCTION_NAME !== undefined,
       now: deps.now(),
       context,
+    }
+    /**
+     * The run's lease on its fan-out message (core/region/lease.ts), on Lambda: from the receipt's bound
+     * the delivery check proved, renewed through ChangeMessageVisibility with the record's receipt handle.
+     */
+    const messageLease = (
+      region: string,
+      receiptBoundMs: number | undefined,
+      messageId: string | undefined,
+    ): MessageLease | undefined => {
+      const receiptHandle = receiptHandleOf(deliveryCheck, messageId)
+      const queueUrl = config.fanoutQueueUrl
+      const renew = deps.changeVisibility
+      if (!deliveryCheck.onLambda || receiptBoundMs === undefined) return undefined
+      if (receiptHandle === undefined || queueUrl === undefined || renew === undefined) return undefined
+      return new MessageLease(receiptBoundMs, {
+        renew: (seconds) => renew(queueUrl, receiptHandle, seconds),
+        nowMs: () => deps.now().getTime(),
+        onLost: (detail) => {
+          deps.log.warn('fan-out message lease not renewed', { region, messageId, detail })
+          deps.metrics.emit({ [DIMENSION_REGION]: region }, [
+            { name: Metric.FanoutLeasesLost, unit: 'Count', value: 1 },
+          ])
+        },
+      })
     }
     /** A run for one group (a launch event, a run request): through the queue when there is one. */
     const oneGroup = async (
@@ -139,6 +165,7 @@ export const createHandler = (deps: ReplacerDeps): ReplacerHandler => {
               break
             }
             const { groups, revert, retry } = parsed.detail
+            const lease = messageLease(parsed.detail.region, verdict.heldUntilMs, messageId)
             work.push({
               region: parsed.detail.region,
               onlyGroups: groups,
@@ -146,6 +173,7 @@ export const createHandler = (deps: ReplacerDeps): ReplacerHandler => {
               messageId,
               revert: revert === true,
               ...(retry ? { retry: true } : {}),
+              ...(lease ? { lease } : {}),
             })
           }
           break
@@ -200,12 +228,24 @@ export const createHandler = (deps: ReplacerDeps): ReplacerHandler => {
     // A failed region run is not handed back to SQS: in the FIFO queue a message waiting out its visibility
     // timeout (90 s) holds every later run of its region, health looks and deadlines included, while
     // the next scheduled run reconciles everything the failed one would have done.
+    // Each run first shortens its message's visibility to its lease: a crash from here on holds its lane
+    // one lease, not the queue's visibility timeout.
+    await Promise.all(work.map((w) => w.lease?.take()))
     // The kill switch: read once per invocation that runs something, so it takes effect within one run.
     const killSwitch =
       work.length > 0 ? await readKillSwitch(deps.killSwitch, deps.log, deps.metrics) : undefined
     const deadline = invocationDeadline(context, () => deps.now().getTime())
     const regions = await Promise.all(
-      work.map((w) => runWork(deps, reasons, config, w, killSwitch?.mode, deadline)),
+      work.map((w) =>
+        runWork(
+          deps,
+          reasons,
+          config,
+          w,
+          killSwitch?.mode,
+          w.lease && deadline ? { ...deadline, lease: w.lease } : deadline,
+        ),
+      ),
     )
     return {
       ok: regions.every((r) => r.error === undefined),

@@ -6,7 +6,7 @@
  * interruption handler's default-deps.ts for why).
  */
 import { createAwsCloud, createRegionDirectory } from '../aws/cloud.ts'
-import { sendFanoutMessages } from '../aws/fanout-queue.ts'
+import { changeFanoutVisibility, sendFanoutMessages } from '../aws/fanout-queue.ts'
 import { killSwitchFromEnv } from '../aws/kill-switch.ts'
 import { sendRetryRequest, sendRunRequests } from '../aws/run-request-queue.ts'
 import { sdkClients } from '../aws/sdk-clients.ts'
@@ -41,6 +41,7 @@ export const defaultDeps = (
     },
     regionDirectory: createRegionDirectory(),
     enqueue: sendFanoutMessages,
+    changeVisibility: changeFanoutVisibility,
     ...(killSwitch ? { killSwitch } : {}),
     ...(runRequestQueue
       ? {

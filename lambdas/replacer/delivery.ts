@@ -5,6 +5,7 @@
  */
 import {
   FANOUT_CLOCK_SKEW_MS,
+  FANOUT_LEASE_SECONDS,
   FANOUT_VISIBILITY_SECONDS,
   REPLACER_TIMEOUT_SECONDS,
 } from '../core/constants.ts'
@@ -13,7 +14,9 @@ import { type DeliveryVerdict, type FanoutDelivery, judgeDelivery } from '../cor
 import { laneMessageGroupId } from '../core/region/lanes.ts'
 import type { RunDeadline } from '../core/region/time-budget.ts'
 
-type Delivery = (FanoutDelivery & { readonly messageGroupId?: string }) | { readonly problem: string }
+type Delivery =
+  | (FanoutDelivery & { readonly messageGroupId?: string; readonly receiptHandle?: string })
+  | { readonly problem: string }
 
 /** SQS sends both attributes as decimal strings (milliseconds since the epoch, and a count from 1). */
 const positiveInteger = (value: unknown): number | undefined => {
@@ -30,7 +33,13 @@ const deliveryOf = (record: Record<string, unknown>): Delivery => {
       problem: `SQS record without a readable ApproximateFirstReceiveTimestamp and ApproximateReceiveCount (${JSON.stringify(attributes).slice(0, 200)})`,
     }
   const messageGroupId = nonEmptyString(attributes.MessageGroupId)
-  return { firstReceivedMs, receiveCount, ...(messageGroupId === undefined ? {} : { messageGroupId }) }
+  const receiptHandle = nonEmptyString(record.receiptHandle)
+  return {
+    firstReceivedMs,
+    receiveCount,
+    ...(messageGroupId === undefined ? {} : { messageGroupId }),
+    ...(receiptHandle === undefined ? {} : { receiptHandle }),
+  }
 }
 
 /** Each SQS record's delivery, by message id. */
@@ -107,6 +116,13 @@ export const regionRunVerdict = (
     delivery: delivery ?? { problem: 'not a record of the fan-out queue: no delivery to bound the run by' },
     endsByMs: check.now.getTime() + remainingMs(check.context),
     visibilitySeconds: FANOUT_VISIBILITY_SECONDS,
+    leaseSeconds: FANOUT_LEASE_SECONDS,
     skewMs: FANOUT_CLOCK_SKEW_MS,
   })
+}
+
+/** The receipt handle of the message a record carries, to renew its lease with (core/region/lease.ts). */
+export const receiptHandleOf = (check: DeliveryCheck, messageId: string | undefined): string | undefined => {
+  const delivery = messageId === undefined ? undefined : check.deliveries.get(messageId)
+  return delivery === undefined || 'problem' in delivery ? undefined : delivery.receiptHandle
 }

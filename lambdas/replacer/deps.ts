@@ -22,6 +22,12 @@ export interface ReplacerDeps {
   readonly regionDirectory: RegionDirectory
   readonly enqueue: (queueUrl: string, messages: readonly FanoutMessage[]) => Promise<void>
   /**
+   * Sets a received fan-out message's visibility timeout to `seconds` from now (ChangeMessageVisibility):
+   * a region run's lease on its message (core/region/lease.ts). Without it a run holds its message for
+   * the queue's whole visibility timeout, and a crash holds its lane that long.
+   */
+  readonly changeVisibility?: (queueUrl: string, receiptHandle: string, seconds: number) => Promise<void>
+  /**
    * A run of one group after a delay, through the run-request queue (RUN_REQUEST_QUEUE_URL): a swap
    * waiting for its replacements to serve is looked at again before the next scheduled run. Without it
    * the next scheduled run looks.

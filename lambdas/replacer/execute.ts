@@ -258,7 +258,7 @@ const run = async (cloud: CloudPort, action: Action): Promise<Outcome> => {
 
 export interface ExecuteOptions {
   readonly earlier?: readonly Outcome[]
-  readonly mayStart?: () => boolean
+  readonly mayStart?: () => boolean | Promise<boolean>
 }
 
 const doneActions = (earlier: readonly Outcome[], outcomes: readonly Outcome[]): Action[] =>
@@ -282,7 +282,7 @@ export const executeActions = async (
   const failedKinds = new Set<Action['kind']>()
   let overQuota = false
   for (const action of ordered) {
-    if (!mayStart()) break
+    if (!(await mayStart())) break
     // The quota refuses every launch of the region until spot instances end: one refusal per group and run.
     // A doomed member's launch is still made: its failure is what lets the member leave in time.
     if (overQuota && action.kind === 'launch-spot' && !action.releaseIfNotLaunched) {

@@ -7,6 +7,7 @@ import { FANOUT_GROUPS_PER_REGION_MESSAGE } from '../core/constants.ts'
 import { DIMENSION_REGION, Metric } from '../core/metric-names.ts'
 import type { KillSwitchMode } from '../core/region/kill-switch.ts'
 import { REGION_WORK_LANE, type RegionLane } from '../core/region/lanes.ts'
+import type { MessageLease } from '../core/region/lease.ts'
 import type { RunDeadline } from '../core/region/time-budget.ts'
 import type { ReplacerDeps } from './deps.ts'
 import { chunkMessages } from './lane-messages.ts'
@@ -24,6 +25,8 @@ export interface Work {
   readonly revert?: boolean
   /** Another run of a run that failed before it acted: it asks for none (core/region/look-again.ts). */
   readonly retry?: boolean
+  /** The run's lease on its fan-out message: it writes only while it holds it (core/region/lease.ts). */
+  readonly lease?: MessageLease
 }
 
 export const runWork = async (

@@ -240,11 +240,11 @@ const runRegionOnce = async (options: RegionRunOptions): Promise<RegionResult> =
   const budget = new WriteBudget(options.deadline)
   // Strays first: a crash later in the run must not keep them running for another run.
   const strays =
-    cleaning && budget.hasTime()
-      ? await cleanStrays(snapshot.strays, snapshot.strayGroups, cloud, strayOptions)
+    cleaning && (await budget.hasTime())
+      ? await cleanStrays(snapshot.strays, snapshot.strayGroups, budget.guard(cloud), strayOptions)
       : []
   for (const outcome of strays) log.info('stray spot instance', { region, ...summarizeOutcome(outcome) })
-  const groups = await executeRegion(options, snapshot, plans, budget)
+  const groups = await executeRegion({ ...options, cloud: budget.guard(cloud) }, snapshot, plans, budget)
   budget.report(options, region)
   await requestLooks({ ...options, region }, groups)
   reportRegion(options, snapshot, groups, now)

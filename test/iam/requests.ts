@@ -265,6 +265,11 @@ export const spotswapCalls = (queues: Queues): Record<string, Call[]> => ({
     // Not an adapter call: Lambda sends a failed asynchronous invocation with the function's role.
     { by: BOTH, request: { action: 'sqs:SendMessage', resource: queues.failedEvents } },
   ],
+  // A region run's lease on the fan-out message it runs (core/region/lease.ts); Lambda's poller needs the
+  // action too, so the role already had it on this queue.
+  'sqs:ChangeMessageVisibility': [
+    { by: REPLACER, request: { action: 'sqs:ChangeMessageVisibility', resource: queues.fanout } },
+  ],
   'ec2:DescribeInstanceStatus': [
     { by: REPLACER, request: { action: 'ec2:DescribeInstanceStatus', resource: '*' } },
   ],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
-  FANOUT_VISIBILITY_SECONDS,
+  FANOUT_LEASE_SECONDS,
   REGION_LANES,
   REPLACER_TIMEOUT_SECONDS,
   TAG_JOINED_GROUP,
@@ -773,10 +773,18 @@ describe('the replacer on Lambda', () => {
     })
 
     it('judges a redelivered message by its receive count', async () => {
+      // The first run may have shortened its visibility to a lease: the second receipt can be that early.
       const cloud = cloudWithFleet(2)
       const h = harness({ 'us-east-1': cloud }, onLambda)
-      await h.run(receivedSecondsAgo(FANOUT_VISIBILITY_SECONDS + 20, 2), context)
+      await h.run(receivedSecondsAgo(FANOUT_LEASE_SECONDS + 5, 2), context)
       expect(cloud.mutations.map((c) => c.method)).toContain('launchSpot')
+      const late = cloudWithFleet(2)
+      const refused = await harness({ 'us-east-1': late }, onLambda).run(
+        receivedSecondsAgo(FANOUT_LEASE_SECONDS + 30, 2),
+        context,
+      )
+      expect(late.mutations).toEqual([])
+      expect(refused.ignored?.[0]?.reason).toMatch(/^late-delivery: /)
     })
 
     it.each([

@@ -1,7 +1,7 @@
 /**
  * A member replaced ahead of its interruption whose swap never reaches its attach before the member's
  * deadline. The swap is recorded and its replacement named, either by a swap run that dies right before its
- * attach (the region's lane then waits out the crashed run's visibility timeout past the deadline), or by
+ * attach, again until the deadline, or by
  * the run that launched the replacement, every run after it dying. The deadline reminder attaches the
  * replacement and the member leaves with the decrement, so the group never backfills and serves its
  * desired capacity throughout.
@@ -108,10 +108,24 @@ const runWith = async (crash: Crash, lanes?: number, interrupted = 1) => {
 const ATTACHED_AT_DEADLINE = 'attached now, and terminate-in-group with a decrement'
 
 describe('a swap run that dies before its attach, at the deadline of the member it replaces', () => {
-  it('costs no serving capacity and no replacement: the reminder attaches it and the member leaves with the decrement', async () => {
+  it('costs nothing: its lane comes back one lease later, and that run swaps the member out in time', async () => {
     const crash = crashFirstAttachFrom(WARNING_MS)
     const result = await runWith(crash, 1)
     expect(crash.crashed()).toBe(1)
+    expect(result.watched).toBe(600)
+    expect(result.deadlines.filter((d) => d.includes(ATTACHED_AT_DEADLINE))).toEqual([])
+    expect(result.shortSeconds).toBe(0)
+    expect(result.partnerGone).toEqual([])
+    expect(result.violations).toEqual([])
+  })
+
+  it('costs no serving capacity and no replacement when every attach dies: the reminder attaches it and the member leaves with the decrement', async () => {
+    const crash = crashReplacer(
+      WARNING_MS,
+      (operation, now) => operation === 'autoscaling:AttachInstances' && now <= DEADLINE_MS,
+    )
+    const result = await runWith(crash, 1)
+    expect(crash.crashed()).toBeGreaterThanOrEqual(1)
     expect(result.watched).toBe(600)
     expect(result.deadlines).toEqual([expect.stringContaining(ATTACHED_AT_DEADLINE)])
     expect(result.shortSeconds).toBe(0)

@@ -20,6 +20,10 @@ export interface Session {
   readonly stopsAtMs?: number
   /** Set when Lambda stopped it at its timeout (then `crashed` too: Lambda ends it as it ends a crash). */
   timedOut?: boolean
+  /** A replacer run's fan-out message as SQS holds it: until when no other run can receive it. */
+  messageHiddenUntilMs?: () => number
+  /** Writes of the run that took effect once its message could be handed out again (lease-invariant.ts). */
+  writesPastLease?: { readonly operation: string; readonly group: string | undefined }[]
 }
 
 export interface ApiRequest {

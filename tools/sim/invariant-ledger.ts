@@ -26,6 +26,7 @@ export interface Violation {
     | 'launches-beyond-budget'
     | 'never-served'
     | 'forged-marker-acted-on'
+    | 'write-past-lease'
   readonly detail: string
 }
 

@@ -26,6 +26,7 @@ export const INVARIANTS = [
   { names: ['launches-beyond-budget'], checkedIn: 'launch-bound-invariant.ts' },
   { names: ['never-served'], checkedIn: 'never-served-invariant.ts' },
   { names: ['forged-marker-acted-on'], checkedIn: 'forged-marker-invariant.ts' },
+  { names: ['write-past-lease'], checkedIn: 'lease-invariant.ts' },
 ] as const satisfies readonly InvariantEntry[]
 
 type Listed = (typeof INVARIANTS)[number]['names'][number]

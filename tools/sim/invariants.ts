@@ -48,6 +48,7 @@ import {
   type Violation,
 } from './invariant-ledger.ts'
 import { checkLaunchBound } from './launch-bound-invariant.ts'
+import { checkLeaseWrites } from './lease-invariant.ts'
 import { checkNeverServed } from './never-served-invariant.ts'
 import type { GroupSizes, SimRegion } from './state.ts'
 import { allowedAt } from './swap-allowance.ts'
@@ -246,6 +247,7 @@ export const checkStep = (
     ...checkLaunchBound(ctx, at, before),
     ...checkNeverServed(ctx, runs, Date.parse(at), at),
     ...checkForgedMarkers(ctx, writes.flat(), at),
+    ...checkLeaseWrites(runs, at),
   ]
   runs.forEach((run, i) => {
     if (run.onlyGroup === undefined && run.session.actor === 'replacer')

@@ -16,6 +16,7 @@ import type { GlobalConfig } from '../../lambdas/core/config/config.ts'
 import { isRegionCovered } from '../../lambdas/core/config/managed.ts'
 import {
   FANOUT_CLOCK_SKEW_MS,
+  FANOUT_LEASE_SECONDS,
   FANOUT_VISIBILITY_SECONDS,
   REGION_LANES,
   REPLACER_TIMEOUT_SECONDS,
@@ -26,6 +27,7 @@ import type { GroupPlan } from '../../lambdas/core/plan/actions.ts'
 import type { CloudPort } from '../../lambdas/core/port.ts'
 import { type FanoutDelivery, judgeDelivery } from '../../lambdas/core/region/delivery-window.ts'
 import { allLanes, laneMessageGroupId, laneOf, type RegionLane } from '../../lambdas/core/region/lanes.ts'
+import { MessageLease } from '../../lambdas/core/region/lease.ts'
 import { createHandler } from '../../lambdas/interruption/create-handler.ts'
 import { ReasonMemory } from '../../lambdas/replacer/reasons.ts'
 import { runRegion } from '../../lambdas/replacer/run-region.ts'
@@ -38,7 +40,7 @@ import {
 } from './constants.ts'
 import { ContainerPool } from './container-pool.ts'
 import { toEventBridge } from './eventbridge.ts'
-import { RegionMessageGroup, type RegionWork, type RunOutcome } from './fanout-queue.ts'
+import { type InFlightMessage, RegionMessageGroup, type RegionWork, type RunOutcome } from './fanout-queue.ts'
 import type { Session } from './faults.ts'
 import {
   InvariantLedger,
@@ -82,6 +84,8 @@ export interface InvocationStats {
   longestRunMs: number
   /** Replacer runs Lambda stopped at their function timeout (counted among the crashed runs too). */
   timedOutRuns: number
+  /** Renewals of a run's lease on its message that failed or came too late (core/region/lease.ts). */
+  leasesLost: number
 }
 
 /**
@@ -113,6 +117,7 @@ export class Invocations {
     handlerInvocations: 0,
     longestRunMs: 0,
     timedOutRuns: 0,
+    leasesLost: 0,
   }
   private sessions = 0
   private events = 0
@@ -221,8 +226,8 @@ export class Invocations {
     const id = laneMessageGroupId(region, lane.index)
     let group = this.fanout.get(id)
     if (group === undefined) {
-      group = new RegionMessageGroup(this.ctx.world.clock, (work, delivery) =>
-        this.replacerRun(region, lane, work, delivery),
+      group = new RegionMessageGroup(this.ctx.world.clock, (work, delivery, message) =>
+        this.replacerRun(region, lane, work, delivery, message),
       )
       this.fanout.set(id, group)
     }
@@ -239,6 +244,7 @@ export class Invocations {
     lane: RegionLane,
     { onlyGroup, revert, retry }: RegionWork,
     delivery: FanoutDelivery,
+    message: InFlightMessage,
   ): Promise<RunOutcome> {
     if (this.ctx.fatalConfig !== undefined && this.ctx.fatalConfig.length > 0) {
       this.ctx.log.error(
@@ -253,6 +259,7 @@ export class Invocations {
       delivery,
       endsByMs: this.ctx.world.clock.now + REPLACER_TIMEOUT_SECONDS * 1000,
       visibilitySeconds: FANOUT_VISIBILITY_SECONDS,
+      leaseSeconds: FANOUT_LEASE_SECONDS,
       skewMs: FANOUT_CLOCK_SKEW_MS,
     })
     if (!verdict.start) {
@@ -264,10 +271,14 @@ export class Invocations {
     // Lambda stops the run at its function timeout, as it stops a crashed one (its message kept).
     const stopsAtMs = startedMs + REPLACER_TIMEOUT_SECONDS * 1000
     const session = this.session('replacer', region, stopsAtMs)
+    session.messageHiddenUntilMs = () => message.hiddenUntilMs()
+    const lease = this.lease(session, message, verdict.heldUntilMs)
     this.stats.replacerRuns++
     let outcome: RunOutcome = 'done'
     await this.invoke(session, { onlyGroup, lane }, async (cloud) => {
       try {
+        // As the handler does first: the message's visibility shortened to the run's lease.
+        await lease.take()
         const result = await runRegion({
           cloud,
           config: this.ctx.config,
@@ -276,7 +287,7 @@ export class Invocations {
           metrics: this.ctx.metrics,
           reasons: this.reasons,
           lane,
-          deadline: { endsAtMs: stopsAtMs, nowMs: () => this.ctx.world.clock.now },
+          deadline: { endsAtMs: stopsAtMs, nowMs: () => this.ctx.world.clock.now, lease },
           ...(onlyGroup === undefined ? {} : { onlyGroup }),
           ...(revert === true && onlyGroup !== undefined ? { revert: [onlyGroup] } : {}),
           // A run that fails before it acts asks for another through the run-request queue (a dead Lambda asks nothing).
@@ -336,6 +347,31 @@ export class Invocations {
       this.stats.longestRunMs = Math.max(this.stats.longestRunMs, this.ctx.world.clock.now - startedMs)
     })
     return outcome
+  }
+
+  /**
+   * A replacer run's lease on its message (lambdas/core/region/lease.ts), renewed with a
+   * ChangeMessageVisibility request of the run's own, which meets the faults any request meets.
+   */
+  private lease(
+    session: Session,
+    message: InFlightMessage,
+    receiptBoundMs: number | undefined,
+  ): MessageLease {
+    const { clock } = this.ctx.world
+    const gate = this.ctx.world.region(session.region).gate
+    return new MessageLease(receiptBoundMs ?? message.hiddenUntilMs(), {
+      renew: async (seconds) => {
+        await Promise.resolve()
+        gate.call(session, 'sqs:ChangeMessageVisibility', () => message.changeVisibility(seconds))
+      },
+      nowMs: () => clock.now,
+      onLost: (detail) => {
+        if (session.crashed) return
+        this.stats.leasesLost++
+        this.ctx.log.warn('fan-out message lease not renewed', { region: session.region, detail })
+      },
+    })
   }
 
   /**

@@ -23,28 +23,37 @@ export interface DeliveryWindowInput {
   /** When Lambda stops this invocation at the latest (now + the remaining time), ms since the epoch. */
   readonly endsByMs: number
   readonly visibilitySeconds: number
+  /** The lease a run shortens its message's visibility to (core/region/lease.ts). */
+  readonly leaseSeconds: number
   /** How far SQS's timestamps and this clock may disagree. */
   readonly skewMs: number
 }
 
 export type DeliveryVerdict =
-  | { readonly start: true }
+  /** `heldUntilMs`: the receipt's bound, less clock doubt (undefined when no delivery was judged). */
+  | { readonly start: true; readonly heldUntilMs?: number }
   | { readonly start: false; readonly reason: string; readonly detail: string }
 
 /**
- * The earliest SQS may hand the message out again: each receipt hides it for the visibility timeout and
- * the next receipt comes after that, so the current one ends no earlier than `receiveCount` timeouts
- * after the first. A lower bound: a later receipt only moves the true end later.
+ * The earliest SQS may hand the message out again. Each earlier receipt hid it at least one lease (its
+ * run shortened it to one: core/region/lease.ts) or the whole visibility timeout (it never ran), so the
+ * current receipt came no earlier than `receiveCount - 1` leases after the first, and hides the message
+ * for the visibility timeout from then. A lower bound: a later receipt only moves the true end later.
  */
-export const hiddenUntilMs = (delivery: FanoutDelivery, visibilitySeconds: number): number =>
-  delivery.firstReceivedMs + delivery.receiveCount * visibilitySeconds * 1000
+export const hiddenUntilMs = (
+  delivery: FanoutDelivery,
+  visibilitySeconds: number,
+  leaseSeconds: number,
+): number =>
+  delivery.firstReceivedMs +
+  ((delivery.receiveCount - 1) * Math.min(leaseSeconds, visibilitySeconds) + visibilitySeconds) * 1000
 
 export const judgeDelivery = (input: DeliveryWindowInput): DeliveryVerdict => {
   const { delivery } = input
   if ('problem' in delivery) return { start: false, reason: 'unreadable-delivery', detail: delivery.problem }
-  const hiddenUntil = hiddenUntilMs(delivery, input.visibilitySeconds)
+  const hiddenUntil = hiddenUntilMs(delivery, input.visibilitySeconds, input.leaseSeconds)
   const spareMs = hiddenUntil - input.skewMs - input.endsByMs
-  if (spareMs >= 0) return { start: true }
+  if (spareMs >= 0) return { start: true, heldUntilMs: hiddenUntil - input.skewMs }
   return {
     start: false,
     reason: 'late-delivery',

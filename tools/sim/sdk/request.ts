@@ -53,8 +53,20 @@ export const write = async <T>(
     if (named.group !== undefined) recordGroup(session, region, operation, named.group)
     recordInstances(session, region, operation, named.instances ?? [], named.tagKeys)
     const crashedBefore = session.crashed
+    // A write that takes effect once the run's message may be another run's too (lease-invariant.ts).
+    const hiddenUntil = session.messageHiddenUntilMs
+    const effectHeld =
+      hiddenUntil === undefined
+        ? effect
+        : () => {
+            if (ctx.world.clock.now >= hiddenUntil()) {
+              session.writesPastLease ??= []
+              session.writesPastLease.push({ operation, group: named.group })
+            }
+            return effect()
+          }
     try {
-      return region.gate.call(session, operation, effect, options)
+      return region.gate.call(session, operation, effectHeld, options)
     } catch (error) {
       if (!crashedBefore && !session.crashed)
         recordFailure(session, operation, named.group, named.instances ?? [], error)
