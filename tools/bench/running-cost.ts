@@ -114,9 +114,11 @@ export const monthlyRunningCost = (run: RunMeasurement, scheduleMinutes: number)
     replacerSeconds * (REPLACER_MEMORY_MB / 1024) * PRICES.lambdaGbSecond +
     spotEvents * ASSUMPTIONS.interruptionSeconds * (INTERRUPTION_MEMORY_MB / 1024) * PRICES.lambdaGbSecond +
     (runs * run.invocations + spotEvents) * PRICES.lambdaRequest
-  // Each fan-out message is sent, received and deleted; the pollers ask whether there is any.
+  // Each fan-out message is sent, received, leased by its run (one ChangeMessageVisibility: a steady run
+  // ends long before its lease needs renewing, core/region/lease.ts) and deleted; the pollers ask whether
+  // there is any.
   const sqsUsd =
-    runs * run.fanoutMessages * 3 * PRICES.sqsFifoRequest +
+    runs * run.fanoutMessages * 4 * PRICES.sqsFifoRequest +
     ASSUMPTIONS.queuesPolled * ASSUMPTIONS.pollerRequestsPerQueueMonth * PRICES.sqsStandardRequest
   const eventMetricMonths = (spotEvents * ASSUMPTIONS.metricsPerSpotEvent) / HOURS_PER_MONTH
   const metricsUsd = metricsCost(run.metrics + eventMetricMonths)
