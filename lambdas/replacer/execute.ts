@@ -66,7 +66,16 @@ const releasePair = async (cloud: CloudPort, action: ReleasePairAction): Promise
   if (action.swapId !== undefined) tags[TAG_RELEASED_SWAP_ID] = action.swapId
   await cloud.tagInstances([action.pair.spotInstanceId], tags)
   await cloud.untagInstances([action.pair.spotInstanceId], [TAG_REPLACING_INSTANCE, TAG_SWAP_ID])
-  return { action, status: 'done', detail: `released ${action.pair.spotInstanceId}` }
+  if (action.backOffPartnerUntil === undefined)
+    return { action, status: 'done', detail: `released ${action.pair.spotInstanceId}` }
+  await cloud.tagInstances([action.pair.onDemandInstanceId], {
+    [TAG_NO_SPOT_CAPACITY_UNTIL]: action.backOffPartnerUntil,
+  })
+  return {
+    action,
+    status: 'done',
+    detail: `released ${action.pair.spotInstanceId}; ${action.pair.onDemandInstanceId} backs off until ${action.backOffPartnerUntil}`,
+  }
 }
 
 /** Retiring the partner: its replacement's membership is looked at once more first (core/region/last-look.ts). */

@@ -505,4 +505,13 @@ describe('engine defects found by chaos runs', { timeout: 60_000 }, () => {
     const result = await runCase(savedCase('seed-8971-launch-beside-a-launch-the-open-swap-may-own.json'))
     expect(kinds(result.violations)).toEqual([])
   })
+
+  // Invariant 8, seed 4905 of the sweep on the fan-out lease (not shrunk): ECS managed scaling's
+  // target tracking, its scale-in alarm in ALARM, took back every swap's increment within a minute; each
+  // swap was released (owner-resized) and the same partner replaced again at once, never converting and
+  // scaling in a member each time. Fixed: a partner whose swap the owner's scale-in undid backs off.
+  it('backs off a partner whose swap an ECS scale-in undid, rather than swapping it again at once', async () => {
+    const result = await runCase(savedCase('seed-4905-ecs-scale-in-undoes-each-swap.json'))
+    expect(kinds(result.violations)).toEqual([])
+  })
 })

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
   TAG_JOINED_GROUP,
+  TAG_NO_SPOT_CAPACITY_UNTIL,
   TAG_RELEASED_SWAP_ID,
   TAG_REPLACING_INSTANCE,
   TAG_SWAP_ID,
@@ -78,6 +79,28 @@ describe('executeActions: releasing a pair', () => {
         args: [[replacement.id], [TAG_REPLACING_INSTANCE, TAG_SWAP_ID]],
       }),
     ])
+  })
+})
+
+describe('executeActions: releasing a pair whose unit the owner took back', () => {
+  it('backs the partner off after releasing the replacement, so the next swap is not undone at once', async () => {
+    const { cloud, partner, replacement } = halfDone()
+    const until = '2026-01-01T00:10:00.000Z'
+    const release = {
+      kind: 'release-pair',
+      group: 'web',
+      pair: { spotInstanceId: replacement.id, onDemandInstanceId: partner.id },
+      backOffPartnerUntil: until,
+      reason: 'test',
+    } as const
+    const [outcome] = await executeActions(cloud, [release], false)
+    expect(outcome).toMatchObject({ status: 'done', detail: expect.stringContaining(`backs off until ${until}`) })
+    expect(cloud.mutations.map((m) => [m.method, m.args[0]])).toEqual([
+      ['tagInstances', [replacement.id]],
+      ['untagInstances', [replacement.id]],
+      ['tagInstances', [partner.id]],
+    ])
+    expect(cloud.mutations[2]?.args[1]).toEqual({ [TAG_NO_SPOT_CAPACITY_UNTIL]: until })
   })
 })
 

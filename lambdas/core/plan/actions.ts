@@ -117,6 +117,8 @@ export interface ReleasePairAction {
   readonly pair: SwapPair
   /** The swap id the replacement carries (TAG_SWAP_ID), kept as TAG_RELEASED_SWAP_ID: when its swap started. */
   readonly swapId?: string
+  /** Set when the owner took the swap's unit back: the partner is tagged TAG_NO_SPOT_CAPACITY_UNTIL with it. */
+  readonly backOffPartnerUntil?: string
   readonly reason: string
 }
 

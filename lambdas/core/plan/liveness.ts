@@ -97,6 +97,12 @@ const whatHappens = (
           detail: action.reason,
         }
     }
+    if (
+      action.kind === 'release-pair' &&
+      action.pair.onDemandInstanceId === id &&
+      action.backOffPartnerUntil !== undefined
+    )
+      return { code: 'spot-capacity-backoff', detail: action.reason }
     if (action.kind === 'give-back' && action.instanceId === id)
       return { code: 'retiring', detail: action.reason }
     if (action.kind === 'swap' && swaps(action.pairs, id)) return { code: 'swapping', detail: action.reason }

@@ -89,7 +89,7 @@ export const replaceMember = (round: LaunchRound, member: GroupMember, instance:
       round,
       instance,
       'spot-capacity-backoff',
-      `no candidate pool had capacity; next try at ${new Date(backoffUntil).toISOString()}`,
+      `backed off after its last attempt (no pool had capacity, its replacement did not serve, or the owner's scale-in undid its swap); next try at ${new Date(backoffUntil).toISOString()}`,
     )
     return
   }

@@ -1,6 +1,7 @@
 /** Closing a swap: its pairs released when nothing may be retired, then MaxSize back and the record dropped. */
 import { TAG_SWAP_ID } from '../constants.ts'
 import type { Action, SwapPair } from '../plan/actions.ts'
+import { capacityBackoffMinutes } from '../plan/capacity-backoff.ts'
 import type { Group } from '../types.ts'
 import { formatSwapRecord, maxSizeToRestore, type SwapRecord, swapIdAt } from './record.ts'
 import { base, mayRelease, type Recovery, type RecoveryInput } from './recovery.ts'
@@ -9,13 +10,27 @@ export const releaseAction = (
   input: Pick<RecoveryInput, 'group' | 'detail'>,
   pair: SwapPair,
   why: string,
+  backOffPartnerUntil?: string,
 ): Action => ({
   kind: 'release-pair',
   group: input.group.name,
   pair,
   swapId: input.detail(pair.spotInstanceId)?.tags[TAG_SWAP_ID],
-  reason: `${why}: the pair is released (both stay)`,
+  ...(backOffPartnerUntil === undefined ? {} : { backOffPartnerUntil }),
+  reason: `${why}: the pair is released (both stay)${backOffPartnerUntil === undefined ? '' : `; the partner's next replacement waits until ${backOffPartnerUntil}`}`,
 })
+
+/**
+ * When a released pair's partner may have its next replacement: after a swap whose unit the owner took
+ * back (desired capacity at or below the owner's figure the record holds: a scale-in, such as ECS managed
+ * scaling's target tracking, undid the attach's increment), the next swap would be undone the same way
+ * and each undo scales in a member. The partner backs off as after a replacement that did not serve
+ * (5, 10, 20, then 30 minutes by its attempts).
+ */
+const undoneBackOff = (input: RecoveryInput, pair: SwapPair): string =>
+  new Date(
+    input.now.getTime() + capacityBackoffMinutes(Math.max(1, input.attemptOf(pair.onDemandInstanceId))) * 60_000,
+  ).toISOString()
 
 /** Nothing retired: each pair released, then the swap closed (MaxSize put back if `originalMaxSize` says so, record dropped). */
 export const releaseAndClose = (
@@ -24,13 +39,14 @@ export const releaseAndClose = (
   halfDone: readonly SwapPair[],
   originalMaxSize: number | undefined,
   detail: string,
+  undone = false,
 ): Recovery => {
   const why = `${detail}: ${swapTransition(situation).why}`
   // A replacement its owner protected keeps its tags: with the record gone it is no pair any more anyway.
   // One ECS protects (it runs tasks) is released too: kept, its partner would stay on demand for good.
   const actions = halfDone
     .filter((pair) => mayRelease(input, pair))
-    .map((pair) => releaseAction(input, pair, why))
+    .map((pair) => releaseAction(input, pair, why, undone ? undoneBackOff(input, pair) : undefined))
   const close = closeAction(
     input.group,
     originalMaxSize,

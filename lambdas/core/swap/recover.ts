@@ -144,7 +144,14 @@ const recoverNamed = (
     const detail = `desired capacity is ${group.desiredCapacity}, not what the swap record accounts for with ${halfDone.length} half-done pair(s)`
     return withReleased(
       closingUnconfirmed(
-        releaseAndClose('owner-resized', input, halfDone, maxSizeToRestore(record, group.maxSize), detail),
+        releaseAndClose(
+          'owner-resized',
+          input,
+          halfDone,
+          maxSizeToRestore(record, group.maxSize),
+          detail,
+          group.desiredCapacity <= record.ownerDesired,
+        ),
       ),
     )
   }

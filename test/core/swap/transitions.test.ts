@@ -584,3 +584,25 @@ describe('a replacement the owner protected', () => {
     expect([...recovery.halfDonePartners]).toEqual([P1.id])
   })
 })
+
+describe('a swap whose unit the owner took back', () => {
+  const released = (desired: number) => {
+    const recovery = recover({ record: record('waiting', 1), desired })
+    expect(recovery.situation).toBe('owner-resized')
+    const release = recovery.actions.find((a) => a.kind === 'release-pair')
+    if (release?.kind !== 'release-pair') throw new Error('no release-pair')
+    return release
+  }
+
+  it('backs its partner off when desired fell to the owner’s figure or below (a scale-in undid the attach)', () => {
+    for (const desired of [2, 1]) {
+      const release = released(desired)
+      expect(Date.parse(release.backOffPartnerUntil ?? '')).toBeGreaterThan(NOW.getTime())
+      expect(release.reason).toContain("the partner's next replacement waits until")
+    }
+  })
+
+  it('does not when the owner scaled out: its figure stands and the next swap may follow', () => {
+    expect(released(5).backOffPartnerUntil).toBeUndefined()
+  })
+})
