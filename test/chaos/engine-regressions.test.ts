@@ -514,4 +514,21 @@ describe('engine defects found by chaos runs', { timeout: 60_000 }, () => {
     const result = await runCase(savedCase('seed-4905-ecs-scale-in-undoes-each-swap.json'))
     expect(kinds(result.violations)).toEqual([])
   })
+
+  // Invariant 4, seed 1129 of the sweep on the fan-out lease (not shrunk): an attached replacement was
+  // interrupted and left; its partner was replaced again while the swap was open, so the partner's record
+  // named the new launch, the leaving member carrying the swap's id looked planted, and the swap's unit
+  // was never given back. Fixed: an instance carrying the open swap's id holds its partner.
+  it('gives no partner a new replacement while a member carrying the open swap’s id names it', async () => {
+    const result = await runCase(savedCase('seed-1129-partner-replaced-beside-a-leaving-swap-member.json'))
+    expect(kinds(result.violations)).toEqual([])
+  })
+
+  // Invariant 4, seed 2468 of the same sweep (not shrunk), a fault of the invariant: one crashed run closed
+  // a swap and opened one of 21 pairs whose last chunk never attached. The old swap's 20 pairs hid the new
+  // swap's raise from the allowance, which now also knows a failed step's raise by MaxSize itself.
+  it('allows the raise of a swap opened in the failed run that closed the one before', async () => {
+    const result = await runCase(savedCase('seed-2468-raise-after-a-close-in-one-failed-run.json'))
+    expect(kinds(result.violations)).toEqual([])
+  })
 })

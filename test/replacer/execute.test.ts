@@ -94,7 +94,10 @@ describe('executeActions: releasing a pair whose unit the owner took back', () =
       reason: 'test',
     } as const
     const [outcome] = await executeActions(cloud, [release], false)
-    expect(outcome).toMatchObject({ status: 'done', detail: expect.stringContaining(`backs off until ${until}`) })
+    expect(outcome).toMatchObject({
+      status: 'done',
+      detail: expect.stringContaining(`backs off until ${until}`),
+    })
     expect(cloud.mutations.map((m) => [m.method, m.args[0]])).toEqual([
       ['tagInstances', [replacement.id]],
       ['untagInstances', [replacement.id]],

@@ -106,10 +106,13 @@ const sizeCheck = (
   const prior = ledger.ceilings.get(name)
   // A step that failed after raising MaxSize for more pairs than it attached (a later attach chunk of 20
   // refused) leaves the raise until the swap closes: putting it back below desired would cost members.
+  // Such a step may also have closed the swap before (chaos seed 2468): its pairs' allowance hides the
+  // new swap's, so a raise is known by MaxSize itself.
+  const raisedByFailure = !clean && (allowedAfter > allowedBefore || now.state.maxSize > was.state.maxSize)
   const ceiling = Math.max(
     prior ?? owner.maxSize,
     owner.desiredCapacity + Math.max(allowedBefore, allowedAfter),
-    !clean && allowedAfter > allowedBefore ? now.state.maxSize : 0,
+    raisedByFailure ? now.state.maxSize : 0,
   )
   // MaxSize stays raised while pairs are open, and once the last one closed (the interruption handler
   // may close it) until a clean replacer run of the group has closed the swap.

@@ -5,7 +5,12 @@
  * in-flight budget.
  */
 
-import { GRACE_SLACK_SECONDS, PLAN_WORK_UNITS_PER_GROUP, TAG_REPLACING_INSTANCE } from '../constants.ts'
+import {
+  GRACE_SLACK_SECONDS,
+  PLAN_WORK_UNITS_PER_GROUP,
+  TAG_REPLACING_INSTANCE,
+  TAG_SWAP_ID,
+} from '../constants.ts'
 import { ecsProtectionUnread, keptFromSwap, leftoverUndrains } from '../ecs/drain-view.ts'
 import {
   isUnverifiedLaunch,
@@ -206,6 +211,18 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
   for (const instance of recovery.unattachedLaunches ?? []) {
     const partner = instance.tags[TAG_REPLACING_INSTANCE]
     if (partner !== undefined) heldByOpenSwap.add(partner)
+  }
+  // Any instance carrying the open swap's id, a launch or a member (leaving ones too), is its evidence until
+  // the swap is judged: its partner's next replacement would rewrite the partner's record of it and leave
+  // the swap's unit looking planted (chaos seed 1129: an attached replacement interrupted and leaving,
+  // its partner replaced again, the unit never given back).
+  if (recovery.recordId !== undefined) {
+    const carriers = [...input.launched, ...group.members.map((m) => detail(m.instanceId))]
+    for (const instance of carriers) {
+      const partner = instance?.tags[TAG_REPLACING_INSTANCE]
+      if (partner !== undefined && instance?.tags[TAG_SWAP_ID] === recovery.recordId)
+        heldByOpenSwap.add(partner)
+    }
   }
   // Such a launch may be the open swap's, never attached: until the swap is judged it is a spot instance
   // spotswap launched outside the group, so it takes its room in the in-flight budget (chaos seed 8971).

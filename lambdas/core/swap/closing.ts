@@ -29,7 +29,8 @@ export const releaseAction = (
  */
 const undoneBackOff = (input: RecoveryInput, pair: SwapPair): string =>
   new Date(
-    input.now.getTime() + capacityBackoffMinutes(Math.max(1, input.attemptOf(pair.onDemandInstanceId))) * 60_000,
+    input.now.getTime() +
+      capacityBackoffMinutes(Math.max(1, input.attemptOf(pair.onDemandInstanceId))) * 60_000,
   ).toISOString()
 
 /** Nothing retired: each pair released, then the swap closed (MaxSize put back if `originalMaxSize` says so, record dropped). */

@@ -53,6 +53,8 @@ export const recoverSwaps = (input: RecoveryInput): Recovery => {
     recovered.halfDoneReplacements.length === 0
   )
     recovered = { ...recovered, unattachedSwapId: unattached }
+  if (onGroup.kind === 'read' && onGroup.record.id !== undefined)
+    recovered = { ...recovered, recordId: onGroup.record.id }
   return untrusted.length === 0
     ? recovered
     : { ...recovered, untrusted: [...untrusted, ...(recovered.untrusted ?? [])] }

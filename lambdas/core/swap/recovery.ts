@@ -77,6 +77,8 @@ export interface Recovery {
   readonly givingBack: ReadonlySet<string>
   /** A swap is still open (record or half-done pairs): no new swap starts until it is over. */
   readonly open: boolean
+  /** The id of the swap record believed this run, if it has one (version 2). */
+  readonly recordId?: string
   /** Why the open swap waits this run, if it does. */
   readonly waiting: string | undefined
   /** Replacements whose serving the plan waits for: their health must be read (see RecoveryInput.health). */

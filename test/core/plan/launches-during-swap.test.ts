@@ -121,3 +121,22 @@ describe('the look after an open swap closes', () => {
     expect(plan.lookAgainSeconds).toBe(90)
   })
 })
+
+describe('a partner whose replacement carrying the open swap’s id is leaving', () => {
+  // Chaos seed 1129: the replacement, attached, was interrupted and left (Terminating). Replaced again
+  // while the swap was open, the partner's record named the new launch, the leaving one looked planted,
+  // and the swap's unit was never given back.
+  it('gets no new replacement until the swap is judged', () => {
+    const { input, partner, attached } = openSwap(4, {
+      config: config({ maxReplacementsInFlight: { kind: 'count', value: 10 } }),
+    })
+    const members = input.group.members.map((m) =>
+      m.instanceId === attached.id ? { ...m, lifecycleState: 'Terminating' } : m,
+    )
+    const instances = new Map(input.instances)
+    instances.set(attached.id, { ...attached, state: 'shutting-down' })
+    const plan = planGroup({ ...input, instances, group: { ...input.group, members } })
+    expect(launches(plan.actions).map((a) => a.replacing)).not.toContain(partner.id)
+    expect(launches(plan.actions).length).toBeGreaterThan(0)
+  })
+})
