@@ -204,7 +204,7 @@ const keepJoined = async (
   const left = unconfirmed.filter((id) => !joinedNow.includes(id))
   // None joined after a passing failure: the record, still at its attach with desired the owner's, closes
   // next run (attach-not-done) and a later swap attaches them. Refused, they would be refused again.
-  if (joined.length === 0 && !refused) return '; none joined'
+  if (joined.length === 0 && !refused) return `; none joined${await undoJoin(cloud, action, unconfirmed)}`
   if (joinedNow.length > 0) await cloud.tagInstances(joinedNow, { [TAG_JOINED_GROUP]: action.group })
   // Before the record drops their pairs: a run cut short in between leaves them for the next run to prove.
   if (left.length > 0) await cloud.terminateInstances(left)
@@ -214,6 +214,29 @@ const keepJoined = async (
     [TAG_SWAP]: formatSwapRecord({ ...onGroup.record, pairs: joined.length }),
   })
   return `; ${joined.length} of ${replacements.length} joined, the swap goes on with them${terminated}`
+}
+
+/**
+ * A join (its record counts pairs already in the group as `attached`) none of whose launches joined, as the
+ * membership read shows: the open swap is as it was before, so its record goes back to `waiting` with those
+ * pairs, and the launches are unnamed first, spotswap's own again, for a later swap to attach or a run to
+ * terminate. Kept named, they outlived the swap as launches that seemed to have joined it and left (chaos
+ * seed 20287: refused, they held no partner once it closed, and their partners were replaced twice). A run
+ * cut short between the two leaves a partial attach without launches, which the next run trims.
+ */
+const undoJoin = async (
+  cloud: CloudPort,
+  action: SwapAction,
+  launches: readonly string[],
+): Promise<string> => {
+  const joining = readSwapRecord({ [TAG_SWAP]: action.swapRecord })
+  const attached = readSwapRecord({ [TAG_SWAP]: action.attachedRecord })
+  if (joining.kind !== 'read' || attached.kind !== 'read') return ''
+  const before = joining.record.attached ?? 0
+  if (before === 0 || launches.length === 0) return ''
+  await cloud.untagInstances([...launches], [TAG_SWAP_ID])
+  await cloud.tagGroup(action.group, { [TAG_SWAP]: formatSwapRecord({ ...attached.record, pairs: before }) })
+  return `; the join is undone: ${launches.join(', ')} unnamed, the swap goes on with its ${before} pair(s)`
 }
 
 /** The membership first: a run cut short in between leaves the evidence, not the launch tags alone. */

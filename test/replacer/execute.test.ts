@@ -311,3 +311,51 @@ describe('executeActions: pairs joining an open swap in chunks', () => {
     ])
   })
 })
+
+describe('executeActions: a join none of whose launches joined', () => {
+  /** Swap s1 with two pairs attached; two more join it and their attach is throttled. */
+  const join = (failure: Error) => {
+    const cloud = new FakeCloud()
+    cloud.addGroup('web', { maxSize: 10 })
+    for (let n = 0; n < 2; n++) cloud.addInstance({ group: 'web', lifecycle: 'spot' })
+    const partners = Array.from({ length: 2 }, () => cloud.addInstance({ group: 'web' }))
+    const launches = partners.map((p) => cloud.addInstance({ lifecycle: 'spot' }).id)
+    cloud.failNext('attachInstances', failure)
+    const action = {
+      kind: 'swap',
+      group: 'web',
+      pairs: launches.map((id, n) => ({ spotInstanceId: id, onDemandInstanceId: partners[n]?.id ?? '' })),
+      originalMaxSize: 10,
+      raiseMaxSizeTo: undefined,
+      swapId: 's1',
+      swapRecord: 'v2 id=s1 phase=attaching owner=4 pairs=4 attached=2',
+      attachedRecord: 'v2 id=s1 phase=waiting owner=4 pairs=4',
+      reason: 'test',
+    } as const
+    return { cloud, launches, action }
+  }
+
+  // Chaos seed 20287: kept named, the launches outlived the swap as ones that seemed to have joined it,
+  // held no partner once it closed, and their partners were replaced a second time.
+  it('unnames its launches, then puts the swap back to its pairs before the join', async () => {
+    const { cloud, launches, action } = join(
+      Object.assign(new Error('Rate exceeded'), { name: 'Throttling' }),
+    )
+    const [outcome] = await executeActions(cloud, [action], false)
+    expect(outcome).toMatchObject({ status: 'failed', detail: expect.stringContaining('the join is undone') })
+    for (const id of launches) expect(cloud.instances.get(id)?.tags[TAG_SWAP_ID]).toBeUndefined()
+    const writes = cloud.mutations.map((m) => m.method)
+    expect(writes.slice(-2)).toEqual(['untagInstances', 'tagGroup'])
+    expect(cloud.mutations.at(-1)?.args[1]).toEqual({
+      'spotswap:swap': 'v2 id=s1 phase=waiting owner=4 pairs=2',
+    })
+  })
+
+  it('leaves a first swap’s record for the next run (attach-not-done unnames its launches then)', async () => {
+    const { cloud, action } = join(Object.assign(new Error('Rate exceeded'), { name: 'Throttling' }))
+    const first = { ...action, swapRecord: 'v2 id=s1 phase=attaching owner=4 pairs=2' }
+    const [outcome] = await executeActions(cloud, [first], false)
+    expect(outcome?.detail).not.toContain('the join is undone')
+    expect(cloud.mutations.map((m) => m.method)).not.toContain('untagInstances')
+  })
+})
