@@ -319,7 +319,7 @@ describe('executeActions: a join none of whose launches joined', () => {
     cloud.addGroup('web', { maxSize: 10 })
     for (let n = 0; n < 2; n++) cloud.addInstance({ group: 'web', lifecycle: 'spot' })
     const partners = Array.from({ length: 2 }, () => cloud.addInstance({ group: 'web' }))
-    const launches = partners.map((p) => cloud.addInstance({ lifecycle: 'spot' }).id)
+    const launches = partners.map(() => cloud.addInstance({ lifecycle: 'spot' }).id)
     cloud.failNext('attachInstances', failure)
     const action = {
       kind: 'swap',
