@@ -210,10 +210,18 @@ const keepJoined = async (
   if (left.length > 0) await cloud.terminateInstances(left)
   const terminated = left.length > 0 ? `; terminated ${left.join(', ')}, never attached` : ''
   if (joined.length === 0) return `; none joined${terminated}`
+  // A join's record also holds the pairs the swap had in the group before it (chaos seed 22429: counted
+  // out, desired capacity stood 20 above the record, which the next run read as the owner's resize).
   await cloud.tagGroup(action.group, {
-    [TAG_SWAP]: formatSwapRecord({ ...onGroup.record, pairs: joined.length }),
+    [TAG_SWAP]: formatSwapRecord({ ...onGroup.record, pairs: pairsBeforeJoin(action) + joined.length }),
   })
   return `; ${joined.length} of ${replacements.length} joined, the swap goes on with them${terminated}`
+}
+
+/** The pairs the swap had in the group before this action: a join's record counts them as `attached`. */
+const pairsBeforeJoin = (action: SwapAction): number => {
+  const joining = readSwapRecord({ [TAG_SWAP]: action.swapRecord })
+  return joining.kind === 'read' ? (joining.record.attached ?? 0) : 0
 }
 
 /**
@@ -229,11 +237,9 @@ const undoJoin = async (
   action: SwapAction,
   launches: readonly string[],
 ): Promise<string> => {
-  const joining = readSwapRecord({ [TAG_SWAP]: action.swapRecord })
   const attached = readSwapRecord({ [TAG_SWAP]: action.attachedRecord })
-  if (joining.kind !== 'read' || attached.kind !== 'read') return ''
-  const before = joining.record.attached ?? 0
-  if (before === 0 || launches.length === 0) return ''
+  const before = pairsBeforeJoin(action)
+  if (attached.kind !== 'read' || before === 0 || launches.length === 0) return ''
   await cloud.untagInstances([...launches], [TAG_SWAP_ID])
   await cloud.tagGroup(action.group, { [TAG_SWAP]: formatSwapRecord({ ...attached.record, pairs: before }) })
   return `; the join is undone: ${launches.join(', ')} unnamed, the swap goes on with its ${before} pair(s)`

@@ -531,4 +531,13 @@ describe('engine defects found by chaos runs', { timeout: 60_000 }, () => {
     const result = await runCase(savedCase('seed-2468-raise-after-a-close-in-one-failed-run.json'))
     expect(kinds(result.violations)).toEqual([])
   })
+
+  // Invariant 4, seed 22429 of the fresh sweep on the fan-out lease (not shrunk): 20 of 23 launches joined
+  // a swap of 20 pairs and the record was left holding 20 pairs, not 40. Desired capacity stood 20 above
+  // it, the next run read that as the owner's resize, and the close held MaxSize naming desired as the
+  // owner's figure. Fixed: a join's record keeps the pairs the swap held before it.
+  it('keeps the pairs held before a join in the record when only some of the join joined', async () => {
+    const result = await runCase(savedCase('seed-22429-join-record-drops-earlier-pairs.json'))
+    expect(kinds(result.violations)).toEqual([])
+  })
 })

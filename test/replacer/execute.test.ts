@@ -272,13 +272,32 @@ describe('executeActions: settling members', () => {
   })
 })
 
+/** Group `web` with `attached` pairs of swap s1 already in it and `partners` on-demand members to join. */
+const groupWithPairs = (maxSize: number, attached: number, partners: number) => {
+  const cloud = new FakeCloud()
+  cloud.addGroup('web', { maxSize })
+  for (let n = 0; n < attached; n++) cloud.addInstance({ group: 'web', lifecycle: 'spot' })
+  return { cloud, partners: Array.from({ length: partners }, () => cloud.addInstance({ group: 'web' })) }
+}
+
+/** `launches` joining swap s1 (two pairs attached, the owner's figure `owner`) for `partners`, in order. */
+const joinAction = (launches: readonly string[], partners: readonly { id: string }[], owner: number) =>
+  ({
+    kind: 'swap',
+    group: 'web',
+    pairs: launches.map((id, n) => ({ spotInstanceId: id, onDemandInstanceId: partners[n]?.id ?? '' })),
+    originalMaxSize: 10,
+    raiseMaxSizeTo: undefined,
+    swapId: 's1',
+    swapRecord: `v2 id=s1 phase=attaching owner=${owner} pairs=${2 + launches.length} attached=2`,
+    attachedRecord: `v2 id=s1 phase=waiting owner=${owner} pairs=${2 + launches.length}`,
+    reason: 'test',
+  }) as const
+
 describe('executeActions: pairs joining an open swap in chunks', () => {
   it('counts the pairs the swap held before the join as confirmed in each chunk record', async () => {
-    const cloud = new FakeCloud()
-    cloud.addGroup('web', { maxSize: 50 })
     // Two pairs of swap s1 already attached, then 21 more join it: chunks of 20 and 1.
-    for (let n = 0; n < 2; n++) cloud.addInstance({ group: 'web', lifecycle: 'spot' })
-    const partners = Array.from({ length: 21 }, () => cloud.addInstance({ group: 'web' }))
+    const { cloud, partners } = groupWithPairs(50, 2, 21)
     const joining = partners.map((p) => ({
       spotInstanceId: cloud.addInstance({ lifecycle: 'spot' }).id,
       onDemandInstanceId: p.id,
@@ -315,23 +334,10 @@ describe('executeActions: pairs joining an open swap in chunks', () => {
 describe('executeActions: a join none of whose launches joined', () => {
   /** Swap s1 with two pairs attached; two more join it and their attach is throttled. */
   const join = (failure: Error) => {
-    const cloud = new FakeCloud()
-    cloud.addGroup('web', { maxSize: 10 })
-    for (let n = 0; n < 2; n++) cloud.addInstance({ group: 'web', lifecycle: 'spot' })
-    const partners = Array.from({ length: 2 }, () => cloud.addInstance({ group: 'web' }))
+    const { cloud, partners } = groupWithPairs(10, 2, 2)
     const launches = partners.map(() => cloud.addInstance({ lifecycle: 'spot' }).id)
     cloud.failNext('attachInstances', failure)
-    const action = {
-      kind: 'swap',
-      group: 'web',
-      pairs: launches.map((id, n) => ({ spotInstanceId: id, onDemandInstanceId: partners[n]?.id ?? '' })),
-      originalMaxSize: 10,
-      raiseMaxSizeTo: undefined,
-      swapId: 's1',
-      swapRecord: 'v2 id=s1 phase=attaching owner=4 pairs=4 attached=2',
-      attachedRecord: 'v2 id=s1 phase=waiting owner=4 pairs=4',
-      reason: 'test',
-    } as const
+    const action = joinAction(launches, partners, 4)
     return { cloud, launches, action }
   }
 
@@ -357,5 +363,26 @@ describe('executeActions: a join none of whose launches joined', () => {
     const [outcome] = await executeActions(cloud, [first], false)
     expect(outcome?.detail).not.toContain('the join is undone')
     expect(cloud.mutations.map((m) => m.method)).not.toContain('untagInstances')
+  })
+})
+
+describe('executeActions: a join some of whose launches joined', () => {
+  // Chaos seed 22429: 20 of 23 joined a swap of 20 pairs, and the record was left holding 20 pairs, not
+  // 40: desired capacity stood 20 above it, which the next run read as the owner's resize.
+  it('keeps in the record the pairs the swap held before the join, plus the ones that joined', async () => {
+    const { cloud, partners } = groupWithPairs(10, 2, 3)
+    // The attach's response is lost: two of the three are in the group when the membership is read.
+    const launches = [
+      cloud.addInstance({ group: 'web', lifecycle: 'spot' }).id,
+      cloud.addInstance({ group: 'web', lifecycle: 'spot' }).id,
+      cloud.addInstance({ lifecycle: 'spot' }).id,
+    ]
+    cloud.failNext('attachInstances', Object.assign(new Error('Rate exceeded'), { name: 'Throttling' }))
+    const [outcome] = await executeActions(cloud, [joinAction(launches, partners, 5)], false)
+    expect(outcome?.detail).toContain('2 of 3 joined')
+    const records = cloud.calls
+      .filter((c) => c.method === 'tagGroup')
+      .map((c) => (c.args[1] as Record<string, string>)['spotswap:swap'])
+    expect(records.at(-1)).toBe('v2 id=s1 phase=waiting owner=5 pairs=4')
   })
 })
