@@ -59,7 +59,7 @@ export const readHealth = async (
   const read = await mapWithConcurrency(waiting, GROUP_CONCURRENCY, async ({ managed, ids }) => {
     try {
       const health = await cloud.trafficHealth(managed.group.trafficSources, ids)
-      return [managed.group.name, { kind: 'read', health }] as const
+      return [managed.group.name, { kind: 'read', health, asked: new Set(ids) }] as const
     } catch (error) {
       const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
       return [managed.group.name, { kind: 'unreadable', error: message }] as const

@@ -540,4 +540,13 @@ describe('engine defects found by chaos runs', { timeout: 60_000 }, () => {
     const result = await runCase(savedCase('seed-22429-join-record-drops-earlier-pairs.json'))
     expect(kinds(result.violations)).toEqual([])
   })
+
+  // Invariants 1 and 7, seed 23356 of the same fresh sweep (not shrunk): the owner raised desired during a
+  // join; the plan made with the health read released the joined pairs and judged the five replacements
+  // never-served, "not registered" with a target group the read had not asked about them, and took them
+  // out while they served. Fixed: an instance the health read did not ask about is unread, not unregistered.
+  it('takes out no replacement whose load-balancer health the run did not read', async () => {
+    const result = await runCase(savedCase('seed-23356-released-replacements-health-never-asked.json'))
+    expect(kinds(result.violations)).toEqual([])
+  })
 })

@@ -35,6 +35,21 @@ const read = (states: Record<string, TargetState>): HealthObservation => ({
 })
 
 describe('servingOf', () => {
+  // Chaos seed 23356: replacements released in the plan made with the health read, which had not asked
+  // about them, were judged never registered and taken out while serving.
+  it('says an instance the health read did not ask about is unread, not unregistered', () => {
+    const none: HealthObservation = {
+      kind: 'read',
+      health: { settings: new Map(), states: new Map() },
+      asked: new Set(['i-someone-else']),
+    }
+    expect(servingOf(groupWith(), id, none)).toMatchObject({ serving: false, code: 'health-unread' })
+    expect(servingOf(groupWith(), id, { ...none, asked: new Set([id]) })).toMatchObject({
+      serving: false,
+      code: 'not-registered',
+    })
+  })
+
   it('serves when InService, healthy in the target group and InService in the classic load balancer', () => {
     const observed = read({ [TG_KEY]: { state: 'healthy' }, [CLB_KEY]: { state: 'InService' } })
     expect(servingOf(groupWith(), id, observed)).toEqual({ serving: true })
