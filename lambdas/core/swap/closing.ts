@@ -1,7 +1,7 @@
 /** Closing a swap: its pairs released when nothing may be retired, then MaxSize back and the record dropped. */
 import { TAG_SWAP_ID } from '../constants.ts'
 import type { Action, SwapPair } from '../plan/actions.ts'
-import { capacityBackoffMinutes } from '../plan/capacity-backoff.ts'
+import { capacityBackoffUntil } from '../plan/capacity-backoff.ts'
 import type { Group } from '../types.ts'
 import { formatSwapRecord, maxSizeToRestore, type SwapRecord, swapIdAt } from './record.ts'
 import { base, mayRelease, type Recovery, type RecoveryInput } from './recovery.ts'
@@ -28,10 +28,7 @@ export const releaseAction = (
  * (5, 10, 20, then 30 minutes by its attempts).
  */
 const undoneBackOff = (input: RecoveryInput, pair: SwapPair): string =>
-  new Date(
-    input.now.getTime() +
-      capacityBackoffMinutes(Math.max(1, input.attemptOf(pair.onDemandInstanceId))) * 60_000,
-  ).toISOString()
+  capacityBackoffUntil(input.now, Math.max(1, input.attemptOf(pair.onDemandInstanceId)))
 
 /** Nothing retired: each pair released, then the swap closed (MaxSize put back if `originalMaxSize` says so, record dropped). */
 export const releaseAndClose = (
