@@ -553,16 +553,16 @@ describe('engine defects found by chaos runs', { timeout: 60_000 }, () => {
     expect(kinds(result.violations)).toEqual([])
   })
 
-  // Invariant 4, OPEN. Found by the bench's ecs-cluster scenario at ten times the fault sweep's worst
+  // Invariant 4. Found by the bench's ecs-cluster scenario at ten times the fault sweep's worst
   // level (3% of requests crash, 5% fail), not by a chaos seed. ECS managed scaling sets desired capacity
   // to 18 while a swap has raised MaxSize from 16 to 18; the close keeps MaxSize at 18 and leaves a held
   // raise (max=16 raised=18). At 19:29:59 the next swap inherits it (its record says max=16 raised=20)
   // and the run crashes after writing the record, before raising MaxSize. The next run closes that swap
   // (attach-not-done): MaxSize is not the swap's raise (20), so it is left at 18, and the record, the only
   // trace of the owner's 16, is dropped. The swap after records max=18, and MaxSize stays 2 above the
-  // owner's for over an hour. The record needs the MaxSize a held raise left, so a swap that inherits one
-  // puts it back to that held value, held again, when its own raise never happened.
-  it.fails('keeps the owner’s MaxSize when a swap that inherited a held raise crashes before raising', async () => {
+  // owner's for over an hour. Fixed: a swap that raises further from a held raise records the value it
+  // held (`held`), and its close holds that value again when its own raise never happened.
+  it('keeps the owner’s MaxSize when a swap that inherited a held raise crashes before raising', async () => {
     const catalog = embeddedCatalog()
     const scenario = benchScenario('ecs-cluster', catalog, false)
     const run = await simulateRun(

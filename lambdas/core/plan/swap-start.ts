@@ -213,6 +213,8 @@ export const startSwaps = (input: SwapStartInput): SwapStart => {
       step: undefined,
       originalMaxSize: heldFrom ?? (raise ? maxSizeNow : undefined),
       raisedMaxSize: raise ? needed : heldFrom === undefined ? undefined : maxSizeNow,
+      // Raised further from a held raise: the value it left, so a close can hold it again (record.ts).
+      ...(raise && heldFrom !== undefined && maxSizeNow > heldFrom ? { heldMaxSize: maxSizeNow } : {}),
       startedAt,
     }
     actions.push({

@@ -44,6 +44,13 @@ export interface SwapRecord {
   /** The MaxSize the swap raised it to; undefined when it was not raised, or in records written before it was recorded. */
   readonly raisedMaxSize: number | undefined
   /**
+   * The MaxSize an earlier close left held (core/swap/closing.ts heldRaise) when this swap, carrying that
+   * held raise on, raised it further: between `max` and `raised`. While MaxSize is still this value, the
+   * swap's own raise never happened (or was undone), and a close holds it again rather than drop the only
+   * trace of `max`.
+   */
+  readonly heldMaxSize?: number | undefined
+  /**
    * Phase `attaching` only: replacements of the chunks whose attach was confirmed (each tagged
    * TAG_JOINED_GROUP before this was written); absent before the first chunk is.
    */
@@ -72,6 +79,7 @@ export const formatSwapRecord = (record: SwapRecord): string =>
     ...(record.step === undefined ? [] : [`step=${record.step}`]),
     ...(record.originalMaxSize === undefined ? [] : [`max=${record.originalMaxSize}`]),
     ...(record.raisedMaxSize === undefined ? [] : [`raised=${record.raisedMaxSize}`]),
+    ...(record.heldMaxSize === undefined ? [] : [`held=${record.heldMaxSize}`]),
     ...(record.attached === undefined ? [] : [`attached=${record.attached}`]),
     ...(record.startedAt === undefined ? [] : [`started=${record.startedAt.toISOString()}`]),
   ].join(' ')
@@ -85,7 +93,18 @@ const parseV2 = (raw: string): SwapRecord | undefined => {
     if (at <= 0 || values.has(field.slice(0, at))) return undefined
     values.set(field.slice(0, at), field.slice(at + 1))
   }
-  const known = new Set(['id', 'phase', 'owner', 'pairs', 'step', 'max', 'raised', 'attached', 'started'])
+  const known = new Set([
+    'id',
+    'phase',
+    'owner',
+    'pairs',
+    'step',
+    'max',
+    'raised',
+    'held',
+    'attached',
+    'started',
+  ])
   if ([...values.keys()].some((key) => !known.has(key))) return undefined
   const id = values.get('id')
   const phase = values.get('phase') as SwapPhase | undefined
@@ -94,6 +113,7 @@ const parseV2 = (raw: string): SwapRecord | undefined => {
   const step = values.get('step')
   const max = values.get('max')
   const raised = values.get('raised')
+  const held = values.get('held')
   const attached = values.get('attached')
   const started = values.get('started')
   const startedMs = started === undefined ? Number.NaN : Date.parse(started)
@@ -104,6 +124,15 @@ const parseV2 = (raw: string): SwapRecord | undefined => {
   if (max !== undefined && !COUNT.test(max)) return undefined
   // A raise names what it raised from, and goes up.
   if (raised !== undefined && (max === undefined || !COUNT.test(raised) || Number(raised) <= Number(max)))
+    return undefined
+  // A held raise carried on lies between what the swap raised from and what it raised to.
+  if (
+    held !== undefined &&
+    (raised === undefined ||
+      !COUNT.test(held) ||
+      Number(held) <= Number(max) ||
+      Number(held) >= Number(raised))
+  )
     return undefined
   if (started !== undefined && Number.isNaN(startedMs)) return undefined
   // Confirmed chunks are counted only while the attach goes on, and among the pairs.
@@ -122,6 +151,7 @@ const parseV2 = (raw: string): SwapRecord | undefined => {
     step,
     originalMaxSize: max === undefined ? undefined : Number(max),
     raisedMaxSize: raised === undefined ? undefined : Number(raised),
+    ...(held === undefined ? {} : { heldMaxSize: Number(held) }),
     ...(attached === undefined ? {} : { attached: Number(attached) }),
     startedAt: started === undefined ? undefined : new Date(startedMs),
   }
@@ -151,7 +181,8 @@ const parseV1 = (raw: string, tags: Readonly<Record<string, string>>): SwapRecor
 
 /**
  * The MaxSize a close puts back, if any. A swap undoes only its own raise: only while MaxSize is still the
- * value it raised it to (an owner's change since, up or down, stands). A record without `raised` (version
+ * value it raised it to (an owner's change since, up or down, stands), or, for a swap that carried on a
+ * held raise (`held`), still the value that held raise left: its own raise never happened. A record without `raised` (version
  * 1, or version 2 written before it was recorded) puts back only while MaxSize is above `max` and within
  * what its pairs explain: the swap raised it to the owner's desired plus its pairs, at most the owner's
  * desired plus the pairs the record held when the run read it. The caller keeps it at or above desired
@@ -160,7 +191,8 @@ const parseV1 = (raw: string, tags: Readonly<Record<string, string>>): SwapRecor
 export const maxSizeToRestore = (record: SwapRecord, maxSizeNow: number): number | undefined => {
   const original = record.originalMaxSize
   if (original === undefined) return undefined
-  if (record.raisedMaxSize !== undefined) return maxSizeNow === record.raisedMaxSize ? original : undefined
+  if (record.raisedMaxSize !== undefined)
+    return maxSizeNow === record.raisedMaxSize || maxSizeNow === record.heldMaxSize ? original : undefined
   return maxSizeNow > original && maxSizeNow <= recordedDesired(record) ? original : undefined
 }
 

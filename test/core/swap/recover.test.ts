@@ -144,6 +144,8 @@ describe('maxSizeToRestore', () => {
     startedAt: new Date('2026-01-01T00:06:00.000Z'),
   }
   const beforeRaised: SwapRecord = { ...raisedFrom4To6, raisedMaxSize: undefined }
+  // Carried on a raise an earlier close held at 5 (the owner's desired then), and raised it to 7.
+  const fromHeld: SwapRecord = { ...raisedFrom4To6, raisedMaxSize: 7, heldMaxSize: 5 }
 
   it.each([
     ['MaxSize still the raise: put back', raisedFrom4To6, 6, 4],
@@ -159,8 +161,29 @@ describe('maxSizeToRestore', () => {
     ['written before `raised`: within what its pairs explain', beforeRaised, 6, 4],
     ['written before `raised`: above what its pairs explain', beforeRaised, 10, undefined],
     ['written before `raised`: not above the original', beforeRaised, 4, undefined],
+    ['carried on a held raise, MaxSize its own raise: put back', fromHeld, 7, 4],
+    [
+      'carried on a held raise, its own raise never happened: put back (held again by the close)',
+      fromHeld,
+      5,
+      4,
+    ],
+    ['carried on a held raise, the owner changed MaxSize since: theirs stands', fromHeld, 6, undefined],
   ] as const)('%s', (_, record, maxSizeNow, expected) => {
     expect(maxSizeToRestore(record, maxSizeNow)).toBe(expected)
+  })
+
+  it('writes and reads `held` back, and refuses one outside max..raised', () => {
+    const written = formatSwapRecord(fromHeld)
+    expect(written).toContain('max=4 raised=7 held=5')
+    expect(readSwapRecord({ [TAG_SWAP]: written })).toEqual({ kind: 'read', record: fromHeld })
+    for (const bad of [
+      written.replace('held=5', 'held=4'),
+      written.replace('held=5', 'held=7'),
+      written.replace('held=5', 'held=x'),
+      written.replace(' raised=7', ''),
+    ])
+      expect(readSwapRecord({ [TAG_SWAP]: bad })).toMatchObject({ kind: 'unreadable', raw: bad })
   })
 })
 
