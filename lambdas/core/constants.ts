@@ -133,8 +133,14 @@ export const MAX_GLOB_WILDCARDS = 16
 /** Per-group configuration tags are `autospotting_<lower-case variable name>`. */
 export const GROUP_TAG_PREFIX = 'autospotting_'
 
-/** A quarter of a group at a time: fast convergence while three quarters stay untouched if spot misbehaves. */
-export const DEFAULT_MAX_REPLACEMENTS_IN_FLIGHT = '25%'
+/**
+ * By what checks the group (group-sizes.ts inFlightLimit): a quarter of a group behind load balancers at a
+ * time, three quarters untouched until the health checks pass; a group without them at once.
+ */
+export const DEFAULT_MAX_REPLACEMENTS_IN_FLIGHT = 'auto'
+
+/** `auto`'s share of a group behind load balancers. */
+export const IN_FLIGHT_AUTO_CHECKED_PERCENT = 25
 
 /** The replacer's default schedule; also the unit of the orphan timeout below. */
 export const DEFAULT_SCHEDULE_MINUTES = 5

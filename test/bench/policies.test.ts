@@ -49,8 +49,20 @@ describe('the autospotting policy', () => {
 })
 
 describe('the spotswap and on-demand policies', () => {
-  it('spotswap converges a group of four within its first scheduled run, one replacement in flight at a time', async () => {
+  it('spotswap converges a group of four without load balancers in its first scheduled run, all at once', async () => {
     const run = await simulateRun(handMade({ spotPrices: PRICES }), { policy: SPOTSWAP_POLICY })
+    // The default budget of a group without load balancers is the whole group: four launches in the first
+    // run, each swapped in by the look asked for when its attach wait (grace 0) ends.
+    expect(run.report.totals.convergenceMinutes).toBeLessThan(2)
+    expect(run.report.groups.web?.final).toMatchObject({ spot: 4, onDemand: 0 })
+  })
+
+  it('spotswap converges a group of four one replacement in flight at a time, swap after swap', async () => {
+    const scenario = handMade(
+      { spotPrices: PRICES },
+      { env: { TAG_FILTERS: 'spot-enabled=true', MAX_REPLACEMENTS_IN_FLIGHT: '25%' } },
+    )
+    const run = await simulateRun(scenario, { policy: SPOTSWAP_POLICY })
     // One launch in flight (25% of the group's own four). Grace 0 and no load balancer: each replacement is
     // swapped in by the look asked for when its attach wait ends, and the run that closes a swap asks to look
     // again for the next launch's wait, so the four swaps follow each other without waiting for the 18:05

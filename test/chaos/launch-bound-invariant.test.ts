@@ -12,13 +12,16 @@ import { omitLaunchTemplateTag } from '../../tools/sim/sdk/ec2-launches.ts'
 import { group, launchSpotFor, rawScenario, type TestWorld, testWorld } from '../sim/support.ts'
 
 const { config } = parseGlobalConfig({})
+/** A set budget of a quarter (the default of a group behind load balancers). */
+const quarter = parseGlobalConfig({ MAX_REPLACEMENTS_IN_FLIGHT: '25%' }).config
+const TARGET_GROUP = { type: 'target-group', healthCheckIntervalSeconds: 30, healthyThreshold: 3 }
 type Cloud = ReturnType<TestWorld['cloud']>
 
 const step = async (
   sim: TestWorld,
   act: (cloud: Cloud) => Promise<unknown>,
   ledger: InvariantLedger,
-  stepConfig = config,
+  stepConfig = quarter,
 ) => {
   const before = snapshotRegion(stepConfig, sim.region, ledger.rebalanced)
   const startedMs = sim.world.clock.now
@@ -38,15 +41,22 @@ const launch = (cloud: Cloud, partner: string) =>
 
 const kinds = (violations: readonly Violation[]) => violations.map((v) => v.invariant)
 
-/** A group of 8 (budget 25%: 2) and a launch for each of its first `count` members, one step each. */
-const launches = async (count: number, untagged: boolean): Promise<Violation[][]> => {
-  const sim = testWorld(rawScenario([group('web', { desired: 8, max: 10 })]))
+/**
+ * A group of 8 (budget 25%: 2, set or the default behind a load balancer) and a launch for each of its
+ * first `count` members, one step each.
+ */
+const launches = async (
+  count: number,
+  untagged: boolean,
+  { stepConfig = quarter, groupOverrides = {} }: { stepConfig?: typeof config; groupOverrides?: object } = {},
+): Promise<Violation[][]> => {
+  const sim = testWorld(rawScenario([group('web', { desired: 8, max: 10, ...groupOverrides })]))
   if (untagged) omitLaunchTemplateTag(sim.region, 'web')
   const ledger = new InvariantLedger()
   const partners = [...sim.group('web').members.keys()]
   const steps: Violation[][] = []
   for (const partner of partners.slice(0, count))
-    steps.push(await step(sim, (c) => launch(c, partner), ledger))
+    steps.push(await step(sim, (c) => launch(c, partner), ledger, stepConfig))
   return steps
 }
 
@@ -61,6 +71,16 @@ describe('invariant launches-beyond-budget: launches in flight', () => {
     const steps = await launches(3, false)
     expect(steps.slice(0, 2).flatMap(kinds)).not.toContain('launches-beyond-budget')
     expect(kinds(steps[2] ?? [])).toContain('launches-beyond-budget')
+  })
+
+  it('takes the default budget from what judges the group: a quarter behind a load balancer, else all', async () => {
+    const behind = await launches(3, false, {
+      stepConfig: config,
+      groupOverrides: { loadBalancers: [TARGET_GROUP] },
+    })
+    expect(kinds(behind[2] ?? [])).toContain('launches-beyond-budget')
+    const without = await launches(8, false, { stepConfig: config })
+    expect(without.flatMap(kinds)).not.toContain('launches-beyond-budget')
   })
 
   it('counts none that joined the group', async () => {

@@ -12,7 +12,8 @@ const denied = () =>
 
 describe('spotswap plan, per instance', () => {
   it('shows each instance it would replace with its type and the ranked candidates with their prices', async () => {
-    const sim = testWorld(rawScenario([group('web', { desired: 4, instanceType: 'm5.large' })]))
+    const tags = { 'spot-enabled': 'true', autospotting_max_replacements_in_flight: '2' }
+    const sim = testWorld(rawScenario([group('web', { desired: 4, instanceType: 'm5.large', tags })]))
     const { code, out } = await runPlan(simPlanDeps(sim), ['--region', 'us-east-1'])
     expect(code).toBe(0)
     const lines = out.split('\n')
@@ -26,8 +27,8 @@ describe('spotswap plan, per instance', () => {
       )
     }
     expect(out).toContain('  us-east-1 web\n')
-    // The group's last on-demand member is kept for the default minimum, or waits for the budget: said why.
-    expect(out).toMatch(/^ {4}i-\S+ stays on-demand \(m5\.large, us-east-1[a-z]\): [a-z-]+/m)
+    // The members waiting for the group's in-flight budget: said why.
+    expect(out).toMatch(/^ {4}i-\S+ stays on-demand \(m5\.large, us-east-1[a-z]\): in-flight-budget: /m)
     expect(out).not.toContain('estimated')
   })
 

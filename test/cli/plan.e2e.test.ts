@@ -58,8 +58,11 @@ describeMoto('spotswap plan against moto', (moto) => {
       expect(region?.error).toBeUndefined()
       const web = region?.groups.find((g) => g.group === 'web')
       expect(web?.managed).toBe(true)
-      // The default in-flight budget (25% of 2, rounded up) allows one replacement at a time.
-      expect(web?.actions).toEqual([expect.objectContaining({ kind: 'launch-spot', status: 'planned' })])
+      // The default in-flight budget of a group without load balancers is the whole group: both at once.
+      expect(web?.actions).toEqual([
+        expect.objectContaining({ kind: 'launch-spot', status: 'planned' }),
+        expect.objectContaining({ kind: 'launch-spot', status: 'planned' }),
+      ])
       expect(web?.projectedHourlySavingsUsd).toBeGreaterThan(0)
       expect(web?.projectedMonthlySavingsUsd).toBeCloseTo((web?.projectedHourlySavingsUsd ?? 0) * 730.5, 4)
       expect(region?.groups.find((g) => g.group === 'batch')).toMatchObject({

@@ -64,14 +64,24 @@ describe('environment corpus through the replacer', () => {
       switch (entry.expect.behaviour) {
         case 'acts':
           expect(summary.ok).toBe(true)
-          expect(launches.map((m) => (m.args[0] as { groupName: string }).groupName)).toEqual([MANAGED])
+          // Every member of the managed group at once (the default budget of a group without load
+          // balancers), none of any other group.
+          expect(launches.length).toBeGreaterThan(0)
+          expect(new Set(launches.map((m) => (m.args[0] as { groupName: string }).groupName))).toEqual(
+            new Set([MANAGED]),
+          )
           break
         case 'dry-run':
           expect(summary.dryRun).toBe(true)
           expect(cloud.mutations).toEqual([])
-          expect(summary.regions[0]?.groups?.find((g) => g.group === MANAGED)?.actions).toEqual([
-            expect.objectContaining({ kind: 'launch-spot', status: 'planned' }),
-          ])
+          {
+            const planned = (summary.regions[0]?.groups?.find((g) => g.group === MANAGED)?.actions ??
+              []) as unknown[]
+            expect(planned.length).toBeGreaterThan(0)
+            expect(planned).toEqual(
+              planned.map(() => expect.objectContaining({ kind: 'launch-spot', status: 'planned' })),
+            )
+          }
           break
         case 'no-region':
           expect(summary.regions).toEqual([])

@@ -71,7 +71,7 @@ const BUILT_IN_FALLBACK: Record<keyof GroupConfig, string> = {
   cronTimezone: 'UTC',
   cronScheduleState: 'on',
   gracePeriodSeconds: 'unset',
-  maxReplacementsInFlight: '25%',
+  maxReplacementsInFlight: 'auto',
   onDemandPriceMultiplier: '1',
   terminationNotificationAction: 'auto',
   rebalanceAction: 'replace',

@@ -3,7 +3,8 @@
  * `aws:ec2launchtemplate:id` on what CreateFleet launches, so provenance refuses every launch as
  * `foreign-template`. The other suites add the tag as EC2 would (support/launch-template-tag.ts); this one
  * turns that off. However many runs, the launches it cannot verify stay within the group's in-flight
- * budget (25% of 8: 2), nothing is attached or terminated on their basis, and each run reports them.
+ * budget (a set 25% of 8: 2; the default of a group without load balancers, the whole group, is bounded
+ * the same way in test/replacer/unverified-launches.test.ts), nothing is attached or terminated on their basis, and each run reports them.
  */
 import { expect, it, vi } from 'vitest'
 import type { MetricsSink } from '../../lambdas/core/log.ts'
@@ -28,6 +29,7 @@ describeMoto('launches spotswap cannot verify, against moto’s own CreateFleet'
         const members = new Set((await groupState('web')).members.map((m) => m.id))
         vi.resetModules()
         process.env.REGIONS = 'us-east-1'
+        process.env.MAX_REPLACEMENTS_IN_FLIGHT = '25%'
         const { createHandler } = await import('../../lambdas/replacer/create-handler.ts')
         const { defaultDeps } = await import('../../lambdas/replacer/default-deps.ts')
         const emitted: { name: string; value: number; group: string | undefined }[] = []

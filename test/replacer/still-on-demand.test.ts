@@ -6,10 +6,13 @@ import { describe, expect, it } from 'vitest'
 import { DIMENSION_REASON, Metric } from '../../lambdas/core/metric-names.ts'
 import { cloudWithFleet, harness } from './support.ts'
 
-/** A group of 4 on-demand members: the first run launches for one, the other three wait for the budget. */
+/**
+ * A group of 4 on-demand members with a budget of a quarter: the first run launches for one, the other
+ * three wait for the budget.
+ */
 const fourOnDemand = (env: Record<string, string> = {}) => {
   const cloud = cloudWithFleet(4)
-  return { cloud, h: harness({ 'us-east-1': cloud }, env) }
+  return { cloud, h: harness({ 'us-east-1': cloud }, { MAX_REPLACEMENTS_IN_FLIGHT: '25%', ...env }) }
 }
 
 const reasonLogs = (h: ReturnType<typeof harness>) =>

@@ -16,32 +16,44 @@ const unverifiable = (cloud: ReturnType<typeof cloudWithFleet>) =>
   )
 
 describe('replacer: an EC2 that writes no launch-template tag (as moto’s CreateFleet)', () => {
-  it('keeps the launches it cannot verify within the in-flight budget over 8 runs, and reports them', async () => {
-    const cloud = cloudWithFleet(8, { maxSize: 8 })
-    cloud.omitLaunchTemplateTag = true
-    const h = harness({ 'us-east-1': cloud })
-    let summary = await h.run()
-    for (let run = 1; run < 8; run++) {
-      h.advanceMinutes(5)
-      summary = await h.run()
-    }
-    // 25% of 8: two at a time; never attached, never terminated.
-    expect(unverifiable(cloud)).toHaveLength(2)
-    expect(cloud.calls.filter((c) => c.method === 'launchSpot')).toHaveLength(2)
-    expect(cloud.calls.some((c) => c.method === 'terminateInstances')).toBe(false)
-    const group = summary.regions[0]?.groups?.[0] as Record<string, unknown>
-    expect(group.unverifiedLaunches).toEqual(
-      unverifiable(cloud)
-        .map((i) => i.id)
-        .sort(),
-    )
-    expect(group.stillOnDemandByReason).toMatchObject({ 'unverified-launch': 2, 'in-flight-budget': 6 })
-    const last = h.recorded.metrics.filter((m) => m.dimensions.Group === 'web').flatMap((m) => m.values)
-    expect(last).toContainEqual({ name: Metric.UnverifiedLaunches, unit: 'Count', value: 2 })
-    expect(
-      h.recorded.logs.some((l) => l.level === 'error' && l.message.startsWith('launch spotswap made')),
-    ).toBe(true)
-  })
+  it.each<[string | undefined, number, string]>([
+    ['25%', 2, 'a quarter of 8: two at a time'],
+    [undefined, 8, 'the default of a group without load balancers: the whole group'],
+  ])(
+    'keeps the launches it cannot verify within an in-flight budget of %s over 8 runs: %i (%s), and reports them',
+    async (budget, bound) => {
+      const cloud = cloudWithFleet(8, { maxSize: 8 })
+      cloud.omitLaunchTemplateTag = true
+      const h = harness(
+        { 'us-east-1': cloud },
+        budget === undefined ? {} : { MAX_REPLACEMENTS_IN_FLIGHT: budget },
+      )
+      let summary = await h.run()
+      for (let run = 1; run < 8; run++) {
+        h.advanceMinutes(5)
+        summary = await h.run()
+      }
+      // Never more than the budget, never attached, never terminated.
+      expect(unverifiable(cloud)).toHaveLength(bound)
+      expect(cloud.calls.filter((c) => c.method === 'launchSpot')).toHaveLength(bound)
+      expect(cloud.calls.some((c) => c.method === 'terminateInstances')).toBe(false)
+      const group = summary.regions[0]?.groups?.[0] as Record<string, unknown>
+      expect(group.unverifiedLaunches).toEqual(
+        unverifiable(cloud)
+          .map((i) => i.id)
+          .sort(),
+      )
+      expect(group.stillOnDemandByReason).toEqual({
+        'unverified-launch': bound,
+        ...(bound < 8 ? { 'in-flight-budget': 8 - bound } : {}),
+      })
+      const last = h.recorded.metrics.filter((m) => m.dimensions.Group === 'web').flatMap((m) => m.values)
+      expect(last).toContainEqual({ name: Metric.UnverifiedLaunches, unit: 'Count', value: bound })
+      expect(
+        h.recorded.logs.some((l) => l.level === 'error' && l.message.startsWith('launch spotswap made')),
+      ).toBe(true)
+    },
+  )
 })
 
 describe('replacer: a client token EC2 refuses as used with other parameters', () => {

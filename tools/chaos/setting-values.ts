@@ -75,7 +75,7 @@ export const SETTING_VALUES: Readonly<
   CRON_SCHEDULE_STATE: { valid: ['on', 'off'], invalid: ['maybe', 'yes', ...INVALID_WORDS] },
   GRACE_PERIOD: { valid: ['0', '30', '300', '900'], invalid: ['-30', '86401', '5m', ...INVALID_NUMBERS] },
   MAX_REPLACEMENTS_IN_FLIGHT: {
-    valid: ['1', '2', '25%', '50%', '100%', '33.3%'],
+    valid: ['auto', 'Auto', '1', '2', '25%', '50%', '100%', '33.3%'],
     invalid: ['0', '0%', '101%', 'all', '-1', ...INVALID_NUMBERS],
   },
   ON_DEMAND_PRICE_MULTIPLIER: {

@@ -16,7 +16,7 @@ import {
   TAG_LAUNCH_TEMPLATE_ID,
   TAG_REPLACING_INSTANCE,
 } from '../../lambdas/core/constants.ts'
-import { inFlightLimit } from '../../lambdas/core/plan/group-sizes.ts'
+import { inFlightLimit, judgedBeyondInService } from '../../lambdas/core/plan/group-sizes.ts'
 import { GROUP_NAME_TAG } from './asg-members.ts'
 import { effectiveConfig } from './group-state.ts'
 import type { InvariantLedger, RegionSnapshot, StepContext, Violation } from './invariant-ledger.ts'
@@ -81,7 +81,11 @@ export const checkLaunchBound = (
     // The run planned on the group as it found it: a member leaving in the same step (released without a
     // decrement, scaled in) lowers the budget only for the next run's launches.
     const size = Math.max(inService(group), before?.states.get(name)?.inService ?? 0)
-    const limit = inFlightLimit(effectiveConfig(config, group).maxReplacementsInFlight, size)
+    const limit = inFlightLimit(
+      effectiveConfig(config, group).maxReplacementsInFlight,
+      size,
+      judgedBeyondInService(group.trafficSources, group.tags),
+    )
     if (counted.length > limit)
       violations.push({
         at,

@@ -10,7 +10,7 @@ export const describeValue = (value: unknown): string => {
     return String((value as { raw: string }).raw)
   if (typeof value === 'object' && value !== null && 'kind' in value) {
     const limit = value as InFlightLimit
-    return limit.kind === 'percent' ? `${limit.value}%` : String(limit.value)
+    return limit.kind === 'auto' ? 'auto' : limit.kind === 'percent' ? `${limit.value}%` : String(limit.value)
   }
   return String(value)
 }

@@ -9,6 +9,8 @@ import { isValidGlob, splitList, wildcardCount } from './glob.ts'
 export type InFlightLimit =
   | { readonly kind: 'count'; readonly value: number }
   | { readonly kind: 'percent'; readonly value: number }
+  /** By what checks the group: a share behind load balancers, the whole group without (group-sizes.ts). */
+  | { readonly kind: 'auto' }
 
 export interface TagFilter {
   readonly key: string
@@ -70,7 +72,8 @@ export const parseTypeGlobs = (raw: string): Parsed<readonly string[]> => {
 
 export const parseInFlight = (raw: string): Parsed<InFlightLimit> => {
   const trimmed = raw.trim()
-  const expected = `a count from 1 to ${MAX_MIN_ON_DEMAND_NUMBER} (e.g. 3) or a percentage above 0% up to 100% (e.g. 25%)`
+  const expected = `auto, a count from 1 to ${MAX_MIN_ON_DEMAND_NUMBER} (e.g. 3) or a percentage above 0% up to 100% (e.g. 25%)`
+  if (trimmed.toLowerCase() === 'auto') return ok({ kind: 'auto' })
   const percent = /^(\d+(?:\.\d+)?)%$/.exec(trimmed)
   if (percent?.[1] !== undefined) {
     const value = Number(percent[1])

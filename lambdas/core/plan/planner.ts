@@ -31,7 +31,7 @@ import { budgetExceededPlan } from './budget-exceeded.ts'
 import { movableMembers } from './cheaper-pool.ts'
 import { releaseDoomed } from './doomed-release.ts'
 import { groupFigures } from './figures.ts'
-import { inFlightLimit } from './group-sizes.ts'
+import { inFlightLimit, judgedBeyondInService } from './group-sizes.ts'
 import { formatSkip, groupSkip, RETIRES_NEVER_SERVED } from './group-skip.ts'
 import { groupView } from './group-view.ts'
 import { keepReplacements } from './kept-replacements.ts'
@@ -367,7 +367,11 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
     // A share of the group's own size, as the minimum is: an open swap's replacement beside its partner
     // is not counted, or the run that retires the partner launches for a size the group loses (seed 5832).
     const budget =
-      inFlightLimit(config.maxReplacementsInFlight, inService.length - roles.besidePartner) -
+      inFlightLimit(
+        config.maxReplacementsInFlight,
+        inService.length - roles.besidePartner,
+        judgedBeyondInService(group.trafficSources, group.tags),
+      ) -
       inFlight.length -
       unverified.launches.length -
       maybeTheSwaps

@@ -1,8 +1,12 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { InFlightLimit } from '../../../lambdas/core/config/config.ts'
-import { inFlightLimit, minOnDemandCount } from '../../../lambdas/core/plan/group-sizes.ts'
-import type { MixedInstancesPolicy } from '../../../lambdas/core/types.ts'
+import {
+  inFlightLimit,
+  judgedBeyondInService,
+  minOnDemandCount,
+} from '../../../lambdas/core/plan/group-sizes.ts'
+import { type MixedInstancesPolicy, NO_TRAFFIC_SOURCES } from '../../../lambdas/core/types.ts'
 
 const minimum = (minOnDemandNumber: number, minOnDemandPercentage: number) => ({
   minOnDemandNumber,
@@ -100,6 +104,36 @@ describe('inFlightLimit', () => {
     [{ kind: 'percent', value: 50 }, 0, 1, 'an empty group is still at least 1'],
     [{ kind: 'percent', value: 100 }, 7, 7, '100% is the whole group'],
   ])('%j of %i instances → %i (%s)', (limit, instances, expected) => {
-    expect(inFlightLimit(limit, instances)).toBe(expected)
+    // A set count or percentage applies whatever checks the group.
+    expect(inFlightLimit(limit as InFlightLimit, instances, true)).toBe(expected)
+    expect(inFlightLimit(limit as InFlightLimit, instances, false)).toBe(expected)
+  })
+
+  it.each([
+    [20, true, 5, 'a quarter of a group judged beyond InService'],
+    [3, true, 1, 'at least 1 of a judged group'],
+    [6, false, 6, 'the whole group otherwise'],
+    [0, false, 1, 'at least 1 in an empty group'],
+  ])('auto, %i instances, judged beyond InService %s → %i (%s)', (instances, judged, expected) => {
+    expect(inFlightLimit({ kind: 'auto' }, instances, judged)).toBe(expected)
+  })
+})
+
+describe('judgedBeyondInService', () => {
+  const tg = 'arn:aws:elasticloadbalancing:us-east-1:123456789012:targetgroup/web/0123456789abcdef'
+  it.each([
+    ['no load balancer, no ECS', NO_TRAFFIC_SOURCES, {}, false],
+    ['a target group', { ...NO_TRAFFIC_SOURCES, targetGroupArns: [tg] }, {}, true],
+    ['a classic load balancer', { ...NO_TRAFFIC_SOURCES, classicLoadBalancerNames: ['web'] }, {}, true],
+    [
+      'a traffic source it cannot read',
+      { ...NO_TRAFFIC_SOURCES, unreadable: ['vpc-lattice:tg-1'] },
+      {},
+      true,
+    ],
+    ["ECS's tag (a capacity provider's group)", NO_TRAFFIC_SOURCES, { AmazonECSManaged: '' }, true],
+    ['an unrelated tag', NO_TRAFFIC_SOURCES, { team: 'web' }, false],
+  ])('%s → %s', (_, sources, tags, expected) => {
+    expect(judgedBeyondInService(sources, tags)).toBe(expected)
   })
 })

@@ -21,6 +21,9 @@ import {
 const codes = (statuses: readonly OnDemandStatus[]): Record<string, OnDemandCode> =>
   Object.fromEntries(statuses.map((s) => [s.instanceId, s.code]))
 
+/** A set budget of a quarter: these groups have no load balancers, where the default is the whole group. */
+const quarter = config({ maxReplacementsInFlight: { kind: 'percent', value: 25 } })
+
 const ids = (fleet: readonly Instance[]): string[] => fleet.map((i) => i.id)
 
 describe('on-demand statuses in the plan', () => {
@@ -32,7 +35,7 @@ describe('on-demand statuses in the plan', () => {
   it('names the launch, and the in-flight budget with what takes it, for the members that wait on it', () => {
     const fleet = onDemandFleet(4)
     const [first, ...rest] = ids(fleet)
-    const plan = planGroup(planInput(fleet))
+    const plan = planGroup(planInput(fleet, { config: quarter }))
     expect(codes(plan.onDemand)).toEqual({
       [first as string]: 'launching',
       ...Object.fromEntries(rest.map((id) => [id, 'in-flight-budget'])),
@@ -46,7 +49,7 @@ describe('on-demand statuses in the plan', () => {
   it('names the replacements in flight from earlier runs', () => {
     const fleet = onDemandFleet(4)
     const replacement = spotFor(fleet[0] as Instance, { launchTime: minutesAgo(1) })
-    const plan = planGroup(planInput(fleet, { launched: [replacement] }))
+    const plan = planGroup(planInput(fleet, { launched: [replacement], config: quarter }))
     expect(codes(plan.onDemand)[fleet[0]?.id as string]).toBe('replacement-warming-up')
     expect(plan.onDemand.find((s) => s.instanceId === fleet[1]?.id)).toMatchObject({
       code: 'in-flight-budget',
@@ -60,7 +63,9 @@ describe('on-demand statuses in the plan', () => {
     const fleet = onDemandFleet(3)
     const [first, second] = ids(fleet)
     const stale = spotFor(fleet[1] as Instance, { launchTime: minutesAgo(90) })
-    const plan = planGroup(planInput(fleet, { launched: [stale], groupOverrides: { desiredCapacity: 4 } }))
+    const plan = planGroup(
+      planInput(fleet, { launched: [stale], groupOverrides: { desiredCapacity: 4 }, config: quarter }),
+    )
     expect(plan.actions.map((a) => a.kind)).toEqual(['terminate-spot', 'launch-spot'])
     expect(codes(plan.onDemand)).toMatchObject({
       [first as string]: 'launching',

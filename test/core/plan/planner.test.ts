@@ -13,7 +13,7 @@ import {
 import type { Action } from '../../../lambdas/core/plan/actions.ts'
 import { clientToken } from '../../../lambdas/core/plan/attempts.ts'
 import { type PlanInput, planGroup } from '../../../lambdas/core/plan/planner.ts'
-import type { Instance } from '../../../lambdas/core/types.ts'
+import { type Instance, NO_TRAFFIC_SOURCES } from '../../../lambdas/core/types.ts'
 import { launches, swaps } from '../../builders/actions.ts'
 import {
   anInstance,
@@ -27,6 +27,14 @@ import {
   spotFor,
 } from '../../builders/world.ts'
 
+/** The in-flight budget of a group behind load balancers, set on a group without them. */
+const QUARTER = { kind: 'percent', value: 25 } as const
+
+const BEHIND_TARGET_GROUP = {
+  ...NO_TRAFFIC_SOURCES,
+  targetGroupArns: ['arn:aws:elasticloadbalancing:us-east-1:123456789012:targetgroup/web/0123456789abcdef'],
+}
+
 const kinds = (actions: readonly Action[]): string[] => actions.map((a) => a.kind)
 
 const cron = (raw: string): CronSchedule => parseCronSchedule(raw) as CronSchedule
@@ -34,7 +42,7 @@ const cron = (raw: string): CronSchedule => parseCronSchedule(raw) as CronSchedu
 describe('planGroup', () => {
   it('starts a spot replacement for the oldest on-demand instance of a 3-instance group', () => {
     const fleet = onDemandFleet(3)
-    const plan = planGroup(planInput(fleet))
+    const plan = planGroup(planInput(fleet, { config: config({ maxReplacementsInFlight: QUARTER }) }))
     const started = launches(plan.actions)
     // 25% of 3 rounds up to one replacement in flight.
     expect(started).toHaveLength(1)
@@ -54,9 +62,16 @@ describe('planGroup', () => {
     expect(launches(plan.actions).map((a) => a.replacing)).toEqual([fleet[0]?.id, fleet[1]?.id])
   })
 
-  it('replaces a 20-instance group a quarter at a time by default', () => {
-    const plan = planGroup(planInput(onDemandFleet(20)))
+  it('replaces a 20-instance group behind a load balancer a quarter at a time by default', () => {
+    const plan = planGroup(
+      planInput(onDemandFleet(20), { groupOverrides: { trafficSources: BEHIND_TARGET_GROUP } }),
+    )
     expect(launches(plan.actions)).toHaveLength(5)
+  })
+
+  it('replaces a 20-instance group without load balancers at once by default', () => {
+    const plan = planGroup(planInput(onDemandFleet(20)))
+    expect(launches(plan.actions)).toHaveLength(20)
   })
 
   it('never offers a burstable type for m5.large even though t3.large is the cheapest by vCPU and memory', () => {
@@ -273,6 +288,7 @@ describe('planGroup', () => {
       planInput(fleet, {
         launched: [ready],
         groupOverrides: { maxSize: 3, tags: { [TAG_ORIGINAL_MAX_SIZE]: '2' } },
+        config: config({ maxReplacementsInFlight: QUARTER }),
       }),
     )
     expect(kinds(withRecord.actions)).toEqual(['close-swap'])

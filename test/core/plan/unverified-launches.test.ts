@@ -12,6 +12,9 @@ const untagged = (partner: Instance): Instance => {
   return { ...launch, tags }
 }
 
+/** A set budget of a quarter: these groups have no load balancers, where the default is the whole group. */
+const quarter = config({ maxReplacementsInFlight: { kind: 'percent', value: 25 } })
+
 describe('planGroup: launches spotswap made and cannot verify', () => {
   it('gives their partners no new replacement, with a typed reason, and neither attaches nor terminates them', () => {
     const fleet = onDemandFleet(8)
@@ -31,11 +34,18 @@ describe('planGroup: launches spotswap made and cannot verify', () => {
   it('count in the in-flight budget: a group of 8 (budget 2) with 2 of them launches nothing more', () => {
     const fleet = onDemandFleet(8)
     const launched = fleet.slice(0, 2).map(untagged)
-    const plan = planGroup(planInput(fleet, { launched }))
+    const plan = planGroup(planInput(fleet, { launched, config: quarter }))
     expect(launches(plan.actions)).toHaveLength(0)
     const waiting = plan.onDemand.filter((s) => s.code === 'in-flight-budget')
     expect(waiting).toHaveLength(6)
     expect(waiting[0]?.detail).toContain(`${launched[0]?.id} (unverified)`)
+  })
+
+  it('count in the default budget of a group without load balancers, the whole group: 8 with 2 launch 6', () => {
+    const fleet = onDemandFleet(8)
+    const launched = fleet.slice(0, 2).map(untagged)
+    const plan = planGroup(planInput(fleet, { launched }))
+    expect(launches(plan.actions).map((a) => a.replacing)).toEqual(fleet.slice(2).map((i) => i.id))
   })
 
   it('leave the rest of the budget to the other members', () => {
@@ -61,7 +71,7 @@ describe('planGroup: launches spotswap made and cannot verify', () => {
         'spotswap:replacement-attempt': '1:i-0fffffffffffffff0@2020-01-01T00:00:00.000Z',
       },
     }
-    const plan = planGroup(planInput([tagged, ...fleet.slice(1)], { launched: [forged] }))
+    const plan = planGroup(planInput([tagged, ...fleet.slice(1)], { launched: [forged], config: quarter }))
     expect(plan.unverified).toBeUndefined()
     expect(launches(plan.actions)).toHaveLength(2)
   })
@@ -95,7 +105,7 @@ describe('planGroup: launches spotswap made and cannot verify', () => {
     const fleet = onDemandFleet(4)
     const [partner, held] = fleet as [Instance, Instance]
     const attached = spotFor(partner, { launchTime: minutesAgo(30) })
-    const plan = planGroup(planInput([...fleet, attached], { launched: [untagged(held)] }))
+    const plan = planGroup(planInput([...fleet, attached], { launched: [untagged(held)], config: quarter }))
     expect(launches(plan.actions)).toEqual([])
   })
 })
