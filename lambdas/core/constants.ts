@@ -134,12 +134,13 @@ export const MAX_GLOB_WILDCARDS = 16
 export const GROUP_TAG_PREFIX = 'autospotting_'
 
 /**
- * By what checks the group (group-sizes.ts inFlightLimit): a quarter of a group behind load balancers at a
- * time, three quarters untouched until the health checks pass; a group without them at once.
+ * By what judges the group's replacements (group-sizes.ts inFlightLimit): a quarter of a group behind load
+ * balancers or ECS at a time, three quarters untouched until a batch passes their checks; a group judged by
+ * `InService` alone at once.
  */
 export const DEFAULT_MAX_REPLACEMENTS_IN_FLIGHT = 'auto'
 
-/** `auto`'s share of a group behind load balancers. */
+/** `auto`'s share of a group behind load balancers or ECS (group-sizes.ts judgedBeyondInService). */
 export const IN_FLIGHT_AUTO_CHECKED_PERCENT = 25
 
 /** The replacer's default schedule; also the unit of the orphan timeout below. */
