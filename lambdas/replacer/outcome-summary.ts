@@ -14,20 +14,52 @@ const candidatesOf = (overrides: readonly FleetOverride[]): readonly string[] =>
   return types
 }
 
-const isFlagged = (override: FleetOverride): boolean => override.flags !== undefined
+/** Flagged candidates by override list, shared as the candidate types are; undefined when none is flagged. */
+const flaggedTypes = new WeakMap<
+  readonly FleetOverride[],
+  Readonly<Record<string, readonly string[]>> | null
+>()
 
 /** Candidate type → what it changes for the workload, for the candidates that change something. */
-const flaggedOf = (overrides: readonly FleetOverride[]): Record<string, readonly string[]> => {
-  const flagged: Record<string, readonly string[]> = {}
-  for (const { instanceType, flags } of overrides) if (flags !== undefined) flagged[instanceType] = flags
-  return flagged
+const flaggedOf = (
+  overrides: readonly FleetOverride[],
+): Readonly<Record<string, readonly string[]>> | undefined => {
+  let flagged = flaggedTypes.get(overrides)
+  if (flagged === undefined) {
+    const found: Record<string, readonly string[]> = {}
+    let any = false
+    for (const { instanceType, flags } of overrides)
+      if (flags !== undefined) {
+        found[instanceType] = flags
+        any = true
+      }
+    flagged = any ? found : null
+    flaggedTypes.set(overrides, flagged)
+  }
+  return flagged ?? undefined
+}
+
+/** Summaries by outcome: the group's log lines and the run's summary ask for the same one. */
+const summaries = new WeakMap<Outcome, Readonly<Record<string, unknown>>>()
+
+/**
+ * The part of an outcome worth a log line or a summary entry, made once per outcome (read-only: the log
+ * line spreads it, the run's summary lists it).
+ */
+export const summarizeOutcome = (outcome: Outcome): Readonly<Record<string, unknown>> => {
+  let summary = summaries.get(outcome)
+  if (summary === undefined) {
+    summary = summaryOf(outcome)
+    summaries.set(outcome, summary)
+  }
+  return summary
 }
 
 /**
- * The part of an outcome worth a log line or a summary entry. Filled key by key, in the order the
- * summary shows them, rather than spread together: a large run summarizes tens of thousands of outcomes.
+ * Filled key by key, in the order the summary shows them, rather than spread together: a large run
+ * summarizes tens of thousands of outcomes.
  */
-export const summarizeOutcome = (outcome: Outcome): Record<string, unknown> => {
+const summaryOf = (outcome: Outcome): Record<string, unknown> => {
   const { action } = outcome
   const summary: Record<string, unknown> = {
     kind: action.kind,
@@ -39,7 +71,10 @@ export const summarizeOutcome = (outcome: Outcome): Record<string, unknown> => {
     case 'launch-spot':
       summary.replacing = action.replacing
       summary.candidates = candidatesOf(action.overrides)
-      if (action.overrides.some(isFlagged)) summary.flagged = flaggedOf(action.overrides)
+      {
+        const flagged = flaggedOf(action.overrides)
+        if (flagged !== undefined) summary.flagged = flagged
+      }
       if (outcome.instanceId) {
         summary.instanceId = outcome.instanceId
         summary.instanceType = outcome.instanceType

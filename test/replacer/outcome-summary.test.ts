@@ -46,4 +46,23 @@ describe('summarizeOutcome of a launch', () => {
     ])
     expect(summarizeOutcome({ action, status: 'planned' })).not.toHaveProperty('flagged')
   })
+
+  it('makes one summary per outcome, and shares the candidates of launches sharing their overrides', () => {
+    const overrides = [
+      { instanceType: 'm5n.large', subnetId: undefined, zone: 'us-east-1a', priority: 0 },
+      {
+        instanceType: 'm6a.large',
+        subnetId: undefined,
+        zone: 'us-east-1a',
+        priority: 1,
+        flags: ['generation-change'] as const,
+      },
+    ]
+    const outcome = { action: launch(overrides), status: 'planned' } as const
+    expect(summarizeOutcome(outcome)).toBe(summarizeOutcome(outcome))
+    const other = summarizeOutcome({ action: { ...launch(overrides), replacing: 'i-2' }, status: 'planned' })
+    expect(other).toMatchObject({ replacing: 'i-2' })
+    expect(other.candidates).toBe(summarizeOutcome(outcome).candidates)
+    expect(other.flagged).toBe(summarizeOutcome(outcome).flagged)
+  })
 })

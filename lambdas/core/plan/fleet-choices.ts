@@ -59,18 +59,48 @@ export const fleetChoices = (
 ): FleetChoices => {
   const cap = Math.max(1, Math.ceil(targetSpot * maxPoolShare))
   // Only the first MAX_FLEET_OVERRIDES open candidates are ever used: stop looking once they are found.
-  // Most launches pass over no pool and offer the shared top overrides, so the open ones are listed only
-  // from the first full pool on (those before it were all open).
-  let open: RankedCandidate[] | undefined
+  // The candidates passed over name the list: launches that pass over the same ones (the rest of a group
+  // once a pool holds its share) share it, as those passing over none share the top overrides.
+  let passedOver = ''
   let openCount = 0
+  let firstOpen: RankedCandidate | undefined
   for (let index = 0; index < ranked.length && openCount < MAX_FLEET_OVERRIDES; index++) {
     const candidate = ranked[index] as RankedCandidate
     if ((poolCounts.get(candidate.pool) ?? 0) < cap) {
       openCount++
-      open?.push(candidate)
-    } else open ??= ranked.slice(0, index)
+      firstOpen ??= candidate
+    } else passedOver += `${index},`
   }
-  if (open !== undefined && open.length > 0)
-    return { first: open[0] as RankedCandidate, overrides: toOverrides(open, subnetId) }
-  return { first: ranked[0] as RankedCandidate, overrides: overridesOfTop(ranked, subnetId) }
+  if (passedOver === '' || firstOpen === undefined)
+    return { first: ranked[0] as RankedCandidate, overrides: overridesOfTop(ranked, subnetId) }
+  return { first: firstOpen, overrides: overridesPassingOver(ranked, subnetId, passedOver, cap, poolCounts) }
+}
+
+/** Open overrides by ranking, subnet and the candidates passed over (their indices), built once each. */
+const passingOver = new WeakMap<readonly RankedCandidate[], Map<string, readonly FleetOverride[]>>()
+
+const overridesPassingOver = (
+  ranked: readonly RankedCandidate[],
+  subnetId: string | undefined,
+  passedOver: string,
+  cap: number,
+  poolCounts: ReadonlyMap<string, number>,
+): readonly FleetOverride[] => {
+  let byKey = passingOver.get(ranked)
+  if (byKey === undefined) {
+    byKey = new Map()
+    passingOver.set(ranked, byKey)
+  }
+  const key = `${subnetId ?? ''}|${passedOver}`
+  let overrides = byKey.get(key)
+  if (overrides === undefined) {
+    const open: RankedCandidate[] = []
+    for (let index = 0; index < ranked.length && open.length < MAX_FLEET_OVERRIDES; index++) {
+      const candidate = ranked[index] as RankedCandidate
+      if ((poolCounts.get(candidate.pool) ?? 0) < cap) open.push(candidate)
+    }
+    overrides = toOverrides(open, subnetId)
+    byKey.set(key, overrides)
+  }
+  return overrides
 }

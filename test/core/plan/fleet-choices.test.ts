@@ -73,4 +73,31 @@ describe('fleetChoices', () => {
       ranked.map(() => 'subnet-b'),
     )
   })
+
+  it('gives launches that pass over the same full pools one shared list, and other full pools their own', () => {
+    const ranked = rankedOf(6)
+    const firstFull = new Map([[ranked[0]?.pool ?? '', 3]])
+    const a = fleetChoices(ranked, firstFull, 9, 1 / 3, SUBNET)
+    // Another count in the same full pool, another open pool filling: the same candidates passed over.
+    const b = fleetChoices(ranked, new Map([...firstFull, [ranked[2]?.pool ?? '', 2]]), 9, 1 / 3, SUBNET)
+    expect(b.overrides).toBe(a.overrides)
+    const secondFull = fleetChoices(ranked, new Map([[ranked[1]?.pool ?? '', 3]]), 9, 1 / 3, SUBNET)
+    expect(types(secondFull)).toEqual([0, 2, 3, 4, 5].map((i) => ranked[i]?.instanceType))
+    expect(secondFull.first).toBe(ranked[0])
+    const both = fleetChoices(
+      ranked,
+      new Map([
+        [ranked[0]?.pool ?? '', 3],
+        [ranked[1]?.pool ?? '', 3],
+      ]),
+      9,
+      1 / 3,
+      SUBNET,
+    )
+    expect(types(both)).toEqual(ranked.slice(2).map((c) => c.instanceType))
+    expect(both.first).toBe(ranked[2])
+    expect(fleetChoices(ranked, firstFull, 9, 1 / 3, 'subnet-b').overrides.map((o) => o.subnetId)).toEqual(
+      ranked.slice(1).map(() => 'subnet-b'),
+    )
+  })
 })
