@@ -9,7 +9,7 @@ import { isValidGlob, splitList, wildcardCount } from './glob.ts'
 export type InFlightLimit =
   | { readonly kind: 'count'; readonly value: number }
   | { readonly kind: 'percent'; readonly value: number }
-  /** By what checks the group: a share behind load balancers, the whole group without (group-sizes.ts). */
+  /** A share of a group judged beyond `InService` (load balancers, ECS), else the whole group (group-sizes.ts). */
   | { readonly kind: 'auto' }
 
 export interface TagFilter {
