@@ -144,16 +144,65 @@ describe('load balancers of a simulated group', () => {
     })
   })
 
-  it('deregister a terminating member before its termination hook holds it in Terminating:Wait', async () => {
+  it('hold a terminating member Terminating, running and billed, until it drained; the hook holds it after', async () => {
     const sim = testWorld(rawScenario([behind([TARGET_GROUP], { terminationHook: true })]))
     const [member] = sim.members('web')
-    await sim.cloud().terminateInGroup(member?.id ?? '', true)
-    expect(sim.group('web').members.get(member?.id ?? '')?.lifecycleState).toBe('Terminating:Wait')
-    expect(await health(sim, member?.id ?? '')).toEqual({
+    const id = member?.id ?? ''
+    await sim.cloud().terminateInGroup(id, true)
+    const state = () => sim.group('web').members.get(id)?.lifecycleState
+    expect(state()).toBe('Terminating')
+    expect(await health(sim, id)).toEqual({
       'target-group': { state: 'draining', reason: 'Target.DeregistrationInProgress' },
     })
+    await sim.advance(59_000)
+    expect(state()).toBe('Terminating')
+    expect(sim.region.instances.get(id)?.state).toBe('running')
+    expect(sim.region.instances.get(id)?.billedUntilMs).toBeUndefined()
+    await sim.advance(1_000)
+    expect(state()).toBe('Terminating:Wait')
     await sim.advance(TERMINATION_HOOK_SECONDS * 1000)
+    expect(state()).toBe('Terminating:Proceed')
+    expect(sim.region.instances.get(id)?.billedUntilMs).toBeDefined()
     expect(servingCount(sim.group('web'), sim.world.clock.now)).toBe(1)
+  })
+
+  it('wait for the longest deregistration delay of the group before shutting a member down', async () => {
+    const sim = testWorld(rawScenario([behind([TARGET_GROUP, CLASSIC])]))
+    const [member] = sim.members('web')
+    const id = member?.id ?? ''
+    await sim.cloud().terminateInGroup(id, false)
+    const from = sim.world.clock.now
+    await sim.advance(30_000)
+    expect(sim.region.instances.get(id)?.state).toBe('running')
+    await sim.advance(30_000)
+    expect(sim.region.instances.get(id)?.state).toBe('shutting-down')
+    expect(sim.region.instances.get(id)?.billedUntilMs).toBe(from + 60_000)
+  })
+
+  it('shut a member down at once when it never served: a deregistered target without connections is gone at once', async () => {
+    const sim = testWorld(rawScenario([behind([TARGET_GROUP], { unhealthyReplacementFraction: 1 })]))
+    const spot = await bootedSpot(sim)
+    await sim.cloud().attachInstances('web', [spot])
+    await sim.advance(5_000)
+    await sim.cloud().terminateInGroup(spot, true)
+    expect(await health(sim, spot)).toEqual({
+      'target-group': { state: 'unused', reason: 'Target.NotRegistered' },
+    })
+    expect(sim.region.instances.get(spot)?.state).toBe('shutting-down')
+  })
+
+  it('let EC2 take a member while it drains: it leaves once terminated, and the drain ends nothing twice', async () => {
+    const sim = testWorld(rawScenario([behind([TARGET_GROUP], { terminationHook: true })]))
+    const [member] = sim.members('web')
+    const id = member?.id ?? ''
+    await sim.cloud().terminateInGroup(id, true)
+    await sim.advance(10_000)
+    await sim.cloud().terminateInstances([id])
+    const stoppedMs = sim.world.clock.now
+    await sim.advance(120_000)
+    expect(sim.group('web').members.has(id)).toBe(false)
+    expect(sim.region.instances.get(id)?.state).toBe('terminated')
+    expect(sim.region.instances.get(id)?.billedUntilMs).toBe(stoppedMs)
   })
 
   // 10 s × the unhealthy threshold (2, AWS's default), not × the healthy threshold (3): a target that

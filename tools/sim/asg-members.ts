@@ -123,19 +123,35 @@ export const joinWhenBooted = (
 export const zonesByFewest = (region: SimRegion, group: SimGroup): string[] =>
   [...activeByZone(region, group)].sort(([, a], [, b]) => a.length - b.length).map(([zone]) => zone)
 
-/** Terminates a member as Auto Scaling does: through the termination hook when there is one. */
+/**
+ * Terminates a member as Auto Scaling does: it leaves its load balancers first and stays `Terminating`,
+ * running and billed, until they have drained it ("Auto Scaling waits for the in-flight requests to
+ * complete, or for the maximum timeout to expire, before terminating instances due to a scaling event or
+ * health check replacement": https://docs.aws.amazon.com/elasticloadbalancing/latest/classic/config-conn-drain.html;
+ * a target group's target "can be terminated" once the deregistration delay elapses:
+ * https://docs.aws.amazon.com/elasticloadbalancing/latest/application/load-balancer-target-groups.html#deregistration-delay).
+ * Then the termination hook holds it when there is one, and it shuts down
+ * (https://docs.aws.amazon.com/autoscaling/ec2/userguide/lifecycle-hooks-overview.html: deregistered and
+ * drained before `Terminating:Wait`). EC2 may take the instance meanwhile (terminateByEc2).
+ */
 export const terminateMember = (world: World, region: SimRegion, group: SimGroup, id: string): void => {
   const member = group.members.get(id)
   const instance = region.instances.get(id)
   if (member === undefined || instance === undefined) return
-  // Deregistered first, before a termination hook holds it
-  // (https://docs.aws.amazon.com/autoscaling/ec2/userguide/lifecycle-hooks-overview.html).
-  deregisterTargets(world, region, group, id)
+  const drainedMs = deregisterTargets(world, region, group, id)
+  region.setMemberState(group, id, 'Terminating')
+  const stillLeaving = (): boolean => group.members.get(id)?.lifecycleState.startsWith('Terminating') === true
   const finish = (): void => {
+    if (!stillLeaving()) return
     region.setMemberState(group, id, 'Terminating:Proceed')
     shutDown(world, instance, () => region.removeMember(group, id))
   }
-  if (group.hooks.some((hook) => hook.transition === TERMINATING_TRANSITION)) {
+  const drained = (): void => {
+    if (!stillLeaving()) return
+    if (!group.hooks.some((hook) => hook.transition === TERMINATING_TRANSITION)) {
+      shutDown(world, instance, () => region.removeMember(group, id))
+      return
+    }
     region.setMemberState(group, id, 'Terminating:Wait')
     world.clock.schedule(
       world.clock.now + TERMINATION_HOOK_SECONDS * 1000,
@@ -143,10 +159,10 @@ export const terminateMember = (world: World, region: SimRegion, group: SimGroup
       'termination hook done',
       finish,
     )
-    return
   }
-  region.setMemberState(group, id, 'Terminating')
-  shutDown(world, instance, () => region.removeMember(group, id))
+  if (drainedMs > world.clock.now)
+    world.clock.schedule(drainedMs, Priority.transition, 'connection draining done', drained)
+  else drained()
 }
 
 /**

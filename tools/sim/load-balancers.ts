@@ -223,17 +223,30 @@ export const registerSettled = (group: SimGroup, instance: SimInstance): void =>
     })
 }
 
-/** The instance leaves the group's load balancers: it drains for their deregistration delay, then is gone. */
-export const deregisterTargets = (world: World, region: SimRegion, group: SimGroup, id: string): void => {
+/**
+ * The instance leaves the group's load balancers: it drains for their deregistration delay, then is gone.
+ * One that never served (still checking, or failing its checks) has no connections, so its deregistration
+ * completes at once ("If a deregistering target has no in-flight requests and no active connections,
+ * Elastic Load Balancing immediately completes the deregistration process":
+ * https://docs.aws.amazon.com/elasticloadbalancing/latest/application/load-balancer-target-groups.html#deregistration-delay).
+ * Returns when the last of its registrations is gone (now when it had none).
+ */
+export const deregisterTargets = (world: World, region: SimRegion, group: SimGroup, id: string): number => {
   const now = world.clock.now
+  let goneMs = now
   for (const balancer of group.loadBalancers) {
     const registration = balancer.targets.get(id)
-    if (registration === undefined || registration.drainingUntilMs !== undefined) continue
-    registration.drainingUntilMs = now + balancer.deregistrationDelaySeconds * 1000
-    touchAt(world, region, group, balancer, id, registration, registration.drainingUntilMs, () =>
-      balancer.targets.delete(id),
-    )
+    if (registration === undefined) continue
+    if (registration.drainingUntilMs === undefined) {
+      const served = registration.healthy && registration.decidedMs <= now
+      registration.drainingUntilMs = served ? now + balancer.deregistrationDelaySeconds * 1000 : now
+      touchAt(world, region, group, balancer, id, registration, registration.drainingUntilMs, () =>
+        balancer.targets.delete(id),
+      )
+    }
+    goneMs = Math.max(goneMs, registration.drainingUntilMs)
   }
+  return goneMs
 }
 
 /**
