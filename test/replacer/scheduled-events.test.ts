@@ -64,6 +64,26 @@ describe('replacing a member ahead of its scheduled event', () => {
     expect(cloud.group('web').tags[TAG_MAINTENANCE]).toBeUndefined()
   })
 
+  it('gives every on-demand member a reason while the replacement ahead is open', async () => {
+    const { cloud, scheduled, other } = scheduledFleet()
+    const h = harness({ 'us-east-1': cloud }, ENV)
+    await h.run()
+    h.advanceMinutes(5)
+    const open = (await h.run()) as ReplacerSummary
+    const held = (open.regions[0]?.groups?.[0]?.stillOnDemand ?? []) as { instanceId: string; code: string }[]
+    const statuses = new Map(held.map((s) => [s.instanceId, s.code]))
+    expect(statuses.get(other)).toBe('scheduled-replacement-open')
+    const said = h.recorded.logs
+      .filter((l) => l.message === 'still on-demand')
+      .map((l) => [l.attributes?.instanceId, l.attributes?.code, l.attributes?.detail])
+    expect(said).toContainEqual([
+      other,
+      'scheduled-replacement-open',
+      `${scheduled} is being replaced ahead of its scheduled event: no launch or swap starts beside it`,
+    ])
+    expect(said.map(([, code]) => code)).not.toContain('unexplained')
+  })
+
   it('never retires a member on a maintenance marker someone else wrote (no MAC): it is absent and reported', async () => {
     const { cloud, scheduled } = scheduledFleet()
     // A planted raise in its retiring phase, as if desired 2 were the owner's 1 plus spotswap's raise.

@@ -230,3 +230,37 @@ describe('serve before retire', () => {
     expect(h.recorded.requested).toEqual([])
   })
 })
+
+describe('the on-demand minimum while replacements wait to serve', () => {
+  it('launches nothing for the members the minimum keeps while the open swap’s partners wait to leave', async () => {
+    const cloud = cloudWithFleet(4, {
+      trafficSources: { targetGroupArns: [TG], classicLoadBalancerNames: [], unreadable: [] },
+    })
+    cloud.healthSettings.set(trafficSourceKey('target-group', TG), {
+      intervalSeconds: 30,
+      healthyThreshold: 3,
+    })
+    const h = harness(
+      { 'us-east-1': cloud },
+      { MIN_ON_DEMAND_NUMBER: '2', MAX_REPLACEMENTS_IN_FLIGHT: '100%' },
+    )
+    const launched = () => cloud.calls.filter((c) => c.method === 'launchSpot').length
+    await h.run()
+    expect(launched()).toBe(2)
+    h.advanceMinutes(6)
+    await h.run()
+    expect(spotShare(cloud)).toEqual({ spot: 2, onDemand: 4 })
+    // Both partners wait for their replacements to serve: the two members left are the minimum's.
+    h.advanceMinutes(1)
+    await h.run()
+    expect(launched()).toBe(2)
+    // Said once, when the first run kept them; never launched for since.
+    const said = h.recorded.logs.filter((l) => l.message === 'still on-demand').map((l) => l.attributes?.code)
+    expect(said).toEqual(['on-demand-minimum', 'on-demand-minimum'])
+    for (const id of members(cloud)) if (cloud.instances.get(id)?.lifecycle === 'spot') cloud.markHealthy(id)
+    h.advanceMinutes(1)
+    await h.run()
+    expect(spotShare(cloud)).toEqual({ spot: 2, onDemand: 2 })
+    expect(launched()).toBe(2)
+  })
+})

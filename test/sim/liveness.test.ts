@@ -46,15 +46,28 @@ const watched = (code: OnDemandCode, groupOverrides: Record<string, unknown> = {
 }
 
 describe('the liveness invariant', () => {
-  it('flags each member the engine cannot explain, once, after 3 periods plus the grace period', async () => {
-    const { run } = watched('unexplained')
+  it('flags each member whose reason it cannot confirm, once, after 3 periods plus the grace period', async () => {
+    // Said protected, and none is.
+    const { run } = watched('protected-from-scale-in')
     // 15 min + 300 s = 20 min: at 20 min the member has waited exactly that long, at 25 min longer.
     expect(await run(20)).toEqual([])
     const violations = await run(60)
     expect(violations.map((v) => v.invariant)).toEqual(Array(3).fill('stalled-on-demand'))
     expect(violations[0]?.detail).toMatch(
-      /had neither progress nor a true reason for 2\d min; last said: unexplained/,
+      /had neither progress nor a true reason for 2\d min; last said: protected-from-scale-in/,
     )
+  })
+
+  it('flags a member the engine cannot explain at the first tick, once, whatever the minimum', async () => {
+    const all = { tags: { 'spot-enabled': 'true', autospotting_min_on_demand_number: '3' } }
+    for (const overrides of [{}, all]) {
+      const { run } = watched('unexplained', overrides)
+      const violations = await run(5)
+      expect(violations.map((v) => v.detail)).toEqual(
+        Array(3).fill(expect.stringMatching(/^i-\w+ \(on-demand\) is unexplained: /)),
+      )
+      expect(await run(60)).toEqual([])
+    }
   })
 
   it('takes a failed region run as a reason: AWS errors leave the last statuses standing', async () => {
@@ -119,11 +132,11 @@ describe('the liveness invariant', () => {
     expect(await watched('on-demand-minimum', one).run(60)).toHaveLength(3)
     const all = { tags: { 'spot-enabled': 'true', autospotting_min_on_demand_number: '3' } }
     // At its minimum the group owes nothing: no member is above it.
-    expect(await watched('unexplained', all).run(60)).toEqual([])
+    expect(await watched('protected-from-scale-in', all).run(60)).toEqual([])
   })
 
   it('starts a member’s clock again when its group is opted back in', async () => {
-    const { sim, run } = watched('unexplained')
+    const { sim, run } = watched('protected-from-scale-in')
     const managed = sim.group('web').tags
     expect(await run(10)).toEqual([])
     sim.group('web').tags = {}

@@ -11,6 +11,7 @@
  *   zone at that moment, leave no candidate;
  * - `on-demand-minimum` only for as many members as the group's minimum (protected members count in it);
  * - `in-flight-budget` only while a replacement of the group is in flight;
+ * - `scheduled-replacement-open` only while the group carries a replacement-ahead marker;
  * - `unverified-launch` only while a launch spotswap made for it that provenance cannot verify is alive
  *   outside any group (launch-bound-invariant.ts);
  * - `unknown-instance-type` / `missing-on-demand-price` / `no-launch-template` only when the catalogue,
@@ -18,7 +19,7 @@
  * - `group-skipped`, `protection-unread` and `commitment-unreadable` (a read left for the next run) are taken as given (the engine's
  *   own tests check them), and while the region's last run failed for AWS's reasons (an injected error,
  *   a crash) the last reasons stand;
- * - `unexplained` never.
+ * - `unexplained` never: flagged at the first tick it is said, whatever the group's minimum.
  * Checked at every schedule tick, after the tick's replacer run, for the managed groups of the regions
  * spotswap covers (REGIONS); never in a dry run, which replaces nothing by design.
  */
@@ -27,6 +28,7 @@ import type { GlobalConfig } from '../../lambdas/core/config/config.ts'
 import { isRegionCovered } from '../../lambdas/core/config/managed.ts'
 import {
   TAG_LAUNCHED_FOR_GROUP,
+  TAG_MAINTENANCE,
   TAG_NO_SPOT_CAPACITY_UNTIL,
   TAG_REPLACING_INSTANCE,
 } from '../../lambdas/core/constants.ts'
@@ -110,6 +112,21 @@ export class LivenessWatch {
             !above ||
             failedRegions.has(region.name) ||
             (status !== undefined && this.confirms(region, group, id, status, reported?.statuses))
+          // The planner left it alone and cannot say why: a bug whatever the group's minimum, flagged at once.
+          if (
+            status?.code === 'unexplained' &&
+            !failedRegions.has(region.name) &&
+            !this.flagged.has(memberKey)
+          ) {
+            this.flagged.add(memberKey)
+            violations.push({
+              at: new Date(now).toISOString(),
+              group: group.name,
+              invariant: 'stalled-on-demand',
+              detail: `${id} (on-demand) is unexplained: ${status.detail}`,
+            })
+            continue
+          }
           const since = this.lastGood.get(memberKey)
           if (good || since === undefined) this.lastGood.set(memberKey, now)
           else if (now - since > limitMs && !this.flagged.has(memberKey)) {
@@ -166,8 +183,11 @@ export class LivenessWatch {
         return instance !== undefined && this.noCandidate(region, group, instance)
       case 'on-demand-minimum': {
         const state = groupState(this.config, region, group)
-        const kept = [...(all?.values() ?? [])].filter((s) => s.code === 'on-demand-minimum').length
-        return kept + state.protectedOnDemand <= state.requiredOnDemand
+        const keptIds = new Set(
+          [...(all?.values() ?? [])].filter((s) => s.code === 'on-demand-minimum').map((s) => s.instanceId),
+        )
+        // A protected member counts in the minimum once, said kept or not (chaos seed 161).
+        return keptIds.size + this.protectedOnDemandBesides(region, group, keptIds) <= state.requiredOnDemand
       }
       case 'unverified-launch':
         return unverifiableLaunchAlive(region, id)
@@ -176,6 +196,8 @@ export class LivenessWatch {
           const owner = region.groupOf(i.id)
           return owner !== undefined && groupState(this.config, region, owner).managed
         })
+      case 'scheduled-replacement-open':
+        return group.tags[TAG_MAINTENANCE] !== undefined
       case 'in-flight-budget':
         return [...region.instances.values()].some(
           (i) => alive(i) && i.origin === 'spotswap' && i.tags[TAG_LAUNCHED_FOR_GROUP] === group.name,
@@ -198,6 +220,18 @@ export class LivenessWatch {
       case 'unexplained':
         return false
     }
+  }
+
+  /** In-service on-demand members protected from scale-in or termination, other than `except`. */
+  private protectedOnDemandBesides(region: SimRegion, group: SimGroup, except: ReadonlySet<string>): number {
+    let count = 0
+    for (const [id, member] of group.members) {
+      if (member.lifecycleState !== 'InService' || except.has(id)) continue
+      const instance = region.instances.get(id)
+      if (instance?.lifecycle === 'spot') continue
+      if (member.protectedFromScaleIn || instance?.terminationProtected) count++
+    }
+    return count
   }
 
   /** The engine's filters on the market's true prices in the member's zone leave no candidate. */

@@ -41,6 +41,8 @@ export interface MaintenancePlan {
   readonly start: MaintenanceAction | undefined
   /** A marker stands: no launch or swap starts in the group while it does. */
   readonly holds: boolean
+  /** The member the standing marker replaces ahead; undefined without a marker or with an unreadable one. */
+  readonly replacing: string | undefined
   readonly awaitingHealth: readonly string[]
   readonly scheduled: readonly ScheduledMember[]
 }
@@ -49,6 +51,7 @@ const NOTHING: MaintenancePlan = {
   actions: [],
   start: undefined,
   holds: false,
+  replacing: undefined,
   awaitingHealth: [],
   scheduled: [],
 }
@@ -79,7 +82,7 @@ const continueMarker = (input: MaintenanceInput, marker: MaintenanceMarker): Mai
   const desired = group.desiredCapacity
   const raised = marker.ownerDesired + 1
   const member = inGroup(group, marker.member)
-  const base = { ...NOTHING, holds: true }
+  const base = { ...NOTHING, holds: true, replacing: marker.member }
   if (desired !== raised) {
     const why =
       desired === marker.ownerDesired

@@ -22,6 +22,11 @@ export interface LivenessInput {
   /** What the open swap waits for, when it waits. */
   readonly waiting: string | undefined
   readonly skip: GroupSkip | undefined
+  /**
+   * A replacement ahead of a scheduled event holds the group: `replacing` is its member (undefined for an
+   * unreadable marker, dropped this run). Undefined when none holds it.
+   */
+  readonly maintenance: { readonly replacing: string | undefined } | undefined
   /** How a member is protected, if it is. */
   readonly protection: (id: string) => 'protected-from-scale-in' | 'api-termination-protection' | undefined
   /** What replacing an instance of this type in this zone saves per hour; undefined when nothing can. */
@@ -135,6 +140,22 @@ const whatHappens = (
     }
   if (input.skip !== undefined)
     return { code: 'group-skipped', detail: `${input.skip.code}: ${input.skip.detail}` }
+  const maintenance = input.maintenance
+  if (maintenance !== undefined) {
+    if (maintenance.replacing === id)
+      return {
+        code: 'retiring',
+        detail:
+          'replaced ahead of its scheduled event: it leaves once a member launched since the raise serves',
+      }
+    return {
+      code: 'scheduled-replacement-open',
+      detail:
+        maintenance.replacing === undefined
+          ? 'an unreadable replacement-ahead marker is dropped this run: nothing starts beside it'
+          : `${maintenance.replacing} is being replaced ahead of its scheduled event: no launch or swap starts beside it`,
+    }
+  }
   // Its replacement goes this run (not attached in time): the member's turn comes again on a later run.
   const given = replacement === undefined ? undefined : terminated.get(replacement.id)
   if (replacement !== undefined && given !== undefined)

@@ -24,7 +24,7 @@ import { planRevert } from '../revert/plan.ts'
 import { withSwapAhead } from '../swap/launched-ahead.ts'
 import { judgeNeverServed, pairedAfter } from '../swap/never-served.ts'
 import type { Recovery } from '../swap/recovery.ts'
-import type { Instance } from '../types.ts'
+import type { GroupMember, Instance } from '../types.ts'
 import type { Action, GroupPlan } from './actions.ts'
 import { attachWaitSeconds } from './attach-wait.ts'
 import { budgetExceededPlan } from './budget-exceeded.ts'
@@ -156,6 +156,26 @@ const inFlightNames = (
   return names
 }
 
+/**
+ * On-demand partners of the open swap's attached replacements that this run does not retire: they leave
+ * once their replacements serve. Those it retires are counted in the recovery's `retiringOnDemand`.
+ */
+const waitingPartners = (
+  onDemand: readonly GroupMember[],
+  halfDonePartners: ReadonlySet<string>,
+  actions: readonly Action[],
+): number => {
+  if (halfDonePartners.size === 0) return 0
+  const retired = new Set<string>()
+  for (const action of actions)
+    if (action.kind === 'complete-swap' && action.retire === 'partner')
+      retired.add(action.pair.onDemandInstanceId)
+  let waiting = 0
+  for (const member of onDemand)
+    if (halfDonePartners.has(member.instanceId) && !retired.has(member.instanceId)) waiting++
+  return waiting
+}
+
 const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
   const { group, now } = input
   const view = groupView(input)
@@ -236,8 +256,16 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
     }
   // Launches spotswap made and cannot verify hold their partners and take part of the budget (provenance.ts).
   const unverified = unverifiedLaunches(sorted.untrusted, detail, instanceSkips)
-  // Partners retired by this run's recovery are as good as gone: they leave no room for another launch.
-  const replaceable = Math.max(0, onDemand.length - recovery.retiringOnDemand - minOnDemand)
+  // Partners retired by this run's recovery are as good as gone, and so are those of attached replacements
+  // still waiting to serve: none leaves room for another launch (scheduled-retirement's `after` group
+  // launched for both members its minimum keeps while its first pairs waited, then terminated them).
+  const replaceable = Math.max(
+    0,
+    onDemand.length -
+      recovery.retiringOnDemand -
+      waitingPartners(onDemand, halfDonePartners, actions) -
+      minOnDemand,
+  )
   const { pendingByPartner, wanted, wantedForOnDemand } = keepReplacements({
     trusted,
     detail,
@@ -444,6 +472,7 @@ const planWithin = (input: PlanInput, meter: WorkMeter): GroupPlan => {
         heldByOpenSwap.size === 0 ? halfDonePartners : new Set([...halfDonePartners, ...heldByOpenSwap]),
       waiting: recovery.waiting,
       skip,
+      maintenance: maintenance.holds ? { replacing: maintenance.replacing } : undefined,
       // A method, not a named arrow function (see group-view.ts).
       saving(type, zone) {
         return projectedSaving(input, config, type, zone, meter)

@@ -67,6 +67,9 @@ export type OnDemandCode =
   // Its launch, swap or retirement needs an instance whose termination protection read failed: treated as
   // protected this run.
   | 'protection-unreadable'
+  // A replacement ahead of a scheduled event is open in the group (core/maintenance/plan.ts): no launch or
+  // swap starts beside it.
+  | 'scheduled-replacement-open'
   | Exclude<
       InstanceSkipCode,
       | 'swap-waits'
