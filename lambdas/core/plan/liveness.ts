@@ -5,6 +5,7 @@
  * liveness invariant reports as a bug.
  */
 
+import { TAG_REPLACING_INSTANCE } from '../constants.ts'
 import type { GroupMember, Instance } from '../types.ts'
 import type { Action, SwapPair } from './actions.ts'
 import type { GroupSkip, InstanceSkip, OnDemandCode, OnDemandStatus } from './reasons.ts'
@@ -160,6 +161,15 @@ const whatHappens = (
   const given = replacement === undefined ? undefined : terminated.get(replacement.id)
   if (replacement !== undefined && given !== undefined)
     return { code: 'replacement-terminated', detail: `${replacement.id} is terminated (${given})` }
+  // A replacement launched for it that this plan does not keep (a duplicate, or one the minimum no longer
+  // allows: the member stays for the minimum).
+  for (const [spotId, reason] of terminated) {
+    if (input.detail(spotId)?.tags[TAG_REPLACING_INSTANCE] !== id) continue
+    return {
+      code: reason.startsWith('not-needed') ? 'on-demand-minimum' : 'replacement-terminated',
+      detail: `${spotId} is terminated (${reason})`,
+    }
+  }
   return { code: 'unexplained', detail: 'the plan neither replaces it nor says why' }
 }
 

@@ -57,6 +57,17 @@ describe('on-demand statuses in the plan', () => {
     })
   })
 
+  it('says kept for the minimum of a member whose launch the raised minimum no longer allows (chaos seed 9677)', () => {
+    const fleet = onDemandFleet(2)
+    const [first, second] = ids(fleet) as [string, string]
+    const spot = spotFor(fleet[0] as Instance, { launchTime: minutesAgo(2) })
+    const plan = planGroup(planInput(fleet, { launched: [spot], config: config({ minOnDemandNumber: 2 }) }))
+    expect(codes(plan.onDemand)).toEqual({ [first]: 'on-demand-minimum', [second]: 'on-demand-minimum' })
+    expect(plan.onDemand.find((s) => s.instanceId === first)?.detail).toMatch(
+      new RegExp(`^${spot.id} is terminated \\(not-needed: `),
+    )
+  })
+
   it('names a replacement terminated this run, and frees its in-flight slot for another member', () => {
     // The group is short of desired (a member boots), so the old launch cannot be swapped in: past its
     // attach window it is terminated. Before, its partner was `unexplained` and the others waited on it.
