@@ -151,3 +151,59 @@ describe('FakeCloud ECS tasks (ListTasks, DescribeTasks)', () => {
     await expect(cloud.ecsClusterTasks(`${CLUSTER}-unknown`)).rejects.toThrow(/Cluster not found/)
   })
 })
+
+describe('FakeCloud terminateInGroup behind a load balancer (connection draining)', () => {
+  const TG = 'arn:aws:elasticloadbalancing:us-east-1:123456789012:targetgroup/web/0123456789abcdef'
+  const KEY = `target-group:${TG}`
+  const behind = () => {
+    const cloud = new FakeCloud()
+    let now = new Date('2026-01-01T00:00:00Z')
+    cloud.now = () => now
+    cloud.addGroup('web', {
+      maxSize: 4,
+      trafficSources: { targetGroupArns: [TG], classicLoadBalancerNames: [], unreadable: [] },
+    })
+    const [served, other] = [1, 2].map(() => cloud.addInstance({ group: 'web' }))
+    const advance = (seconds: number) => {
+      now = new Date(now.getTime() + seconds * 1000)
+    }
+    return { cloud, served: served?.id ?? '', other: other?.id ?? '', advance }
+  }
+
+  it('keeps a member that served Terminating and running for the deregistration delay, then terminates it', async () => {
+    const { cloud, served, advance } = behind()
+    await cloud.terminateInGroup(served, true)
+    expect(cloud.group('web').members.get(served)).toBe('Terminating')
+    expect(cloud.group('web').desiredCapacity).toBe(1)
+    expect(cloud.instances.get(served)?.state).toBe('running')
+    expect(cloud.targetStates.get(served)?.get(KEY)?.state).toBe('draining')
+    expect(cloud.staying('web')).not.toContain(served)
+    advance(299)
+    await cloud.describeGroups({ tagKey: undefined, tagValues: [] })
+    expect(cloud.group('web').members.has(served)).toBe(true)
+    advance(1)
+    await cloud.describeGroups({ tagKey: undefined, tagValues: [] })
+    expect(cloud.group('web').members.has(served)).toBe(false)
+    expect(cloud.instances.get(served)?.state).toBe('terminated')
+  })
+
+  it('takes the source’s own delay, and none for a member that never served (no connections)', async () => {
+    const { cloud, served, other, advance } = behind()
+    cloud.deregistrationDelays.set(KEY, 30)
+    cloud.setTargetState(other, { state: 'initial', reason: 'Elb.InitialHealthChecking' })
+    await cloud.terminateInGroup(other, true)
+    expect(cloud.group('web').members.has(other)).toBe(false)
+    expect(cloud.instances.get(other)?.state).toBe('terminated')
+    await cloud.terminateInGroup(served, true)
+    advance(30)
+    await cloud.describeInstances([served], { includeTerminated: true })
+    expect(cloud.group('web').members.has(served)).toBe(false)
+  })
+
+  it('lets EC2 take a draining member: it leaves the group with its instance', async () => {
+    const { cloud, served } = behind()
+    await cloud.terminateInGroup(served, true)
+    await cloud.terminateInstances([served])
+    expect(cloud.group('web').members.has(served)).toBe(false)
+  })
+})

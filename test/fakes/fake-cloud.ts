@@ -93,6 +93,16 @@ export class FakeCloud implements CloudPort {
    * (markHealthy); one that leaves the group is deregistered (`draining`). Seeded members start healthy.
    */
   readonly targetStates = new Map<string, Map<string, TargetState>>()
+  /**
+   * Deregistration delay per traffic source key, in seconds; unset sources get AWS's default, 300. A member
+   * Auto Scaling terminates after it served (healthy in a traffic source) stays `Terminating`, its instance
+   * running, until the longest of its sources' delays has passed by `now()`: Auto Scaling "waits for the
+   * in-flight requests to complete, or for the maximum timeout to expire, before terminating instances"
+   * (https://docs.aws.amazon.com/elasticloadbalancing/latest/classic/config-conn-drain.html). One that never
+   * served has no connections and leaves at once.
+   */
+  readonly deregistrationDelays = new Map<string, number>()
+  private readonly drainingUntil = new Map<string, { readonly group: string; readonly untilMs: number }>()
   /** Health-check settings per traffic source key; unset sources get ALB defaults (30 s × 5). */
   readonly healthSettings = new Map<string, { intervalSeconds: number; healthyThreshold: number }>()
   /**
@@ -242,18 +252,47 @@ export class FakeCloud implements CloudPort {
       this.targetStates.get(id)?.set(source, { state: 'draining', reason: 'Target.DeregistrationInProgress' })
   }
 
+  /** The group's members other than those draining out of it (`Terminating` until their delay passes). */
+  staying(name: string): string[] {
+    return [...this.group(name).members].filter(([, state]) => state !== 'Terminating').map(([id]) => id)
+  }
+
   group(name: string): FakeGroup {
     const group = this.groups.get(name)
     if (group === undefined) throw new Error(`fake: no group ${name}`)
     return group
   }
 
+  /** Members whose drain has ended leave, their instances terminated (Auto Scaling's own pace). */
+  private settleDrains(): void {
+    const nowMs = this.now().getTime()
+    for (const [id, { group, untilMs }] of this.drainingUntil) {
+      if (untilMs > nowMs) continue
+      this.drainingUntil.delete(id)
+      this.groups.get(group)?.members.delete(id)
+      this.targetStates.delete(id)
+      const instance = this.instances.get(id)
+      if (instance !== undefined) instance.state = 'terminated'
+    }
+  }
+
+  /** Seconds the instance drains once deregistered: 0 when it never served, else its sources' longest delay. */
+  private drainSeconds(id: string): number {
+    let seconds = 0
+    for (const [key, state] of this.targetStates.get(id) ?? [])
+      if (state.state === 'healthy' || state.state === 'InService')
+        seconds = Math.max(seconds, this.deregistrationDelays.get(key) ?? 300)
+    return seconds
+  }
+
   async describeGroups(query: GroupQuery): Promise<Group[]> {
+    this.settleDrains()
     this.record('describeGroups', query)
     return [...this.groups.values()].filter((g) => matchesQuery(g, query)).map((g) => this.snapshot(g))
   }
 
   async describeInstances(ids: readonly string[], options?: DescribeInstancesOptions): Promise<Instance[]> {
+    this.settleDrains()
     this.record('describeInstances', ids)
     return ids.flatMap((id) => {
       const instance = this.instances.get(id)
@@ -636,6 +675,17 @@ export class FakeCloud implements CloudPort {
       else this.backfill(group, this.liveInstance(instanceId).zone)
       return
     }
+    const drainSeconds = this.drainSeconds(instanceId)
+    if (drainSeconds > 0) {
+      // Out of the group's capacity at once (a replacement launches without a decrement), running until drained.
+      this.leaveGroup(group, instanceId, decrementDesired)
+      group.members.set(instanceId, 'Terminating')
+      this.drainingUntil.set(instanceId, {
+        group: group.name,
+        untilMs: this.now().getTime() + drainSeconds * 1000,
+      })
+      return
+    }
     this.leaveGroup(group, instanceId, decrementDesired)
     this.liveInstance(instanceId).state = 'terminated'
   }
@@ -647,6 +697,12 @@ export class FakeCloud implements CloudPort {
       if (instance === undefined)
         throw awsError('InvalidInstanceID.NotFound', 400, `The instance ID '${id}' does not exist`)
       instance.state = 'terminated'
+      // A member draining out of its group leaves with its instance.
+      const draining = this.drainingUntil.get(id)
+      if (draining !== undefined) {
+        this.drainingUntil.delete(id)
+        this.groups.get(draining.group)?.members.delete(id)
+      }
     }
   }
 

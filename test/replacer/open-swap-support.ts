@@ -14,7 +14,8 @@ const STACK_TAG = 'aws:cloudformation:stack-name'
 
 const BACKOFF_ENDS = new Date(START.getTime() + 7 * 60_000).toISOString()
 
-export const membersOf = (cloud: FakeCloud, group: string) => [...cloud.group(group).members.keys()]
+/** The group's members, those draining out of it after their retirement left out. */
+export const membersOf = (cloud: FakeCloud, group: string) => cloud.staying(group)
 export const launchesFor = (cloud: FakeCloud, group: string) =>
   cloud.calls.filter(
     (c) =>

@@ -29,7 +29,8 @@ const behindLoadBalancers = (classic = false) => {
   return { cloud, h }
 }
 
-const members = (cloud: FakeCloud) => [...cloud.group('web').members.keys()]
+/** The group's members, those draining out of it after their retirement left out. */
+const members = (cloud: FakeCloud) => cloud.staying('web')
 const spotMember = (cloud: FakeCloud) =>
   members(cloud).find((id) => cloud.instances.get(id)?.lifecycle === 'spot')
 const onDemandMember = (cloud: FakeCloud) =>
@@ -86,6 +87,16 @@ describe('serve before retire', () => {
     expect(members(cloud)).toEqual([replacement])
     expect(cloud.group('web')).toMatchObject({ desiredCapacity: 1, maxSize: 1 })
     expect(cloud.group('web').tags[TAG_SWAP]).toBeUndefined()
+    // The partner served: Auto Scaling lets it drain for the deregistration delay before it terminates it.
+    expect(cloud.group('web').members.get(partner)).toBe('Terminating')
+    expect(cloud.instances.get(partner)?.state).toBe('running')
+    h.advanceSeconds(300)
+    cloud.calls.length = 0
+    await h.run()
+    // Auto Scaling's doing: spotswap writes nothing to the partner meanwhile.
+    expect(cloud.mutations.filter((m) => JSON.stringify(m.args).includes(partner))).toEqual([])
+    expect(cloud.group('web').members.has(partner)).toBe(false)
+    expect(cloud.instances.get(partner)?.state).toBe('terminated')
   })
 
   it('waits for every load balancer: healthy in the target group is not enough while the classic one says OutOfService', async () => {

@@ -103,8 +103,9 @@ export const harness = (
   }
 }
 
+/** Spot and on-demand members of the group, those draining out of it left out. */
 export const spotShare = (cloud: FakeCloud, group = 'web') => {
-  const members = [...cloud.group(group).members.keys()].map((id) => cloud.instances.get(id))
+  const members = cloud.staying(group).map((id) => cloud.instances.get(id))
   return {
     spot: members.filter((i) => i?.lifecycle === 'spot').length,
     onDemand: members.filter((i) => i?.lifecycle === 'on-demand').length,
