@@ -16,8 +16,8 @@ import { actionsOf, cloudWithFleet, harness, skipsOf, spotShare } from './suppor
 
 const TG = 'arn:aws:elasticloadbalancing:us-east-1:123456789012:targetgroup/web/0123456789abcdef'
 
-const behindLoadBalancers = (classic = false) => {
-  const cloud = cloudWithFleet(1, {
+const behindLoadBalancers = (classic = false, count = 1, env: Record<string, string> = {}) => {
+  const cloud = cloudWithFleet(count, {
     trafficSources: {
       targetGroupArns: [TG],
       classicLoadBalancerNames: classic ? ['web-classic'] : [],
@@ -25,7 +25,7 @@ const behindLoadBalancers = (classic = false) => {
     },
   })
   cloud.healthSettings.set(trafficSourceKey('target-group', TG), { intervalSeconds: 30, healthyThreshold: 3 })
-  const h = harness({ 'us-east-1': cloud })
+  const h = harness({ 'us-east-1': cloud }, env)
   return { cloud, h }
 }
 
@@ -244,17 +244,10 @@ describe('serve before retire', () => {
 
 describe('the on-demand minimum while replacements wait to serve', () => {
   it('launches nothing for the members the minimum keeps while the open swap’s partners wait to leave', async () => {
-    const cloud = cloudWithFleet(4, {
-      trafficSources: { targetGroupArns: [TG], classicLoadBalancerNames: [], unreadable: [] },
+    const { cloud, h } = behindLoadBalancers(false, 4, {
+      MIN_ON_DEMAND_NUMBER: '2',
+      MAX_REPLACEMENTS_IN_FLIGHT: '100%',
     })
-    cloud.healthSettings.set(trafficSourceKey('target-group', TG), {
-      intervalSeconds: 30,
-      healthyThreshold: 3,
-    })
-    const h = harness(
-      { 'us-east-1': cloud },
-      { MIN_ON_DEMAND_NUMBER: '2', MAX_REPLACEMENTS_IN_FLIGHT: '100%' },
-    )
     const launched = () => cloud.calls.filter((c) => c.method === 'launchSpot').length
     await h.run()
     expect(launched()).toBe(2)

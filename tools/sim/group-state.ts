@@ -18,6 +18,8 @@ export interface GroupState {
   readonly requiredOnDemand: number
   /** In-service on-demand members spotswap must not replace (scale-in or API termination protection). */
   readonly protectedOnDemand: number
+  /** The in-service on-demand members protected from scale-in or from termination. */
+  readonly protectedOnDemandIds: readonly string[]
   readonly managed: boolean
 }
 
@@ -56,7 +58,7 @@ export const effectiveConfig = (config: GlobalConfig, group: SimGroup): GroupCon
 export const groupState = (config: GlobalConfig, region: SimRegion, group: SimGroup): GroupState => {
   let inService = 0
   let spot = 0
-  let protectedOnDemand = 0
+  const protectedOnDemandIds: string[] = []
   const spotPartners: string[] = []
   for (const [id, member] of group.members) {
     if (member.lifecycleState !== 'InService') continue
@@ -66,7 +68,7 @@ export const groupState = (config: GlobalConfig, region: SimRegion, group: SimGr
       spot++
       const partner = instance.tags[TAG_REPLACING_INSTANCE]
       if (partner !== undefined) spotPartners.push(partner)
-    } else if (member.protectedFromScaleIn || instance?.terminationProtected) protectedOnDemand++
+    } else if (member.protectedFromScaleIn || instance?.terminationProtected) protectedOnDemandIds.push(id)
   }
   // The minimum is a share of the group's own size: a replacement beside its in-service partner (an open
   // swap's +1) does not count in it, as in the engine (core/plan/planner.ts).
@@ -81,7 +83,8 @@ export const groupState = (config: GlobalConfig, region: SimRegion, group: SimGr
     spot,
     onDemand: inService - spot,
     requiredOnDemand: minOnDemandCount(readTags(config, group).config, inService - besidePartner, undefined),
-    protectedOnDemand,
+    protectedOnDemand: protectedOnDemandIds.length,
+    protectedOnDemandIds,
     managed: readTags(config, group).managed,
   }
 }

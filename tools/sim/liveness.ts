@@ -187,7 +187,8 @@ export class LivenessWatch {
           [...(all?.values() ?? [])].filter((s) => s.code === 'on-demand-minimum').map((s) => s.instanceId),
         )
         // A protected member counts in the minimum once, said kept or not (chaos seed 161).
-        return keptIds.size + this.protectedOnDemandBesides(region, group, keptIds) <= state.requiredOnDemand
+        const protectedElsewhere = state.protectedOnDemandIds.filter((i) => !keptIds.has(i)).length
+        return keptIds.size + protectedElsewhere <= state.requiredOnDemand
       }
       case 'unverified-launch':
         return unverifiableLaunchAlive(region, id)
@@ -220,18 +221,6 @@ export class LivenessWatch {
       case 'unexplained':
         return false
     }
-  }
-
-  /** In-service on-demand members protected from scale-in or termination, other than `except`. */
-  private protectedOnDemandBesides(region: SimRegion, group: SimGroup, except: ReadonlySet<string>): number {
-    let count = 0
-    for (const [id, member] of group.members) {
-      if (member.lifecycleState !== 'InService' || except.has(id)) continue
-      const instance = region.instances.get(id)
-      if (instance?.lifecycle === 'spot') continue
-      if (member.protectedFromScaleIn || instance?.terminationProtected) count++
-    }
-    return count
   }
 
   /** The engine's filters on the market's true prices in the member's zone leave no candidate. */
